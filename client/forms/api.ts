@@ -1,0 +1,72 @@
+import { AppError, type ErrorBody, type ErrorCode } from '../../src/app-error.ts'
+import type { FormConfig } from '../../src/form-config.ts'
+
+export interface FormSummary {
+  slug: string
+  displayName: string
+  state: 'open' | 'closed'
+}
+
+/** The one fetch wrapper: a non-2xx answer becomes an AppError with the server's code and message. */
+export async function fetchJson<T>(url: string, init?: RequestInit): Promise<T> {
+  const response = await fetch(url, { headers: { Accept: 'application/json' }, ...init })
+  const body: unknown = await response.json().catch(() => undefined)
+  if (!response.ok) throw errorFromBody(response.status, body)
+  return body as T
+}
+
+export function fetchFormConfig(slug: string): Promise<FormConfig> {
+  return fetchJson<FormConfig>(`/api/forms/${encodeURIComponent(slug)}`)
+}
+
+export async function fetchFormSummaries(): Promise<FormSummary[]> {
+  return (await fetchJson<{ forms: FormSummary[] }>('/api/forms')).forms
+}
+
+export interface CreatedClaim {
+  id: number
+  createdAt: string
+}
+
+/**
+ * Posts a claim as multipart (JSON `data` + the `screenshot` file) with XHR, because fetch cannot
+ * report upload progress. onProgress gets 0..1 as the bytes leave the browser.
+ */
+export function submitClaim({
+  slug,
+  data,
+  screenshot,
+  onProgress,
+}: {
+  slug: string
+  data: Record<string, unknown>
+  screenshot: File
+  onProgress: (fraction: number) => void
+}): Promise<CreatedClaim> {
+  const body = new FormData()
+  body.append('data', JSON.stringify(data))
+  body.append('screenshot', screenshot, screenshot.name)
+  return new Promise((resolve, reject) => {
+    const xhr = new XMLHttpRequest()
+    xhr.open('POST', `/api/forms/${encodeURIComponent(slug)}/submissions`)
+    xhr.setRequestHeader('Accept', 'application/json')
+    xhr.responseType = 'json'
+    xhr.upload.onprogress = (event) => {
+      if (event.lengthComputable && event.total > 0) onProgress(event.loaded / event.total)
+    }
+    xhr.onload = () => {
+      if (xhr.status >= 200 && xhr.status < 300) resolve(xhr.response as CreatedClaim)
+      else reject(errorFromBody(xhr.status, xhr.response))
+    }
+    xhr.onerror = () =>
+      reject(new AppError('INTERNAL_ERROR', { status: 0, message: 'the network failed; check your connection' }))
+    xhr.send(body)
+  })
+}
+
+function errorFromBody(status: number, body: unknown): AppError {
+  const error = (body as Partial<ErrorBody> | undefined)?.error
+  const code: ErrorCode = error?.code ?? 'INTERNAL_ERROR'
+  const message = error?.message ?? `the server answered ${status}`
+  return new AppError(code, { status, message, ...(error?.fields ? { fields: error.fields } : {}) })
+}

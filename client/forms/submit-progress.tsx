@@ -1,0 +1,17 @@
+export function SubmitProgress({ percent }: { percent: number }) {
+  return (
+    <div className="progress">
+      <div
+        className="progress-bar"
+        role="progressbar"
+        aria-label="Submitting your claim"
+        aria-valuemin={0}
+        aria-valuemax={100}
+        aria-valuenow={percent}
+      >
+        <div className="progress-fill" style={{ width: `${percent}%` }} />
+      </div>
+      <span className="progress-text">{percent}%</span>
+    </div>
+  )
+}

@@ -1,0 +1,19 @@
+import { createBrowserRouter } from 'react-router-dom'
+import { AppPageRoute } from './routes/app-page-route.tsx'
+import { ErrorRoute } from './routes/error-route.tsx'
+import { HomeRoute } from './routes/home-route.tsx'
+import { Layout } from './routes/layout.tsx'
+import { NotFoundRoute } from './routes/not-found-route.tsx'
+
+// /{app}, /{app}-success and /{app}-admin are one dynamic segment; AppPageRoute tells them apart
+export const router = createBrowserRouter([
+  {
+    element: <Layout />,
+    errorElement: <ErrorRoute />,
+    children: [
+      { path: '/', element: <HomeRoute /> },
+      { path: '/:page', element: <AppPageRoute /> },
+      { path: '*', element: <NotFoundRoute /> },
+    ],
+  },
+])

@@ -1,0 +1,38 @@
+import { useEffect } from 'react'
+import { formTitle } from '../../src/form-config.ts'
+import { ClaimForm } from '../forms/claim-form.tsx'
+import { ClosedNotice } from '../forms/closed-notice.tsx'
+import { useFormConfig } from '../forms/use-form-config.ts'
+import { Loading } from '../ui/loading.tsx'
+import { NotFoundRoute } from './not-found-route.tsx'
+
+/** /{app}: the app's Step 2 form, or its closed notice. */
+export function ClaimRoute({ slug }: { slug: string }) {
+  const state = useFormConfig(slug)
+  const title = state.status === 'ready' ? formTitle(state.config) : undefined
+  useEffect(() => {
+    if (title) document.title = title
+  }, [title])
+
+  if (state.status === 'loading') return <Loading label="Loading form..." />
+  if (state.status === 'missing') return <NotFoundRoute />
+  if (state.status === 'failed') {
+    return (
+      <section className="card notice" role="alert">
+        <h1>This form could not be loaded</h1>
+        <p>{state.message}. Please reload the page in a moment.</p>
+      </section>
+    )
+  }
+  const { config } = state
+  if (config.status.state === 'closed') return <ClosedNotice notice={config.status.notice} />
+  return (
+    <article className="card">
+      <header className="card-header">
+        <h1>{formTitle(config)}</h1>
+        <p>{config.intro}</p>
+      </header>
+      <ClaimForm config={config} />
+    </article>
+  )
+}

@@ -1,0 +1,36 @@
+import { Component, type ReactNode } from 'react'
+import { Link } from 'react-router-dom'
+
+/** What the router shows for an uncaught render error. */
+export function ErrorRoute() {
+  return (
+    <main className="page">
+      <UnexpectedError />
+    </main>
+  )
+}
+
+function UnexpectedError() {
+  return (
+    <section className="card notice" role="alert">
+      <h1>Unexpected Application Error!</h1>
+      <p>Something went wrong while showing this page. Your information was not lost if you already submitted it.</p>
+      <p>
+        <Link to="/" reloadDocument>
+          Go back to the home page
+        </Link>
+      </p>
+    </section>
+  )
+}
+
+/** Catches render errors inside a route, so the layout stays and the user gets a way back. */
+export class ErrorBoundary extends Component<{ children: ReactNode }, { failed: boolean }> {
+  override state = { failed: false }
+  static getDerivedStateFromError() {
+    return { failed: true }
+  }
+  override render() {
+    return this.state.failed ? <UnexpectedError /> : this.props.children
+  }
+}

@@ -1,0 +1,54 @@
+import express, { type Express } from 'express'
+import helmet from 'helmet'
+import type { Kysely } from 'kysely'
+import type { FormConfig } from '../src/form-config.ts'
+import type { Database } from './db/database.ts'
+import { errorHandler, notFoundApi } from './error-handler.ts'
+import { formRoutes } from './forms/form.routes.ts'
+import type { Logger } from './logger.ts'
+import { requestLogger } from './request-logger.ts'
+import { staticClient } from './static-client.ts'
+import { claimRoutes } from './submissions/claim.routes.ts'
+import type { ScreenshotStorage } from './uploads/screenshot-storage.ts'
+
+export interface AppDeps {
+  db: Kysely<Database>
+  forms: Map<string, FormConfig>
+  storage: ScreenshotStorage
+  logger: Logger
+  /** The built client (dist/client); left out in API-only tests. */
+  clientDir?: string
+}
+
+/** The Express app without listen(): tests drive it through supertest. */
+export function createApp({ db, forms, storage, logger, clientDir }: AppDeps): Express {
+  const app = express()
+  app.disable('x-powered-by')
+  app.set('trust proxy', 'loopback')
+  app.use(requestLogger(logger))
+  app.use(
+    helmet({
+      contentSecurityPolicy: {
+        directives: {
+          'default-src': ["'self'"],
+          // 'unsafe-eval' is for ajv compiling the form's schema in the browser; precompiled validators remove it
+          'script-src': ["'self'", "'unsafe-eval'"],
+          'img-src': ["'self'", 'data:', 'blob:'],
+          'style-src': ["'self'"],
+          'connect-src': ["'self'"],
+          'form-action': ["'self'"],
+          'frame-ancestors': ["'none'"],
+          'object-src': ["'none'"],
+          // off: it would send a plain-HTTP local install's own assets to https
+          'upgrade-insecure-requests': null,
+        },
+      },
+    }),
+  )
+  app.use(formRoutes({ forms }))
+  app.use(claimRoutes({ db, forms, storage }))
+  app.use('/api', notFoundApi)
+  if (clientDir) app.use(staticClient(clientDir))
+  app.use(errorHandler(logger))
+  return app
+}

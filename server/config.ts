@@ -1,0 +1,32 @@
+import path from 'node:path'
+
+export interface ServerConfig {
+  port: number
+  host: string
+  dataDir: string
+  formsDir: string
+  /** postgres://… selects PostgreSQL; unset means a SQLite file in dataDir. */
+  databaseUrl: string | undefined
+  logLevel: string
+}
+
+/** Reads the environment once. Defaults are for a developer's own machine. */
+export function readServerConfig(env: NodeJS.ProcessEnv = process.env): Readonly<ServerConfig> {
+  const port = Number(env.PORT ?? 3000)
+  if (!Number.isInteger(port) || port < 0 || port > 65535) {
+    throw new Error(`PORT "${env.PORT}" is not a port number: use 0..65535`)
+  }
+  const databaseUrl = env.DATABASE_URL?.trim() || undefined
+  if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
+    throw new Error('DATABASE_URL must start with postgres:// (leave it unset to use SQLite in DATA_DIR)')
+  }
+  return Object.freeze({
+    port,
+    // local-only default: set HOST=0.0.0.0 behind a reverse proxy to serve other machines
+    host: env.HOST ?? '127.0.0.1',
+    dataDir: path.resolve(env.DATA_DIR ?? 'data'),
+    formsDir: path.resolve(env.FORMS_DIR ?? 'forms'),
+    databaseUrl,
+    logLevel: env.LOG_LEVEL ?? 'info',
+  })
+}

@@ -1,0 +1,36 @@
+import fs from 'node:fs'
+import path from 'node:path'
+import SQLite from 'better-sqlite3'
+import { Kysely, PostgresDialect, SqliteDialect } from 'kysely'
+import pg from 'pg'
+import type { Database, DatabaseHandle } from './database.ts'
+
+export const SQLITE_FILE_NAME = 'claims.db'
+
+/** PostgreSQL when databaseUrl is set, else a SQLite file (WAL mode) in dataDir. */
+export function createDb({
+  databaseUrl,
+  dataDir,
+}: {
+  databaseUrl?: string | undefined
+  dataDir: string
+}): DatabaseHandle {
+  if (databaseUrl) {
+    const pool = new pg.Pool({ connectionString: databaseUrl, max: 10 })
+    return { db: new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }), dialect: 'postgres' }
+  }
+  fs.mkdirSync(dataDir, { recursive: true })
+  const sqlite = new SQLite(path.join(dataDir, SQLITE_FILE_NAME))
+  sqlite.pragma('journal_mode = WAL')
+  // NORMAL in WAL mode loses nothing when the process dies; only a power cut can drop the last commits
+  sqlite.pragma('synchronous = NORMAL')
+  sqlite.pragma('busy_timeout = 5000')
+  sqlite.pragma('foreign_keys = ON')
+  return { db: new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) }), dialect: 'sqlite' }
+}
+
+/** True when the error is a unique-index violation, in either dialect. */
+export function isUniqueViolation(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code
+  return code === 'SQLITE_CONSTRAINT_UNIQUE' || code === '23505'
+}

@@ -1,0 +1,90 @@
+import fs from 'node:fs'
+import path from 'node:path'
+import { Ajv, type ErrorObject } from 'ajv'
+import type { FormConfig } from '../../src/form-config.ts'
+
+export const META_SCHEMA_FILE = 'form-config.schema.json'
+
+/** Every problem found in forms/, one line each: `forms/brigit.json: /slug: must match pattern …`. */
+export class FormConfigError extends Error {
+  readonly problems: string[]
+  constructor(problems: string[]) {
+    super(`invalid form config:\n${problems.map((problem) => `  ${problem}`).join('\n')}`)
+    this.name = 'FormConfigError'
+    this.problems = problems
+  }
+}
+
+/**
+ * Reads and checks every forms/<slug>.json against forms/form-config.schema.json.
+ * Collects all problems and throws them together, so one start-up shows everything to fix.
+ */
+export function loadFormConfigs(formsDir: string): Map<string, FormConfig> {
+  const metaSchemaPath = path.join(formsDir, META_SCHEMA_FILE)
+  const metaSchema = readJson(metaSchemaPath)
+  if (!metaSchema.ok) throw new FormConfigError([`${metaSchemaPath}: ${metaSchema.reason}`])
+  const metaAjv = new Ajv({ allErrors: true, strict: false })
+  const checkConfig = metaAjv.compile(metaSchema.value as object)
+  // a form's own schema must compile too; strict mode catches typos such as "maxLenght"
+  const formAjv = new Ajv({ allErrors: true, strict: true })
+  formAjv.addKeyword('errorMessage')
+
+  const problems: string[] = []
+  const configs = new Map<string, FormConfig>()
+  const files = fs
+    .readdirSync(formsDir)
+    .filter((name) => name.endsWith('.json') && name !== META_SCHEMA_FILE)
+    .sort()
+  for (const name of files) {
+    const file = path.join(path.basename(formsDir), name)
+    const parsed = readJson(path.join(formsDir, name))
+    if (!parsed.ok) {
+      problems.push(`${file}: ${parsed.reason}`)
+      continue
+    }
+    if (!checkConfig(parsed.value)) {
+      problems.push(...describeErrors(file, checkConfig.errors ?? []))
+      continue
+    }
+    const config = parsed.value as FormConfig
+    const expectedSlug = name.slice(0, -'.json'.length)
+    if (config.slug !== expectedSlug) {
+      problems.push(`${file}: /slug: "${config.slug}" must equal the file name "${expectedSlug}"`)
+    }
+    try {
+      formAjv.compile(config.schema)
+    } catch (error) {
+      problems.push(`${file}: /schema: ${(error as Error).message}`)
+    }
+    for (const field of config.schema.required ?? []) {
+      if (!config.schema.properties?.[field]) {
+        problems.push(`${file}: /schema/required: "${field}" is required but has no property`)
+      }
+    }
+    configs.set(config.slug, config)
+  }
+  if (files.length === 0) problems.push(`${formsDir}: no form config (*.json) found`)
+  if (problems.length > 0) throw new FormConfigError(problems)
+  return configs
+}
+
+function readJson(file: string): { ok: true; value: unknown } | { ok: false; reason: string } {
+  try {
+    return { ok: true, value: JSON.parse(fs.readFileSync(file, 'utf8')) }
+  } catch (error) {
+    return { ok: false, reason: (error as Error).message }
+  }
+}
+
+function describeErrors(file: string, errors: ErrorObject[]): string[] {
+  return errors.map((error) => {
+    const pointer = error.instancePath || '/'
+    const detail =
+      error.keyword === 'additionalProperties'
+        ? `unknown property "${String(error.params.additionalProperty)}"`
+        : error.keyword === 'enum'
+          ? `${error.message}: ${(error.params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`
+          : error.message
+    return `${file}: ${pointer}: ${detail}`
+  })
+}

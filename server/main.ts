@@ -1,0 +1,41 @@
+import type { Server } from 'node:http'
+import path from 'node:path'
+import { createApp } from './app.ts'
+import type { ServerConfig } from './config.ts'
+import { createDb } from './db/create-db.ts'
+import { migrateToLatest } from './db/migrate.ts'
+import { loadFormConfigs } from './forms/load-form-configs.ts'
+import { createLogger } from './logger.ts'
+import { createDiskScreenshotStorage } from './uploads/screenshot-storage.ts'
+
+export const CLIENT_DIR = path.resolve(import.meta.dirname, '..', 'dist', 'client')
+
+export interface RunningServer {
+  url: string
+  close(): Promise<void>
+}
+
+/** env → forms → db → migrate → createApp() → listen. Throws (and listens on nothing) when a step fails. */
+export async function startServer(config: ServerConfig): Promise<RunningServer> {
+  const logger = createLogger(config.logLevel)
+  const forms = loadFormConfigs(config.formsDir)
+  const { db } = createDb(config)
+  await migrateToLatest(db)
+  const storage = createDiskScreenshotStorage(config.dataDir)
+  const app = createApp({ db, forms, storage, logger, clientDir: CLIENT_DIR })
+  const server = await new Promise<Server>((resolve, reject) => {
+    const listening = app.listen(config.port, config.host, () => resolve(listening))
+    listening.once('error', reject)
+  })
+  const address = server.address()
+  const port = typeof address === 'object' && address ? address.port : config.port
+  const url = `http://${config.host === '0.0.0.0' ? 'localhost' : config.host}:${port}`
+  logger.info({ url, forms: forms.size, database: config.databaseUrl ? 'postgres' : 'sqlite' }, 'listening')
+  return {
+    url,
+    async close() {
+      await new Promise<void>((resolve) => server.close(() => resolve()))
+      await db.destroy()
+    },
+  }
+}

@@ -1,0 +1,18 @@
+import { ensureClientBuild } from './client-build.ts'
+import { readServerConfig } from './config.ts'
+import { FormConfigError } from './forms/load-form-configs.ts'
+import { CLIENT_DIR, startServer } from './main.ts'
+
+// `npm start`: build the client if stale, migrate, serve; stop with a clear message on bad config
+try {
+  const config = readServerConfig()
+  await ensureClientBuild(CLIENT_DIR, (message) => console.log(message))
+  const server = await startServer(config)
+  console.log(`Claims intake is running on ${server.url}`)
+  const stop = () => void server.close().then(() => process.exit(0))
+  process.once('SIGINT', stop)
+  process.once('SIGTERM', stop)
+} catch (error) {
+  console.error(error instanceof FormConfigError ? error.message : error)
+  process.exit(1)
+}

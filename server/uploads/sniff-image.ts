@@ -1,0 +1,26 @@
+import { fileTypeFromBuffer } from 'file-type'
+
+/** Image types a screenshot may be, by their content. SVG is left out: it can carry script. */
+const IMAGE_TYPES = new Set([
+  'image/png',
+  'image/jpeg',
+  'image/gif',
+  'image/webp',
+  'image/heic',
+  'image/heif',
+  'image/avif',
+  'image/bmp',
+  'image/tiff',
+])
+
+export interface SniffedImage {
+  mime: string
+  extension: string
+}
+
+/** The image type the bytes really are (magic bytes), or undefined for anything else. */
+export async function sniffImage(bytes: Uint8Array): Promise<SniffedImage | undefined> {
+  const type = await fileTypeFromBuffer(bytes)
+  if (!type || !IMAGE_TYPES.has(type.mime)) return undefined // fail-closed: unknown content is not an image
+  return { mime: type.mime, extension: type.ext }
+}

@@ -1,0 +1,43 @@
+export type ErrorCode =
+  | 'FORM_NOT_FOUND'
+  | 'FORM_CLOSED'
+  | 'VALIDATION_FAILED'
+  | 'UPLOAD_REQUIRED'
+  | 'UPLOAD_NOT_IMAGE'
+  | 'UPLOAD_TOO_LARGE'
+  | 'BAD_REQUEST'
+  | 'DUPLICATE_SUBMISSION'
+  | 'NOT_FOUND'
+  | 'INTERNAL_ERROR'
+
+/** Per-field messages, shaped like the data: `{ email: { __errors: ['Email is required'] } }`. */
+export type FieldErrors = Record<string, { __errors: string[] }>
+
+export interface AppErrorOptions {
+  status: number
+  message: string
+  fields?: FieldErrors
+}
+
+/**
+ * An error that knows the HTTP status and the message the user sees.
+ * @example throw new AppError('FORM_NOT_FOUND', { status: 404, message: 'form "acme" not found' })
+ */
+export class AppError extends Error {
+  readonly code: ErrorCode
+  readonly status: number
+  readonly fields?: FieldErrors
+
+  constructor(code: ErrorCode, { status, message, fields }: AppErrorOptions) {
+    super(message)
+    this.name = 'AppError'
+    this.code = code
+    this.status = status
+    if (fields) this.fields = fields
+  }
+}
+
+/** The JSON body of every error answer. */
+export interface ErrorBody {
+  error: { code: ErrorCode; message: string; fields?: FieldErrors }
+}

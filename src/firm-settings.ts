@@ -1,0 +1,21 @@
+import firm from '../firm.json' with { type: 'json' }
+
+/**
+ * The firm's constants (name, attorney, fees, contact mailbox, retention), kept once in firm.json
+ * and read by every template and page from here.
+ * @example FIRM_SETTINGS.contactEmail // 'claims@example.com'
+ */
+export interface FirmSettings {
+  firmName: string
+  attorneyName: string
+  attorneyLicenses: string[]
+  contactEmail: string
+  contingencyPercent: number
+  administrationFeeUsd: string
+  maxRecoveryPerAppUsd: string
+  arbitrationCity: string
+  filingDeadlineWarningDays: number
+  retentionYears: number
+}
+
+export const FIRM_SETTINGS: Readonly<FirmSettings> = Object.freeze(firm)

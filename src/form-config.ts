@@ -1,0 +1,88 @@
+import type { RJSFSchema, UiSchema } from '@rjsf/utils'
+
+/** The fields every Step 2 claim form collects; the meta-schema requires each of them. */
+export const CLAIM_FIELDS = [
+  'firstName',
+  'lastName',
+  'email',
+  'phoneNumber',
+  'cashAdvanceCount',
+  'membershipMonths',
+  'screenshotFile',
+  'signature',
+] as const
+
+export type ClaimField = (typeof CLAIM_FIELDS)[number]
+
+/** A claim as the form holds it and the server receives it (the screenshot travels as a file beside it). */
+export interface ClaimData {
+  firstName: string
+  lastName: string
+  email: string
+  phoneNumber: string
+  cashAdvanceCount: number
+  membershipMonths: number
+  /** The picked file's name in the browser; the server puts the uploaded file's name here before validating. */
+  screenshotFile: string
+  /** A PNG data URL drawn on the signature pad. */
+  signature: string
+}
+
+/** The widgets a uiSchema may name; the client maps each to a component in client/forms/widgets/. */
+export const WIDGET_NAMES = ['phone', 'countSelect', 'screenshot', 'signature'] as const
+export type WidgetName = (typeof WIDGET_NAMES)[number]
+
+export interface TrackingEvent {
+  event: string
+  value?: number
+  currency?: string
+}
+
+export interface ClosedNotice {
+  heading: string
+  subheading: string
+  body: string
+}
+
+export type FormStatus = { state: 'open' } | { state: 'closed'; notice: ClosedNotice }
+
+export interface DashboardColumn {
+  key: string
+  label: string
+}
+
+/**
+ * One tenant app, read from forms/<slug>.json and checked against forms/form-config.schema.json.
+ * @example config.title // { app: 'Brigit', product: 'Claim Form' } → 'Brigit Claim Form (Step 2)'
+ */
+export interface FormConfig {
+  slug: string
+  displayName: string
+  title: { app: string; product: string }
+  intro: string
+  screenshotPrompt: string
+  submitLabel: string
+  schema: RJSFSchema
+  uiSchema: UiSchema
+  agreement: { template: string }
+  dashboard: { columns: DashboardColumn[] }
+  tracking: { success: TrackingEvent[] }
+  success: { line: string; note?: string }
+  status: FormStatus
+}
+
+/**
+ * The page title of a Step 2 form.
+ * @example formTitle(config) // 'Brigit Claim Form (Step 2)'
+ */
+export function formTitle(config: Pick<FormConfig, 'title'>): string {
+  return `${config.title.app} ${config.title.product} (Step 2)`
+}
+
+/**
+ * Whether the app takes claims; anything but an explicit 'open' counts as closed.
+ * @example isFormOpen({ status: { state: 'open' } }) // true
+ */
+export function isFormOpen(config: Pick<FormConfig, 'status'>): boolean {
+  return config.status.state === 'open' // fail-closed: any other state refuses claims
+}

@@ -1,0 +1,56 @@
+import type { RJSFSchema, ValidatorType } from '@rjsf/utils'
+import type { ErrorObject } from 'ajv'
+import type { FieldErrors } from './app-error.ts'
+
+/** A property's `errorMessage`: one text for every rule, or one per ajv keyword (`required`, `pattern`...). */
+type ErrorMessageSpec = string | Record<string, string>
+
+export interface SubmissionCheck {
+  isValid: boolean
+  fields: FieldErrors
+}
+
+/**
+ * Checks data against a form's JSON Schema and gives one message per field, taken from the
+ * property's `errorMessage`. The browser and the server call it with the same schema.
+ * @example validateSubmission({ validator, schema, data: {} }).fields.email // { __errors: ['Email is required'] }
+ */
+export function validateSubmission({
+  validator,
+  schema,
+  data,
+}: {
+  validator: ValidatorType
+  schema: RJSFSchema
+  data: unknown
+}): SubmissionCheck {
+  const { errors = [], validationError } = validator.rawValidation<ErrorObject>(schema, data)
+  if (validationError) throw validationError
+  const fields: FieldErrors = {}
+  for (const error of errors) {
+    const field = fieldOf(error)
+    if (fields[field]) continue
+    fields[field] = { __errors: [messageFor(schema, field, error)] }
+  }
+  return { isValid: errors.length === 0, fields }
+}
+
+function fieldOf(error: ErrorObject): string {
+  if (error.keyword === 'required') return String(error.params.missingProperty)
+  if (error.keyword === 'additionalProperties') return String(error.params.additionalProperty)
+  const [, first] = error.instancePath.split('/')
+  return first === undefined || first === '' ? '' : first.replace(/~1/g, '/').replace(/~0/g, '~')
+}
+
+function messageFor(schema: RJSFSchema, field: string, error: ErrorObject): string {
+  if (error.keyword === 'additionalProperties') return `"${field}" is not a field of this form`
+  if (field === '') return `the claim ${error.message ?? 'is invalid'}`
+  const property = schema.properties?.[field]
+  const spec =
+    typeof property === 'object' ? (property as { errorMessage?: ErrorMessageSpec }).errorMessage : undefined
+  if (typeof spec === 'string') return spec
+  const specific = spec?.[error.keyword] ?? spec?.default
+  if (specific) return specific
+  const title = typeof property === 'object' && property.title ? property.title : field
+  return `${title} ${error.message ?? 'is invalid'}`
+}
