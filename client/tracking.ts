@@ -10,7 +10,11 @@ declare global {
  * Pushes the events onto window.dataLayer (the tag-manager convention) once per key: a reload of the
  * same confirmation page does not count a second conversion.
  */
-export function pushTrackingEventsOnce(key: string, events: TrackingEvent[], extra: Record<string, unknown>): void {
+export function pushTrackingEventsOnce(
+  key: string,
+  events: TrackingEvent[],
+  extra: Record<string, unknown>,
+): void {
   const storageKey = `tracked:${key}`
   try {
     if (sessionStorage.getItem(storageKey)) return

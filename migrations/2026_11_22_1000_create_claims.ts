@@ -21,7 +21,12 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('signature', 'text', (col) => col.notNull())
     .execute()
   // one claim per phone per app, enforced by the database so that concurrent submissions cannot both pass
-  await db.schema.createIndex('claims_app_phone_unique').on('claims').columns(['app', 'phone_number']).unique().execute()
+  await db.schema
+    .createIndex('claims_app_phone_unique')
+    .on('claims')
+    .columns(['app', 'phone_number'])
+    .unique()
+    .execute()
   await db.schema.createIndex('claims_app_created_at').on('claims').columns(['app', 'created_at']).execute()
 }
 

@@ -11,7 +11,9 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
     if (!appError) {
       logger.error({ err: error, reqId: res.locals.reqId, path: req.path }, 'unhandled error')
     }
-    const known = appError ?? new AppError('INTERNAL_ERROR', { status: 500, message: 'something went wrong; please try again' })
+    const known =
+      appError ??
+      new AppError('INTERNAL_ERROR', { status: 500, message: 'something went wrong; please try again' })
     const body: ErrorBody = { error: { code: known.code, message: known.message } }
     if (known.fields) body.error.fields = known.fields
     if (res.headersSent) return
@@ -20,7 +22,12 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
 }
 
 export const notFoundApi: RequestHandler = (req, _res, next) => {
-  next(new AppError('NOT_FOUND', { status: 404, message: `no API route "${req.method} ${req.path}"` }))
+  next(
+    new AppError('NOT_FOUND', {
+      status: 404,
+      message: `no API route "${req.method} ${req.baseUrl}${req.path}"`,
+    }),
+  )
 }
 
 function toAppError(error: unknown): AppError | undefined {
@@ -33,14 +40,20 @@ function toAppError(error: unknown): AppError | undefined {
         fields: { screenshotFile: { __errors: [FILE_TOO_LARGE_MESSAGE] } },
       })
     }
-    return new AppError('BAD_REQUEST', { status: 400, message: `upload refused: ${error.message}${error.field ? ` ("${error.field}")` : ''}` })
+    return new AppError('BAD_REQUEST', {
+      status: 400,
+      message: `upload refused: ${error.message}${error.field ? ` ("${error.field}")` : ''}`,
+    })
   }
   const status = (error as { status?: unknown; type?: unknown } | null)?.status
   if (typeof status === 'number' && status >= 400 && status < 500) {
     // body-parser and busboy errors (malformed multipart, bad JSON) carry a 4xx status
     return new AppError('BAD_REQUEST', { status, message: `malformed request: ${(error as Error).message}` })
   }
-  if (error instanceof Error && /Unexpected end of form|Malformed part header|Multipart: Boundary not found/i.test(error.message)) {
+  if (
+    error instanceof Error &&
+    /Unexpected end of form|Malformed part header|Multipart: Boundary not found/i.test(error.message)
+  ) {
     return new AppError('BAD_REQUEST', { status: 400, message: `malformed multipart body: ${error.message}` })
   }
   return undefined

@@ -11,7 +11,10 @@ export function requestLogger(logger: Logger): RequestHandler {
     res.setHeader('X-Request-Id', reqId)
     res.on('finish', () => {
       const ms = Number(process.hrtime.bigint() - started) / 1e6
-      logger.info({ reqId, method: req.method, path: req.path, status: res.statusCode, ms: Math.round(ms) }, 'request')
+      logger.info(
+        { reqId, method: req.method, path: req.path, status: res.statusCode, ms: Math.round(ms) },
+        'request',
+      )
     })
     next()
   }

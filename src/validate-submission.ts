@@ -26,13 +26,25 @@ export function validateSubmission({
 }): SubmissionCheck {
   const { errors = [], validationError } = validator.rawValidation<ErrorObject>(schema, data)
   if (validationError) throw validationError
-  const fields: FieldErrors = {}
-  for (const error of errors) {
+  // a map with no prototype: a field named "constructor" must not look as if it had an error already
+  const fields: FieldErrors = Object.create(null) as FieldErrors
+  for (const error of [...errors].sort(byKeywordPriority)) {
     const field = fieldOf(error)
-    if (fields[field]) continue
+    if (Object.hasOwn(fields, field)) continue
     fields[field] = { __errors: [messageFor(schema, field, error)] }
   }
   return { isValid: errors.length === 0, fields }
+}
+
+/** When a value breaks several rules, the most basic one speaks: a blank field is "required", not "invalid". */
+const KEYWORD_PRIORITY = ['required', 'type', 'not', 'minLength']
+
+function byKeywordPriority(a: ErrorObject, b: ErrorObject): number {
+  const rank = (error: ErrorObject) => {
+    const index = KEYWORD_PRIORITY.indexOf(error.keyword)
+    return index === -1 ? KEYWORD_PRIORITY.length : index
+  }
+  return rank(a) - rank(b)
 }
 
 function fieldOf(error: ErrorObject): string {
@@ -49,7 +61,8 @@ function messageFor(schema: RJSFSchema, field: string, error: ErrorObject): stri
   const spec =
     typeof property === 'object' ? (property as { errorMessage?: ErrorMessageSpec }).errorMessage : undefined
   if (typeof spec === 'string') return spec
-  const specific = spec?.[error.keyword] ?? spec?.default
+  const specific =
+    (spec && Object.hasOwn(spec, error.keyword) ? spec[error.keyword] : undefined) ?? spec?.default
   if (specific) return specific
   const title = typeof property === 'object' && property.title ? property.title : field
   return `${title} ${error.message ?? 'is invalid'}`

@@ -59,7 +59,9 @@ export function submitClaim({
       else reject(errorFromBody(xhr.status, xhr.response))
     }
     xhr.onerror = () =>
-      reject(new AppError('INTERNAL_ERROR', { status: 0, message: 'the network failed; check your connection' }))
+      reject(
+        new AppError('INTERNAL_ERROR', { status: 0, message: 'the network failed; check your connection' }),
+      )
     xhr.send(body)
   })
 }

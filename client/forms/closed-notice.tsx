@@ -9,7 +9,8 @@ export function ClosedNotice({ notice }: { notice: Notice }) {
       <h2>{notice.subheading}</h2>
       <p>{notice.body}</p>
       <p>
-        Questions? Contact us at <a href={`mailto:${FIRM_SETTINGS.contactEmail}`}>{FIRM_SETTINGS.contactEmail}</a>.
+        Questions? Contact us at{' '}
+        <a href={`mailto:${FIRM_SETTINGS.contactEmail}`}>{FIRM_SETTINGS.contactEmail}</a>.
       </p>
     </section>
   )

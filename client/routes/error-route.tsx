@@ -14,7 +14,10 @@ function UnexpectedError() {
   return (
     <section className="card notice" role="alert">
       <h1>Unexpected Application Error!</h1>
-      <p>Something went wrong while showing this page. Your information was not lost if you already submitted it.</p>
+      <p>
+        Something went wrong while showing this page. Your information was not lost if you already submitted
+        it.
+      </p>
       <p>
         <Link to="/" reloadDocument>
           Go back to the home page

@@ -15,7 +15,8 @@ export function HomeRoute() {
       <header className="card-header">
         <h1>Cash Advance App Claims</h1>
         <p>
-          You may be entitled to up to ${FIRM_SETTINGS.maxRecoveryPerAppUsd} per app used. Proof of use is required.
+          You may be entitled to up to ${FIRM_SETTINGS.maxRecoveryPerAppUsd} per app used. Proof of use is
+          required.
         </p>
       </header>
       <div className="card-body">

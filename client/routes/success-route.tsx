@@ -15,7 +15,8 @@ export function SuccessRoute({ slug }: { slug: string }) {
     if (!config) return
     document.title = `Thank You - ${config.success.line}`
     // only a claim just submitted in this tab counts; a bookmarked visit fires nothing
-    if (claimId !== undefined) pushTrackingEventsOnce(`${slug}:${claimId}`, config.tracking.success, { app: slug })
+    if (claimId !== undefined)
+      pushTrackingEventsOnce(`${slug}:${claimId}`, config.tracking.success, { app: slug })
   }, [config, claimId, slug])
 
   if (state.status === 'loading') return <Loading />
@@ -33,7 +34,9 @@ export function SuccessRoute({ slug }: { slug: string }) {
         <div className="next-steps">
           <h2>What happens next</h2>
           <p>Our legal team will review your submission and documentation.</p>
-          <p>We will contact you if we need more information, or when we are ready to proceed with your claim.</p>
+          <p>
+            We will contact you if we need more information, or when we are ready to proceed with your claim.
+          </p>
           {config.success.note ? <p>{config.success.note}</p> : null}
         </div>
         <p>

@@ -7,6 +7,9 @@ import type { Database, DatabaseHandle } from './database.ts'
 
 export const SQLITE_FILE_NAME = 'claims.db'
 
+// bigint ids (int8) come back from pg as strings; ours stay far below 2^53, so read them as numbers
+pg.types.setTypeParser(pg.types.builtins.INT8, Number)
+
 /** PostgreSQL when databaseUrl is set, else a SQLite file (WAL mode) in dataDir. */
 export function createDb({
   databaseUrl,

@@ -13,7 +13,11 @@ export function formRoutes({ forms }: { forms: Map<string, FormConfig> }): Route
   const router = Router()
   router.get('/api/forms', (_req, res) => {
     res.json({
-      forms: [...forms.values()].map(({ slug, displayName, status }) => ({ slug, displayName, state: status.state })),
+      forms: [...forms.values()].map(({ slug, displayName, status }) => ({
+        slug,
+        displayName,
+        state: status.state,
+      })),
     })
   })
   router.get('/api/forms/:slug', (req, res) => {

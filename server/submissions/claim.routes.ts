@@ -5,7 +5,7 @@ import type { Database } from '../db/database.ts'
 import { findFormOrThrow } from '../forms/form.routes.ts'
 import type { ScreenshotStorage } from '../uploads/screenshot-storage.ts'
 import { claimUpload, DATA_FIELD } from '../uploads/upload-middleware.ts'
-import { createClaim } from './create-claim.ts'
+import { assertFormTakesClaims, createClaim } from './create-claim.ts'
 
 /** POST /api/forms/:slug/submissions — one endpoint for every app's Step 2 claims. */
 export function claimRoutes({
@@ -21,7 +21,8 @@ export function claimRoutes({
   router.post(
     '/api/forms/:slug/submissions',
     (req, _res, next) => {
-      findFormOrThrow(forms, String(req.params.slug)) // 404 before reading a 10 MB body
+      // answer 404 or 410 before reading a 10 MB body
+      assertFormTakesClaims(findFormOrThrow(forms, String(req.params.slug)))
       next()
     },
     claimUpload,

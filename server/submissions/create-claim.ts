@@ -42,13 +42,7 @@ export async function createClaim({
   rawData: unknown
   file: UploadedFile | undefined
 }): Promise<CreatedClaim> {
-  if (!isFormOpen(config)) {
-    const notice = config.status.state === 'closed' ? config.status.notice : undefined
-    throw new AppError('FORM_CLOSED', {
-      status: 410,
-      message: notice ? `${notice.heading}. ${notice.body}` : `form "${config.slug}" is closed`,
-    })
-  }
+  assertFormTakesClaims(config)
   const data = parseData(rawData, file)
   const check = validateSubmission({ validator: claimValidator, schema: config.schema, data })
   if (!check.isValid) {
@@ -97,6 +91,16 @@ export async function createClaim({
   }
 }
 
+/** A closed app (klover) refuses claims with its notice. */
+export function assertFormTakesClaims(config: FormConfig): void {
+  if (isFormOpen(config)) return
+  const notice = config.status.state === 'closed' ? config.status.notice : undefined
+  throw new AppError('FORM_CLOSED', {
+    status: 410,
+    message: notice ? `${notice.heading}. ${notice.body}` : `form "${config.slug}" is closed`,
+  })
+}
+
 function parseData(rawData: unknown, file: UploadedFile | undefined): Record<string, unknown> {
   if (typeof rawData !== 'string') {
     throw new AppError('BAD_REQUEST', {
@@ -115,7 +119,8 @@ function parseData(rawData: unknown, file: UploadedFile | undefined): Record<str
   }
   // the file itself is the truth: a name sent in the JSON without a file does not count
   const { screenshotFile: _ignored, ...rest } = data as Record<string, unknown>
-  return file ? { ...rest, screenshotFile: file.originalname || 'screenshot' } : rest
+  // the name only tells the schema a file came; it is never stored, so a long one is cut, not refused
+  return file ? { ...rest, screenshotFile: file.originalname.slice(0, 255) || 'screenshot' } : rest
 }
 
 async function assertSignatureIsPng(dataUrl: string): Promise<void> {

@@ -3,7 +3,16 @@ import { useMemo } from 'react'
 import { countOptions } from '../../../src/count-options.ts'
 
 /** A 1..max dropdown ('1 time', '2 times', …, '50+ times'); max and unit names come from ui:options. */
-export function CountSelectWidget({ id, value, disabled, readonly, options, onChange, onBlur, onFocus }: WidgetProps) {
+export function CountSelectWidget({
+  id,
+  value,
+  disabled,
+  readonly,
+  options,
+  onChange,
+  onBlur,
+  onFocus,
+}: WidgetProps) {
   const max = Number(options.max ?? 10)
   const singular = String(options.singular ?? '')
   const plural = String(options.plural ?? singular)

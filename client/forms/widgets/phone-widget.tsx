@@ -2,7 +2,16 @@ import type { WidgetProps } from '@rjsf/utils'
 import { formatPhone, PHONE_MAX_LENGTH } from '../../../src/phone.ts'
 
 /** Keeps digits only and shows them as (XXX) XXX-XXXX while the user types. */
-export function PhoneWidget({ id, value, disabled, readonly, onChange, onBlur, onFocus, rawErrors }: WidgetProps) {
+export function PhoneWidget({
+  id,
+  value,
+  disabled,
+  readonly,
+  onChange,
+  onBlur,
+  onFocus,
+  rawErrors,
+}: WidgetProps) {
   return (
     <input
       id={id}

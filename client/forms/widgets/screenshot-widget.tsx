@@ -1,6 +1,10 @@
 import type { WidgetProps } from '@rjsf/utils'
 import { useEffect, useState } from 'react'
-import { FILE_TOO_LARGE_MESSAGE, MAX_UPLOAD_BYTES, NOT_AN_IMAGE_MESSAGE } from '../../../src/claim-messages.ts'
+import {
+  FILE_TOO_LARGE_MESSAGE,
+  MAX_UPLOAD_BYTES,
+  NOT_AN_IMAGE_MESSAGE,
+} from '../../../src/claim-messages.ts'
 
 /** What the claim form hands its widgets: the File itself stays out of the JSON form data. */
 export interface ScreenshotContext {
@@ -52,7 +56,9 @@ export function ScreenshotWidget({ id, disabled, readonly, onChange, onBlur, reg
           {pickError}
         </p>
       ) : null}
-      {preview ? <img className="screenshot-preview" src={preview} alt="Selected bank statement screenshot" /> : null}
+      {preview ? (
+        <img className="screenshot-preview" src={preview} alt="Selected bank statement screenshot" />
+      ) : null}
     </div>
   )
 }

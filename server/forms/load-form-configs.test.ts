@@ -1,0 +1,181 @@
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { afterEach, describe, expect, it } from 'vitest'
+import { FormConfigError, loadFormConfigs, META_SCHEMA_FILE } from './load-form-configs.ts'
+
+const FORMS_DIR = path.resolve(import.meta.dirname, '..', '..', 'forms')
+const STEP_2_SLUGS = [
+  'super-com',
+  'brigit',
+  'albert',
+  'cleo',
+  'earnin',
+  'empower',
+  'floatme',
+  'klover',
+  'moneylion',
+  'dailypay',
+  'chime',
+]
+
+type Json = Record<string, unknown>
+
+/** brigit.json turned into another app, with overrides applied on top. */
+function makeFormConfig(slug: string, overrides: Json = {}): Json {
+  const brigit = JSON.parse(fs.readFileSync(path.join(FORMS_DIR, 'brigit.json'), 'utf8')) as Json
+  return { ...brigit, slug, displayName: slug, ...overrides }
+}
+
+const madeDirs: string[] = []
+
+/** A forms dir holding the real meta-schema and the given files (objects become JSON, strings are written as is). */
+function makeFormsDir(files: Record<string, Json | string>): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'forms-'))
+  madeDirs.push(dir)
+  fs.copyFileSync(path.join(FORMS_DIR, META_SCHEMA_FILE), path.join(dir, META_SCHEMA_FILE))
+  for (const [name, content] of Object.entries(files)) {
+    fs.writeFileSync(
+      path.join(dir, name),
+      typeof content === 'string' ? content : JSON.stringify(content, null, 2),
+    )
+  }
+  return dir
+}
+
+/** The problems loadFormConfigs reports for a dir, failing the test if it loads. */
+function problemsOf(dir: string): string[] {
+  try {
+    loadFormConfigs(dir)
+  } catch (error) {
+    expect(error).toBeInstanceOf(FormConfigError)
+    return (error as FormConfigError).problems
+  }
+  throw new Error(`expected ${dir} to be refused`)
+}
+
+afterEach(() => {
+  for (const dir of madeDirs.splice(0)) fs.rmSync(dir, { recursive: true, force: true })
+})
+
+describe('loadFormConfigs', () => {
+  it('loads the 11 Step 2 apps from forms/, keyed by slug', () => {
+    const configs = loadFormConfigs(FORMS_DIR)
+
+    expect([...configs.keys()].sort()).toEqual([...STEP_2_SLUGS].sort())
+    expect(configs.get('brigit')?.displayName).toBe('Brigit')
+  })
+
+  it('loads a valid config dropped into a forms dir', () => {
+    const dir = makeFormsDir({ 'acme-cash.json': makeFormConfig('acme-cash') })
+
+    expect([...loadFormConfigs(dir).keys()]).toEqual(['acme-cash'])
+  })
+
+  it('names the file, the pointer and the reason when a required property such as "intro" is missing', () => {
+    const { intro: _intro, ...withoutIntro } = makeFormConfig('acme-cash')
+    const dir = makeFormsDir({ 'acme-cash.json': withoutIntro })
+
+    expect(problemsOf(dir)).toEqual([
+      `${path.basename(dir)}/acme-cash.json: /: must have required property 'intro'`,
+    ])
+  })
+
+  it('names the uiSchema field and the allowed widgets when a widget name is misspelt', () => {
+    const config = makeFormConfig('acme-cash')
+    const uiSchema = config.uiSchema as Record<string, Json>
+    const dir = makeFormsDir({
+      'acme-cash.json': { ...config, uiSchema: { ...uiSchema, phoneNumber: { 'ui:widget': 'phoen' } } },
+    })
+
+    const [problem, ...rest] = problemsOf(dir)
+
+    expect(rest).toEqual([])
+    expect(problem).toMatch(
+      /acme-cash\.json: \/uiSchema\/phoneNumber\/ui:widget: must be equal to one of the allowed values/,
+    )
+    expect(problem).toContain('"phone"')
+  })
+
+  it('refuses a config whose slug differs from its file name', () => {
+    const dir = makeFormsDir({ 'acme-cash.json': makeFormConfig('acme') })
+
+    expect(problemsOf(dir)).toEqual([
+      `${path.basename(dir)}/acme-cash.json: /slug: "acme" must equal the file name "acme-cash"`,
+    ])
+  })
+
+  it('names the file and the parse error when a config is not valid JSON', () => {
+    const dir = makeFormsDir({ 'acme-cash.json': '{ "slug": "acme-cash", }' })
+
+    const [problem, ...rest] = problemsOf(dir)
+
+    expect(rest).toEqual([])
+    expect(problem).toMatch(new RegExp(`^${path.basename(dir)}/acme-cash\\.json: .*JSON`))
+  })
+
+  it('refuses a form schema with a misspelt keyword such as "maxLenght"', () => {
+    const config = makeFormConfig('acme-cash')
+    const schema = config.schema as { properties: Record<string, Json> }
+    const dir = makeFormsDir({
+      'acme-cash.json': {
+        ...config,
+        schema: {
+          ...schema,
+          properties: {
+            ...schema.properties,
+            firstName: { type: 'string', title: 'First Name', maxLenght: 100 },
+          },
+        },
+      },
+    })
+
+    const [problem, ...rest] = problemsOf(dir)
+
+    expect(rest).toEqual([])
+    expect(problem).toMatch(/acme-cash\.json: \/schema: strict mode: unknown keyword: "maxLenght"/)
+  })
+
+  it('refuses a schema that requires a field it does not define', () => {
+    const config = makeFormConfig('acme-cash')
+    const schema = config.schema as { required: string[] }
+    const dir = makeFormsDir({
+      'acme-cash.json': { ...config, schema: { ...schema, required: [...schema.required, 'nickname'] } },
+    })
+
+    expect(problemsOf(dir)).toContain(
+      `${path.basename(dir)}/acme-cash.json: /schema/required: "nickname" is required but has no property`,
+    )
+  })
+
+  it('reports every broken file together, not only the first', () => {
+    const { intro: _intro, ...withoutIntro } = makeFormConfig('alpha')
+    const dir = makeFormsDir({
+      'alpha.json': withoutIntro,
+      'beta.json': '{ not json',
+      'gamma.json': makeFormConfig('gamma-cash'),
+      'ok.json': makeFormConfig('ok'),
+    })
+
+    const problems = problemsOf(dir)
+
+    expect(problems).toHaveLength(3)
+    expect(problems[0]).toMatch(/alpha\.json: \/: must have required property 'intro'/)
+    expect(problems[1]).toMatch(/beta\.json: /)
+    expect(problems[2]).toMatch(/gamma\.json: \/slug: "gamma-cash" must equal the file name "gamma"/)
+  })
+
+  it('puts every problem in the error message, one per line', () => {
+    const dir = makeFormsDir({ 'beta.json': '{', 'gamma.json': makeFormConfig('delta') })
+
+    expect(() => loadFormConfigs(dir)).toThrow(
+      /invalid form config:\n {2}.*beta\.json: .*\n {2}.*gamma\.json: \/slug/,
+    )
+  })
+
+  it('refuses a forms dir with no config in it', () => {
+    const dir = makeFormsDir({})
+
+    expect(problemsOf(dir)).toEqual([`${dir}: no form config (*.json) found`])
+  })
+})

@@ -1,0 +1,55 @@
+import fs from 'node:fs'
+import path from 'node:path'
+import Database from 'better-sqlite3'
+import { chromium, type Browser, type Locator, type Page } from 'playwright-core'
+import { inject } from 'vitest'
+import { SQLITE_FILE_NAME } from '../../server/db/create-db.ts'
+
+const LAUNCH_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+]
+
+/** CHROMIUM_PATH, else Debian's chromium, else the one @sparticuz/chromium ships in its npm package. */
+async function chromiumPath(): Promise<string> {
+  if (process.env.CHROMIUM_PATH) return process.env.CHROMIUM_PATH
+  if (fs.existsSync('/usr/bin/chromium')) return '/usr/bin/chromium'
+  const { default: sparticuz } = await import('@sparticuz/chromium')
+  return sparticuz.executablePath()
+}
+
+export async function launchBrowser(): Promise<Browser> {
+  return chromium.launch({ executablePath: await chromiumPath(), args: LAUNCH_ARGS })
+}
+
+/** A phone-sized page that fails the test on any uncaught page error. */
+export async function openPhonePage(browser: Browser): Promise<{ page: Page; pageErrors: string[] }> {
+  const page = await browser.newPage({ viewport: { width: 390, height: 844 } })
+  const pageErrors: string[] = []
+  page.on('pageerror', (error) => pageErrors.push(error.message))
+  return { page, pageErrors }
+}
+
+export function baseUrl(): string {
+  return inject('baseUrl')
+}
+
+/** Reads the e2e server's SQLite file (read-only) to check what was stored. */
+export function queryDb<T>(sql: string, ...params: unknown[]): T[] {
+  const db = new Database(path.join(inject('dataDir'), SQLITE_FILE_NAME), { readonly: true })
+  try {
+    return db.prepare(sql).all(...params) as T[]
+  } finally {
+    db.close()
+  }
+}
+
+/** Waits (up to 10 s) for the element to show, as a person would, and gives its text; throws if it never shows. */
+export async function shown(locator: Locator): Promise<string> {
+  await locator.first().waitFor({ state: 'visible', timeout: 10_000 })
+  return (await locator.first().innerText()).trim()
+}

@@ -1,0 +1,36 @@
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import type { TestProject } from 'vitest/node'
+import { ensureClientBuild } from '../../server/client-build.ts'
+import { CLIENT_DIR, startServer, type RunningServer } from '../../server/main.ts'
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    baseUrl: string
+    dataDir: string
+  }
+}
+
+let server: RunningServer | undefined
+let dataDir: string | undefined
+
+export async function setup({ provide }: TestProject): Promise<void> {
+  await ensureClientBuild(CLIENT_DIR, (message) => console.log(message))
+  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'claims-e2e-'))
+  server = await startServer({
+    port: 0,
+    host: '127.0.0.1',
+    dataDir,
+    formsDir: path.resolve('forms'),
+    databaseUrl: undefined,
+    logLevel: 'silent',
+  })
+  provide('baseUrl', server.url)
+  provide('dataDir', dataDir)
+}
+
+export async function teardown(): Promise<void> {
+  await server?.close()
+  if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true })
+}

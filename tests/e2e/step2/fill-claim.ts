@@ -1,0 +1,43 @@
+import path from 'node:path'
+import type { Page } from 'playwright-core'
+
+export const SCREENSHOT_PNG = path.resolve('tests/fixtures/bank-statement.png')
+
+export interface ClaimantInput {
+  firstName?: string
+  lastName?: string
+  email?: string
+  phoneDigits: string
+}
+
+/** Types, picks and draws the way a person does; leaves the submit button alone. */
+export async function fillClaim(page: Page, claimant: ClaimantInput): Promise<void> {
+  await page.getByLabel('First Name').fill(claimant.firstName ?? 'Ana')
+  await page.getByLabel('Last Name').fill(claimant.lastName ?? 'Lopez')
+  await page.getByLabel('Email Address').fill(claimant.email ?? 'Ana.Lopez@Example.com')
+  await page.getByLabel('Phone Number').pressSequentially(claimant.phoneDigits)
+  await page.getByLabel('How many times did you take cash advances?').selectOption({ label: '3 times' })
+  await page.getByLabel('How many months were you a member?').selectOption({ label: '12 months' })
+  await page.getByLabel('Bank Statement Screenshot').setInputFiles(SCREENSHOT_PNG)
+  await drawSignature(page)
+}
+
+export async function drawSignature(page: Page): Promise<void> {
+  const pad = page.getByRole('img', { name: /signature pad/i })
+  await pad.scrollIntoViewIfNeeded()
+  const box = await pad.boundingBox()
+  if (!box) throw new Error('the signature pad is not on screen')
+  await page.mouse.move(box.x + 20, box.y + box.height / 2)
+  await page.mouse.down()
+  for (let step = 1; step <= 12; step++) {
+    await page.mouse.move(box.x + 20 + step * 20, box.y + box.height / 2 + (step % 2 ? -25 : 25), {
+      steps: 4,
+    })
+  }
+  await page.mouse.up()
+  await page.getByText('Signature captured').waitFor({ timeout: 5_000 })
+}
+
+export function submitButton(page: Page, appName: string) {
+  return page.getByRole('button', { name: `Submit ${appName} Claim` })
+}

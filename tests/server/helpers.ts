@@ -1,0 +1,125 @@
+import crypto from 'node:crypto'
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import type { Express } from 'express'
+import type { Kysely } from 'kysely'
+import pg from 'pg'
+import { inject } from 'vitest'
+import type { FormConfig } from '../../src/form-config.ts'
+import { createApp } from '../../server/app.ts'
+import { createDb } from '../../server/db/create-db.ts'
+import type { Database } from '../../server/db/database.ts'
+import { migrateToLatest } from '../../server/db/migrate.ts'
+import { loadFormConfigs } from '../../server/forms/load-form-configs.ts'
+import { createLogger } from '../../server/logger.ts'
+import {
+  createDiskScreenshotStorage,
+  type ScreenshotStorage,
+} from '../../server/uploads/screenshot-storage.ts'
+
+export { makeClaimData, makePng, pngDataUrl } from './claim-fixtures.ts'
+
+export const DIALECTS = ['sqlite', 'postgres'] as const
+export type TestDialect = (typeof DIALECTS)[number]
+
+export const FORMS_DIR = path.resolve(import.meta.dirname, '..', '..', 'forms')
+export const FIXTURES_DIR = path.resolve(import.meta.dirname, '..', 'fixtures')
+
+/** Reads a file from tests/fixtures/. */
+export function readFixture(name: string): Buffer {
+  return fs.readFileSync(path.join(FIXTURES_DIR, name))
+}
+
+export interface TestContext {
+  app: Express
+  db: Kysely<Database>
+  dataDir: string
+  storage: ScreenshotStorage
+  forms: Map<string, FormConfig>
+  close(): Promise<void>
+}
+
+/**
+ * The real app on a real, migrated, empty database: a SQLite file in a fresh DATA_DIR, or a fresh
+ * database on the run's PostgreSQL (see global-setup.ts). close() drops both.
+ */
+export async function createTestContext(
+  dialect: TestDialect,
+  { formsDir = FORMS_DIR }: { formsDir?: string } = {},
+): Promise<TestContext> {
+  const forms = loadFormConfigs(formsDir)
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'claims-data-'))
+  const database = dialect === 'postgres' ? await createPostgresDatabase() : undefined
+  const { db } = createDb({ databaseUrl: database?.url, dataDir })
+  try {
+    await migrateToLatest(db as Kysely<unknown>)
+  } catch (error) {
+    await db.destroy()
+    await database?.drop()
+    throw error
+  }
+  const storage = createDiskScreenshotStorage(dataDir)
+  const app = createApp({ db, forms, storage, logger: createLogger('silent') })
+  return {
+    app,
+    db,
+    dataDir,
+    storage,
+    forms,
+    async close() {
+      await db.destroy()
+      await database?.drop()
+      fs.rmSync(dataDir, { recursive: true, force: true })
+    },
+  }
+}
+
+/** Empties the claims table and the screenshot store, so each test starts from nothing. */
+export async function clearClaims({ db, dataDir }: Pick<TestContext, 'db' | 'dataDir'>): Promise<void> {
+  await db.deleteFrom('claims').execute()
+  fs.rmSync(path.join(dataDir, 'screenshots'), { recursive: true, force: true })
+}
+
+export async function countClaims(db: Kysely<Database>): Promise<number> {
+  const { count } = await db
+    .selectFrom('claims')
+    .select((eb) => eb.fn.countAll<number | string | bigint>().as('count'))
+    .executeTakeFirstOrThrow()
+  return Number(count)
+}
+
+/** Every file under dataDir/screenshots, as paths relative to it ('brigit-screenshots/…png'), sorted. */
+export function listScreenshotFiles(dataDir: string): string[] {
+  const root = path.join(dataDir, 'screenshots')
+  if (!fs.existsSync(root)) return []
+  const walk = (dir: string): string[] =>
+    fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+      const full = path.join(dir, entry.name)
+      return entry.isDirectory() ? walk(full) : [path.relative(root, full).split(path.sep).join('/')]
+    })
+  return walk(root).sort()
+}
+
+async function createPostgresDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
+  const adminUrl = inject('postgresUrl')
+  const name = `test_${crypto.randomBytes(6).toString('hex')}`
+  await withAdminClient(adminUrl, (client) => client.query(`CREATE DATABASE ${name}`))
+  const url = new URL(adminUrl)
+  url.pathname = `/${name}`
+  return {
+    url: url.toString(),
+    drop: () =>
+      withAdminClient(adminUrl, (client) => client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)),
+  }
+}
+
+async function withAdminClient(url: string, run: (client: pg.Client) => Promise<unknown>): Promise<void> {
+  const client = new pg.Client({ connectionString: url })
+  await client.connect()
+  try {
+    await run(client)
+  } finally {
+    await client.end()
+  }
+}
