@@ -1,5 +1,6 @@
 import type { Server } from 'node:http'
 import path from 'node:path'
+import type { FormConfig } from '../src/form-config.ts'
 import { createApp } from './app.ts'
 import type { ServerConfig } from './config.ts'
 import { createDb } from './db/create-db.ts'
@@ -16,9 +17,11 @@ export interface RunningServer {
 }
 
 /** env → forms → db → migrate → createApp() → listen. Throws (and listens on nothing) when a step fails. */
-export async function startServer(config: ServerConfig): Promise<RunningServer> {
+export async function startServer(
+  config: ServerConfig,
+  { forms = loadFormConfigs(config.formsDir) }: { forms?: Map<string, FormConfig> } = {},
+): Promise<RunningServer> {
   const logger = createLogger(config.logLevel)
-  const forms = loadFormConfigs(config.formsDir)
   const { db } = createDb(config)
   await migrateToLatest(db)
   const storage = createDiskScreenshotStorage(config.dataDir)

@@ -1,13 +1,14 @@
 import { ensureClientBuild } from './client-build.ts'
 import { readServerConfig } from './config.ts'
-import { FormConfigError } from './forms/load-form-configs.ts'
+import { FormConfigError, loadFormConfigs } from './forms/load-form-configs.ts'
 import { CLIENT_DIR, startServer } from './main.ts'
 
 // `npm start`: build the client if stale, migrate, serve; stop with a clear message on bad config
 try {
   const config = readServerConfig()
+  const forms = loadFormConfigs(config.formsDir) // a broken config stops us before the slower client build
   await ensureClientBuild(CLIENT_DIR, (message) => console.log(message))
-  const server = await startServer(config)
+  const server = await startServer(config, { forms })
   console.log(`Claims intake is running on ${server.url}`)
   const stop = () => void server.close().then(() => process.exit(0))
   process.once('SIGINT', stop)

@@ -1,0 +1,30 @@
+import { spawnSync } from 'node:child_process'
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { describe, expect, it } from 'vitest'
+
+const ROOT = path.resolve(import.meta.dirname, '..', '..')
+
+describe('npm start with a broken form config', () => {
+  it('stops with exit code 1 naming the file, the JSON pointer and the reason', () => {
+    const formsDir = fs.mkdtempSync(path.join(os.tmpdir(), 'claims-broken-forms-'))
+    fs.cpSync(path.join(ROOT, 'forms'), formsDir, { recursive: true })
+    const brigit = JSON.parse(fs.readFileSync(path.join(formsDir, 'brigit.json'), 'utf8'))
+    brigit.uiSchema.phoneNumber['ui:widget'] = 'phoen'
+    fs.writeFileSync(path.join(formsDir, 'brigit.json'), JSON.stringify(brigit))
+
+    const result = spawnSync(process.execPath, ['--import', 'tsx', 'server/start.ts'], {
+      cwd: ROOT,
+      env: { ...process.env, FORMS_DIR: formsDir, PORT: '0', DATA_DIR: path.join(formsDir, 'data') },
+      encoding: 'utf8',
+      timeout: 60_000,
+    })
+    fs.rmSync(formsDir, { recursive: true, force: true })
+
+    expect(result.status).toBe(1)
+    expect(result.stderr).toContain(
+      'brigit.json: /uiSchema/phoneNumber/ui:widget: must be equal to one of the allowed values',
+    )
+  })
+})
