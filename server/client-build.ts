@@ -14,7 +14,20 @@ export async function ensureClientBuild(outDir: string, log: (message: string) =
   if (fs.existsSync(stampFile) && fs.readFileSync(stampFile, 'utf8') === stamp) return
   log('building the client (vite build)…')
   const { build } = await import('vite')
-  await build({ root: ROOT, logLevel: 'warn', configFile: path.join(ROOT, 'vite.config.ts') })
+  // vitest sets NODE_ENV=test, which would bundle React's development build; claimants get production
+  const nodeEnv = process.env.NODE_ENV
+  process.env.NODE_ENV = 'production'
+  try {
+    await build({
+      root: ROOT,
+      mode: 'production',
+      logLevel: 'warn',
+      configFile: path.join(ROOT, 'vite.config.ts'),
+    })
+  } finally {
+    if (nodeEnv === undefined) delete process.env.NODE_ENV
+    else process.env.NODE_ENV = nodeEnv
+  }
   fs.writeFileSync(stampFile, stamp)
 }
 
