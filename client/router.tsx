@@ -3,6 +3,7 @@ import { AppPageRoute } from './routes/app-page-route.tsx'
 import { ErrorRoute } from './routes/error-route.tsx'
 import { HomeRoute } from './routes/home-route.tsx'
 import { Layout } from './routes/layout.tsx'
+import { Loading } from './ui/loading.tsx'
 import { NotFoundRoute } from './routes/not-found-route.tsx'
 
 // /{app}, /{app}-success and /{app}-admin are one dynamic segment; AppPageRoute tells them apart
@@ -10,8 +11,15 @@ export const router = createBrowserRouter([
   {
     element: <Layout />,
     errorElement: <ErrorRoute />,
+    hydrateFallbackElement: <Loading />,
     children: [
       { path: '/', element: <HomeRoute /> },
+      {
+        path: '/view-agreement',
+        lazy: async () => ({
+          Component: (await import('./routes/view-agreement-route.tsx')).ViewAgreementRoute,
+        }),
+      },
       { path: '/:page', element: <AppPageRoute /> },
       { path: '*', element: <NotFoundRoute /> },
     ],

@@ -2,6 +2,9 @@ import express, { type Express } from 'express'
 import helmet from 'helmet'
 import type { Kysely } from 'kysely'
 import type { FormConfig } from '../src/form-config.ts'
+import type { AgreementMailer } from './agreements/agreement-mailer.ts'
+import { agreementRoutes } from './agreements/agreement.routes.ts'
+import type { AgreementTemplates } from './agreements/agreement-templates.ts'
 import type { Database } from './db/database.ts'
 import { errorHandler, notFoundApi } from './error-handler.ts'
 import { formRoutes } from './forms/form.routes.ts'
@@ -15,13 +18,15 @@ export interface AppDeps {
   db: Kysely<Database>
   forms: Map<string, FormConfig>
   storage: ScreenshotStorage
+  templates: AgreementTemplates
+  mailer: AgreementMailer
   logger: Logger
   /** The built client (dist/client); left out in API-only tests. */
   clientDir?: string
 }
 
 /** The Express app without listen(): tests drive it through supertest. */
-export function createApp({ db, forms, storage, logger, clientDir }: AppDeps): Express {
+export function createApp({ db, forms, storage, templates, mailer, logger, clientDir }: AppDeps): Express {
   const app = express()
   app.disable('x-powered-by')
   app.set('trust proxy', 'loopback')
@@ -46,7 +51,8 @@ export function createApp({ db, forms, storage, logger, clientDir }: AppDeps): E
     }),
   )
   app.use(formRoutes({ forms }))
-  app.use(claimRoutes({ db, forms, storage }))
+  app.use(claimRoutes({ db, forms, storage, templates, mailer }))
+  app.use(agreementRoutes({ db, forms }))
   app.use('/api', notFoundApi)
   if (clientDir) app.use(staticClient(clientDir))
   app.use(errorHandler(logger))

@@ -5,7 +5,15 @@ import path from 'node:path'
 const ROOT = path.resolve(import.meta.dirname, '..')
 const STAMP_FILE = '.build-stamp'
 /** What the client bundle is made from; a change to any of them means a rebuild. */
-const INPUTS = ['client', 'src', 'firm.json', 'index.html', 'vite.config.ts', 'package-lock.json']
+const INPUTS = [
+  'client',
+  'src',
+  'agreements',
+  'firm.json',
+  'index.html',
+  'vite.config.ts',
+  'package-lock.json',
+]
 
 /** Builds dist/client with Vite when it is missing or older than its sources. */
 export async function ensureClientBuild(outDir: string, log: (message: string) => void): Promise<void> {

@@ -1,4 +1,5 @@
 import path from 'node:path'
+import { FIRM_SETTINGS } from '../src/firm-settings.ts'
 
 export interface ServerConfig {
   port: number
@@ -8,6 +9,9 @@ export interface ServerConfig {
   /** postgres://… selects PostgreSQL; unset means a SQLite file in dataDir. */
   databaseUrl: string | undefined
   logLevel: string
+  /** smtp(s)://… sends claimants a copy of their agreement; unset writes it to dataDir/outbox as .eml. */
+  smtpUrl: string | undefined
+  mailFrom: string
 }
 
 /** Reads the environment once. Defaults are for a developer's own machine. */
@@ -28,5 +32,7 @@ export function readServerConfig(env: NodeJS.ProcessEnv = process.env): Readonly
     formsDir: path.resolve(env.FORMS_DIR ?? 'forms'),
     databaseUrl,
     logLevel: env.LOG_LEVEL ?? 'info',
+    smtpUrl: env.SMTP_URL?.trim() || undefined,
+    mailFrom: env.MAIL_FROM ?? `${FIRM_SETTINGS.firmName} <${FIRM_SETTINGS.contactEmail}>`,
   })
 }

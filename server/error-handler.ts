@@ -17,6 +17,7 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
     const body: ErrorBody = { error: { code: known.code, message: known.message } }
     if (known.fields) body.error.fields = known.fields
     if (res.headersSent) return
+    if (known.headers) res.set(known.headers)
     res.status(known.status).json(body)
   }
 }

@@ -1,6 +1,8 @@
 import type { Server } from 'node:http'
 import path from 'node:path'
 import type { FormConfig } from '../src/form-config.ts'
+import { createAgreementMailer } from './agreements/agreement-mailer.ts'
+import { loadAgreementTemplates, type AgreementTemplates } from './agreements/agreement-templates.ts'
 import { createApp } from './app.ts'
 import type { ServerConfig } from './config.ts'
 import { createDb } from './db/create-db.ts'
@@ -19,13 +21,22 @@ export interface RunningServer {
 /** env → forms → db → migrate → createApp() → listen. Throws (and listens on nothing) when a step fails. */
 export async function startServer(
   config: ServerConfig,
-  { forms = loadFormConfigs(config.formsDir) }: { forms?: Map<string, FormConfig> } = {},
+  {
+    templates = loadAgreementTemplates(),
+    forms = loadFormConfigs(config.formsDir, { agreementTemplates: templates }),
+  }: { templates?: AgreementTemplates; forms?: Map<string, FormConfig> } = {},
 ): Promise<RunningServer> {
   const logger = createLogger(config.logLevel)
+  const mailer = createAgreementMailer({
+    smtpUrl: config.smtpUrl,
+    dataDir: config.dataDir,
+    from: config.mailFrom,
+    logger,
+  })
   const { db } = createDb(config)
   await migrateToLatest(db)
   const storage = createDiskScreenshotStorage(config.dataDir)
-  const app = createApp({ db, forms, storage, logger, clientDir: CLIENT_DIR })
+  const app = createApp({ db, forms, storage, templates, mailer, logger, clientDir: CLIENT_DIR })
   const server = await new Promise<Server>((resolve, reject) => {
     const listening = app.listen(config.port, config.host, () => resolve(listening))
     listening.once('error', reject)

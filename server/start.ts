@@ -1,3 +1,4 @@
+import { loadAgreementTemplates } from './agreements/agreement-templates.ts'
 import { ensureClientBuild } from './client-build.ts'
 import { readServerConfig } from './config.ts'
 import { FormConfigError, loadFormConfigs } from './forms/load-form-configs.ts'
@@ -6,9 +7,11 @@ import { CLIENT_DIR, startServer } from './main.ts'
 // `npm start`: build the client if stale, migrate, serve; stop with a clear message on bad config
 try {
   const config = readServerConfig()
-  const forms = loadFormConfigs(config.formsDir) // a broken config stops us before the slower client build
+  // a broken config or template stops us before the slower client build
+  const templates = loadAgreementTemplates()
+  const forms = loadFormConfigs(config.formsDir, { agreementTemplates: templates })
   await ensureClientBuild(CLIENT_DIR, (message) => console.log(message))
-  const server = await startServer(config, { forms })
+  const server = await startServer(config, { templates, forms })
   console.log(`Claims intake is running on ${server.url}`)
   const stop = () => void server.close().then(() => process.exit(0))
   process.once('SIGINT', stop)

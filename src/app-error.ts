@@ -8,6 +8,8 @@ export type ErrorCode =
   | 'BAD_REQUEST'
   | 'DUPLICATE_SUBMISSION'
   | 'NOT_FOUND'
+  | 'AGREEMENT_NOT_FOUND'
+  | 'RATE_LIMITED'
   | 'INTERNAL_ERROR'
 
 /** Per-field messages, shaped like the data: `{ email: { __errors: ['Email is required'] } }`. */
@@ -17,6 +19,8 @@ export interface AppErrorOptions {
   status: number
   message: string
   fields?: FieldErrors
+  /** Response headers the error needs, e.g. Retry-After on a 429. */
+  headers?: Record<string, string>
 }
 
 /**
@@ -27,13 +31,15 @@ export class AppError extends Error {
   readonly code: ErrorCode
   readonly status: number
   readonly fields?: FieldErrors
+  readonly headers?: Record<string, string>
 
-  constructor(code: ErrorCode, { status, message, fields }: AppErrorOptions) {
+  constructor(code: ErrorCode, { status, message, fields, headers }: AppErrorOptions) {
     super(message)
     this.name = 'AppError'
     this.code = code
     this.status = status
     if (fields) this.fields = fields
+    if (headers) this.headers = headers
   }
 }
 

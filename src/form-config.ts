@@ -58,13 +58,16 @@ export interface DashboardColumn {
 export interface FormConfig {
   slug: string
   displayName: string
+  /** Position in the agreement lookup's results, smaller first. */
+  lookupOrder: number
   title: { app: string; product: string }
   intro: string
   screenshotPrompt: string
   submitLabel: string
   schema: RJSFSchema
   uiSchema: UiSchema
-  agreement: { template: string }
+  /** agreements/<template>.hbs is what the form shows and the claimant signs; consent is stored with it. */
+  agreement: { template: string; consent: string }
   dashboard: { columns: DashboardColumn[] }
   tracking: { success: TrackingEvent[] }
   success: { line: string; note?: string }

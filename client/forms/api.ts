@@ -35,16 +35,19 @@ export interface CreatedClaim {
 export function submitClaim({
   slug,
   data,
+  agreementDate,
   screenshot,
   onProgress,
 }: {
   slug: string
   data: Record<string, unknown>
+  agreementDate: string
   screenshot: File
   onProgress: (fraction: number) => void
 }): Promise<CreatedClaim> {
   const body = new FormData()
   body.append('data', JSON.stringify(data))
+  body.append('agreementDate', agreementDate)
   body.append('screenshot', screenshot, screenshot.name)
   return new Promise((resolve, reject) => {
     const xhr = new XMLHttpRequest()

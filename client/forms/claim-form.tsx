@@ -6,6 +6,8 @@ import { AppError, type FieldErrors } from '../../src/app-error.ts'
 import { claimValidator } from '../../src/claim-validator.ts'
 import type { FormConfig } from '../../src/form-config.ts'
 import { validateSubmission } from '../../src/validate-submission.ts'
+import { localIsoDate } from '../../src/agreement-context.ts'
+import { AgreementBox } from './agreement-box.tsx'
 import { submitClaim } from './api.ts'
 import { SubmitProgress } from './submit-progress.tsx'
 import { CountSelectWidget } from './widgets/count-select-widget.tsx'
@@ -34,6 +36,8 @@ export function ClaimForm({ config }: { config: FormConfig }) {
   const [alertText, setAlertText] = useState<string>()
   const [progress, setProgress] = useState<number>()
   const screenshot = useRef<File | undefined>(undefined)
+  // the date printed in the agreement; the server signs with the same one
+  const [agreementDate] = useState(localIsoDate)
   const isSubmitting = progress !== undefined
 
   const check = useMemo(
@@ -82,6 +86,7 @@ export function ClaimForm({ config }: { config: FormConfig }) {
       const created = await submitClaim({
         slug: config.slug,
         data,
+        agreementDate,
         screenshot: screenshot.current,
         onProgress: (fraction) => setProgress(Math.min(95, Math.round(fraction * 95))),
       })
@@ -121,6 +126,8 @@ export function ClaimForm({ config }: { config: FormConfig }) {
       onBlur={(id) => setShownFields((fields) => new Set(fields).add(fieldName(id)))}
       onSubmit={() => void submit()}
     >
+      <AgreementBox config={config} answers={formData} date={agreementDate} />
+      <p className="consent">{config.agreement.consent}</p>
       {alertText ? (
         <div className="alert" role="alert">
           {alertText}

@@ -20,6 +20,9 @@ export function HomeRoute() {
         </p>
       </header>
       <div className="card-body">
+        <p>
+          <Link to="/view-agreement">View My Agreement</Link>
+        </p>
         <h2>Step 2 claim forms</h2>
         <ul className="app-list">
           {forms

@@ -19,7 +19,10 @@ export class FormConfigError extends Error {
  * Reads and checks every forms/<slug>.json against forms/form-config.schema.json.
  * Collects all problems and throws them together, so one start-up shows everything to fix.
  */
-export function loadFormConfigs(formsDir: string): Map<string, FormConfig> {
+export function loadFormConfigs(
+  formsDir: string,
+  { agreementTemplates }: { agreementTemplates?: { has(name: string): boolean } } = {},
+): Map<string, FormConfig> {
   const metaSchemaPath = path.join(formsDir, META_SCHEMA_FILE)
   const metaSchema = readJson(metaSchemaPath)
   if (!metaSchema.ok) throw new FormConfigError([`${metaSchemaPath}: ${metaSchema.reason}`])
@@ -60,6 +63,9 @@ export function loadFormConfigs(formsDir: string): Map<string, FormConfig> {
       if (!config.schema.properties?.[field]) {
         problems.push(`${file}: /schema/required: "${field}" is required but has no property`)
       }
+    }
+    if (agreementTemplates && !agreementTemplates.has(config.agreement.template)) {
+      problems.push(`${file}: /agreement/template: no agreements/${config.agreement.template}.hbs`)
     }
     configs.set(config.slug, config)
   }

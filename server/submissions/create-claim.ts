@@ -1,4 +1,6 @@
+import crypto from 'node:crypto'
 import type { Kysely } from 'kysely'
+import { agreementContext } from '../../src/agreement-context.ts'
 import { AppError } from '../../src/app-error.ts'
 import { claimValidator } from '../../src/claim-validator.ts'
 import { isFormOpen, type ClaimData, type FormConfig } from '../../src/form-config.ts'
@@ -6,13 +8,12 @@ import { formatPhone } from '../../src/phone.ts'
 import { validateSubmission } from '../../src/validate-submission.ts'
 import type { Database } from '../db/database.ts'
 import { isUniqueViolation } from '../db/create-db.ts'
+import { insertAgreementRecord } from '../agreements/agreement-record.repository.ts'
+import type { AgreementTemplates } from '../agreements/agreement-templates.ts'
 import type { ScreenshotStorage } from '../uploads/screenshot-storage.ts'
 import { sniffImage } from '../uploads/sniff-image.ts'
-import {
-  DUPLICATE_CLAIM_MESSAGE,
-  NOT_AN_IMAGE_MESSAGE,
-  SIGNATURE_REQUIRED_MESSAGE,
-} from '../../src/claim-messages.ts'
+import { DUPLICATE_CLAIM_MESSAGE, NOT_AN_IMAGE_MESSAGE } from '../../src/claim-messages.ts'
+import { acceptAgreementDate, assertSignatureIsPng, parseData } from './claim-input.ts'
 import { hasClaimForPhone, insertClaim } from './claim.repository.ts'
 
 export interface UploadedFile {
@@ -25,23 +26,45 @@ export interface CreatedClaim {
   createdAt: string
 }
 
+/** Who signed, from where: kept in the signed record. */
+export interface SignerInfo {
+  ipAddress: string
+  userAgent: string
+}
+
+/** The signed agreement as stored; the caller e-mails a copy. */
+export interface SignedAgreement {
+  html: string
+  sha256: string
+  templateVersion: string
+  signedAt: string
+}
+
 /**
  * Checks a Step 2 claim as the browser did (same schema), checks the screenshot and the signature by
- * their bytes, stores the file, then the row. Any failure leaves neither row nor file behind.
+ * their bytes, renders the agreement the form showed, stores the file, then the claim and its signed
+ * record in one transaction. Any failure leaves neither rows nor file behind.
  */
 export async function createClaim({
   db,
   storage,
+  templates,
   config,
   rawData,
+  agreementDate,
   file,
+  signer,
 }: {
   db: Kysely<Database>
   storage: ScreenshotStorage
+  templates: AgreementTemplates
   config: FormConfig
   rawData: unknown
+  /** The date the form printed in the agreement (the claimant's today), YYYY-MM-DD. */
+  agreementDate: unknown
   file: UploadedFile | undefined
-}): Promise<CreatedClaim> {
+  signer: SignerInfo
+}): Promise<CreatedClaim & { agreement: SignedAgreement; claim: ClaimData }> {
   assertFormTakesClaims(config)
   const data = parseData(rawData, file)
   const check = validateSubmission({ validator: claimValidator, schema: config.schema, data })
@@ -67,23 +90,52 @@ export async function createClaim({
   const phoneNumber = formatPhone(claim.phoneNumber)
   if (await hasClaimForPhone(db, { app: config.slug, phoneNumber })) throw duplicateError()
 
+  const signedAt = new Date()
+  const context = agreementContext({
+    app: config,
+    answers: claim,
+    date: acceptAgreementDate(agreementDate, signedAt),
+  })
+  const html = templates.render(config.agreement.template, context)
+  const agreement: SignedAgreement = {
+    html,
+    sha256: crypto.createHash('sha256').update(html, 'utf8').digest('hex'),
+    templateVersion: templates.version,
+    signedAt: signedAt.toISOString(),
+  }
+
   const key = await storage.save({ app: config.slug, extension: image.extension, bytes: file!.buffer })
-  const createdAt = new Date().toISOString()
+  const createdAt = agreement.signedAt
   try {
-    const { id } = await insertClaim(db, {
-      app: config.slug,
-      created_at: createdAt,
-      first_name: claim.firstName.trim(),
-      last_name: claim.lastName.trim(),
-      email: claim.email.trim().toLowerCase(),
-      phone_number: phoneNumber,
-      cash_advance_count: claim.cashAdvanceCount,
-      membership_months: claim.membershipMonths,
-      screenshot_key: key,
-      screenshot_type: image.mime,
-      signature: claim.signature,
+    const id = await db.transaction().execute(async (trx) => {
+      const { id } = await insertClaim(trx, {
+        app: config.slug,
+        created_at: createdAt,
+        first_name: claim.firstName.trim(),
+        last_name: claim.lastName.trim(),
+        email: claim.email.trim().toLowerCase(),
+        phone_number: phoneNumber,
+        cash_advance_count: claim.cashAdvanceCount,
+        membership_months: claim.membershipMonths,
+        screenshot_key: key,
+        screenshot_type: image.mime,
+        signature: claim.signature,
+      })
+      await insertAgreementRecord(trx, {
+        claim_id: id,
+        template: config.agreement.template,
+        template_version: agreement.templateVersion,
+        html: agreement.html,
+        sha256: agreement.sha256,
+        signature: claim.signature,
+        signed_at: agreement.signedAt,
+        ip_address: signer.ipAddress,
+        user_agent: signer.userAgent,
+        consent_text: config.agreement.consent,
+      })
+      return id
     })
-    return { id, createdAt }
+    return { id, createdAt, agreement, claim }
   } catch (error) {
     await storage.remove(key)
     if (isUniqueViolation(error)) throw duplicateError()
@@ -99,40 +151,6 @@ export function assertFormTakesClaims(config: FormConfig): void {
     status: 410,
     message: notice ? `${notice.heading}. ${notice.body}` : `form "${config.slug}" is closed`,
   })
-}
-
-function parseData(rawData: unknown, file: UploadedFile | undefined): Record<string, unknown> {
-  if (typeof rawData !== 'string') {
-    throw new AppError('BAD_REQUEST', {
-      status: 400,
-      message: 'send the claim as multipart/form-data with a "data" field holding its JSON',
-    })
-  }
-  let data: unknown
-  try {
-    data = JSON.parse(rawData)
-  } catch {
-    throw new AppError('BAD_REQUEST', { status: 400, message: 'the "data" field is not valid JSON' })
-  }
-  if (typeof data !== 'object' || data === null || Array.isArray(data)) {
-    throw new AppError('BAD_REQUEST', { status: 400, message: 'the "data" field must be a JSON object' })
-  }
-  // the file itself is the truth: a name sent in the JSON without a file does not count
-  const { screenshotFile: _ignored, ...rest } = data as Record<string, unknown>
-  // the name only tells the schema a file came; it is never stored, so a long one is cut, not refused
-  return file ? { ...rest, screenshotFile: file.originalname.slice(0, 255) || 'screenshot' } : rest
-}
-
-async function assertSignatureIsPng(dataUrl: string): Promise<void> {
-  const bytes = Buffer.from(dataUrl.slice(dataUrl.indexOf(',') + 1), 'base64')
-  const image = await sniffImage(bytes)
-  if (image?.mime !== 'image/png') {
-    throw new AppError('VALIDATION_FAILED', {
-      status: 422,
-      message: `"signature": ${SIGNATURE_REQUIRED_MESSAGE}`,
-      fields: { signature: { __errors: [SIGNATURE_REQUIRED_MESSAGE] } },
-    })
-  }
 }
 
 function duplicateError(): AppError {

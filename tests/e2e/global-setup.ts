@@ -3,6 +3,7 @@ import os from 'node:os'
 import path from 'node:path'
 import type { TestProject } from 'vitest/node'
 import { ensureClientBuild } from '../../server/client-build.ts'
+import { readServerConfig } from '../../server/config.ts'
 import { CLIENT_DIR, startServer, type RunningServer } from '../../server/main.ts'
 
 declare module 'vitest' {
@@ -18,14 +19,9 @@ let dataDir: string | undefined
 export async function setup({ provide }: TestProject): Promise<void> {
   await ensureClientBuild(CLIENT_DIR, (message) => console.log(message))
   dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'claims-e2e-'))
-  server = await startServer({
-    port: 0,
-    host: '127.0.0.1',
-    dataDir,
-    formsDir: path.resolve('forms'),
-    databaseUrl: undefined,
-    logLevel: 'silent',
-  })
+  server = await startServer(
+    readServerConfig({ PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'silent' }),
+  )
   provide('baseUrl', server.url)
   provide('dataDir', dataDir)
 }

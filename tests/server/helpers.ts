@@ -7,6 +7,8 @@ import type { Kysely } from 'kysely'
 import pg from 'pg'
 import { inject } from 'vitest'
 import type { FormConfig } from '../../src/form-config.ts'
+import { createAgreementMailer } from '../../server/agreements/agreement-mailer.ts'
+import { loadAgreementTemplates } from '../../server/agreements/agreement-templates.ts'
 import { createApp } from '../../server/app.ts'
 import { createDb } from '../../server/db/create-db.ts'
 import type { Database } from '../../server/db/database.ts'
@@ -19,6 +21,9 @@ import {
 } from '../../server/uploads/screenshot-storage.ts'
 
 export { makeClaimData, makePng, pngDataUrl } from './claim-fixtures.ts'
+
+/** The real agreements/ templates, compiled once for the whole file. */
+export const TEMPLATES = loadAgreementTemplates()
 
 export const DIALECTS = ['sqlite', 'postgres'] as const
 export type TestDialect = (typeof DIALECTS)[number]
@@ -60,7 +65,15 @@ export async function createTestContext(
     throw error
   }
   const storage = createDiskScreenshotStorage(dataDir)
-  const app = createApp({ db, forms, storage, logger: createLogger('silent') })
+  const logger = createLogger('silent')
+  // no SMTP_URL: agreement copies land in dataDir/outbox as .eml files the tests can read
+  const mailer = createAgreementMailer({
+    smtpUrl: undefined,
+    dataDir,
+    from: 'Claims <claims@example.com>',
+    logger,
+  })
+  const app = createApp({ db, forms, storage, templates: TEMPLATES, mailer, logger })
   return {
     app,
     db,
@@ -75,10 +88,13 @@ export async function createTestContext(
   }
 }
 
-/** Empties the claims table and the screenshot store, so each test starts from nothing. */
+/** Empties the claims (and their signed records), the rate limits, the screenshots and the outbox. */
 export async function clearClaims({ db, dataDir }: Pick<TestContext, 'db' | 'dataDir'>): Promise<void> {
+  await db.deleteFrom('agreement_records').execute()
   await db.deleteFrom('claims').execute()
+  await db.deleteFrom('rate_limits').execute()
   fs.rmSync(path.join(dataDir, 'screenshots'), { recursive: true, force: true })
+  fs.rmSync(path.join(dataDir, 'outbox'), { recursive: true, force: true })
 }
 
 export async function countClaims(db: Kysely<Database>): Promise<number> {

@@ -1,0 +1,125 @@
+import { useEffect, useState, type FormEvent } from 'react'
+import { Link } from 'react-router-dom'
+import { AppError } from '../../src/app-error.ts'
+import { AGREEMENT_NOT_FOUND_MESSAGE, checkLookupInput } from '../../src/lookup-messages.ts'
+import { formatPhone, PHONE_MAX_LENGTH } from '../../src/phone.ts'
+import { lookupAgreements, type FoundAgreement } from '../agreements/api.ts'
+import { FoundAgreementCard } from '../agreements/found-agreement-card.tsx'
+
+type LookupState =
+  | { status: 'idle' }
+  | { status: 'searching' }
+  | { status: 'found'; agreements: FoundAgreement[] }
+  | { status: 'not-found' }
+  | { status: 'error'; message: string }
+
+/** /view-agreement: a claimant finds and downloads what they signed, with e-mail and phone together. */
+export function ViewAgreementRoute() {
+  const [email, setEmail] = useState('')
+  const [phone, setPhone] = useState('')
+  const [problems, setProblems] = useState<Record<string, string>>({})
+  const [state, setState] = useState<LookupState>({ status: 'idle' })
+  const [searched, setSearched] = useState({ email: '', phone: '' })
+  useEffect(() => {
+    document.title = 'View My Agreement'
+  }, [])
+
+  const search = async (event: FormEvent) => {
+    event.preventDefault()
+    const found = checkLookupInput({ email, phone })
+    setProblems(found)
+    if (Object.keys(found).length > 0) return
+    setState({ status: 'searching' })
+    try {
+      const agreements = await lookupAgreements({ email, phone })
+      setSearched({ email, phone })
+      setState({ status: 'found', agreements })
+    } catch (error) {
+      const appError = error instanceof AppError ? error : undefined
+      if (appError?.status === 404) setState({ status: 'not-found' })
+      else if (appError?.status === 429) setState({ status: 'error', message: appError.message })
+      else {
+        const message = appError?.message ?? String(error)
+        setState({ status: 'error', message: `Error searching for agreement: ${message}. Please try again.` })
+      }
+    }
+  }
+
+  const isSearching = state.status === 'searching'
+  return (
+    <section className="card">
+      <header className="card-header">
+        <h1>View My Agreement</h1>
+        <p>
+          Enter the email address and phone number you used for Step 2 to see and download your signed
+          agreement.
+        </p>
+      </header>
+      <div className="card-body">
+        <p>
+          <Link to="/">← Back to Home</Link>
+        </p>
+        <form className="lookup-form" onSubmit={(event) => void search(event)} noValidate>
+          <div className="form-group">
+            <label htmlFor="lookup-email">Email Address</label>
+            <input
+              id="lookup-email"
+              className="form-control"
+              type="email"
+              autoComplete="email"
+              placeholder="Enter the email you used for Step 2"
+              value={email}
+              aria-invalid={problems.email ? true : undefined}
+              onChange={(event) => {
+                setEmail(event.target.value)
+                setProblems(({ email: _cleared, ...rest }) => rest)
+              }}
+            />
+            {problems.email ? <p className="field-error">{problems.email}</p> : null}
+          </div>
+          <div className="form-group">
+            <label htmlFor="lookup-phone">Phone Number</label>
+            <input
+              id="lookup-phone"
+              className="form-control"
+              type="tel"
+              inputMode="tel"
+              autoComplete="tel-national"
+              placeholder="Enter the phone number you used for Step 2"
+              maxLength={PHONE_MAX_LENGTH}
+              value={phone}
+              aria-invalid={problems.phone ? true : undefined}
+              onChange={(event) => {
+                setPhone(formatPhone(event.target.value))
+                setProblems(({ phone: _cleared, ...rest }) => rest)
+              }}
+            />
+            {problems.phone ? <p className="field-error">{problems.phone}</p> : null}
+          </div>
+          <button type="submit" className="submit" disabled={email === '' || isSearching}>
+            {isSearching ? 'Searching...' : 'Find My Agreement'}
+          </button>
+        </form>
+        {state.status === 'not-found' ? (
+          <div className="notice-box" role="alert">
+            <h2>No Agreement Found</h2>
+            <p>{AGREEMENT_NOT_FOUND_MESSAGE}</p>
+          </div>
+        ) : null}
+        {state.status === 'error' ? (
+          <div className="alert" role="alert">
+            {state.message}
+          </div>
+        ) : null}
+        {state.status === 'found' ? (
+          <div className="found">
+            <h2 className="found-heading">Agreement Found!</h2>
+            {state.agreements.map((agreement) => (
+              <FoundAgreementCard key={agreement.claimId} agreement={agreement} contact={searched} />
+            ))}
+          </div>
+        ) : null}
+      </div>
+    </section>
+  )
+}

@@ -1,0 +1,177 @@
+import fs from 'node:fs'
+import net from 'node:net'
+import os from 'node:os'
+import path from 'node:path'
+import { pino } from 'pino'
+import { afterEach, describe, expect, it } from 'vitest'
+import { type AgreementMail, createAgreementMailer } from './agreement-mailer.ts'
+
+const FROM = 'Claims Desk <claims@example.com>'
+const AGREEMENT_HTML = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Agreement</title></head>
+<body><main><p>Zoë &amp; Ana Lopez agree — “fees” are 25% ✓ 😀</p>
+<p>${'A long line of agreement text that goes well past the 76 characters a MIME line holds. '.repeat(5)}</p>
+</main></body></html>
+`
+
+function makeMail(overrides: Partial<AgreementMail> = {}): AgreementMail {
+  return {
+    to: 'ana.lopez@example.com',
+    claimantName: 'Ana Lopez',
+    appName: 'Brigit',
+    html: AGREEMENT_HTML,
+    filename: 'Ana-Lopez-agreement.html',
+    ...overrides,
+  }
+}
+
+/** A pino logger whose JSON lines land in `lines`. */
+function makeLogger() {
+  const lines: string[] = []
+  const logger = pino({ level: 'info', base: undefined }, { write: (line: string) => void lines.push(line) })
+  return { logger, lines }
+}
+
+const madeDirs: string[] = []
+
+function makeDataDir(): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'agreement-mailer-'))
+  madeDirs.push(dir)
+  return dir
+}
+
+const servers: net.Server[] = []
+
+/** A local SMTP server that rejects every recipient, quoting the address and name as real servers do. */
+async function startRejectingSmtpServer(): Promise<number> {
+  const server = net.createServer((socket) => {
+    socket.write('220 localhost ESMTP test\r\n')
+    let buffered = ''
+    socket.on('data', (chunk) => {
+      buffered += chunk.toString('latin1')
+      for (let end = buffered.indexOf('\r\n'); end >= 0; end = buffered.indexOf('\r\n')) {
+        const line = buffered.slice(0, end)
+        buffered = buffered.slice(end + 2)
+        const command = line.slice(0, 4).toUpperCase()
+        if (command === 'EHLO' || command === 'HELO') socket.write('250 localhost\r\n')
+        else if (command === 'RCPT') {
+          const address = /<([^>]*)>/.exec(line)?.[1] ?? ''
+          socket.write(`550 5.1.1 <${address}>: Recipient address rejected: Ana Lopez unknown\r\n`)
+        } else if (command === 'QUIT') socket.end('221 bye\r\n')
+        else socket.write('250 OK\r\n')
+      }
+    })
+    socket.on('error', () => {})
+  })
+  servers.push(server)
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  return (server.address() as net.AddressInfo).port
+}
+
+/** The body of the MIME part whose headers name `filename`, decoded from base64. */
+function attachmentOf(eml: string, filename: string): string {
+  const boundary = /boundary="?([^";\n]+)"?/.exec(eml)?.[1]
+  if (!boundary) throw new Error('the message is not multipart')
+  const part = eml
+    .split(`--${boundary}`)
+    .map((section) => section.replace(/^\n/, ''))
+    .find((section) => section.split('\n\n')[0]?.includes(`filename=${filename}`))
+  if (!part) throw new Error(`no part holds ${filename}`)
+  const [headers = '', ...body] = part.split('\n\n')
+  expect(headers).toMatch(/Content-Type: text\/html; charset=utf-8/i)
+  expect(headers).toMatch(/Content-Transfer-Encoding: base64/i)
+  return Buffer.from(body.join('\n\n').replace(/\s+/g, ''), 'base64').toString('utf8')
+}
+
+afterEach(async () => {
+  for (const dir of madeDirs.splice(0)) fs.rmSync(dir, { recursive: true, force: true })
+  await Promise.all(servers.splice(0).map((server) => new Promise((resolve) => server.close(resolve))))
+})
+
+describe('createAgreementMailer', () => {
+  it('writes one .eml to {dataDir}/outbox when no SMTP URL is set', async () => {
+    const dataDir = makeDataDir()
+    const { logger, lines } = makeLogger()
+    await createAgreementMailer({ smtpUrl: undefined, dataDir, from: FROM, logger }).send(makeMail())
+
+    const files = fs.readdirSync(path.join(dataDir, 'outbox'))
+    expect(files).toHaveLength(1)
+    expect(files[0]).toMatch(/^\d{13}-[0-9a-f]{16}\.eml$/)
+    const eml = fs.readFileSync(path.join(dataDir, 'outbox', files[0] ?? ''), 'utf8')
+    expect(eml).not.toContain('\r\n')
+    expect(eml).toMatch(/^To: ana\.lopez@example\.com$/m)
+    expect(eml).toMatch(/^From: Claims Desk <claims@example\.com>$/m)
+    expect(eml).toMatch(/^Subject: Your signed Brigit agreement$/m)
+    expect(eml).toContain('Hello Ana Lopez,')
+    expect(lines).toEqual([])
+  })
+
+  it('attaches the agreement as text/html under its file name, byte for byte', async () => {
+    const dataDir = makeDataDir()
+    const { logger } = makeLogger()
+    await createAgreementMailer({ smtpUrl: undefined, dataDir, from: FROM, logger }).send(makeMail())
+
+    const [file = ''] = fs.readdirSync(path.join(dataDir, 'outbox'))
+    const eml = fs.readFileSync(path.join(dataDir, 'outbox', file), 'utf8')
+    expect(attachmentOf(eml, 'Ana-Lopez-agreement.html')).toBe(AGREEMENT_HTML)
+  })
+
+  it('escapes the name in the HTML body', async () => {
+    const dataDir = makeDataDir()
+    const { logger } = makeLogger()
+    const mailer = createAgreementMailer({ smtpUrl: undefined, dataDir, from: FROM, logger })
+    await mailer.send(makeMail({ claimantName: '<b>Ana</b>' }))
+
+    const [file = ''] = fs.readdirSync(path.join(dataDir, 'outbox'))
+    const eml = fs.readFileSync(path.join(dataDir, 'outbox', file), 'utf8')
+    expect(eml).not.toContain('<b>Ana</b>,</p>')
+    expect(eml).toContain('&#60;b&#62;Ana&#60;/b&#62;')
+  })
+
+  it('resolves and logs a warning without personal data when the SMTP server cannot be reached', async () => {
+    const { logger, lines } = makeLogger()
+    const mailer = createAgreementMailer({
+      smtpUrl: 'smtp://127.0.0.1:1?connectionTimeout=2000',
+      dataDir: makeDataDir(),
+      from: FROM,
+      logger,
+    })
+    await expect(mailer.send(makeMail())).resolves.toBeUndefined()
+
+    expect(lines).toHaveLength(1)
+    const entry = JSON.parse(lines[0] ?? '{}') as Record<string, unknown>
+    expect(entry).toMatchObject({ level: 40, app: 'Brigit', msg: 'agreement e-mail not sent' })
+    expect(entry.err).toMatch(/ECONNREFUSED|connect/i)
+    expect(lines[0]).not.toMatch(/@|Ana|Lopez|agreement\.html/)
+  })
+
+  it('keeps the address and name out of the log when the server quotes them in its refusal', async () => {
+    const port = await startRejectingSmtpServer()
+    const { logger, lines } = makeLogger()
+    const mailer = createAgreementMailer({
+      smtpUrl: `smtp://127.0.0.1:${port}?ignoreTLS=true`,
+      dataDir: makeDataDir(),
+      from: FROM,
+      logger,
+    })
+    await expect(mailer.send(makeMail())).resolves.toBeUndefined()
+
+    expect(lines).toHaveLength(1)
+    const entry = JSON.parse(lines[0] ?? '{}') as Record<string, unknown>
+    expect(entry.err).toMatch(/Recipient address rejected/)
+    expect(entry.err).toContain('[redacted]')
+    expect(lines[0]).not.toMatch(/@|Ana|Lopez/i)
+  })
+
+  it('resolves and logs a warning when the outbox cannot be written', async () => {
+    const dataDir = makeDataDir()
+    fs.writeFileSync(path.join(dataDir, 'outbox'), 'a file where the folder should be')
+    const { logger, lines } = makeLogger()
+    const mailer = createAgreementMailer({ smtpUrl: undefined, dataDir, from: FROM, logger })
+    await expect(mailer.send(makeMail())).resolves.toBeUndefined()
+
+    expect(lines).toHaveLength(1)
+    expect(JSON.parse(lines[0] ?? '{}')).toMatchObject({ level: 40, app: 'Brigit' })
+    expect(lines[0]).not.toMatch(/@|Ana|Lopez/)
+  })
+})

@@ -1,0 +1,132 @@
+import crypto from 'node:crypto'
+import fs from 'node:fs'
+import path from 'node:path'
+import nodemailer, { type SendMailOptions } from 'nodemailer'
+import type { Logger } from '../logger.ts'
+
+/** A claimant's copy of the agreement they signed. */
+export interface AgreementMail {
+  to: string
+  claimantName: string
+  appName: string
+  /** the full self-contained HTML document, sent as the attachment */
+  html: string
+  /** e.g. 'Ana-Lopez-agreement.html' */
+  filename: string
+}
+
+export interface AgreementMailer {
+  /** Never rejects: a failure is logged (without personal data) and dropped. */
+  send(mail: AgreementMail): Promise<void>
+}
+
+// an unreachable server must not hold a request's courtesy e-mail for nodemailer's default of minutes;
+// a query in the URL (smtp://…?connectionTimeout=…) still wins
+const SMTP_TIMEOUTS = { connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 30_000 }
+
+/**
+ * Sends through SMTP when `smtpUrl` is set; otherwise writes each message to
+ * {dataDir}/outbox/{timestamp}-{random}.eml, so development and tests need no mail server.
+ */
+export function createAgreementMailer({
+  smtpUrl,
+  dataDir,
+  from,
+  logger,
+}: {
+  smtpUrl: string | undefined
+  dataDir: string
+  from: string
+  logger: Logger
+}): AgreementMailer {
+  const deliver = smtpUrl ? smtpDelivery(smtpUrl) : outboxDelivery(path.join(dataDir, 'outbox'))
+
+  return {
+    async send(mail) {
+      try {
+        await deliver(composeMessage(from, mail))
+      } catch (error) {
+        // error texts can quote the recipient ("<ana@…>: Recipient address rejected"): scrub before logging
+        const message = error instanceof Error ? error.message : String(error)
+        logger.warn({ err: scrub(message, mail), app: mail.appName }, 'agreement e-mail not sent')
+      }
+    },
+  }
+}
+
+function smtpDelivery(smtpUrl: string): (message: SendMailOptions) => Promise<void> {
+  const transport = nodemailer.createTransport({ url: smtpUrl, ...SMTP_TIMEOUTS })
+  return async (message) => {
+    await transport.sendMail(message)
+  }
+}
+
+function outboxDelivery(outbox: string): (message: SendMailOptions) => Promise<void> {
+  const transport = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' })
+  return async (message) => {
+    const info = await transport.sendMail(message)
+    if (!Buffer.isBuffer(info.message)) throw new Error('the stream transport returned no buffer')
+    const name = `${Date.now()}-${crypto.randomBytes(8).toString('hex')}.eml`
+    // written aside and renamed, so whatever reads the outbox never sees half a message
+    const temporary = path.join(outbox, `.${name}.tmp`)
+    await fs.promises.mkdir(outbox, { recursive: true })
+    try {
+      const handle = await fs.promises.open(temporary, 'wx', 0o600)
+      try {
+        await handle.writeFile(info.message)
+        await handle.sync()
+      } finally {
+        await handle.close()
+      }
+      await fs.promises.rename(temporary, path.join(outbox, name))
+    } catch (error) {
+      await fs.promises.rm(temporary, { force: true })
+      throw error
+    }
+  }
+}
+
+function composeMessage(
+  from: string,
+  { to, claimantName, appName, html, filename }: AgreementMail,
+): SendMailOptions {
+  const subject = `Your signed ${appName} agreement`
+  const body = [
+    `Hello ${claimantName},`,
+    `Thank you for signing. A copy of your ${appName} agreement is attached; please keep it for your records.`,
+  ]
+  return {
+    from,
+    to,
+    subject,
+    text: `${body.join('\n\n')}\n`,
+    html: body.map((paragraph) => `<p>${escapeHtml(paragraph)}</p>`).join('\n'),
+    attachments: [
+      {
+        filename,
+        content: html,
+        contentType: 'text/html; charset=utf-8',
+        contentTransferEncoding: 'base64',
+      },
+    ],
+  }
+}
+
+function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`)
+}
+
+const EMAIL_ADDRESS = /[^\s<>"'(),;:[\]]+@[^\s<>"'(),;:[\]]+/g
+
+/** The error text without any e-mail address, nor the claimant's name (whole, in parts, or in the file name). */
+function scrub(message: string, { to, claimantName, filename }: AgreementMail): string {
+  const secrets = [to, filename, claimantName, ...claimantName.split(/[\s-]+/)]
+    .map((secret) => secret.trim())
+    .filter((secret) => secret.length >= 2)
+  let text = message.replace(EMAIL_ADDRESS, '[redacted]')
+  for (const secret of secrets) {
+    const escaped = secret.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+    text = text.replace(new RegExp(`(?<![\\p{L}\\p{N}])${escaped}(?![\\p{L}\\p{N}])`, 'giu'), '[redacted]')
+  }
+  return text
+}

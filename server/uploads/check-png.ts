@@ -1,0 +1,67 @@
+import zlib from 'node:zlib'
+
+export const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])
+const MAX_IMAGE_PIXELS = 4096 * 4096
+const PNG_CHANNELS: Record<number, number> = { 0: 1, 2: 3, 3: 1, 4: 2, 6: 4 }
+// [x0, y0, dx, dy] of the scans png-js walks: Adam7 passes, or one pass for a plain image
+const ADAM7 = [
+  [0, 0, 8, 8],
+  [4, 0, 8, 8],
+  [0, 4, 4, 8],
+  [2, 0, 4, 4],
+  [0, 2, 2, 4],
+  [1, 0, 2, 2],
+  [0, 1, 1, 2],
+]
+
+/**
+ * pdfkit hands PNGs with alpha, a palette or interlacing to png-js, which inflates them in a zlib callback and
+ * throws from there on bad data: an uncaught exception that would take the server down, or a PDF that never
+ * ends. So the image data is inflated here first, and each row's filter byte read the way png-js reads it.
+ */
+export function isDecodablePng(bytes: Buffer): boolean {
+  let header: { width: number; height: number; bitsPerPixel: number; isInterlaced: boolean } | undefined
+  const data: Buffer[] = []
+  let pos = PNG_SIGNATURE.length
+  for (;;) {
+    if (pos + 12 > bytes.length) return false
+    const length = bytes.readUInt32BE(pos)
+    const type = bytes.toString('latin1', pos + 4, pos + 8)
+    const body = bytes.subarray(pos + 8, pos + 8 + length)
+    if (body.length !== length) return false
+    pos += 12 + length
+    if (type === 'IEND') break
+    if (type === 'IDAT') data.push(body)
+    if (type === 'IHDR' && length >= 13) {
+      const channels = PNG_CHANNELS[body[9] ?? -1]
+      const bits = body[8] ?? 0
+      if (!channels || ![1, 2, 4, 8, 16].includes(bits)) return false
+      header = {
+        width: body.readUInt32BE(0),
+        height: body.readUInt32BE(4),
+        bitsPerPixel: channels * bits,
+        isInterlaced: body[12] === 1,
+      }
+    }
+  }
+  if (!header || header.width === 0 || header.height === 0) return false
+  const { width, height, bitsPerPixel, isInterlaced } = header
+  if (width * height > MAX_IMAGE_PIXELS) return false
+  let pixels: Buffer
+  try {
+    pixels = zlib.inflateSync(Buffer.concat(data), {
+      maxOutputLength: Math.ceil((width * height * bitsPerPixel) / 8) + 8 * height + 1024,
+    })
+  } catch {
+    return false
+  }
+  let offset = 0
+  for (const [x0 = 0, y0 = 0, dx = 1, dy = 1] of isInterlaced ? ADAM7 : [[0, 0, 1, 1]]) {
+    const rowBytes = 1 + Math.ceil((Math.max(Math.ceil((width - x0) / dx), 0) * bitsPerPixel) / 8)
+    for (let row = 0; row < Math.ceil((height - y0) / dy) && offset < pixels.length; row++) {
+      if ((pixels[offset] ?? 0) > 4) return false
+      offset += rowBytes
+    }
+  }
+  return true
+}
