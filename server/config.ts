@@ -12,6 +12,8 @@ export interface ServerConfig {
   /** smtp(s)://… sends claimants a copy of their agreement; unset writes it to dataDir/outbox as .eml. */
   smtpUrl: string | undefined
   mailFrom: string
+  /** The staff password; unset on a first start, one is generated and printed once. */
+  adminPassword: string | undefined
 }
 
 /** Reads the environment once. Defaults are for a developer's own machine. */
@@ -33,6 +35,7 @@ export function readServerConfig(env: NodeJS.ProcessEnv = process.env): Readonly
     databaseUrl,
     logLevel: env.LOG_LEVEL ?? 'info',
     smtpUrl: env.SMTP_URL?.trim() || undefined,
+    adminPassword: env.ADMIN_PASSWORD || undefined,
     mailFrom: env.MAIL_FROM ?? `${FIRM_SETTINGS.firmName} <${FIRM_SETTINGS.contactEmail}>`,
   })
 }

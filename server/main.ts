@@ -4,6 +4,7 @@ import type { FormConfig } from '../src/form-config.ts'
 import { createAgreementMailer } from './agreements/agreement-mailer.ts'
 import { loadAgreementTemplates, type AgreementTemplates } from './agreements/agreement-templates.ts'
 import { createApp } from './app.ts'
+import { ensureAdminPassword } from './staff/admin-password.ts'
 import type { ServerConfig } from './config.ts'
 import { createDb } from './db/create-db.ts'
 import { migrateToLatest } from './db/migrate.ts'
@@ -35,6 +36,16 @@ export async function startServer(
   })
   const { db } = createDb(config)
   await migrateToLatest(db)
+  await ensureAdminPassword({
+    db,
+    adminPassword: config.adminPassword,
+    // printed once, to the terminal only: the database keeps just its hash
+    announce: (password) =>
+      console.log(
+        `\nNo ADMIN_PASSWORD was set, so one was generated. Staff password: ${password}\n` +
+          'Keep it somewhere safe: it is not stored and will not be shown again. Set ADMIN_PASSWORD to change it.\n',
+      ),
+  })
   const storage = createDiskScreenshotStorage(config.dataDir)
   const app = createApp({ db, forms, storage, templates, mailer, logger, clientDir: CLIENT_DIR })
   const server = await new Promise<Server>((resolve, reject) => {

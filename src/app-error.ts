@@ -10,6 +10,9 @@ export type ErrorCode =
   | 'NOT_FOUND'
   | 'AGREEMENT_NOT_FOUND'
   | 'RATE_LIMITED'
+  | 'UNAUTHENTICATED'
+  | 'INVALID_PASSWORD'
+  | 'CROSS_SITE_REQUEST'
   | 'INTERNAL_ERROR'
 
 /** Per-field messages, shaped like the data: `{ email: { __errors: ['Email is required'] } }`. */

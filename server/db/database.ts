@@ -38,10 +38,36 @@ export interface RateLimitsTable {
   hits: number
 }
 
+export interface AdminCredentialsTable {
+  id: number
+  /** scrypt$N$r$p$salt$hash, never the password */
+  password_hash: string
+  created_at: string
+}
+
+/** One row per signed-in staff browser; the cookie holds the token, the table only its SHA-256. */
+export interface StaffSessionsTable {
+  token_hash: string
+  created_at: number
+  expires_at: number
+}
+
+export interface AuditLogTable {
+  id: Generated<number>
+  at: ColumnType<Date | string, string, never>
+  client_address: string
+  app: string | null
+  action: string
+  detail: string | null
+}
+
 export interface Database {
   claims: ClaimsTable
   agreement_records: AgreementRecordsTable
   rate_limits: RateLimitsTable
+  admin_credentials: AdminCredentialsTable
+  staff_sessions: StaffSessionsTable
+  audit_log: AuditLogTable
 }
 
 export type Dialect = 'sqlite' | 'postgres'

@@ -10,6 +10,7 @@ import type { FormConfig } from '../../src/form-config.ts'
 import { createAgreementMailer } from '../../server/agreements/agreement-mailer.ts'
 import { loadAgreementTemplates } from '../../server/agreements/agreement-templates.ts'
 import { createApp } from '../../server/app.ts'
+import { ensureAdminPassword } from '../../server/staff/admin-password.ts'
 import { createDb } from '../../server/db/create-db.ts'
 import type { Database } from '../../server/db/database.ts'
 import { migrateToLatest } from '../../server/db/migrate.ts'
@@ -24,6 +25,9 @@ export { makeClaimData, makePng, pngDataUrl } from './claim-fixtures.ts'
 
 /** The real agreements/ templates, compiled once for the whole file. */
 export const TEMPLATES = loadAgreementTemplates()
+
+/** The staff password of every test database. */
+export const ADMIN_PASSWORD = 'correct horse battery staple'
 
 export const DIALECTS = ['sqlite', 'postgres'] as const
 export type TestDialect = (typeof DIALECTS)[number]
@@ -64,6 +68,7 @@ export async function createTestContext(
     await database?.drop()
     throw error
   }
+  await ensureAdminPassword({ db, adminPassword: ADMIN_PASSWORD, announce: () => undefined })
   const storage = createDiskScreenshotStorage(dataDir)
   const logger = createLogger('silent')
   // no SMTP_URL: agreement copies land in dataDir/outbox as .eml files the tests can read
