@@ -2,10 +2,12 @@ import type { Migration } from 'kysely'
 import * as createClaims from './2026_11_22_1000_create_claims.ts'
 import * as createAgreementRecords from './2026_11_22_1100_create_agreement_records.ts'
 import * as createStaffAccess from './2026_11_22_1200_create_staff_access.ts'
+import * as createClaimSearch from './2026_11_22_1300_create_claim_search.ts'
 
 /** Every migration, by name; names sort in the order they run. */
 export const MIGRATIONS: Record<string, Migration> = {
   '2026_11_22_1000_create_claims': createClaims,
   '2026_11_22_1100_create_agreement_records': createAgreementRecords,
   '2026_11_22_1200_create_staff_access': createStaffAccess,
+  '2026_11_22_1300_create_claim_search': createClaimSearch,
 }

@@ -10,6 +10,7 @@ import { errorHandler, notFoundApi } from './error-handler.ts'
 import { formRoutes } from './forms/form.routes.ts'
 import type { Logger } from './logger.ts'
 import { requestLogger } from './request-logger.ts'
+import { dashboardRoutes } from './staff/dashboard.routes.ts'
 import { requireStaff } from './staff/require-staff.ts'
 import { staffAuthRoutes } from './staff/staff-auth.routes.ts'
 import { staticClient } from './static-client.ts'
@@ -55,6 +56,7 @@ export function createApp({ db, forms, storage, templates, mailer, logger, clien
   // staff: login/logout first, then every other /api/staff route needs a session, whoever adds it
   app.use(staffAuthRoutes({ db }))
   app.use('/api/staff', requireStaff(db))
+  app.use(dashboardRoutes({ db, forms, storage }))
   app.use(formRoutes({ forms }))
   app.use(claimRoutes({ db, forms, storage, templates, mailer }))
   app.use(agreementRoutes({ db, forms }))

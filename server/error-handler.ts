@@ -16,7 +16,11 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
       new AppError('INTERNAL_ERROR', { status: 500, message: 'something went wrong; please try again' })
     const body: ErrorBody = { error: { code: known.code, message: known.message } }
     if (known.fields) body.error.fields = known.fields
-    if (res.headersSent) return
+    if (res.headersSent) {
+      // part of a body (a streamed CSV) already left: cut the connection so the client sees a failure
+      res.destroy()
+      return
+    }
     if (known.headers) res.set(known.headers)
     res.status(known.status).json(body)
   }

@@ -5,13 +5,23 @@ import { NotFoundRoute } from './not-found-route.tsx'
 
 const ClaimRoute = lazy(async () => ({ default: (await import('./claim-route.tsx')).ClaimRoute }))
 const SuccessRoute = lazy(async () => ({ default: (await import('./success-route.tsx')).SuccessRoute }))
+// staff pages are their own chunk: claimants never download them
+const AdminRoute = lazy(async () => ({ default: (await import('./admin-route.tsx')).AdminRoute }))
 
 const SLUG = /^[a-z0-9]+(-[a-z0-9]+)*$/
 
 /** Splits '/{page}' into the app's slug and which of its pages is meant. */
 export function AppPageRoute() {
   const { page = '' } = useParams()
-  if (!SLUG.test(page) || page.endsWith('-admin')) return <NotFoundRoute />
+  if (!SLUG.test(page)) return <NotFoundRoute />
+  if (page.endsWith('-admin')) {
+    const slug = page.slice(0, -'-admin'.length)
+    return (
+      <Suspense fallback={<Loading />}>
+        <AdminRoute key={slug} slug={slug} />
+      </Suspense>
+    )
+  }
   const isSuccess = page.endsWith('-success')
   const slug = isSuccess ? page.slice(0, -'-success'.length) : page
   return (

@@ -1,10 +1,30 @@
-import { useEffect, useState } from 'react'
-import { Link } from 'react-router-dom'
+import { lazy, Suspense, useEffect, useState } from 'react'
+import { Link, useSearchParams } from 'react-router-dom'
 import { FIRM_SETTINGS } from '../../src/firm-settings.ts'
 import { fetchFormSummaries, type FormSummary } from '../forms/api.ts'
+import { Loading } from '../ui/loading.tsx'
+
+// staff pages are their own chunk: claimants never download them
+const IntakeAdminView = lazy(async () => ({
+  default: (await import('../staff/intake-admin-view.tsx')).IntakeAdminView,
+}))
+
+/** '/', or with ?key=… the staff view of all main-form submissions. */
+export function HomeRoute() {
+  const [searchParams] = useSearchParams()
+  // the key only picks the screen: its value is never checked or sent; the server's login decides access
+  if (searchParams.has('key')) {
+    return (
+      <Suspense fallback={<Loading />}>
+        <IntakeAdminView />
+      </Suspense>
+    )
+  }
+  return <StepTwoList />
+}
 
 /** Until the main intake form lands, the home page lists the Step 2 forms. */
-export function HomeRoute() {
+function StepTwoList() {
   const [forms, setForms] = useState<FormSummary[]>([])
   useEffect(() => {
     document.title = 'Cash Advance App Claims'

@@ -10,8 +10,12 @@ declare module 'vitest' {
   export interface ProvidedContext {
     baseUrl: string
     dataDir: string
+    adminPassword: string
   }
 }
+
+// the staff browser tests log in with it; the server keeps only its hash
+const ADMIN_PASSWORD = 'e2e-staff-password'
 
 let server: RunningServer | undefined
 let dataDir: string | undefined
@@ -20,10 +24,17 @@ export async function setup({ provide }: TestProject): Promise<void> {
   await ensureClientBuild(CLIENT_DIR, (message) => console.log(message))
   dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'claims-e2e-'))
   server = await startServer(
-    readServerConfig({ PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'silent' }),
+    readServerConfig({
+      PORT: '0',
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      LOG_LEVEL: 'silent',
+      ADMIN_PASSWORD,
+    }),
   )
   provide('baseUrl', server.url)
   provide('dataDir', dataDir)
+  provide('adminPassword', ADMIN_PASSWORD)
 }
 
 export async function teardown(): Promise<void> {

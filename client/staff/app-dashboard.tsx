@@ -1,0 +1,187 @@
+import { useEffect, useId, useRef, useState } from 'react'
+import type { FormConfig } from '../../src/form-config.ts'
+import { Loading } from '../ui/loading.tsx'
+import { DailyChart } from './daily-chart.tsx'
+import { Pagination } from './pagination.tsx'
+import { appCsvUrl, fetchAppStats, fetchAppSubmissions, type StaffSubmission } from './staff-api.ts'
+import { StatCards } from './stat-cards.tsx'
+import { SubmissionDetails } from './submission-details.tsx'
+import { SubmissionsTable } from './submissions-table.tsx'
+import { localIsoDate, useCsvDownload } from './use-csv-download.ts'
+import { useDebouncedValue } from './use-debounced-value.ts'
+import type { StaffSession } from './use-staff-session.ts'
+import { useStaffResource } from './use-staff-resource.ts'
+
+const SEARCH_DELAY_MS = 250
+
+/** /{app}-admin once signed in: stats, chart, server-side search, the list, details and CSV export. */
+export function AppDashboard({ config, session }: { config: FormConfig; session: StaffSession }) {
+  const { slug, displayName } = config
+  const searchId = useId()
+  const [term, setTerm] = useState('')
+  const query = useDebouncedValue(term.trim(), SEARCH_DELAY_MS)
+  // the page belongs to the search it was chosen for: a new search starts again at page 1
+  const [paging, setPaging] = useState({ query: '', page: 1 })
+  const page = paging.query === query ? paging.page : 1
+  const [reloadCount, setReloadCount] = useState(0)
+  const [selected, setSelected] = useState<StaffSubmission>()
+  const detailsRef = useRef<HTMLElement>(null)
+  const [shouldFocusDetails, setShouldFocusDetails] = useState(false)
+
+  useEffect(() => {
+    document.title = `${displayName} Admin Dashboard`
+  }, [displayName])
+  useEffect(() => {
+    if (!shouldFocusDetails || !selected) return
+    detailsRef.current?.focus()
+    detailsRef.current?.scrollIntoView({ block: 'start' })
+    setShouldFocusDetails(false)
+  }, [shouldFocusDetails, selected])
+
+  const list = useStaffResource({
+    key: JSON.stringify([slug, query, page, reloadCount]),
+    load: (signal) => fetchAppSubmissions({ slug, query, page, signal }),
+    onUnauthorized: session.expired,
+  })
+  const stats = useStaffResource({
+    key: JSON.stringify([slug, reloadCount]),
+    load: (signal) => fetchAppStats({ slug, signal }),
+    onUnauthorized: session.expired,
+  })
+  const csv = useCsvDownload({
+    failureMessage: 'Error downloading CSV file',
+    onUnauthorized: session.expired,
+  })
+
+  const result = list.data
+  const isSearching = query !== ''
+  return (
+    <article className="card staff-dashboard">
+      <header className="card-header staff-header">
+        <div>
+          <h1>{displayName} Admin Dashboard</h1>
+          <p>Manage {displayName} submissions and view screenshots</p>
+        </div>
+        <button type="button" className="secondary on-blue" onClick={() => void session.logOut()}>
+          Log out
+        </button>
+      </header>
+      <div className="card-body">
+        <div className="staff-toolbar">
+          <div className="search-row">
+            <label htmlFor={searchId} className="visually-hidden">
+              Search submissions
+            </label>
+            <input
+              id={searchId}
+              className="form-control"
+              type="search"
+              placeholder="Search by phone number or email..."
+              autoComplete="off"
+              value={term}
+              onChange={(event) => setTerm(event.target.value)}
+            />
+            <button type="button" className="secondary" disabled={term === ''} onClick={() => setTerm('')}>
+              Clear
+            </button>
+          </div>
+          <div className="action-row">
+            <button
+              type="button"
+              className="primary"
+              disabled={csv.isDownloading}
+              onClick={() =>
+                void csv.download({
+                  url: appCsvUrl(slug, query),
+                  fallbackName: `${slug}-submissions-${localIsoDate()}.csv`,
+                })
+              }
+            >
+              {csv.isDownloading ? 'Downloading...' : 'Download CSV'}
+            </button>
+            <button type="button" className="secondary" onClick={() => setReloadCount((count) => count + 1)}>
+              Refresh
+            </button>
+            {list.status === 'loading' && result ? (
+              <span className="inline-spinner" role="status">
+                <span className="spinner" aria-hidden="true" />
+                Loading...
+              </span>
+            ) : null}
+          </div>
+        </div>
+        <p className="search-results" role="status">
+          {isSearching && result && list.status === 'ready'
+            ? `Search results: ${result.count} of ${result.total} submissions`
+            : ''}
+        </p>
+
+        {stats.status === 'failed' ? (
+          <p className="alert" role="alert">
+            The figures could not be loaded: {stats.message}. Press Refresh to try again.
+          </p>
+        ) : (
+          <>
+            <StatCards stats={stats.data} />
+            {stats.data ? <DailyChart daily={stats.data.daily} /> : null}
+          </>
+        )}
+
+        {selected ? (
+          <SubmissionDetails ref={detailsRef} submission={selected} onClose={() => setSelected(undefined)} />
+        ) : null}
+
+        <section className="staff-panel" aria-labelledby={`${searchId}-list`}>
+          <h2 id={`${searchId}-list`}>All Submissions</h2>
+          {list.status === 'failed' ? (
+            <div className="empty-state" role="alert">
+              <p className="empty-title">No submissions found in database</p>
+              <p className="hint">
+                The list could not be loaded ({list.message}). Check the server logs, then press Refresh.
+              </p>
+            </div>
+          ) : !result ? (
+            <Loading label="Loading submissions..." />
+          ) : result.data.length === 0 ? (
+            <EmptyList query={query} total={result.total} />
+          ) : (
+            <>
+              <SubmissionsTable
+                columns={config.dashboard.columns}
+                submissions={result.data}
+                selectedId={selected?.id}
+                onSelect={(submission) => {
+                  setSelected(submission)
+                  setShouldFocusDetails(true)
+                }}
+              />
+              <Pagination
+                page={result.page}
+                pageSize={result.pageSize}
+                count={result.count}
+                onPage={(next) => setPaging({ query, page: next })}
+              />
+            </>
+          )}
+        </section>
+      </div>
+    </article>
+  )
+}
+
+function EmptyList({ query, total }: { query: string; total: number }) {
+  if (query !== '') {
+    return (
+      <div className="empty-state">
+        <p className="empty-title">No submissions match &quot;{query}&quot;</p>
+        <p className="hint">Try searching by email, phone number, or name. Total submissions: {total}</p>
+      </div>
+    )
+  }
+  return (
+    <div className="empty-state">
+      <p className="empty-title">No submissions found in database</p>
+      <p className="hint">If you expected submissions here, check the server logs.</p>
+    </div>
+  )
+}

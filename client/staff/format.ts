@@ -1,0 +1,45 @@
+import type { DashboardColumn } from '../../src/form-config.ts'
+import type { StaffSubmission } from './staff-api.ts'
+
+const DATE = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium' })
+const DAY = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeZone: 'UTC' })
+const DATE_TIME = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeStyle: 'short' })
+
+export function formatDate(iso: string): string {
+  const date = new Date(iso)
+  return Number.isNaN(date.getTime()) ? iso : DATE.format(date)
+}
+
+/** A calendar day given as YYYY-MM-DD, shown without moving it across a time zone. */
+export function formatDay(day: string): string {
+  const date = new Date(`${day}T00:00:00Z`)
+  return Number.isNaN(date.getTime()) ? day : DAY.format(date)
+}
+
+export function formatDateTime(iso: string): string {
+  const date = new Date(iso)
+  return Number.isNaN(date.getTime()) ? iso : DATE_TIME.format(date)
+}
+
+export function fullName(person: { firstName: string; lastName: string }): string {
+  return `${person.firstName} ${person.lastName}`.trim()
+}
+
+/** Whole numbers, and 0 when there is nothing to average (SPEC.md section 2, stat cards). */
+export function roundAverage(value: number | null | undefined): number {
+  return typeof value === 'number' && Number.isFinite(value) ? Math.round(value) : 0
+}
+
+/** The text of one table cell; a column key the config names but this table does not know shows as-is. */
+export function cellText(submission: StaffSubmission, column: DashboardColumn): string {
+  switch (column.key) {
+    case 'name':
+      return fullName(submission)
+    case 'createdAt':
+      return formatDate(submission.createdAt)
+    default: {
+      const value = (submission as unknown as Record<string, unknown>)[column.key]
+      return value === undefined || value === null ? '' : String(value)
+    }
+  }
+}

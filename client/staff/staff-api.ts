@@ -1,0 +1,177 @@
+import { AppError, type ErrorBody } from '../../src/app-error.ts'
+import { fetchJson } from '../forms/api.ts'
+
+/** One Step 2 claim as the staff list shows it. */
+export interface StaffSubmission {
+  id: number
+  createdAt: string
+  firstName: string
+  lastName: string
+  email: string
+  phoneNumber: string
+  cashAdvanceCount: number
+  membershipMonths: number
+  /** An authenticated URL: the session cookie goes with it, so <img src> and target=_blank both work. */
+  screenshotUrl: string
+}
+
+/** One main-form submission as the main page's admin view shows it (SPEC.md section 3, camelCased). */
+export interface IntakeSubmission {
+  id: number
+  createdAt: string
+  firstName: string
+  lastName: string
+  email: string
+  phone: string
+  cashAdvanceApps: string[]
+  /** A PNG data URL, or a same-origin URL to the image. */
+  signature: string
+}
+
+/** One page of a staff list; count matches the search, total is everything. */
+export interface StaffPage<T> {
+  success: boolean
+  data: T[]
+  count: number
+  total: number
+  page: number
+  pageSize: number
+  error: string | null
+}
+
+export interface DailyCount {
+  /** YYYY-MM-DD */
+  date: string
+  count: number
+}
+
+export interface StaffStats {
+  total: number
+  avgMembershipMonths: number | null
+  avgCashAdvances: number | null
+  daily: DailyCount[]
+}
+
+export const PAGE_SIZE = 50
+
+/** 200 means signed in; 401 means show the gate. Anything else is thrown. */
+export async function checkStaffSession(): Promise<boolean> {
+  try {
+    await fetchJson<{ authenticated: boolean }>('/api/staff/session', { cache: 'no-store' })
+    return true
+  } catch (error) {
+    if (isUnauthorized(error)) return false
+    throw error
+  }
+}
+
+/** The password goes to the server only; the answer is an HttpOnly cookie the page never sees. */
+export async function logInStaff({ password, app }: { password: string; app?: string }): Promise<void> {
+  await fetchJson<void>('/api/staff/login', {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
+    body: JSON.stringify({ password, app }),
+  })
+}
+
+export async function logOutStaff(): Promise<void> {
+  await fetchJson<void>('/api/staff/logout', { method: 'POST', headers: { Accept: 'application/json' } })
+}
+
+export function fetchAppSubmissions({
+  slug,
+  query,
+  page,
+  signal,
+}: {
+  slug: string
+  query: string
+  page: number
+  signal?: AbortSignal
+}): Promise<StaffPage<StaffSubmission>> {
+  const params = new URLSearchParams({ q: query, page: String(page), pageSize: String(PAGE_SIZE) })
+  return fetchJson(`${appBase(slug)}/submissions?${params}`, { signal, cache: 'no-store' })
+}
+
+export function fetchAppStats({ slug, signal }: { slug: string; signal?: AbortSignal }): Promise<StaffStats> {
+  return fetchJson(`${appBase(slug)}/stats`, { signal, cache: 'no-store' })
+}
+
+export function appCsvUrl(slug: string, query: string): string {
+  const params = new URLSearchParams({ q: query })
+  return `${appBase(slug)}/export.csv?${params}`
+}
+
+export function fetchIntakeSubmissions({
+  page,
+  signal,
+}: {
+  page: number
+  signal?: AbortSignal
+}): Promise<StaffPage<IntakeSubmission>> {
+  const params = new URLSearchParams({ page: String(page) })
+  return fetchJson(`/api/staff/intake-submissions?${params}`, { signal, cache: 'no-store' })
+}
+
+export const INTAKE_CSV_URL = '/api/staff/intake-submissions/export.csv'
+
+/**
+ * Fetches a CSV export and hands it to the browser as a download. Fetching first (instead of a plain
+ * link) is what lets the page tell the user when the export failed, and notice a lost session.
+ */
+export async function downloadCsv({
+  url,
+  fallbackName,
+}: {
+  url: string
+  fallbackName: string
+}): Promise<void> {
+  const response = await fetch(url, { headers: { Accept: 'text/csv' }, cache: 'no-store' })
+  if (!response.ok) throw await errorFromResponse(response)
+  const blob = await response.blob()
+  const name = fileNameFrom(response.headers.get('Content-Disposition')) ?? fallbackName
+  const objectUrl = URL.createObjectURL(blob)
+  try {
+    const link = document.createElement('a')
+    link.href = objectUrl
+    link.download = name
+    link.rel = 'noopener'
+    document.body.append(link)
+    link.click()
+    link.remove()
+  } finally {
+    // the click has started the download; give the browser a moment before the blob goes away
+    setTimeout(() => URL.revokeObjectURL(objectUrl), 10_000)
+  }
+}
+
+export function isUnauthorized(error: unknown): boolean {
+  return error instanceof AppError && error.status === 401
+}
+
+export function isAbort(error: unknown): boolean {
+  return error instanceof DOMException && error.name === 'AbortError'
+}
+
+function appBase(slug: string): string {
+  return `/api/staff/apps/${encodeURIComponent(slug)}`
+}
+
+async function errorFromResponse(response: Response): Promise<AppError> {
+  const body = (await response.json().catch(() => undefined)) as Partial<ErrorBody> | undefined
+  return new AppError(body?.error?.code ?? 'INTERNAL_ERROR', {
+    status: response.status,
+    message: body?.error?.message ?? `the server answered ${response.status}`,
+  })
+}
+
+/** The file name from `attachment; filename="x.csv"`, or undefined. */
+function fileNameFrom(disposition: string | null): string | undefined {
+  const match = disposition?.match(/filename\*?=(?:UTF-8'')?"?([^";]+)"?/i)
+  if (!match?.[1]) return undefined
+  try {
+    return decodeURIComponent(match[1])
+  } catch {
+    return match[1]
+  }
+}

@@ -1,0 +1,79 @@
+import { useState, type Ref } from 'react'
+import { formatDateTime, fullName } from './format.ts'
+import type { StaffSubmission } from './staff-api.ts'
+
+/** 'Selected Submission Details': the claim and its screenshot, which opens full size in a new tab. */
+export function SubmissionDetails({
+  submission,
+  onClose,
+  ref,
+}: {
+  submission: StaffSubmission
+  onClose: () => void
+  ref?: Ref<HTMLElement>
+}) {
+  const name = fullName(submission)
+  return (
+    <section ref={ref} className="staff-panel details-panel" aria-labelledby="details-heading" tabIndex={-1}>
+      <div className="panel-heading">
+        <h2 id="details-heading">Selected Submission Details</h2>
+        <button type="button" className="secondary" onClick={onClose}>
+          Close
+        </button>
+      </div>
+      <div className="details-layout">
+        <dl className="details">
+          <dt>Name</dt>
+          <dd>{name}</dd>
+          <dt>Email</dt>
+          <dd>{submission.email}</dd>
+          <dt>Phone</dt>
+          <dd>{submission.phoneNumber}</dd>
+          <dt>Cash advances taken</dt>
+          <dd>{plural(submission.cashAdvanceCount, 'time')}</dd>
+          <dt>Membership duration</dt>
+          <dd>{plural(submission.membershipMonths, 'month')}</dd>
+          <dt>Submission date</dt>
+          <dd>{formatDateTime(submission.createdAt)}</dd>
+        </dl>
+        {/* keyed by claim, so a failed image does not hide the next claim's screenshot */}
+        <Screenshot key={submission.id} url={submission.screenshotUrl} name={name} />
+      </div>
+    </section>
+  )
+}
+
+function Screenshot({ url, name }: { url: string; name: string }) {
+  const [isBroken, setIsBroken] = useState(false)
+  return (
+    <div className="screenshot-box">
+      <h3>Bank statement screenshot</h3>
+      {isBroken ? (
+        <p className="image-missing">Image not available</p>
+      ) : (
+        <a
+          href={url}
+          target="_blank"
+          rel="noopener noreferrer"
+          title="Open the screenshot full size in a new tab"
+        >
+          <img
+            className="staff-screenshot"
+            src={url}
+            alt={`Bank statement screenshot from ${name}`}
+            onError={() => setIsBroken(true)}
+          />
+        </a>
+      )}
+      <p>
+        <a href={url} target="_blank" rel="noopener noreferrer">
+          View Full Size
+        </a>
+      </p>
+    </div>
+  )
+}
+
+function plural(count: number, unit: string): string {
+  return `${count} ${unit}${count === 1 ? '' : 's'}`
+}

@@ -1,0 +1,64 @@
+import type { DashboardColumn } from '../../src/form-config.ts'
+import { cellText } from './format.ts'
+import type { StaffSubmission } from './staff-api.ts'
+
+/** 'All Submissions': the columns the app's config lists, then the actions. */
+export function SubmissionsTable({
+  columns,
+  submissions,
+  selectedId,
+  onSelect,
+}: {
+  columns: DashboardColumn[]
+  submissions: StaffSubmission[]
+  selectedId: number | undefined
+  onSelect: (submission: StaffSubmission) => void
+}) {
+  return (
+    // the region scrolls sideways on a phone; tabIndex lets a keyboard user scroll it too
+    <div className="table-scroll" role="region" aria-label="All Submissions table" tabIndex={0}>
+      <table className="staff-table">
+        <thead>
+          <tr>
+            {columns.map((column) => (
+              <th key={column.key} scope="col">
+                {column.label}
+              </th>
+            ))}
+            <th scope="col">Actions</th>
+          </tr>
+        </thead>
+        <tbody>
+          {submissions.map((submission) => (
+            <tr
+              key={submission.id}
+              className={submission.id === selectedId ? 'is-selected' : undefined}
+              aria-current={submission.id === selectedId ? 'true' : undefined}
+            >
+              {columns.map((column) => (
+                <td key={column.key} data-column={column.key}>
+                  {cellText(submission, column)}
+                </td>
+              ))}
+              <td>
+                <div className="row-actions">
+                  <button type="button" className="secondary" onClick={() => onSelect(submission)}>
+                    View Details
+                  </button>
+                  <a
+                    className="button-link"
+                    href={submission.screenshotUrl}
+                    target="_blank"
+                    rel="noopener noreferrer"
+                  >
+                    View Screenshot
+                  </a>
+                </div>
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  )
+}

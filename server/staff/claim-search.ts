@@ -1,0 +1,89 @@
+import {
+  PostgresAdapter,
+  sql,
+  type Expression,
+  type ExpressionBuilder,
+  type Kysely,
+  type SqlBool,
+} from 'kysely'
+import type { Database } from '../db/database.ts'
+
+/** What the staff typed, ready for both kinds of index; undefined means "everything". */
+export interface SearchTerm {
+  text: string
+  /** The term's digits, matched against the phone's digits; only when there are at least three. */
+  digits: string | undefined
+}
+
+export const MAX_SEARCH_LENGTH = 200
+// FTS5 trigram and pg_trgm both need three characters to use their index
+const MIN_INDEXED_LENGTH = 3
+
+export function parseSearchTerm(q: string): SearchTerm | undefined {
+  const text = q.trim()
+  if (text === '') return undefined
+  // only a phone-like term ('555-1234', '(555) 12') is matched by its digits: 'john123' is an e-mail search
+  const digits = /^[\d\s().+-]+$/.test(text) ? text.replace(/\D/g, '') : ''
+  return { text, digits: digits.length >= MIN_INDEXED_LENGTH ? digits : undefined }
+}
+
+export function isPostgresDb(db: Kysely<Database>): boolean {
+  return db.getExecutor().adapter instanceof PostgresAdapter
+}
+
+/**
+ * Case-insensitive substring match on email, phone, first and last name, or on the phone's digits.
+ * SQLite asks the FTS5 trigram table (claims_search); PostgreSQL uses ILIKE, which its pg_trgm GIN
+ * indexes serve. Both expressions are the ones those indexes were built on.
+ */
+export function matchesSearch(
+  postgres: boolean,
+  term: SearchTerm,
+): (eb: ExpressionBuilder<Database, 'claims'>) => Expression<SqlBool> {
+  return (eb) => {
+    const pattern = likePattern(term.text)
+    if (postgres) {
+      const conditions = [
+        sql<SqlBool>`lower(claims.email) ILIKE ${pattern}`,
+        sql<SqlBool>`lower(claims.first_name) ILIKE ${pattern}`,
+        sql<SqlBool>`lower(claims.last_name) ILIKE ${pattern}`,
+        sql<SqlBool>`claims.phone_number ILIKE ${pattern}`,
+      ]
+      if (term.digits) {
+        conditions.push(
+          sql<SqlBool>`regexp_replace(claims.phone_number, '[^0-9]', '', 'g') LIKE ${likePattern(term.digits)}`,
+        )
+      }
+      return eb.or(conditions)
+    }
+    const fts = sqliteFtsQuery(term)
+    if (fts === undefined) {
+      // a trigram index cannot answer a 1-2 character term (FTS5 matches nothing): LIKE scans the app's rows
+      return eb.or(
+        ['email', 'phone_number', 'first_name', 'last_name'].map(
+          (column) => sql<SqlBool>`${sql.ref(`claims.${column}`)} LIKE ${pattern} ESCAPE '\\'`,
+        ),
+      )
+    }
+    return sql<SqlBool>`claims.id IN (SELECT rowid FROM claims_search WHERE claims_search MATCH ${fts})`
+  }
+}
+
+/**
+ * The FTS5 query for SQLite's claims_search: the term as one phrase (its quotes doubled) in the text
+ * columns, or its digits in phone_digits. Undefined when the term is too short for trigrams.
+ */
+export function sqliteFtsQuery(term: SearchTerm): string | undefined {
+  if ([...term.text].length < MIN_INDEXED_LENGTH) return undefined
+  const text = `{email phone_number first_name last_name} : ${ftsPhrase(term.text)}`
+  return term.digits ? `${text} OR phone_digits : ${ftsPhrase(term.digits)}` : text
+}
+
+function ftsPhrase(value: string): string {
+  return `"${value.replaceAll('"', '""')}"`
+}
+
+/** '%term%' with LIKE's own characters (% _ \) escaped by a backslash. */
+export function likePattern(value: string): string {
+  return `%${value.replace(/[\\%_]/g, '\\$&')}%`
+}

@@ -1,0 +1,117 @@
+import { Router, type Request } from 'express'
+import type { Kysely } from 'kysely'
+import { AppError } from '../../src/app-error.ts'
+import type { FormConfig } from '../../src/form-config.ts'
+import type { Database } from '../db/database.ts'
+import { findFormOrThrow } from '../forms/form.routes.ts'
+import { findClaimById } from '../submissions/claim.repository.ts'
+import type { ScreenshotStorage } from '../uploads/screenshot-storage.ts'
+import { recordAudit } from './audit-log.ts'
+import { csvRecord, startCsvDownload, writeCsvRecords } from './csv.ts'
+import { computeSubmissionStats, findSubmissionsPage } from './dashboard.repository.ts'
+import { intakeSubmissionRoutes } from './intake-submissions.routes.ts'
+import { parseListQuery } from './list-query.ts'
+import { findSubmissionsForExport } from './submission-export.repository.ts'
+import { SUBMISSION_CSV_HEADER, submissionCsvRecord, submissionRowToSubmission } from './submission.ts'
+
+const NO_STORE = 'private, no-store'
+
+/**
+ * The staff dashboards' data: list and search, stats, screenshots, CSV export, and the main page's
+ * admin list. Mounted after requireStaff, so every route here needs a session.
+ */
+export function dashboardRoutes({
+  db,
+  forms,
+  storage,
+}: {
+  db: Kysely<Database>
+  forms: Map<string, FormConfig>
+  storage: ScreenshotStorage
+}): Router {
+  const router = Router()
+
+  router.get('/api/staff/apps/:slug/submissions', async (req, res) => {
+    const { slug } = findFormOrThrow(forms, req.params.slug)
+    const { term, page, pageSize } = parseListQuery(req.query)
+    const { rows, count, total } = await findSubmissionsPage(db, { app: slug, term, page, pageSize })
+    res.set('Cache-Control', NO_STORE).json({
+      success: true,
+      data: rows.map(submissionRowToSubmission),
+      count,
+      total,
+      page,
+      pageSize,
+      error: null,
+    })
+  })
+
+  router.get('/api/staff/apps/:slug/stats', async (req, res) => {
+    const { slug } = findFormOrThrow(forms, req.params.slug)
+    res.set('Cache-Control', NO_STORE).json(await computeSubmissionStats(db, { app: slug }))
+  })
+
+  router.get('/api/staff/apps/:slug/export.csv', async (req, res) => {
+    const { slug } = findFormOrThrow(forms, req.params.slug)
+    const { term } = parseListQuery(req.query)
+    const origin = `${req.protocol}://${req.get('host')}`
+    startCsvDownload(res, `${slug}-submissions-${new Date().toISOString().slice(0, 10)}.csv`)
+    res.write(csvRecord(SUBMISSION_CSV_HEADER))
+    async function* records(): AsyncGenerator<string> {
+      for await (const page of findSubmissionsForExport(db, { app: slug, term })) {
+        for (const row of page) yield csvRecord(submissionCsvRecord(submissionRowToSubmission(row), origin))
+      }
+    }
+    let result: { written: number; complete: boolean }
+    try {
+      result = await writeCsvRecords(res, records())
+    } catch (error) {
+      res.destroy() // the 200 is already sent: cut the download short rather than leave it looking whole
+      throw error
+    }
+    const detail = `${result.written} rows${term ? ' (search)' : ''}${result.complete ? '' : ', client left early'}`
+    await recordAudit(db, { clientAddress: clientAddress(req), app: slug, action: 'export', detail })
+    res.end()
+  })
+
+  router.get('/api/staff/claims/:id/screenshot', async (req, res) => {
+    const id = Number(req.params.id)
+    const claim = /^\d{1,15}$/.test(req.params.id) ? await findClaimById(db, id) : undefined
+    if (!claim) throw screenshotNotFound(req.params.id)
+    const bytes = await readScreenshot(storage, claim.screenshot_key, req.params.id)
+    await recordAudit(db, {
+      clientAddress: clientAddress(req),
+      app: claim.app,
+      action: 'screenshot_view',
+      detail: `claim ${id}`,
+    })
+    res
+      .set({
+        'Content-Type': claim.screenshot_type,
+        'X-Content-Type-Options': 'nosniff',
+        'Cache-Control': NO_STORE,
+        'Content-Disposition': 'inline',
+      })
+      .end(bytes)
+  })
+
+  router.use(intakeSubmissionRoutes())
+  return router
+}
+
+function clientAddress(req: Request): string {
+  return req.ip ?? 'unknown'
+}
+
+async function readScreenshot(storage: ScreenshotStorage, key: string, id: string): Promise<Buffer> {
+  try {
+    return await storage.read(key)
+  } catch (error) {
+    if ((error as { code?: unknown }).code === 'ENOENT') throw screenshotNotFound(id)
+    throw error
+  }
+}
+
+function screenshotNotFound(id: string): AppError {
+  return new AppError('NOT_FOUND', { status: 404, message: `no screenshot for claim "${id}"` })
+}

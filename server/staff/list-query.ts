@@ -1,0 +1,36 @@
+import type { Request } from 'express'
+import { AppError } from '../../src/app-error.ts'
+import { MAX_SEARCH_LENGTH, parseSearchTerm, type SearchTerm } from './claim-search.ts'
+
+export const DEFAULT_PAGE_SIZE = 50
+export const MAX_PAGE_SIZE = 200
+
+export interface ListQuery {
+  term: SearchTerm | undefined
+  page: number
+  pageSize: number
+}
+
+/** ?q=&page=&pageSize= of a staff list; a pageSize above the maximum is cut to it. */
+export function parseListQuery(query: Request['query']): ListQuery {
+  const q = query.q ?? ''
+  if (typeof q !== 'string' || q.length > MAX_SEARCH_LENGTH) {
+    throw badRequest(`"q" must be one search term of at most ${MAX_SEARCH_LENGTH} characters`)
+  }
+  return {
+    term: parseSearchTerm(q),
+    page: positiveInteger(query.page, 'page', 1),
+    pageSize: Math.min(positiveInteger(query.pageSize, 'pageSize', DEFAULT_PAGE_SIZE), MAX_PAGE_SIZE),
+  }
+}
+
+function positiveInteger(value: unknown, name: string, fallback: number): number {
+  if (value === undefined || value === '') return fallback
+  const number = typeof value === 'string' && /^\d{1,9}$/.test(value) ? Number(value) : NaN
+  if (!(number >= 1)) throw badRequest(`"${name}" must be a whole number of 1 or more`)
+  return number
+}
+
+function badRequest(message: string): AppError {
+  return new AppError('BAD_REQUEST', { status: 400, message })
+}

@@ -1,0 +1,67 @@
+import crypto from 'node:crypto'
+import { sql, type Kysely } from 'kysely'
+import type { Database } from '../db/database.ts'
+import { isPostgresDb, sqliteFtsQuery, type SearchTerm } from './claim-search.ts'
+import { appClaims, SUBMISSION_COLUMNS, type SubmissionRow } from './dashboard.repository.ts'
+
+export const EXPORT_PAGE_SIZE = 1000
+
+/**
+ * Every claim of the app matching the term, newest id first, EXPORT_PAGE_SIZE rows at a time. Keyset
+ * pages (id < last id) hold no cursor or connection between pages, cost the same at any depth, and keep
+ * memory flat.
+ */
+export async function* findSubmissionsForExport(
+  db: Kysely<Database>,
+  { app, term }: { app: string; term: SearchTerm | undefined },
+): AsyncGenerator<SubmissionRow[]> {
+  const fts = term && !isPostgresDb(db) ? sqliteFtsQuery(term) : undefined
+  if (fts === undefined) {
+    yield* keysetPages((beforeId) =>
+      appClaims(db, { app, term })
+        .where('claims.id', '<', beforeId)
+        .select(SUBMISSION_COLUMNS)
+        .orderBy('claims.id', 'desc')
+        .limit(EXPORT_PAGE_SIZE)
+        .execute(),
+    )
+    return
+  }
+  // FTS5 cannot resume a match list at a rowid bound (it walks the list from its start each time), so
+  // keyset pages over it cost O(matches) each. Instead the ids are matched once into a temporary table
+  // of SQLite's single connection, and the pages walk that.
+  const table = `claim_export_${crypto.randomBytes(8).toString('hex')}`
+  const matches = sql.table(`temp.${table}`)
+  await sql`CREATE TEMP TABLE ${sql.id(table)} (id INTEGER PRIMARY KEY)`.execute(db)
+  try {
+    await sql`
+      INSERT INTO ${matches} (id)
+      SELECT claims.id FROM claims
+      WHERE claims.app = ${app}
+        AND claims.id IN (SELECT rowid FROM claims_search WHERE claims_search MATCH ${fts})`.execute(db)
+    yield* keysetPages((beforeId) =>
+      db
+        .selectFrom(sql<{ id: number }>`${matches}`.as('matches'))
+        .innerJoin('claims', 'claims.id', 'matches.id')
+        .where('matches.id', '<', beforeId)
+        .select(SUBMISSION_COLUMNS)
+        .orderBy('matches.id', 'desc')
+        .limit(EXPORT_PAGE_SIZE)
+        .execute(),
+    )
+  } finally {
+    await sql`DROP TABLE IF EXISTS ${matches}`.execute(db)
+  }
+}
+
+async function* keysetPages(
+  fetchPage: (beforeId: number) => Promise<SubmissionRow[]>,
+): AsyncGenerator<SubmissionRow[]> {
+  let beforeId = Number.MAX_SAFE_INTEGER
+  for (;;) {
+    const rows = await fetchPage(beforeId)
+    if (rows.length > 0) yield rows
+    if (rows.length < EXPORT_PAGE_SIZE) return
+    beforeId = Number(rows.at(-1)!.id)
+  }
+}

@@ -1,0 +1,62 @@
+import type { SubmissionRow } from './dashboard.repository.ts'
+
+/** A claim as the dashboards receive it. */
+export interface Submission {
+  id: number
+  createdAt: string
+  firstName: string
+  lastName: string
+  email: string
+  phoneNumber: string
+  cashAdvanceCount: number
+  membershipMonths: number
+  /** The authenticated route that serves the screenshot; the file has no public address. */
+  screenshotUrl: string
+}
+
+export function screenshotPath(claimId: number): string {
+  return `/api/staff/claims/${claimId}/screenshot`
+}
+
+export function submissionRowToSubmission(row: SubmissionRow): Submission {
+  const id = Number(row.id)
+  return {
+    id,
+    // pg gives a Date, SQLite the stored text
+    createdAt: new Date(row.created_at).toISOString(),
+    firstName: row.first_name,
+    lastName: row.last_name,
+    email: row.email,
+    phoneNumber: row.phone_number,
+    cashAdvanceCount: Number(row.cash_advance_count),
+    membershipMonths: Number(row.membership_months),
+    screenshotUrl: screenshotPath(id),
+  }
+}
+
+export const SUBMISSION_CSV_HEADER = [
+  'ID',
+  'Submission Date',
+  'First Name',
+  'Last Name',
+  'Email',
+  'Phone Number',
+  'Cash Advance Count',
+  'Membership Months',
+  'Screenshot URL',
+] as const
+
+/** One CSV record in SUBMISSION_CSV_HEADER's order; origin makes the screenshot URL absolute. */
+export function submissionCsvRecord(submission: Submission, origin: string): (string | number)[] {
+  return [
+    submission.id,
+    submission.createdAt,
+    submission.firstName,
+    submission.lastName,
+    submission.email,
+    submission.phoneNumber,
+    submission.cashAdvanceCount,
+    submission.membershipMonths,
+    `${origin}${submission.screenshotUrl}`,
+  ]
+}
