@@ -3,6 +3,7 @@ import * as createClaims from './2026_11_22_1000_create_claims.ts'
 import * as createAgreementRecords from './2026_11_22_1100_create_agreement_records.ts'
 import * as createStaffAccess from './2026_11_22_1200_create_staff_access.ts'
 import * as createClaimSearch from './2026_11_22_1300_create_claim_search.ts'
+import * as createIntake from './2026_11_22_1400_create_intake.ts'
 
 /** Every migration, by name; names sort in the order they run. */
 export const MIGRATIONS: Record<string, Migration> = {
@@ -10,4 +11,5 @@ export const MIGRATIONS: Record<string, Migration> = {
   '2026_11_22_1100_create_agreement_records': createAgreementRecords,
   '2026_11_22_1200_create_staff_access': createStaffAccess,
   '2026_11_22_1300_create_claim_search': createClaimSearch,
+  '2026_11_22_1400_create_intake': createIntake,
 }

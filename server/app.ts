@@ -2,12 +2,14 @@ import express, { type Express } from 'express'
 import helmet from 'helmet'
 import type { Kysely } from 'kysely'
 import type { FormConfig } from '../src/form-config.ts'
+import type { IntakeConfig } from '../src/intake-config.ts'
 import type { AgreementMailer } from './agreements/agreement-mailer.ts'
 import { agreementRoutes } from './agreements/agreement.routes.ts'
 import type { AgreementTemplates } from './agreements/agreement-templates.ts'
 import type { Database } from './db/database.ts'
 import { errorHandler, notFoundApi } from './error-handler.ts'
 import { formRoutes } from './forms/form.routes.ts'
+import { intakeRoutes } from './intake/intake.routes.ts'
 import type { Logger } from './logger.ts'
 import { requestLogger } from './request-logger.ts'
 import { dashboardRoutes } from './staff/dashboard.routes.ts'
@@ -20,6 +22,7 @@ import type { ScreenshotStorage } from './uploads/screenshot-storage.ts'
 export interface AppDeps {
   db: Kysely<Database>
   forms: Map<string, FormConfig>
+  intake: IntakeConfig
   storage: ScreenshotStorage
   templates: AgreementTemplates
   mailer: AgreementMailer
@@ -29,7 +32,16 @@ export interface AppDeps {
 }
 
 /** The Express app without listen(): tests drive it through supertest. */
-export function createApp({ db, forms, storage, templates, mailer, logger, clientDir }: AppDeps): Express {
+export function createApp({
+  db,
+  forms,
+  intake,
+  storage,
+  templates,
+  mailer,
+  logger,
+  clientDir,
+}: AppDeps): Express {
   const app = express()
   app.disable('x-powered-by')
   app.set('trust proxy', 'loopback')
@@ -56,7 +68,8 @@ export function createApp({ db, forms, storage, templates, mailer, logger, clien
   // staff: login/logout first, then every other /api/staff route needs a session, whoever adds it
   app.use(staffAuthRoutes({ db }))
   app.use('/api/staff', requireStaff(db))
-  app.use(dashboardRoutes({ db, forms, storage }))
+  app.use(dashboardRoutes({ db, forms, intake, storage }))
+  app.use(intakeRoutes({ db, config: intake }))
   app.use(formRoutes({ forms }))
   app.use(claimRoutes({ db, forms, storage, templates, mailer }))
   app.use(agreementRoutes({ db, forms }))

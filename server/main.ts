@@ -1,6 +1,7 @@
 import type { Server } from 'node:http'
 import path from 'node:path'
 import type { FormConfig } from '../src/form-config.ts'
+import type { IntakeConfig } from '../src/intake-config.ts'
 import { createAgreementMailer } from './agreements/agreement-mailer.ts'
 import { loadAgreementTemplates, type AgreementTemplates } from './agreements/agreement-templates.ts'
 import { createApp } from './app.ts'
@@ -9,6 +10,7 @@ import type { ServerConfig } from './config.ts'
 import { createDb } from './db/create-db.ts'
 import { migrateToLatest } from './db/migrate.ts'
 import { loadFormConfigs } from './forms/load-form-configs.ts'
+import { loadIntakeConfig } from './forms/load-intake-config.ts'
 import { createLogger } from './logger.ts'
 import { createDiskScreenshotStorage } from './uploads/screenshot-storage.ts'
 
@@ -25,7 +27,8 @@ export async function startServer(
   {
     templates = loadAgreementTemplates(),
     forms = loadFormConfigs(config.formsDir, { agreementTemplates: templates }),
-  }: { templates?: AgreementTemplates; forms?: Map<string, FormConfig> } = {},
+    intake = loadIntakeConfig(config.formsDir),
+  }: { templates?: AgreementTemplates; forms?: Map<string, FormConfig>; intake?: IntakeConfig } = {},
 ): Promise<RunningServer> {
   const logger = createLogger(config.logLevel)
   const mailer = createAgreementMailer({
@@ -47,7 +50,7 @@ export async function startServer(
       ),
   })
   const storage = createDiskScreenshotStorage(config.dataDir)
-  const app = createApp({ db, forms, storage, templates, mailer, logger, clientDir: CLIENT_DIR })
+  const app = createApp({ db, forms, intake, storage, templates, mailer, logger, clientDir: CLIENT_DIR })
   const server = await new Promise<Server>((resolve, reject) => {
     const listening = app.listen(config.port, config.host, () => resolve(listening))
     listening.once('error', reject)

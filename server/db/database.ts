@@ -61,6 +61,55 @@ export interface AuditLogTable {
   detail: string | null
 }
 
+/** The main intake form; booleans are 0/1, lists are JSON arrays. */
+export interface FormSubmissionsTable {
+  id: Generated<number>
+  created_at: ColumnType<Date | string, string, never>
+  cash_advance_apps: string
+  fees_incurred: string
+  is_over_18: number
+  is_active_military: number
+  has_bankruptcy: number
+  first_name: string
+  last_name: string
+  email: string
+  phone: string
+  address: string
+  address_line_2: string
+  city: string
+  state: string
+  zip_code: string
+  signature: string
+  consent_agreed: number
+  communications_consent: number
+  consent_version: string
+  consent_text: string
+  communications_consent_text: string
+}
+
+/** One case per app chosen on the main form (the spec's per-app case tables, as one table). */
+export interface IntakeCasesTable {
+  id: Generated<number>
+  original_submission_id: number
+  app: string
+  created_at: ColumnType<Date | string, string, never>
+  first_name: string
+  last_name: string
+  email: string
+  phone: string
+  address: string
+  address_line_2: string
+  city: string
+  state: string
+  zip_code: string
+  fees_incurred: string
+  is_over_18: number
+  is_active_military: number
+  has_bankruptcy: number
+  signature: string
+  consent_agreed: number
+}
+
 export interface Database {
   claims: ClaimsTable
   agreement_records: AgreementRecordsTable
@@ -68,6 +117,8 @@ export interface Database {
   admin_credentials: AdminCredentialsTable
   staff_sessions: StaffSessionsTable
   audit_log: AuditLogTable
+  form_submissions: FormSubmissionsTable
+  intake_cases: IntakeCasesTable
 }
 
 export type Dialect = 'sqlite' | 'postgres'

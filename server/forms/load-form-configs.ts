@@ -4,6 +4,8 @@ import { Ajv, type ErrorObject } from 'ajv'
 import type { FormConfig } from '../../src/form-config.ts'
 
 export const META_SCHEMA_FILE = 'form-config.schema.json'
+/** forms/intake.json describes the main intake form, not a Step 2 app (see load-intake-config.ts). */
+export const INTAKE_CONFIG_FILE = 'intake.json'
 
 /** Every problem found in forms/, one line each: `forms/brigit.json: /slug: must match pattern …`. */
 export class FormConfigError extends Error {
@@ -36,7 +38,7 @@ export function loadFormConfigs(
   const configs = new Map<string, FormConfig>()
   const files = fs
     .readdirSync(formsDir)
-    .filter((name) => name.endsWith('.json') && name !== META_SCHEMA_FILE)
+    .filter((name) => name.endsWith('.json') && !name.endsWith('.schema.json') && name !== INTAKE_CONFIG_FILE)
     .sort()
   for (const name of files) {
     const file = path.join(path.basename(formsDir), name)
@@ -74,7 +76,7 @@ export function loadFormConfigs(
   return configs
 }
 
-function readJson(file: string): { ok: true; value: unknown } | { ok: false; reason: string } {
+export function readJson(file: string): { ok: true; value: unknown } | { ok: false; reason: string } {
   try {
     return { ok: true, value: JSON.parse(fs.readFileSync(file, 'utf8')) }
   } catch (error) {
@@ -82,7 +84,7 @@ function readJson(file: string): { ok: true; value: unknown } | { ok: false; rea
   }
 }
 
-function describeErrors(file: string, errors: ErrorObject[]): string[] {
+export function describeErrors(file: string, errors: ErrorObject[]): string[] {
   return errors.map((error) => {
     const pointer = error.instancePath || '/'
     const detail =

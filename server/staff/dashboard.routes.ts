@@ -2,6 +2,7 @@ import { Router, type Request } from 'express'
 import type { Kysely } from 'kysely'
 import { AppError } from '../../src/app-error.ts'
 import type { FormConfig } from '../../src/form-config.ts'
+import type { IntakeConfig } from '../../src/intake-config.ts'
 import type { Database } from '../db/database.ts'
 import { findFormOrThrow } from '../forms/form.routes.ts'
 import { findClaimById } from '../submissions/claim.repository.ts'
@@ -23,10 +24,12 @@ const NO_STORE = 'private, no-store'
 export function dashboardRoutes({
   db,
   forms,
+  intake,
   storage,
 }: {
   db: Kysely<Database>
   forms: Map<string, FormConfig>
+  intake: IntakeConfig
   storage: ScreenshotStorage
 }): Router {
   const router = Router()
@@ -95,7 +98,7 @@ export function dashboardRoutes({
       .end(bytes)
   })
 
-  router.use(intakeSubmissionRoutes())
+  router.use(intakeSubmissionRoutes({ db, intake, forms }))
   return router
 }
 

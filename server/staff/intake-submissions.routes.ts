@@ -1,24 +1,83 @@
 import { Router } from 'express'
-import { csvRecord, startCsvDownload } from './csv.ts'
+import type { Kysely } from 'kysely'
+import type { FormConfig } from '../../src/form-config.ts'
+import { intakeAppChoices, type IntakeConfig } from '../../src/intake-config.ts'
+import type { Database } from '../db/database.ts'
+import { recordAudit } from './audit-log.ts'
+import { csvRecord, startCsvDownload, writeCsvRecords } from './csv.ts'
+import { findIntakeCaseExportPages, findIntakePage } from './intake-submissions.repository.ts'
 import { parseListQuery } from './list-query.ts'
 
 const INTAKE_CSV_HEADER = ['Name', 'Email', 'Phone', 'Apps Used', 'App', 'Step 2 Status', 'Date']
 
 /**
- * TEMPORARY until the main intake form's issue builds form_submissions: the main page's admin mode
- * (GET /api/staff/intake-submissions and its export.csv) answers an empty list and a header-only CSV.
+ * The main page's admin mode: every intake, newest first and paginated, and the
+ * app-submissions-view.csv (one row per intake and chosen app, with that app's Step 2 status).
  */
-export function intakeSubmissionRoutes(): Router {
+export function intakeSubmissionRoutes({
+  db,
+  intake,
+  forms,
+}: {
+  db: Kysely<Database>
+  intake: IntakeConfig
+  forms: Map<string, FormConfig>
+}): Router {
   const router = Router()
-  router.get('/api/staff/intake-submissions', (req, res) => {
+  const labels = new Map(intakeAppChoices(intake).map((choice) => [choice.value, choice.label]))
+  const label = (app: string) => labels.get(app) ?? forms.get(app)?.displayName ?? app
+
+  router.get('/api/staff/intake-submissions', async (req, res) => {
     const { page, pageSize } = parseListQuery(req.query)
-    res
-      .set('Cache-Control', 'private, no-store')
-      .json({ success: true, data: [], count: 0, total: 0, page, pageSize, error: null })
+    const { rows, total } = await findIntakePage(db, { page, pageSize })
+    res.set('Cache-Control', 'private, no-store').json({
+      success: true,
+      data: rows.map((row) => ({
+        id: Number(row.id),
+        createdAt: new Date(row.created_at).toISOString(),
+        firstName: row.first_name,
+        lastName: row.last_name,
+        email: row.email,
+        phone: row.phone,
+        cashAdvanceApps: (JSON.parse(row.cash_advance_apps) as string[]).map(label),
+        signature: row.signature,
+      })),
+      count: total,
+      total,
+      page,
+      pageSize,
+      error: null,
+    })
   })
-  router.get('/api/staff/intake-submissions/export.csv', (_req, res) => {
+
+  router.get('/api/staff/intake-submissions/export.csv', async (req, res) => {
     startCsvDownload(res, 'app-submissions-view.csv')
-    res.send(csvRecord(INTAKE_CSV_HEADER))
+    res.write(csvRecord(INTAKE_CSV_HEADER))
+    async function* records(): AsyncGenerator<string> {
+      for await (const page of findIntakeCaseExportPages(db)) {
+        for (const row of page) {
+          yield csvRecord([
+            `${row.first_name} ${row.last_name}`,
+            row.email,
+            row.phone,
+            (JSON.parse(row.cash_advance_apps) as string[]).map(label).join('; '),
+            label(row.app),
+            row.claim_id === null ? 'not submitted' : 'submitted',
+            new Date(row.created_at).toISOString(),
+          ])
+        }
+      }
+    }
+    let result: { written: number; complete: boolean }
+    try {
+      result = await writeCsvRecords(res, records())
+    } catch (error) {
+      res.destroy() // the 200 is already sent: cut the download short rather than leave it looking whole
+      throw error
+    }
+    const detail = `intake view, ${result.written} rows${result.complete ? '' : ', client left early'}`
+    await recordAudit(db, { clientAddress: req.ip ?? 'unknown', action: 'export', detail })
+    res.end()
   })
   return router
 }

@@ -160,6 +160,7 @@ for (const dialect of DIALECTS) {
       return createApp({
         db: ctx.db,
         forms: ctx.forms,
+        intake: ctx.intake,
         storage: ctx.storage,
         templates: TEMPLATES,
         mailer,

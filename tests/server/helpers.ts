@@ -7,6 +7,7 @@ import type { Kysely } from 'kysely'
 import pg from 'pg'
 import { inject } from 'vitest'
 import type { FormConfig } from '../../src/form-config.ts'
+import type { IntakeConfig } from '../../src/intake-config.ts'
 import { createAgreementMailer } from '../../server/agreements/agreement-mailer.ts'
 import { loadAgreementTemplates } from '../../server/agreements/agreement-templates.ts'
 import { createApp } from '../../server/app.ts'
@@ -15,6 +16,7 @@ import { createDb } from '../../server/db/create-db.ts'
 import type { Database } from '../../server/db/database.ts'
 import { migrateToLatest } from '../../server/db/migrate.ts'
 import { loadFormConfigs } from '../../server/forms/load-form-configs.ts'
+import { loadIntakeConfig } from '../../server/forms/load-intake-config.ts'
 import { createLogger } from '../../server/logger.ts'
 import {
   createDiskScreenshotStorage,
@@ -46,6 +48,7 @@ export interface TestContext {
   dataDir: string
   storage: ScreenshotStorage
   forms: Map<string, FormConfig>
+  intake: IntakeConfig
   close(): Promise<void>
 }
 
@@ -58,6 +61,7 @@ export async function createTestContext(
   { formsDir = FORMS_DIR }: { formsDir?: string } = {},
 ): Promise<TestContext> {
   const forms = loadFormConfigs(formsDir)
+  const intake = loadIntakeConfig(formsDir)
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'claims-data-'))
   const database = dialect === 'postgres' ? await createPostgresDatabase() : undefined
   const { db } = createDb({ databaseUrl: database?.url, dataDir })
@@ -78,13 +82,14 @@ export async function createTestContext(
     from: 'Claims <claims@example.com>',
     logger,
   })
-  const app = createApp({ db, forms, storage, templates: TEMPLATES, mailer, logger })
+  const app = createApp({ db, forms, intake, storage, templates: TEMPLATES, mailer, logger })
   return {
     app,
     db,
     dataDir,
     storage,
     forms,
+    intake,
     async close() {
       await db.destroy()
       await database?.drop()

@@ -1,0 +1,26 @@
+import path from 'node:path'
+import { Ajv } from 'ajv'
+import type { IntakeConfig } from '../../src/intake-config.ts'
+import { describeErrors, FormConfigError, INTAKE_CONFIG_FILE, readJson } from './load-form-configs.ts'
+
+const INTAKE_META_SCHEMA_FILE = 'intake-config.schema.json'
+
+/** Reads forms/intake.json and checks it against forms/intake-config.schema.json; all problems at once. */
+export function loadIntakeConfig(formsDir: string): IntakeConfig {
+  const file = path.join(path.basename(formsDir), INTAKE_CONFIG_FILE)
+  const meta = readJson(path.join(formsDir, INTAKE_META_SCHEMA_FILE))
+  if (!meta.ok) throw new FormConfigError([`${path.join(formsDir, INTAKE_META_SCHEMA_FILE)}: ${meta.reason}`])
+  const parsed = readJson(path.join(formsDir, INTAKE_CONFIG_FILE))
+  if (!parsed.ok) throw new FormConfigError([`${file}: ${parsed.reason}`])
+  const check = new Ajv({ allErrors: true, strict: false }).compile(meta.value as object)
+  if (!check(parsed.value)) throw new FormConfigError(describeErrors(file, check.errors ?? []))
+  const config = parsed.value as IntakeConfig
+  const formAjv = new Ajv({ allErrors: true, strict: true })
+  formAjv.addKeyword('errorMessage')
+  try {
+    formAjv.compile(config.schema)
+  } catch (error) {
+    throw new FormConfigError([`${file}: /schema: ${(error as Error).message}`])
+  }
+  return config
+}

@@ -1,0 +1,88 @@
+import type { Kysely } from 'kysely'
+import { AppError } from '../../src/app-error.ts'
+import { claimValidator } from '../../src/claim-validator.ts'
+import { intakeConsentTexts, type IntakeConfig, type IntakeData } from '../../src/intake-config.ts'
+import { formatPhone } from '../../src/phone.ts'
+import { validateSubmission } from '../../src/validate-submission.ts'
+import { isUniqueViolation } from '../db/create-db.ts'
+import type { Database } from '../db/database.ts'
+import { assertSignatureIsPng } from '../submissions/claim-input.ts'
+import { insertIntakeWithCases } from './intake.repository.ts'
+
+export const DUPLICATE_INTAKE_MESSAGE =
+  'A submission with this email and phone number already exists. Numerous submissions will not increase your chances of a payout.'
+
+/**
+ * Checks the main intake with the form's own schema, then stores it with one case per chosen app in
+ * one transaction. The unique index on (email, phone) makes the duplicate rule race-safe.
+ */
+export async function createIntake({
+  db,
+  config,
+  data,
+}: {
+  db: Kysely<Database>
+  config: IntakeConfig
+  data: unknown
+}): Promise<{ id: number; createdAt: string }> {
+  if (typeof data !== 'object' || data === null || Array.isArray(data)) {
+    throw new AppError('BAD_REQUEST', { status: 400, message: 'send the intake as a JSON object' })
+  }
+  const check = validateSubmission({ validator: claimValidator, schema: config.schema, data })
+  if (!check.isValid) {
+    const [field, { __errors }] = Object.entries(check.fields)[0] ?? ['', { __errors: ['is invalid'] }]
+    throw new AppError('VALIDATION_FAILED', {
+      status: 422,
+      message: `"${field}": ${__errors[0]}`,
+      fields: check.fields,
+    })
+  }
+  const intake = data as IntakeData
+  const closed = intake.cashAdvanceApps.filter((app) => config.closedApps[app])
+  if (closed.length > 0) {
+    const notice = config.closedApps[closed[0]!]!
+    throw new AppError('FORM_CLOSED', {
+      status: 422,
+      message: `${notice.heading}. ${notice.body}`,
+      fields: { cashAdvanceApps: { __errors: [notice.heading] } },
+    })
+  }
+  await assertSignatureIsPng(intake.signature)
+
+  const consents = intakeConsentTexts(config)
+  const createdAt = new Date().toISOString()
+  try {
+    const id = await insertIntakeWithCases(db, {
+      apps: intake.cashAdvanceApps,
+      intake: {
+        created_at: createdAt,
+        cash_advance_apps: JSON.stringify(intake.cashAdvanceApps),
+        fees_incurred: JSON.stringify(intake.feesIncurred),
+        is_over_18: intake.isOver18 ? 1 : 0,
+        is_active_military: intake.isActiveMilitary ? 1 : 0,
+        has_bankruptcy: intake.hasBankruptcy ? 1 : 0,
+        first_name: intake.firstName.trim(),
+        last_name: intake.lastName.trim(),
+        email: intake.email.trim().toLowerCase(),
+        phone: formatPhone(intake.phone.trim()),
+        address: intake.address.trim(),
+        address_line_2: (intake.addressLine2 ?? '').trim(),
+        city: intake.city.trim(),
+        state: intake.state,
+        zip_code: intake.zipCode.trim(),
+        signature: intake.signature,
+        consent_agreed: intake.consentAgreed ? 1 : 0,
+        communications_consent: intake.communicationsConsent === false ? 0 : 1,
+        consent_version: config.consentVersion,
+        consent_text: consents.main,
+        communications_consent_text: consents.communications,
+      },
+    })
+    return { id, createdAt }
+  } catch (error) {
+    if (isUniqueViolation(error)) {
+      throw new AppError('DUPLICATE_SUBMISSION', { status: 409, message: DUPLICATE_INTAKE_MESSAGE })
+    }
+    throw error
+  }
+}

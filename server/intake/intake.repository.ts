@@ -1,0 +1,69 @@
+import type { Insertable, Kysely } from 'kysely'
+import type { Database, FormSubmissionsTable } from '../db/database.ts'
+
+export type NewIntakeRow = Insertable<FormSubmissionsTable>
+
+/** The intake row and one case per chosen app, in one transaction: all are stored or none. */
+export async function insertIntakeWithCases(
+  db: Kysely<Database>,
+  { intake, apps }: { intake: NewIntakeRow; apps: string[] },
+): Promise<number> {
+  return db.transaction().execute(async (trx) => {
+    const { id } = await trx
+      .insertInto('form_submissions')
+      .values(intake)
+      .returning('id')
+      .executeTakeFirstOrThrow()
+    const submissionId = Number(id)
+    if (apps.length > 0) {
+      await trx
+        .insertInto('intake_cases')
+        .values(
+          apps.map((app) => ({
+            original_submission_id: submissionId,
+            app,
+            created_at: intake.created_at,
+            first_name: intake.first_name,
+            last_name: intake.last_name,
+            email: intake.email,
+            phone: intake.phone,
+            address: intake.address,
+            address_line_2: intake.address_line_2,
+            city: intake.city,
+            state: intake.state,
+            zip_code: intake.zip_code,
+            fees_incurred: intake.fees_incurred,
+            is_over_18: intake.is_over_18,
+            is_active_military: intake.is_active_military,
+            has_bankruptcy: intake.has_bankruptcy,
+            signature: intake.signature,
+            consent_agreed: intake.consent_agreed,
+          })),
+        )
+        .execute()
+    }
+    return submissionId
+  })
+}
+
+export interface MilitaryFigures {
+  activeMilitary: number
+  total: number
+  /** One decimal; 0 when there are no submissions. */
+  percentage: number
+}
+
+/** The three figures only: no claimant's row ever leaves this function. */
+export async function computeMilitaryFigures(db: Kysely<Database>): Promise<MilitaryFigures> {
+  const row = await db
+    .selectFrom('form_submissions')
+    .select((eb) => [
+      eb.fn.countAll<number | string>().as('total'),
+      eb.fn.coalesce(eb.fn.sum<number | string>('is_active_military'), eb.lit(0)).as('active'),
+    ])
+    .executeTakeFirstOrThrow()
+  const total = Number(row.total)
+  const activeMilitary = Number(row.active)
+  const percentage = total === 0 ? 0 : Math.round((activeMilitary / total) * 1000) / 10
+  return { activeMilitary, total, percentage }
+}

@@ -1,0 +1,22 @@
+import express, { Router } from 'express'
+import type { Kysely } from 'kysely'
+import type { IntakeConfig } from '../../src/intake-config.ts'
+import type { Database } from '../db/database.ts'
+import { createIntake } from './create-intake.ts'
+import { computeMilitaryFigures } from './intake.repository.ts'
+
+/** The main intake form (public) and the military figures (staff: under /api/staff, behind requireStaff). */
+export function intakeRoutes({ db, config }: { db: Kysely<Database>; config: IntakeConfig }): Router {
+  const router = Router()
+  router.get('/api/intake/config', (_req, res) => {
+    res.set('Cache-Control', 'no-cache').json(config)
+  })
+  // the signature travels inside the JSON as a PNG data URL
+  router.post('/api/intake', express.json({ limit: '1500kb' }), async (req, res) => {
+    res.status(201).json(await createIntake({ db, config, data: req.body }))
+  })
+  router.get('/api/staff/military', async (_req, res) => {
+    res.set('Cache-Control', 'private, no-store').json(await computeMilitaryFigures(db))
+  })
+  return router
+}

@@ -1,0 +1,70 @@
+import type { RJSFSchema, UiSchema } from '@rjsf/utils'
+import type { ClosedNotice, TrackingEvent } from './form-config.ts'
+
+/** The answers of the main intake form, as the browser sends them. */
+export interface IntakeData {
+  cashAdvanceApps: string[]
+  feesIncurred: string[]
+  isOver18: boolean
+  isActiveMilitary: boolean
+  hasBankruptcy: boolean
+  firstName: string
+  lastName: string
+  email: string
+  phone: string
+  address: string
+  addressLine2?: string
+  city: string
+  state: string
+  zipCode: string
+  signature: string
+  consentAgreed: boolean
+  communicationsConsent?: boolean
+}
+
+/**
+ * forms/intake.json, checked against forms/intake-config.schema.json at start-up.
+ * @example intakeAppChoices(config) // [{ value: 'earnin', label: 'Earnin' }, …]
+ */
+export interface IntakeConfig {
+  title: string
+  /** Stored with every intake, together with the consent texts shown (the schema titles). */
+  consentVersion: string
+  /** Apps that show a closed notice instead of being selectable, by value. */
+  closedApps: Record<string, ClosedNotice>
+  schema: RJSFSchema
+  uiSchema: UiSchema
+  tracking: { thankYou: TrackingEvent[] }
+}
+
+export interface IntakeAppChoice {
+  value: string
+  label: string
+}
+
+/**
+ * The apps the intake form lists, from its schema (oneOf const/title), closed ones included.
+ * @example intakeAppChoices(config)[0] // { value: 'earnin', label: 'Earnin' }
+ */
+export function intakeAppChoices(config: Pick<IntakeConfig, 'schema'>): IntakeAppChoice[] {
+  const apps = config.schema.properties?.cashAdvanceApps
+  const items =
+    typeof apps === 'object' && typeof apps.items === 'object' && !Array.isArray(apps.items) ? apps.items : {}
+  return (items.oneOf ?? []).flatMap((option) =>
+    typeof option === 'object' && typeof option.const === 'string'
+      ? [{ value: option.const, label: option.title ?? option.const }]
+      : [],
+  )
+}
+
+/** The consent texts as shown: the titles of the two consent checkboxes. */
+export function intakeConsentTexts(config: Pick<IntakeConfig, 'schema'>): {
+  main: string
+  communications: string
+} {
+  const title = (name: string) => {
+    const property = config.schema.properties?.[name]
+    return typeof property === 'object' ? (property.title ?? '') : ''
+  }
+  return { main: title('consentAgreed'), communications: title('communicationsConsent') }
+}
