@@ -9,6 +9,7 @@ import type { Database } from '../db/database.ts'
 import { assertSignatureIsPng } from '../submissions/claim-input.ts'
 import { insertIntakeWithCases } from './intake.repository.ts'
 
+export const INTAKE_SIGNATURE_MESSAGE = 'Signature is required'
 export const DUPLICATE_INTAKE_MESSAGE =
   'A submission with this email and phone number already exists. Numerous submissions will not increase your chances of a payout.'
 
@@ -47,7 +48,7 @@ export async function createIntake({
       fields: { cashAdvanceApps: { __errors: [notice.heading] } },
     })
   }
-  await assertSignatureIsPng(intake.signature)
+  await assertSignatureIsPng(intake.signature, INTAKE_SIGNATURE_MESSAGE)
 
   const consents = intakeConsentTexts(config)
   const createdAt = new Date().toISOString()

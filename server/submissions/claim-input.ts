@@ -46,15 +46,19 @@ export function parseData(rawData: unknown, file: UploadedFile | undefined): Rec
   return file ? { ...rest, screenshotFile: file.originalname.slice(0, 255) || 'screenshot' } : rest
 }
 
-export async function assertSignatureIsPng(dataUrl: string): Promise<void> {
+/** The signature must be a PNG that decodes; `message` is the form's own "signature required" text. */
+export async function assertSignatureIsPng(
+  dataUrl: string,
+  message = SIGNATURE_REQUIRED_MESSAGE,
+): Promise<void> {
   const bytes = Buffer.from(dataUrl.slice(dataUrl.indexOf(',') + 1), 'base64')
   const image = await sniffImage(bytes)
   // a PNG that only starts right would break the agreement's PDF later: it must decode now
   if (image?.mime !== 'image/png' || !isDecodablePng(bytes)) {
     throw new AppError('VALIDATION_FAILED', {
       status: 422,
-      message: `"signature": ${SIGNATURE_REQUIRED_MESSAGE}`,
-      fields: { signature: { __errors: [SIGNATURE_REQUIRED_MESSAGE] } },
+      message: `"signature": ${message}`,
+      fields: { signature: { __errors: [message] } },
     })
   }
 }
