@@ -20,6 +20,18 @@ export const router = createBrowserRouter([
           Component: (await import('./routes/view-agreement-route.tsx')).ViewAgreementRoute,
         }),
       },
+      {
+        path: '/thank-you',
+        lazy: async () => ({
+          Component: (await import('./routes/thank-you-route.tsx')).ThankYouRoute,
+        }),
+      },
+      {
+        path: '/military-analysis',
+        lazy: async () => ({
+          Component: (await import('./routes/military-route.tsx')).MilitaryRoute,
+        }),
+      },
       { path: '/:page', element: <AppPageRoute /> },
       { path: '*', element: <NotFoundRoute /> },
     ],

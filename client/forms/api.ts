@@ -1,12 +1,6 @@
 import { AppError, type ErrorBody, type ErrorCode } from '../../src/app-error.ts'
 import type { FormConfig } from '../../src/form-config.ts'
 
-export interface FormSummary {
-  slug: string
-  displayName: string
-  state: 'open' | 'closed'
-}
-
 /** The one fetch wrapper: a non-2xx answer becomes an AppError with the server's code and message. */
 export async function fetchJson<T>(url: string, init?: RequestInit): Promise<T> {
   const response = await fetch(url, { headers: { Accept: 'application/json' }, ...init })
@@ -17,10 +11,6 @@ export async function fetchJson<T>(url: string, init?: RequestInit): Promise<T> 
 
 export function fetchFormConfig(slug: string): Promise<FormConfig> {
   return fetchJson<FormConfig>(`/api/forms/${encodeURIComponent(slug)}`)
-}
-
-export async function fetchFormSummaries(): Promise<FormSummary[]> {
-  return (await fetchJson<{ forms: FormSummary[] }>('/api/forms')).forms
 }
 
 export interface CreatedClaim {

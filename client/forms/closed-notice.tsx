@@ -2,11 +2,13 @@ import type { ClosedNotice as Notice } from '../../src/form-config.ts'
 import { FIRM_SETTINGS } from '../../src/firm-settings.ts'
 
 /** The notice a closed app shows instead of its form. */
-export function ClosedNotice({ notice }: { notice: Notice }) {
+export function ClosedNotice({ notice, level = 1 }: { notice: Notice; level?: 1 | 2 }) {
+  const Heading = level === 1 ? 'h1' : 'h2'
+  const Subheading = level === 1 ? 'h2' : 'h3'
   return (
     <section className="card notice closed-notice">
-      <h1>{notice.heading}</h1>
-      <h2>{notice.subheading}</h2>
+      <Heading>{notice.heading}</Heading>
+      <Subheading className="closed-subheading">{notice.subheading}</Subheading>
       <p>{notice.body}</p>
       <p>
         Questions? Contact us at{' '}

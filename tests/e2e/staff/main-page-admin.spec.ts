@@ -2,6 +2,7 @@ import fs from 'node:fs'
 import type { Browser } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 import { baseUrl, launchBrowser, shown } from '../browser.ts'
+import { intakeBody } from '../intake/fill-intake.ts'
 
 describe("the main page's admin mode", () => {
   let browser: Browser
@@ -20,6 +21,21 @@ describe("the main page's admin mode", () => {
     const page = await context.newPage()
     const pageErrors: string[] = []
     page.on('pageerror', (error) => pageErrors.push(error.message))
+    // one intake of our own, stored through the public API, so the list and the CSV have a known row
+    const seeded = await fetch(`${baseUrl()}/api/intake`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify(
+        intakeBody({
+          firstName: 'Leilani',
+          lastName: 'Admin-View',
+          email: 'leilani.adminview@example.com',
+          phone: '(808) 555-0301',
+          cashAdvanceApps: ['earnin', 'chime'],
+        }),
+      ),
+    })
+    expect(seeded.status).toBe(201)
     await page.goto(`${baseUrl()}/?key=anything`)
     expect(await shown(page.getByRole('heading', { level: 1 }))).toBe('Admin Access')
     await page.getByLabel('Admin Password').fill(inject('adminPassword'))
@@ -35,16 +51,21 @@ describe("the main page's admin mode", () => {
       'Signature',
       'Date',
     ])
-    // the intake table arrives with a later issue; until then the list is empty
-    await shown(page.getByText('No submissions found in database'))
+    const row = page.getByRole('row').filter({ hasText: 'leilani.adminview@example.com' })
+    expect(await shown(row)).toContain('Leilani Admin-View')
+    expect(await row.innerText()).toContain('(808) 555-0301')
+    expect(await row.getByAltText('Signature').count()).toBe(1)
 
     const [download] = await Promise.all([
       page.waitForEvent('download'),
       page.getByRole('button', { name: 'Download App Submissions View (CSV)' }).click(),
     ])
     expect(download.suggestedFilename()).toBe('app-submissions-view.csv')
-    const firstLine = fs.readFileSync((await download.path())!, 'utf8').split(/\r?\n/)[0]
-    expect(firstLine).toMatch(/^Name,Email,Phone,Apps Used/)
+    const lines = fs.readFileSync((await download.path())!, 'utf8').split(/\r?\n/)
+    expect(lines[0]).toBe('Name,Email,Phone,Apps Used,App,Step 2 Status,Date')
+    const ours = lines.filter((line) => line.includes('leilani.adminview@example.com'))
+    expect(ours).toHaveLength(2)
+    expect(ours.every((line) => line.includes('not submitted'))).toBe(true)
 
     await page.getByRole('button', { name: 'Log out' }).click()
     await shown(page.getByLabel('Admin Password'))

@@ -1,0 +1,32 @@
+import type { IntakeConfig, IntakeData } from '../../src/intake-config.ts'
+import { fetchJson } from '../forms/api.ts'
+
+export interface CreatedIntake {
+  id: number
+  createdAt: string
+}
+
+/** The staff-only figures of /military-analysis: counts only, never the claimants' rows. */
+export interface MilitaryStats {
+  activeMilitary: number
+  total: number
+  /** One decimal; 0 when there are no submissions. */
+  percentage: number
+}
+
+export function fetchIntakeConfig(): Promise<IntakeConfig> {
+  return fetchJson<IntakeConfig>('/api/intake/config')
+}
+
+/** 201 with the new id; 422 (field messages) and 409 (duplicate) arrive as AppErrors. */
+export function submitIntake(data: Partial<IntakeData>): Promise<CreatedIntake> {
+  return fetchJson<CreatedIntake>('/api/intake', {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
+    body: JSON.stringify(data),
+  })
+}
+
+export function fetchMilitaryStats({ signal }: { signal?: AbortSignal } = {}): Promise<MilitaryStats> {
+  return fetchJson<MilitaryStats>('/api/staff/military', { signal, cache: 'no-store' })
+}

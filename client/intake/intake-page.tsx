@@ -1,0 +1,60 @@
+import { lazy, Suspense, useEffect, useMemo } from 'react'
+import { FIRM_SETTINGS } from '../../src/firm-settings.ts'
+import { intakeAppChoices } from '../../src/intake-config.ts'
+import { ClosedNotice } from '../forms/closed-notice.tsx'
+import { FirmLogo } from '../ui/firm-logo.tsx'
+import { Loading } from '../ui/loading.tsx'
+import { LandingCopy } from './landing-copy.tsx'
+import { openIntakeSchema } from './open-intake-schema.ts'
+import { useIntakeConfig } from './use-intake-config.ts'
+
+// the form renderer is the heavy part: it loads while the landing copy is already on screen
+const IntakeForm = lazy(async () => ({ default: (await import('./intake-form.tsx')).IntakeForm }))
+
+/** '/': the landing copy, a closed notice per closed app, then the intake form. */
+export function IntakePage() {
+  const state = useIntakeConfig()
+  const config = state.status === 'ready' ? state.config : undefined
+  const title = config?.title ?? 'Cash Advance App Claims'
+  useEffect(() => {
+    document.title = title
+  }, [title])
+  const schema = useMemo(() => (config ? openIntakeSchema(config) : undefined), [config])
+  const hasOpenApps = schema ? intakeAppChoices({ schema }).length > 0 : false
+  const closedNotices = config ? Object.entries(config.closedApps) : []
+
+  return (
+    <article className="card intake-card">
+      <header className="card-header intake-header">
+        <FirmLogo className="intake-logo" />
+        <div>
+          <p className="firm-name">{FIRM_SETTINGS.firmName}</p>
+          <h1>{title}</h1>
+        </div>
+      </header>
+      <div className="card-body">
+        <LandingCopy />
+        {closedNotices.length > 0 ? (
+          <div className="intake-closed">
+            {closedNotices.map(([app, notice]) => (
+              <ClosedNotice key={app} notice={notice} level={2} />
+            ))}
+          </div>
+        ) : null}
+      </div>
+      {state.status === 'loading' ? <Loading label="Loading form..." /> : null}
+      {state.status === 'failed' ? (
+        <div className="card-body">
+          <p className="alert" role="alert">
+            The form could not be loaded ({state.message}). Please reload the page in a moment.
+          </p>
+        </div>
+      ) : null}
+      {config && schema && hasOpenApps ? (
+        <Suspense fallback={<Loading label="Loading form..." />}>
+          <IntakeForm config={config} schema={schema} />
+        </Suspense>
+      ) : null}
+    </article>
+  )
+}
