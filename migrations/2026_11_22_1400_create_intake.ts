@@ -39,7 +39,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .columns(['email', 'phone'])
     .unique()
     .execute()
-  await db.schema.createIndex('form_submissions_created_at').on('form_submissions').column('created_at').execute()
+  await db.schema
+    .createIndex('form_submissions_created_at')
+    .on('form_submissions')
+    .column('created_at')
+    .execute()
   await db.schema
     .createIndex('form_submissions_military')
     .on('form_submissions')

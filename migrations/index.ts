@@ -4,6 +4,7 @@ import * as createAgreementRecords from './2026_11_22_1100_create_agreement_reco
 import * as createStaffAccess from './2026_11_22_1200_create_staff_access.ts'
 import * as createClaimSearch from './2026_11_22_1300_create_claim_search.ts'
 import * as createIntake from './2026_11_22_1400_create_intake.ts'
+import * as addLegalHold from './2026_11_22_1500_add_legal_hold.ts'
 
 /** Every migration, by name; names sort in the order they run. */
 export const MIGRATIONS: Record<string, Migration> = {
@@ -12,4 +13,5 @@ export const MIGRATIONS: Record<string, Migration> = {
   '2026_11_22_1200_create_staff_access': createStaffAccess,
   '2026_11_22_1300_create_claim_search': createClaimSearch,
   '2026_11_22_1400_create_intake': createIntake,
+  '2026_11_22_1500_add_legal_hold': addLegalHold,
 }

@@ -14,6 +14,8 @@ export interface ClaimsTable {
   screenshot_key: string
   screenshot_type: string
   signature: string
+  /** 1 keeps the claim past the retention period (purge-expired skips it). */
+  legal_hold: Generated<number>
 }
 
 /** The agreement exactly as the claimant signed it; the database refuses updates. */
@@ -85,6 +87,7 @@ export interface FormSubmissionsTable {
   consent_version: string
   consent_text: string
   communications_consent_text: string
+  legal_hold: Generated<number>
 }
 
 /** One case per app chosen on the main form (the spec's per-app case tables, as one table). */

@@ -1,0 +1,33 @@
+import { FIRM_SETTINGS } from '../src/firm-settings.ts'
+import { readServerConfig } from '../server/config.ts'
+import { createDb } from '../server/db/create-db.ts'
+import { migrateToLatest } from '../server/db/migrate.ts'
+import { purgeExpired } from '../server/ops/purge-expired.ts'
+import { createDiskScreenshotStorage } from '../server/uploads/screenshot-storage.ts'
+
+// npm run purge-expired [-- --dry-run]: delete what is older than firm.json's retention, except legal holds
+const dryRun = process.argv.includes('--dry-run')
+const config = readServerConfig()
+const { db } = createDb(config)
+try {
+  await migrateToLatest(db)
+  const result = await purgeExpired({
+    db,
+    storage: createDiskScreenshotStorage(config.dataDir),
+    retentionYears: FIRM_SETTINGS.retentionYears,
+    dryRun,
+  })
+  // ids, apps and dates only: no claimant's personal data on the terminal
+  for (const item of result.candidates)
+    console.log(`${item.kind}\t${item.id}\t${item.app}\t${item.createdAt}`)
+  console.log(
+    dryRun
+      ? `dry run: ${result.candidates.length} records older than ${result.cutoff} would be deleted`
+      : `deleted ${result.deletedClaims} claims (${result.removedFiles} screenshots) and ${result.deletedIntakes} intakes older than ${result.cutoff}`,
+  )
+} catch (error) {
+  console.error(error instanceof Error ? error.message : error)
+  process.exitCode = 1
+} finally {
+  await db.destroy()
+}
