@@ -9,6 +9,7 @@ import type { AgreementTemplates } from './agreements/agreement-templates.ts'
 import type { Database } from './db/database.ts'
 import { errorHandler, notFoundApi } from './error-handler.ts'
 import { formRoutes } from './forms/form.routes.ts'
+import { createValidatorModules, type ValidatorModules } from './forms/validator-modules.ts'
 import { intakeRoutes } from './intake/intake.routes.ts'
 import type { Logger } from './logger.ts'
 import { requestLogger } from './request-logger.ts'
@@ -27,6 +28,8 @@ export interface AppDeps {
   templates: AgreementTemplates
   mailer: AgreementMailer
   logger: Logger
+  /** The browser's precompiled validators; compiled on first request when left out (tests). */
+  validators?: ValidatorModules
   /** The built client (dist/client); left out in API-only tests. */
   clientDir?: string
 }
@@ -40,6 +43,7 @@ export function createApp({
   templates,
   mailer,
   logger,
+  validators = createValidatorModules({ forms, intake }),
   clientDir,
 }: AppDeps): Express {
   const app = express()
@@ -51,8 +55,8 @@ export function createApp({
       contentSecurityPolicy: {
         directives: {
           'default-src': ["'self'"],
-          // 'unsafe-eval' is for ajv compiling the form's schema in the browser; precompiled validators remove it
-          'script-src': ["'self'", "'unsafe-eval'"],
+          // no 'unsafe-eval': the forms validate with ajv code precompiled on the server (validator.js)
+          'script-src': ["'self'"],
           'img-src': ["'self'", 'data:', 'blob:'],
           'style-src': ["'self'"],
           'connect-src': ["'self'"],
@@ -69,8 +73,8 @@ export function createApp({
   app.use(staffAuthRoutes({ db }))
   app.use('/api/staff', requireStaff(db))
   app.use(dashboardRoutes({ db, forms, intake, storage }))
-  app.use(intakeRoutes({ db, config: intake }))
-  app.use(formRoutes({ forms }))
+  app.use(intakeRoutes({ db, config: intake, validators }))
+  app.use(formRoutes({ forms, validators }))
   app.use(claimRoutes({ db, forms, storage, templates, mailer }))
   app.use(agreementRoutes({ db, forms }))
   app.use('/api', notFoundApi)

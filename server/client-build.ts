@@ -11,6 +11,7 @@ const INPUTS = [
   'agreements',
   'firm.json',
   'index.html',
+  'public',
   'vite.config.ts',
   'package-lock.json',
 ]

@@ -11,6 +11,7 @@ import { createDb } from './db/create-db.ts'
 import { migrateToLatest } from './db/migrate.ts'
 import { loadFormConfigs } from './forms/load-form-configs.ts'
 import { loadIntakeConfig } from './forms/load-intake-config.ts'
+import { createValidatorModules } from './forms/validator-modules.ts'
 import { createLogger } from './logger.ts'
 import { createDiskScreenshotStorage } from './uploads/screenshot-storage.ts'
 
@@ -21,7 +22,7 @@ export interface RunningServer {
   close(): Promise<void>
 }
 
-/** env → forms → db → migrate → createApp() → listen. Throws (and listens on nothing) when a step fails. */
+/** env → forms → validators → db → migrate → createApp() → listen. Throws (and listens on nothing) when a step fails. */
 export async function startServer(
   config: ServerConfig,
   {
@@ -30,6 +31,9 @@ export async function startServer(
     intake = loadIntakeConfig(config.formsDir),
   }: { templates?: AgreementTemplates; forms?: Map<string, FormConfig>; intake?: IntakeConfig } = {},
 ): Promise<RunningServer> {
+  // the browser's validators, compiled before anything else starts: a schema that fails stops us here
+  const validators = createValidatorModules({ forms, intake })
+  await validators.compileAll()
   const logger = createLogger(config.logLevel)
   const mailer = createAgreementMailer({
     smtpUrl: config.smtpUrl,
@@ -50,7 +54,17 @@ export async function startServer(
       ),
   })
   const storage = createDiskScreenshotStorage(config.dataDir)
-  const app = createApp({ db, forms, intake, storage, templates, mailer, logger, clientDir: CLIENT_DIR })
+  const app = createApp({
+    db,
+    forms,
+    intake,
+    storage,
+    templates,
+    mailer,
+    logger,
+    validators,
+    clientDir: CLIENT_DIR,
+  })
   const server = await new Promise<Server>((resolve, reject) => {
     const listening = app.listen(config.port, config.host, () => resolve(listening))
     listening.once('error', reject)

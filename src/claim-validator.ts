@@ -1,7 +1,9 @@
 import { customizeValidator } from '@rjsf/validator-ajv8'
 
 /**
- * The one ajv-backed validator that RJSF and `validateSubmission` share, in the browser and on the server.
+ * The server's ajv-backed validator for `validateSubmission`. The browser runs the same checks
+ * precompiled from the same schema and ajv options (GET /api/forms/:slug/validator.js), so it never
+ * compiles code and both give the same messages.
  * @example validateSubmission({ validator: claimValidator, schema, data })
  */
 export const claimValidator = customizeValidator()

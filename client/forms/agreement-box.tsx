@@ -1,7 +1,9 @@
-import { useMemo } from 'react'
-import { templates } from 'virtual:agreement-templates'
+import { useEffect, useMemo, useState } from 'react'
+import type { templates as agreementTemplates } from 'virtual:agreement-templates'
 import { agreementContext, type AgreementAnswers } from '../../src/agreement-context.ts'
 import type { FormConfig } from '../../src/form-config.ts'
+
+type Templates = typeof agreementTemplates
 
 /**
  * The app's part of the agreement, filled in live from the form (name, e-mail, phone, signature,
@@ -16,10 +18,18 @@ export function AgreementBox({
   answers: AgreementAnswers
   date: string
 }) {
+  const templates = useAgreementTemplates()
   const html = useMemo(() => {
-    const template = templates[config.agreement.template]
+    const template = templates === 'failed' ? undefined : templates?.[config.agreement.template]
     return template ? template(agreementContext({ app: config, answers, date })) : ''
-  }, [config, answers, date])
+  }, [templates, config, answers, date])
+  if (templates === 'failed') {
+    return (
+      <p className="alert" role="alert">
+        The agreement could not be loaded. Please reload the page before you sign.
+      </p>
+    )
+  }
   if (html.trim() === '') return null
   return (
     <section className="agreement-box" aria-label="Attorney-Client Contingency Fee Agreement">
@@ -32,4 +42,23 @@ export function AgreementBox({
       />
     </section>
   )
+}
+
+/**
+ * The templates and Handlebars' runtime are their own chunk, fetched once the form is on screen: the
+ * agreement sits below the fields, so the claimant can start typing before it arrives.
+ */
+function useAgreementTemplates(): Templates | 'failed' | undefined {
+  const [templates, setTemplates] = useState<Templates | 'failed'>()
+  useEffect(() => {
+    let isCurrent = true
+    import('virtual:agreement-templates').then(
+      (loaded) => isCurrent && setTemplates(loaded.templates),
+      () => isCurrent && setTemplates('failed'),
+    )
+    return () => {
+      isCurrent = false
+    }
+  }, [])
+  return templates
 }

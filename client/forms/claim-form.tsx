@@ -1,15 +1,17 @@
 import Form from '@rjsf/core'
-import type { ErrorSchema, RegistryWidgetsType } from '@rjsf/utils'
+import type { ErrorSchema, RegistryWidgetsType, ValidatorType } from '@rjsf/utils'
 import { useMemo, useRef, useState, type FormEvent } from 'react'
 import { useNavigate } from 'react-router-dom'
 import { AppError, type FieldErrors } from '../../src/app-error.ts'
-import { claimValidator } from '../../src/claim-validator.ts'
 import type { FormConfig } from '../../src/form-config.ts'
 import { validateSubmission } from '../../src/validate-submission.ts'
 import { localIsoDate } from '../../src/agreement-context.ts'
 import { AgreementBox } from './agreement-box.tsx'
 import { submitClaim } from './api.ts'
+import { Loading } from '../ui/loading.tsx'
 import { SubmitProgress } from './submit-progress.tsx'
+import { usePrecompiledValidator } from './use-precompiled-validator.ts'
+import { formValidatorUrl } from './validator-module.ts'
 import { CountSelectWidget } from './widgets/count-select-widget.tsx'
 import { PhoneWidget } from './widgets/phone-widget.tsx'
 import { ScreenshotWidget, type ScreenshotContext } from './widgets/screenshot-widget.tsx'
@@ -29,6 +31,21 @@ type FormData = Record<string, unknown>
 
 /** The one renderer of every app's Step 2 form, drawn from the app's config. */
 export function ClaimForm({ config }: { config: FormConfig }) {
+  const validatorState = usePrecompiledValidator(formValidatorUrl(config.slug), config.schema)
+  if (validatorState.status === 'loading') return <Loading label="Loading form..." />
+  if (validatorState.status === 'failed') {
+    return (
+      <div className="card-body">
+        <p className="alert" role="alert">
+          The form could not be loaded ({validatorState.message}). Please reload the page in a moment.
+        </p>
+      </div>
+    )
+  }
+  return <ClaimFormFields config={config} validator={validatorState.validator} />
+}
+
+function ClaimFormFields({ config, validator }: { config: FormConfig; validator: ValidatorType }) {
   const navigate = useNavigate()
   const [formData, setFormData] = useState<FormData>({})
   const [shownFields, setShownFields] = useState<ReadonlySet<string>>(new Set())
@@ -41,8 +58,8 @@ export function ClaimForm({ config }: { config: FormConfig }) {
   const isSubmitting = progress !== undefined
 
   const check = useMemo(
-    () => validateSubmission({ validator: claimValidator, schema: config.schema, data: formData }),
-    [config.schema, formData],
+    () => validateSubmission({ validator, schema: config.schema, data: formData }),
+    [validator, config.schema, formData],
   )
   const extraErrors = useMemo(() => {
     const shown: FieldErrors = { ...serverErrors }
@@ -110,7 +127,7 @@ export function ClaimForm({ config }: { config: FormConfig }) {
       className="claim-form"
       schema={config.schema}
       uiSchema={config.uiSchema}
-      validator={claimValidator}
+      validator={validator}
       widgets={WIDGETS}
       formData={formData}
       formContext={formContext}

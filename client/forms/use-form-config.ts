@@ -9,11 +9,27 @@ export type FormConfigState =
   | { status: 'missing' }
   | { status: 'failed'; message: string }
 
+const loading = new Map<string, Promise<FormConfig>>()
+
+/**
+ * The app's config, fetched once per page load: /{app} starts it from the entry chunk while the form's
+ * code downloads, and /{app}-success reuses it. A failed fetch is forgotten, so a later mount retries.
+ */
+export function loadFormConfig(slug: string): Promise<FormConfig> {
+  let config = loading.get(slug)
+  if (!config) {
+    config = fetchFormConfig(slug)
+    config.catch(() => loading.delete(slug))
+    loading.set(slug, config)
+  }
+  return config
+}
+
 export function useFormConfig(slug: string): FormConfigState {
   const [state, setState] = useState<FormConfigState>({ status: 'loading' })
   useEffect(() => {
     let isCurrent = true
-    fetchFormConfig(slug).then(
+    loadFormConfig(slug).then(
       (config) => isCurrent && setState({ status: 'ready', config }),
       (error: AppError) =>
         isCurrent &&

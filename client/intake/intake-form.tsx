@@ -5,15 +5,19 @@ import {
   type Experimental_DefaultFormStateBehavior,
   type RegistryWidgetsType,
   type RJSFSchema,
+  type UiSchema,
+  type ValidatorType,
 } from '@rjsf/utils'
 import { useEffect, useMemo, useRef, useState } from 'react'
 import { useNavigate } from 'react-router-dom'
 import { AppError, type FieldErrors } from '../../src/app-error.ts'
-import { claimValidator } from '../../src/claim-validator.ts'
 import type { IntakeConfig, IntakeData } from '../../src/intake-config.ts'
 import { validateSubmission } from '../../src/validate-submission.ts'
+import { usePrecompiledValidator } from '../forms/use-precompiled-validator.ts'
+import { INTAKE_VALIDATOR_URL } from '../forms/validator-module.ts'
 import { PhoneWidget } from '../forms/widgets/phone-widget.tsx'
 import { SignatureWidget } from '../forms/widgets/signature-widget.tsx'
+import { Loading } from '../ui/loading.tsx'
 import { submitIntake } from './api.ts'
 import { CheckboxGroupWidget, RadioGroupWidget } from './widgets/choice-group-widgets.tsx'
 
@@ -35,11 +39,49 @@ type FormData = Partial<IntakeData>
  * The main intake form, drawn by RJSF from the intake config. Messages show when a field is left or the
  * form is submitted, clear as soon as the field is edited, and nothing is sent while any rule fails.
  */
-export function IntakeForm({ config, schema }: { config: IntakeConfig; schema: RJSFSchema }) {
+export function IntakeForm({ config }: { config: IntakeConfig }) {
+  const { schema } = config
+  const validatorState = usePrecompiledValidator(INTAKE_VALIDATOR_URL, schema)
+  if (validatorState.status === 'loading') return <Loading label="Loading form..." />
+  if (validatorState.status === 'failed') {
+    return (
+      <div className="card-body">
+        <p className="alert" role="alert">
+          The form could not be loaded ({validatorState.message}). Please reload the page in a moment.
+        </p>
+      </div>
+    )
+  }
+  return <IntakeFormFields config={config} schema={schema} validator={validatorState.validator} />
+}
+
+/**
+ * The config's uiSchema with the closed apps left out of the app checkboxes, so they can be neither
+ * ticked nor sent. The schema stays the server's own, which keeps its precompiled validator valid.
+ */
+function hideClosedApps({ uiSchema, closedApps }: IntakeConfig): UiSchema {
+  const closed = Object.keys(closedApps)
+  if (closed.length === 0) return uiSchema
+  const apps = (uiSchema.cashAdvanceApps ?? {}) as UiSchema
+  return {
+    ...uiSchema,
+    cashAdvanceApps: { ...apps, 'ui:options': { ...apps['ui:options'], hiddenValues: closed } },
+  }
+}
+
+function IntakeFormFields({
+  config,
+  schema,
+  validator,
+}: {
+  config: IntakeConfig
+  schema: RJSFSchema
+  validator: ValidatorType
+}) {
   const navigate = useNavigate()
   // RJSF fills the schema defaults (both consents ticked) in its own state; start ours from the same data
   const [formData, setFormData] = useState<FormData>(
-    () => getDefaultFormState(claimValidator, schema, {}, schema, false, DEFAULTS_BEHAVIOR) as FormData,
+    () => getDefaultFormState(validator, schema, {}, schema, false, DEFAULTS_BEHAVIOR) as FormData,
   )
   const [shownFields, setShownFields] = useState<ReadonlySet<string>>(new Set())
   const [serverErrors, setServerErrors] = useState<FieldErrors>({})
@@ -47,10 +89,11 @@ export function IntakeForm({ config, schema }: { config: IntakeConfig; schema: R
   const [isSubmitting, setIsSubmitting] = useState(false)
   const [failedAttempts, setFailedAttempts] = useState(0)
   const formRef = useRef<HTMLDivElement>(null)
+  const uiSchema = useMemo(() => hideClosedApps(config), [config])
 
   const check = useMemo(
-    () => validateSubmission({ validator: claimValidator, schema, data: formData }),
-    [schema, formData],
+    () => validateSubmission({ validator, schema, data: formData }),
+    [validator, schema, formData],
   )
   const extraErrors = useMemo(() => {
     const shown: FieldErrors = { ...serverErrors }
@@ -117,8 +160,8 @@ export function IntakeForm({ config, schema }: { config: IntakeConfig; schema: R
       <Form
         className="claim-form intake-form"
         schema={schema}
-        uiSchema={config.uiSchema}
-        validator={claimValidator}
+        uiSchema={uiSchema}
+        validator={validator}
         widgets={WIDGETS}
         formData={formData}
         extraErrors={extraErrors}

@@ -1,11 +1,11 @@
-import { lazy, Suspense, useEffect, useMemo } from 'react'
+import { lazy, Suspense, useEffect } from 'react'
 import { FIRM_SETTINGS } from '../../src/firm-settings.ts'
 import { intakeAppChoices } from '../../src/intake-config.ts'
 import { ClosedNotice } from '../forms/closed-notice.tsx'
+import { importValidatorFunctions, INTAKE_VALIDATOR_URL } from '../forms/validator-module.ts'
 import { FirmLogo } from '../ui/firm-logo.tsx'
 import { Loading } from '../ui/loading.tsx'
 import { LandingCopy } from './landing-copy.tsx'
-import { openIntakeSchema } from './open-intake-schema.ts'
 import { useIntakeConfig } from './use-intake-config.ts'
 
 // the form renderer is the heavy part: it loads while the landing copy is already on screen
@@ -14,13 +14,19 @@ const IntakeForm = lazy(async () => ({ default: (await import('./intake-form.tsx
 /** '/': the landing copy, a closed notice per closed app, then the intake form. */
 export function IntakePage() {
   const state = useIntakeConfig()
+  // the form's code and validator download while the config does, not after it
+  useEffect(() => {
+    importValidatorFunctions(INTAKE_VALIDATOR_URL).catch(() => undefined)
+    import('./intake-form.tsx').catch(() => undefined)
+  }, [])
   const config = state.status === 'ready' ? state.config : undefined
   const title = config?.title ?? 'Cash Advance App Claims'
   useEffect(() => {
     document.title = title
   }, [title])
-  const schema = useMemo(() => (config ? openIntakeSchema(config) : undefined), [config])
-  const hasOpenApps = schema ? intakeAppChoices({ schema }).length > 0 : false
+  const hasOpenApps = config
+    ? intakeAppChoices(config).some((choice) => !Object.hasOwn(config.closedApps, choice.value))
+    : false
   const closedNotices = config ? Object.entries(config.closedApps) : []
 
   return (
@@ -50,9 +56,9 @@ export function IntakePage() {
           </p>
         </div>
       ) : null}
-      {config && schema && hasOpenApps ? (
+      {config && hasOpenApps ? (
         <Suspense fallback={<Loading label="Loading form..." />}>
-          <IntakeForm config={config} schema={schema} />
+          <IntakeForm config={config} />
         </Suspense>
       ) : null}
     </article>

@@ -1,7 +1,8 @@
-import { lazy, Suspense } from 'react'
+import { lazy, Suspense, useEffect } from 'react'
 import { useParams } from 'react-router-dom'
 import { Loading } from '../ui/loading.tsx'
 import { NotFoundRoute } from './not-found-route.tsx'
+import { preloadClaimPage } from './preload-claim-page.ts'
 
 const ClaimRoute = lazy(async () => ({ default: (await import('./claim-route.tsx')).ClaimRoute }))
 const SuccessRoute = lazy(async () => ({ default: (await import('./success-route.tsx')).SuccessRoute }))
@@ -13,6 +14,10 @@ const SLUG = /^[a-z0-9]+(-[a-z0-9]+)*$/
 /** Splits '/{page}' into the app's slug and which of its pages is meant. */
 export function AppPageRoute() {
   const { page = '' } = useParams()
+  const isClaimPage = SLUG.test(page) && !page.endsWith('-admin') && !page.endsWith('-success')
+  useEffect(() => {
+    if (isClaimPage) preloadClaimPage(page)
+  }, [isClaimPage, page])
   if (!SLUG.test(page)) return <NotFoundRoute />
   if (page.endsWith('-admin')) {
     const slug = page.slice(0, -'-admin'.length)

@@ -1,10 +1,12 @@
-import { useEffect } from 'react'
+import { lazy, Suspense, useEffect } from 'react'
 import { formTitle } from '../../src/form-config.ts'
-import { ClaimForm } from '../forms/claim-form.tsx'
 import { ClosedNotice } from '../forms/closed-notice.tsx'
 import { useFormConfig } from '../forms/use-form-config.ts'
 import { Loading } from '../ui/loading.tsx'
 import { NotFoundRoute } from './not-found-route.tsx'
+
+// the heading and intro show as soon as the config is here; the form renderer follows (see preloadClaimPage)
+const ClaimForm = lazy(async () => ({ default: (await import('../forms/claim-form.tsx')).ClaimForm }))
 
 /** /{app}: the app's Step 2 form, or its closed notice. */
 export function ClaimRoute({ slug }: { slug: string }) {
@@ -32,7 +34,9 @@ export function ClaimRoute({ slug }: { slug: string }) {
         <h1>{formTitle(config)}</h1>
         <p>{config.intro}</p>
       </header>
-      <ClaimForm config={config} />
+      <Suspense fallback={<Loading label="Loading form..." />}>
+        <ClaimForm config={config} />
+      </Suspense>
     </article>
   )
 }

@@ -1,15 +1,6 @@
 import { Component, type ReactNode } from 'react'
 import { Link } from 'react-router-dom'
 
-/** What the router shows for an uncaught render error. */
-export function ErrorRoute() {
-  return (
-    <main className="page">
-      <UnexpectedError />
-    </main>
-  )
-}
-
 function UnexpectedError() {
   return (
     <section className="card notice" role="alert">

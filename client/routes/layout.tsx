@@ -1,11 +1,16 @@
+import { Suspense } from 'react'
 import { Outlet } from 'react-router-dom'
-import { ErrorBoundary } from './error-route.tsx'
+import { Loading } from '../ui/loading.tsx'
+import { ErrorBoundary } from './error-boundary.tsx'
 
 export function Layout() {
   return (
     <main className="page">
+      {/* also catches a lazy page whose chunk failed to download */}
       <ErrorBoundary>
-        <Outlet />
+        <Suspense fallback={<Loading />}>
+          <Outlet />
+        </Suspense>
       </ErrorBoundary>
     </main>
   )

@@ -1,6 +1,8 @@
-import { Router } from 'express'
+import zlib from 'node:zlib'
+import { Router, type Request, type Response } from 'express'
 import { AppError } from '../../src/app-error.ts'
 import type { FormConfig } from '../../src/form-config.ts'
+import type { ValidatorModules } from './validator-modules.ts'
 
 export function findFormOrThrow(forms: Map<string, FormConfig>, slug: string | undefined): FormConfig {
   const config = slug === undefined ? undefined : forms.get(slug)
@@ -8,8 +10,17 @@ export function findFormOrThrow(forms: Map<string, FormConfig>, slug: string | u
   return config
 }
 
-/** GET /api/forms/:slug — the config the browser draws the form from (no claimant data in it). */
-export function formRoutes({ forms }: { forms: Map<string, FormConfig> }): Router {
+/**
+ * GET /api/forms/:slug — the config the browser draws the form from (no claimant data in it) — and
+ * GET /api/forms/:slug/validator.js, its schema's precompiled validator as an ES module.
+ */
+export function formRoutes({
+  forms,
+  validators,
+}: {
+  forms: Map<string, FormConfig>
+  validators: ValidatorModules
+}): Router {
   const router = Router()
   router.get('/api/forms', (_req, res) => {
     res.json({
@@ -23,5 +34,21 @@ export function formRoutes({ forms }: { forms: Map<string, FormConfig> }): Route
   router.get('/api/forms/:slug', (req, res) => {
     res.set('Cache-Control', 'no-cache').json(findFormOrThrow(forms, req.params.slug))
   })
+  router.get('/api/forms/:slug/validator.js', async (req, res) => {
+    sendValidatorModule(req, res, await validators.forForm(findFormOrThrow(forms, req.params.slug)))
+  })
   return router
+}
+
+/**
+ * A same-origin script (allowed by script-src 'self'), revalidated by its ETag after a config change,
+ * gzipped for the browsers that accept it.
+ */
+export function sendValidatorModule(req: Request, res: Response, code: string): void {
+  res.set({ 'Cache-Control': 'no-cache', Vary: 'Accept-Encoding' }).type('text/javascript')
+  if (!req.acceptsEncodings('gzip')) {
+    res.send(code)
+    return
+  }
+  res.set('Content-Encoding', 'gzip').send(zlib.gzipSync(code))
 }

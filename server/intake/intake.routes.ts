@@ -2,14 +2,27 @@ import express, { Router } from 'express'
 import type { Kysely } from 'kysely'
 import type { IntakeConfig } from '../../src/intake-config.ts'
 import type { Database } from '../db/database.ts'
+import { sendValidatorModule } from '../forms/form.routes.ts'
+import type { ValidatorModules } from '../forms/validator-modules.ts'
 import { createIntake } from './create-intake.ts'
 import { computeMilitaryFigures } from './intake.repository.ts'
 
 /** The main intake form (public) and the military figures (staff: under /api/staff, behind requireStaff). */
-export function intakeRoutes({ db, config }: { db: Kysely<Database>; config: IntakeConfig }): Router {
+export function intakeRoutes({
+  db,
+  config,
+  validators,
+}: {
+  db: Kysely<Database>
+  config: IntakeConfig
+  validators: ValidatorModules
+}): Router {
   const router = Router()
   router.get('/api/intake/config', (_req, res) => {
     res.set('Cache-Control', 'no-cache').json(config)
+  })
+  router.get('/api/intake/validator.js', async (req, res) => {
+    sendValidatorModule(req, res, await validators.forIntake())
   })
   // the signature travels inside the JSON as a PNG data URL
   router.post('/api/intake', express.json({ limit: '1500kb' }), async (req, res) => {

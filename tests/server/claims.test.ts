@@ -373,6 +373,24 @@ for (const dialect of DIALECTS) {
         expect(res.headers['content-type']).toMatch(/application\/json/)
         expect(res.body).toEqual({ error: { code: 'FORM_NOT_FOUND', message: 'form "nope" not found' } })
       })
+
+      it('answers GET /api/forms/brigit/validator.js with its precompiled validator, under a CSP without eval', async () => {
+        const res = await request(ctx.app).get('/api/forms/brigit/validator.js')
+
+        expect(res.status).toBe(200)
+        expect(res.headers['content-type']).toMatch(/^text\/javascript/)
+        expect(res.text).toContain('validateFns')
+        expect(res.text).not.toMatch(/\brequire\(/)
+        expect(res.headers['content-security-policy']).toContain("script-src 'self'")
+        expect(res.headers['content-security-policy']).not.toContain('unsafe-eval')
+      })
+
+      it('answers GET /api/forms/nope/validator.js with a 404 JSON error', async () => {
+        const res = await request(ctx.app).get('/api/forms/nope/validator.js')
+
+        expect(res.status).toBe(404)
+        expect(res.body.error.code).toBe('FORM_NOT_FOUND')
+      })
     })
   })
 }

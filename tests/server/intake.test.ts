@@ -316,6 +316,12 @@ for (const dialect of DIALECTS) {
         ])
         expect(res.body.closedApps).toEqual({})
       })
+
+      it('serves the precompiled validator of the form as drawn at /api/intake/validator.js', async () => {
+        const res = await request(ctx.app).get('/api/intake/validator.js').expect(200)
+        expect(res.headers['content-type']).toMatch(/^text\/javascript/)
+        expect(res.text).toContain('validateFns')
+      })
     })
 
     describe('POST /api/intake', () => {
@@ -353,6 +359,7 @@ for (const dialect of DIALECTS) {
           consent_version: ctx.intake.consentVersion,
           consent_text: consents.main,
           communications_consent_text: consents.communications,
+          legal_hold: 0,
         })
         const file = JSON.parse(fs.readFileSync(INTAKE_FILE, 'utf8'))
         expect(row.consent_version).toBe(file.consentVersion)

@@ -1,6 +1,6 @@
 import type { WidgetProps } from '@rjsf/utils'
-import { useEffect, useRef } from 'react'
-import SignaturePad from 'signature_pad'
+import { useEffect, useRef, useState } from 'react'
+import type SignaturePad from 'signature_pad'
 
 /** The spec's pad settings. */
 const PAD_OPTIONS = { minWidth: 0.5, maxWidth: 2.5, minDistance: 5, throttle: 16, penColor: '#111827' }
@@ -11,33 +11,32 @@ export function SignatureWidget({ id, value, disabled, readonly, onChange }: Wid
   const padRef = useRef<SignaturePad | null>(null)
   const onChangeRef = useRef(onChange)
   onChangeRef.current = onChange
+  const isOffRef = useRef(disabled || readonly)
+  isOffRef.current = disabled || readonly
+  const [hasFailed, setHasFailed] = useState(false)
 
+  // signature_pad is its own chunk, fetched once the form is on screen (the pad is the last field)
   useEffect(() => {
-    const canvas = canvasRef.current
-    if (!canvas) return
-    const pad = new SignaturePad(canvas, PAD_OPTIONS)
-    padRef.current = pad
-    const fit = () => {
-      // draw at the screen's pixel density (capped at 2 to keep the PNG small); keep strokes across resizes
-      const ratio = Math.min(Math.max(window.devicePixelRatio || 1, 1), 2)
-      const strokes = pad.toData()
-      canvas.width = canvas.offsetWidth * ratio
-      canvas.height = canvas.offsetHeight * ratio
-      canvas.getContext('2d')?.scale(ratio, ratio)
-      pad.clear()
-      if (strokes.length > 0) pad.fromData(strokes)
-    }
-    fit()
-    const captureStroke = () => {
-      if (!pad.isEmpty()) onChangeRef.current(pad.toDataURL('image/png'))
-    }
-    pad.addEventListener('endStroke', captureStroke)
-    window.addEventListener('resize', fit)
+    let isMounted = true
+    let detach: (() => void) | undefined
+    import('signature_pad').then(
+      ({ default: SignaturePadClass }) => {
+        const canvas = canvasRef.current
+        if (!isMounted || !canvas) return
+        const pad = new SignaturePadClass(canvas, PAD_OPTIONS)
+        if (isOffRef.current) pad.off()
+        padRef.current = pad
+        const stopPad = attachPad({ pad, canvas, onStroke: (dataUrl) => onChangeRef.current(dataUrl) })
+        detach = () => {
+          stopPad()
+          padRef.current = null
+        }
+      },
+      () => isMounted && setHasFailed(true),
+    )
     return () => {
-      window.removeEventListener('resize', fit)
-      pad.removeEventListener('endStroke', captureStroke)
-      pad.off()
-      padRef.current = null
+      isMounted = false
+      detach?.()
     }
   }, [])
 
@@ -66,6 +65,11 @@ export function SignatureWidget({ id, value, disabled, readonly, onChange }: Wid
         <button type="button" className="secondary" onClick={clear} disabled={disabled || readonly}>
           Clear Signature
         </button>
+        {hasFailed ? (
+          <span className="field-error" role="alert">
+            The signature pad could not be loaded. Please reload the page.
+          </span>
+        ) : null}
         {value ? (
           <span className="signature-captured" role="status">
             ✓ Signature captured
@@ -74,4 +78,37 @@ export function SignatureWidget({ id, value, disabled, readonly, onChange }: Wid
       </div>
     </div>
   )
+}
+
+/** Sizes the canvas to the screen and reports each finished stroke; returns what undoes it. */
+function attachPad({
+  pad,
+  canvas,
+  onStroke,
+}: {
+  pad: SignaturePad
+  canvas: HTMLCanvasElement
+  onStroke: (dataUrl: string) => void
+}): () => void {
+  const fit = () => {
+    // draw at the screen's pixel density (capped at 2 to keep the PNG small); keep strokes across resizes
+    const ratio = Math.min(Math.max(window.devicePixelRatio || 1, 1), 2)
+    const strokes = pad.toData()
+    canvas.width = canvas.offsetWidth * ratio
+    canvas.height = canvas.offsetHeight * ratio
+    canvas.getContext('2d')?.scale(ratio, ratio)
+    pad.clear()
+    if (strokes.length > 0) pad.fromData(strokes)
+  }
+  fit()
+  const captureStroke = () => {
+    if (!pad.isEmpty()) onStroke(pad.toDataURL('image/png'))
+  }
+  pad.addEventListener('endStroke', captureStroke)
+  window.addEventListener('resize', fit)
+  return () => {
+    window.removeEventListener('resize', fit)
+    pad.removeEventListener('endStroke', captureStroke)
+    pad.off()
+  }
 }

@@ -50,13 +50,20 @@ export function RadioGroupWidget({
   )
 }
 
-/** RJSF's checkbox group inside a group named by the question, for the same reason as the radios. */
+/**
+ * RJSF's checkbox group inside a group named by the question, for the same reason as the radios.
+ * Values listed in the `hiddenValues` ui:option (closed apps) are not offered.
+ */
 export function CheckboxGroupWidget(props: WidgetProps) {
   const { CheckboxesWidget } = props.registry.widgets
   if (!CheckboxesWidget) throw new Error('RJSF registry has no CheckboxesWidget')
+  const { hiddenValues, enumOptions } = props.options
+  const options = Array.isArray(hiddenValues)
+    ? { ...props.options, enumOptions: enumOptions?.filter((option) => !hiddenValues.includes(option.value)) }
+    : props.options
   return (
     <div role="group" aria-label={props.label}>
-      <CheckboxesWidget {...props} />
+      <CheckboxesWidget {...props} options={options} />
     </div>
   )
 }

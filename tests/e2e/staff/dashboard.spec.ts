@@ -59,8 +59,10 @@ function brigitFigures(): { total: number; months: number; advances: number } {
 
 async function statValue(page: Page, label: string): Promise<string> {
   const card = page.getByRole('listitem').filter({ hasText: label })
-  // a card reads "{label}\n{value}"
-  return (await card.innerText()).trim().split('\n').pop()!.trim()
+  // a card reads "{label}\n{value}", with '…' until the stats arrive
+  const value = async () => (await card.innerText()).trim().split('\n').pop()!.trim()
+  await expect.poll(value, { timeout: 10_000 }).not.toBe('…')
+  return value()
 }
 
 /** The cells of one CSV line: quoted cells may hold commas, and "" stands for one quote. */

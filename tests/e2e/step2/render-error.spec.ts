@@ -1,5 +1,5 @@
 import type { Browser } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, it } from 'vitest'
 import { baseUrl, launchBrowser, openPhonePage, shown } from '../browser.ts'
 
 describe('a page that fails to render', () => {

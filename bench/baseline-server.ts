@@ -1,0 +1,70 @@
+import crypto from 'node:crypto'
+import fs from 'node:fs'
+import path from 'node:path'
+import SQLite from 'better-sqlite3'
+import express from 'express'
+import multer from 'multer'
+
+/**
+ * The bare handler the submission benchmark compares the product with: Express 5, multer in memory,
+ * better-sqlite3 with the product's durability (WAL, synchronous=NORMAL), the file written with
+ * fsync, one insert. No validation, no agreement, no logging: the floor of what a claim costs.
+ */
+const dataDir = path.resolve(process.env.DATA_DIR ?? 'baseline-data')
+const screenshots = path.join(dataDir, 'screenshots')
+fs.mkdirSync(screenshots, { recursive: true })
+
+const sqlite = new SQLite(path.join(dataDir, 'baseline.db'))
+sqlite.pragma('journal_mode = WAL')
+sqlite.pragma('synchronous = NORMAL')
+sqlite.exec(`
+  CREATE TABLE IF NOT EXISTS claims (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    app TEXT NOT NULL, created_at TEXT NOT NULL, first_name TEXT NOT NULL, last_name TEXT NOT NULL,
+    email TEXT NOT NULL, phone_number TEXT NOT NULL, cash_advance_count INTEGER NOT NULL,
+    membership_months INTEGER NOT NULL, screenshot_key TEXT NOT NULL, signature TEXT NOT NULL
+  )`)
+const insert = sqlite.prepare(`
+  INSERT INTO claims (app, created_at, first_name, last_name, email, phone_number, cash_advance_count,
+    membership_months, screenshot_key, signature)
+  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
+
+const upload = multer({ storage: multer.memoryStorage(), limits: { fileSize: 10 * 1024 * 1024 } })
+const app = express()
+
+app.get('/ready', (_req, res) => {
+  res.json({ ready: true })
+})
+
+app.post('/api/forms/:slug/submissions', upload.single('screenshot'), async (req, res) => {
+  const data = JSON.parse(String(req.body?.data ?? '{}')) as Record<string, string | number>
+  const key = `${Date.now()}-${crypto.randomBytes(8).toString('hex')}.png`
+  const handle = await fs.promises.open(path.join(screenshots, key), 'wx')
+  try {
+    await handle.writeFile(req.file?.buffer ?? Buffer.alloc(0))
+    await handle.sync()
+  } finally {
+    await handle.close()
+  }
+  const createdAt = new Date().toISOString()
+  const { lastInsertRowid } = insert.run(
+    req.params.slug,
+    createdAt,
+    data.firstName,
+    data.lastName,
+    data.email,
+    data.phoneNumber,
+    data.cashAdvanceCount,
+    data.membershipMonths,
+    key,
+    data.signature,
+  )
+  res.status(201).json({ id: Number(lastInsertRowid), createdAt })
+})
+
+const port = Number(process.env.PORT ?? 3100)
+const host = process.env.HOST ?? '127.0.0.1'
+const server = app.listen(port, host, () => console.log(`baseline listening on http://${host}:${port}`))
+const stop = () => server.close(() => process.exit(0))
+process.once('SIGTERM', stop)
+process.once('SIGINT', stop)

@@ -1,0 +1,182 @@
+import { spawn, type ChildProcess } from 'node:child_process'
+import fs from 'node:fs'
+import net from 'node:net'
+import path from 'node:path'
+import readline from 'node:readline'
+import pg from 'pg'
+
+const ROOT = path.resolve(import.meta.dirname, '..')
+// a stale client build is rebuilt by server/start.ts before it listens: allow for a Vite build
+const SERVER_START_TIMEOUT_MS = 240_000
+const STOP_GRACE_MS = 10_000
+
+export interface RunningProcess {
+  url: string
+  pid: number
+  stop(): Promise<void>
+}
+
+/** Children still running; killed on the way out even when the bench dies on an error. */
+const running = new Set<ChildProcess>()
+process.once('exit', () => {
+  for (const child of running) child.kill('SIGKILL')
+})
+
+export function findFreePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = net.createServer()
+    probe.once('error', reject)
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address()
+      const port = typeof address === 'object' && address ? address.port : 0
+      probe.close(() => resolve(port))
+    })
+  })
+}
+
+/**
+ * Starts `node --import tsx <script>` on 127.0.0.1 and a free port, its output going to logFile, and
+ * resolves once `readyPath` answers (any status below 500).
+ */
+async function startNodeServer({
+  script,
+  env,
+  logFile,
+  readyPath,
+}: {
+  script: string
+  env: Record<string, string>
+  logFile: string
+  readyPath: string
+}): Promise<RunningProcess> {
+  const port = await findFreePort()
+  const log = fs.openSync(logFile, 'a')
+  const child = spawn(process.execPath, ['--import', 'tsx', script], {
+    cwd: ROOT,
+    env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1' },
+    stdio: ['ignore', log, log],
+  })
+  fs.closeSync(log)
+  running.add(child)
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()))
+  const stop = async () => {
+    if (child.exitCode === null && child.signalCode === null) {
+      child.kill('SIGTERM')
+      const timer = setTimeout(() => child.kill('SIGKILL'), STOP_GRACE_MS)
+      await exited
+      clearTimeout(timer)
+    }
+    running.delete(child)
+  }
+  const url = `http://127.0.0.1:${port}`
+  const deadline = Date.now() + SERVER_START_TIMEOUT_MS
+  for (;;) {
+    if (child.exitCode !== null || child.signalCode !== null) {
+      running.delete(child)
+      throw new Error(`${script} exited before it listened; its log: ${logFile}\n${tail(logFile)}`)
+    }
+    if (Date.now() > deadline) {
+      await stop()
+      throw new Error(`${script} did not answer within ${SERVER_START_TIMEOUT_MS / 1000} s; log: ${logFile}`)
+    }
+    try {
+      const response = await fetch(`${url}${readyPath}`, { signal: AbortSignal.timeout(2_000) })
+      await response.arrayBuffer()
+      if (response.status < 500) break
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 250))
+  }
+  return { url, pid: child.pid!, stop }
+}
+
+/** The real product, as `npm start` runs it (server/start.ts), on its own DATA_DIR. */
+export function startProductServer({
+  dataDir,
+  databaseUrl,
+  adminPassword,
+  logFile,
+}: {
+  dataDir: string
+  databaseUrl: string | undefined
+  adminPassword: string
+  logFile: string
+}): Promise<RunningProcess> {
+  return startNodeServer({
+    script: 'server/start.ts',
+    env: {
+      DATA_DIR: dataDir,
+      ADMIN_PASSWORD: adminPassword,
+      LOG_LEVEL: 'info',
+      ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+    },
+    logFile,
+    readyPath: '/api/forms/brigit',
+  })
+}
+
+/** bench/baseline-server.ts: the bare Express + multer + better-sqlite3 handler. */
+export function startBaselineServer({ dataDir, logFile }: { dataDir: string; logFile: string }) {
+  return startNodeServer({
+    script: 'bench/baseline-server.ts',
+    env: { DATA_DIR: dataDir },
+    logFile,
+    readyPath: '/ready',
+  })
+}
+
+/**
+ * A throw-away PostgreSQL from tests/server/postgres-process.ts (its own child process, which deletes
+ * its data when its stdin closes), with a fresh database for the bench.
+ */
+export async function startPostgres(): Promise<{ url: string; stop(): Promise<void> }> {
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', path.join(ROOT, 'tests', 'server', 'postgres-process.ts')],
+    { cwd: ROOT, stdio: ['pipe', 'pipe', 'inherit'] },
+  )
+  running.add(child)
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()))
+  const stop = async () => {
+    child.stdin.end()
+    const timer = setTimeout(() => child.kill('SIGKILL'), 20_000)
+    await exited
+    clearTimeout(timer)
+    running.delete(child)
+  }
+  const adminUrl = await new Promise<string>((resolve, reject) => {
+    const lines = readline.createInterface({ input: child.stdout })
+    lines.on('line', (line) => {
+      if (line.startsWith('READY ')) resolve(line.slice('READY '.length))
+      else if (line.startsWith('FAILED ')) reject(new Error(line.slice('FAILED '.length)))
+    })
+    void exited.then(() => reject(new Error('the PostgreSQL process exited before it was ready')))
+  })
+  const client = new pg.Client({ connectionString: adminUrl })
+  await client.connect()
+  try {
+    await client.query('CREATE DATABASE claims_bench')
+  } finally {
+    await client.end()
+  }
+  const url = new URL(adminUrl)
+  url.pathname = '/claims_bench'
+  return { url: url.toString(), stop }
+}
+
+/** The resident memory of a process in bytes, from /proc (Linux). */
+export function readRss(pid: number): number {
+  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8')
+  const kb = /^VmRSS:\s+(\d+)\s+kB/m.exec(status)?.[1]
+  if (!kb) throw new Error(`no VmRSS in /proc/${pid}/status`)
+  return Number(kb) * 1024
+}
+
+function tail(file: string, lines = 20): string {
+  try {
+    return fs.readFileSync(file, 'utf8').split('\n').slice(-lines).join('\n')
+  } catch {
+    return ''
+  }
+}

@@ -1,0 +1,71 @@
+import path from 'node:path'
+import { sql } from 'kysely'
+import { loadAgreementTemplates } from '../../server/agreements/agreement-templates.ts'
+import { createDb } from '../../server/db/create-db.ts'
+import { migrateToLatest } from '../../server/db/migrate.ts'
+import { loadFormConfigs } from '../../server/forms/load-form-configs.ts'
+import { loadIntakeConfig } from '../../server/forms/load-intake-config.ts'
+import { seedDatabase, type SeedResult } from './seed-database.ts'
+
+export const DEMO_CLAIMS = 2_000
+/** Up to this many claims, every claim gets its signed record; above it, one claimant in 100. */
+const ALL_AGREEMENTS_UP_TO = 10_000
+
+export interface RunSeedOptions {
+  claims: number
+  dataDir: string
+  databaseUrl?: string | undefined
+  formsDir?: string
+  hotApp?: string | undefined
+  hotShare?: number | undefined
+  agreementEvery?: number | undefined
+  log?: (line: string) => void
+}
+
+/** Opens the database the server would (same createDb), migrates it, seeds it and closes it. */
+export async function runSeed(options: RunSeedOptions): Promise<SeedResult> {
+  const log = options.log ?? ((line: string) => console.log(line))
+  const formsDir = path.resolve(options.formsDir ?? 'forms')
+  const templates = loadAgreementTemplates()
+  const forms = loadFormConfigs(formsDir, { agreementTemplates: templates })
+  const intake = loadIntakeConfig(formsDir)
+  const { db, dialect } = createDb({ databaseUrl: options.databaseUrl, dataDir: options.dataDir })
+  try {
+    // a bigger page cache for this one connection only: the FTS5 index merges touch many pages
+    if (dialect === 'sqlite') await sql`PRAGMA cache_size = -262144`.execute(db)
+    await migrateToLatest(db)
+    const agreementEvery = options.agreementEvery ?? (options.claims <= ALL_AGREEMENTS_UP_TO ? 1 : 100)
+    log(
+      `seeding ${options.claims.toLocaleString('en-US')} claims into ${dialect === 'postgres' ? 'PostgreSQL' : path.join(options.dataDir, 'claims.db')}` +
+        (options.hotApp ? ` (${Math.round((options.hotShare ?? 0.9) * 100)} % for ${options.hotApp})` : '') +
+        `, a signed record for ${agreementEvery === 1 ? 'every claim' : agreementEvery === 0 ? 'no claim' : `1 claim in ${agreementEvery}`}`,
+    )
+    const result = await seedDatabase({
+      db,
+      dialect,
+      dataDir: options.dataDir,
+      forms,
+      intake,
+      templates,
+      claims: options.claims,
+      hotApp: options.hotApp,
+      ...(options.hotShare === undefined ? {} : { hotShare: options.hotShare }),
+      agreementEvery,
+      log,
+    })
+    const apps = [...result.perApp.entries()]
+      .sort((a, b) => b[1] - a[1])
+      .map(([app, count]) => `${app} ${count.toLocaleString('en-US')}`)
+    log(
+      `seeded ${result.claims.toLocaleString('en-US')} claims in ${result.seconds.toFixed(1)} s ` +
+        `(${Math.round(result.claims / result.seconds).toLocaleString('en-US')} claims/s): ${apps.join(', ')}`,
+    )
+    log(
+      `  + ${result.agreements.toLocaleString('en-US')} signed agreement records, ` +
+        `${result.intakes.toLocaleString('en-US')} main-form intakes with ${result.cases.toLocaleString('en-US')} cases`,
+    )
+    return result
+  } finally {
+    await db.destroy()
+  }
+}

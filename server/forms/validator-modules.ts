@@ -1,0 +1,104 @@
+import { createRequire } from 'node:module'
+import { schemaParser, type RJSFSchema } from '@rjsf/utils'
+import createAjvInstance from '@rjsf/validator-ajv8/lib/createAjvInstance.js'
+import standaloneCode from 'ajv/dist/standalone/index.js'
+import type { FormConfig } from '../../src/form-config.ts'
+import type { IntakeConfig } from '../../src/intake-config.ts'
+
+export interface ValidatorModules {
+  /** The ESM source for an app's Step 2 schema. */
+  forForm(config: FormConfig): Promise<string>
+  /** The ESM source for the main form's schema (closed apps are hidden by the page, not by the schema). */
+  forIntake(): Promise<string>
+  /** Compiles every module now (start-up), so a schema ajv cannot turn into browser code stops the server. */
+  compileAll(): Promise<void>
+}
+
+/**
+ * The browser's validators, precompiled with ajv's standalone code so the page needs no eval (no
+ * 'unsafe-eval' in the CSP). Each is compiled once, on first use or by compileAll().
+ */
+export function createValidatorModules({
+  forms,
+  intake,
+}: {
+  forms: Map<string, FormConfig>
+  intake: IntakeConfig
+}): ValidatorModules {
+  const compiled = new Map<string, Promise<string>>()
+  const compileOnce = (name: string, schema: () => RJSFSchema) => {
+    let code = compiled.get(name)
+    if (code === undefined) {
+      code = createValidatorModule(schema(), name)
+      compiled.set(name, code)
+    }
+    return code
+  }
+  const forForm = (config: FormConfig) => compileOnce(`form "${config.slug}"`, () => config.schema)
+  const forIntake = () => compileOnce('the intake form', () => intake.schema)
+  return {
+    forForm,
+    forIntake,
+    async compileAll() {
+      await Promise.all([...[...forms.values()].map(forForm), forIntake()])
+    },
+  }
+}
+
+/**
+ * The minified ES module validating `schema` and its sub-schemas, as the browser receives it.
+ * @example await createValidatorModule(config.schema, 'form "brigit"') // 'const e=…;export{… as validateFns}'
+ */
+export async function createValidatorModule(schema: RJSFSchema, name: string): Promise<string> {
+  const code = createValidatorModuleCode(schema, name)
+  // vite is loaded only here: most server processes (and tests) never compile a browser module
+  const { minify } = await import('vite')
+  const minified = await minify(`validator.js`, code, {
+    module: true,
+    compress: true,
+    mangle: { toplevel: true },
+  })
+  if (minified.errors.length > 0) {
+    throw new Error(`the browser validator of ${name} could not be minified: ${minified.errors[0]!.message}`)
+  }
+  return minified.code
+}
+
+const require = createRequire(import.meta.url)
+
+/**
+ * ajv's runtime helpers that standalone code references as `require("ajv/dist/runtime/…").default`.
+ * Each is one self-contained function, so its own source is inlined into the module instead.
+ */
+const RUNTIME_HELPERS = ['ucs2length', 'equal'].map((name) => {
+  const helper = (require(`ajv/dist/runtime/${name}`) as { default: { code: string; toString(): string } })
+    .default
+  return { reference: helper.code, name: `ajvRuntime_${name}`, source: helper.toString() }
+})
+
+/**
+ * ESM source validating `schema` and every sub-schema RJSF may check on its own (oneOf options...),
+ * keyed by RJSF's schema hash. Uses the same ajv options as the server's validator, so the errors, and
+ * therefore validateSubmission's messages, are the same.
+ * @example createValidatorModuleCode(config.schema, 'form "brigit"') // 'export const validateFns = …'
+ */
+export function createValidatorModuleCode(schema: RJSFSchema, name: string): string {
+  const schemas = Object.values(schemaParser(schema))
+  const ajv = createAjvInstance(undefined, undefined, { code: { source: true, esm: true }, schemas })
+  // ESM export names must be identifiers; RJSF's hashes may start with "-", so export v0, v1… and map them
+  const exportNames = schemas.map((_schema, index) => `v${index}`)
+  const refs = Object.fromEntries(schemas.map((sub, index) => [exportNames[index], String(sub.$id)]))
+  let code = standaloneCode(ajv, refs)
+  const helpers: string[] = []
+  for (const helper of RUNTIME_HELPERS) {
+    if (!code.includes(helper.reference)) continue
+    code = code.replaceAll(helper.reference, helper.name)
+    helpers.push(`const ${helper.name} = ${helper.source};`)
+  }
+  const unresolved = /require\("[^"]*"\)/.exec(code)
+  if (unresolved) {
+    throw new Error(`the browser validator of ${name} needs ${unresolved[0]}, which it cannot load`)
+  }
+  const map = schemas.map((sub, index) => `${JSON.stringify(sub.$id)}: ${exportNames[index]}`).join(', ')
+  return [...helpers, code, `export const validateFns = { ${map} };`, ''].join('\n')
+}
