@@ -17,7 +17,7 @@ import type { Database } from '../../server/db/database.ts'
 import { migrateToLatest } from '../../server/db/migrate.ts'
 import { loadFormConfigs } from '../../server/forms/load-form-configs.ts'
 import { loadIntakeConfig } from '../../server/forms/load-intake-config.ts'
-import { createLogger } from '../../server/logger.ts'
+import { createLogger, type Logger } from '../../server/logger.ts'
 import {
   createDiskScreenshotStorage,
   type ScreenshotStorage,
@@ -58,7 +58,7 @@ export interface TestContext {
  */
 export async function createTestContext(
   dialect: TestDialect,
-  { formsDir = FORMS_DIR }: { formsDir?: string } = {},
+  { formsDir = FORMS_DIR, logger = createLogger('silent') }: { formsDir?: string; logger?: Logger } = {},
 ): Promise<TestContext> {
   const forms = loadFormConfigs(formsDir)
   const intake = loadIntakeConfig(formsDir)
@@ -74,7 +74,6 @@ export async function createTestContext(
   }
   await ensureAdminPassword({ db, adminPassword: ADMIN_PASSWORD, announce: () => undefined })
   const storage = createDiskScreenshotStorage(dataDir)
-  const logger = createLogger('silent')
   // no SMTP_URL: agreement copies land in dataDir/outbox as .eml files the tests can read
   const mailer = createAgreementMailer({
     smtpUrl: undefined,
