@@ -1,13 +1,14 @@
 import Form from '@rjsf/core'
-import type { ErrorSchema, RegistryWidgetsType, ValidatorType } from '@rjsf/utils'
+import type { RegistryWidgetsType, ValidatorType } from '@rjsf/utils'
 import { useMemo, useRef, useState, type FormEvent } from 'react'
 import { useNavigate } from 'react-router-dom'
-import { AppError, type FieldErrors } from '../../src/app-error.ts'
+import { AppError } from '../../src/app-error.ts'
 import type { FormConfig } from '../../src/form-config.ts'
 import { validateSubmission } from '../../src/validate-submission.ts'
 import { localIsoDate } from '../../src/agreement-context.ts'
 import { AgreementBox } from './agreement-box.tsx'
 import { submitClaim } from './api.ts'
+import { fieldName, useFieldMessages } from './use-field-messages.ts'
 import { Loading } from '../ui/loading.tsx'
 import { SubmitProgress } from './submit-progress.tsx'
 import { usePrecompiledValidator } from './use-precompiled-validator.ts'
@@ -48,8 +49,6 @@ export function ClaimForm({ config }: { config: FormConfig }) {
 function ClaimFormFields({ config, validator }: { config: FormConfig; validator: ValidatorType }) {
   const navigate = useNavigate()
   const [formData, setFormData] = useState<FormData>({})
-  const [shownFields, setShownFields] = useState<ReadonlySet<string>>(new Set())
-  const [serverErrors, setServerErrors] = useState<FieldErrors>({})
   const [alertText, setAlertText] = useState<string>()
   const [progress, setProgress] = useState<number>()
   const screenshot = useRef<File | undefined>(undefined)
@@ -61,14 +60,7 @@ function ClaimFormFields({ config, validator }: { config: FormConfig; validator:
     () => validateSubmission({ validator, schema: config.schema, data: formData }),
     [validator, config.schema, formData],
   )
-  const extraErrors = useMemo(() => {
-    const shown: FieldErrors = { ...serverErrors }
-    for (const field of shownFields) {
-      const fieldErrors = check.fields[field]
-      if (fieldErrors) shown[field] = fieldErrors
-    }
-    return shown as ErrorSchema
-  }, [check, serverErrors, shownFields])
+  const messages = useFieldMessages(check)
 
   const formContext: ScreenshotContext = useMemo(
     () => ({
@@ -80,20 +72,10 @@ function ClaimFormFields({ config, validator }: { config: FormConfig; validator:
     [config.screenshotPrompt],
   )
 
-  // a field's message shows once the user leaves it, and clears as soon as it is edited
-  const hideField = (field: string) => {
-    setShownFields((fields) => without(fields, field))
-    setServerErrors((errors) => {
-      if (!(field in errors)) return errors
-      const { [field]: _removed, ...rest } = errors
-      return rest
-    })
-  }
-
   const submit = async (event?: FormEvent) => {
     event?.preventDefault()
     if (!check.isValid || !screenshot.current || isSubmitting) {
-      setShownFields(new Set(Object.keys(check.fields)))
+      messages.showAll()
       return
     }
     setAlertText(undefined)
@@ -113,7 +95,7 @@ function ClaimFormFields({ config, validator }: { config: FormConfig; validator:
     } catch (error) {
       setProgress(undefined)
       const appError = error instanceof AppError ? error : undefined
-      if (appError?.fields) setServerErrors(appError.fields)
+      if (appError?.fields) messages.setServerErrors(appError.fields)
       setAlertText(
         appError?.code === 'DUPLICATE_SUBMISSION'
           ? appError.message
@@ -131,16 +113,16 @@ function ClaimFormFields({ config, validator }: { config: FormConfig; validator:
       widgets={WIDGETS}
       formData={formData}
       formContext={formContext}
-      extraErrors={extraErrors}
+      extraErrors={messages.extraErrors}
       noHtml5Validate
       noValidate
       showErrorList={false}
       disabled={isSubmitting}
       onChange={(event, id) => {
         setFormData(event.formData as FormData)
-        if (id) hideField(fieldName(id))
+        if (id) messages.hide(fieldName(id))
       }}
-      onBlur={(id) => setShownFields((fields) => new Set(fields).add(fieldName(id)))}
+      onBlur={(id) => messages.show(fieldName(id))}
       onSubmit={() => void submit()}
     >
       <AgreementBox config={config} answers={formData} date={agreementDate} />
@@ -157,15 +139,4 @@ function ClaimFormFields({ config, validator }: { config: FormConfig; validator:
       {!check.isValid && !isSubmitting ? <p className="hint">{INCOMPLETE_HINT}</p> : null}
     </Form>
   )
-}
-
-function fieldName(id: string): string {
-  return id.replace(/^root_/, '')
-}
-
-function without(fields: ReadonlySet<string>, field: string): ReadonlySet<string> {
-  if (!fields.has(field)) return fields
-  const next = new Set(fields)
-  next.delete(field)
-  return next
 }

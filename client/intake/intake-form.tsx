@@ -1,7 +1,6 @@
 import Form from '@rjsf/core'
 import {
   getDefaultFormState,
-  type ErrorSchema,
   type Experimental_DefaultFormStateBehavior,
   type RegistryWidgetsType,
   type RJSFSchema,
@@ -10,7 +9,7 @@ import {
 } from '@rjsf/utils'
 import { useEffect, useMemo, useRef, useState } from 'react'
 import { useNavigate } from 'react-router-dom'
-import { AppError, type FieldErrors } from '../../src/app-error.ts'
+import { AppError } from '../../src/app-error.ts'
 import type { IntakeConfig, IntakeData } from '../../src/intake-config.ts'
 import { validateSubmission } from '../../src/validate-submission.ts'
 import { usePrecompiledValidator } from '../forms/use-precompiled-validator.ts'
@@ -20,6 +19,7 @@ import { SignatureWidget } from '../forms/widgets/signature-widget.tsx'
 import { Loading } from '../ui/loading.tsx'
 import { submitIntake } from './api.ts'
 import { CheckboxGroupWidget, RadioGroupWidget } from './widgets/choice-group-widgets.tsx'
+import { fieldName, useFieldMessages } from '../forms/use-field-messages.ts'
 
 const WIDGETS: RegistryWidgetsType = {
   phone: PhoneWidget,
@@ -83,8 +83,6 @@ function IntakeFormFields({
   const [formData, setFormData] = useState<FormData>(
     () => getDefaultFormState(validator, schema, {}, schema, false, DEFAULTS_BEHAVIOR) as FormData,
   )
-  const [shownFields, setShownFields] = useState<ReadonlySet<string>>(new Set())
-  const [serverErrors, setServerErrors] = useState<FieldErrors>({})
   const [alertText, setAlertText] = useState<string>()
   const [isSubmitting, setIsSubmitting] = useState(false)
   const [failedAttempts, setFailedAttempts] = useState(0)
@@ -95,14 +93,7 @@ function IntakeFormFields({
     () => validateSubmission({ validator, schema, data: formData }),
     [validator, schema, formData],
   )
-  const extraErrors = useMemo(() => {
-    const shown: FieldErrors = { ...serverErrors }
-    for (const field of shownFields) {
-      const fieldErrors = check.fields[field]
-      if (fieldErrors) shown[field] = fieldErrors
-    }
-    return shown as ErrorSchema
-  }, [check, serverErrors, shownFields])
+  const messages = useFieldMessages(check)
 
   // after a refused submit, take the claimant to the first message (on a phone it is often off screen)
   useEffect(() => {
@@ -113,27 +104,18 @@ function IntakeFormFields({
     control?.focus({ preventScroll: true })
   }, [failedAttempts])
 
-  const hideField = (field: string) => {
-    setShownFields((fields) => without(fields, field))
-    setServerErrors((errors) => {
-      if (!(field in errors)) return errors
-      const { [field]: _removed, ...rest } = errors
-      return rest
-    })
-  }
-
   // a checkbox or radio group is left only when focus moves outside the group, not to its next option
   const showFieldOnLeave = (id: string) => {
     setTimeout(() => {
       if (document.activeElement?.id.startsWith(`${id}-`)) return
-      setShownFields((fields) => new Set(fields).add(fieldName(id)))
+      messages.show(fieldName(id))
     })
   }
 
   const submit = async () => {
     if (isSubmitting) return
     if (!check.isValid) {
-      setShownFields(new Set(Object.keys(check.fields)))
+      messages.showAll()
       setFailedAttempts((count) => count + 1)
       return
     }
@@ -145,7 +127,7 @@ function IntakeFormFields({
     } catch (error) {
       setIsSubmitting(false)
       const appError = error instanceof AppError ? error : undefined
-      if (appError?.fields) setServerErrors(appError.fields)
+      if (appError?.fields) messages.setServerErrors(appError.fields)
       setAlertText(
         appError?.code === 'DUPLICATE_SUBMISSION'
           ? appError.message
@@ -164,7 +146,7 @@ function IntakeFormFields({
         validator={validator}
         widgets={WIDGETS}
         formData={formData}
-        extraErrors={extraErrors}
+        extraErrors={messages.extraErrors}
         experimental_defaultFormStateBehavior={DEFAULTS_BEHAVIOR}
         noHtml5Validate
         noValidate
@@ -172,7 +154,7 @@ function IntakeFormFields({
         disabled={isSubmitting}
         onChange={(event, id) => {
           setFormData(event.formData as FormData)
-          if (id) hideField(fieldName(id))
+          if (id) messages.hide(fieldName(id))
         }}
         onBlur={showFieldOnLeave}
         onSubmit={() => void submit()}
@@ -188,16 +170,4 @@ function IntakeFormFields({
       </Form>
     </div>
   )
-}
-
-/** 'root_isOver18' and the option ids 'root_isOver18-0' all name the field 'isOver18'. */
-function fieldName(id: string): string {
-  return id.replace(/^root_/, '').replace(/-\d+$/, '')
-}
-
-function without(fields: ReadonlySet<string>, field: string): ReadonlySet<string> {
-  if (!fields.has(field)) return fields
-  const next = new Set(fields)
-  next.delete(field)
-  return next
 }
