@@ -20,6 +20,9 @@ export function createDb({
 }): DatabaseHandle {
   if (databaseUrl) {
     const pool = new pg.Pool({ connectionString: databaseUrl, max: 10 })
+    // an idle connection closed by the server (restart, failover, admin) must not crash the process:
+    // the pool drops that client and the next query opens a new one
+    pool.on('error', () => undefined)
     return { db: new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }), dialect: 'postgres' }
   }
   fs.mkdirSync(dataDir, { recursive: true })
