@@ -1,43 +1,8 @@
 import { AppError, type ErrorBody } from '../../src/app-error.ts'
+import type { IntakeSubmission, StaffPage, StaffSubmission } from '../../src/staff-lists.ts'
 import { fetchJson } from '../forms/api.ts'
 
-/** One Step 2 claim as the staff list shows it. */
-export interface StaffSubmission {
-  id: number
-  createdAt: string
-  firstName: string
-  lastName: string
-  email: string
-  phoneNumber: string
-  cashAdvanceCount: number
-  membershipMonths: number
-  /** An authenticated URL: the session cookie goes with it, so <img src> and target=_blank both work. */
-  screenshotUrl: string
-}
-
-/** One main-form submission as the main page's admin view shows it (SPEC.md section 3, camelCased). */
-export interface IntakeSubmission {
-  id: number
-  createdAt: string
-  firstName: string
-  lastName: string
-  email: string
-  phone: string
-  cashAdvanceApps: string[]
-  /** A PNG data URL, or a same-origin URL to the image. */
-  signature: string
-}
-
-/** One page of a staff list; count matches the search, total is everything. */
-export interface StaffPage<T> {
-  success: boolean
-  data: T[]
-  count: number
-  total: number
-  page: number
-  pageSize: number
-  error: string | null
-}
+export type { IntakeSubmission, StaffPage, StaffSubmission }
 
 export interface DailyCount {
   /** YYYY-MM-DD */

@@ -2,6 +2,7 @@ import { Router } from 'express'
 import type { Kysely } from 'kysely'
 import type { FormConfig } from '../../src/form-config.ts'
 import { intakeAppChoices, type IntakeConfig } from '../../src/intake-config.ts'
+import type { IntakeSubmission } from '../../src/staff-lists.ts'
 import type { Database } from '../db/database.ts'
 import { recordAudit } from './audit-log.ts'
 import { csvRecord, startCsvDownload, writeCsvRecords } from './csv.ts'
@@ -32,7 +33,7 @@ export function intakeSubmissionRoutes({
     const { rows, total } = await findIntakePage(db, { page, pageSize })
     res.set('Cache-Control', 'private, no-store').json({
       success: true,
-      data: rows.map((row) => ({
+      data: rows.map((row): IntakeSubmission => ({
         id: Number(row.id),
         createdAt: new Date(row.created_at).toISOString(),
         firstName: row.first_name,

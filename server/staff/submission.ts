@@ -1,18 +1,8 @@
+import type { StaffSubmission } from '../../src/staff-lists.ts'
 import type { SubmissionRow } from './dashboard.repository.ts'
 
-/** A claim as the dashboards receive it. */
-export interface Submission {
-  id: number
-  createdAt: string
-  firstName: string
-  lastName: string
-  email: string
-  phoneNumber: string
-  cashAdvanceCount: number
-  membershipMonths: number
-  /** The authenticated route that serves the screenshot; the file has no public address. */
-  screenshotUrl: string
-}
+/** A claim as the dashboards receive it (the contract lives in src/staff-lists.ts). */
+export type Submission = StaffSubmission
 
 export function screenshotPath(claimId: number): string {
   return `/api/staff/claims/${claimId}/screenshot`
