@@ -1,0 +1,446 @@
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { pathToFileURL } from 'node:url'
+import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs'
+import type { Browser, BrowserContext, Download, Page } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
+import { formatPhone } from '../../../src/phone.ts'
+import { intakeBody } from '../intake/fill-intake.ts'
+import { baseUrl, launchBrowser, queryDb, shown } from '../browser.ts'
+import { fillClaim, SCREENSHOT_PNG, submitButton } from '../step2/fill-claim.ts'
+
+// what a claimant could type to run script, evaluate a template or plant a spreadsheet formula
+const PAYLOADS = [
+  '<img src=x onerror=window.__pwned=1>',
+  '<script>window.__pwned=1</script>',
+  "{{constructor.constructor('window.__pwned=1')()}}",
+  '{{firmName}}',
+  '=HYPERLINK("http://evil","x")',
+  '+SUM(1,2)',
+  '@cmd',
+  '-1+1',
+  '{{firm.firmName}}',
+  '"><svg onload=window.__pwned=1>',
+] as const
+
+/** Pair i is one claimant's first and last name. */
+const NAMES = [0, 2, 4, 6, 8].map((i) => ({ firstName: PAYLOADS[i]!, lastName: PAYLOADS[i + 1]! }))
+// hostile and still valid: the forms accept any non-space, non-@ text around one @ and a dot (stored lowercased)
+const EMAILS = [
+  "o'brien+{{x}}@evil.example",
+  '<img/src=x/onerror=window.__pwned=1>@evil.example',
+  '<script>window.__pwned=1</script>@evil.example',
+  '=hyperlink("http://evil","x")@evil.example',
+  "-2+3+cmd|'/c_calc'!a0@evil.example",
+]
+// one claimant (e-mail 0, this phone) files on five apps, so one lookup shows five signed agreements
+const LOOKUP_PHONE = '3125550170'
+const LOOKUP_APPS = [
+  { slug: 'brigit', name: 'Brigit' },
+  { slug: 'empower', name: 'Empower' },
+  { slug: 'cleo', name: 'Cleo' },
+  { slug: 'earnin', name: 'Earnin' },
+  { slug: 'moneylion', name: 'MoneyLion' },
+]
+const BRIGIT_PHONES = ['3125550170', '3125550171', '3125550172', '3125550173', '3125550174']
+const INTAKE_PHONES = [
+  '(312) 555-0180',
+  '(312) 555-0181',
+  '(312) 555-0182',
+  '(312) 555-0183',
+  '(312) 555-0184',
+]
+const FIRM_NAME = 'Cash Advance Claims Law Group'
+const SCREENSHOT = fs.readFileSync(SCREENSHOT_PNG)
+const SIGNATURE = `data:image/png;base64,${SCREENSHOT.toString('base64')}`
+
+function fullName(i: number): string {
+  return `${NAMES[i]!.firstName} ${NAMES[i]!.lastName}`
+}
+
+/** The product's rule: a cell a spreadsheet would run as a formula starts with a single quote. */
+function neutralised(value: string): string {
+  return /^[=+\-@\t\r]/.test(value) ? `'${value}` : value
+}
+
+/** A Step 2 claim through the public API, as the form sends it (multipart: data JSON + screenshot). */
+async function postClaim(
+  slug: string,
+  claimant: { firstName: string; lastName: string; email: string; phone: string },
+) {
+  const form = new FormData()
+  form.set(
+    'data',
+    JSON.stringify({
+      firstName: claimant.firstName,
+      lastName: claimant.lastName,
+      email: claimant.email,
+      phoneNumber: claimant.phone,
+      cashAdvanceCount: 3,
+      membershipMonths: 12,
+      signature: SIGNATURE,
+    }),
+  )
+  form.set('screenshot', new Blob([SCREENSHOT], { type: 'image/png' }), 'statement.png')
+  const response = await fetch(`${baseUrl()}/api/forms/${slug}/submissions`, { method: 'POST', body: form })
+  expect({ slug, status: response.status, body: await response.text() }).toMatchObject({ slug, status: 201 })
+}
+
+/**
+ * RFC 4180, strictly: a quote may only open a cell or close it (doubled inside), so a value that needed
+ * quotes and did not get them throws instead of being read back by luck.
+ */
+function parseCsv(text: string): string[][] {
+  const rows: string[][] = []
+  let row: string[] = []
+  let cell = ''
+  let i = 0
+  const endCell = () => {
+    row.push(cell)
+    cell = ''
+  }
+  while (i < text.length) {
+    const char = text[i]!
+    if (char === '"' && cell === '') {
+      i += 1
+      for (;;) {
+        if (i >= text.length) throw new Error('unterminated quoted cell')
+        if (text[i] === '"' && text[i + 1] === '"') {
+          cell += '"'
+          i += 2
+        } else if (text[i] === '"') {
+          i += 1
+          break
+        } else {
+          cell += text[i]
+          i += 1
+        }
+      }
+      if (i < text.length && text[i] !== ',' && text[i] !== '\r')
+        throw new Error(`text after a closing quote: ${cell}`)
+      continue
+    }
+    if (char === '"') throw new Error(`a quote inside an unquoted cell: ${cell}`)
+    if (char === ',') {
+      endCell()
+    } else if (char === '\r' && text[i + 1] === '\n') {
+      endCell()
+      rows.push(row)
+      row = []
+      i += 1
+    } else {
+      cell += char
+    }
+    i += 1
+  }
+  if (cell !== '' || row.length > 0) {
+    endCell()
+    rows.push(row)
+  }
+  return rows
+}
+
+async function readDownload(download: Download): Promise<string> {
+  return fs.readFileSync((await download.path())!, 'utf8')
+}
+
+async function pdfText(bytes: Buffer): Promise<string> {
+  const document = await getDocument({ data: new Uint8Array(bytes), verbosity: 0 }).promise
+  try {
+    const parts: string[] = []
+    for (let number = 1; number <= document.numPages; number++) {
+      const content = await (await document.getPage(number)).getTextContent()
+      for (const item of content.items) if ('str' in item) parts.push(item.str)
+    }
+    return parts.join('')
+  } finally {
+    await document.destroy()
+  }
+}
+
+const withoutSpaces = (text: string) => text.replace(/\s+/g, '')
+
+describe('hostile names and e-mails show as text on every page that shows them', () => {
+  let browser: Browser
+  let staff: BrowserContext
+  let dashboard: Page
+  let downloadsDir: string
+  /** Every page opened here, with the dialogs it raised and its uncaught errors. */
+  const watched: { page: Page; dialogs: string[]; errors: string[] }[] = []
+
+  async function openPage(context: BrowserContext): Promise<Page> {
+    const page = await context.newPage()
+    const entry = { page, dialogs: [] as string[], errors: [] as string[] }
+    page.on('dialog', (dialog) => {
+      entry.dialogs.push(dialog.message())
+      void dialog.dismiss()
+    })
+    page.on('pageerror', (error) => entry.errors.push(error.message))
+    watched.push(entry)
+    return page
+  }
+
+  /**
+   * Nothing the claimant typed ran (no window.__pwned, no dialog) and nothing became an element (no
+   * handler attribute, inline script or <img src=x>): the site's CSP would stop the script, so the DOM
+   * check is what shows the text stayed text.
+   */
+  async function expectNothingRan(page: Page): Promise<void> {
+    const entry = watched.find((candidate) => candidate.page === page)!
+    const found = await page.evaluate(() => ({
+      pwned: (window as unknown as { __pwned?: unknown }).__pwned ?? null,
+      injected: [...document.querySelectorAll('[onerror], [onload], script:not([src]), img[src="x"]')].map(
+        (element) => element.outerHTML.slice(0, 80),
+      ),
+    }))
+    expect({ url: page.url(), ...found, dialogs: entry.dialogs }).toEqual({
+      url: page.url(),
+      pwned: null,
+      injected: [],
+      dialogs: [],
+    })
+  }
+
+  beforeAll(async () => {
+    browser = await launchBrowser()
+    downloadsDir = fs.mkdtempSync(path.join(os.tmpdir(), 'hostile-downloads-'))
+    // brigit claims 1-4 and the lookup claimant's other four apps; brigit claim 0 goes through the form below
+    for (let i = 1; i < NAMES.length; i++) {
+      await postClaim('brigit', { ...NAMES[i]!, email: EMAILS[i]!, phone: BRIGIT_PHONES[i]! })
+      await postClaim(LOOKUP_APPS[i]!.slug, { ...NAMES[i]!, email: EMAILS[0]!, phone: LOOKUP_PHONE })
+    }
+    for (let i = 0; i < NAMES.length; i++) {
+      const response = await fetch(`${baseUrl()}/api/intake`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify(
+          intakeBody({
+            ...NAMES[i],
+            email: EMAILS[i],
+            phone: INTAKE_PHONES[i],
+            address: `${PAYLOADS[(2 * i + 2) % PAYLOADS.length]} ${PAYLOADS[(2 * i + 3) % PAYLOADS.length]}`,
+            city: PAYLOADS[2 * i],
+          }),
+        ),
+      })
+      expect(response.status).toBe(201)
+    }
+    staff = await browser.newContext({ viewport: { width: 1280, height: 900 }, acceptDownloads: true })
+  })
+  afterAll(async () => {
+    await browser?.close()
+    if (downloadsDir) fs.rmSync(downloadsDir, { recursive: true, force: true })
+  })
+
+  it('fills the Step 2 agreement live with each payload as literal text, and files the claim', async () => {
+    const context = await browser.newContext({ viewport: { width: 390, height: 844 } })
+    const page = await openPage(context)
+    await page.goto(`${baseUrl()}/brigit`)
+    const agreement = page.getByTestId('agreement-text')
+    await shown(agreement)
+    for (let i = NAMES.length - 1; i >= 0; i--) {
+      await page.getByLabel('First Name').fill(NAMES[i]!.firstName)
+      await page.getByLabel('Last Name').fill(NAMES[i]!.lastName)
+      await page.getByLabel('Email Address').fill(EMAILS[i]!)
+      const text = await agreement.innerText()
+      expect(text).toContain(
+        `This agreement is between ${fullName(i)} ("you" or "the client") and ${FIRM_NAME}`,
+      )
+      expect(text).toContain(`Name: ${fullName(i)}`)
+      expect(text).toContain(`E-mail: ${EMAILS[i]}`)
+      await expectNothingRan(page)
+    }
+
+    // the last pair typed is claimant 0's: sign and send it the way a person does
+    await fillClaim(page, { ...NAMES[0]!, email: EMAILS[0]!, phoneDigits: BRIGIT_PHONES[0]! })
+    expect(await agreement.innerText()).toContain(`Name: ${fullName(0)}`)
+    await submitButton(page, 'Brigit').click()
+    await page.waitForURL('**/brigit-success')
+    await expectNothingRan(page)
+    const stored = queryDb<{ first_name: string; last_name: string; email: string }>(
+      "SELECT first_name, last_name, email FROM claims WHERE app = 'brigit' AND phone_number = ?",
+      formatPhone(BRIGIT_PHONES[0]!),
+    )
+    expect(stored).toEqual([{ ...toRow(NAMES[0]!), email: EMAILS[0] }])
+    await context.close()
+  })
+
+  it('shows every payload literally in the Brigit dashboard list, its details and a hostile search', async () => {
+    const page = await openPage(staff)
+    dashboard = page
+    await page.goto(`${baseUrl()}/brigit-admin`)
+    await page.getByLabel('Admin Password').fill(inject('adminPassword'))
+    await page.getByRole('button', { name: 'Access Dashboard' }).click()
+    await shown(page.getByRole('heading', { level: 1, name: 'Brigit Admin Dashboard' }))
+
+    const search = page.getByPlaceholder('Search by phone number or email...')
+    await search.fill('312555017')
+    await shown(page.getByText(/^Search results: 5 of \d+ submissions$/))
+    for (let i = 0; i < NAMES.length; i++) {
+      const row = page.getByRole('row').filter({ hasText: formatPhone(BRIGIT_PHONES[i]!) })
+      await shown(row.getByRole('cell', { name: fullName(i), exact: true }))
+      await shown(row.getByRole('cell', { name: EMAILS[i]!, exact: true }))
+      await row.getByRole('button', { name: 'View Details' }).click()
+      const details = page.getByRole('region', { name: 'Selected Submission Details' })
+      await shown(details.getByText(fullName(i), { exact: true }))
+      await shown(details.getByText(EMAILS[i]!, { exact: true }))
+      await shown(details.getByRole('img', { name: `Bank statement screenshot from ${fullName(i)}` }))
+    }
+    await expectNothingRan(page)
+
+    // the search term itself is echoed in the results line and the empty state
+    await search.fill(PAYLOADS[1])
+    await shown(page.getByRole('cell', { name: fullName(0), exact: true }))
+    const miss = `${PAYLOADS[9]}zz-no-such-claim`
+    await search.fill(miss)
+    await shown(page.getByText(`No submissions match "${miss}"`, { exact: true }))
+    await expectNothingRan(page)
+  })
+
+  it('exports the Brigit CSV with every formula neutralised and every value quoted as needed', async () => {
+    const page = dashboard
+    const search = page.getByPlaceholder('Search by phone number or email...')
+    await search.fill('312555017')
+    await shown(page.getByText(/^Search results: 5 of \d+ submissions$/))
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: 'Download CSV' }).click(),
+    ])
+    const [header, ...rows] = parseCsv(await readDownload(download))
+    expect(header).toEqual([
+      'ID',
+      'Submission Date',
+      'First Name',
+      'Last Name',
+      'Email',
+      'Phone Number',
+      'Cash Advance Count',
+      'Membership Months',
+      'Screenshot URL',
+    ])
+    expect(rows).toHaveLength(NAMES.length)
+    for (let i = 0; i < NAMES.length; i++) {
+      const row = rows.find((cells) => cells[5] === formatPhone(BRIGIT_PHONES[i]!))
+      expect(row?.slice(2, 5)).toEqual([
+        neutralised(NAMES[i]!.firstName),
+        neutralised(NAMES[i]!.lastName),
+        neutralised(EMAILS[i]!),
+      ])
+      for (const cell of row!) expect(cell).not.toMatch(/^[=+\-@\t\r]/)
+    }
+    const cells = rows.flat()
+    expect(cells).toContain(`'=HYPERLINK("http://evil","x")`)
+    expect(cells).toContain("'+SUM(1,2)")
+    expect(cells).toContain("'@cmd")
+    expect(cells).toContain("'-1+1")
+    expect(cells).toContain(`'=hyperlink("http://evil","x")@evil.example`)
+    await expectNothingRan(page)
+  })
+
+  it("shows the intakes literally in the main page's admin list and neutralises its CSV", async () => {
+    const page = await openPage(staff)
+    await page.goto(`${baseUrl()}/?key=anything`)
+    await shown(page.getByRole('heading', { level: 1, name: 'All Submissions' }))
+    for (let i = 0; i < NAMES.length; i++) {
+      const row = page.getByRole('row').filter({ hasText: INTAKE_PHONES[i]! })
+      await shown(row.getByRole('cell', { name: fullName(i), exact: true }))
+      await shown(row.getByRole('cell', { name: EMAILS[i]!, exact: true }))
+    }
+    await expectNothingRan(page)
+
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: 'Download App Submissions View (CSV)' }).click(),
+    ])
+    const [header, ...rows] = parseCsv(await readDownload(download))
+    expect(header).toEqual(['Name', 'Email', 'Phone', 'Apps Used', 'App', 'Step 2 Status', 'Date'])
+    for (let i = 0; i < NAMES.length; i++) {
+      const ours = rows.filter((cells) => cells[2] === INTAKE_PHONES[i])
+      expect(ours).toHaveLength(1)
+      expect(ours[0]!.slice(0, 2)).toEqual([neutralised(fullName(i)), neutralised(EMAILS[i]!)])
+      for (const cell of ours[0]!) expect(cell).not.toMatch(/^[=+\-@\t\r]/)
+    }
+    expect(rows.map((cells) => cells[0])).toContain(`'=HYPERLINK("http://evil","x") +SUM(1,2)`)
+
+    // the address and city are shown on no page and in no export; they are kept exactly as typed
+    const stored = queryDb<{ first_name: string; last_name: string; address: string; city: string }>(
+      `SELECT first_name, last_name, address, city FROM form_submissions WHERE phone IN (${INTAKE_PHONES.map(() => '?').join(', ')}) ORDER BY phone`,
+      ...INTAKE_PHONES,
+    )
+    expect(stored).toEqual(
+      NAMES.map((name, i) => ({
+        ...toRow(name),
+        address: `${PAYLOADS[(2 * i + 2) % PAYLOADS.length]} ${PAYLOADS[(2 * i + 3) % PAYLOADS.length]}`,
+        city: PAYLOADS[2 * i],
+      })),
+    )
+  })
+
+  it('finds the five signed agreements with every payload as text, and downloads HTML and PDF that run nothing', async () => {
+    const context = await browser.newContext({
+      viewport: { width: 1280, height: 900 },
+      acceptDownloads: true,
+    })
+    const page = await openPage(context)
+    await page.goto(`${baseUrl()}/view-agreement`)
+    await page.getByLabel('Email Address').fill(EMAILS[0]!)
+    await page.getByLabel('Phone Number').fill(LOOKUP_PHONE)
+    await page.getByRole('button', { name: 'Find My Agreement' }).click()
+    await shown(page.getByRole('heading', { name: 'Agreement Found!' }))
+
+    const viewer = await openPage(context)
+    for (let i = 0; i < LOOKUP_APPS.length; i++) {
+      const app = LOOKUP_APPS[i]!
+      const card = page.getByRole('article').filter({ hasText: `We found your ${app.name} agreement` })
+      await shown(card.getByText(fullName(i), { exact: true }))
+      await shown(card.getByText(EMAILS[0]!, { exact: true }))
+      const text = await card.getByLabel(`${app.name} agreement as signed`).innerText()
+      expect(text).toContain(`Name: ${fullName(i)}`)
+      expect(text).toContain(`E-mail: ${EMAILS[0]}`)
+
+      const [html] = await Promise.all([
+        page.waitForEvent('download'),
+        card.getByRole('button', { name: 'Download Agreement' }).click(),
+      ])
+      // opened from disk, as a claimant would: no server sends a CSP there
+      const file = path.join(downloadsDir, html.suggestedFilename())
+      await html.saveAs(file)
+      await viewer.goto(pathToFileURL(file).href)
+      const downloaded = await viewer.locator('body').innerText()
+      expect(downloaded).toContain(`Name: ${fullName(i)}`)
+      expect(downloaded).toContain(`E-mail: ${EMAILS[0]}`)
+      await expectNothingRan(viewer)
+      // and the file's own policy stops an inline script that got in anyway
+      const inlineRan = await viewer.evaluate(() => {
+        const script = document.createElement('script')
+        script.textContent = 'window.__inline = 1'
+        document.body.append(script)
+        script.remove()
+        return (window as unknown as { __inline?: unknown }).__inline ?? null
+      })
+      expect(inlineRan).toBeNull()
+
+      const [pdf] = await Promise.all([
+        page.waitForEvent('download'),
+        card.getByRole('button', { name: 'Download PDF' }).click(),
+      ])
+      const bytes = fs.readFileSync((await pdf.path())!)
+      expect(withoutSpaces(await pdfText(bytes))).toContain(withoutSpaces(`Name: ${fullName(i)}`))
+      // no action that could run when the PDF opens (the compressed streams are left out of the search)
+      const objects = bytes.toString('latin1').replace(/stream[\s\S]*?endstream/g, '')
+      expect(objects).not.toMatch(/\/(JavaScript|JS|OpenAction|Launch|AA)\b/)
+    }
+    const brigit = await page.getByLabel('Brigit agreement as signed').innerText()
+    expect(brigit).toContain(
+      `This agreement is between ${fullName(0)} ("you" or "the client") and ${FIRM_NAME}`,
+    )
+    await expectNothingRan(page)
+    expect(watched.flatMap((entry) => entry.errors)).toEqual([])
+    await context.close()
+  })
+})
+
+function toRow(name: { firstName: string; lastName: string }) {
+  return { first_name: name.firstName, last_name: name.lastName }
+}
