@@ -8,7 +8,7 @@ import multer from 'multer'
 /**
  * The bare handler the submission benchmark compares the product with: Express 5, multer in memory,
  * better-sqlite3 with the product's durability (WAL, synchronous=NORMAL), the file written with
- * fsync, one insert. No validation, no agreement, no logging: the floor of what a claim costs.
+ * fsync and its folder synced, one insert. No validation, no agreement, no logging: the floor of what a claim costs.
  */
 const dataDir = path.resolve(process.env.DATA_DIR ?? 'baseline-data')
 const screenshots = path.join(dataDir, 'screenshots')
@@ -45,6 +45,13 @@ app.post('/api/forms/:slug/submissions', upload.single('screenshot'), async (req
     await handle.sync()
   } finally {
     await handle.close()
+  }
+  // the new name is durable only once its folder is synced too (the product does the same)
+  const folder = await fs.promises.open(screenshots, 'r')
+  try {
+    await folder.sync()
+  } finally {
+    await folder.close()
   }
   const createdAt = new Date().toISOString()
   const { lastInsertRowid } = insert.run(

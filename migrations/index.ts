@@ -5,6 +5,8 @@ import * as createStaffAccess from './2026_11_22_1200_create_staff_access.ts'
 import * as createClaimSearch from './2026_11_22_1300_create_claim_search.ts'
 import * as createIntake from './2026_11_22_1400_create_intake.ts'
 import * as addLegalHold from './2026_11_22_1500_add_legal_hold.ts'
+import * as createClaimStats from './2026_11_22_1600_create_claim_stats.ts'
+import * as createAgreementCopies from './2026_11_22_1700_create_agreement_copies.ts'
 
 /** Every migration, by name; names sort in the order they run. */
 export const MIGRATIONS: Record<string, Migration> = {
@@ -14,4 +16,6 @@ export const MIGRATIONS: Record<string, Migration> = {
   '2026_11_22_1300_create_claim_search': createClaimSearch,
   '2026_11_22_1400_create_intake': createIntake,
   '2026_11_22_1500_add_legal_hold': addLegalHold,
+  '2026_11_22_1600_create_claim_stats': createClaimStats,
+  '2026_11_22_1700_create_agreement_copies': createAgreementCopies,
 }

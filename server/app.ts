@@ -3,7 +3,7 @@ import helmet from 'helmet'
 import type { Kysely } from 'kysely'
 import type { FormConfig } from '../src/form-config.ts'
 import type { IntakeConfig } from '../src/intake-config.ts'
-import type { AgreementMailer } from './agreements/agreement-mailer.ts'
+import type { AgreementCopies } from './agreements/agreement-copies.ts'
 import { agreementRoutes } from './agreements/agreement.routes.ts'
 import type { AgreementTemplates } from './agreements/agreement-templates.ts'
 import type { Database } from './db/database.ts'
@@ -26,7 +26,8 @@ export interface AppDeps {
   intake: IntakeConfig
   storage: ScreenshotStorage
   templates: AgreementTemplates
-  mailer: AgreementMailer
+  /** Sends the claimants' e-mail copies queued with their claims. */
+  agreementCopies: AgreementCopies
   logger: Logger
   /** The browser's precompiled validators; compiled on first request when left out (tests). */
   validators?: ValidatorModules
@@ -41,7 +42,7 @@ export function createApp({
   intake,
   storage,
   templates,
-  mailer,
+  agreementCopies,
   logger,
   validators = createValidatorModules({ forms, intake }),
   clientDir,
@@ -75,7 +76,7 @@ export function createApp({
   app.use(dashboardRoutes({ db, forms, intake, storage }))
   app.use(intakeRoutes({ db, config: intake, validators }))
   app.use(formRoutes({ forms, validators }))
-  app.use(claimRoutes({ db, forms, storage, templates, mailer }))
+  app.use(claimRoutes({ db, forms, storage, templates, agreementCopies }))
   app.use(agreementRoutes({ db, forms }))
   app.use('/api', notFoundApi)
   if (clientDir) app.use(staticClient(clientDir))

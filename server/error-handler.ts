@@ -1,4 +1,4 @@
-import type { ErrorRequestHandler, RequestHandler } from 'express'
+import type { ErrorRequestHandler, Request, RequestHandler } from 'express'
 import multer from 'multer'
 import { AppError, type ErrorBody } from '../src/app-error.ts'
 import { FILE_TOO_LARGE_MESSAGE } from '../src/claim-messages.ts'
@@ -7,7 +7,7 @@ import type { Logger } from './logger.ts'
 /** The one place errors become responses: `{ error: { code, message, fields? } }`. */
 export function errorHandler(logger: Logger): ErrorRequestHandler {
   return (error: unknown, req, res, _next) => {
-    const appError = toAppError(error)
+    const appError = toAppError(error, req)
     if (!appError) {
       logger.error({ err: error, reqId: res.locals.reqId, path: req.path }, 'unhandled error')
     }
@@ -35,7 +35,15 @@ export const notFoundApi: RequestHandler = (req, _res, next) => {
   )
 }
 
-function toAppError(error: unknown): AppError | undefined {
+/** What a refusal of the body's format says about the request: its Content-Type, or that there is none. */
+export function describeContentType(req: Request): string {
+  const contentType = req.get('content-type')
+  if (req.is('*/*') === null) return 'the request has no body'
+  if (contentType === undefined) return 'the request has no Content-Type'
+  return `the request's Content-Type is "${contentType.length > 100 ? `${contentType.slice(0, 100)}…` : contentType}"`
+}
+
+function toAppError(error: unknown, req: Request): AppError | undefined {
   if (error instanceof AppError) return error
   if (error instanceof multer.MulterError) {
     if (error.code === 'LIMIT_FILE_SIZE') {
@@ -50,16 +58,24 @@ function toAppError(error: unknown): AppError | undefined {
       message: `upload refused: ${error.message}${error.field ? ` ("${error.field}")` : ''}`,
     })
   }
-  const status = (error as { status?: unknown; type?: unknown } | null)?.status
-  if (typeof status === 'number' && status >= 400 && status < 500) {
-    // body-parser and busboy errors (malformed multipart, bad JSON) carry a 4xx status
-    return new AppError('BAD_REQUEST', { status, message: `malformed request: ${(error as Error).message}` })
+  const { status, type, limit, errno } = (error ?? {}) as {
+    status?: unknown
+    type?: unknown
+    limit?: unknown
+    errno?: unknown
   }
-  if (
-    error instanceof Error &&
-    /Unexpected end of form|Malformed part header|Multipart: Boundary not found/i.test(error.message)
-  ) {
-    return new AppError('BAD_REQUEST', { status: 400, message: `malformed multipart body: ${error.message}` })
+  if (typeof status === 'number' && status >= 400 && status < 500) {
+    // body-parser's errors (bad JSON, too large, unknown charset) carry a 4xx status and a type
+    const message =
+      type === 'entity.too.large'
+        ? `the request body is too large (at most ${String(limit)} bytes)`
+        : type === 'entity.parse.failed'
+          ? `the request body is not valid JSON: ${(error as Error).message}`
+          : typeof errno === 'number' && req.get('content-encoding') !== undefined
+            ? // zlib's own error: the body is not in the encoding its header names
+              `the request body is not valid Content-Encoding "${req.get('content-encoding')}": ${(error as Error).message}`
+            : `malformed request: ${(error as Error).message}`
+    return new AppError('BAD_REQUEST', { status, message })
   }
   return undefined
 }

@@ -2,6 +2,7 @@ import type { Server } from 'node:http'
 import path from 'node:path'
 import type { FormConfig } from '../src/form-config.ts'
 import type { IntakeConfig } from '../src/intake-config.ts'
+import { createAgreementCopies } from './agreements/agreement-copies.ts'
 import { createAgreementMailer } from './agreements/agreement-mailer.ts'
 import { loadAgreementTemplates, type AgreementTemplates } from './agreements/agreement-templates.ts'
 import { createApp } from './app.ts'
@@ -13,6 +14,7 @@ import { loadFormConfigs } from './forms/load-form-configs.ts'
 import { loadIntakeConfig } from './forms/load-intake-config.ts'
 import { createValidatorModules } from './forms/validator-modules.ts'
 import { createLogger } from './logger.ts'
+import { removeOrphanScreenshots } from './uploads/remove-orphan-screenshots.ts'
 import { createDiskScreenshotStorage } from './uploads/screenshot-storage.ts'
 
 export const CLIENT_DIR = path.resolve(import.meta.dirname, '..', 'dist', 'client')
@@ -22,7 +24,7 @@ export interface RunningServer {
   close(): Promise<void>
 }
 
-/** env → forms → validators → db → migrate → createApp() → listen. Throws (and listens on nothing) when a step fails. */
+/** env → forms → validators → db → migrate → recover screenshots → createApp() → listen. Throws (and listens on nothing) when a step fails. */
 export async function startServer(
   config: ServerConfig,
   {
@@ -41,7 +43,7 @@ export async function startServer(
     from: config.mailFrom,
     logger,
   })
-  const { db } = createDb(config)
+  const { db, dialect } = createDb(config)
   await migrateToLatest(db)
   await ensureAdminPassword({
     db,
@@ -54,13 +56,19 @@ export async function startServer(
       ),
   })
   const storage = createDiskScreenshotStorage(config.dataDir)
+  // before listening: a crash (or a killed purge) may have left screenshot files that no claim names
+  const sweep = await removeOrphanScreenshots({ db, dialect, storage })
+  logger.info({ screenshotFiles: sweep.files, orphansRemoved: sweep.removed }, 'screenshot recovery')
+  const agreementCopies = createAgreementCopies({ db, mailer, forms, logger })
+  // copies queued before a restart (or that failed and came due) go out now
+  agreementCopies.wake()
   const app = createApp({
     db,
     forms,
     intake,
     storage,
     templates,
-    mailer,
+    agreementCopies,
     logger,
     validators,
     clientDir: CLIENT_DIR,
@@ -77,6 +85,7 @@ export async function startServer(
     url,
     async close() {
       await new Promise<void>((resolve) => server.close(() => resolve()))
+      await agreementCopies.stop()
       await db.destroy()
     },
   }

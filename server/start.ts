@@ -12,7 +12,10 @@ try {
   const templates = loadAgreementTemplates()
   const forms = loadFormConfigs(config.formsDir, { agreementTemplates: templates })
   const intake = loadIntakeConfig(config.formsDir)
-  await ensureClientBuild(CLIENT_DIR, (message) => console.log(message))
+  // SKIP_CLIENT_BUILD=1 serves dist/client as it is (built ahead of time, or an API-only test)
+  if (process.env.SKIP_CLIENT_BUILD !== '1') {
+    await ensureClientBuild(CLIENT_DIR, (message) => console.log(message))
+  }
   const server = await startServer(config, { templates, forms, intake })
   console.log(`Claims intake is running on ${server.url}`)
   const stop = () => void server.close().then(() => process.exit(0))

@@ -60,9 +60,16 @@ export function agreementContext({
  */
 export function longDate(isoDate: string): string {
   const [year, month, day] = isoDate.split('-').map(Number)
-  const utc = new Date(Date.UTC(year ?? 1970, (month ?? 1) - 1, day ?? 1))
-  return utc.toLocaleDateString('en-US', { timeZone: 'UTC', year: 'numeric', month: 'long', day: 'numeric' })
+  return LONG_DATE.format(new Date(Date.UTC(year ?? 1970, (month ?? 1) - 1, day ?? 1)))
 }
+
+// made once: a formatter is costly to build, and the server renders an agreement for every claim
+const LONG_DATE = new Intl.DateTimeFormat('en-US', {
+  timeZone: 'UTC',
+  year: 'numeric',
+  month: 'long',
+  day: 'numeric',
+})
 
 /**
  * Today's calendar date where the claimant is, YYYY-MM-DD.

@@ -107,7 +107,7 @@ export async function seedDatabase(options: SeedOptions): Promise<SeedResult> {
       const app = appForClaim(plan, k)
       const claimant = claimantFor(k)
       const createdAt = filedAt({ i, n: claims, now })
-      const row = claimRow({ id: lastClaimId + 1 + i, app, k, claimant, createdAt, signature })
+      const row = claimRow({ id: lastClaimId + 1 + i, app, k, claimant, createdAt })
       claimRows.push(row)
       perApp.set(app, (perApp.get(app) ?? 0) + 1)
       if (agreementEvery > 0 && k % agreementEvery === 0) {

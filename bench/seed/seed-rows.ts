@@ -61,14 +61,12 @@ export function claimRow({
   k,
   claimant,
   createdAt,
-  signature,
 }: {
   id: number
   app: string
   k: number
   claimant: Claimant
   createdAt: string
-  signature: string
 }): Insertable<ClaimsTable> & { id: number } {
   const { cashAdvanceCount, membershipMonths } = claimCounts(k)
   return {
@@ -83,7 +81,6 @@ export function claimRow({
     membership_months: membershipMonths,
     screenshot_key: seedScreenshotKey(app, k),
     screenshot_type: 'image/png',
-    signature,
   }
 }
 

@@ -1,5 +1,6 @@
 import Handlebars from 'handlebars'
 import type { AgreementAudit } from './agreement-pdf.ts'
+import type { SignedAgreementRow } from './agreement-record.repository.ts'
 
 const STYLE = `
 body { font-family: Georgia, 'Times New Roman', serif; max-width: 46rem; margin: 2rem auto; padding: 0 1rem; color: #111; line-height: 1.5; }
@@ -9,6 +10,11 @@ h2 { font-size: 1.5rem; } h3 { font-size: 1.1rem; margin-top: 1.5rem; }
 .blank { letter-spacing: 0.1em; }
 .audit { margin-top: 3rem; padding-top: 1rem; border-top: 2px solid #333; font-family: monospace; font-size: 0.85rem; word-break: break-all; }
 `
+
+// a downloaded file opens from disk with no server to send a CSP: it carries its own, which runs no
+// script at all, so even text a template failed to escape could not execute
+const DOCUMENT_POLICY =
+  "default-src 'none'; img-src data:; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'"
 
 /**
  * The downloadable agreement: a self-contained HTML document whose body holds the stored signed HTML
@@ -37,6 +43,7 @@ export function agreementDocument({
 <html lang="en">
 <head>
 <meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="${DOCUMENT_POLICY}">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${escape(title)}</title>
 <style>${STYLE}</style>
@@ -64,4 +71,30 @@ export function agreementFileName(
 ): string {
   const safe = `${firstName} ${lastName}`.replace(/[^A-Za-z0-9]+/g, '-').replace(/^-+|-+$/g, '') || 'signed'
   return `${safe}-agreement.${ext}`
+}
+
+/**
+ * The signed agreement as the claimant downloads it and receives it by e-mail: the document, its
+ * title and its file name.
+ */
+export function signedAgreementDocument(
+  row: SignedAgreementRow,
+  appName: string,
+): { title: string; audit: AgreementAudit; document: string; fileName: (ext: string) => string } {
+  const title = `${appName} Attorney-Client Contingency Fee Agreement - ${row.firstName} ${row.lastName}`
+  const audit: AgreementAudit = {
+    claimId: row.claimId,
+    app: row.app,
+    signedAt: row.signedAt,
+    ipAddress: row.ipAddress,
+    userAgent: row.userAgent,
+    sha256: row.sha256,
+    templateVersion: row.templateVersion,
+  }
+  return {
+    title,
+    audit,
+    document: agreementDocument({ title, html: row.html, audit }),
+    fileName: (ext) => agreementFileName(row, ext),
+  }
 }

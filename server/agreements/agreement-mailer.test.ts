@@ -92,8 +92,11 @@ describe('createAgreementMailer', () => {
   it('writes one .eml to {dataDir}/outbox when no SMTP URL is set', async () => {
     const dataDir = makeDataDir()
     const { logger, lines } = makeLogger()
-    await createAgreementMailer({ smtpUrl: undefined, dataDir, from: FROM, logger }).send(makeMail())
+    const sent = await createAgreementMailer({ smtpUrl: undefined, dataDir, from: FROM, logger }).send(
+      makeMail(),
+    )
 
+    expect(sent).toBe(true)
     const files = fs.readdirSync(path.join(dataDir, 'outbox'))
     expect(files).toHaveLength(1)
     expect(files[0]).toMatch(/^\d{13}-[0-9a-f]{16}\.eml$/)
@@ -136,7 +139,7 @@ describe('createAgreementMailer', () => {
       from: FROM,
       logger,
     })
-    await expect(mailer.send(makeMail())).resolves.toBeUndefined()
+    await expect(mailer.send(makeMail())).resolves.toBe(false)
 
     expect(lines).toHaveLength(1)
     const entry = JSON.parse(lines[0] ?? '{}') as Record<string, unknown>
@@ -154,7 +157,7 @@ describe('createAgreementMailer', () => {
       from: FROM,
       logger,
     })
-    await expect(mailer.send(makeMail())).resolves.toBeUndefined()
+    await expect(mailer.send(makeMail())).resolves.toBe(false)
 
     expect(lines).toHaveLength(1)
     const entry = JSON.parse(lines[0] ?? '{}') as Record<string, unknown>
@@ -168,7 +171,7 @@ describe('createAgreementMailer', () => {
     fs.writeFileSync(path.join(dataDir, 'outbox'), 'a file where the folder should be')
     const { logger, lines } = makeLogger()
     const mailer = createAgreementMailer({ smtpUrl: undefined, dataDir, from: FROM, logger })
-    await expect(mailer.send(makeMail())).resolves.toBeUndefined()
+    await expect(mailer.send(makeMail())).resolves.toBe(false)
 
     expect(lines).toHaveLength(1)
     expect(JSON.parse(lines[0] ?? '{}')).toMatchObject({ level: 40, app: 'Brigit' })

@@ -16,8 +16,8 @@ export interface AgreementMail {
 }
 
 export interface AgreementMailer {
-  /** Never rejects: a failure is logged (without personal data) and dropped. */
-  send(mail: AgreementMail): Promise<void>
+  /** Never rejects: true once delivered; a failure is logged (without personal data) and gives false. */
+  send(mail: AgreementMail): Promise<boolean>
 }
 
 // an unreachable server must not hold a request's courtesy e-mail for nodemailer's default of minutes;
@@ -45,10 +45,12 @@ export function createAgreementMailer({
     async send(mail) {
       try {
         await deliver(composeMessage(from, mail))
+        return true
       } catch (error) {
         // error texts can quote the recipient ("<ana@…>: Recipient address rejected"): scrub before logging
         const message = error instanceof Error ? error.message : String(error)
         logger.warn({ err: scrub(message, mail), app: mail.appName }, 'agreement e-mail not sent')
+        return false
       }
     },
   }

@@ -1,5 +1,6 @@
 import type { Insertable, Kysely } from 'kysely'
 import type { AgreementRecordsTable, Database } from '../db/database.ts'
+import { isoTimestamp } from '../db/timestamp.ts'
 
 export type NewAgreementRecord = Insertable<AgreementRecordsTable>
 
@@ -25,12 +26,8 @@ export interface SignedAgreementRow {
   userAgent: string
 }
 
-/** Every signed agreement whose claim has this e-mail AND this phone (one indexed query, all apps). */
-export async function findAgreementsByContact(
-  db: Kysely<Database>,
-  { email, phoneNumber, claimId }: { email: string; phoneNumber: string; claimId?: number },
-): Promise<SignedAgreementRow[]> {
-  let query = db
+function signedAgreements(db: Kysely<Database>) {
+  return db
     .selectFrom('claims')
     .innerJoin('agreement_records', 'agreement_records.claim_id', 'claims.id')
     .select([
@@ -50,13 +47,31 @@ export async function findAgreementsByContact(
       'agreement_records.ip_address as ipAddress',
       'agreement_records.user_agent as userAgent',
     ])
+}
+
+type StoredRow = Awaited<ReturnType<ReturnType<typeof signedAgreements>['execute']>>[number]
+
+function toSignedAgreement(row: StoredRow): SignedAgreementRow {
+  return { ...row, claimId: Number(row.claimId), signedAt: isoTimestamp(row.signedAt) }
+}
+
+/** Every signed agreement whose claim has this e-mail AND this phone (one indexed query, all apps). */
+export async function findAgreementsByContact(
+  db: Kysely<Database>,
+  { email, phoneNumber, claimId }: { email: string; phoneNumber: string; claimId?: number },
+): Promise<SignedAgreementRow[]> {
+  let query = signedAgreements(db)
     .where('claims.email', '=', email)
     .where('claims.phone_number', '=', phoneNumber)
   if (claimId !== undefined) query = query.where('claims.id', '=', claimId)
-  const rows = await query.execute()
-  return rows.map((row) => ({
-    ...row,
-    claimId: Number(row.claimId),
-    signedAt: new Date(row.signedAt).toISOString(),
-  }))
+  return (await query.execute()).map(toSignedAgreement)
+}
+
+/** One claim's signed agreement, if it has one. */
+export async function findAgreementByClaimId(
+  db: Kysely<Database>,
+  claimId: number,
+): Promise<SignedAgreementRow | undefined> {
+  const row = await signedAgreements(db).where('claims.id', '=', claimId).executeTakeFirst()
+  return row && toSignedAgreement(row)
 }

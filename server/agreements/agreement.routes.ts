@@ -11,7 +11,7 @@ import {
 import { formatPhone } from '../../src/phone.ts'
 import type { Database } from '../db/database.ts'
 import { hitRateLimit, type RateLimitRule } from '../rate-limit.ts'
-import { agreementDocument, agreementFileName } from './agreement-document.ts'
+import { signedAgreementDocument } from './agreement-document.ts'
 import { renderAgreementPdf } from './agreement-pdf.ts'
 import { findAgreementsByContact, type SignedAgreementRow } from './agreement-record.repository.ts'
 
@@ -80,23 +80,15 @@ export function agreementRoutes({
     }
     const [row] = await findOwnAgreements(db, req.body, claimId)
     if (!row) throw notFound()
-    const appName = forms.get(row.app)?.displayName ?? row.app
-    const title = `${appName} Attorney-Client Contingency Fee Agreement - ${row.firstName} ${row.lastName}`
-    const audit = {
-      claimId: row.claimId,
-      app: row.app,
-      signedAt: row.signedAt,
-      ipAddress: row.ipAddress,
-      userAgent: row.userAgent,
-      sha256: row.sha256,
-      templateVersion: row.templateVersion,
-    }
+    const signed = signedAgreementDocument(row, forms.get(row.app)?.displayName ?? row.app)
     res.set('Cache-Control', 'no-store')
-    res.attachment(agreementFileName(row, body.format))
+    res.attachment(signed.fileName(body.format))
     if (body.format === 'html') {
-      res.type('text/html; charset=utf-8').send(agreementDocument({ title, html: row.html, audit }))
+      res.type('text/html; charset=utf-8').send(signed.document)
     } else {
-      res.type('application/pdf').send(await renderAgreementPdf({ html: row.html, title, audit }))
+      res
+        .type('application/pdf')
+        .send(await renderAgreementPdf({ html: row.html, title: signed.title, audit: signed.audit }))
     }
   })
   return router

@@ -1,7 +1,7 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import SQLite from 'better-sqlite3'
-import { Kysely, PostgresDialect, SqliteDialect } from 'kysely'
+import { Kysely, PostgresDialect, SqliteDialect, type SqliteDatabase } from 'kysely'
 import pg from 'pg'
 import type { Database, DatabaseHandle } from './database.ts'
 
@@ -32,7 +32,34 @@ export function createDb({
   sqlite.pragma('synchronous = NORMAL')
   sqlite.pragma('busy_timeout = 5000')
   sqlite.pragma('foreign_keys = ON')
-  return { db: new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) }), dialect: 'sqlite' }
+  return {
+    db: new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) }),
+    dialect: 'sqlite',
+  }
+}
+
+const STATEMENT_CACHE_SIZE = 256
+
+/**
+ * The SQLite connection as kysely sees it, keeping its prepared statements by SQL text: kysely asks for a
+ * new one for every query, and preparing costs more than running most of ours. better-sqlite3 runs a
+ * statement to its end before it returns, so one statement serves every request in turn (nothing here
+ * streams a query). The oldest statement goes when the cache is full (the seed's bulk inserts vary).
+ */
+function withStatementCache(sqlite: SQLite.Database): SqliteDatabase {
+  const statements = new Map<string, SQLite.Statement>()
+  return {
+    close: () => sqlite.close(),
+    prepare(sql) {
+      let statement = statements.get(sql)
+      if (statement === undefined) {
+        statement = sqlite.prepare(sql)
+        if (statements.size >= STATEMENT_CACHE_SIZE) statements.delete(statements.keys().next().value!)
+        statements.set(sql, statement)
+      }
+      return statement
+    },
+  }
 }
 
 /** True when the error is a unique-index violation, in either dialect. */

@@ -13,7 +13,6 @@ export interface ClaimsTable {
   membership_months: number
   screenshot_key: string
   screenshot_type: string
-  signature: string
   /** 1 keeps the claim past the retention period (purge-expired skips it). */
   legal_hold: Generated<number>
 }
@@ -31,6 +30,31 @@ export interface AgreementRecordsTable {
   ip_address: string
   user_agent: string
   consent_text: string
+}
+
+/** A claimant's e-mailed copy of a signed agreement, queued with the claim and sent in the background. */
+export interface AgreementCopiesTable {
+  claim_id: number
+  /** epoch ms when the copy is due (again) */
+  due_at: number
+  attempts: Generated<number>
+  /** epoch ms, null until sent */
+  sent_at: number | null
+}
+
+/** An app's claim count and sums, kept by triggers on claims (the dashboards' totals and averages). */
+export interface ClaimAppTotalsTable {
+  app: string
+  claims: number | string | bigint
+  membership_months_sum: number | string | bigint
+  cash_advance_count_sum: number | string | bigint
+}
+
+/** An app's claims per UTC day (YYYY-MM-DD), kept by triggers on claims (the dashboards' chart). */
+export interface ClaimAppDaysTable {
+  app: string
+  day: string
+  claims: number | string | bigint
 }
 
 /** Fixed-window counters shared by every server process on the database. */
@@ -116,6 +140,9 @@ export interface IntakeCasesTable {
 export interface Database {
   claims: ClaimsTable
   agreement_records: AgreementRecordsTable
+  agreement_copies: AgreementCopiesTable
+  claim_app_totals: ClaimAppTotalsTable
+  claim_app_days: ClaimAppDaysTable
   rate_limits: RateLimitsTable
   admin_credentials: AdminCredentialsTable
   staff_sessions: StaffSessionsTable

@@ -27,7 +27,11 @@ export async function createIntake({
   data: unknown
 }): Promise<{ id: number; createdAt: string }> {
   if (typeof data !== 'object' || data === null || Array.isArray(data)) {
-    throw new AppError('BAD_REQUEST', { status: 400, message: 'send the intake as a JSON object' })
+    const found = data === null ? 'null' : Array.isArray(data) ? 'an array' : `a ${typeof data}`
+    throw new AppError('BAD_REQUEST', {
+      status: 400,
+      message: `send the intake as a JSON object, not ${found}`,
+    })
   }
   const check = validateSubmission({ validator: claimValidator, schema: config.schema, data })
   if (!check.isValid) {

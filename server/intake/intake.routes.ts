@@ -1,7 +1,9 @@
-import express, { Router } from 'express'
+import express, { Router, type RequestHandler } from 'express'
 import type { Kysely } from 'kysely'
+import { AppError } from '../../src/app-error.ts'
 import type { IntakeConfig } from '../../src/intake-config.ts'
 import type { Database } from '../db/database.ts'
+import { describeContentType } from '../error-handler.ts'
 import { sendValidatorModule } from '../forms/form.routes.ts'
 import type { ValidatorModules } from '../forms/validator-modules.ts'
 import { createIntake } from './create-intake.ts'
@@ -24,12 +26,27 @@ export function intakeRoutes({
   router.get('/api/intake/validator.js', async (req, res) => {
     sendValidatorModule(req, res, await validators.forIntake())
   })
-  // the signature travels inside the JSON as a PNG data URL
-  router.post('/api/intake', express.json({ limit: '1500kb' }), async (req, res) => {
-    res.status(201).json(await createIntake({ db, config, data: req.body }))
-  })
+  // the signature travels inside the JSON as a PNG data URL; strict: false lets createIntake name a
+  // top-level null or number instead of body-parser calling it invalid JSON
+  router.post(
+    '/api/intake',
+    requireJsonBody,
+    express.json({ limit: '1500kb', strict: false }),
+    async (req, res) => {
+      res.status(201).json(await createIntake({ db, config, data: req.body }))
+    },
+  )
   router.get('/api/staff/military', async (_req, res) => {
     res.set('Cache-Control', 'private, no-store').json(await computeMilitaryFigures(db))
   })
   return router
+}
+
+/** express.json skips other content types silently, which would leave an empty intake to explain. */
+const requireJsonBody: RequestHandler = (req, _res, next) => {
+  if (req.is('application/json')) return next()
+  throw new AppError('BAD_REQUEST', {
+    status: 400,
+    message: `send the intake as a JSON object with Content-Type "application/json" (${describeContentType(req)})`,
+  })
 }

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely'
 import type { Database } from '../db/database.ts'
 import type { ScreenshotStorage } from '../uploads/screenshot-storage.ts'
+import { isoTimestamp } from '../db/timestamp.ts'
 
 export interface PurgeCandidate {
   kind: 'claim' | 'intake'
@@ -22,7 +23,8 @@ const BATCH = 500
 /**
  * Deletes claims (with their signed records and screenshots) and intakes (with their cases) older than
  * the retention period, except those on legal hold. Rows go first, then files: a crash in between
- * leaves an orphan file, never a row without its screenshot. With dryRun nothing is deleted.
+ * leaves an orphan file (the server's next start-up removes it), never a row without its screenshot.
+ * With dryRun nothing is deleted.
  */
 export async function purgeExpired({
   db,
@@ -59,13 +61,13 @@ export async function purgeExpired({
       kind: 'claim' as const,
       id: Number(row.id),
       app: row.app,
-      createdAt: new Date(row.created_at).toISOString(),
+      createdAt: isoTimestamp(row.created_at),
     })),
     ...intakes.map((row) => ({
       kind: 'intake' as const,
       id: Number(row.id),
       app: (JSON.parse(row.cash_advance_apps) as string[]).join('+'),
-      createdAt: new Date(row.created_at).toISOString(),
+      createdAt: isoTimestamp(row.created_at),
     })),
   ]
   if (dryRun) return { cutoff, candidates, deletedClaims: 0, deletedIntakes: 0, removedFiles: 0 }

@@ -12,6 +12,8 @@ const FLUSH_BYTES = 64 * 1024
  * @example csvCell('=HYPERLINK("x")') // '"\'=HYPERLINK(""x"")"'
  */
 export function csvCell(value: string | number): string {
+  // a count is a plain number: nothing to quote or neutralise
+  if (typeof value === 'number' && value >= 0) return String(value)
   let text = String(value)
   if (FORMULA_START.test(text)) text = `'${text}`
   return NEEDS_QUOTES.test(text) ? `"${text.replaceAll('"', '""')}"` : text
@@ -21,30 +23,44 @@ export function csvRecord(values: readonly (string | number)[]): string {
   return values.map(csvCell).join(',') + CSV_LINE_END
 }
 
-/** Starts a CSV download: UTF-8, an attachment with this name, never cached. */
-export function startCsvDownload(res: Response, fileName: string): void {
+/**
+ * Sends a CSV download: UTF-8, an attachment with this name, never cached; the header, then each page's
+ * records as they come, in chunks of about 64 KiB, waiting for 'drain' whenever the socket is full, so
+ * memory stays flat however many rows there are. Returns how many records were written, and whether the
+ * client stayed until the end; the caller then ends the response. If reading a page fails once rows
+ * were sent, the download is cut (the 200 is gone: better a broken download than one that looks whole).
+ */
+export async function sendCsv<Row>(
+  res: Response,
+  {
+    fileName,
+    header,
+    pages,
+    record,
+  }: {
+    fileName: string
+    header: readonly string[]
+    pages: AsyncIterable<readonly Row[]>
+    record: (row: Row) => readonly (string | number)[]
+  },
+): Promise<{ written: number; complete: boolean }> {
   res.attachment(fileName)
   res.set({ 'Content-Type': 'text/csv; charset=utf-8', 'Cache-Control': 'private, no-store' })
-}
-
-/**
- * Writes records to the response as they come, in chunks of about 64 KiB, waiting for 'drain' whenever
- * the socket is full, so memory stays flat however many there are. Returns how many were written, and
- * whether the client stayed until the end (the response is then still open: the caller ends it).
- */
-export async function writeCsvRecords(
-  res: Response,
-  records: AsyncIterable<string>,
-): Promise<{ written: number; complete: boolean }> {
   let written = 0
-  let buffer = ''
-  for await (const record of records) {
-    buffer += record
-    written += 1
-    if (buffer.length >= FLUSH_BYTES) {
-      if (!(await writeChunk(res, buffer))) return { written, complete: false }
-      buffer = ''
+  let buffer = csvRecord(header)
+  try {
+    for await (const rows of pages) {
+      for (const row of rows) buffer += csvRecord(record(row))
+      written += rows.length
+      if (buffer.length >= FLUSH_BYTES) {
+        if (!(await writeChunk(res, buffer))) return { written, complete: false }
+        buffer = ''
+      }
     }
+  } catch (error) {
+    if (res.headersSent) res.destroy()
+    else res.removeHeader('Content-Disposition') // nothing sent yet: the error handler answers instead
+    throw error
   }
   if (buffer && !(await writeChunk(res, buffer))) return { written, complete: false }
   return { written, complete: true }

@@ -1,6 +1,6 @@
-import { sql, type Kysely } from 'kysely'
+import { sql, type Kysely, type SqlBool } from 'kysely'
 import type { Database } from '../db/database.ts'
-import { isPostgresDb, matchesSearch, type SearchTerm } from './claim-search.ts'
+import { isPostgresDb, matchesSearch, sqliteFtsQuery, type SearchTerm } from './claim-search.ts'
 
 /** What a dashboard shows of a claim: never the signature or the file's storage key. */
 export interface SubmissionRow {
@@ -28,23 +28,40 @@ export const SUBMISSION_COLUMNS = [
 const DAILY_WINDOW_DAYS = 90
 const ONE_DAY_MS = 24 * 60 * 60 * 1000
 
-/** An app's claims, only those matching the term when there is one. */
+/**
+ * An app's claims, only those matching the term when there is one. On SQLite a term of three characters
+ * or more drives the query from its FTS matches; the app is then checked on each match ('+' keeps the
+ * planner from walking the app's whole index instead, which it would otherwise prefer for the order).
+ */
 export function appClaims(
   db: Kysely<Database>,
   { app, term }: { app: string; term: SearchTerm | undefined },
 ) {
-  const all = db.selectFrom('claims').where('claims.app', '=', app)
-  return term ? all.where(matchesSearch(isPostgresDb(db), term)) : all
+  const claims = db.selectFrom('claims')
+  if (!term) return claims.where('claims.app', '=', app)
+  const postgres = isPostgresDb(db)
+  const ofApp =
+    !postgres && sqliteFtsQuery(term) !== undefined
+      ? sql<SqlBool>`+${sql.ref('claims.app')} = ${app}`
+      : sql<SqlBool>`${sql.ref('claims.app')} = ${app}`
+  return claims.where(ofApp).where(matchesSearch(postgres, term))
 }
 
-async function countRows(query: ReturnType<typeof appClaims>): Promise<number> {
-  const { count } = await query
-    .select((eb) => eb.fn.countAll<number | string | bigint>().as('count'))
-    .executeTakeFirstOrThrow()
-  return Number(count)
+/** An app's claim count, kept by the claim_app_totals triggers. */
+async function appTotal(db: Kysely<Database>, app: string): Promise<number> {
+  const row = await db
+    .selectFrom('claim_app_totals')
+    .select('claims')
+    .where('app', '=', app)
+    .executeTakeFirst()
+  return Number(row?.claims ?? 0)
 }
 
-/** One page of an app's claims matching the term, newest first, with the match count and the app's total. */
+/**
+ * One page of an app's claims matching the term, newest first, with the match count and the app's total.
+ * With a term, the page and the count come from one query (count(*) OVER ()), so the matches are found
+ * once; the total comes from the app's counter.
+ */
 export async function findSubmissionsPage(
   db: Kysely<Database>,
   {
@@ -55,18 +72,33 @@ export async function findSubmissionsPage(
   }: { app: string; term: SearchTerm | undefined; page: number; pageSize: number },
 ): Promise<{ rows: SubmissionRow[]; count: number; total: number }> {
   const matching = appClaims(db, { app, term })
-  const [rows, count, total] = await Promise.all([
+  const [found, total] = await Promise.all([
     matching
       .select(SUBMISSION_COLUMNS)
+      .$if(term !== undefined, (query) =>
+        query.select(sql<number | string | bigint>`count(*) OVER ()`.as('match_count')),
+      )
       .orderBy('claims.created_at', 'desc')
       .orderBy('claims.id', 'desc')
       .limit(pageSize)
       .offset((page - 1) * pageSize)
       .execute(),
-    countRows(matching),
-    term ? countRows(appClaims(db, { app, term: undefined })) : undefined,
+    appTotal(db, app),
   ])
-  return { rows, count, total: total ?? count }
+  if (!term) return { rows: found, count: total, total }
+  const rows = found.map(({ match_count: _count, ...row }) => row)
+  // a page past the last match has no row to carry the count
+  const count =
+    found.length > 0
+      ? Number(found[0]!.match_count)
+      : Number(
+          (
+            await matching
+              .select((eb) => eb.fn.countAll<number | string | bigint>().as('count'))
+              .executeTakeFirstOrThrow()
+          ).count,
+        )
+  return { rows, count, total }
 }
 
 export interface SubmissionStats {
@@ -76,40 +108,34 @@ export interface SubmissionStats {
   daily: { date: string; count: number }[]
 }
 
-/** The stat cards (averages rounded to whole numbers, 0 when empty) and claims per UTC day for 90 days. */
+/**
+ * The stat cards (averages rounded to whole numbers, 0 when empty) and claims per UTC day for 90 days,
+ * read from the counters the claim_app_totals and claim_app_days triggers keep.
+ */
 export async function computeSubmissionStats(
   db: Kysely<Database>,
   { app, now = new Date() }: { app: string; now?: Date },
 ): Promise<SubmissionStats> {
   const todayStart = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate())
-  const since = new Date(todayStart - (DAILY_WINDOW_DAYS - 1) * ONE_DAY_MS).toISOString()
-  // SQLite keeps created_at as toISOString() text, whose first ten characters are the UTC day
-  const day = isPostgresDb(db)
-    ? sql<string>`to_char(claims.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD')`
-    : sql<string>`substr(claims.created_at, 1, 10)`
-  const [summary, daily] = await Promise.all([
+  const since = new Date(todayStart - (DAILY_WINDOW_DAYS - 1) * ONE_DAY_MS).toISOString().slice(0, 10)
+  const [totals, daily] = await Promise.all([
+    db.selectFrom('claim_app_totals').selectAll().where('app', '=', app).executeTakeFirst(),
     db
-      .selectFrom('claims')
-      .where('claims.app', '=', app)
-      .select((eb) => [
-        eb.fn.countAll<number | string | bigint>().as('total'),
-        sql<number | string>`coalesce(round(avg(claims.membership_months)), 0)`.as('avg_months'),
-        sql<number | string>`coalesce(round(avg(claims.cash_advance_count)), 0)`.as('avg_advances'),
-      ])
-      .executeTakeFirstOrThrow(),
-    db
-      .selectFrom('claims')
-      .where('claims.app', '=', app)
-      .where('claims.created_at', '>=', since)
-      .select((eb) => [day.as('day'), eb.fn.countAll<number | string | bigint>().as('count')])
-      .groupBy(day)
-      .orderBy(day)
+      .selectFrom('claim_app_days')
+      .select(['day', 'claims'])
+      .where('app', '=', app)
+      .where('day', '>=', since)
+      .where('claims', '>', 0)
+      .orderBy('day')
       .execute(),
   ])
+  const total = Number(totals?.claims ?? 0)
+  const average = (sum: number | string | bigint | undefined) =>
+    total === 0 ? 0 : Math.round(Number(sum) / total)
   return {
-    total: Number(summary.total),
-    avgMembershipMonths: Number(summary.avg_months),
-    avgCashAdvances: Number(summary.avg_advances),
-    daily: daily.map((row) => ({ date: row.day, count: Number(row.count) })),
+    total,
+    avgMembershipMonths: average(totals?.membership_months_sum),
+    avgCashAdvances: average(totals?.cash_advance_count_sum),
+    daily: daily.map((row) => ({ date: row.day, count: Number(row.claims) })),
   }
 }

@@ -8,7 +8,7 @@ import { findFormOrThrow } from '../forms/form.routes.ts'
 import { findClaimById } from '../submissions/claim.repository.ts'
 import type { ScreenshotStorage } from '../uploads/screenshot-storage.ts'
 import { recordAudit } from './audit-log.ts'
-import { csvRecord, startCsvDownload, writeCsvRecords } from './csv.ts'
+import { sendCsv } from './csv.ts'
 import { computeSubmissionStats, findSubmissionsPage } from './dashboard.repository.ts'
 import { intakeSubmissionRoutes } from './intake-submissions.routes.ts'
 import { parseListQuery } from './list-query.ts'
@@ -58,20 +58,12 @@ export function dashboardRoutes({
     const { slug } = findFormOrThrow(forms, req.params.slug)
     const { term } = parseListQuery(req.query)
     const origin = `${req.protocol}://${req.get('host')}`
-    startCsvDownload(res, `${slug}-submissions-${new Date().toISOString().slice(0, 10)}.csv`)
-    res.write(csvRecord(SUBMISSION_CSV_HEADER))
-    async function* records(): AsyncGenerator<string> {
-      for await (const page of findSubmissionsForExport(db, { app: slug, term })) {
-        for (const row of page) yield csvRecord(submissionCsvRecord(submissionRowToSubmission(row), origin))
-      }
-    }
-    let result: { written: number; complete: boolean }
-    try {
-      result = await writeCsvRecords(res, records())
-    } catch (error) {
-      res.destroy() // the 200 is already sent: cut the download short rather than leave it looking whole
-      throw error
-    }
+    const result = await sendCsv(res, {
+      fileName: `${slug}-submissions-${new Date().toISOString().slice(0, 10)}.csv`,
+      header: SUBMISSION_CSV_HEADER,
+      pages: findSubmissionsForExport(db, { app: slug, term }),
+      record: (row) => submissionCsvRecord(submissionRowToSubmission(row), origin),
+    })
     const detail = `${result.written} rows${term ? ' (search)' : ''}${result.complete ? '' : ', client left early'}`
     await recordAudit(db, { clientAddress: clientAddress(req), app: slug, action: 'export', detail })
     res.end()
@@ -93,7 +85,10 @@ export function dashboardRoutes({
         'Content-Type': claim.screenshot_type,
         'X-Content-Type-Options': 'nosniff',
         'Cache-Control': NO_STORE,
-        'Content-Disposition': 'inline',
+        // the bytes are only ever an image: nothing in them may run or load, even opened on their own
+        'Content-Security-Policy': "default-src 'none'; img-src 'self'; sandbox",
+        'Cross-Origin-Resource-Policy': 'same-origin',
+        'Content-Disposition': `inline; filename="claim-${id}.${claim.screenshot_key.split('.').pop()}"`,
       })
       .end(bytes)
   })

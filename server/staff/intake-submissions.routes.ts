@@ -5,9 +5,10 @@ import { intakeAppChoices, type IntakeConfig } from '../../src/intake-config.ts'
 import type { IntakeSubmission } from '../../src/staff-lists.ts'
 import type { Database } from '../db/database.ts'
 import { recordAudit } from './audit-log.ts'
-import { csvRecord, startCsvDownload, writeCsvRecords } from './csv.ts'
+import { sendCsv } from './csv.ts'
 import { findIntakeCaseExportPages, findIntakePage } from './intake-submissions.repository.ts'
 import { parseListQuery } from './list-query.ts'
+import { isoTimestamp } from '../db/timestamp.ts'
 
 const INTAKE_CSV_HEADER = ['Name', 'Email', 'Phone', 'Apps Used', 'App', 'Step 2 Status', 'Date']
 
@@ -35,7 +36,7 @@ export function intakeSubmissionRoutes({
       success: true,
       data: rows.map((row): IntakeSubmission => ({
         id: Number(row.id),
-        createdAt: new Date(row.created_at).toISOString(),
+        createdAt: isoTimestamp(row.created_at),
         firstName: row.first_name,
         lastName: row.last_name,
         email: row.email,
@@ -52,30 +53,20 @@ export function intakeSubmissionRoutes({
   })
 
   router.get('/api/staff/intake-submissions/export.csv', async (req, res) => {
-    startCsvDownload(res, 'app-submissions-view.csv')
-    res.write(csvRecord(INTAKE_CSV_HEADER))
-    async function* records(): AsyncGenerator<string> {
-      for await (const page of findIntakeCaseExportPages(db)) {
-        for (const row of page) {
-          yield csvRecord([
-            `${row.first_name} ${row.last_name}`,
-            row.email,
-            row.phone,
-            (JSON.parse(row.cash_advance_apps) as string[]).map(label).join('; '),
-            label(row.app),
-            row.claim_id === null ? 'not submitted' : 'submitted',
-            new Date(row.created_at).toISOString(),
-          ])
-        }
-      }
-    }
-    let result: { written: number; complete: boolean }
-    try {
-      result = await writeCsvRecords(res, records())
-    } catch (error) {
-      res.destroy() // the 200 is already sent: cut the download short rather than leave it looking whole
-      throw error
-    }
+    const result = await sendCsv(res, {
+      fileName: 'app-submissions-view.csv',
+      header: INTAKE_CSV_HEADER,
+      pages: findIntakeCaseExportPages(db),
+      record: (row) => [
+        `${row.first_name} ${row.last_name}`,
+        row.email,
+        row.phone,
+        (JSON.parse(row.cash_advance_apps) as string[]).map(label).join('; '),
+        label(row.app),
+        row.claim_id === null ? 'not submitted' : 'submitted',
+        isoTimestamp(row.created_at),
+      ],
+    })
     const detail = `intake view, ${result.written} rows${result.complete ? '' : ', client left early'}`
     await recordAudit(db, { clientAddress: req.ip ?? 'unknown', action: 'export', detail })
     res.end()

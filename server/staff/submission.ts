@@ -1,5 +1,6 @@
 import type { StaffSubmission } from '../../src/staff-lists.ts'
 import type { SubmissionRow } from './dashboard.repository.ts'
+import { isoTimestamp } from '../db/timestamp.ts'
 
 /** A claim as the dashboards receive it (the contract lives in src/staff-lists.ts). */
 export type Submission = StaffSubmission
@@ -13,7 +14,7 @@ export function submissionRowToSubmission(row: SubmissionRow): Submission {
   return {
     id,
     // pg gives a Date, SQLite the stored text
-    createdAt: new Date(row.created_at).toISOString(),
+    createdAt: isoTimestamp(row.created_at),
     firstName: row.first_name,
     lastName: row.last_name,
     email: row.email,

@@ -3,9 +3,42 @@ import { AppError } from '../../src/app-error.ts'
 import { SIGNATURE_REQUIRED_MESSAGE } from '../../src/claim-messages.ts'
 import { isDecodablePng } from '../uploads/check-png.ts'
 import { sniffImage } from '../uploads/sniff-image.ts'
+import { DATA_FIELD, SCREENSHOT_FIELD } from '../uploads/upload-middleware.ts'
 import type { UploadedFile } from './create-claim.ts'
 
 const ONE_DAY_MS = 24 * 60 * 60 * 1000
+const AGREEMENT_DATE_FIELD = 'agreementDate'
+const TEXT_FIELDS: readonly string[] = [DATA_FIELD, AGREEMENT_DATE_FIELD]
+// eslint-disable-next-line no-control-regex -- finding control characters is the point
+const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f]/g
+
+/**
+ * The text fields of a claim request: one "data", at most one "agreementDate", nothing else. A misspelt
+ * field would otherwise be dropped without a word (a wrong agreementDate silently replaced by today).
+ */
+export function readClaimFields(body: unknown): { rawData: unknown; agreementDate: unknown } {
+  const fields = (body ?? {}) as Record<string, unknown>
+  for (const name of Object.keys(fields)) {
+    if (name === SCREENSHOT_FIELD) {
+      throw badRequest(`"${SCREENSHOT_FIELD}" must be sent as a file, not as a text field`)
+    }
+    if (!TEXT_FIELDS.includes(name)) {
+      const shown = name.length > 100 ? `${name.slice(0, 100)}…` : name
+      throw badRequest(
+        `"${shown}" is not a field of a claim request; send only "${DATA_FIELD}", "${AGREEMENT_DATE_FIELD}" and the "${SCREENSHOT_FIELD}" file`,
+      )
+    }
+    const value = fields[name]
+    if (Array.isArray(value) && value.length > 1) {
+      throw badRequest(`the "${name}" field was sent ${value.length} times; send it once`)
+    }
+    // multer reads "data[x]" or "data[]" as an object or an array
+    if (typeof value !== 'string') {
+      throw badRequest(`"${name}" must be one text field named exactly "${name}"`)
+    }
+  }
+  return { rawData: fields[DATA_FIELD], agreementDate: fields[AGREEMENT_DATE_FIELD] }
+}
 
 /**
  * The form prints the claimant's local date; it can only be the server's UTC date or one day either
@@ -20,30 +53,40 @@ export function acceptAgreementDate(value: unknown, now: Date): string {
   if (typeof value === 'string' && allowed.includes(value)) return value
   throw new AppError('BAD_REQUEST', {
     status: 400,
-    message: `"agreementDate" must be today's date as YYYY-MM-DD (${allowed.join(', ')})`,
+    message: `"${AGREEMENT_DATE_FIELD}" must be today's date as YYYY-MM-DD (${allowed.join(', ')})`,
   })
 }
 
 export function parseData(rawData: unknown, file: UploadedFile | undefined): Record<string, unknown> {
   if (typeof rawData !== 'string') {
-    throw new AppError('BAD_REQUEST', {
-      status: 400,
-      message: 'send the claim as multipart/form-data with a "data" field holding its JSON',
-    })
+    throw badRequest(
+      `the "${DATA_FIELD}" field is missing; send the claim's JSON in a multipart field named "${DATA_FIELD}"`,
+    )
   }
   let data: unknown
   try {
     data = JSON.parse(rawData)
-  } catch {
-    throw new AppError('BAD_REQUEST', { status: 400, message: 'the "data" field is not valid JSON' })
+  } catch (error) {
+    throw badRequest(
+      `the "${DATA_FIELD}" field is not valid JSON (${(error as Error).message.slice(0, 200)})`,
+    )
   }
   if (typeof data !== 'object' || data === null || Array.isArray(data)) {
-    throw new AppError('BAD_REQUEST', { status: 400, message: 'the "data" field must be a JSON object' })
+    const found = data === null ? 'null' : Array.isArray(data) ? 'an array' : `a ${typeof data}`
+    throw badRequest(`the "${DATA_FIELD}" field must be a JSON object, not ${found}`)
   }
   // the file itself is the truth: a name sent in the JSON without a file does not count
   const { screenshotFile: _ignored, ...rest } = data as Record<string, unknown>
-  // the name only tells the schema a file came; it is never stored, so a long one is cut, not refused
-  return file ? { ...rest, screenshotFile: file.originalname.slice(0, 255) || 'screenshot' } : rest
+  return file ? { ...rest, screenshotFile: fileNameForSchema(file.originalname) } : rest
+}
+
+/** The name is never stored, so a long or odd one is tidied (by code points, never halving a pair), not refused. */
+function fileNameForSchema(originalName: string): string {
+  return Array.from(originalName.replace(CONTROL_CHARACTERS, '')).slice(0, 255).join('') || 'screenshot'
+}
+
+function badRequest(message: string): AppError {
+  return new AppError('BAD_REQUEST', { status: 400, message })
 }
 
 /** The signature must be a PNG that decodes; `message` is the form's own "signature required" text. */

@@ -1,13 +1,13 @@
 import { Router } from 'express'
 import type { Kysely } from 'kysely'
 import type { FormConfig } from '../../src/form-config.ts'
-import { agreementDocument, agreementFileName } from '../agreements/agreement-document.ts'
-import type { AgreementMailer } from '../agreements/agreement-mailer.ts'
+import type { AgreementCopies } from '../agreements/agreement-copies.ts'
 import type { AgreementTemplates } from '../agreements/agreement-templates.ts'
 import type { Database } from '../db/database.ts'
 import { findFormOrThrow } from '../forms/form.routes.ts'
 import type { ScreenshotStorage } from '../uploads/screenshot-storage.ts'
-import { claimUpload, DATA_FIELD } from '../uploads/upload-middleware.ts'
+import { claimUpload } from '../uploads/upload-middleware.ts'
+import { readClaimFields } from './claim-input.ts'
 import { assertFormTakesClaims, createClaim } from './create-claim.ts'
 
 const MAX_USER_AGENT_LENGTH = 512
@@ -18,13 +18,13 @@ export function claimRoutes({
   forms,
   storage,
   templates,
-  mailer,
+  agreementCopies,
 }: {
   db: Kysely<Database>
   forms: Map<string, FormConfig>
   storage: ScreenshotStorage
   templates: AgreementTemplates
-  mailer: AgreementMailer
+  agreementCopies: AgreementCopies
 }): Router {
   const router = Router()
   router.post(
@@ -37,14 +37,14 @@ export function claimRoutes({
     claimUpload,
     async (req, res) => {
       const config = findFormOrThrow(forms, String(req.params.slug))
-      const body = (req.body ?? {}) as Record<string, unknown>
+      const { rawData, agreementDate } = readClaimFields(req.body)
       const created = await createClaim({
         db,
         storage,
         templates,
         config,
-        rawData: body[DATA_FIELD],
-        agreementDate: body.agreementDate,
+        rawData,
+        agreementDate,
         file: req.file,
         signer: {
           ipAddress: req.ip ?? 'unknown',
@@ -52,30 +52,8 @@ export function claimRoutes({
         },
       })
       res.status(201).json({ id: created.id, createdAt: created.createdAt })
-
-      // the copy is a courtesy: it is sent after the claim is safe, and its failure is only logged
-      const { claim, agreement } = created
-      if (agreement.html.trim() === '') return // this app's form shows no agreement: nothing to send
-      const title = `${config.displayName} Attorney-Client Contingency Fee Agreement`
-      void mailer.send({
-        to: claim.email.trim(),
-        claimantName: `${claim.firstName.trim()} ${claim.lastName.trim()}`,
-        appName: config.displayName,
-        filename: agreementFileName({ firstName: claim.firstName, lastName: claim.lastName }, 'html'),
-        html: agreementDocument({
-          title,
-          html: agreement.html,
-          audit: {
-            claimId: created.id,
-            app: config.slug,
-            signedAt: agreement.signedAt,
-            ipAddress: req.ip ?? 'unknown',
-            userAgent: (req.get('user-agent') ?? '').slice(0, MAX_USER_AGENT_LENGTH),
-            sha256: agreement.sha256,
-            templateVersion: agreement.templateVersion,
-          },
-        }),
-      })
+      // the claimant's e-mail copy was queued with the claim; the sender takes it when the server is quiet
+      agreementCopies.wake()
     },
   )
   return router

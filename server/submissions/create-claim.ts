@@ -8,6 +8,7 @@ import { formatPhone } from '../../src/phone.ts'
 import { validateSubmission } from '../../src/validate-submission.ts'
 import type { Database } from '../db/database.ts'
 import { isUniqueViolation } from '../db/create-db.ts'
+import { queueAgreementCopy } from '../agreements/agreement-copies.ts'
 import { insertAgreementRecord } from '../agreements/agreement-record.repository.ts'
 import type { AgreementTemplates } from '../agreements/agreement-templates.ts'
 import type { ScreenshotStorage } from '../uploads/screenshot-storage.ts'
@@ -32,7 +33,7 @@ export interface SignerInfo {
   userAgent: string
 }
 
-/** The signed agreement as stored; the caller e-mails a copy. */
+/** The signed agreement as stored (its e-mail copy is queued with it). */
 export interface SignedAgreement {
   html: string
   sha256: string
@@ -42,8 +43,9 @@ export interface SignedAgreement {
 
 /**
  * Checks a Step 2 claim as the browser did (same schema), checks the screenshot and the signature by
- * their bytes, renders the agreement the form showed, stores the file, then the claim and its signed
- * record in one transaction. Any failure leaves neither rows nor file behind.
+ * their bytes, renders the agreement the form showed, stores the file (synced to disk), then the claim
+ * and its signed record in one transaction. Any failure leaves neither rows nor file behind; a crash
+ * before the commit leaves a file without a row, which the next start-up removes.
  */
 export async function createClaim({
   db,
@@ -119,7 +121,6 @@ export async function createClaim({
         membership_months: claim.membershipMonths,
         screenshot_key: key,
         screenshot_type: image.mime,
-        signature: claim.signature,
       })
       await insertAgreementRecord(trx, {
         claim_id: id,
@@ -133,6 +134,11 @@ export async function createClaim({
         user_agent: signer.userAgent,
         consent_text: config.agreement.consent,
       })
+      if (html.trim() !== '') await queueAgreementCopy(trx, { claimId: id })
+      // checked after our insert holds the claims write lock: another process's start-up sweep
+      // (removeOrphanScreenshots) cannot remove the file from here to the commit, and if it already
+      // has, the claim is refused rather than kept without its screenshot
+      if (!(await storage.has(key))) throw new Error('the screenshot was removed before its claim committed')
       return id
     })
     return { id, createdAt, agreement, claim }

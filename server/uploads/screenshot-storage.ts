@@ -4,10 +4,19 @@ import path from 'node:path'
 
 /** Where screenshots live. Keys are made here, never from a user's file name. */
 export interface ScreenshotStorage {
+  /** Writes the file durably (file and folder synced) before it returns its key. */
   save(options: { app: string; extension: string; bytes: Buffer }): Promise<string>
+  has(key: string): Promise<boolean>
   remove(key: string): Promise<void>
   read(key: string): Promise<Buffer>
+  /** The apps that have a screenshot folder. */
+  apps(): Promise<string[]>
+  /** The keys of an app's files, only those this store named (anything else in the folder is left out). */
+  keys(app: string): Promise<string[]>
 }
+
+const FOLDER_SUFFIX = '-screenshots'
+const FILE_NAME = /^\d+-[0-9a-f]{16}\.[a-z0-9]+$/
 
 /** Files under {dataDir}/screenshots/{app}-screenshots/{timestamp}-{random}.{ext}; nothing serves this folder. */
 export function createDiskScreenshotStorage(dataDir: string): ScreenshotStorage {
@@ -19,10 +28,11 @@ export function createDiskScreenshotStorage(dataDir: string): ScreenshotStorage 
   }
   return {
     async save({ app, extension, bytes }) {
-      const key = `${app}-screenshots/${Date.now()}-${crypto.randomBytes(8).toString('hex')}.${extension}`
+      const key = `${app}${FOLDER_SUFFIX}/${Date.now()}-${crypto.randomBytes(8).toString('hex')}.${extension}`
       const file = resolve(key)
-      await fs.promises.mkdir(path.dirname(file), { recursive: true })
-      // 'wx' never overwrites; fsync so a claim answered 201 keeps its file through a crash
+      const folder = path.dirname(file)
+      const created = await fs.promises.mkdir(folder, { recursive: true })
+      // 'wx' never overwrites; the file and its folder entry are on disk before the claim's row commits
       const handle = await fs.promises.open(file, 'wx')
       try {
         await handle.writeFile(bytes)
@@ -30,7 +40,17 @@ export function createDiskScreenshotStorage(dataDir: string): ScreenshotStorage 
       } finally {
         await handle.close()
       }
+      await syncDirectory(folder)
+      // a folder made just now (an app's first claim) is itself an entry in its parent
+      for (let dir = folder; created && dir !== path.dirname(created); dir = path.dirname(dir)) {
+        await syncDirectory(path.dirname(dir))
+      }
       return key
+    },
+    async has(key) {
+      // a stat of a cached folder entry takes microseconds; done synchronously it does not queue behind
+      // other claims' fsyncs in libuv's thread pool while a claim's transaction waits for it
+      return fs.existsSync(resolve(key))
     },
     async remove(key) {
       await fs.promises.rm(resolve(key), { force: true })
@@ -38,5 +58,34 @@ export function createDiskScreenshotStorage(dataDir: string): ScreenshotStorage 
     async read(key) {
       return fs.promises.readFile(resolve(key))
     },
+    async apps() {
+      const entries = await fs.promises.readdir(root, { withFileTypes: true }).catch(ignoreMissing)
+      return entries
+        .filter((entry) => entry.isDirectory() && entry.name.endsWith(FOLDER_SUFFIX))
+        .map((entry) => entry.name.slice(0, -FOLDER_SUFFIX.length))
+        .sort()
+    },
+    async keys(app) {
+      const folder = `${app}${FOLDER_SUFFIX}`
+      const entries = await fs.promises.readdir(resolve(folder), { withFileTypes: true }).catch(ignoreMissing)
+      return entries
+        .filter((entry) => entry.isFile() && FILE_NAME.test(entry.name))
+        .map((entry) => `${folder}/${entry.name}`)
+    },
   }
+}
+
+async function syncDirectory(directory: string): Promise<void> {
+  if (process.platform === 'win32') return // a directory cannot be opened for fsync there
+  const handle = await fs.promises.open(directory, 'r')
+  try {
+    await handle.sync()
+  } finally {
+    await handle.close()
+  }
+}
+
+function ignoreMissing(error: unknown): never[] {
+  if ((error as { code?: unknown }).code === 'ENOENT') return []
+  throw error
 }

@@ -4,6 +4,7 @@ import path from 'node:path'
 import type { Express } from 'express'
 import request from 'supertest'
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest'
+import { createAgreementCopies, type AgreementCopies } from '../../server/agreements/agreement-copies.ts'
 import { createAgreementMailer } from '../../server/agreements/agreement-mailer.ts'
 import { createApp } from '../../server/app.ts'
 import { createLogger } from '../../server/logger.ts'
@@ -105,11 +106,13 @@ function sectionNumbers(html: string): number[] {
 for (const dialect of DIALECTS) {
   describe(`${dialect}: signed agreements`, () => {
     let ctx: TestContext
+    const secondCopies: AgreementCopies[] = []
 
     beforeAll(async () => {
       ctx = await createTestContext(dialect)
     })
     afterAll(async () => {
+      await Promise.all(secondCopies.map((copies) => copies.stop()))
       await ctx?.close()
     })
     beforeEach(async () => {
@@ -157,13 +160,15 @@ for (const dialect of DIALECTS) {
         from: 'Claims <claims@example.com>',
         logger,
       })
+      const agreementCopies = createAgreementCopies({ db: ctx.db, mailer, forms: ctx.forms, logger })
+      secondCopies.push(agreementCopies)
       return createApp({
         db: ctx.db,
         forms: ctx.forms,
         intake: ctx.intake,
         storage: ctx.storage,
         templates: TEMPLATES,
-        mailer,
+        agreementCopies,
         logger,
       })
     }

@@ -114,11 +114,17 @@ for (const dialect of DIALECTS) {
         expect((await findOnlyClaim()).screenshot_type).toBe('image/png')
       })
 
-      it('keeps the drawn signature with the claim', async () => {
+      it("keeps the drawn signature in the claim's signed record", async () => {
         const data = makeClaimData()
         await submitClaim({ data }).expect(201)
 
-        expect((await findOnlyClaim()).signature).toBe(data.signature)
+        const claim = await findOnlyClaim()
+        const record = await ctx.db
+          .selectFrom('agreement_records')
+          .select('signature')
+          .where('claim_id', '=', claim.id)
+          .executeTakeFirstOrThrow()
+        expect(record.signature).toBe(data.signature)
       })
     })
 

@@ -8,6 +8,7 @@ import pg from 'pg'
 import { inject } from 'vitest'
 import type { FormConfig } from '../../src/form-config.ts'
 import type { IntakeConfig } from '../../src/intake-config.ts'
+import { createAgreementCopies, type AgreementCopies } from '../../server/agreements/agreement-copies.ts'
 import { createAgreementMailer } from '../../server/agreements/agreement-mailer.ts'
 import { loadAgreementTemplates } from '../../server/agreements/agreement-templates.ts'
 import { createApp } from '../../server/app.ts'
@@ -49,6 +50,7 @@ export interface TestContext {
   storage: ScreenshotStorage
   forms: Map<string, FormConfig>
   intake: IntakeConfig
+  agreementCopies: AgreementCopies
   close(): Promise<void>
 }
 
@@ -81,7 +83,8 @@ export async function createTestContext(
     from: 'Claims <claims@example.com>',
     logger,
   })
-  const app = createApp({ db, forms, intake, storage, templates: TEMPLATES, mailer, logger })
+  const agreementCopies = createAgreementCopies({ db, mailer, forms, logger })
+  const app = createApp({ db, forms, intake, storage, templates: TEMPLATES, agreementCopies, logger })
   return {
     app,
     db,
@@ -89,7 +92,9 @@ export async function createTestContext(
     storage,
     forms,
     intake,
+    agreementCopies,
     async close() {
+      await agreementCopies.stop()
       await db.destroy()
       await database?.drop()
       fs.rmSync(dataDir, { recursive: true, force: true })

@@ -753,7 +753,6 @@ for (const dialect of DIALECTS) {
             membership_months: 6,
             screenshot_key: 'earnin-screenshots/missing.png',
             screenshot_type: 'image/png',
-            signature: SIGNATURE,
           }
           await ctx.db
             .insertInto('claims')

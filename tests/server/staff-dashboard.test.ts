@@ -74,7 +74,6 @@ for (const dialect of DIALECTS) {
         membership_months: 6,
         screenshot_key: 'brigit-screenshots/missing.png',
         screenshot_type: 'image/png',
-        signature: 'data:image/png;base64,',
         ...overrides,
       }
     }
@@ -164,6 +163,10 @@ for (const dialect of DIALECTS) {
 
         expect(res.body).toMatchObject({ count: 4, total: 5, page: 2, pageSize: 3 })
         expect(res.body.data.map((row: { id: number }) => row.id)).toEqual([ids[0]])
+        const past = await staffGet('/api/staff/apps/brigit/submissions')
+          .query({ q: 'pager', page: 3, pageSize: 3 })
+          .expect(200)
+        expect(past.body).toMatchObject({ data: [], count: 4, total: 5, page: 3 })
       })
 
       it('cuts a pageSize above 200 to 200 and refuses a page that is not a whole number', async () => {
@@ -301,6 +304,23 @@ for (const dialect of DIALECTS) {
         expect(res.body).toEqual({ total: 0, avgMembershipMonths: 0, avgCashAdvances: 0, daily: [] })
       })
 
+      it('keeps the cards and the days in step when a claim moves, changes or is deleted', async () => {
+        const moved = await seedClaim({ membership_months: 10, cash_advance_count: 10 })
+        const gone = await seedClaim({ membership_months: 20, cash_advance_count: 20 })
+        await seedClaim({ membership_months: 2, cash_advance_count: 4 })
+        await ctx.db.updateTable('claims').set({ app: 'cleo' }).where('id', '=', moved).execute()
+        await ctx.db.deleteFrom('claims').where('id', '=', gone).execute()
+        await ctx.db.updateTable('claims').set({ membership_months: 6 }).where('app', '=', 'brigit').execute()
+
+        const brigit = await staffGet('/api/staff/apps/brigit/stats').expect(200)
+        expect(brigit.body).toMatchObject({ total: 1, avgMembershipMonths: 6, avgCashAdvances: 4 })
+        expect(brigit.body.daily.map((day: { count: number }) => day.count)).toEqual([1])
+        const cleo = await staffGet('/api/staff/apps/cleo/stats').expect(200)
+        expect(cleo.body).toMatchObject({ total: 1, avgMembershipMonths: 10, avgCashAdvances: 10 })
+        const list = await staffGet('/api/staff/apps/brigit/submissions').expect(200)
+        expect(list.body).toMatchObject({ count: 1, total: 1 })
+      })
+
       it('counts claims per UTC day over the last 90 days, oldest day first', async () => {
         const at = (msAgo: number) => ({ created_at: new Date(NOW - msAgo).toISOString() })
         await seedClaim(at(0))
@@ -339,7 +359,8 @@ for (const dialect of DIALECTS) {
         expect(res.headers['content-type']).toBe('image/png')
         expect(res.headers['x-content-type-options']).toBe('nosniff')
         expect(res.headers['cache-control']).toBe('private, no-store')
-        expect(res.headers['content-disposition']).toBe('inline')
+        expect(res.headers['content-disposition']).toBe(`inline; filename="claim-${id}.png"`)
+        expect(res.headers['content-security-policy']).toBe("default-src 'none'; img-src 'self'; sandbox")
         expect(await auditRows('screenshot_view')).toMatchObject([
           { app: 'brigit', detail: `claim ${id}`, client_address: expect.any(String) },
         ])

@@ -281,7 +281,7 @@ for (const dialect of DIALECTS) {
           mime: 'image/gif',
         },
       ])(
-        'answers $what with the type its bytes are, nosniff, inline without a name, and a CSP without inline script',
+        'answers $what with the type its bytes are, nosniff, a generated name, and a CSP that lets nothing run',
         async ({ bytes, name, contentType, mime }) => {
           const created = await submitClaim({ file: { bytes, name, contentType } }).expect(201)
 
@@ -298,12 +298,15 @@ for (const dialect of DIALECTS) {
           expect(res.status).toBe(200)
           expect(res.headers['content-type']).toBe(mime)
           expect(res.headers['x-content-type-options']).toBe('nosniff')
-          expect(res.headers['content-disposition']).toBe('inline')
+          // the name is made from the claim id and the sniffed type, never the one sent
+          expect(res.headers['content-disposition']).toBe(
+            `inline; filename="claim-${created.body.id}.${mime.split('/')[1]}"`,
+          )
           const policy = res.headers['content-security-policy'] ?? ''
-          expect(policy).toContain("default-src 'self'")
-          expect(policy).toContain("script-src 'self'")
-          expect(policy).toContain("object-src 'none'")
+          expect(policy).toContain("default-src 'none'")
+          expect(policy).toContain('sandbox')
           expect(policy).not.toContain('unsafe-inline')
+          expect(res.headers['cross-origin-resource-policy']).toBe('same-origin')
           expect(res.body).toEqual(bytes)
         },
       )

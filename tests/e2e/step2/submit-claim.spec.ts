@@ -10,6 +10,7 @@ interface StoredClaim {
   cash_advance_count: number
   membership_months: number
   screenshot_key: string
+  /** from the claim's signed record */
   signature: string
 }
 
@@ -37,7 +38,9 @@ describe('a claimant submits a Step 2 claim on a phone', () => {
     await shown(page.getByRole('heading', { name: 'What happens next' }))
 
     const [claim] = queryDb<StoredClaim>(
-      "SELECT * FROM claims WHERE app = 'brigit' AND phone_number = ?",
+      `SELECT claims.*, agreement_records.signature FROM claims
+       JOIN agreement_records ON agreement_records.claim_id = claims.id
+       WHERE claims.app = 'brigit' AND claims.phone_number = ?`,
       '(310) 555-0101',
     )
     expect(claim).toMatchObject({

@@ -1,0 +1,172 @@
+import { setTimeout as sleep } from 'node:timers/promises'
+import { performance } from 'node:perf_hooks'
+import type { Kysely } from 'kysely'
+import type { FormConfig } from '../../src/form-config.ts'
+import type { Database } from '../db/database.ts'
+import type { Logger } from '../logger.ts'
+import { signedAgreementDocument } from './agreement-document.ts'
+import type { AgreementMailer } from './agreement-mailer.ts'
+import { findAgreementByClaimId } from './agreement-record.repository.ts'
+
+/** Sends the queued e-mail copies of signed agreements, in the background of the server. */
+export interface AgreementCopies {
+  /** A copy was queued: look now rather than at the next poll. */
+  wake(): void
+  /** Resolves once no copy is due (or the sender is stopped). */
+  settled(): Promise<void>
+  stop(): Promise<void>
+}
+
+// the queue is also read every so often: copies queued by another server process, retries that came due
+const POLL_MS = 10_000
+// a sender that dies holding a copy (crash, deploy) leaves it to be taken again after this
+const LEASE_MS = 5 * 60_000
+// after a failed send (mail server down, address refused): 1 min, 5 min, 30 min, 2 h, then every 12 h
+const RETRY_DELAYS_MS = [60_000, 5 * 60_000, 30 * 60_000, 2 * 3600_000, 12 * 3600_000]
+const BATCH = 50
+// claims come first: while the server is this busy, a copy waits (at most MAX_WAIT_MS)
+const BUSY_UTILIZATION = 0.5
+const QUIET_CHECK_MS = 20
+const MAX_WAIT_MS = 60_000
+
+/** Queues the claimant's copy; call it in the claim's transaction, so the copy exists if the claim does. */
+export async function queueAgreementCopy(
+  db: Kysely<Database>,
+  { claimId, now = Date.now() }: { claimId: number; now?: number },
+): Promise<void> {
+  await db.insertInto('agreement_copies').values({ claim_id: claimId, due_at: now }).execute()
+}
+
+/**
+ * One copy at a time, oldest first. Each copy is taken by pushing its due time past a lease, in one
+ * conditional update, so two server processes on one database never both send it; it is marked sent
+ * only once the mailer has it. When the event loop is busy (a burst of claims) a copy waits for a quiet
+ * moment, up to a minute after it was queued.
+ */
+export function createAgreementCopies({
+  db,
+  mailer,
+  forms,
+  logger,
+}: {
+  db: Kysely<Database>
+  mailer: AgreementMailer
+  forms: Map<string, FormConfig>
+  logger: Logger
+}): AgreementCopies {
+  let stopped = false
+  let again = false
+  let running: Promise<void> | undefined
+  let timer: NodeJS.Timeout | undefined
+
+  function wake(): void {
+    if (stopped) return
+    if (running) {
+      again = true
+      return
+    }
+    clearTimeout(timer)
+    running = sendDue()
+      .catch((error: unknown) => {
+        logger.error(
+          { err: error instanceof Error ? error.message : String(error) },
+          'agreement copies failed',
+        )
+      })
+      .finally(() => {
+        running = undefined
+        if (again) {
+          again = false
+          wake()
+        } else if (!stopped) {
+          timer = setTimeout(wake, POLL_MS).unref()
+        }
+      })
+  }
+
+  async function sendDue(): Promise<void> {
+    for (;;) {
+      const due = await db
+        .selectFrom('agreement_copies')
+        .select(['claim_id', 'due_at', 'attempts'])
+        .where('sent_at', 'is', null)
+        .where('due_at', '<=', Date.now())
+        .orderBy('due_at')
+        .limit(BATCH)
+        .execute()
+      if (due.length === 0) return
+      for (const copy of due) {
+        await quietMoment(Number(copy.due_at))
+        if (stopped) return
+        await sendCopy({
+          claimId: Number(copy.claim_id),
+          dueAt: Number(copy.due_at),
+          attempts: copy.attempts,
+        })
+      }
+    }
+  }
+
+  /** Waits while the event loop is busier than BUSY_UTILIZATION, until MAX_WAIT_MS after dueAt. */
+  async function quietMoment(dueAt: number): Promise<void> {
+    while (!stopped) {
+      const before = performance.eventLoopUtilization()
+      await sleep(QUIET_CHECK_MS)
+      const busy = performance.eventLoopUtilization(before).utilization >= BUSY_UTILIZATION
+      if (!busy || Date.now() - dueAt >= MAX_WAIT_MS) return
+    }
+  }
+
+  async function sendCopy({
+    claimId,
+    dueAt,
+    attempts,
+  }: {
+    claimId: number
+    dueAt: number
+    attempts: number
+  }) {
+    const taken = await db
+      .updateTable('agreement_copies')
+      .set({ due_at: Date.now() + LEASE_MS, attempts: attempts + 1 })
+      .where('claim_id', '=', claimId)
+      .where('due_at', '=', dueAt)
+      .where('sent_at', 'is', null)
+      .executeTakeFirst()
+    if (Number(taken.numUpdatedRows) !== 1) return // another process took it
+    const row = await findAgreementByClaimId(db, claimId)
+    if (!row || row.html.trim() === '') {
+      await db.deleteFrom('agreement_copies').where('claim_id', '=', claimId).execute()
+      return
+    }
+    const appName = forms.get(row.app)?.displayName ?? row.app
+    const signed = signedAgreementDocument(row, appName)
+    const sent = await mailer.send({
+      to: row.email,
+      claimantName: `${row.firstName} ${row.lastName}`,
+      appName,
+      filename: signed.fileName('html'),
+      html: signed.document,
+    })
+    const delay = RETRY_DELAYS_MS[Math.min(attempts, RETRY_DELAYS_MS.length - 1)]!
+    await db
+      .updateTable('agreement_copies')
+      .set(sent ? { sent_at: Date.now() } : { due_at: Date.now() + delay })
+      .where('claim_id', '=', claimId)
+      .execute()
+    if (!sent)
+      logger.warn({ claimId, attempt: attempts + 1, retryInMs: delay }, 'agreement copy will be retried')
+  }
+
+  return {
+    wake,
+    async settled() {
+      while (running && !stopped) await running
+    },
+    async stop() {
+      stopped = true
+      clearTimeout(timer)
+      await running
+    },
+  }
+}

@@ -1,0 +1,152 @@
+import fs from 'node:fs'
+import path from 'node:path'
+import request from 'supertest'
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { createAgreementCopies, type AgreementCopies } from '../../server/agreements/agreement-copies.ts'
+import { createAgreementMailer } from '../../server/agreements/agreement-mailer.ts'
+import { createLogger } from '../../server/logger.ts'
+import {
+  clearClaims,
+  createTestContext,
+  DIALECTS,
+  makeClaimData,
+  makePng,
+  type TestContext,
+} from './helpers.ts'
+
+const SCREENSHOT = makePng({ width: 30, height: 10 })
+// nothing listens on port 1: every send fails at once with ECONNREFUSED, as with a mail server that is down
+const DOWN_SMTP = 'smtp://127.0.0.1:1'
+
+for (const dialect of DIALECTS) {
+  describe(`${dialect}: the claimants' e-mail copies`, () => {
+    let ctx: TestContext
+    const senders: AgreementCopies[] = []
+
+    beforeAll(async () => {
+      ctx = await createTestContext(dialect)
+      // each test runs its own senders, like server processes started and stopped
+      await ctx.agreementCopies.stop()
+    })
+    afterAll(async () => {
+      await ctx?.close()
+    })
+    beforeEach(async () => {
+      await Promise.all(senders.splice(0).map((sender) => sender.stop()))
+      await clearClaims(ctx)
+    })
+
+    function sender(smtpUrl?: string): AgreementCopies {
+      const logger = createLogger('silent')
+      const mailer = createAgreementMailer({
+        smtpUrl,
+        dataDir: ctx.dataDir,
+        from: 'claims@example.com',
+        logger,
+      })
+      const copies = createAgreementCopies({ db: ctx.db, mailer, forms: ctx.forms, logger })
+      senders.push(copies)
+      return copies
+    }
+
+    async function fileClaims(count: number): Promise<number[]> {
+      const ids: number[] = []
+      for (let i = 0; i < count; i++) {
+        const data = makeClaimData({
+          email: `copy${i}@example.com`,
+          phoneNumber: `(212) 555-${String(1000 + i)}`,
+        })
+        const res = await request(ctx.app)
+          .post('/api/forms/brigit/submissions')
+          .field('data', JSON.stringify(data))
+          .attach('screenshot', SCREENSHOT, 'statement.png')
+          .expect(201)
+        ids.push(res.body.id as number)
+      }
+      return ids
+    }
+
+    function outbox(): string[] {
+      const dir = path.join(ctx.dataDir, 'outbox')
+      if (!fs.existsSync(dir)) return []
+      return fs
+        .readdirSync(dir)
+        .filter((name) => name.endsWith('.eml'))
+        .map((name) => fs.readFileSync(path.join(dir, name), 'utf8'))
+    }
+
+    async function copies() {
+      return ctx.db.selectFrom('agreement_copies').selectAll().orderBy('claim_id').execute()
+    }
+
+    it('queues one copy with each claim, and sends it to the claimant once', async () => {
+      const [id] = await fileClaims(1)
+      expect(await copies()).toMatchObject([{ claim_id: id, attempts: 0, sent_at: null }])
+
+      const copy = sender()
+      copy.wake()
+      await copy.settled()
+
+      expect(outbox()).toHaveLength(1)
+      expect(outbox()[0]).toMatch(/^To: copy0@example\.com$/m)
+      const [row] = await copies()
+      expect(row).toMatchObject({ claim_id: id, attempts: 1 })
+      expect(Number(row!.sent_at)).toBeGreaterThan(0)
+    })
+
+    it('keeps a copy the mail server refused, and sends it when it comes due again', async () => {
+      await fileClaims(1)
+      const down = sender(DOWN_SMTP)
+      const before = Date.now()
+      down.wake()
+      await down.settled()
+
+      const [failed] = await copies()
+      expect(failed).toMatchObject({ attempts: 1, sent_at: null })
+      // the first retry is a minute later
+      expect(Number(failed!.due_at)).toBeGreaterThanOrEqual(before + 60_000)
+      expect(outbox()).toHaveLength(0)
+
+      await down.stop()
+      await ctx.db.updateTable('agreement_copies').set({ due_at: Date.now() }).execute()
+      const back = sender()
+      back.wake()
+      await back.settled()
+
+      expect(outbox()).toHaveLength(1)
+      expect(await copies()).toMatchObject([{ attempts: 2 }])
+      expect((await copies())[0]!.sent_at).not.toBeNull()
+    })
+
+    it('sends, after a restart, the copies queued before it', async () => {
+      await fileClaims(3)
+      expect(outbox()).toHaveLength(0)
+
+      const restarted = sender()
+      restarted.wake()
+      await restarted.settled()
+
+      expect(outbox()).toHaveLength(3)
+      expect((await copies()).every((copy) => copy.sent_at !== null)).toBe(true)
+    })
+
+    it('sends each copy once when two server processes share the queue', async () => {
+      await fileClaims(12)
+      const [one, two] = [sender(), sender()]
+      one.wake()
+      two.wake()
+      await Promise.all([one.settled(), two.settled()])
+
+      const recipients = outbox().map((eml) => /^To: (.+)$/m.exec(eml)![1])
+      expect(recipients).toHaveLength(12)
+      expect(new Set(recipients).size).toBe(12)
+      expect((await copies()).every((copy) => copy.attempts === 1 && copy.sent_at !== null)).toBe(true)
+    })
+
+    it('drops the queued copy with its claim', async () => {
+      const [id] = await fileClaims(1)
+      await ctx.db.deleteFrom('claims').where('id', '=', id!).execute()
+      expect(await copies()).toEqual([])
+    })
+  })
+}

@@ -1,0 +1,140 @@
+import crypto from 'node:crypto'
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import pg from 'pg'
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
+import { LOOKUP_RATE_LIMITED_MESSAGE, AGREEMENT_NOT_FOUND_MESSAGE } from '../../src/lookup-messages.ts'
+import { INVALID_PASSWORD_MESSAGE, LOGIN_RATE_LIMITED_MESSAGE } from '../../src/staff-messages.ts'
+import { ADMIN_PASSWORD, DIALECTS, makeClaimData, makePng } from './helpers.ts'
+import { killServerProcesses, startServerProcess, type ServerProcess } from './server-process.ts'
+
+/** Both limits are 10 per 15 minutes per client address (README, "Staff dashboards" and "Agreements"). */
+const LIMIT = 10
+const CLAIMANT = { email: 'rosa.diaz@example.com', phone: '(555) 321-7788' }
+
+/** A request as it reaches the server through a proxy on 127.0.0.1 (`trust proxy` is loopback). */
+function post(server: ServerProcess, route: string, body: unknown, clientAddress: string) {
+  return fetch(`${server.url}${route}`, {
+    method: 'POST',
+    headers: {
+      'Content-Type': 'application/json',
+      // the dashboard's own page sends its origin; the server refuses staff POSTs from elsewhere
+      Origin: server.url,
+      'X-Forwarded-For': clientAddress,
+    },
+    body: JSON.stringify(body),
+  })
+}
+
+async function answer(response: Response): Promise<{ status: number; message: string | undefined }> {
+  const body = (await response.json().catch(() => ({}))) as { error?: { message?: string } }
+  return { status: response.status, message: body.error?.message }
+}
+
+/** A fresh database on the run's PostgreSQL (tests/server/global-setup.ts). */
+async function createPostgresDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
+  const adminUrl = inject('postgresUrl')
+  const name = `test_${crypto.randomBytes(6).toString('hex')}`
+  const run = async (statement: string) => {
+    const client = new pg.Client({ connectionString: adminUrl })
+    await client.connect()
+    try {
+      await client.query(statement)
+    } finally {
+      await client.end()
+    }
+  }
+  await run(`CREATE DATABASE ${name}`)
+  const url = new URL(adminUrl)
+  url.pathname = `/${name}`
+  return { url: url.toString(), drop: () => run(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`) }
+}
+
+for (const dialect of DIALECTS) {
+  describe(`${dialect}: rate limits across two server processes on one database`, () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'claims-two-processes-'))
+    let database: { url: string; drop(): Promise<void> } | undefined
+    let servers: [ServerProcess, ServerProcess]
+
+    beforeAll(async () => {
+      database = dialect === 'postgres' ? await createPostgresDatabase() : undefined
+      // one after the other: the first migrates the new database, the second finds it ready
+      const first = await startServerProcess({ dataDir, databaseUrl: database?.url })
+      const second = await startServerProcess({ dataDir, databaseUrl: database?.url })
+      servers = [first, second]
+      const form = new FormData()
+      form.append(
+        'data',
+        JSON.stringify(makeClaimData({ email: CLAIMANT.email, phoneNumber: CLAIMANT.phone })),
+      )
+      form.append(
+        'screenshot',
+        new Blob([new Uint8Array(makePng({ width: 30, height: 10 }))], { type: 'image/png' }),
+        'a.png',
+      )
+      const filed = await fetch(`${first.url}/api/forms/brigit/submissions`, { method: 'POST', body: form })
+      expect(filed.status).toBe(201)
+    }, 90_000)
+
+    afterAll(async () => {
+      await killServerProcesses()
+      await database?.drop()
+      fs.rmSync(dataDir, { recursive: true, force: true })
+    })
+
+    it('refuses the 11th staff login from one address, whichever process gets it, even with the right password', async () => {
+      const address = '203.0.113.21'
+      const attempts = []
+      for (let i = 0; i < LIMIT; i++) {
+        attempts.push(
+          await answer(await post(servers[i % 2]!, '/api/staff/login', { password: `guess ${i}` }, address)),
+        )
+      }
+      expect(attempts).toEqual(Array(LIMIT).fill({ status: 401, message: INVALID_PASSWORD_MESSAGE }))
+
+      for (const server of servers) {
+        const response = await post(server, '/api/staff/login', { password: ADMIN_PASSWORD }, address)
+        expect(Number(response.headers.get('retry-after'))).toBeGreaterThan(0)
+        expect(await answer(response)).toEqual({ status: 429, message: LOGIN_RATE_LIMITED_MESSAGE })
+      }
+    })
+
+    it('still lets another address log in on either process', async () => {
+      const other = '203.0.113.22'
+      expect(await answer(await post(servers[0], '/api/staff/login', { password: 'wrong' }, other))).toEqual({
+        status: 401,
+        message: INVALID_PASSWORD_MESSAGE,
+      })
+      const login = await post(servers[1], '/api/staff/login', { password: ADMIN_PASSWORD }, other)
+      expect(login.status).toBe(204)
+    })
+
+    it('refuses the 11th agreement lookup from one address, whichever process gets it', async () => {
+      const address = '203.0.113.31'
+      const found = []
+      for (let i = 0; i < LIMIT; i++) {
+        const response = await post(servers[i % 2]!, '/api/agreements/lookup', CLAIMANT, address)
+        const body = (await response.json()) as { agreements?: { email: string }[] }
+        found.push([response.status, body.agreements?.map((agreement) => agreement.email)])
+      }
+      expect(found).toEqual(Array(LIMIT).fill([200, [CLAIMANT.email]]))
+
+      for (const server of servers) {
+        const response = await post(server, '/api/agreements/lookup', CLAIMANT, address)
+        expect(Number(response.headers.get('retry-after'))).toBeGreaterThan(0)
+        expect(await answer(response)).toEqual({ status: 429, message: LOOKUP_RATE_LIMITED_MESSAGE })
+      }
+    })
+
+    it('still answers lookups from another address on either process', async () => {
+      const other = '203.0.113.32'
+      const stranger = { email: 'nobody@example.com', phone: CLAIMANT.phone }
+      expect(await answer(await post(servers[0], '/api/agreements/lookup', stranger, other))).toEqual({
+        status: 404,
+        message: AGREEMENT_NOT_FOUND_MESSAGE,
+      })
+      expect((await post(servers[1], '/api/agreements/lookup', CLAIMANT, other)).status).toBe(200)
+    })
+  })
+}
