@@ -182,6 +182,7 @@ describe('validateSubmission with values wrong by their size or their characters
     ['DEL', 'Jane\u007f'],
     ['an unpaired high surrogate', 'Jane\ud83d'],
     ['an unpaired low surrogate', '\ude00Jane'],
+    ['a low surrogate after a whole pair', 'Jane\u{1f600}\ude00'],
   ])('refuses a first name holding %s, which the database cannot store as text', (_what, firstName) => {
     expect(check(makeCheckedClaim({ firstName })).fields).toEqual({
       firstName: {
@@ -196,6 +197,7 @@ describe('validateSubmission with values wrong by their size or their characters
     ['combining marks', 'Zoe\u0308\u0301'],
     ['a right-to-left mark', 'Ali\u200f'],
     ['an emoji sequence', '\u{1f469}\u200d\u{1f4bb}'],
+    ['two emoji in a row', '\u{1f600}\u{1f600}'],
     ['Cyrillic look-alikes', 'J\u0430ne'],
     ['a tab', 'Mary\tAnn'],
   ])('accepts a first name with %s', (_what, firstName) => {
