@@ -24,13 +24,37 @@ describe('the strict Content-Security-Policy', () => {
     await browser.close()
   })
 
-  it('is sent with every page and allows no eval and no inline script', async () => {
-    const response = await fetch(`${baseUrl()}/brigit`)
-    const policy = response.headers.get('content-security-policy') ?? ''
-    expect(policy).toContain("script-src 'self'")
-    expect(policy).not.toContain('unsafe-eval')
-    expect(policy).not.toContain('unsafe-inline')
-    expect(response.headers.get('x-content-type-options')).toBe('nosniff')
+  it('is sent with every page and API answer, with helmet’s other protections, and allows no eval and no inline script', async () => {
+    const { forms } = (await (await fetch(`${baseUrl()}/api/forms`)).json()) as { forms: { slug: string }[] }
+    const paths = [
+      '/',
+      '/thank-you',
+      '/view-agreement',
+      '/military-analysis',
+      '/no-such-page',
+      ...forms.flatMap(({ slug }) => [`/${slug}`, `/${slug}-success`, `/${slug}-admin`]),
+      '/api/forms/brigit',
+      '/api/staff/apps/brigit/submissions',
+    ]
+    expect(forms.length).toBeGreaterThanOrEqual(11)
+    for (const path of paths) {
+      const response = await fetch(`${baseUrl()}${path}`)
+      const policy = response.headers.get('content-security-policy') ?? ''
+      expect(policy, path).toContain("script-src 'self'")
+      expect(policy, path).toContain("object-src 'none'")
+      expect(policy, path).toContain("frame-ancestors 'none'")
+      expect(policy, path).not.toContain('unsafe-eval')
+      expect(policy, path).not.toContain('unsafe-inline')
+      expect(response.headers.get('x-content-type-options'), path).toBe('nosniff')
+      expect(response.headers.get('x-frame-options'), path).toBe('SAMEORIGIN')
+      expect(response.headers.get('referrer-policy'), path).toBe('no-referrer')
+      expect(response.headers.get('cross-origin-opener-policy'), path).toBe('same-origin')
+      expect(response.headers.get('x-powered-by'), path).toBeNull()
+      if (response.headers.get('content-type')?.startsWith('text/html')) {
+        // the page itself carries no inline script for the policy to have to allow
+        expect(await response.text(), path).not.toMatch(/<script(?![^>]*\ssrc=)[^>]*>/)
+      }
+    }
   })
 
   it('reports no violation while a claimant files a claim and staff use the dashboard', async () => {
