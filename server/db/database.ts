@@ -42,6 +42,12 @@ export interface AgreementCopiesTable {
   sent_at: number | null
 }
 
+/** SQLite only: the number of each app's partition of the search index (see migration 1800). */
+export interface ClaimSearchAppsTable {
+  app: string
+  number: number
+}
+
 /** An app's claim count and sums, kept by triggers on claims (the dashboards' totals and averages). */
 export interface ClaimAppTotalsTable {
   app: string
@@ -142,6 +148,7 @@ export interface Database {
   agreement_records: AgreementRecordsTable
   agreement_copies: AgreementCopiesTable
   claim_app_totals: ClaimAppTotalsTable
+  claim_search_apps: ClaimSearchAppsTable
   claim_app_days: ClaimAppDaysTable
   rate_limits: RateLimitsTable
   admin_credentials: AdminCredentialsTable

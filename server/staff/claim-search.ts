@@ -39,6 +39,7 @@ export function isPostgresDb(db: Kysely<Database>): boolean {
 export function matchesSearch(
   postgres: boolean,
   term: SearchTerm,
+  app: string,
 ): (eb: ExpressionBuilder<Database, 'claims'>) => Expression<SqlBool> {
   return (eb) => {
     const pattern = likePattern(term.text)
@@ -65,8 +66,31 @@ export function matchesSearch(
         ),
       )
     }
-    return sql<SqlBool>`claims.id IN (SELECT rowid FROM claims_search WHERE claims_search MATCH ${fts})`
+    // the app's partition of the index (migration 1800): rowid = app number × 2^40 + id
+    const start = sql<number>`(SELECT number * ${SEARCH_PARTITION} FROM claim_search_apps WHERE app = ${app})`
+    return sql<SqlBool>`claims.id IN (SELECT rowid - ${start} FROM claims_search WHERE ${ftsInPartition(fts, start)})`
   }
+}
+
+/**
+ * SQLite's search index is partitioned by app (migration 1800): an app's entries have the rowids
+ * start … start + SEARCH_PARTITION - 1, where start is the app's number × SEARCH_PARTITION.
+ */
+export const SEARCH_PARTITION = 2 ** 40
+
+/** claims_search's matches of an FTS query within the app partition starting at `start`. */
+export function ftsInPartition(fts: string, start: number | Expression<number>): Expression<SqlBool> {
+  return sql<SqlBool>`claims_search MATCH ${fts} AND rowid BETWEEN ${start} AND ${start} + ${SEARCH_PARTITION - 1}`
+}
+
+/** Where an app's entries in claims_search start; undefined while the app has no claim. */
+export async function searchPartitionStart(db: Kysely<Database>, app: string): Promise<number | undefined> {
+  const row = await db
+    .selectFrom('claim_search_apps')
+    .select('number')
+    .where('app', '=', app)
+    .executeTakeFirst()
+  return row === undefined ? undefined : Number(row.number) * SEARCH_PARTITION
 }
 
 /**

@@ -1,6 +1,13 @@
-import { sql, type Kysely, type SqlBool } from 'kysely'
+import { sql, type Kysely } from 'kysely'
 import type { Database } from '../db/database.ts'
-import { isPostgresDb, matchesSearch, sqliteFtsQuery, type SearchTerm } from './claim-search.ts'
+import {
+  ftsInPartition,
+  isPostgresDb,
+  matchesSearch,
+  searchPartitionStart,
+  sqliteFtsQuery,
+  type SearchTerm,
+} from './claim-search.ts'
 
 /** What a dashboard shows of a claim: never the signature or the file's storage key. */
 export interface SubmissionRow {
@@ -28,23 +35,13 @@ export const SUBMISSION_COLUMNS = [
 const DAILY_WINDOW_DAYS = 90
 const ONE_DAY_MS = 24 * 60 * 60 * 1000
 
-/**
- * An app's claims, only those matching the term when there is one. On SQLite a term of three characters
- * or more drives the query from its FTS matches; the app is then checked on each match ('+' keeps the
- * planner from walking the app's whole index instead, which it would otherwise prefer for the order).
- */
+/** An app's claims, only those matching the term when there is one. */
 export function appClaims(
   db: Kysely<Database>,
   { app, term }: { app: string; term: SearchTerm | undefined },
 ) {
-  const claims = db.selectFrom('claims')
-  if (!term) return claims.where('claims.app', '=', app)
-  const postgres = isPostgresDb(db)
-  const ofApp =
-    !postgres && sqliteFtsQuery(term) !== undefined
-      ? sql<SqlBool>`+${sql.ref('claims.app')} = ${app}`
-      : sql<SqlBool>`${sql.ref('claims.app')} = ${app}`
-  return claims.where(ofApp).where(matchesSearch(postgres, term))
+  const claims = db.selectFrom('claims').where('claims.app', '=', app)
+  return term ? claims.where(matchesSearch(isPostgresDb(db), term, app)) : claims
 }
 
 /** An app's claim count, kept by the claim_app_totals triggers. */
@@ -71,6 +68,14 @@ export async function findSubmissionsPage(
     pageSize,
   }: { app: string; term: SearchTerm | undefined; page: number; pageSize: number },
 ): Promise<{ rows: SubmissionRow[]; count: number; total: number }> {
+  const fts = term && !isPostgresDb(db) ? sqliteFtsQuery(term) : undefined
+  if (fts !== undefined) {
+    const [found, total] = await Promise.all([
+      findSqliteSearchPage(db, { app, fts, page, pageSize }),
+      appTotal(db, app),
+    ])
+    return { ...found, total }
+  }
   const matching = appClaims(db, { app, term })
   const [found, total] = await Promise.all([
     matching
@@ -99,6 +104,34 @@ export async function findSubmissionsPage(
           ).count,
         )
   return { rows, count, total }
+}
+
+/**
+ * SQLite, a term of three characters or more: the count and the page come from the app's partition of
+ * the search index alone (newest id first), and only the page's rows are read from claims.
+ */
+async function findSqliteSearchPage(
+  db: Kysely<Database>,
+  { app, fts, page, pageSize }: { app: string; fts: string; page: number; pageSize: number },
+): Promise<{ rows: SubmissionRow[]; count: number }> {
+  const start = await searchPartitionStart(db, app)
+  if (start === undefined) return { rows: [], count: 0 }
+  const matches = ftsInPartition(fts, start)
+  const [counted, rows] = await Promise.all([
+    sql<{ count: number }>`SELECT count(*) AS count FROM claims_search WHERE ${matches}`.execute(db),
+    db
+      .selectFrom('claims')
+      .select(SUBMISSION_COLUMNS)
+      .where(
+        'claims.id',
+        'in',
+        sql<number>`(SELECT rowid - ${start} FROM claims_search WHERE ${matches}
+          ORDER BY rowid DESC LIMIT ${pageSize} OFFSET ${(page - 1) * pageSize})`,
+      )
+      .orderBy('claims.id', 'desc')
+      .execute(),
+  ])
+  return { rows, count: Number(counted.rows[0]?.count ?? 0) }
 }
 
 export interface SubmissionStats {

@@ -1,7 +1,13 @@
 import crypto from 'node:crypto'
 import { sql, type Kysely } from 'kysely'
 import type { Database } from '../db/database.ts'
-import { isPostgresDb, sqliteFtsQuery, type SearchTerm } from './claim-search.ts'
+import {
+  ftsInPartition,
+  isPostgresDb,
+  searchPartitionStart,
+  sqliteFtsQuery,
+  type SearchTerm,
+} from './claim-search.ts'
 import { appClaims, SUBMISSION_COLUMNS, type SubmissionRow } from './dashboard.repository.ts'
 
 export const EXPORT_PAGE_SIZE = 1000
@@ -34,11 +40,12 @@ export async function* findSubmissionsForExport(
   const matches = sql.table(`temp.${table}`)
   await sql`CREATE TEMP TABLE ${sql.id(table)} (id INTEGER PRIMARY KEY)`.execute(db)
   try {
-    await sql`
-      INSERT INTO ${matches} (id)
-      SELECT claims.id FROM claims
-      WHERE claims.app = ${app}
-        AND claims.id IN (SELECT rowid FROM claims_search WHERE claims_search MATCH ${fts})`.execute(db)
+    const start = await searchPartitionStart(db, app)
+    if (start !== undefined) {
+      await sql`
+        INSERT INTO ${matches} (id)
+        SELECT rowid - ${start} FROM claims_search WHERE ${ftsInPartition(fts, start)}`.execute(db)
+    }
     yield* keysetPages((beforeId) =>
       db
         .selectFrom(sql<{ id: number }>`${matches}`.as('matches'))

@@ -283,8 +283,25 @@ for (const dialect of DIALECTS) {
         expect(await search('jane.doe')).toEqual([])
         expect(await search('changed@')).toEqual([jane])
 
-        await ctx.db.deleteFrom('claims').where('id', '=', jane).execute()
+        await ctx.db.updateTable('claims').set({ app: 'cleo' }).where('id', '=', jane).execute()
         expect(await search('changed@')).toEqual([])
+        expect(await search('changed@', 'cleo')).toEqual([jane])
+
+        await ctx.db.deleteFrom('claims').where('id', '=', jane).execute()
+        expect(await search('changed@', 'cleo')).toEqual([])
+      })
+
+      it('searches only the app asked for, newest first, and counts only its matches', async () => {
+        const older = await seedClaim({ last_name: 'Partition' })
+        await seedClaim({ app: 'cleo', last_name: 'Partition' })
+        const newer = await seedClaim({ last_name: 'Partition' })
+        await seedClaim({ app: 'earnin', last_name: 'Partition' })
+        const res = await staffGet('/api/staff/apps/brigit/submissions').query({ q: 'partit' }).expect(200)
+
+        expect(res.body.data.map((row: { id: number }) => row.id)).toEqual([newer, older])
+        expect(res.body.count).toBe(2)
+        const empty = await staffGet('/api/staff/apps/albert/submissions').query({ q: 'partit' }).expect(200)
+        expect(empty.body).toMatchObject({ data: [], count: 0, total: 0 })
       })
     })
 
