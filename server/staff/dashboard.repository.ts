@@ -107,8 +107,8 @@ export async function findSubmissionsPage(
 }
 
 /**
- * SQLite, a term of three characters or more: the count and the page come from the app's partition of
- * the search index alone (newest id first), and only the page's rows are read from claims.
+ * SQLite, a term of three characters or more: one pass over the app's partition of the search index
+ * gives the page's ids (newest first) and the match count; then only the page's rows are read.
  */
 async function findSqliteSearchPage(
   db: Kysely<Database>,
@@ -117,21 +117,26 @@ async function findSqliteSearchPage(
   const start = await searchPartitionStart(db, app)
   if (start === undefined) return { rows: [], count: 0 }
   const matches = ftsInPartition(fts, start)
-  const [counted, rows] = await Promise.all([
-    sql<{ count: number }>`SELECT count(*) AS count FROM claims_search WHERE ${matches}`.execute(db),
-    db
-      .selectFrom('claims')
-      .select(SUBMISSION_COLUMNS)
-      .where(
-        'claims.id',
-        'in',
-        sql<number>`(SELECT rowid - ${start} FROM claims_search WHERE ${matches}
-          ORDER BY rowid DESC LIMIT ${pageSize} OFFSET ${(page - 1) * pageSize})`,
-      )
-      .orderBy('claims.id', 'desc')
-      .execute(),
-  ])
-  return { rows, count: Number(counted.rows[0]?.count ?? 0) }
+  const { rows: ids } = await sql<{ id: number; match_count: number }>`
+    SELECT rowid - ${start} AS id, count(*) OVER () AS match_count FROM claims_search WHERE ${matches}
+    ORDER BY rowid DESC LIMIT ${pageSize} OFFSET ${(page - 1) * pageSize}`.execute(db)
+  if (ids.length === 0) {
+    // a page past the last match has no row to carry the count
+    const { rows } = await sql<{ count: number }>`
+      SELECT count(*) AS count FROM claims_search WHERE ${matches}`.execute(db)
+    return { rows: [], count: Number(rows[0]?.count ?? 0) }
+  }
+  const rows = await db
+    .selectFrom('claims')
+    .select(SUBMISSION_COLUMNS)
+    .where(
+      'claims.id',
+      'in',
+      ids.map(({ id }) => Number(id)),
+    )
+    .orderBy('claims.id', 'desc')
+    .execute()
+  return { rows, count: Number(ids[0]!.match_count) }
 }
 
 export interface SubmissionStats {

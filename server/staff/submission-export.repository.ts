@@ -10,7 +10,7 @@ import {
 } from './claim-search.ts'
 import { appClaims, SUBMISSION_COLUMNS, type SubmissionRow } from './dashboard.repository.ts'
 
-export const EXPORT_PAGE_SIZE = 1000
+export const EXPORT_PAGE_SIZE = 2500
 
 /**
  * Every claim of the app matching the term, newest id first, EXPORT_PAGE_SIZE rows at a time. Keyset
