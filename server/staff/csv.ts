@@ -5,7 +5,6 @@ export const CSV_LINE_END = '\r\n'
 const FORMULA_START = /^[=+\-@\t\r]/
 const NEEDS_QUOTES = /[",\r\n]/
 const FLUSH_BYTES = 64 * 1024
-const MAX_BUFFERED_BYTES = 1024 * 1024
 
 /**
  * One CSV cell. A cell a spreadsheet would run as a formula gets a leading single quote; a cell holding
@@ -26,7 +25,7 @@ export function csvRecord(values: readonly (string | number)[]): string {
 
 /**
  * Sends a CSV download: UTF-8, an attachment with this name, never cached; the header, then each page's
- * records as they come, in chunks of about 64 KiB, waiting for 'drain' once 1 MiB is queued, so
+ * records as they come, in chunks of about 64 KiB, waiting for 'drain' whenever the socket is full, so
  * memory stays flat however many rows there are. Returns how many records were written, and whether the
  * client stayed until the end; the caller then ends the response. If reading a page fails once rows
  * were sent, the download is cut (the 200 is gone: better a broken download than one that looks whole).
@@ -70,9 +69,7 @@ export async function sendCsv<Row>(
 /** false when the client has gone. */
 async function writeChunk(res: Response, chunk: string): Promise<boolean> {
   if (res.destroyed) return false
-  // up to MAX_BUFFERED_BYTES may wait in the socket's queue: the next page is read while the kernel
-  // sends, instead of the two taking turns; past it, wait for 'drain' so memory stays bounded
-  if (res.write(chunk) || res.writableLength < MAX_BUFFERED_BYTES) return true
+  if (res.write(chunk)) return true
   return new Promise((resolve) => {
     const settle = (open: boolean) => () => {
       res.off('drain', onDrain)

@@ -131,7 +131,8 @@ export function listScreenshotFiles(dataDir: string): string[] {
   return walk(root).sort()
 }
 
-async function createPostgresDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
+/** A fresh, empty database on the run's PostgreSQL (see global-setup.ts); drop() removes it. */
+export async function createPostgresDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
   const adminUrl = inject('postgresUrl')
   const name = `test_${crypto.randomBytes(6).toString('hex')}`
   await withAdminClient(adminUrl, (client) => client.query(`CREATE DATABASE ${name}`))

@@ -1,12 +1,10 @@
-import crypto from 'node:crypto'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import pg from 'pg'
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { LOOKUP_RATE_LIMITED_MESSAGE, AGREEMENT_NOT_FOUND_MESSAGE } from '../../src/lookup-messages.ts'
 import { INVALID_PASSWORD_MESSAGE, LOGIN_RATE_LIMITED_MESSAGE } from '../../src/staff-messages.ts'
-import { ADMIN_PASSWORD, DIALECTS, makeClaimData, makePng } from './helpers.ts'
+import { ADMIN_PASSWORD, createPostgresDatabase, DIALECTS, makeClaimData, makePng } from './helpers.ts'
 import { killServerProcesses, startServerProcess, type ServerProcess } from './server-process.ts'
 
 /** Both limits are 10 per 15 minutes per client address (README, "Staff dashboards" and "Agreements"). */
@@ -30,25 +28,6 @@ function post(server: ServerProcess, route: string, body: unknown, clientAddress
 async function answer(response: Response): Promise<{ status: number; message: string | undefined }> {
   const body = (await response.json().catch(() => ({}))) as { error?: { message?: string } }
   return { status: response.status, message: body.error?.message }
-}
-
-/** A fresh database on the run's PostgreSQL (tests/server/global-setup.ts). */
-async function createPostgresDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
-  const adminUrl = inject('postgresUrl')
-  const name = `test_${crypto.randomBytes(6).toString('hex')}`
-  const run = async (statement: string) => {
-    const client = new pg.Client({ connectionString: adminUrl })
-    await client.connect()
-    try {
-      await client.query(statement)
-    } finally {
-      await client.end()
-    }
-  }
-  await run(`CREATE DATABASE ${name}`)
-  const url = new URL(adminUrl)
-  url.pathname = `/${name}`
-  return { url: url.toString(), drop: () => run(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`) }
 }
 
 for (const dialect of DIALECTS) {
