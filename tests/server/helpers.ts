@@ -5,6 +5,7 @@ import path from 'node:path'
 import type { Express } from 'express'
 import type { Kysely } from 'kysely'
 import pg from 'pg'
+import request from 'supertest'
 import { inject } from 'vitest'
 import type { FormConfig } from '../../src/form-config.ts'
 import type { IntakeConfig } from '../../src/intake-config.ts'
@@ -153,4 +154,24 @@ async function withAdminClient(url: string, run: (client: pg.Client) => Promise<
   } finally {
     await client.end()
   }
+}
+
+/**
+ * Logs in as staff the way the dashboard does (a POST from the site's own origin, `site`), from
+ * `clientAddress` when given; returns the session cookie ("staff_session=…").
+ */
+export async function loginStaff(
+  app: Express,
+  { site, clientAddress }: { site: string; clientAddress?: string },
+): Promise<string> {
+  let login = request(app)
+    .post('/api/staff/login')
+    .set({ Host: site, Origin: `http://${site}` })
+  if (clientAddress) login = login.set('X-Forwarded-For', clientAddress)
+  const res = await login.send({ password: ADMIN_PASSWORD }).expect(204)
+  const cookie = ([] as string[])
+    .concat(res.headers['set-cookie'] ?? [])
+    .find((line) => line.startsWith('staff_session='))
+  if (!cookie) throw new Error('login set no staff_session cookie')
+  return cookie.split(';')[0]!
 }

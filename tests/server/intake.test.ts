@@ -6,8 +6,8 @@ import request from 'supertest'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { intakeAppChoices, intakeConsentTexts } from '../../src/intake-config.ts'
 import {
-  ADMIN_PASSWORD,
   createTestContext,
+  loginStaff,
   DIALECTS,
   FORMS_DIR,
   pngDataUrl,
@@ -236,18 +236,8 @@ function postIntake(ctx: TestContext, data: unknown) {
     .send(data as object)
 }
 
-async function login(ctx: TestContext): Promise<string> {
-  const res = await request(ctx.app)
-    .post('/api/staff/login')
-    .set(SAME_SITE)
-    .set('X-Forwarded-For', freshAddress())
-    .send({ password: ADMIN_PASSWORD })
-    .expect(204)
-  const cookie = ([] as string[])
-    .concat(res.headers['set-cookie'] ?? [])
-    .find((line) => line.startsWith('staff_session='))
-  if (!cookie) throw new Error('login set no staff_session cookie')
-  return cookie.split(';')[0]!
+function login(ctx: TestContext): Promise<string> {
+  return loginStaff(ctx.app, { site: SITE, clientAddress: freshAddress() })
 }
 
 /** Makes every insert of a chime case fail inside the database; returns the undo. */

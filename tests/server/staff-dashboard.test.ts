@@ -4,9 +4,9 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import type { NewClaimRow } from '../../server/submissions/claim.repository.ts'
 import { insertClaim } from '../../server/submissions/claim.repository.ts'
 import {
-  ADMIN_PASSWORD,
   clearClaims,
   createTestContext,
+  loginStaff,
   DIALECTS,
   makeClaimData,
   makePng,
@@ -45,12 +45,7 @@ for (const dialect of DIALECTS) {
 
     beforeAll(async () => {
       ctx = await createTestContext(dialect)
-      const res = await request(ctx.app)
-        .post('/api/staff/login')
-        .set(SAME_SITE)
-        .send({ password: ADMIN_PASSWORD })
-        .expect(204)
-      cookie = ([] as string[]).concat(res.headers['set-cookie'] ?? [])[0]!.split(';')[0]!
+      cookie = await loginStaff(ctx.app, { site: SITE })
     })
     afterAll(async () => {
       await ctx?.close()

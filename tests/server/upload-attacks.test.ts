@@ -5,10 +5,10 @@ import request from 'supertest'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { SQLITE_FILE_NAME } from '../../server/db/create-db.ts'
 import {
-  ADMIN_PASSWORD,
   clearClaims,
   countClaims,
   createTestContext,
+  loginStaff,
   DIALECTS,
   listScreenshotFiles,
   makeClaimData,
@@ -23,7 +23,6 @@ import {
 const NOT_AN_IMAGE = 'Please upload an image file'
 const SIGNATURE_REQUIRED = 'Please provide your signature'
 const SITE = 'uploads.test'
-const SAME_SITE = { Host: SITE, Origin: `http://${SITE}` }
 const SCRIPT = '<script>window.__pwned=1</script>'
 const PNG = readFixture('bank-statement.png')
 // the classic 1×1 transparent GIF
@@ -138,12 +137,7 @@ for (const dialect of DIALECTS) {
 
     beforeAll(async () => {
       ctx = await createTestContext(dialect)
-      const res = await request(ctx.app)
-        .post('/api/staff/login')
-        .set(SAME_SITE)
-        .send({ password: ADMIN_PASSWORD })
-        .expect(204)
-      cookie = ([] as string[]).concat(res.headers['set-cookie'] ?? [])[0]!.split(';')[0]!
+      cookie = await loginStaff(ctx.app, { site: SITE })
     })
     afterAll(async () => {
       await ctx?.close()
