@@ -136,6 +136,22 @@ describe('loadFormConfigs', () => {
     expect(problem).toMatch(/acme-cash\.json: \/schema: strict mode: unknown keyword: "maxLenght"/)
   })
 
+  it('refuses a field with a pattern but no maxLength', () => {
+    const config = makeFormConfig('acme-cash')
+    const schema = config.schema as { properties: Record<string, Json> }
+    const { maxLength: _dropped, ...email } = schema.properties.email as Record<string, Json>
+    const dir = makeFormsDir({
+      'acme-cash.json': {
+        ...config,
+        schema: { ...schema, properties: { ...schema.properties, email } },
+      },
+    })
+
+    expect(problemsOf(dir).join('\n')).toMatch(
+      /acme-cash\.json: \/schema\/properties\/email: must have required property 'maxLength'/,
+    )
+  })
+
   it('refuses a schema that requires a field it does not define', () => {
     const config = makeFormConfig('acme-cash')
     const schema = config.schema as { required: string[] }
