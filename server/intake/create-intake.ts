@@ -3,7 +3,7 @@ import { AppError } from '../../src/app-error.ts'
 import { claimValidator } from '../../src/claim-validator.ts'
 import { intakeConsentTexts, type IntakeConfig, type IntakeData } from '../../src/intake-config.ts'
 import { formatPhone } from '../../src/phone.ts'
-import { validateSubmission } from '../../src/validate-submission.ts'
+import { validateOnServer } from '../forms/validate-on-server.ts'
 import { isUniqueViolation } from '../db/create-db.ts'
 import type { Database } from '../db/database.ts'
 import { assertSignatureIsPng } from '../submissions/claim-input.ts'
@@ -33,7 +33,7 @@ export async function createIntake({
       message: `send the intake as a JSON object, not ${found}`,
     })
   }
-  const check = validateSubmission({ validator: claimValidator, schema: config.schema, data })
+  const check = validateOnServer({ validator: claimValidator, schema: config.schema, data })
   if (!check.isValid) {
     const [field, { __errors }] = Object.entries(check.fields)[0] ?? ['', { __errors: ['is invalid'] }]
     throw new AppError('VALIDATION_FAILED', {

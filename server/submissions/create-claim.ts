@@ -5,7 +5,7 @@ import { AppError } from '../../src/app-error.ts'
 import { claimValidator } from '../../src/claim-validator.ts'
 import { isFormOpen, type ClaimData, type FormConfig } from '../../src/form-config.ts'
 import { formatPhone } from '../../src/phone.ts'
-import { validateSubmission } from '../../src/validate-submission.ts'
+import { validateOnServer } from '../forms/validate-on-server.ts'
 import type { Database } from '../db/database.ts'
 import { isUniqueViolation } from '../db/create-db.ts'
 import { queueAgreementCopy } from '../agreements/agreement-copies.ts'
@@ -69,7 +69,7 @@ export async function createClaim({
 }): Promise<CreatedClaim & { agreement: SignedAgreement; claim: ClaimData }> {
   assertFormTakesClaims(config)
   const data = parseData(rawData, file)
-  const check = validateSubmission({ validator: claimValidator, schema: config.schema, data })
+  const check = validateOnServer({ validator: claimValidator, schema: config.schema, data })
   if (!check.isValid) {
     const [field, { __errors }] = Object.entries(check.fields)[0] ?? ['', { __errors: ['is invalid'] }]
     throw new AppError('VALIDATION_FAILED', {
