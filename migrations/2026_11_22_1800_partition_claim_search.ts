@@ -20,11 +20,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     await sql`DROP TRIGGER ${sql.id(trigger)}`.execute(db)
   }
   await sql`DROP TABLE claims_search`.execute(db)
-  await sql`
-    CREATE VIRTUAL TABLE claims_search USING fts5(
-      email, phone_number, first_name, last_name, phone_digits,
-      content='', contentless_delete=1, tokenize='trigram'
-    )`.execute(db)
+  await createSearchTable(db)
   const key = (row: 'new' | 'old') =>
     `(SELECT number FROM claim_search_apps WHERE app = ${row}.app) * ${PARTITION} + ${row}.id`
   const insertNew = sql.raw(`
@@ -56,11 +52,7 @@ export async function down(db: Kysely<unknown>): Promise<void> {
   }
   await sql`DROP TABLE claims_search`.execute(db)
   await sql`DROP TABLE claim_search_apps`.execute(db)
-  await sql`
-    CREATE VIRTUAL TABLE claims_search USING fts5(
-      email, phone_number, first_name, last_name, phone_digits,
-      content='', contentless_delete=1, tokenize='trigram'
-    )`.execute(db)
+  await createSearchTable(db)
   const insertNew = sql.raw(`
     INSERT INTO claims_search (rowid, email, phone_number, first_name, last_name, phone_digits)
     VALUES (new.id, new.email, new.phone_number, new.first_name, new.last_name, ${DIGITS('new.phone_number')});`)
@@ -80,4 +72,13 @@ export async function down(db: Kysely<unknown>): Promise<void> {
     SELECT id, email, phone_number, first_name, last_name, ${sql.raw(DIGITS('phone_number'))} FROM claims`.execute(
     db,
   )
+}
+
+/** The FTS5 table itself, the same before and after the partitioning (only its rowids change). */
+async function createSearchTable(db: Kysely<unknown>): Promise<void> {
+  await sql`
+    CREATE VIRTUAL TABLE claims_search USING fts5(
+      email, phone_number, first_name, last_name, phone_digits,
+      content='', contentless_delete=1, tokenize='trigram'
+    )`.execute(db)
 }

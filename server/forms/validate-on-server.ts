@@ -1,4 +1,4 @@
-import type { RJSFSchema, ValidatorType } from '@rjsf/utils'
+import type { RJSFSchema } from '@rjsf/utils'
 import type { ErrorObject } from 'ajv'
 import type { FieldErrors } from '../../src/app-error.ts'
 import { fieldErrors, validateSubmission, type SubmissionCheck } from '../../src/validate-submission.ts'
@@ -14,11 +14,7 @@ export function validateOnServer({
   validator,
   schema,
   data,
-}: {
-  validator: ValidatorType
-  schema: RJSFSchema
-  data: unknown
-}): SubmissionCheck {
+}: Parameters<typeof validateSubmission>[0]): SubmissionCheck {
   const screened = screenOversized(schema, data)
   const sized = fieldErrors(schema, screened.errors)
   const checked = validateSubmission({ validator, schema, data: screened.data })
