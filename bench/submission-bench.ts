@@ -43,11 +43,14 @@ export function claimMultipart({ n, png, signature }: { n: number; png: Buffer; 
   return Buffer.concat([Buffer.from(head), png, Buffer.from(`\r\n--${BOUNDARY}--\r\n`)])
 }
 
+/** The next benchmark claimant: counted across loads, so a second load on one server sends new phones too. */
+let next = 0
+
 export const MULTIPART_TYPE = `multipart/form-data; boundary=${BOUNDARY}`
 
 /**
  * Posts claims to `${url}/api/forms/${app}/submissions` from `connections` connections for `seconds`
- * (and never more than `maxRequests`), each claim with a phone no other request used. One claim is
+ * (and never more than `maxRequests`), each claim with a phone no other request of this process used. One claim is
  * sent first on its own, and must be answered 201.
  */
 export async function runSubmissionLoad({
@@ -68,7 +71,6 @@ export async function runSubmissionLoad({
   maxRequests: number
 }): Promise<LoadResult> {
   const path = `/api/forms/${app}/submissions`
-  let next = 0
   const first = await request(`${url}${path}`, {
     method: 'POST',
     headers: { 'Content-Type': MULTIPART_TYPE },

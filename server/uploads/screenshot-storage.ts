@@ -26,25 +26,38 @@ export function createDiskScreenshotStorage(dataDir: string): ScreenshotStorage 
     if (!full.startsWith(root + path.sep)) throw new Error(`screenshot key "${key}" is outside the store`)
     return full
   }
+  // folders known to exist: made (and their parents synced) once, not on every claim
+  const madeFolders = new Set<string>()
+  const syncFolder = coalescedDirectorySync()
+  const makeFolder = async (folder: string) => {
+    if (madeFolders.has(folder)) return
+    const created = await fs.promises.mkdir(folder, { recursive: true })
+    // a folder made just now (an app's first claim) is itself an entry in its parent
+    for (let dir = folder; created && dir !== path.dirname(created); dir = path.dirname(dir)) {
+      await syncDirectory(path.dirname(dir))
+    }
+    madeFolders.add(folder)
+  }
   return {
     async save({ app, extension, bytes }) {
       const key = `${app}${FOLDER_SUFFIX}/${Date.now()}-${crypto.randomBytes(8).toString('hex')}.${extension}`
       const file = resolve(key)
       const folder = path.dirname(file)
-      const created = await fs.promises.mkdir(folder, { recursive: true })
+      await makeFolder(folder)
       // 'wx' never overwrites; the file and its folder entry are on disk before the claim's row commits
-      const handle = await fs.promises.open(file, 'wx')
+      const handle = await fs.promises.open(file, 'wx').catch(async (error: unknown) => {
+        if ((error as { code?: unknown }).code !== 'ENOENT') throw error
+        madeFolders.delete(folder) // removed while we ran (an operator, a test): make it again
+        await makeFolder(folder)
+        return fs.promises.open(file, 'wx')
+      })
       try {
         await handle.writeFile(bytes)
         await handle.sync()
       } finally {
         await handle.close()
       }
-      await syncDirectory(folder)
-      // a folder made just now (an app's first claim) is itself an entry in its parent
-      for (let dir = folder; created && dir !== path.dirname(created); dir = path.dirname(dir)) {
-        await syncDirectory(path.dirname(dir))
-      }
+      await syncFolder(folder)
       return key
     },
     async has(key) {
@@ -82,6 +95,36 @@ async function syncDirectory(directory: string): Promise<void> {
     await handle.sync()
   } finally {
     await handle.close()
+  }
+}
+
+/**
+ * Syncs a folder for every caller whose entry was made before it called, sharing one fsync among the
+ * claims that arrive while another is under way: each caller waits for a sync that starts after its call
+ * (the one running may have started before its file existed), so no file is reported durable early.
+ */
+function coalescedDirectorySync(): (directory: string) => Promise<void> {
+  const folders = new Map<string, { running?: Promise<void>; next?: Promise<void> }>()
+  const start = (directory: string, state: { running?: Promise<void> }): Promise<void> => {
+    const running = syncDirectory(directory).finally(() => {
+      if (state.running === running) state.running = undefined
+    })
+    state.running = running
+    return running
+  }
+  return (directory) => {
+    let state = folders.get(directory)
+    if (!state) folders.set(directory, (state = {}))
+    const current = state
+    if (!current.running) return start(directory, current)
+    // one more sync after the running one, shared by everyone who arrives before it starts
+    current.next ??= current.running
+      .catch(() => undefined)
+      .then(() => {
+        current.next = undefined
+        return start(directory, current)
+      })
+    return current.next
   }
 }
 
