@@ -32,6 +32,8 @@ export function createDb({
   sqlite.pragma('synchronous = NORMAL')
   sqlite.pragma('busy_timeout = 5000')
   sqlite.pragma('foreign_keys = ON')
+  // statement journals (a statement that may need undoing inside a transaction) in memory, not in temp files
+  sqlite.pragma('temp_store = MEMORY')
   return {
     db: new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) }),
     dialect: 'sqlite',

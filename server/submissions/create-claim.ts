@@ -8,6 +8,7 @@ import { formatPhone } from '../../src/phone.ts'
 import { validateOnServer } from '../forms/validate-on-server.ts'
 import type { Database } from '../db/database.ts'
 import { isUniqueViolation } from '../db/create-db.ts'
+import { inSharedTransaction } from '../db/shared-transaction.ts'
 import { queueAgreementCopy } from '../agreements/agreement-copies.ts'
 import { insertAgreementRecord } from '../agreements/agreement-record.repository.ts'
 import type { AgreementTemplates } from '../agreements/agreement-templates.ts'
@@ -109,7 +110,8 @@ export async function createClaim({
   const key = await storage.save({ app: config.slug, extension: image.extension, bytes: file!.buffer })
   const createdAt = agreement.signedAt
   try {
-    const id = await db.transaction().execute(async (trx) => {
+    // committed together with the claims that arrive alongside it (each in its own savepoint)
+    const id = await inSharedTransaction(db, async (trx) => {
       const { id } = await insertClaim(trx, {
         app: config.slug,
         created_at: createdAt,

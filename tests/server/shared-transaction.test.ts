@@ -1,0 +1,81 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { isUniqueViolation } from '../../server/db/create-db.ts'
+import { inSharedTransaction } from '../../server/db/shared-transaction.ts'
+import { insertClaim } from '../../server/submissions/claim.repository.ts'
+import { clearClaims, createTestContext, DIALECTS, type TestContext } from './helpers.ts'
+
+function claimRow(phone: string, lastName = 'Okafor') {
+  return {
+    app: 'brigit',
+    created_at: new Date().toISOString(),
+    first_name: 'Ada',
+    last_name: lastName,
+    email: `ada.${phone.replace(/\D/g, '')}@example.com`,
+    phone_number: phone,
+    cash_advance_count: 3,
+    membership_months: 4,
+    screenshot_key: `brigit-screenshots/${phone.replace(/\D/g, '')}.png`,
+    screenshot_type: 'image/png',
+  }
+}
+
+describe.each(DIALECTS)('%s: writes that arrive together', (dialect) => {
+  let ctx: TestContext
+  beforeAll(async () => {
+    ctx = await createTestContext(dialect)
+  })
+  afterAll(async () => {
+    await ctx?.close()
+  })
+
+  async function storedLastNames(): Promise<string[]> {
+    const rows = await ctx.db.selectFrom('claims').select('last_name').orderBy('last_name').execute()
+    return rows.map((row) => row.last_name)
+  }
+
+  it('commits each of them and gives each caller its own result', async () => {
+    await clearClaims(ctx)
+    const ids = await Promise.all(
+      Array.from({ length: 30 }, (_, i) =>
+        inSharedTransaction(ctx.db, (trx) =>
+          insertClaim(trx, claimRow(`(555) 300-${1000 + i}`, `Claimant${100 + i}`)),
+        ),
+      ),
+    )
+    expect(new Set(ids.map(({ id }) => id)).size).toBe(30)
+    const rows = await ctx.db.selectFrom('claims').select(['id', 'last_name']).execute()
+    expect(rows).toHaveLength(30)
+    for (const [i, { id }] of ids.entries()) {
+      expect(rows.find((row) => row.id === id)?.last_name).toBe(`Claimant${100 + i}`)
+    }
+  })
+
+  it('fails only the write that breaks a rule; the others are stored', async () => {
+    await clearClaims(ctx)
+    const outcomes = await Promise.allSettled([
+      inSharedTransaction(ctx.db, (trx) => insertClaim(trx, claimRow('(555) 300-2000', 'First'))),
+      // the same app and phone as the one before it, in the same transaction
+      inSharedTransaction(ctx.db, (trx) => insertClaim(trx, claimRow('(555) 300-2000', 'Duplicate'))),
+      inSharedTransaction(ctx.db, (trx) => insertClaim(trx, claimRow('(555) 300-2001', 'Second'))),
+    ])
+    expect(outcomes.map((outcome) => outcome.status)).toEqual(['fulfilled', 'rejected', 'fulfilled'])
+    expect(isUniqueViolation((outcomes[1] as PromiseRejectedResult).reason)).toBe(true)
+    expect(await storedLastNames()).toEqual(['First', 'Second'])
+  })
+
+  it('keeps a write all-or-nothing: one that throws after its insert leaves no row', async () => {
+    await clearClaims(ctx)
+    const outcomes = await Promise.allSettled([
+      inSharedTransaction(ctx.db, (trx) => insertClaim(trx, claimRow('(555) 300-3000', 'Kept'))),
+      inSharedTransaction(ctx.db, async (trx) => {
+        await insertClaim(trx, claimRow('(555) 300-3001', 'Undone'))
+        throw new Error('the screenshot was removed before its claim committed')
+      }),
+    ])
+    expect(outcomes[0]!.status).toBe('fulfilled')
+    expect((outcomes[1] as PromiseRejectedResult).reason.message).toBe(
+      'the screenshot was removed before its claim committed',
+    )
+    expect(await storedLastNames()).toEqual(['Kept'])
+  })
+})
