@@ -15,6 +15,12 @@ export default tseslint.config(
     },
   },
   {
+    // CommonJS on purpose (server/db/wal-checkpoint-worker.cjs loads in any runner without a TS loader)
+    files: ['**/*.cjs'],
+    languageOptions: { sourceType: 'commonjs' },
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
+  },
+  {
     files: ['client/**/*.tsx', 'client/**/*.ts'],
     plugins: { 'react-hooks': reactHooks },
     rules: { 'react-hooks/rules-of-hooks': 'error', 'react-hooks/exhaustive-deps': 'warn' },

@@ -8,8 +8,9 @@ import { loadAgreementTemplates, type AgreementTemplates } from './agreements/ag
 import { createApp } from './app.ts'
 import { ensureAdminPassword } from './staff/admin-password.ts'
 import type { ServerConfig } from './config.ts'
-import { createDb } from './db/create-db.ts'
+import { createDb, SQLITE_FILE_NAME } from './db/create-db.ts'
 import { migrateToLatest } from './db/migrate.ts'
+import { startWalCheckpointer } from './db/wal-checkpointer.ts'
 import { loadFormConfigs } from './forms/load-form-configs.ts'
 import { loadIntakeConfig } from './forms/load-intake-config.ts'
 import { createValidatorModules } from './forms/validator-modules.ts'
@@ -45,6 +46,11 @@ export async function startServer(
   })
   const { db, dialect } = createDb(config)
   await migrateToLatest(db)
+  // SQLite: the write-ahead log is copied into the database off the event loop
+  const checkpointer =
+    dialect === 'sqlite'
+      ? await startWalCheckpointer({ db, file: path.join(config.dataDir, SQLITE_FILE_NAME), logger })
+      : undefined
   await ensureAdminPassword({
     db,
     adminPassword: config.adminPassword,
@@ -86,6 +92,7 @@ export async function startServer(
     async close() {
       await new Promise<void>((resolve) => server.close(() => resolve()))
       await agreementCopies.stop()
+      await checkpointer?.stop()
       await db.destroy()
     },
   }
