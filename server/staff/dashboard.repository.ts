@@ -56,8 +56,9 @@ async function appTotal(db: Kysely<Database>, app: string): Promise<number> {
 
 /**
  * One page of an app's claims matching the term, newest first, with the match count and the app's total.
- * With a term, the page and the count come from one query (count(*) OVER ()), so the matches are found
- * once; the total comes from the app's counter.
+ * On SQLite a term of three characters or more goes to the app's partition of the search index
+ * (findSqliteSearchPage); otherwise, with a term, the page and the count come from one query
+ * (count(*) OVER ()), so the matches are found once. The total comes from the app's counter.
  */
 export async function findSubmissionsPage(
   db: Kysely<Database>,
@@ -107,8 +108,12 @@ export async function findSubmissionsPage(
 }
 
 /**
- * SQLite, a term of three characters or more: one pass over the app's partition of the search index
- * gives the page's ids (newest first) and the match count; then only the page's rows are read.
+ * SQLite, a term of three characters or more, over the app's partition of the search index: the page's
+ * ids (newest first), then only the page's rows from claims. The match count comes from the page when
+ * the page is the last one (fewer rows than a page: a selective term, one pass), else from a count(*)
+ * of its own, which FTS5 answers without building rows. One pass with count(*) OVER () did both, but
+ * the window makes SQLite build and sort every match: 3.2 against 2.7 ms for a common surname, 35
+ * against 6 ms for a broad term.
  */
 async function findSqliteSearchPage(
   db: Kysely<Database>,
@@ -117,15 +122,21 @@ async function findSqliteSearchPage(
   const start = await searchPartitionStart(db, app)
   if (start === undefined) return { rows: [], count: 0 }
   const matches = ftsInPartition(fts, start)
-  const { rows: ids } = await sql<{ id: number; match_count: number }>`
-    SELECT rowid - ${start} AS id, count(*) OVER () AS match_count FROM claims_search WHERE ${matches}
-    ORDER BY rowid DESC LIMIT ${pageSize} OFFSET ${(page - 1) * pageSize}`.execute(db)
-  if (ids.length === 0) {
-    // a page past the last match has no row to carry the count
-    const { rows } = await sql<{ count: number }>`
-      SELECT count(*) AS count FROM claims_search WHERE ${matches}`.execute(db)
-    return { rows: [], count: Number(rows[0]?.count ?? 0) }
-  }
+  const offset = (page - 1) * pageSize
+  const { rows: ids } = await sql<{ id: number }>`
+    SELECT rowid - ${start} AS id FROM claims_search WHERE ${matches}
+    ORDER BY rowid DESC LIMIT ${pageSize} OFFSET ${offset}`.execute(db)
+  const isLastPage = ids.length > 0 && ids.length < pageSize
+  const count = isLastPage
+    ? offset + ids.length
+    : Number(
+        (
+          await sql<{ count: number }>`SELECT count(*) AS count FROM claims_search WHERE ${matches}`.execute(
+            db,
+          )
+        ).rows[0]?.count ?? 0,
+      )
+  if (ids.length === 0) return { rows: [], count }
   const rows = await db
     .selectFrom('claims')
     .select(SUBMISSION_COLUMNS)
@@ -136,7 +147,7 @@ async function findSqliteSearchPage(
     )
     .orderBy('claims.id', 'desc')
     .execute()
-  return { rows, count: Number(ids[0]!.match_count) }
+  return { rows, count }
 }
 
 export interface SubmissionStats {
