@@ -112,8 +112,9 @@ export async function findSubmissionsPage(
  * ids (newest first), then only the page's rows from claims. The match count comes from the page when
  * the page is the last one (fewer rows than a page: a selective term, one pass), else from a count(*)
  * of its own, which FTS5 answers without building rows. One pass with count(*) OVER () did both, but
- * the window makes SQLite build and sort every match: 3.2 against 2.7 ms for a common surname, 35
- * against 6 ms for a broad term.
+ * the window makes SQLite build and sort every match. Timed on a million claims (p50): a common
+ * surname 3.2 → 0.7 ms for the page (+ 2.4 ms for its count), a three-letter term like "son" 35 → 6 ms;
+ * a phone fragment got 0.5–0.8 ms slower (FTS5 walks a phrase's lists newest first more slowly).
  */
 async function findSqliteSearchPage(
   db: Kysely<Database>,
