@@ -17,7 +17,7 @@ const EXPORT_TIMEOUT_MS = 15 * 60 * 1000
 
 /**
  * Downloads an app's CSV export as fast as the client can read it, counting records, while sampling
- * the server's resident memory from /proc/<pid>/status.
+ * the resident memory of the server (all its processes) from /proc.
  */
 export async function benchExport({
   baseUrl,

@@ -165,12 +165,37 @@ export async function startPostgres(): Promise<{ url: string; stop(): Promise<vo
   return { url: url.toString(), stop }
 }
 
-/** The resident memory of a process in bytes, from /proc (Linux). */
+/**
+ * The resident memory of a process and of every process it started, in bytes, from /proc (Linux): the
+ * product's server processes are children of the one the bench started.
+ */
 export function readRss(pid: number): number {
-  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8')
-  const kb = /^VmRSS:\s+(\d+)\s+kB/m.exec(status)?.[1]
-  if (!kb) throw new Error(`no VmRSS in /proc/${pid}/status`)
-  return Number(kb) * 1024
+  let bytes = 0
+  for (const id of [pid, ...descendants(pid)]) {
+    try {
+      const status = fs.readFileSync(`/proc/${id}/status`, 'utf8')
+      const kb = /^VmRSS:\s+(\d+)\s+kB/m.exec(status)?.[1]
+      if (!kb) throw new Error(`no VmRSS in /proc/${id}/status`)
+      bytes += Number(kb) * 1024
+    } catch (error) {
+      // a child may exit between the listing and the read; the process we were given may not
+      if (id === pid) throw error
+    }
+  }
+  return bytes
+}
+
+function descendants(pid: number): number[] {
+  let children: number[] = []
+  try {
+    for (const thread of fs.readdirSync(`/proc/${pid}/task`)) {
+      const listed = fs.readFileSync(`/proc/${pid}/task/${thread}/children`, 'utf8').trim()
+      if (listed) children.push(...listed.split(/\s+/).map(Number))
+    }
+  } catch {
+    children = []
+  }
+  return children.flatMap((child) => [child, ...descendants(child)])
 }
 
 function tail(file: string, lines = 20): string {

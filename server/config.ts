@@ -1,3 +1,4 @@
+import os from 'node:os'
 import path from 'node:path'
 import { FIRM_SETTINGS } from '../src/firm-settings.ts'
 
@@ -14,7 +15,11 @@ export interface ServerConfig {
   mailFrom: string
   /** The staff password; unset on a first start, one is generated and printed once. */
   adminPassword: string | undefined
+  /** How many server processes share the port: one per core unless SERVER_PROCESSES says otherwise. */
+  serverProcesses: number
 }
+
+const MAX_SERVER_PROCESSES = 64
 
 /** Reads the environment once. Defaults are for a developer's own machine. */
 export function readServerConfig(env: NodeJS.ProcessEnv = process.env): Readonly<ServerConfig> {
@@ -26,8 +31,15 @@ export function readServerConfig(env: NodeJS.ProcessEnv = process.env): Readonly
   if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
     throw new Error('DATABASE_URL must start with postgres:// (leave it unset to use SQLite in DATA_DIR)')
   }
+  const serverProcesses = Number(env.SERVER_PROCESSES?.trim() || os.availableParallelism())
+  if (!Number.isInteger(serverProcesses) || serverProcesses < 1 || serverProcesses > MAX_SERVER_PROCESSES) {
+    throw new Error(
+      `SERVER_PROCESSES "${env.SERVER_PROCESSES}" is not a number of processes: use 1..${MAX_SERVER_PROCESSES} (unset: one per core)`,
+    )
+  }
   return Object.freeze({
     port,
+    serverProcesses,
     // local-only default: set HOST=0.0.0.0 behind a reverse proxy to serve other machines
     host: env.HOST ?? '127.0.0.1',
     dataDir: path.resolve(env.DATA_DIR ?? 'data'),

@@ -1,4 +1,5 @@
 import type { Server } from 'node:http'
+import type { Kysely } from 'kysely'
 import path from 'node:path'
 import type { FormConfig } from '../src/form-config.ts'
 import type { IntakeConfig } from '../src/intake-config.ts'
@@ -9,14 +10,15 @@ import { createApp } from './app.ts'
 import { ensureAdminPassword } from './staff/admin-password.ts'
 import type { ServerConfig } from './config.ts'
 import { createDb, SQLITE_FILE_NAME } from './db/create-db.ts'
+import type { Database, Dialect } from './db/database.ts'
 import { migrateToLatest } from './db/migrate.ts'
 import { startWalCheckpointer } from './db/wal-checkpointer.ts'
 import { loadFormConfigs } from './forms/load-form-configs.ts'
 import { loadIntakeConfig } from './forms/load-intake-config.ts'
 import { createValidatorModules } from './forms/validator-modules.ts'
-import { createLogger } from './logger.ts'
+import { createLogger, type Logger } from './logger.ts'
 import { removeOrphanScreenshots } from './uploads/remove-orphan-screenshots.ts'
-import { createDiskScreenshotStorage } from './uploads/screenshot-storage.ts'
+import { createDiskScreenshotStorage, type ScreenshotStorage } from './uploads/screenshot-storage.ts'
 
 export const CLIENT_DIR = path.resolve(import.meta.dirname, '..', 'dist', 'client')
 
@@ -32,7 +34,14 @@ export async function startServer(
     templates = loadAgreementTemplates(),
     forms = loadFormConfigs(config.formsDir, { agreementTemplates: templates }),
     intake = loadIntakeConfig(config.formsDir),
-  }: { templates?: AgreementTemplates; forms?: Map<string, FormConfig>; intake?: IntakeConfig } = {},
+    prepared = false,
+  }: {
+    templates?: AgreementTemplates
+    forms?: Map<string, FormConfig>
+    intake?: IntakeConfig
+    /** true in a forked server process: the primary has already run prepareData. */
+    prepared?: boolean
+  } = {},
 ): Promise<RunningServer> {
   // the browser's validators, compiled before anything else starts: a schema that fails stops us here
   const validators = createValidatorModules({ forms, intake })
@@ -45,26 +54,14 @@ export async function startServer(
     logger,
   })
   const { db, dialect } = createDb(config)
-  await migrateToLatest(db)
+  const storage = createDiskScreenshotStorage(config.dataDir)
+  // with several server processes, the primary has done this once before forking them
+  if (!prepared) await prepareData({ db, dialect, storage, config, logger })
   // SQLite: the write-ahead log is copied into the database off the event loop
   const checkpointer =
     dialect === 'sqlite'
       ? await startWalCheckpointer({ db, file: path.join(config.dataDir, SQLITE_FILE_NAME), logger })
       : undefined
-  await ensureAdminPassword({
-    db,
-    adminPassword: config.adminPassword,
-    // printed once, to the terminal only: the database keeps just its hash
-    announce: (password) =>
-      console.log(
-        `\nNo ADMIN_PASSWORD was set, so one was generated. Staff password: ${password}\n` +
-          'Keep it somewhere safe: it is not stored and will not be shown again. Set ADMIN_PASSWORD to change it.\n',
-      ),
-  })
-  const storage = createDiskScreenshotStorage(config.dataDir)
-  // before listening: a crash (or a killed purge) may have left screenshot files that no claim names
-  const sweep = await removeOrphanScreenshots({ db, dialect, storage })
-  logger.info({ screenshotFiles: sweep.files, orphansRemoved: sweep.removed }, 'screenshot recovery')
   const agreementCopies = createAgreementCopies({ db, mailer, forms, logger })
   // copies queued before a restart (or that failed and came due) go out now
   agreementCopies.wake()
@@ -84,8 +81,7 @@ export async function startServer(
     listening.once('error', reject)
   })
   const address = server.address()
-  const port = typeof address === 'object' && address ? address.port : config.port
-  const url = `http://${config.host === '0.0.0.0' ? 'localhost' : config.host}:${port}`
+  const url = serverUrl(config.host, typeof address === 'object' && address ? address.port : config.port)
   logger.info({ url, forms: forms.size, database: config.databaseUrl ? 'postgres' : 'sqlite' }, 'listening')
   return {
     url,
@@ -96,4 +92,42 @@ export async function startServer(
       await db.destroy()
     },
   }
+}
+
+/**
+ * What must happen once before any process serves the data: migrations, the staff password, and the
+ * removal of screenshot files a crash left without a claim.
+ */
+export async function prepareData({
+  db,
+  dialect,
+  storage,
+  config,
+  logger,
+}: {
+  db: Kysely<Database>
+  dialect: Dialect
+  storage: ScreenshotStorage
+  config: ServerConfig
+  logger: Logger
+}): Promise<void> {
+  await migrateToLatest(db)
+  await ensureAdminPassword({
+    db,
+    adminPassword: config.adminPassword,
+    // printed once, to the terminal only: the database keeps just its hash
+    announce: (password) =>
+      console.log(
+        `\nNo ADMIN_PASSWORD was set, so one was generated. Staff password: ${password}\n` +
+          'Keep it somewhere safe: it is not stored and will not be shown again. Set ADMIN_PASSWORD to change it.\n',
+      ),
+  })
+  // before listening: a crash (or a killed purge) may have left screenshot files that no claim names
+  const sweep = await removeOrphanScreenshots({ db, dialect, storage })
+  logger.info({ screenshotFiles: sweep.files, orphansRemoved: sweep.removed }, 'screenshot recovery')
+}
+
+/** The address to print: 0.0.0.0 means every interface, of which localhost is one. */
+export function serverUrl(host: string, port: number): string {
+  return `http://${host === '0.0.0.0' ? 'localhost' : host}:${port}`
 }

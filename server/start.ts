@@ -1,27 +1,79 @@
+import cluster from 'node:cluster'
 import { loadAgreementTemplates } from './agreements/agreement-templates.ts'
 import { ensureClientBuild } from './client-build.ts'
-import { readServerConfig } from './config.ts'
+import { readServerConfig, type ServerConfig } from './config.ts'
+import { createDb } from './db/create-db.ts'
 import { FormConfigError, loadFormConfigs } from './forms/load-form-configs.ts'
 import { loadIntakeConfig } from './forms/load-intake-config.ts'
-import { CLIENT_DIR, startServer } from './main.ts'
+import { createLogger } from './logger.ts'
+import { CLIENT_DIR, prepareData, serverUrl, startServer } from './main.ts'
+import { forkServerProcesses } from './server-processes.ts'
+import { createDiskScreenshotStorage } from './uploads/screenshot-storage.ts'
 
-// `npm start`: build the client if stale, migrate, serve; stop with a clear message on bad config
+// `npm start`: build the client if stale, migrate, serve (one process per core by default); stop
+// with a clear message on bad config
 try {
   const config = readServerConfig()
   // a broken config or template stops us before the slower client build
   const templates = loadAgreementTemplates()
   const forms = loadFormConfigs(config.formsDir, { agreementTemplates: templates })
   const intake = loadIntakeConfig(config.formsDir)
-  // SKIP_CLIENT_BUILD=1 serves dist/client as it is (built ahead of time, or an API-only test)
-  if (process.env.SKIP_CLIENT_BUILD !== '1') {
-    await ensureClientBuild(CLIENT_DIR, (message) => console.log(message))
+  if (cluster.isWorker) {
+    // a forked server process: the primary has built the client and prepared the data
+    const server = await startServer(config, { templates, forms, intake, prepared: true })
+    stopOnSignal(() => server.close())
+  } else {
+    // SKIP_CLIENT_BUILD=1 serves dist/client as it is (built ahead of time, or an API-only test)
+    if (process.env.SKIP_CLIENT_BUILD !== '1') {
+      await ensureClientBuild(CLIENT_DIR, (message) => console.log(message))
+    }
+    if (config.serverProcesses === 1) {
+      const server = await startServer(config, { templates, forms, intake })
+      console.log(`Claims intake is running on ${server.url}`)
+      stopOnSignal(() => server.close())
+    } else {
+      await startPrimary(config)
+    }
   }
-  const server = await startServer(config, { templates, forms, intake })
-  console.log(`Claims intake is running on ${server.url}`)
-  const stop = () => void server.close().then(() => process.exit(0))
-  process.once('SIGINT', stop)
-  process.once('SIGTERM', stop)
 } catch (error) {
   console.error(error instanceof FormConfigError ? error.message : error)
   process.exit(1)
+}
+
+/** Prepares the data once, then forks the server processes and watches over them. */
+async function startPrimary(config: ServerConfig): Promise<void> {
+  const logger = createLogger(config.logLevel)
+  const { db, dialect } = createDb(config)
+  try {
+    await prepareData({ db, dialect, storage: createDiskScreenshotStorage(config.dataDir), config, logger })
+  } finally {
+    await db.destroy()
+  }
+  const processes = await forkServerProcesses({
+    count: config.serverProcesses,
+    logger,
+    onGiveUp: (reason) => {
+      console.error(`Claims intake stopped: ${reason}`)
+      process.exit(1)
+    },
+  })
+  console.log(
+    `Claims intake is running on ${serverUrl(config.host, processes.port)} (${config.serverProcesses} server processes)`,
+  )
+  stopOnSignal(() => processes.close())
+}
+
+/**
+ * SIGINT (Ctrl-C reaches every process of the group) and SIGTERM both stop the server once; a second
+ * signal while it finishes its requests does not cut them short.
+ */
+function stopOnSignal(close: () => Promise<void>): void {
+  let stopping = false
+  const stop = () => {
+    if (stopping) return
+    stopping = true
+    void close().then(() => process.exit(0))
+  }
+  process.on('SIGINT', stop)
+  process.on('SIGTERM', stop)
 }

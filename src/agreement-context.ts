@@ -59,9 +59,18 @@ export function agreementContext({
  * @example longDate('2026-11-22') // 'November 22, 2026'
  */
 export function longDate(isoDate: string): string {
-  const [year, month, day] = isoDate.split('-').map(Number)
-  return LONG_DATE.format(new Date(Date.UTC(year ?? 1970, (month ?? 1) - 1, day ?? 1)))
+  // the claims of one day share their date: formatting it once is enough
+  if (isoDate !== lastDate.iso) {
+    const [year, month, day] = isoDate.split('-').map(Number)
+    lastDate = {
+      iso: isoDate,
+      words: LONG_DATE.format(new Date(Date.UTC(year ?? 1970, (month ?? 1) - 1, day ?? 1))),
+    }
+  }
+  return lastDate.words
 }
+
+let lastDate: { iso?: string; words: string } = { words: '' }
 
 // made once: a formatter is costly to build, and the server renders an agreement for every claim
 const LONG_DATE = new Intl.DateTimeFormat('en-US', {

@@ -5,8 +5,12 @@ import path from 'node:path'
 export const AGREEMENTS_DIR = path.resolve(import.meta.dirname, '..', '..', 'agreements')
 const FIRM_FILE = path.resolve(import.meta.dirname, '..', '..', 'firm.json')
 
-/** Handlebars must reject a reference to anything the context lacks: a blank in a contract is a defect. */
-export const TEMPLATE_OPTIONS = { strict: true } as const
+/**
+ * Handlebars must reject a reference to anything the context lacks: a blank in a contract is a defect.
+ * An indented `{{> partial}}` is not re-indented line by line: HTML ignores the spaces, and splitting
+ * and joining the whole agreement for them was a fifth of the server's work per claim in the render.
+ */
+export const TEMPLATE_OPTIONS = { strict: true, preventIndent: true } as const
 
 export interface AgreementSources {
   /** agreements/partials/<name>.hbs, by name. */

@@ -3,6 +3,8 @@ import type { Database } from './database.ts'
 
 /** The most writes one transaction takes; more wait for the next. */
 const MAX_WRITES_PER_TRANSACTION = 64
+/** How long a transaction keeps trying when another process holds SQLite's write lock. */
+const LOCKED_RETRY_MS = 5_000
 
 interface PendingWrite {
   work: (trx: Transaction<Database>) => Promise<unknown>
@@ -51,20 +53,40 @@ async function commitInBatches(db: Kysely<Database>, writes: PendingWrite[]): Pr
 
 async function commitTogether(db: Kysely<Database>, writes: PendingWrite[]): Promise<void> {
   if (writes.length > 1) {
-    const together = await db
-      .transaction()
-      .execute(async (trx) => {
+    const together = await retryWhileLocked(() =>
+      db.transaction().execute(async (trx) => {
         const values: unknown[] = []
         for (const write of writes) values.push(await write.work(trx))
         return { values }
-      })
-      .catch(() => undefined) // rolled back: the second pass below says which write failed, and why
+      }),
+    ).catch(() => undefined) // rolled back: the second pass below says which write failed, and why
     if (together) {
       writes.forEach((write, i) => write.resolve(together.values[i]))
       return
     }
   }
   for (const write of writes) {
-    await db.transaction().execute(write.work).then(write.resolve, write.reject)
+    await retryWhileLocked(() => db.transaction().execute(write.work)).then(write.resolve, write.reject)
   }
+}
+
+/**
+ * Runs the transaction again, after a short pause that lets the event loop go on, while SQLite answers
+ * SQLITE_BUSY: with several server processes on one file, another may hold the write lock, and a
+ * transaction is sometimes refused at once rather than after SQLite's own busy wait.
+ */
+export async function retryWhileLocked<T>(run: () => Promise<T>): Promise<T> {
+  const deadline = Date.now() + LOCKED_RETRY_MS
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await run()
+    } catch (error) {
+      if (!isLocked(error) || Date.now() > deadline) throw error
+      await new Promise((resolve) => setTimeout(resolve, 1 + Math.random() * Math.min(50, 2 * attempt)))
+    }
+  }
+}
+
+function isLocked(error: unknown): boolean {
+  return String((error as { code?: unknown } | null)?.code ?? '').startsWith('SQLITE_BUSY')
 }

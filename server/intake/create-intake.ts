@@ -52,7 +52,7 @@ export async function createIntake({
       fields: { cashAdvanceApps: { __errors: [notice.heading] } },
     })
   }
-  await assertSignatureIsPng(intake.signature, INTAKE_SIGNATURE_MESSAGE)
+  assertSignatureIsPng(intake.signature, INTAKE_SIGNATURE_MESSAGE)
 
   const consents = intakeConsentTexts(config)
   const createdAt = new Date().toISOString()

@@ -1,5 +1,6 @@
 import type { Insertable, Kysely } from 'kysely'
 import type { Database, FormSubmissionsTable } from '../db/database.ts'
+import { retryWhileLocked } from '../db/shared-transaction.ts'
 
 export type NewIntakeRow = Insertable<FormSubmissionsTable>
 
@@ -8,42 +9,45 @@ export async function insertIntakeWithCases(
   db: Kysely<Database>,
   { intake, apps }: { intake: NewIntakeRow; apps: string[] },
 ): Promise<number> {
-  return db.transaction().execute(async (trx) => {
-    const { id } = await trx
-      .insertInto('form_submissions')
-      .values(intake)
-      .returning('id')
-      .executeTakeFirstOrThrow()
-    const submissionId = Number(id)
-    if (apps.length > 0) {
-      await trx
-        .insertInto('intake_cases')
-        .values(
-          apps.map((app) => ({
-            original_submission_id: submissionId,
-            app,
-            created_at: intake.created_at,
-            first_name: intake.first_name,
-            last_name: intake.last_name,
-            email: intake.email,
-            phone: intake.phone,
-            address: intake.address,
-            address_line_2: intake.address_line_2,
-            city: intake.city,
-            state: intake.state,
-            zip_code: intake.zip_code,
-            fees_incurred: intake.fees_incurred,
-            is_over_18: intake.is_over_18,
-            is_active_military: intake.is_active_military,
-            has_bankruptcy: intake.has_bankruptcy,
-            signature: intake.signature,
-            consent_agreed: intake.consent_agreed,
-          })),
-        )
-        .execute()
-    }
-    return submissionId
-  })
+  // another server process may hold SQLite's write lock
+  return retryWhileLocked(() =>
+    db.transaction().execute(async (trx) => {
+      const { id } = await trx
+        .insertInto('form_submissions')
+        .values(intake)
+        .returning('id')
+        .executeTakeFirstOrThrow()
+      const submissionId = Number(id)
+      if (apps.length > 0) {
+        await trx
+          .insertInto('intake_cases')
+          .values(
+            apps.map((app) => ({
+              original_submission_id: submissionId,
+              app,
+              created_at: intake.created_at,
+              first_name: intake.first_name,
+              last_name: intake.last_name,
+              email: intake.email,
+              phone: intake.phone,
+              address: intake.address,
+              address_line_2: intake.address_line_2,
+              city: intake.city,
+              state: intake.state,
+              zip_code: intake.zip_code,
+              fees_incurred: intake.fees_incurred,
+              is_over_18: intake.is_over_18,
+              is_active_military: intake.is_active_military,
+              has_bankruptcy: intake.has_bankruptcy,
+              signature: intake.signature,
+              consent_agreed: intake.consent_agreed,
+            })),
+          )
+          .execute()
+      }
+      return submissionId
+    }),
+  )
 }
 
 export interface MilitaryFigures {

@@ -88,7 +88,7 @@ export async function createClaim({
       fields: { screenshotFile: { __errors: [NOT_AN_IMAGE_MESSAGE] } },
     })
   }
-  await assertSignatureIsPng(claim.signature)
+  assertSignatureIsPng(claim.signature)
 
   const phoneNumber = formatPhone(claim.phoneNumber)
   if (await hasClaimForPhone(db, { app: config.slug, phoneNumber })) throw duplicateError()

@@ -14,6 +14,11 @@ const ADAM7 = [
   [0, 1, 1, 2],
 ]
 
+/** Whether the bytes start as a PNG does (the signature alone, not its content). */
+export function isPng(bytes: Uint8Array): boolean {
+  return bytes.length > PNG_SIGNATURE.length && PNG_SIGNATURE.equals(bytes.subarray(0, PNG_SIGNATURE.length))
+}
+
 /**
  * pdfkit hands PNGs with alpha, a palette or interlacing to png-js, which inflates them in a zlib callback and
  * throws from there on bad data: an uncaught exception that would take the server down, or a PDF that never

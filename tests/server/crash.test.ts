@@ -92,8 +92,8 @@ async function sendClaims(
   server: ServerProcess,
   queue: SentClaim[],
   { created, killAt }: { created: () => number; killAt?: number },
-): Promise<{ killed: Promise<void> | undefined }> {
-  let killed: Promise<void> | undefined
+): Promise<{ killed: Promise<string> | undefined }> {
+  let killed: Promise<string> | undefined
   const worker = async () => {
     while (!killed && queue.length > 0) {
       await postClaim(server.url, queue.shift()!)

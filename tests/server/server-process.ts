@@ -8,12 +8,14 @@ const LISTENING = /Claims intake is running on (http:\/\/\S+)/
 
 export interface ServerProcess {
   url: string
+  /** The process started (with several server processes, their primary). */
+  pid: number
   /** Everything the process printed so far, stdout and stderr. */
   output(): string
   /** The first printed line containing `text`, waiting for it (logs are written asynchronously). */
   waitForLine(text: string): Promise<string>
-  /** Sends the signal and resolves once the process has exited. */
-  kill(signal: NodeJS.Signals): Promise<void>
+  /** Sends the signal and resolves once the process has exited, with how: 'code 0', 'signal SIGKILL'. */
+  kill(signal: NodeJS.Signals): Promise<string>
 }
 
 const running = new Set<ChildProcess>()
@@ -29,9 +31,12 @@ process.once('exit', () => {
 export async function startServerProcess({
   dataDir,
   databaseUrl,
+  serverProcesses,
 }: {
   dataDir: string
   databaseUrl?: string
+  /** SERVER_PROCESSES; unset, as in `npm start`: one per core. */
+  serverProcesses?: number
 }): Promise<ServerProcess> {
   const env: NodeJS.ProcessEnv = {
     ...process.env,
@@ -45,7 +50,9 @@ export async function startServerProcess({
   // as `npm start` runs it: vitest's NODE_ENV=test and any DATABASE_URL of the shell stay out
   delete env.NODE_ENV
   delete env.DATABASE_URL
+  delete env.SERVER_PROCESSES
   if (databaseUrl) env.DATABASE_URL = databaseUrl
+  if (serverProcesses !== undefined) env.SERVER_PROCESSES = String(serverProcesses)
   const child = spawn(process.execPath, ['--import', 'tsx', 'server/start.ts'], {
     cwd: ROOT,
     env,
@@ -64,7 +71,7 @@ export async function startServerProcess({
   )
   const kill = async (signal: NodeJS.Signals) => {
     if (child.exitCode === null && child.signalCode === null) child.kill(signal)
-    await exited
+    return exited
   }
 
   const url = await new Promise<string>((resolve, reject) => {
@@ -96,7 +103,7 @@ export async function startServerProcess({
       await new Promise((resolve) => setTimeout(resolve, 20))
     }
   }
-  return { url, output: () => printed, waitForLine, kill }
+  return { url, pid: child.pid!, output: () => printed, waitForLine, kill }
 }
 
 /** SIGKILLs every server these helpers started and that is still running (for afterAll). */
