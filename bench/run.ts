@@ -39,8 +39,8 @@ if (!(Number.isSafeInteger(warmup) && warmup >= 0)) {
   process.exit(2)
 }
 const hotApp = args['hot-app']
-// as npm start runs it: SERVER_PROCESSES from the environment, else one per core (server/config.ts)
-const productProcesses = Number(process.env.SERVER_PROCESSES || os.availableParallelism())
+// as npm start runs it: SERVER_PROCESSES from the environment, else 1 (server/config.ts)
+const productProcesses = Number(process.env.SERVER_PROCESSES || 1)
 const dialect = args.postgres ? 'postgres' : 'sqlite'
 const budgets = { searchP95: dialect === 'postgres' ? 25 : 15, statsP95: 20, lookupP95: 10 }
 const log = (line: string) => console.log(line)

@@ -1,4 +1,3 @@
-import os from 'node:os'
 import path from 'node:path'
 import { FIRM_SETTINGS } from '../src/firm-settings.ts'
 
@@ -15,7 +14,7 @@ export interface ServerConfig {
   mailFrom: string
   /** The staff password; unset on a first start, one is generated and printed once. */
   adminPassword: string | undefined
-  /** How many server processes share the port: one per core unless SERVER_PROCESSES says otherwise. */
+  /** How many server processes share the port (SERVER_PROCESSES, default 1). */
   serverProcesses: number
 }
 
@@ -31,10 +30,12 @@ export function readServerConfig(env: NodeJS.ProcessEnv = process.env): Readonly
   if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
     throw new Error('DATABASE_URL must start with postgres:// (leave it unset to use SQLite in DATA_DIR)')
   }
-  const serverProcesses = Number(env.SERVER_PROCESSES?.trim() || os.availableParallelism())
+  // one by default: on the 2-core machine measured, two processes took no more claims than one at a
+  // million claims (BENCHMARKS.md, session 11); a server with cores to spare can set more
+  const serverProcesses = Number(env.SERVER_PROCESSES?.trim() || 1)
   if (!Number.isInteger(serverProcesses) || serverProcesses < 1 || serverProcesses > MAX_SERVER_PROCESSES) {
     throw new Error(
-      `SERVER_PROCESSES "${env.SERVER_PROCESSES}" is not a number of processes: use 1..${MAX_SERVER_PROCESSES} (unset: one per core)`,
+      `SERVER_PROCESSES "${env.SERVER_PROCESSES}" is not a number of processes: use 1..${MAX_SERVER_PROCESSES} (unset: 1)`,
     )
   }
   return Object.freeze({

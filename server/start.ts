@@ -10,7 +10,7 @@ import { CLIENT_DIR, prepareData, serverUrl, startServer } from './main.ts'
 import { forkServerProcesses } from './server-processes.ts'
 import { createDiskScreenshotStorage } from './uploads/screenshot-storage.ts'
 
-// `npm start`: build the client if stale, migrate, serve (one process per core by default); stop
+// `npm start`: build the client if stale, migrate, serve (SERVER_PROCESSES processes, default 1); stop
 // with a clear message on bad config
 try {
   const config = readServerConfig()

@@ -35,7 +35,7 @@ export async function startServerProcess({
 }: {
   dataDir: string
   databaseUrl?: string
-  /** SERVER_PROCESSES; unset, as in `npm start`: one per core. */
+  /** SERVER_PROCESSES; unset, as in `npm start`: one. */
   serverProcesses?: number
 }): Promise<ServerProcess> {
   const env: NodeJS.ProcessEnv = {
