@@ -93,7 +93,7 @@ async function main(): Promise<ResultRow[]> {
     },
   ]
 
-  log(`starting the product (node --import tsx server/start.ts, ${productProcesses} server processes)…`)
+  log(`starting the product (node --import tsx server/start.ts, ${productProcesses} server process${productProcesses === 1 ? '' : 'es'})…`)
   const adminPassword = crypto.randomBytes(12).toString('base64url')
   const server = await startProductServer({
     dataDir: seedDir,
@@ -238,7 +238,7 @@ async function benchSubmissions(product: RunningProcess): Promise<ResultRow[]> {
       budget: 'reference',
     },
     {
-      benchmark: `submissions: product, ${productProcesses} server processes (${count(real.ok)} claims in ${real.seconds.toFixed(0)} s)`,
+      benchmark: `submissions: product, ${productProcesses} server process${productProcesses === 1 ? '' : 'es'} (${count(real.ok)} claims in ${real.seconds.toFixed(0)} s)`,
       figure: describe(real),
       budget: 'p99 < 250 ms',
       isWithinBudget: real.p99 < 250 && real.non2xx + real.errors === 0,
