@@ -93,7 +93,9 @@ async function main(): Promise<ResultRow[]> {
     },
   ]
 
-  log(`starting the product (node --import tsx server/start.ts, ${productProcesses} server process${productProcesses === 1 ? '' : 'es'})…`)
+  log(
+    `starting the product (node --import tsx server/start.ts, ${productProcesses} server process${productProcesses === 1 ? '' : 'es'})…`,
+  )
   const adminPassword = crypto.randomBytes(12).toString('base64url')
   const server = await startProductServer({
     dataDir: seedDir,
