@@ -54,8 +54,12 @@ export function isDecodablePng(bytes: Buffer): boolean {
   if (width * height > MAX_IMAGE_PIXELS) return false
   let pixels: Buffer
   try {
-    pixels = zlib.inflateSync(Buffer.concat(data), {
-      maxOutputLength: Math.ceil((width * height * bitsPerPixel) / 8) + 8 * height + 1024,
+    const maxOutputLength = Math.ceil((width * height * bitsPerPixel) / 8) + 8 * height + 1024
+    // one output buffer of the most the image can hold: zlib's default 16 KB pieces, joined at the end,
+    // allocated and copied the image twice
+    pixels = zlib.inflateSync(data.length === 1 ? data[0]! : Buffer.concat(data), {
+      maxOutputLength,
+      chunkSize: Math.max(maxOutputLength + 1, zlib.constants.Z_MIN_CHUNK),
     })
   } catch {
     return false

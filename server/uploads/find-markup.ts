@@ -21,6 +21,9 @@ const COLON = 0x3a
 const MAX_ATTRIBUTE_GAP = 200
 const RUNNING_TAGS = ['script', 'iframe', 'object', 'embed', 'applet', 'html', '!doctype'].map(ascii)
 const JAVASCRIPT = ascii('javascript')
+/** The (lower-case) bytes a running tag's name starts with, as a table indexed by byte. */
+const RUNNING_TAG_STARTS = new Uint8Array(256)
+for (const tag of RUNNING_TAGS) RUNNING_TAG_STARTS[tag[0]!] = 1
 
 /** True when the bytes hold markup that runs (see above). */
 export function findsMarkup(bytes: Uint8Array): boolean {
@@ -44,6 +47,8 @@ export function findsMarkup(bytes: Uint8Array): boolean {
 
 /** `<script`, `<iframe`, … `<!doctype` followed by whitespace, `/` or `>`. */
 function opensRunningTag(bytes: Uint8Array, lessThan: number): boolean {
+  // most `<` + letter in pixel data start no running tag at all: one table look-up rules them out
+  if (!RUNNING_TAG_STARTS[lower(bytes[lessThan + 1]) & 0xff]) return false
   for (const tag of RUNNING_TAGS) {
     const end = lessThan + 1 + tag.length
     if (end < bytes.length && matchesAt(bytes, lessThan + 1, tag) && isTagEnd(bytes[end]!)) return true
