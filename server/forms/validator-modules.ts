@@ -1,4 +1,5 @@
 import { createRequire } from 'node:module'
+import { Worker } from 'node:worker_threads'
 import { schemaParser, type RJSFSchema } from '@rjsf/utils'
 import createAjvInstance from '@rjsf/validator-ajv8/lib/createAjvInstance.js'
 import standaloneCode from 'ajv/dist/standalone/index.js'
@@ -26,10 +27,26 @@ export function createValidatorModules({
   intake: IntakeConfig
 }): ValidatorModules {
   const compiled = new Map<string, Promise<string>>()
+  // the modules asked for in one turn of the event loop (all of them, at start-up) share one minifier thread
+  let batch: { name: string; code: string; resolve(code: string): void; reject(error: unknown): void }[] = []
+  const minifyLater = (name: string, code: string) =>
+    new Promise<string>((resolve, reject) => {
+      if (batch.length === 0) {
+        setImmediate(() => {
+          const modules = batch
+          batch = []
+          minifyModules(modules).then(
+            (results) => modules.forEach((module, i) => settle(module, results[i]!)),
+            (error: unknown) => modules.forEach((module) => module.reject(error)),
+          )
+        })
+      }
+      batch.push({ name, code, resolve, reject })
+    })
   const compileOnce = (name: string, schema: () => RJSFSchema) => {
     let code = compiled.get(name)
     if (code === undefined) {
-      code = createValidatorModule(schema(), name)
+      code = Promise.resolve().then(() => minifyLater(name, createValidatorModuleCode(schema(), name)))
       compiled.set(name, code)
     }
     return code
@@ -51,17 +68,35 @@ export function createValidatorModules({
  */
 export async function createValidatorModule(schema: RJSFSchema, name: string): Promise<string> {
   const code = createValidatorModuleCode(schema, name)
-  // vite is loaded only here: most server processes (and tests) never compile a browser module
-  const { minify } = await import('vite')
-  const minified = await minify(`validator.js`, code, {
-    module: true,
-    compress: true,
-    mangle: { toplevel: true },
+  const [result] = await minifyModules([{ code }])
+  return new Promise((resolve, reject) => settle({ name, resolve, reject }, result!))
+}
+
+type MinifyResult = { code: string } | { error: string }
+
+function settle(
+  module: { name: string; resolve(code: string): void; reject(error: unknown): void },
+  result: MinifyResult,
+): void {
+  if ('code' in result) module.resolve(result.code)
+  else
+    module.reject(new Error(`the browser validator of ${module.name} could not be minified: ${result.error}`))
+}
+
+/** Minifies ES modules with vite's minifier, in a thread of their own (see minify-worker.mjs). */
+function minifyModules(modules: { code: string }[]): Promise<MinifyResult[]> {
+  return new Promise((resolve, reject) => {
+    const worker = new Worker(new URL('./minify-worker.mjs', import.meta.url), {
+      workerData: { modules: modules.map(({ code }) => ({ code })) },
+    })
+    let results: MinifyResult[] | undefined
+    worker.once('message', (message: MinifyResult[]) => (results = message))
+    worker.once('error', reject)
+    worker.once('exit', (code) => {
+      if (results) resolve(results)
+      else reject(new Error(`the validators' minifier thread ended with code ${code} before it answered`))
+    })
   })
-  if (minified.errors.length > 0) {
-    throw new Error(`the browser validator of ${name} could not be minified: ${minified.errors[0]!.message}`)
-  }
-  return minified.code
 }
 
 const require = createRequire(import.meta.url)
