@@ -8,6 +8,7 @@ import * as addLegalHold from './2026_11_22_1500_add_legal_hold.ts'
 import * as createClaimStats from './2026_11_22_1600_create_claim_stats.ts'
 import * as createAgreementCopies from './2026_11_22_1700_create_agreement_copies.ts'
 import * as partitionClaimSearch from './2026_11_22_1800_partition_claim_search.ts'
+import * as spaceClaimSearchMerges from './2026_11_22_1900_space_claim_search_merges.ts'
 
 /** Every migration, by name; names sort in the order they run. */
 export const MIGRATIONS: Record<string, Migration> = {
@@ -20,4 +21,5 @@ export const MIGRATIONS: Record<string, Migration> = {
   '2026_11_22_1600_create_claim_stats': createClaimStats,
   '2026_11_22_1700_create_agreement_copies': createAgreementCopies,
   '2026_11_22_1800_partition_claim_search': partitionClaimSearch,
+  '2026_11_22_1900_space_claim_search_merges': spaceClaimSearchMerges,
 }

@@ -6,7 +6,7 @@ import { parentPort, workerData } from 'node:worker_threads'
 import { minify } from 'vite'
 
 const results = []
-for (const { code } of workerData.modules) {
+for (const code of workerData.modules) {
   const minified = await minify('validator.js', code, {
     module: true,
     compress: true,

@@ -27,26 +27,10 @@ export function createValidatorModules({
   intake: IntakeConfig
 }): ValidatorModules {
   const compiled = new Map<string, Promise<string>>()
-  // the modules asked for in one turn of the event loop (all of them, at start-up) share one minifier thread
-  let batch: { name: string; code: string; resolve(code: string): void; reject(error: unknown): void }[] = []
-  const minifyLater = (name: string, code: string) =>
-    new Promise<string>((resolve, reject) => {
-      if (batch.length === 0) {
-        setImmediate(() => {
-          const modules = batch
-          batch = []
-          minifyModules(modules).then(
-            (results) => modules.forEach((module, i) => settle(module, results[i]!)),
-            (error: unknown) => modules.forEach((module) => module.reject(error)),
-          )
-        })
-      }
-      batch.push({ name, code, resolve, reject })
-    })
   const compileOnce = (name: string, schema: () => RJSFSchema) => {
     let code = compiled.get(name)
     if (code === undefined) {
-      code = Promise.resolve().then(() => minifyLater(name, createValidatorModuleCode(schema(), name)))
+      code = createValidatorModule(schema(), name)
       compiled.set(name, code)
     }
     return code
@@ -68,33 +52,47 @@ export function createValidatorModules({
  */
 export async function createValidatorModule(schema: RJSFSchema, name: string): Promise<string> {
   const code = createValidatorModuleCode(schema, name)
-  const [result] = await minifyModules([{ code }])
-  return new Promise((resolve, reject) => settle({ name, resolve, reject }, result!))
+  const minified = await minifyInTurn(code)
+  if ('error' in minified) {
+    throw new Error(`the browser validator of ${name} could not be minified: ${minified.error}`)
+  }
+  return minified.code
 }
 
-type MinifyResult = { code: string } | { error: string }
+type Minified = { code: string } | { error: string }
 
-function settle(
-  module: { name: string; resolve(code: string): void; reject(error: unknown): void },
-  result: MinifyResult,
-): void {
-  if ('code' in result) module.resolve(result.code)
-  else
-    module.reject(new Error(`the browser validator of ${module.name} could not be minified: ${result.error}`))
-}
+let turn: { code: string; resolve(result: Minified): void; reject(error: unknown): void }[] = []
 
-/** Minifies ES modules with vite's minifier, in a thread of their own (see minify-worker.mjs). */
-function minifyModules(modules: { code: string }[]): Promise<MinifyResult[]> {
+/**
+ * Minifies an ES module with vite's minifier in a thread of its own (minify-worker.mjs), so that vite never
+ * loads into the server's heap. The modules asked for in one turn of the event loop (all of them, at
+ * start-up) share one thread.
+ */
+function minifyInTurn(code: string): Promise<Minified> {
   return new Promise((resolve, reject) => {
-    const worker = new Worker(new URL('./minify-worker.mjs', import.meta.url), {
-      workerData: { modules: modules.map(({ code }) => ({ code })) },
-    })
-    let results: MinifyResult[] | undefined
-    worker.once('message', (message: MinifyResult[]) => (results = message))
+    if (turn.length === 0) {
+      setImmediate(() => {
+        const modules = turn
+        turn = []
+        minifyInThread(modules.map((module) => module.code)).then(
+          (results) => modules.forEach((module, i) => module.resolve(results[i]!)),
+          (error: unknown) => modules.forEach((module) => module.reject(error)),
+        )
+      })
+    }
+    turn.push({ code, resolve, reject })
+  })
+}
+
+function minifyInThread(modules: string[]): Promise<Minified[]> {
+  return new Promise((resolve, reject) => {
+    const worker = new Worker(new URL('./minify-worker.mjs', import.meta.url), { workerData: { modules } })
+    let results: Minified[] | undefined
+    worker.once('message', (message: Minified[]) => (results = message))
     worker.once('error', reject)
-    worker.once('exit', (code) => {
+    worker.once('exit', (exitCode) => {
       if (results) resolve(results)
-      else reject(new Error(`the validators' minifier thread ended with code ${code} before it answered`))
+      else reject(new Error(`the validators' minifier thread ended (code ${exitCode}) before it answered`))
     })
   })
 }
