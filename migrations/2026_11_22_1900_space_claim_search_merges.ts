@@ -6,13 +6,14 @@ const DEFAULT_AUTOMERGE = 4
 const DEFAULT_CRISISMERGE = 16
 
 /**
- * SQLite's search index merges its segments 16 at a time rather than FTS5's 4. Every commit adds a small
- * segment to claims_search (one per group of claims committed together), and FTS5 merges them as they
- * pile up, so a claim's search entries were rewritten once per level, about 8 levels deep at a million
- * claims. That merging was most of what the index cost a claim: on a copy of the million-claim seed the
- * server took 510 claims/s, 622 with no search index at all, and 599 at 16 segments a level. A search
- * reads a few more segments for it: right after 36,000 new claims, p95 11.6 ms became 13.5 ms at worst.
- * crisismerge (a level merged all at once) stays well above automerge.
+ * SQLite's search index merges its segments 16 at a time while claims come in, rather than FTS5's 4.
+ * Every commit adds a small segment to claims_search (one per group of claims committed together), and
+ * FTS5 merges them as they pile up, so a claim's search entries were rewritten once per level, about 8
+ * levels deep at a million claims. That merging was most of what the index cost a claim: on a copy of the
+ * million-claim seed the server took 510 claims/s, 622 with no search index at all, and 599 at 16 a
+ * level. The merging is not dropped but moved: once no claim has been committed for a second, the WAL
+ * checkpointer's thread merges the levels of 4 or more segments (wal-checkpoint-worker.cjs), so staff
+ * searches read as few segments as before. crisismerge (a level merged all at once) stays well above.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   if (isPostgres(db)) return
