@@ -4,7 +4,8 @@ import zlib from 'node:zlib'
 const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])
 const COLOUR_TYPE = { rgb: 2, rgba: 6 } as const
 
-function chunk(type: string, data: Buffer): Buffer {
+/** One PNG chunk: its length, type, data and CRC. */
+export function pngChunk(type: string, data: Buffer): Buffer {
   const length = Buffer.alloc(4)
   length.writeUInt32BE(data.length)
   const typeAndData = Buffer.concat([Buffer.from(type, 'latin1'), data])
@@ -32,9 +33,9 @@ export function encodePng({
   header[9] = COLOUR_TYPE[colour]
   return Buffer.concat([
     PNG_SIGNATURE,
-    chunk('IHDR', header),
-    chunk('IDAT', zlib.deflateSync(scanlines)),
-    chunk('IEND', Buffer.alloc(0)),
+    pngChunk('IHDR', header),
+    pngChunk('IDAT', zlib.deflateSync(scanlines)),
+    pngChunk('IEND', Buffer.alloc(0)),
   ])
 }
 

@@ -2,22 +2,14 @@ import zlib from 'node:zlib'
 import fc from 'fast-check'
 import { fileTypeFromBuffer } from 'file-type'
 import { describe, expect, it } from 'vitest'
+import { pngChunk } from '../../bench/png.ts'
 import { readFixture } from '../../tests/server/helpers.ts'
 import { PNG_SIGNATURE } from './check-png.ts'
 import { isPlainPng, sniffImage } from './sniff-image.ts'
 
-function chunk(type: string, data: Buffer): Buffer {
-  const length = Buffer.alloc(4)
-  length.writeUInt32BE(data.length)
-  const typeAndData = Buffer.concat([Buffer.from(type, 'latin1'), data])
-  const crc = Buffer.alloc(4)
-  crc.writeUInt32BE(zlib.crc32(typeAndData))
-  return Buffer.concat([length, typeAndData, crc])
-}
-
-const IHDR = chunk('IHDR', Buffer.from([0, 0, 0, 1, 0, 0, 0, 1, 8, 2, 0, 0, 0]))
-const IDAT = chunk('IDAT', zlib.deflateSync(Buffer.from([0, 255, 0, 0])))
-const IEND = chunk('IEND', Buffer.alloc(0))
+const IHDR = pngChunk('IHDR', Buffer.from([0, 0, 0, 1, 0, 0, 0, 1, 8, 2, 0, 0, 0]))
+const IDAT = pngChunk('IDAT', zlib.deflateSync(Buffer.from([0, 255, 0, 0])))
+const IEND = pngChunk('IEND', Buffer.alloc(0))
 const png = (...chunks: Buffer[]) => Buffer.concat([PNG_SIGNATURE, ...chunks])
 
 // the chunks a PNG may be made of, in any order: the walk must answer as file-type does
@@ -25,11 +17,11 @@ const CHUNKS = {
   IHDR,
   IDAT,
   IEND,
-  acTL: chunk('acTL', Buffer.alloc(8)),
-  tEXt: chunk('tEXt', Buffer.from('Software\0phone', 'latin1')),
-  CgBI: chunk('CgBI', Buffer.alloc(4)),
-  shortIHDR: chunk('IHDR', Buffer.alloc(12)),
-  truncated: chunk('tEXt', Buffer.alloc(40)).subarray(0, 20),
+  acTL: pngChunk('acTL', Buffer.alloc(8)),
+  tEXt: pngChunk('tEXt', Buffer.from('Software\0phone', 'latin1')),
+  CgBI: pngChunk('CgBI', Buffer.alloc(4)),
+  shortIHDR: pngChunk('IHDR', Buffer.alloc(12)),
+  truncated: pngChunk('tEXt', Buffer.alloc(40)).subarray(0, 20),
   hugeLength: Buffer.from([0xff, 0xff, 0xff, 0xf0, 0x74, 0x45, 0x58, 0x74]),
 }
 
