@@ -2,6 +2,7 @@ import zlib from 'node:zlib'
 
 export const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])
 const MAX_IMAGE_PIXELS = 4096 * 4096
+const DEFLATE_MAX_RATIO = 1032
 const PNG_CHANNELS: Record<number, number> = { 0: 1, 2: 3, 3: 1, 4: 2, 6: 4 }
 // [x0, y0, dx, dy] of the scans png-js walks: Adam7 passes, or one pass for a plain image
 const ADAM7 = [
@@ -54,12 +55,15 @@ export function isDecodablePng(bytes: Buffer): boolean {
   if (width * height > MAX_IMAGE_PIXELS) return false
   let pixels: Buffer
   try {
+    const compressed = data.length === 1 ? data[0]! : Buffer.concat(data)
     const maxOutputLength = Math.ceil((width * height * bitsPerPixel) / 8) + 8 * height + 1024
-    // one output buffer of the most the image can hold: zlib's default 16 KB pieces, joined at the end,
-    // allocated and copied the image twice
-    pixels = zlib.inflateSync(data.length === 1 ? data[0]! : Buffer.concat(data), {
+    // one output buffer (zlib's default 16 KB pieces, joined at the end, allocated and copied the image
+    // twice) of the most the image can hold, and never more than its data can inflate to (deflate's
+    // limit is 1032 to 1), so that a small image claiming to be huge cannot make us allocate 64 MB
+    const mostItCanHold = Math.min(maxOutputLength, compressed.length * DEFLATE_MAX_RATIO + 1024)
+    pixels = zlib.inflateSync(compressed, {
       maxOutputLength,
-      chunkSize: Math.max(maxOutputLength + 1, zlib.constants.Z_MIN_CHUNK),
+      chunkSize: Math.max(mostItCanHold + 1, zlib.constants.Z_MIN_CHUNK),
     })
   } catch {
     return false
