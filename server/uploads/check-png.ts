@@ -20,6 +20,31 @@ export function isPng(bytes: Uint8Array): boolean {
   return bytes.length > PNG_SIGNATURE.length && PNG_SIGNATURE.equals(bytes.subarray(0, PNG_SIGNATURE.length))
 }
 
+export interface PngChunk {
+  type: string
+  /** The length the chunk declares. */
+  length: number
+  /** The chunk's data, or as much of it as the file holds. */
+  body: Buffer
+  /** Whether its data and CRC are all in the file. */
+  complete: boolean
+}
+
+/** The chunks after the signature, in file order, until fewer than a chunk header's 8 bytes are left. */
+export function* pngChunks(bytes: Buffer): Generator<PngChunk> {
+  for (let at = PNG_SIGNATURE.length; at + 8 <= bytes.length;) {
+    const length = bytes.readUInt32BE(at)
+    const type = bytes.toString('latin1', at + 4, at + 8)
+    yield {
+      type,
+      length,
+      body: bytes.subarray(at + 8, at + 8 + length),
+      complete: at + 12 + length <= bytes.length,
+    }
+    at += 12 + length
+  }
+}
+
 /**
  * pdfkit hands PNGs with alpha, a palette or interlacing to png-js, which inflates them in a zlib callback and
  * throws from there on bad data: an uncaught exception that would take the server down, or a PDF that never
@@ -28,15 +53,13 @@ export function isPng(bytes: Uint8Array): boolean {
 export function isDecodablePng(bytes: Buffer): boolean {
   let header: { width: number; height: number; bitsPerPixel: number; isInterlaced: boolean } | undefined
   const data: Buffer[] = []
-  let pos = PNG_SIGNATURE.length
-  for (;;) {
-    if (pos + 12 > bytes.length) return false
-    const length = bytes.readUInt32BE(pos)
-    const type = bytes.toString('latin1', pos + 4, pos + 8)
-    const body = bytes.subarray(pos + 8, pos + 8 + length)
-    if (body.length !== length) return false
-    pos += 12 + length
-    if (type === 'IEND') break
+  let ended = false
+  for (const { type, length, body, complete } of pngChunks(bytes)) {
+    if (!complete) return false
+    if (type === 'IEND') {
+      ended = true
+      break
+    }
     if (type === 'IDAT') data.push(body)
     if (type === 'IHDR' && length >= 13) {
       const channels = PNG_CHANNELS[body[9] ?? -1]
@@ -50,6 +73,7 @@ export function isDecodablePng(bytes: Buffer): boolean {
       }
     }
   }
+  if (!ended) return false
   if (!header || header.width === 0 || header.height === 0) return false
   const { width, height, bitsPerPixel, isInterlaced } = header
   if (width * height > MAX_IMAGE_PIXELS) return false

@@ -1,5 +1,5 @@
 import { fileTypeFromBuffer } from 'file-type'
-import { isPng, PNG_SIGNATURE } from './check-png.ts'
+import { isPng, pngChunks } from './check-png.ts'
 import { findsMarkup } from './find-markup.ts'
 
 /** Image types a screenshot may be, by their content. SVG is left out: it can carry script. */
@@ -23,7 +23,7 @@ export interface SniffedImage {
 const PNG: SniffedImage = { mime: 'image/png', extension: 'png' }
 
 /** The image type the bytes really are (magic bytes), or undefined for anything else. */
-export async function sniffImage(bytes: Uint8Array): Promise<SniffedImage | undefined> {
+export async function sniffImage(bytes: Buffer): Promise<SniffedImage | undefined> {
   const type = isPlainPng(bytes) ? PNG : await fileTypeFromBuffer(bytes).then(asImage)
   if (!type) return undefined // fail-closed: unknown content is not an image
   if (findsMarkup(bytes)) return undefined // fail-closed: an image that is also a page is not an image
@@ -44,16 +44,13 @@ const MAX_CHUNKS = 64
  * such a file, without its async reader (about half of a claim's type check); anything else, and any
  * PNG this walk is unsure of, goes to file-type.
  */
-export function isPlainPng(bytes: Uint8Array): boolean {
+export function isPlainPng(bytes: Buffer): boolean {
   if (!isPng(bytes)) return false
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength)
-  for (let at = PNG_SIGNATURE.length, chunks = 0; at + 8 <= bytes.length && chunks < MAX_CHUNKS; chunks++) {
-    const length = view.getUint32(at)
-    const type = String.fromCharCode(bytes[at + 4]!, bytes[at + 5]!, bytes[at + 6]!, bytes[at + 7]!)
+  let chunks = 0
+  for (const { type, length } of pngChunks(bytes)) {
     if ((chunks === 0 && type !== 'IHDR') || (type === 'IHDR' && length !== IHDR_LENGTH)) return false
     if (type === 'IDAT') return true
-    if (type === 'acTL' || length > 0x7fffffff) return false
-    at += 12 + length
+    if (type === 'acTL' || length > 0x7fffffff || ++chunks >= MAX_CHUNKS) return false
   }
   return false
 }
