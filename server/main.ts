@@ -89,6 +89,7 @@ export async function startServer(
       await new Promise<void>((resolve) => server.close(() => resolve()))
       await agreementCopies.stop()
       await checkpointer?.stop()
+      await storage.close()
       await db.destroy()
     },
   }

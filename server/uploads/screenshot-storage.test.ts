@@ -38,6 +38,45 @@ describe('createDiskScreenshotStorage', () => {
     expect(await storage.keys('brigit')).toEqual([key])
   })
 
+  // Linux: /proc/self/fd names what each descriptor is open on
+  it.runIf(process.platform === 'linux')(
+    'keeps one descriptor per live app folder for its syncs, none for a removed one, none after close()',
+    async () => {
+      const dataDir = tempDataDir()
+      const screenshots = path.join(dataDir, 'screenshots')
+      const storage = createDiskScreenshotStorage(dataDir)
+      const openFolders = () =>
+        fs
+          .readdirSync('/proc/self/fd')
+          .map((fd) => {
+            try {
+              return fs.readlinkSync(`/proc/self/fd/${fd}`)
+            } catch {
+              return '' // the directory listing's own descriptor, closed by now
+            }
+          })
+          .filter((target) => target.startsWith(screenshots))
+          .sort()
+      for (const app of ['brigit', 'earnin', 'brigit']) {
+        await storage.save({ app, extension: 'png', bytes: Buffer.from(app) })
+      }
+      expect(openFolders()).toEqual([
+        path.join(screenshots, 'brigit-screenshots'),
+        path.join(screenshots, 'earnin-screenshots'),
+      ])
+      fs.rmSync(path.join(screenshots, 'brigit-screenshots'), { recursive: true })
+      const key = await storage.save({ app: 'brigit', extension: 'png', bytes: Buffer.from('again') })
+      expect((await storage.read(key)).toString()).toBe('again')
+      // the new brigit folder's descriptor, not the removed one's ("… (deleted)")
+      expect(openFolders()).toEqual([
+        path.join(screenshots, 'brigit-screenshots'),
+        path.join(screenshots, 'earnin-screenshots'),
+      ])
+      await storage.close()
+      expect(openFolders()).toEqual([])
+    },
+  )
+
   it('refuses a key outside its folder', async () => {
     const storage = createDiskScreenshotStorage(tempDataDir())
     await expect(storage.read('../claims.db')).rejects.toThrow('outside the store')

@@ -13,10 +13,16 @@ export interface ScreenshotStorage {
   apps(): Promise<string[]>
   /** The keys of an app's files, only those this store named (anything else in the folder is left out). */
   keys(app: string): Promise<string[]>
+  /** Closes the folders it keeps open for syncing. */
+  close(): Promise<void>
 }
 
 const FOLDER_SUFFIX = '-screenshots'
 const FILE_NAME = /^\d+-[0-9a-f]{16}\.[a-z0-9]+$/
+// O_DSYNC: each write returns once its data (and the file's size) is on disk, as write + fdatasync would,
+// in one trip to libuv's threads rather than two; where there is none (Windows) the file is synced after
+const { O_WRONLY, O_CREAT, O_EXCL, O_DSYNC } = fs.constants
+const NEW_FILE_FLAGS = O_DSYNC === undefined ? 'wx' : O_WRONLY | O_CREAT | O_EXCL | O_DSYNC
 
 /** Files under {dataDir}/screenshots/{app}-screenshots/{timestamp}-{random}.{ext}; nothing serves this folder. */
 export function createDiskScreenshotStorage(dataDir: string): ScreenshotStorage {
@@ -28,7 +34,8 @@ export function createDiskScreenshotStorage(dataDir: string): ScreenshotStorage 
   }
   // folders known to exist: made (and their parents synced) once, not on every claim
   const madeFolders = new Set<string>()
-  const syncFolder = coalescedDirectorySync()
+  const folders = openFolders()
+  const syncFolder = coalescedDirectorySync(folders.sync)
   const makeFolder = async (folder: string) => {
     if (madeFolders.has(folder)) return
     const created = await fs.promises.mkdir(folder, { recursive: true })
@@ -44,16 +51,16 @@ export function createDiskScreenshotStorage(dataDir: string): ScreenshotStorage 
       const file = resolve(key)
       const folder = path.dirname(file)
       await makeFolder(folder)
-      // 'wx' never overwrites; the file and its folder entry are on disk before the claim's row commits
-      const handle = await fs.promises.open(file, 'wx').catch(async (error: unknown) => {
+      // O_EXCL never overwrites; the file and its folder entry are on disk before the claim's row commits
+      const handle = await fs.promises.open(file, NEW_FILE_FLAGS).catch(async (error: unknown) => {
         if ((error as { code?: unknown }).code !== 'ENOENT') throw error
         madeFolders.delete(folder) // removed while we ran (an operator, a test): make it again
         await makeFolder(folder)
-        return fs.promises.open(file, 'wx')
+        return fs.promises.open(file, NEW_FILE_FLAGS)
       })
       try {
         await handle.writeFile(bytes)
-        await handle.sync()
+        if (O_DSYNC === undefined) await handle.sync()
       } finally {
         await handle.close()
       }
@@ -85,6 +92,7 @@ export function createDiskScreenshotStorage(dataDir: string): ScreenshotStorage 
         .filter((entry) => entry.isFile() && FILE_NAME.test(entry.name))
         .map((entry) => `${folder}/${entry.name}`)
     },
+    close: () => folders.close(),
   }
 }
 
@@ -99,11 +107,51 @@ async function syncDirectory(directory: string): Promise<void> {
 }
 
 /**
+ * The apps' folders, each kept open once synced, so that a sync is one fsync rather than open, fsync and
+ * close (three trips to libuv's threads, each waiting its turn behind the other claims' work). A folder
+ * removed and made again (an operator, a test) is a different directory: its inode tells, and it is opened
+ * again. Plain descriptors, not FileHandles, which Node closes with a warning when they are collected.
+ */
+function openFolders(): { sync(directory: string): Promise<void>; close(): Promise<void> } {
+  const opened = new Map<string, { fd: number; ino: number }>()
+  const forget = async (directory: string) => {
+    const known = opened.get(directory)
+    opened.delete(directory)
+    if (known) await new Promise<void>((resolve) => fs.close(known.fd, () => resolve()))
+  }
+  return {
+    async sync(directory) {
+      if (process.platform === 'win32') return // a directory cannot be opened for fsync there
+      // a stat of a cached folder entry takes microseconds, and done here it queues behind nothing
+      const { ino } = fs.statSync(directory)
+      let known = opened.get(directory)
+      if (known?.ino !== ino) {
+        await forget(directory)
+        const fd = await new Promise<number>((resolve, reject) =>
+          fs.open(directory, 'r', (error, fd) => (error ? reject(error) : resolve(fd))),
+        )
+        known = { fd, ino: fs.fstatSync(fd).ino }
+        opened.set(directory, known)
+      }
+      const { fd } = known
+      await new Promise<void>((resolve, reject) =>
+        fs.fsync(fd, (error) => (error ? reject(error) : resolve())),
+      )
+    },
+    async close() {
+      await Promise.all([...opened.keys()].map(forget))
+    },
+  }
+}
+
+/**
  * Syncs a folder for every caller whose entry was made before it called, sharing one fsync among the
  * claims that arrive while another is under way: each caller waits for a sync that starts after its call
  * (the one running may have started before its file existed), so no file is reported durable early.
  */
-function coalescedDirectorySync(): (directory: string) => Promise<void> {
+function coalescedDirectorySync(
+  syncDirectory: (directory: string) => Promise<void>,
+): (directory: string) => Promise<void> {
   const folders = new Map<string, { running?: Promise<void>; next?: Promise<void> }>()
   const start = (directory: string, state: { running?: Promise<void> }): Promise<void> => {
     const running = syncDirectory(directory).finally(() => {

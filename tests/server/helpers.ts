@@ -96,6 +96,7 @@ export async function createTestContext(
     agreementCopies,
     async close() {
       await agreementCopies.stop()
+      await storage.close()
       await db.destroy()
       await database?.drop()
       fs.rmSync(dataDir, { recursive: true, force: true })
