@@ -18,6 +18,7 @@ import { loadIntakeConfig } from './forms/load-intake-config.ts'
 import { createValidatorModules } from './forms/validator-modules.ts'
 import { createLogger, type Logger } from './logger.ts'
 import { removeOrphanScreenshots } from './uploads/remove-orphan-screenshots.ts'
+import { startContentThread, stopContentThreads } from './submissions/claim-content.ts'
 import { createDiskScreenshotStorage, type ScreenshotStorage } from './uploads/screenshot-storage.ts'
 
 export const CLIENT_DIR = path.resolve(import.meta.dirname, '..', 'dist', 'client')
@@ -46,6 +47,8 @@ export async function startServer(
   // the browser's validators, compiled before anything else starts: a schema that fails stops us here
   const validators = createValidatorModules({ forms, intake })
   await validators.compileAll()
+  // the thread that checks claims' files and renders their agreements, loaded before the first claim
+  await startContentThread(templates)
   const logger = createLogger(config.logLevel)
   const mailer = createAgreementMailer({
     smtpUrl: config.smtpUrl,
@@ -90,6 +93,7 @@ export async function startServer(
       await agreementCopies.stop()
       await checkpointer?.stop()
       await storage.close()
+      await stopContentThreads()
       await db.destroy()
     },
   }

@@ -1,4 +1,3 @@
-import crypto from 'node:crypto'
 import type { Kysely } from 'kysely'
 import { agreementContext } from '../../src/agreement-context.ts'
 import { AppError } from '../../src/app-error.ts'
@@ -13,9 +12,9 @@ import { queueAgreementCopy } from '../agreements/agreement-copies.ts'
 import { insertAgreementRecord } from '../agreements/agreement-record.repository.ts'
 import type { AgreementTemplates } from '../agreements/agreement-templates.ts'
 import type { ScreenshotStorage } from '../uploads/screenshot-storage.ts'
-import { sniffImage } from '../uploads/sniff-image.ts'
 import { DUPLICATE_CLAIM_MESSAGE, NOT_AN_IMAGE_MESSAGE } from '../../src/claim-messages.ts'
-import { acceptAgreementDate, assertSignatureIsPng, parseData } from './claim-input.ts'
+import { checkClaimContent } from './claim-content.ts'
+import { acceptAgreementDate, parseData, signatureError } from './claim-input.ts'
 import { hasClaimForPhone, insertClaim } from './claim.repository.ts'
 
 export interface UploadedFile {
@@ -44,7 +43,8 @@ export interface SignedAgreement {
 
 /**
  * Checks a Step 2 claim as the browser did (same schema), checks the screenshot and the signature by
- * their bytes, renders the agreement the form showed, stores the file (synced to disk), then the claim
+ * their bytes and renders the agreement the form showed (in the content thread, claim-content.ts),
+ * stores the file (synced to disk), then the claim
  * and its signed record in one transaction. Any failure leaves neither rows nor file behind; a crash
  * before the commit leaves a file without a row, which the next start-up removes.
  */
@@ -80,34 +80,39 @@ export async function createClaim({
     })
   }
   const claim = data as unknown as ClaimData
-  const image = await sniffImage(file!.buffer)
-  if (!image) {
+  const signedAt = new Date()
+  // the screenshot and signature checked by their bytes, the agreement rendered, off the event loop
+  const content = await checkClaimContent(templates, {
+    screenshot: file!.buffer,
+    signature: claim.signature,
+    variant: config.agreement.template,
+    context: agreementContext({
+      app: config,
+      answers: claim,
+      date: acceptAgreementDate(agreementDate, signedAt),
+    }),
+  })
+  if (!content.image) {
     throw new AppError('UPLOAD_NOT_IMAGE', {
       status: 422,
       message: `"screenshotFile": ${NOT_AN_IMAGE_MESSAGE}`,
       fields: { screenshotFile: { __errors: [NOT_AN_IMAGE_MESSAGE] } },
     })
   }
-  assertSignatureIsPng(claim.signature)
+  if (!content.signatureIsPng) throw signatureError()
 
   const phoneNumber = formatPhone(claim.phoneNumber)
   if (await hasClaimForPhone(db, { app: config.slug, phoneNumber })) throw duplicateError()
 
-  const signedAt = new Date()
-  const context = agreementContext({
-    app: config,
-    answers: claim,
-    date: acceptAgreementDate(agreementDate, signedAt),
-  })
-  const html = templates.render(config.agreement.template, context)
+  const { html, sha256, image } = content
   const agreement: SignedAgreement = {
     html,
-    sha256: crypto.createHash('sha256').update(html, 'utf8').digest('hex'),
+    sha256,
     templateVersion: templates.version,
     signedAt: signedAt.toISOString(),
   }
 
-  const key = await storage.save({ app: config.slug, extension: image.extension, bytes: file!.buffer })
+  const key = await storage.save({ app: config.slug, extension: image.extension, bytes: content.screenshot })
   const createdAt = agreement.signedAt
   try {
     // committed together with the claims that arrive alongside it (each in its own savepoint)

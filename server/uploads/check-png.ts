@@ -1,4 +1,5 @@
 import zlib from 'node:zlib'
+import { findsMarkup } from './find-markup.ts'
 
 export const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])
 const MAX_IMAGE_PIXELS = 4096 * 4096
@@ -14,6 +15,13 @@ const ADAM7 = [
   [1, 0, 2, 2],
   [0, 1, 1, 2],
 ]
+
+/** Whether a drawn signature's data URL holds a PNG that decodes, with no markup in it. */
+export function isSignaturePng(dataUrl: string): boolean {
+  const bytes = Buffer.from(dataUrl.slice(dataUrl.indexOf(',') + 1), 'base64')
+  // a PNG that only starts right would break the agreement's PDF later: it must decode now
+  return isPng(bytes) && !findsMarkup(bytes) && isDecodablePng(bytes)
+}
 
 /** Whether the bytes start as a PNG does (the signature alone, not its content). */
 export function isPng(bytes: Uint8Array): boolean {

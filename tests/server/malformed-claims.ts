@@ -28,9 +28,10 @@ export const CLAIM_STAGE = {
   fields: 2,
   dataField: 3,
   schema: 4,
-  fileBytes: 5,
-  signatureBytes: 6,
-  agreementDate: 7,
+  // checked before the bytes: the agreement the content thread renders carries the date
+  agreementDate: 5,
+  fileBytes: 6,
+  signatureBytes: 7,
 } as const
 
 export function claimStatuses(stage: number): number[] {

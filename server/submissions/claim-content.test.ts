@@ -1,0 +1,63 @@
+import crypto from 'node:crypto'
+import { afterAll, describe, expect, it } from 'vitest'
+import { makeNoisePng, makeSignaturePng, pngDataUrl } from '../../bench/png.ts'
+import { agreementContext } from '../../src/agreement-context.ts'
+import { loadAgreementTemplates } from '../agreements/agreement-templates.ts'
+import { checkClaimContent, startContentThread, stopContentThreads } from './claim-content.ts'
+
+const templates = loadAgreementTemplates()
+const app = { displayName: 'Brigit', slug: 'brigit' }
+const answers = { firstName: 'Ana', lastName: 'Lopez', email: 'ana@example.com', phoneNumber: '5551234567' }
+const signature = pngDataUrl(makeSignaturePng())
+const context = agreementContext({ app, answers: { ...answers, signature }, date: '2026-11-22' })
+const claim = (screenshot: Buffer, overrides: { signature?: string; variant?: string } = {}) =>
+  checkClaimContent(templates, { screenshot, signature, variant: 'full', context, ...overrides })
+
+afterAll(() => stopContentThreads())
+
+describe('checkClaimContent (the content thread)', () => {
+  it("renders and hashes the agreement as the server's own templates do, and hands the screenshot back whole", async () => {
+    const png = makeNoisePng()
+    const copy = Buffer.from(png)
+    const content = await claim(png)
+    const html = templates.render('full', context)
+    expect(content.html).toBe(html)
+    expect(content.html).toContain('Ana Lopez')
+    expect(content.sha256).toBe(crypto.createHash('sha256').update(html, 'utf8').digest('hex'))
+    expect(content.image).toEqual({ mime: 'image/png', extension: 'png' })
+    expect(content.signatureIsPng).toBe(true)
+    expect(content.screenshot.equals(copy)).toBe(true)
+  })
+
+  it('finds a screenshot that is not an image, and a signature that is not a PNG', async () => {
+    const content = await claim(Buffer.from('<html><script>alert(1)</script></html>'), {
+      signature: `data:image/png;base64,${Buffer.from('<svg onload=alert(1)>').toString('base64')}`,
+    })
+    expect(content.image).toBeUndefined()
+    expect(content.signatureIsPng).toBe(false)
+  })
+
+  it('copies a screenshot that shares its memory with other bytes, and leaves those whole', async () => {
+    const png = makeNoisePng()
+    const larger = Buffer.concat([png, Buffer.from('and what follows it')])
+    const content = await claim(larger.subarray(0, png.length))
+    expect(content.image?.mime).toBe('image/png')
+    expect(content.screenshot.equals(png)).toBe(true)
+    // moved rather than copied, the larger buffer would be left empty
+    expect(larger.subarray(png.length).toString()).toBe('and what follows it')
+    expect(larger.subarray(0, png.length).equals(png)).toBe(true)
+  })
+
+  it('answers an unknown template with its error, and the thread goes on', async () => {
+    await expect(claim(makeNoisePng(), { variant: 'no-such-template' })).rejects.toThrow(
+      'agreement template "no-such-template" not found',
+    )
+    expect((await claim(makeNoisePng())).image?.mime).toBe('image/png')
+  })
+
+  it('starts a new thread for the next claim once its thread has been stopped', async () => {
+    await startContentThread(templates)
+    await stopContentThreads()
+    expect((await claim(makeNoisePng())).html).toContain('Ana Lopez')
+  })
+})
