@@ -185,6 +185,34 @@ export function readRss(pid: number): number {
   return bytes
 }
 
+/**
+ * CPU time in ms (user + system, from /proc, Linux) of a process and the processes it started: their
+ * event-loop (main) threads, and all their threads.
+ */
+export interface CpuTime {
+  eventLoop: number
+  all: number
+}
+
+export function readCpuTime(pid: number): CpuTime {
+  // /proc reports clock ticks; Linux's USER_HZ is 100 wherever Node runs
+  const ticks = (statFile: string) => {
+    const fields = fs.readFileSync(statFile, 'utf8').split(') ')[1]!.split(' ')
+    return (Number(fields[11]) + Number(fields[12])) * 10
+  }
+  const time = { eventLoop: 0, all: 0 }
+  for (const id of [pid, ...descendants(pid)]) {
+    try {
+      time.all += ticks(`/proc/${id}/stat`)
+      // a process's main thread has the process's id
+      time.eventLoop += ticks(`/proc/${id}/task/${id}/stat`)
+    } catch (error) {
+      if (id === pid) throw error // a child may exit between the listing and the read
+    }
+  }
+  return time
+}
+
 function descendants(pid: number): number[] {
   let children: number[] = []
   try {

@@ -4,11 +4,18 @@ import os from 'node:os'
 import path from 'node:path'
 import { parseArgs } from 'node:util'
 import { benchSearches, benchStats, sampleClaimants, searchTerms } from './dashboard-bench.ts'
-import { benchExport } from './export-bench.ts'
+import { benchExport, type ExportResult } from './export-bench.ts'
 import { loginAsStaff } from './http.ts'
 import { benchLookup } from './lookup-bench.ts'
 import { makeNoisePng, makeSignaturePng, pngDataUrl } from './png.ts'
-import { startBaselineServer, startPostgres, startProductServer, type RunningProcess } from './processes.ts'
+import {
+  readCpuTime,
+  startBaselineServer,
+  startPostgres,
+  startProductServer,
+  type CpuTime,
+  type RunningProcess,
+} from './processes.ts'
 import { count, formatTable, mib, ms, type ResultRow } from './report.ts'
 import { runSeed } from './seed/run-seed.ts'
 import { runSubmissionLoad } from './submission-bench.ts'
@@ -42,6 +49,7 @@ const hotApp = args['hot-app']
 // as npm start runs it: SERVER_PROCESSES from the environment, else 1 (server/config.ts)
 const productProcesses = Number(process.env.SERVER_PROCESSES || 1)
 const dialect = args.postgres ? 'postgres' : 'sqlite'
+const EXPORT_RUNS = 3
 const budgets = { searchP95: dialect === 'postgres' ? 25 : 15, statsP95: 20, lookupP95: 10 }
 const log = (line: string) => console.log(line)
 
@@ -163,19 +171,25 @@ async function main(): Promise<ResultRow[]> {
   })
 
   log(`CSV export of ${hotApp}…`)
-  const csv = await benchExport({ baseUrl: server.url, cookie, app: hotApp, serverPid: server.pid })
+  // three downloads: one alone swung from 176,000 to 280,000 rows/s between runs of the same code
+  const exports: ExportResult[] = []
+  for (let run = 0; run < EXPORT_RUNS; run++) {
+    exports.push(await benchExport({ baseUrl: server.url, cookie, app: hotApp, serverPid: server.pid }))
+  }
+  const csv = exports.toSorted((a, b) => a.rowsPerSecond - b.rowsPerSecond)[Math.floor(EXPORT_RUNS / 2)]!
+  const mostMemory = exports.reduce((most, run) => (run.rssGrowth > most.rssGrowth ? run : most))
   rows.push(
     {
-      benchmark: `CSV export: ${count(csv.rows)} rows, ${csv.megabytes.toFixed(0)} MB in ${csv.seconds.toFixed(1)} s`,
-      figure: `${count(csv.rowsPerSecond)} rows/s`,
+      benchmark: `CSV export: ${count(csv.rows)} rows, ${csv.megabytes.toFixed(0)} MB, ${EXPORT_RUNS} runs (${exports.map((run) => `${run.seconds.toFixed(1)} s`).join(', ')})`,
+      figure: `median ${count(csv.rowsPerSecond)} rows/s`,
       budget: '≥ 200,000 rows/s',
       isWithinBudget: csv.rowsPerSecond >= 200_000,
     },
     {
-      benchmark: `CSV export: server RSS growth (${mib(csv.rssBefore)} → peak ${mib(csv.rssPeak)})`,
-      figure: mib(csv.rssGrowth),
+      benchmark: `CSV export: server RSS growth, the most of ${EXPORT_RUNS} runs (${mib(mostMemory.rssBefore)} → peak ${mib(mostMemory.rssPeak)})`,
+      figure: mib(mostMemory.rssGrowth),
       budget: '≤ 100 MB',
-      isWithinBudget: csv.rssGrowth <= 100 * 1024 * 1024,
+      isWithinBudget: mostMemory.rssGrowth <= 100 * 1024 * 1024,
     },
   )
 
@@ -212,13 +226,17 @@ async function benchSubmissions(product: RunningProcess): Promise<ResultRow[]> {
   })
   stops.push(baseline.stop)
   await warmUp(baseline.url)
+  const bareCpu = readCpuTime(baseline.pid)
   const bare = await runSubmissionLoad({ url: baseline.url, ...load })
+  const bareCpuPerClaim = cpuPerClaim(bareCpu, readCpuTime(baseline.pid), bare.ok)
   await baseline.stop()
   // its 5,000-odd files stay until the end: removed now, they made the product's new files slower to
   // create (ext4 skips recently freed inodes; the kernel's share of the product's CPU doubled)
   const copiesBefore = countOutbox()
   const warmUpClaims = await warmUp(product.url)
+  const realCpu = readCpuTime(product.pid)
   const real = await runSubmissionLoad({ url: product.url, ...load })
+  const realCpuPerClaim = cpuPerClaim(realCpu, readCpuTime(product.pid), real.ok)
   const loadEnded = Date.now()
   const ratio = real.requestsPerSecond / bare.requestsPerSecond
   // the e-mail copies are queued with the claims and sent when the server is quiet: time the catch-up
@@ -246,6 +264,11 @@ async function benchSubmissions(product: RunningProcess): Promise<ResultRow[]> {
       isWithinBudget: real.p99 < 250 && real.non2xx + real.errors === 0,
     },
     {
+      benchmark: 'submissions: server CPU per claim, event loop / all threads',
+      figure: `product ${describeCpu(realCpuPerClaim)}; baseline ${describeCpu(bareCpuPerClaim)}`,
+      budget: 'information',
+    },
+    {
       benchmark: `submissions: e-mail copies (${count(copiesDuringLoad)} sent while they came in)`,
       figure: `${count(copiesSent)} of ${count(expectedCopies)} sent ${catchUp.toFixed(1)} s after it`,
       budget: 'information',
@@ -257,6 +280,18 @@ async function benchSubmissions(product: RunningProcess): Promise<ResultRow[]> {
       isWithinBudget: ratio >= 0.7,
     },
   ]
+}
+
+/** The CPU a load cost its server per claim answered. */
+function cpuPerClaim(before: CpuTime, after: CpuTime, claims: number): CpuTime {
+  return {
+    eventLoop: (after.eventLoop - before.eventLoop) / Math.max(claims, 1),
+    all: (after.all - before.all) / Math.max(claims, 1),
+  }
+}
+
+function describeCpu({ eventLoop, all }: CpuTime): string {
+  return `${eventLoop.toFixed(2)} / ${all.toFixed(2)} ms`
 }
 
 try {
