@@ -44,9 +44,9 @@ export interface SignedAgreement {
 /**
  * Checks a Step 2 claim as the browser did (same schema), checks the screenshot and the signature by
  * their bytes and renders the agreement the form showed (in the content thread, claim-content.ts),
- * stores the file (synced to disk), then the claim
- * and its signed record in one transaction. Any failure leaves neither rows nor file behind; a crash
- * before the commit leaves a file without a row, which the next start-up removes.
+ * stores the file (synced to disk), then the claim and its signed record in one transaction. Any
+ * failure leaves neither rows nor file behind; a crash before the commit leaves a file without a row,
+ * which the next start-up removes.
  */
 export async function createClaim({
   db,
@@ -115,7 +115,7 @@ export async function createClaim({
   const key = await storage.save({ app: config.slug, extension: image.extension, bytes: content.screenshot })
   const createdAt = agreement.signedAt
   try {
-    // committed together with the claims that arrive alongside it (each in its own savepoint)
+    // committed together with the claims that arrive alongside it (see inSharedTransaction)
     const id = await inSharedTransaction(db, async (trx) => {
       const { id } = await insertClaim(trx, {
         app: config.slug,
