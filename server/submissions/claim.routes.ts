@@ -8,6 +8,7 @@ import { findFormOrThrow } from '../forms/form.routes.ts'
 import type { ScreenshotStorage } from '../uploads/screenshot-storage.ts'
 import { claimUpload } from '../uploads/upload-middleware.ts'
 import { readClaimFields } from './claim-input.ts'
+import { compileClaimWrites } from './claim-writes.ts'
 import { assertFormTakesClaims, createClaim } from './create-claim.ts'
 
 const MAX_USER_AGENT_LENGTH = 512
@@ -27,6 +28,7 @@ export function claimRoutes({
   agreementCopies: AgreementCopies
 }): Router {
   const router = Router()
+  const writes = compileClaimWrites(db)
   router.post(
     '/api/forms/:slug/submissions',
     (req, _res, next) => {
@@ -40,6 +42,7 @@ export function claimRoutes({
       const { rawData, agreementDate } = readClaimFields(req.body)
       const created = await createClaim({
         db,
+        writes,
         storage,
         templates,
         config,

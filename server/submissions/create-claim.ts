@@ -8,14 +8,12 @@ import { validateOnServer } from '../forms/validate-on-server.ts'
 import type { Database } from '../db/database.ts'
 import { isUniqueViolation } from '../db/create-db.ts'
 import { inSharedTransaction } from '../db/shared-transaction.ts'
-import { queueAgreementCopy } from '../agreements/agreement-copies.ts'
-import { insertAgreementRecord } from '../agreements/agreement-record.repository.ts'
 import type { AgreementTemplates } from '../agreements/agreement-templates.ts'
 import type { ScreenshotStorage } from '../uploads/screenshot-storage.ts'
 import { DUPLICATE_CLAIM_MESSAGE, NOT_AN_IMAGE_MESSAGE } from '../../src/claim-messages.ts'
 import { checkClaimContent } from './claim-content.ts'
 import { acceptAgreementDate, parseData, signatureError } from './claim-input.ts'
-import { hasClaimForPhone, insertClaim } from './claim.repository.ts'
+import type { ClaimWrites } from './claim-writes.ts'
 
 export interface UploadedFile {
   originalname: string
@@ -50,6 +48,7 @@ export interface SignedAgreement {
  */
 export async function createClaim({
   db,
+  writes,
   storage,
   templates,
   config,
@@ -59,6 +58,8 @@ export async function createClaim({
   signer,
 }: {
   db: Kysely<Database>
+  /** The claim's statements, compiled once for db (compileClaimWrites). */
+  writes: ClaimWrites
   storage: ScreenshotStorage
   templates: AgreementTemplates
   config: FormConfig
@@ -102,7 +103,7 @@ export async function createClaim({
   if (!content.signatureIsPng) throw signatureError()
 
   const phoneNumber = formatPhone(claim.phoneNumber)
-  if (await hasClaimForPhone(db, { app: config.slug, phoneNumber })) throw duplicateError()
+  if (await writes.hasClaimForPhone(db, { app: config.slug, phoneNumber })) throw duplicateError()
 
   const { html, sha256, image } = content
   const agreement: SignedAgreement = {
@@ -117,7 +118,7 @@ export async function createClaim({
   try {
     // committed together with the claims that arrive alongside it (see inSharedTransaction)
     const id = await inSharedTransaction(db, async (trx) => {
-      const { id } = await insertClaim(trx, {
+      const { id } = await writes.insertClaim(trx, {
         app: config.slug,
         created_at: createdAt,
         first_name: claim.firstName.trim(),
@@ -129,7 +130,7 @@ export async function createClaim({
         screenshot_key: key,
         screenshot_type: image.mime,
       })
-      await insertAgreementRecord(trx, {
+      await writes.insertAgreementRecord(trx, {
         claim_id: id,
         template: config.agreement.template,
         template_version: agreement.templateVersion,
@@ -141,7 +142,7 @@ export async function createClaim({
         user_agent: signer.userAgent,
         consent_text: config.agreement.consent,
       })
-      if (html.trim() !== '') await queueAgreementCopy(trx, { claimId: id })
+      if (html.trim() !== '') await writes.queueAgreementCopy(trx, { claimId: id })
       // checked after our insert holds the claims write lock: another process's start-up sweep
       // (removeOrphanScreenshots) cannot remove the file from here to the commit, and if it already
       // has, the claim is refused rather than kept without its screenshot
