@@ -29,14 +29,6 @@ const BUSY_UTILIZATION = 0.5
 const QUIET_CHECK_MS = 20
 const MAX_WAIT_MS = 60_000
 
-/** Queues the claimant's copy; call it in the claim's transaction, so the copy exists if the claim does. */
-export async function queueAgreementCopy(
-  db: Kysely<Database>,
-  { claimId, now = Date.now() }: { claimId: number; now?: number },
-): Promise<void> {
-  await db.insertInto('agreement_copies').values({ claim_id: claimId, due_at: now }).execute()
-}
-
 /**
  * One copy at a time, oldest first. Each copy is taken by pushing its due time past a lease, in one
  * conditional update, so two server processes on one database never both send it; it is marked sent

@@ -4,10 +4,6 @@ import { isoTimestamp } from '../db/timestamp.ts'
 
 export type NewAgreementRecord = Insertable<AgreementRecordsTable>
 
-export async function insertAgreementRecord(db: Kysely<Database>, record: NewAgreementRecord): Promise<void> {
-  await db.insertInto('agreement_records').values(record).execute()
-}
-
 export interface SignedAgreementRow {
   claimId: number
   app: string

@@ -12,7 +12,10 @@ export interface ClaimWrites {
     row: Required<Omit<NewClaimRow, 'id' | 'legal_hold'>>,
   ): Promise<{ id: number }>
   insertAgreementRecord(runner: QueryRunner, record: Required<Omit<NewAgreementRecord, 'id'>>): Promise<void>
-  /** Queues the claimant's e-mail copy (see agreement-copies.ts), due now. */
+  /**
+   * Queues the claimant's e-mail copy (sent by agreement-copies.ts), due now; run it in the claim's
+   * transaction, so the copy exists if the claim does.
+   */
   queueAgreementCopy(runner: QueryRunner, values: { claimId: number }): Promise<void>
 }
 

@@ -9,19 +9,6 @@ export async function insertClaim(db: Kysely<Database>, row: NewClaimRow): Promi
   return { id: Number(id) }
 }
 
-export async function hasClaimForPhone(
-  db: Kysely<Database>,
-  { app, phoneNumber }: { app: string; phoneNumber: string },
-): Promise<boolean> {
-  const row = await db
-    .selectFrom('claims')
-    .select('id')
-    .where('app', '=', app)
-    .where('phone_number', '=', phoneNumber)
-    .executeTakeFirst()
-  return row !== undefined
-}
-
 export async function findClaimById(db: Kysely<Database>, id: number): Promise<ClaimRow | undefined> {
   return db.selectFrom('claims').selectAll().where('id', '=', id).executeTakeFirst()
 }
