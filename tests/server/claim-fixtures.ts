@@ -79,3 +79,19 @@ export function makeClaimData(overrides: Record<string, unknown> = {}): Record<s
   for (const key of Object.keys(data)) if (data[key] === undefined) delete data[key]
   return data
 }
+
+/** A claims row as the server stores it (no file on disk), for tests that write rows directly. */
+export function claimRow(phone: string, lastName = 'Okafor') {
+  return {
+    app: 'brigit',
+    created_at: new Date().toISOString(),
+    first_name: 'Ada',
+    last_name: lastName,
+    email: `ada.${phone.replace(/\D/g, '')}@example.com`,
+    phone_number: phone,
+    cash_advance_count: 3,
+    membership_months: 4,
+    screenshot_key: `brigit-screenshots/${phone.replace(/\D/g, '')}.png`,
+    screenshot_type: 'image/png',
+  }
+}

@@ -1,22 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { compileOnce } from '../../server/db/compile-once.ts'
 import { compileClaimWrites } from '../../server/submissions/claim-writes.ts'
+import { claimRow } from './claim-fixtures.ts'
 import { clearClaims, createTestContext, DIALECTS, type TestContext } from './helpers.ts'
-
-function claimRow(phone: string, lastName: string) {
-  return {
-    app: 'brigit',
-    created_at: new Date().toISOString(),
-    first_name: 'Ada',
-    last_name: lastName,
-    email: `ada.${phone.replace(/\D/g, '')}@example.com`,
-    phone_number: phone,
-    cash_advance_count: 3,
-    membership_months: 4,
-    screenshot_key: `brigit-screenshots/${phone.replace(/\D/g, '')}.png`,
-    screenshot_type: 'image/png',
-  }
-}
 
 describe.each(DIALECTS)('%s: queries compiled once', (dialect) => {
   let ctx: TestContext

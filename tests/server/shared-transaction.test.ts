@@ -5,22 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { isUniqueViolation, SQLITE_FILE_NAME } from '../../server/db/create-db.ts'
 import { inSharedTransaction } from '../../server/db/shared-transaction.ts'
 import { insertClaim } from '../../server/submissions/claim.repository.ts'
+import { claimRow } from './claim-fixtures.ts'
 import { clearClaims, createTestContext, DIALECTS, type TestContext } from './helpers.ts'
-
-function claimRow(phone: string, lastName = 'Okafor') {
-  return {
-    app: 'brigit',
-    created_at: new Date().toISOString(),
-    first_name: 'Ada',
-    last_name: lastName,
-    email: `ada.${phone.replace(/\D/g, '')}@example.com`,
-    phone_number: phone,
-    cash_advance_count: 3,
-    membership_months: 4,
-    screenshot_key: `brigit-screenshots/${phone.replace(/\D/g, '')}.png`,
-    screenshot_type: 'image/png',
-  }
-}
 
 describe.each(DIALECTS)('%s: writes that arrive together', (dialect) => {
   let ctx: TestContext
