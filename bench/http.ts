@@ -16,17 +16,32 @@ export function request(
     headers = {},
     body,
     timeoutMs = 120_000,
-  }: { method?: string; headers?: Record<string, string>; body?: string | Buffer; timeoutMs?: number } = {},
+    newConnection = false,
+  }: {
+    method?: string
+    headers?: Record<string, string>
+    body?: string | Buffer
+    timeoutMs?: number
+    /**
+     * A connection of its own, closed after the answer, rather than the shared keep-alive one, which the
+     * server may be closing for idleness just as the request goes out (after a pause between loads).
+     */
+    newConnection?: boolean
+  } = {},
 ): Promise<BenchResponse> {
   return new Promise((resolve, reject) => {
-    const req = http.request(url, { method, headers, agent, timeout: timeoutMs }, (res) => {
-      const chunks: Buffer[] = []
-      res.on('data', (chunk: Buffer) => chunks.push(chunk))
-      res.on('end', () =>
-        resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }),
-      )
-      res.on('error', reject)
-    })
+    const req = http.request(
+      url,
+      { method, headers, agent: newConnection ? false : agent, timeout: timeoutMs },
+      (res) => {
+        const chunks: Buffer[] = []
+        res.on('data', (chunk: Buffer) => chunks.push(chunk))
+        res.on('end', () =>
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }),
+        )
+        res.on('error', reject)
+      },
+    )
     req.on('timeout', () => req.destroy(new Error(`${method} ${url} timed out after ${timeoutMs} ms`)))
     req.on('error', reject)
     req.end(body)

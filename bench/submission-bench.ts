@@ -75,6 +75,7 @@ export async function runSubmissionLoad({
     method: 'POST',
     headers: { 'Content-Type': MULTIPART_TYPE },
     body: claimMultipart({ n: next++, png, signature }),
+    newConnection: true,
   })
   if (first.status !== 201) {
     throw new Error(`a single claim to ${path} got ${first.status}: ${first.body.toString().slice(0, 300)}`)
