@@ -5,7 +5,7 @@ import path from 'node:path'
 import { parseArgs } from 'node:util'
 import { benchSearches, benchStats, sampleClaimants, searchTerms } from './dashboard-bench.ts'
 import { benchExport, type ExportResult } from './export-bench.ts'
-import { loginAsStaff } from './http.ts'
+import { loginAsStaff, percentile } from './http.ts'
 import { benchLookup } from './lookup-bench.ts'
 import { makeNoisePng, makeSignaturePng, pngDataUrl } from './png.ts'
 import {
@@ -336,10 +336,12 @@ function cpuOfAll(loads: MeasuredLoad[]): CpuTime {
   return { eventLoop: total((cpu) => cpu.eventLoop), all: total((cpu) => cpu.all) }
 }
 
+/** The middle value; of an even count, the lower of the two middle ones. */
 function median(values: number[]): number {
-  const sorted = values.toSorted((a, b) => a - b)
-  const middle = Math.floor(sorted.length / 2)
-  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2
+  return percentile(
+    values.toSorted((a, b) => a - b),
+    50,
+  )
 }
 
 /** The CPU a load cost its server per claim answered. */
