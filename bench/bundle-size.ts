@@ -7,6 +7,7 @@ import type { Manifest } from 'vite'
 import { loadFormConfigs } from '../server/forms/load-form-configs.ts'
 import { loadIntakeConfig } from '../server/forms/load-intake-config.ts'
 import { createValidatorModules } from '../server/forms/validator-modules.ts'
+import { loadLanguages } from '../server/i18n/languages.ts'
 
 // npm run bench:bundle [-- --verbose] [--keep]
 // Builds the client with the project's vite.config.ts into a temp dir and sums, per claimant and staff
@@ -127,16 +128,17 @@ async function measureValidator(
 ): Promise<{ name: string; gzipBytes: number }> {
   const formsDir = path.join(ROOT, 'forms')
   const forms = loadFormConfigs(formsDir)
-  const validators = createValidatorModules({ forms, intake: loadIntakeConfig(formsDir) })
+  const intake = loadIntakeConfig(formsDir)
+  const validators = createValidatorModules({ languages: loadLanguages({ formsDir, forms, intake }) })
   if (of.kind === 'intake') {
     return {
       name: '/api/intake/validator.js',
-      gzipBytes: gzipSize(Buffer.from(await validators.forIntake())),
+      gzipBytes: gzipSize(Buffer.from(await validators.forIntake(intake, 'en'))),
     }
   }
   const config = forms.get(of.slug)
   if (!config) throw new Error(`forms/ has no app "${of.slug}"`)
-  const code = await validators.forForm(config)
+  const code = await validators.forForm(config, 'en')
   return { name: `/api/forms/${of.slug}/validator.js`, gzipBytes: gzipSize(Buffer.from(code)) }
 }
 

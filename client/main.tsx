@@ -1,12 +1,21 @@
-import { StrictMode } from 'react'
+import { StrictMode, Suspense } from 'react'
 import { createRoot } from 'react-dom/client'
+import { LocaleProvider, loadTexts } from './i18n/locale-provider.tsx'
+import { startLocale } from './i18n/locale.ts'
 import { AppRouter } from './router.tsx'
 import './styles.css'
 
 const root = document.getElementById('root')
 if (!root) throw new Error('index.html has no #root element')
+const locale = startLocale()
+// the language's texts start downloading with the page's code, not after it
+void loadTexts(locale)
 createRoot(root).render(
   <StrictMode>
-    <AppRouter />
+    <Suspense>
+      <LocaleProvider initialLocale={locale}>
+        <AppRouter />
+      </LocaleProvider>
+    </Suspense>
   </StrictMode>,
 )

@@ -9,6 +9,7 @@ import * as createClaimStats from './2026_11_22_1600_create_claim_stats.ts'
 import * as createAgreementCopies from './2026_11_22_1700_create_agreement_copies.ts'
 import * as partitionClaimSearch from './2026_11_22_1800_partition_claim_search.ts'
 import * as spaceClaimSearchMerges from './2026_11_22_1900_space_claim_search_merges.ts'
+import * as addLocale from './2026_11_25_1100_add_locale.ts'
 
 /** Every migration, by name; names sort in the order they run. */
 export const MIGRATIONS: Record<string, Migration> = {
@@ -22,4 +23,5 @@ export const MIGRATIONS: Record<string, Migration> = {
   '2026_11_22_1700_create_agreement_copies': createAgreementCopies,
   '2026_11_22_1800_partition_claim_search': partitionClaimSearch,
   '2026_11_22_1900_space_claim_search_merges': spaceClaimSearchMerges,
+  '2026_11_25_1100_add_locale': addLocale,
 }

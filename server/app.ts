@@ -10,6 +10,8 @@ import type { Database } from './db/database.ts'
 import { errorHandler, notFoundApi } from './error-handler.ts'
 import { formRoutes } from './forms/form.routes.ts'
 import { createValidatorModules, type ValidatorModules } from './forms/validator-modules.ts'
+import { loadLanguages, type Languages } from './i18n/languages.ts'
+import { uiTextRoutes } from './i18n/ui-text.routes.ts'
 import { intakeRoutes } from './intake/intake.routes.ts'
 import type { Logger } from './logger.ts'
 import { requestLogger } from './request-logger.ts'
@@ -18,6 +20,9 @@ import { requireStaff } from './staff/require-staff.ts'
 import { staffAuthRoutes } from './staff/staff-auth.routes.ts'
 import { staticClient } from './static-client.ts'
 import { claimRoutes } from './submissions/claim.routes.ts'
+import path from 'node:path'
+
+const DEFAULT_FORMS_DIR = path.resolve(import.meta.dirname, '..', 'forms')
 import type { ScreenshotStorage } from './uploads/screenshot-storage.ts'
 
 export interface AppDeps {
@@ -29,6 +34,8 @@ export interface AppDeps {
   /** Sends the claimants' e-mail copies queued with their claims. */
   agreementCopies: AgreementCopies
   logger: Logger
+  /** Every config and text per language; read from ./forms when left out (tests). */
+  languages?: Languages
   /** The browser's precompiled validators; compiled on first request when left out (tests). */
   validators?: ValidatorModules
   /** The built client (dist/client); left out in API-only tests. */
@@ -44,7 +51,8 @@ export function createApp({
   templates,
   agreementCopies,
   logger,
-  validators = createValidatorModules({ forms, intake }),
+  languages = loadLanguages({ formsDir: DEFAULT_FORMS_DIR, forms, intake }),
+  validators = createValidatorModules({ languages }),
   clientDir,
 }: AppDeps): Express {
   const app = express()
@@ -74,12 +82,13 @@ export function createApp({
   app.use(staffAuthRoutes({ db }))
   app.use('/api/staff', requireStaff(db))
   app.use(dashboardRoutes({ db, forms, intake, storage }))
-  app.use(intakeRoutes({ db, config: intake, validators }))
-  app.use(formRoutes({ forms, validators }))
-  app.use(claimRoutes({ db, forms, storage, templates, agreementCopies }))
-  app.use(agreementRoutes({ db, forms }))
+  app.use(uiTextRoutes({ languages }))
+  app.use(intakeRoutes({ db, languages, validators }))
+  app.use(formRoutes({ forms, languages, validators }))
+  app.use(claimRoutes({ db, forms, languages, storage, templates, agreementCopies }))
+  app.use(agreementRoutes({ db, forms, languages }))
   app.use('/api', notFoundApi)
   if (clientDir) app.use(staticClient(clientDir))
-  app.use(errorHandler(logger))
+  app.use(errorHandler({ logger, languages }))
   return app
 }

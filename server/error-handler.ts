@@ -1,11 +1,23 @@
 import type { ErrorRequestHandler, Request, RequestHandler } from 'express'
 import multer from 'multer'
-import { AppError, type ErrorBody } from '../src/app-error.ts'
+import { AppError, type ErrorBody, type FieldErrors } from '../src/app-error.ts'
 import { FILE_TOO_LARGE_MESSAGE } from '../src/claim-messages.ts'
+import type { Translator } from '../src/translate.ts'
+import type { Languages } from './i18n/languages.ts'
+import { requestLocale } from './i18n/request-locale.ts'
 import type { Logger } from './logger.ts'
 
-/** The one place errors become responses: `{ error: { code, message, fields? } }`. */
-export function errorHandler(logger: Logger): ErrorRequestHandler {
+/**
+ * The one place errors become responses: `{ error: { code, message, fields? } }`, in the language the
+ * page asked in (`?lang`) wherever the message is one a claimant reads.
+ */
+export function errorHandler({
+  logger,
+  languages,
+}: {
+  logger: Logger
+  languages: Languages
+}): ErrorRequestHandler {
   return (error: unknown, req, res, _next) => {
     const appError = toAppError(error, req)
     if (!appError) {
@@ -14,8 +26,9 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
     const known =
       appError ??
       new AppError('INTERNAL_ERROR', { status: 500, message: 'something went wrong; please try again' })
-    const body: ErrorBody = { error: { code: known.code, message: known.message } }
-    if (known.fields) body.error.fields = known.fields
+    const t = languages.t(requestLocale(req))
+    const body: ErrorBody = { error: { code: known.code, message: t(known.message) } }
+    if (known.fields) body.error.fields = translateFields(known.fields, t)
     if (res.headersSent) {
       // part of a body (a streamed CSV) already left: cut the connection so the client sees a failure
       res.destroy()
@@ -24,6 +37,14 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
     if (known.headers) res.set(known.headers)
     res.status(known.status).json(body)
   }
+}
+
+function translateFields(fields: FieldErrors, t: Translator): FieldErrors {
+  const translated: FieldErrors = Object.create(null) as FieldErrors
+  for (const [field, { __errors }] of Object.entries(fields)) {
+    translated[field] = { __errors: __errors.map((message) => t(message)) }
+  }
+  return translated
 }
 
 export const notFoundApi: RequestHandler = (req, _res, next) => {

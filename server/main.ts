@@ -16,6 +16,7 @@ import { startWalCheckpointer } from './db/wal-checkpointer.ts'
 import { loadFormConfigs } from './forms/load-form-configs.ts'
 import { loadIntakeConfig } from './forms/load-intake-config.ts'
 import { createValidatorModules } from './forms/validator-modules.ts'
+import { loadLanguages, type Languages } from './i18n/languages.ts'
 import { createLogger, type Logger } from './logger.ts'
 import { removeOrphanScreenshots } from './uploads/remove-orphan-screenshots.ts'
 import { startContentThread, stopContentThreads } from './submissions/claim-content.ts'
@@ -35,17 +36,19 @@ export async function startServer(
     templates = loadAgreementTemplates(),
     forms = loadFormConfigs(config.formsDir, { agreementTemplates: templates }),
     intake = loadIntakeConfig(config.formsDir),
+    languages = loadLanguages({ formsDir: config.formsDir, forms, intake }),
     prepared = false,
   }: {
     templates?: AgreementTemplates
     forms?: Map<string, FormConfig>
     intake?: IntakeConfig
+    languages?: Languages
     /** true in a forked server process: the primary has already run prepareData. */
     prepared?: boolean
   } = {},
 ): Promise<RunningServer> {
   // the browser's validators, compiled before anything else starts: a schema that fails stops us here
-  const validators = createValidatorModules({ forms, intake })
+  const validators = createValidatorModules({ languages })
   await validators.compileAll()
   // the thread that checks claims' files and renders their agreements, loaded before the first claim
   await startContentThread(templates)
@@ -76,6 +79,7 @@ export async function startServer(
     templates,
     agreementCopies,
     logger,
+    languages,
     validators,
     clientDir: CLIENT_DIR,
   })

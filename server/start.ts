@@ -1,10 +1,12 @@
 import cluster from 'node:cluster'
+import { AgreementSourcesError } from './agreements/agreement-sources.ts'
 import { loadAgreementTemplates } from './agreements/agreement-templates.ts'
 import { ensureClientBuild } from './client-build.ts'
 import { readServerConfig, type ServerConfig } from './config.ts'
 import { createDb } from './db/create-db.ts'
 import { FormConfigError, loadFormConfigs } from './forms/load-form-configs.ts'
 import { loadIntakeConfig } from './forms/load-intake-config.ts'
+import { loadLanguages } from './i18n/languages.ts'
 import { createLogger } from './logger.ts'
 import { CLIENT_DIR, prepareData, serverUrl, startServer } from './main.ts'
 import { forkServerProcesses } from './server-processes.ts'
@@ -18,9 +20,10 @@ try {
   const templates = loadAgreementTemplates()
   const forms = loadFormConfigs(config.formsDir, { agreementTemplates: templates })
   const intake = loadIntakeConfig(config.formsDir)
+  const languages = loadLanguages({ formsDir: config.formsDir, forms, intake })
   if (cluster.isWorker) {
     // a forked server process: the primary has built the client and prepared the data
-    const server = await startServer(config, { templates, forms, intake, prepared: true })
+    const server = await startServer(config, { templates, forms, intake, languages, prepared: true })
     stopOnSignal(() => server.close())
   } else {
     // SKIP_CLIENT_BUILD=1 serves dist/client as it is (built ahead of time, or an API-only test)
@@ -28,7 +31,7 @@ try {
       await ensureClientBuild(CLIENT_DIR, (message) => console.log(message))
     }
     if (config.serverProcesses === 1) {
-      const server = await startServer(config, { templates, forms, intake })
+      const server = await startServer(config, { templates, forms, intake, languages })
       console.log(`Claims intake is running on ${server.url}`)
       stopOnSignal(() => server.close())
     } else {
@@ -36,7 +39,9 @@ try {
     }
   }
 } catch (error) {
-  console.error(error instanceof FormConfigError ? error.message : error)
+  console.error(
+    error instanceof FormConfigError || error instanceof AgreementSourcesError ? error.message : error,
+  )
   process.exit(1)
 }
 

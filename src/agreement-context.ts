@@ -1,5 +1,6 @@
 import { FIRM_SETTINGS, type FirmSettings } from './firm-settings.ts'
 import { formatPhone } from './phone.ts'
+import type { Locale } from './translate.ts'
 
 /** What every agreement template may refer to (Handlebars strict mode refuses anything else). */
 export interface AgreementContext {
@@ -29,18 +30,21 @@ export function agreementContext({
   app,
   answers,
   date,
+  locale = 'en',
 }: {
   app: { displayName: string; slug: string }
   answers: AgreementAnswers
   /** The calendar date of signing, YYYY-MM-DD. */
   date: string
+  /** The agreement's language: the date and the list of licenses are written in it. */
+  locale?: Locale
 }): AgreementContext {
   const text = (value: unknown) => (typeof value === 'string' ? value.trim() : '')
   const firstName = text(answers.firstName)
   const lastName = text(answers.lastName)
   const signature = text(answers.signature)
   return {
-    firm: { ...FIRM_SETTINGS, attorneyLicenses: joinWithAnd(FIRM_SETTINGS.attorneyLicenses) },
+    firm: { ...FIRM_SETTINGS, attorneyLicenses: joinWithAnd(FIRM_SETTINGS.attorneyLicenses, locale) },
     app: { displayName: app.displayName, slug: app.slug },
     client: {
       firstName,
@@ -50,35 +54,32 @@ export function agreementContext({
       phone: formatPhone(text(answers.phoneNumber)),
     },
     signature: signature.startsWith('data:image/png;base64,') ? signature : '',
-    date: longDate(date),
+    date: longDate(date, locale),
   }
 }
 
 /**
  * A YYYY-MM-DD calendar date in words, the same in every time zone.
- * @example longDate('2026-11-22') // 'November 22, 2026'
+ * @example longDate('2026-11-22') // 'November 22, 2026'; longDate('2026-11-22', 'es') // '22 de noviembre de 2026'
  */
-export function longDate(isoDate: string): string {
+export function longDate(isoDate: string, locale: Locale = 'en'): string {
+  const last = lastDate[locale]
   // the claims of one day share their date: formatting it once is enough
-  if (isoDate !== lastDate.iso) {
-    const [year, month, day] = isoDate.split('-').map(Number)
-    lastDate = {
-      iso: isoDate,
-      words: LONG_DATE.format(new Date(Date.UTC(year ?? 1970, (month ?? 1) - 1, day ?? 1))),
-    }
-  }
-  return lastDate.words
+  if (isoDate === last.iso) return last.words
+  const [year, month, day] = isoDate.split('-').map(Number)
+  const words = LONG_DATE[locale].format(new Date(Date.UTC(year ?? 1970, (month ?? 1) - 1, day ?? 1)))
+  lastDate[locale] = { iso: isoDate, words }
+  return words
 }
 
-let lastDate: { iso?: string; words: string } = { words: '' }
+const lastDate: Record<Locale, { iso?: string; words: string }> = { en: { words: '' }, es: { words: '' } }
 
 // made once: a formatter is costly to build, and the server renders an agreement for every claim
-const LONG_DATE = new Intl.DateTimeFormat('en-US', {
-  timeZone: 'UTC',
-  year: 'numeric',
-  month: 'long',
-  day: 'numeric',
-})
+const LONG_DATE_OPTIONS = { timeZone: 'UTC', year: 'numeric', month: 'long', day: 'numeric' } as const
+const LONG_DATE: Record<Locale, Intl.DateTimeFormat> = {
+  en: new Intl.DateTimeFormat('en-US', LONG_DATE_OPTIONS),
+  es: new Intl.DateTimeFormat('es-US', LONG_DATE_OPTIONS),
+}
 
 /**
  * Today's calendar date where the claimant is, YYYY-MM-DD.
@@ -89,7 +90,7 @@ export function localIsoDate(now: Date = new Date()): string {
   return `${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}`
 }
 
-function joinWithAnd(items: readonly string[]): string {
+function joinWithAnd(items: readonly string[], locale: Locale): string {
   if (items.length <= 1) return items.join('')
-  return `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`
+  return `${items.slice(0, -1).join(', ')} ${locale === 'es' ? 'y' : 'and'} ${items.at(-1)}`
 }

@@ -1,4 +1,5 @@
 import type { RJSFSchema, UiSchema } from '@rjsf/utils'
+import { translator, type Translator } from './translate.ts'
 
 /** The fields every Step 2 claim form collects; the meta-schema requires each of them. */
 export const CLAIM_FIELDS = [
@@ -78,8 +79,8 @@ export interface FormConfig {
  * The page title of a Step 2 form.
  * @example formTitle(config) // 'Brigit Claim Form (Step 2)'
  */
-export function formTitle(config: Pick<FormConfig, 'title'>): string {
-  return `${config.title.app} ${config.title.product} (Step 2)`
+export function formTitle(config: Pick<FormConfig, 'title'>, t: Translator = translator(undefined)): string {
+  return t('{app} {product} (Step 2)', { app: config.title.app, product: config.title.product })
 }
 
 /**

@@ -13,6 +13,8 @@ export interface StaffSubmission {
   phoneNumber: string
   cashAdvanceCount: number
   membershipMonths: number
+  /** The language the claimant filed in ('en', 'es'). */
+  locale: string
   /** The authenticated route that serves the screenshot; the file has no public address. */
   screenshotUrl: string
 }

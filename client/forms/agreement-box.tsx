@@ -1,7 +1,9 @@
 import { useEffect, useMemo, useState } from 'react'
-import type { templates as agreementTemplates } from 'virtual:agreement-templates'
+import type { templates as agreementTemplates } from 'virtual:agreement-templates/en'
 import { agreementContext, type AgreementAnswers } from '../../src/agreement-context.ts'
 import type { FormConfig } from '../../src/form-config.ts'
+import type { Locale } from '../../src/translate.ts'
+import { useLocale } from '../i18n/use-text.ts'
 
 type Templates = typeof agreementTemplates
 
@@ -18,21 +20,22 @@ export function AgreementBox({
   answers: AgreementAnswers
   date: string
 }) {
-  const templates = useAgreementTemplates()
+  const { locale, t } = useLocale()
+  const templates = useAgreementTemplates(locale)
   const html = useMemo(() => {
     const template = templates === 'failed' ? undefined : templates?.[config.agreement.template]
-    return template ? template(agreementContext({ app: config, answers, date })) : ''
-  }, [templates, config, answers, date])
+    return template ? template(agreementContext({ app: config, answers, date, locale })) : ''
+  }, [templates, config, answers, date, locale])
   if (templates === 'failed') {
     return (
       <p className="alert" role="alert">
-        The agreement could not be loaded. Please reload the page before you sign.
+        {t('The agreement could not be loaded. Please reload the page before you sign.')}
       </p>
     )
   }
   if (html.trim() === '') return null
   return (
-    <section className="agreement-box" aria-label="Attorney-Client Contingency Fee Agreement">
+    <section className="agreement-box" aria-label={t('Attorney-Client Contingency Fee Agreement')}>
       <div
         className="agreement-scroll"
         // the templates escape every value; the markup is ours
@@ -45,20 +48,23 @@ export function AgreementBox({
 }
 
 /**
- * The templates and Handlebars' runtime are their own chunk, fetched once the form is on screen: the
- * agreement sits below the fields, so the claimant can start typing before it arrives.
+ * The templates and Handlebars' runtime are their own chunks, fetched once the form is on screen: the
+ * agreement sits below the fields, so the claimant can start typing before it arrives. Each language
+ * is a chunk of its own; a page downloads its language's only.
  */
-function useAgreementTemplates(): Templates | 'failed' | undefined {
+function useAgreementTemplates(locale: Locale): Templates | 'failed' | undefined {
   const [templates, setTemplates] = useState<Templates | 'failed'>()
   useEffect(() => {
     let isCurrent = true
-    import('virtual:agreement-templates').then(
+    const load =
+      locale === 'es' ? import('virtual:agreement-templates/es') : import('virtual:agreement-templates/en')
+    load.then(
       (loaded) => isCurrent && setTemplates(loaded.templates),
       () => isCurrent && setTemplates('failed'),
     )
     return () => {
       isCurrent = false
     }
-  }, [])
+  }, [locale])
   return templates
 }

@@ -1,9 +1,13 @@
 import { AppError, type ErrorBody, type ErrorCode } from '../../src/app-error.ts'
 import type { FormConfig } from '../../src/form-config.ts'
+import { withLang } from '../i18n/locale.ts'
 
-/** The one fetch wrapper: a non-2xx answer becomes an AppError with the server's code and message. */
+/**
+ * The one fetch wrapper: a non-2xx answer becomes an AppError with the server's code and message, in
+ * the page's language.
+ */
 export async function fetchJson<T>(url: string, init?: RequestInit): Promise<T> {
-  const response = await fetch(url, { headers: { Accept: 'application/json' }, ...init })
+  const response = await fetch(withLang(url), { headers: { Accept: 'application/json' }, ...init })
   const body: unknown = await response.json().catch(() => undefined)
   if (!response.ok) throw errorFromBody(response.status, body)
   return body as T
@@ -41,7 +45,7 @@ export function submitClaim({
   body.append('screenshot', screenshot, screenshot.name)
   return new Promise((resolve, reject) => {
     const xhr = new XMLHttpRequest()
-    xhr.open('POST', `/api/forms/${encodeURIComponent(slug)}/submissions`)
+    xhr.open('POST', withLang(`/api/forms/${encodeURIComponent(slug)}/submissions`))
     xhr.setRequestHeader('Accept', 'application/json')
     xhr.responseType = 'json'
     xhr.upload.onprogress = (event) => {

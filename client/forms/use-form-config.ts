@@ -1,6 +1,8 @@
 import { useEffect, useState } from 'react'
 import type { AppError } from '../../src/app-error.ts'
 import type { FormConfig } from '../../src/form-config.ts'
+import { currentLocale } from '../i18n/locale.ts'
+import { useLocale } from '../i18n/use-text.ts'
 import { fetchFormConfig } from './api.ts'
 
 export type FormConfigState =
@@ -16,16 +18,18 @@ const loading = new Map<string, Promise<FormConfig>>()
  * code downloads, and /{app}-success reuses it. A failed fetch is forgotten, so a later mount retries.
  */
 export function loadFormConfig(slug: string): Promise<FormConfig> {
-  let config = loading.get(slug)
+  const key = `${currentLocale()}:${slug}`
+  let config = loading.get(key)
   if (!config) {
     config = fetchFormConfig(slug)
-    config.catch(() => loading.delete(slug))
-    loading.set(slug, config)
+    config.catch(() => loading.delete(key))
+    loading.set(key, config)
   }
   return config
 }
 
 export function useFormConfig(slug: string): FormConfigState {
+  const { locale } = useLocale()
   const [state, setState] = useState<FormConfigState>({ status: 'loading' })
   useEffect(() => {
     let isCurrent = true
@@ -38,6 +42,6 @@ export function useFormConfig(slug: string): FormConfigState {
     return () => {
       isCurrent = false
     }
-  }, [slug])
+  }, [slug, locale])
   return state
 }

@@ -1,9 +1,13 @@
 import type { ValidatorFunctions } from '@rjsf/validator-ajv8'
+import { withLang } from '../i18n/locale.ts'
 
-export const INTAKE_VALIDATOR_URL = '/api/intake/validator.js'
+/** The validators carry the language's messages in their schema, so each language has its own. */
+export function intakeValidatorUrl(): string {
+  return withLang('/api/intake/validator.js')
+}
 
 export function formValidatorUrl(slug: string): string {
-  return `/api/forms/${encodeURIComponent(slug)}/validator.js`
+  return withLang(`/api/forms/${encodeURIComponent(slug)}/validator.js`)
 }
 
 const loading = new Map<string, Promise<ValidatorFunctions>>()

@@ -13,7 +13,7 @@ import { AppError } from '../../src/app-error.ts'
 import type { IntakeConfig, IntakeData } from '../../src/intake-config.ts'
 import { validateSubmission } from '../../src/validate-submission.ts'
 import { usePrecompiledValidator } from '../forms/use-precompiled-validator.ts'
-import { INTAKE_VALIDATOR_URL } from '../forms/validator-module.ts'
+import { intakeValidatorUrl } from '../forms/validator-module.ts'
 import { PhoneWidget } from '../forms/widgets/phone-widget.tsx'
 import { SignatureWidget } from '../forms/widgets/signature-widget.tsx'
 import { Loading } from '../ui/loading.tsx'
@@ -41,7 +41,7 @@ type FormData = Partial<IntakeData>
  */
 export function IntakeForm({ config }: { config: IntakeConfig }) {
   const { schema } = config
-  const validatorState = usePrecompiledValidator(INTAKE_VALIDATOR_URL, schema)
+  const validatorState = usePrecompiledValidator(intakeValidatorUrl(), schema)
   if (validatorState.status === 'loading') return <Loading label="Loading form..." />
   if (validatorState.status === 'failed') {
     return (

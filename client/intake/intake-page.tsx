@@ -2,7 +2,7 @@ import { lazy, Suspense, useEffect } from 'react'
 import { FIRM_SETTINGS } from '../../src/firm-settings.ts'
 import { intakeAppChoices } from '../../src/intake-config.ts'
 import { ClosedNotice } from '../forms/closed-notice.tsx'
-import { importValidatorFunctions, INTAKE_VALIDATOR_URL } from '../forms/validator-module.ts'
+import { importValidatorFunctions, intakeValidatorUrl } from '../forms/validator-module.ts'
 import { FirmLogo } from '../ui/firm-logo.tsx'
 import { Loading } from '../ui/loading.tsx'
 import { LandingCopy } from './landing-copy.tsx'
@@ -16,7 +16,7 @@ export function IntakePage() {
   const state = useIntakeConfig()
   // the form's code and validator download while the config does, not after it
   useEffect(() => {
-    importValidatorFunctions(INTAKE_VALIDATOR_URL).catch(() => undefined)
+    importValidatorFunctions(intakeValidatorUrl()).catch(() => undefined)
     import('./intake-form.tsx').catch(() => undefined)
   }, [])
   const config = state.status === 'ready' ? state.config : undefined

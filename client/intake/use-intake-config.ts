@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react'
 import type { IntakeConfig } from '../../src/intake-config.ts'
+import { useLocale } from '../i18n/use-text.ts'
 import { fetchIntakeConfig } from './api.ts'
 
 export type IntakeConfigState =
@@ -7,6 +8,7 @@ export type IntakeConfigState =
 
 /** Loads the intake config once per mount; `isWanted: false` skips the request. */
 export function useIntakeConfig({ isWanted = true }: { isWanted?: boolean } = {}): IntakeConfigState {
+  const { locale } = useLocale()
   const [state, setState] = useState<IntakeConfigState>({ status: 'loading' })
   useEffect(() => {
     if (!isWanted) return
@@ -18,6 +20,6 @@ export function useIntakeConfig({ isWanted = true }: { isWanted?: boolean } = {}
     return () => {
       isCurrent = false
     }
-  }, [isWanted])
+  }, [isWanted, locale])
   return state
 }

@@ -2,6 +2,7 @@ import { lazy, Suspense, useEffect } from 'react'
 import { formTitle } from '../../src/form-config.ts'
 import { ClosedNotice } from '../forms/closed-notice.tsx'
 import { useFormConfig } from '../forms/use-form-config.ts'
+import { useText } from '../i18n/use-text.ts'
 import { Loading } from '../ui/loading.tsx'
 import { NotFoundRoute } from './not-found-route.tsx'
 
@@ -10,8 +11,9 @@ const ClaimForm = lazy(async () => ({ default: (await import('../forms/claim-for
 
 /** /{app}: the app's Step 2 form, or its closed notice. */
 export function ClaimRoute({ slug }: { slug: string }) {
+  const t = useText()
   const state = useFormConfig(slug)
-  const title = state.status === 'ready' ? formTitle(state.config) : undefined
+  const title = state.status === 'ready' ? formTitle(state.config, t) : undefined
   useEffect(() => {
     if (title) document.title = title
   }, [title])
@@ -21,8 +23,8 @@ export function ClaimRoute({ slug }: { slug: string }) {
   if (state.status === 'failed') {
     return (
       <section className="card notice" role="alert">
-        <h1>This form could not be loaded</h1>
-        <p>{state.message}. Please reload the page in a moment.</p>
+        <h1>{t('This form could not be loaded')}</h1>
+        <p>{t('{message}. Please reload the page in a moment.', { message: state.message })}</p>
       </section>
     )
   }
@@ -31,7 +33,7 @@ export function ClaimRoute({ slug }: { slug: string }) {
   return (
     <article className="card">
       <header className="card-header">
-        <h1>{formTitle(config)}</h1>
+        <h1>{formTitle(config, t)}</h1>
         <p>{config.intro}</p>
       </header>
       <Suspense fallback={<Loading label="Loading form..." />}>

@@ -1,17 +1,20 @@
 import { Component, type ReactNode } from 'react'
 import { Link } from 'react-router-dom'
+import { useText } from '../i18n/use-text.ts'
 
 function UnexpectedError() {
+  const t = useText()
   return (
     <section className="card notice" role="alert">
-      <h1>Unexpected Application Error!</h1>
+      <h1>{t('Unexpected Application Error!')}</h1>
       <p>
-        Something went wrong while showing this page. Your information was not lost if you already submitted
-        it.
+        {t(
+          'Something went wrong while showing this page. Your information was not lost if you already submitted it.',
+        )}
       </p>
       <p>
         <Link to="/" reloadDocument>
-          Go back to the home page
+          {t('Go back to the home page')}
         </Link>
       </p>
     </section>

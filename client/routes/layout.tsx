@@ -1,17 +1,33 @@
 import { Suspense } from 'react'
-import { Outlet } from 'react-router-dom'
+import { Outlet, useLocation } from 'react-router-dom'
+import { LanguageSwitch } from '../i18n/language-switch.tsx'
 import { Loading } from '../ui/loading.tsx'
 import { ErrorBoundary } from './error-boundary.tsx'
 
-export function Layout() {
+/** Staff pages are in English only: they show no language switch. */
+function isStaffPage(pathname: string, search: string): boolean {
   return (
-    <main className="page">
-      {/* also catches a lazy page whose chunk failed to download */}
-      <ErrorBoundary>
-        <Suspense fallback={<Loading />}>
-          <Outlet />
-        </Suspense>
-      </ErrorBoundary>
-    </main>
+    pathname.endsWith('-admin') || pathname === '/military-analysis' || new URLSearchParams(search).has('key')
+  )
+}
+
+export function Layout() {
+  const { pathname, search } = useLocation()
+  return (
+    <>
+      {isStaffPage(pathname, search) ? null : (
+        <div className="page-top">
+          <LanguageSwitch />
+        </div>
+      )}
+      <main className="page">
+        {/* also catches a lazy page whose chunk failed to download */}
+        <ErrorBoundary>
+          <Suspense fallback={<Loading />}>
+            <Outlet />
+          </Suspense>
+        </ErrorBoundary>
+      </main>
+    </>
   )
 }

@@ -5,6 +5,7 @@ import { AGREEMENT_NOT_FOUND_MESSAGE, checkLookupInput } from '../../src/lookup-
 import { formatPhone, PHONE_MAX_LENGTH } from '../../src/phone.ts'
 import { lookupAgreements, type FoundAgreement } from '../agreements/api.ts'
 import { FoundAgreementCard } from '../agreements/found-agreement-card.tsx'
+import { useText } from '../i18n/use-text.ts'
 
 type LookupState =
   | { status: 'idle' }
@@ -15,14 +16,15 @@ type LookupState =
 
 /** /view-agreement: a claimant finds and downloads what they signed, with e-mail and phone together. */
 export function ViewAgreementRoute() {
+  const t = useText()
   const [email, setEmail] = useState('')
   const [phone, setPhone] = useState('')
   const [problems, setProblems] = useState<Record<string, string>>({})
   const [state, setState] = useState<LookupState>({ status: 'idle' })
   const [searched, setSearched] = useState({ email: '', phone: '' })
   useEffect(() => {
-    document.title = 'View My Agreement'
-  }, [])
+    document.title = t('View My Agreement')
+  }, [t])
 
   const search = async (event: FormEvent) => {
     event.preventDefault()
@@ -40,7 +42,10 @@ export function ViewAgreementRoute() {
       else if (appError?.status === 429) setState({ status: 'error', message: appError.message })
       else {
         const message = appError?.message ?? String(error)
-        setState({ status: 'error', message: `Error searching for agreement: ${message}. Please try again.` })
+        setState({
+          status: 'error',
+          message: t('Error searching for agreement: {message}. Please try again.', { message }),
+        })
       }
     }
   }
@@ -49,25 +54,26 @@ export function ViewAgreementRoute() {
   return (
     <section className="card">
       <header className="card-header">
-        <h1>View My Agreement</h1>
+        <h1>{t('View My Agreement')}</h1>
         <p>
-          Enter the email address and phone number you used for Step 2 to see and download your signed
-          agreement.
+          {t(
+            'Enter the email address and phone number you used for Step 2 to see and download your signed agreement.',
+          )}
         </p>
       </header>
       <div className="card-body">
         <p>
-          <Link to="/">← Back to Home</Link>
+          <Link to="/">{t('← Back to Home')}</Link>
         </p>
         <form className="lookup-form" onSubmit={(event) => void search(event)} noValidate>
           <div className="form-group">
-            <label htmlFor="lookup-email">Email Address</label>
+            <label htmlFor="lookup-email">{t('Email Address')}</label>
             <input
               id="lookup-email"
               className="form-control"
               type="email"
               autoComplete="email"
-              placeholder="Enter the email you used for Step 2"
+              placeholder={t('Enter the email you used for Step 2')}
               value={email}
               aria-invalid={problems.email ? true : undefined}
               onChange={(event) => {
@@ -75,17 +81,17 @@ export function ViewAgreementRoute() {
                 setProblems(({ email: _cleared, ...rest }) => rest)
               }}
             />
-            {problems.email ? <p className="field-error">{problems.email}</p> : null}
+            {problems.email ? <p className="field-error">{t(problems.email)}</p> : null}
           </div>
           <div className="form-group">
-            <label htmlFor="lookup-phone">Phone Number</label>
+            <label htmlFor="lookup-phone">{t('Phone Number')}</label>
             <input
               id="lookup-phone"
               className="form-control"
               type="tel"
               inputMode="tel"
               autoComplete="tel-national"
-              placeholder="Enter the phone number you used for Step 2"
+              placeholder={t('Enter the phone number you used for Step 2')}
               maxLength={PHONE_MAX_LENGTH}
               value={phone}
               aria-invalid={problems.phone ? true : undefined}
@@ -94,16 +100,16 @@ export function ViewAgreementRoute() {
                 setProblems(({ phone: _cleared, ...rest }) => rest)
               }}
             />
-            {problems.phone ? <p className="field-error">{problems.phone}</p> : null}
+            {problems.phone ? <p className="field-error">{t(problems.phone)}</p> : null}
           </div>
           <button type="submit" className="submit" disabled={email === '' || isSearching}>
-            {isSearching ? 'Searching...' : 'Find My Agreement'}
+            {isSearching ? t('Searching...') : t('Find My Agreement')}
           </button>
         </form>
         {state.status === 'not-found' ? (
           <div className="notice-box" role="alert">
-            <h2>No Agreement Found</h2>
-            <p>{AGREEMENT_NOT_FOUND_MESSAGE}</p>
+            <h2>{t('No Agreement Found')}</h2>
+            <p>{t(AGREEMENT_NOT_FOUND_MESSAGE)}</p>
           </div>
         ) : null}
         {state.status === 'error' ? (
@@ -113,7 +119,7 @@ export function ViewAgreementRoute() {
         ) : null}
         {state.status === 'found' ? (
           <div className="found">
-            <h2 className="found-heading">Agreement Found!</h2>
+            <h2 className="found-heading">{t('Agreement Found!')}</h2>
             {state.agreements.map((agreement) => (
               <FoundAgreementCard key={agreement.claimId} agreement={agreement} contact={searched} />
             ))}

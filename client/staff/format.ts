@@ -30,6 +30,8 @@ export function roundAverage(value: number | null | undefined): number {
   return typeof value === 'number' && Number.isFinite(value) ? Math.round(value) : 0
 }
 
+const LANGUAGE_NAMES: Record<string, string> = { en: 'English', es: 'Spanish' }
+
 /** The text of one table cell; a column key the config names but this table does not know shows as-is. */
 export function cellText(submission: StaffSubmission, column: DashboardColumn): string {
   switch (column.key) {
@@ -37,6 +39,8 @@ export function cellText(submission: StaffSubmission, column: DashboardColumn): 
       return fullName(submission)
     case 'createdAt':
       return formatDate(submission.createdAt)
+    case 'locale':
+      return LANGUAGE_NAMES[submission.locale] ?? submission.locale
     default: {
       const value = (submission as unknown as Record<string, unknown>)[column.key]
       return value === undefined || value === null ? '' : String(value)

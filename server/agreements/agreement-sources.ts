@@ -1,6 +1,7 @@
 import crypto from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
+import { LOCALES, type Locale } from '../../src/translate.ts'
 
 export const AGREEMENTS_DIR = path.resolve(import.meta.dirname, '..', '..', 'agreements')
 const FIRM_FILE = path.resolve(import.meta.dirname, '..', '..', 'firm.json')
@@ -12,34 +13,83 @@ const FIRM_FILE = path.resolve(import.meta.dirname, '..', '..', 'firm.json')
  */
 export const TEMPLATE_OPTIONS = { strict: true, preventIndent: true } as const
 
-export interface AgreementSources {
-  /** agreements/partials/<name>.hbs, by name. */
+/** One language's templates. */
+export interface TemplateSet {
+  /** partials/<name>.hbs, by name. */
   partials: Record<string, string>
-  /** agreements/<name>.hbs: the variants an app's config may name. */
+  /** <name>.hbs: the variants an app's config may name. */
   variants: Record<string, string>
-  /** Changes whenever a template or a firm constant changes; stored with every signed record. */
+}
+
+export interface AgreementSources {
+  /** English in agreements/, every other language in agreements/<locale>/ under the same names. */
+  locales: Record<Locale, TemplateSet>
+  /** Changes whenever a template (of any language) or a firm constant changes; stored with every signed record. */
   version: string
 }
 
-/** Reads every template; the browser bundle and the server both start from these same files. */
+/** A language whose templates do not match the English ones file for file. */
+export class AgreementSourcesError extends Error {
+  constructor(problems: string[]) {
+    super(`agreement templates incomplete:\n${problems.map((problem) => `  ${problem}`).join('\n')}`)
+    this.name = 'AgreementSourcesError'
+  }
+}
+
+/**
+ * Reads every template of every language; the browser bundle and the server both start from these
+ * same files. A language missing one of the English files (or having one English lacks) stops us.
+ */
 export function readAgreementSources(dir: string = AGREEMENTS_DIR): AgreementSources {
-  const read = (folder: string) =>
-    Object.fromEntries(
-      fs
-        .readdirSync(folder)
-        .filter((name) => name.endsWith('.hbs'))
-        .sort()
-        .map((name) => [name.slice(0, -'.hbs'.length), fs.readFileSync(path.join(folder, name), 'utf8')]),
-    )
-  const partials = read(path.join(dir, 'partials'))
-  const variants = read(dir)
+  const locales = {} as Record<Locale, TemplateSet>
+  const problems: string[] = []
+  for (const locale of LOCALES) {
+    let folder = locale === 'en' ? dir : path.join(dir, locale)
+    if (!fs.existsSync(folder)) folder = dir // TEMPORARY-I18N: until agreements/es lands
+    locales[locale] = { partials: readFolder(path.join(folder, 'partials')), variants: readFolder(folder) }
+  }
+  const english = locales.en
+  for (const locale of LOCALES) {
+    if (locale === 'en') continue
+    const set = locales[locale]
+    for (const [kind, sub] of [
+      ['variants', ''],
+      ['partials', 'partials/'],
+    ] as const) {
+      for (const name of Object.keys(english[kind])) {
+        if (!Object.hasOwn(set[kind], name))
+          problems.push(
+            `agreements/${locale}/${sub}${name}.hbs: missing (agreements/${sub}${name}.hbs has no ${locale} version)`,
+          )
+      }
+      for (const name of Object.keys(set[kind])) {
+        if (!Object.hasOwn(english[kind], name))
+          problems.push(`agreements/${locale}/${sub}${name}.hbs: no English agreements/${sub}${name}.hbs`)
+      }
+    }
+  }
+  if (problems.length > 0) throw new AgreementSourcesError(problems)
   const hash = crypto.createHash('sha256')
-  for (const [kind, files] of [
-    ['partial', partials],
-    ['variant', variants],
-  ] as const) {
-    for (const [name, source] of Object.entries(files)) hash.update(`${kind}:${name}\0${source}\0`)
+  for (const locale of LOCALES) {
+    for (const [kind, files] of [
+      ['partial', locales[locale].partials],
+      ['variant', locales[locale].variants],
+    ] as const) {
+      for (const [name, source] of Object.entries(files))
+        hash.update(`${locale}/${kind}:${name}\0${source}\0`)
+    }
   }
   hash.update(fs.readFileSync(FIRM_FILE))
-  return { partials, variants, version: hash.digest('hex').slice(0, 16) }
+  return { locales, version: hash.digest('hex').slice(0, 16) }
+}
+
+function readFolder(folder: string): Record<string, string> {
+  if (!fs.existsSync(folder)) return {}
+  return Object.fromEntries(
+    fs
+      .readdirSync(folder)
+      .filter((name) => name.endsWith('.hbs'))
+      .sort()
+      .map((name) => [name.slice(0, -'.hbs'.length), fs.readFileSync(path.join(folder, name), 'utf8')]),
+  )
 }

@@ -10,6 +10,7 @@ import {
 } from '../../src/lookup-messages.ts'
 import { formatPhone } from '../../src/phone.ts'
 import type { Database } from '../db/database.ts'
+import type { Languages } from '../i18n/languages.ts'
 import { hitRateLimit, type RateLimitRule } from '../rate-limit.ts'
 import { signedAgreementDocument } from './agreement-document.ts'
 import { renderAgreementPdf } from './agreement-pdf.ts'
@@ -39,6 +40,7 @@ export function agreementRoutes({
 }: {
   db: Kysely<Database>
   forms: Map<string, FormConfig>
+  languages: Languages
 }): Router {
   const router = Router()
   const json = express.json({ limit: '4kb' })

@@ -1,5 +1,6 @@
 import Handlebars from 'handlebars'
 import type { Plugin } from 'vite'
+import { parseLocale, type Locale } from '../../src/translate.ts'
 import {
   AGREEMENTS_DIR,
   readAgreementSources,
@@ -7,35 +8,39 @@ import {
   type AgreementSources,
 } from './agreement-sources.ts'
 
-const MODULE_ID = 'virtual:agreement-templates'
-const RESOLVED_ID = `\0${MODULE_ID}`
+const MODULE_PREFIX = 'virtual:agreement-templates/'
+const RESOLVED_PREFIX = `\0${MODULE_PREFIX}`
 
 /**
- * Serves `virtual:agreement-templates`: every agreement template precompiled, so the browser runs
- * Handlebars' small runtime and never compiles a template (no eval under the page's CSP).
+ * Serves `virtual:agreement-templates/<locale>`: one language's agreement templates precompiled, so
+ * the browser runs Handlebars' small runtime and never compiles a template (no eval under the page's
+ * CSP). One module per language: a page downloads only its own language's agreement.
  */
 export function agreementTemplatesPlugin(): Plugin {
   return {
     name: 'agreement-templates',
-    resolveId: (id) => (id === MODULE_ID ? RESOLVED_ID : undefined),
+    resolveId: (id) =>
+      id.startsWith(MODULE_PREFIX) && parseLocale(id.slice(MODULE_PREFIX.length)) ? `\0${id}` : undefined,
     load(id) {
-      if (id !== RESOLVED_ID) return undefined
+      if (!id.startsWith(RESOLVED_PREFIX)) return undefined
       this.addWatchFile(AGREEMENTS_DIR)
-      return agreementTemplatesModule(readAgreementSources())
+      const locale = parseLocale(id.slice(RESOLVED_PREFIX.length))
+      return locale ? agreementTemplatesModule(readAgreementSources(), locale) : undefined
     },
   }
 }
 
-/** The module's code: one precompiled template per partial and variant. */
-export function agreementTemplatesModule(sources: AgreementSources): string {
+/** The module's code: one precompiled template per partial and variant of the language. */
+export function agreementTemplatesModule(sources: AgreementSources, locale: Locale): string {
   const precompile = (source: string) => Handlebars.precompile(source, TEMPLATE_OPTIONS) as string
-  const partials = Object.entries(sources.partials)
+  const set = sources.locales[locale]
+  const partials = Object.entries(set.partials)
     .map(
       ([name, source]) =>
         `handlebars.registerPartial(${JSON.stringify(name)}, handlebars.template(${precompile(source)}))`,
     )
     .join('\n')
-  const variants = Object.entries(sources.variants)
+  const variants = Object.entries(set.variants)
     .map(([name, source]) => `  ${JSON.stringify(name)}: handlebars.template(${precompile(source)}),`)
     .join('\n')
   return [

@@ -15,6 +15,8 @@ export interface ClaimsTable {
   screenshot_type: string
   /** 1 keeps the claim past the retention period (purge-expired skips it). */
   legal_hold: Generated<number>
+  /** The claimant's language ('en', 'es'). */
+  locale: Generated<string>
 }
 
 /** The agreement exactly as the claimant signed it; the database refuses updates. */
@@ -30,6 +32,8 @@ export interface AgreementRecordsTable {
   ip_address: string
   user_agent: string
   consent_text: string
+  /** The language of the agreement and consent shown. */
+  locale: Generated<string>
 }
 
 /** A claimant's e-mailed copy of a signed agreement, queued with the claim and sent in the background. */
@@ -118,6 +122,8 @@ export interface FormSubmissionsTable {
   consent_text: string
   communications_consent_text: string
   legal_hold: Generated<number>
+  /** The claimant's language ('en', 'es'); the consent texts are stored as shown in it. */
+  locale: Generated<string>
 }
 
 /** One case per app chosen on the main form (the spec's per-app case tables, as one table). */

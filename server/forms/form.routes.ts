@@ -2,6 +2,8 @@ import zlib from 'node:zlib'
 import { Router, type Request, type Response } from 'express'
 import { AppError } from '../../src/app-error.ts'
 import type { FormConfig } from '../../src/form-config.ts'
+import type { Languages } from '../i18n/languages.ts'
+import { requestLocale } from '../i18n/request-locale.ts'
 import type { ValidatorModules } from './validator-modules.ts'
 
 export function findFormOrThrow(forms: Map<string, FormConfig>, slug: string | undefined): FormConfig {
@@ -12,13 +14,16 @@ export function findFormOrThrow(forms: Map<string, FormConfig>, slug: string | u
 
 /**
  * GET /api/forms/:slug — the config the browser draws the form from (no claimant data in it) — and
- * GET /api/forms/:slug/validator.js, its schema's precompiled validator as an ES module.
+ * GET /api/forms/:slug/validator.js, its schema's precompiled validator as an ES module; both in the
+ * language `?lang` names.
  */
 export function formRoutes({
   forms,
+  languages,
   validators,
 }: {
   forms: Map<string, FormConfig>
+  languages: Languages
   validators: ValidatorModules
 }): Router {
   const router = Router()
@@ -32,10 +37,13 @@ export function formRoutes({
     })
   })
   router.get('/api/forms/:slug', (req, res) => {
-    res.set('Cache-Control', 'no-cache').json(findFormOrThrow(forms, req.params.slug))
+    const config = findFormOrThrow(languages.forms(requestLocale(req)), req.params.slug)
+    res.set('Cache-Control', 'no-cache').json(config)
   })
   router.get('/api/forms/:slug/validator.js', async (req, res) => {
-    sendValidatorModule(req, res, await validators.forForm(findFormOrThrow(forms, req.params.slug)))
+    const locale = requestLocale(req)
+    const config = findFormOrThrow(languages.forms(locale), req.params.slug)
+    sendValidatorModule(req, res, await validators.forForm(config, locale))
   })
   return router
 }

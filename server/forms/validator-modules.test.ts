@@ -10,6 +10,7 @@ import { claimValidator } from '../../src/claim-validator.ts'
 import { validateSubmission } from '../../src/validate-submission.ts'
 import { loadFormConfigs } from './load-form-configs.ts'
 import { loadIntakeConfig } from './load-intake-config.ts'
+import { loadLanguages } from '../i18n/languages.ts'
 import {
   createValidatorModule,
   createValidatorModuleCode,
@@ -134,11 +135,13 @@ describe('createValidatorModule', () => {
 
 describe('createValidatorModules', () => {
   it('compiles each module once and answers later requests from memory', async () => {
-    const validators = createValidatorModules({ forms, intake })
+    const validators = createValidatorModules({
+      languages: loadLanguages({ formsDir: FORMS_DIR, forms, intake }),
+    })
     const brigit = forms.get('brigit')!
 
-    const first = validators.forForm(brigit)
-    expect(validators.forForm(brigit)).toBe(first)
+    const first = validators.forForm(brigit, 'en')
+    expect(validators.forForm(brigit, 'en')).toBe(first)
     expect(await first).toContain('validateFns')
   })
 })

@@ -5,12 +5,14 @@ import createAjvInstance from '@rjsf/validator-ajv8/lib/createAjvInstance.js'
 import standaloneCode from 'ajv/dist/standalone/index.js'
 import type { FormConfig } from '../../src/form-config.ts'
 import type { IntakeConfig } from '../../src/intake-config.ts'
+import { LOCALES, type Locale } from '../../src/translate.ts'
+import type { Languages } from '../i18n/languages.ts'
 
 export interface ValidatorModules {
-  /** The ESM source for an app's Step 2 schema. */
-  forForm(config: FormConfig): Promise<string>
+  /** The ESM source for an app's Step 2 schema, in the language of `config` (its messages are in the schema). */
+  forForm(config: FormConfig, locale: Locale): Promise<string>
   /** The ESM source for the main form's schema (closed apps are hidden by the page, not by the schema). */
-  forIntake(): Promise<string>
+  forIntake(intake: IntakeConfig, locale: Locale): Promise<string>
   /** Compiles every module now (start-up), so a schema ajv cannot turn into browser code stops the server. */
   compileAll(): Promise<void>
 }
@@ -19,13 +21,7 @@ export interface ValidatorModules {
  * The browser's validators, precompiled with ajv's standalone code so the page needs no eval (no
  * 'unsafe-eval' in the CSP). Each is compiled once, on first use or by compileAll().
  */
-export function createValidatorModules({
-  forms,
-  intake,
-}: {
-  forms: Map<string, FormConfig>
-  intake: IntakeConfig
-}): ValidatorModules {
+export function createValidatorModules({ languages }: { languages: Languages }): ValidatorModules {
   const compiled = new Map<string, Promise<string>>()
   const compileOnce = (name: string, schema: () => RJSFSchema) => {
     let code = compiled.get(name)
@@ -35,13 +31,20 @@ export function createValidatorModules({
     }
     return code
   }
-  const forForm = (config: FormConfig) => compileOnce(`form "${config.slug}"`, () => config.schema)
-  const forIntake = () => compileOnce('the intake form', () => intake.schema)
+  const forForm = (config: FormConfig, locale: Locale) =>
+    compileOnce(`form "${config.slug}" (${locale})`, () => config.schema)
+  const forIntake = (intake: IntakeConfig, locale: Locale) =>
+    compileOnce(`the intake form (${locale})`, () => intake.schema)
   return {
     forForm,
     forIntake,
     async compileAll() {
-      await Promise.all([...[...forms.values()].map(forForm), forIntake()])
+      await Promise.all(
+        LOCALES.flatMap((locale) => [
+          ...[...languages.forms(locale).values()].map((config) => forForm(config, locale)),
+          forIntake(languages.intake(locale), locale),
+        ]),
+      )
     },
   }
 }

@@ -3,6 +3,7 @@ import { AppError } from '../../src/app-error.ts'
 import { claimValidator } from '../../src/claim-validator.ts'
 import { intakeConsentTexts, type IntakeConfig, type IntakeData } from '../../src/intake-config.ts'
 import { formatPhone } from '../../src/phone.ts'
+import type { Locale } from '../../src/translate.ts'
 import { validateOnServer } from '../forms/validate-on-server.ts'
 import { isUniqueViolation } from '../db/create-db.ts'
 import type { Database } from '../db/database.ts'
@@ -20,10 +21,13 @@ export const DUPLICATE_INTAKE_MESSAGE =
 export async function createIntake({
   db,
   config,
+  locale = 'en',
   data,
 }: {
   db: Kysely<Database>
+  /** The intake config in the claimant's language: its messages answer, its consent texts are stored. */
   config: IntakeConfig
+  locale?: Locale
   data: unknown
 }): Promise<{ id: number; createdAt: string }> {
   if (typeof data !== 'object' || data === null || Array.isArray(data)) {
@@ -81,6 +85,7 @@ export async function createIntake({
         consent_version: config.consentVersion,
         consent_text: consents.main,
         communications_consent_text: consents.communications,
+        locale,
       },
     })
     return { id, createdAt }

@@ -1,30 +1,32 @@
 import express, { Router, type RequestHandler } from 'express'
 import type { Kysely } from 'kysely'
 import { AppError } from '../../src/app-error.ts'
-import type { IntakeConfig } from '../../src/intake-config.ts'
 import type { Database } from '../db/database.ts'
 import { describeContentType } from '../error-handler.ts'
 import { sendValidatorModule } from '../forms/form.routes.ts'
 import type { ValidatorModules } from '../forms/validator-modules.ts'
+import type { Languages } from '../i18n/languages.ts'
+import { requestLocale } from '../i18n/request-locale.ts'
 import { createIntake } from './create-intake.ts'
 import { computeMilitaryFigures } from './intake.repository.ts'
 
 /** The main intake form (public) and the military figures (staff: under /api/staff, behind requireStaff). */
 export function intakeRoutes({
   db,
-  config,
+  languages,
   validators,
 }: {
   db: Kysely<Database>
-  config: IntakeConfig
+  languages: Languages
   validators: ValidatorModules
 }): Router {
   const router = Router()
-  router.get('/api/intake/config', (_req, res) => {
-    res.set('Cache-Control', 'no-cache').json(config)
+  router.get('/api/intake/config', (req, res) => {
+    res.set('Cache-Control', 'no-cache').json(languages.intake(requestLocale(req)))
   })
   router.get('/api/intake/validator.js', async (req, res) => {
-    sendValidatorModule(req, res, await validators.forIntake())
+    const locale = requestLocale(req)
+    sendValidatorModule(req, res, await validators.forIntake(languages.intake(locale), locale))
   })
   // the signature travels inside the JSON as a PNG data URL; strict: false lets createIntake name a
   // top-level null or number instead of body-parser calling it invalid JSON
@@ -33,7 +35,10 @@ export function intakeRoutes({
     requireJsonBody,
     express.json({ limit: '1500kb', strict: false }),
     async (req, res) => {
-      res.status(201).json(await createIntake({ db, config, data: req.body }))
+      const locale = requestLocale(req)
+      res
+        .status(201)
+        .json(await createIntake({ db, config: languages.intake(locale), locale, data: req.body }))
     },
   )
   router.get('/api/staff/military', async (_req, res) => {

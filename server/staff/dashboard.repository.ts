@@ -19,6 +19,7 @@ export interface SubmissionRow {
   phone_number: string
   cash_advance_count: number
   membership_months: number
+  locale: string
 }
 
 export const SUBMISSION_COLUMNS = [
@@ -30,6 +31,7 @@ export const SUBMISSION_COLUMNS = [
   'claims.phone_number',
   'claims.cash_advance_count',
   'claims.membership_months',
+  'claims.locale',
 ] as const
 
 const DAILY_WINDOW_DAYS = 90

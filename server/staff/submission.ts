@@ -21,6 +21,7 @@ export function submissionRowToSubmission(row: SubmissionRow): Submission {
     phoneNumber: row.phone_number,
     cashAdvanceCount: Number(row.cash_advance_count),
     membershipMonths: Number(row.membership_months),
+    locale: row.locale,
     screenshotUrl: screenshotPath(id),
   }
 }
@@ -34,6 +35,7 @@ export const SUBMISSION_CSV_HEADER = [
   'Phone Number',
   'Cash Advance Count',
   'Membership Months',
+  'Language',
   'Screenshot URL',
 ] as const
 
@@ -48,6 +50,7 @@ export function submissionCsvRecord(submission: Submission, origin: string): (st
     submission.phoneNumber,
     submission.cashAdvanceCount,
     submission.membershipMonths,
+    submission.locale,
     `${origin}${submission.screenshotUrl}`,
   ]
 }

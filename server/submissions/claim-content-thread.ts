@@ -22,12 +22,13 @@ async function answer({
   screenshot,
   signature,
   variant,
+  locale,
   context,
 }: ContentRequest): Promise<ContentReply> {
   try {
     const bytes = Buffer.from(screenshot.buffer, screenshot.byteOffset, screenshot.byteLength)
     const image = await sniffImage(bytes)
-    const html = templates.render(variant, context)
+    const html = templates.render(variant, context, locale)
     return {
       id,
       screenshot,

@@ -1,5 +1,6 @@
 import { Worker } from 'node:worker_threads'
 import type { AgreementContext } from '../../src/agreement-context.ts'
+import type { Locale } from '../../src/translate.ts'
 import type { AgreementTemplates } from '../agreements/agreement-templates.ts'
 import type { SniffedImage } from '../uploads/sniff-image.ts'
 
@@ -22,6 +23,7 @@ export interface ContentRequest {
   screenshot: Uint8Array
   signature: string
   variant: string
+  locale: Locale
   context: AgreementContext
 }
 /** The thread's first message, once it has loaded; then one reply per request. */
@@ -48,7 +50,13 @@ const threads = new Map<string, ContentThread>()
  */
 export function checkClaimContent(
   templates: AgreementTemplates,
-  request: { screenshot: Buffer; signature: string; variant: string; context: AgreementContext },
+  request: {
+    screenshot: Buffer
+    signature: string
+    variant: string
+    locale: Locale
+    context: AgreementContext
+  },
 ): Promise<ClaimContent> {
   return contentThread(templates).check(request)
 }

@@ -30,6 +30,7 @@ const CLAIM_COLUMNS = [
   'membership_months',
   'screenshot_key',
   'screenshot_type',
+  'locale',
 ] as const
 const AGREEMENT_COLUMNS = [
   'claim_id',
@@ -42,6 +43,7 @@ const AGREEMENT_COLUMNS = [
   'ip_address',
   'user_agent',
   'consent_text',
+  'locale',
 ] as const
 
 /** One slot per column, named after it. */

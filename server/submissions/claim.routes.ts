@@ -5,6 +5,8 @@ import type { AgreementCopies } from '../agreements/agreement-copies.ts'
 import type { AgreementTemplates } from '../agreements/agreement-templates.ts'
 import type { Database } from '../db/database.ts'
 import { findFormOrThrow } from '../forms/form.routes.ts'
+import type { Languages } from '../i18n/languages.ts'
+import { requestLocale } from '../i18n/request-locale.ts'
 import type { ScreenshotStorage } from '../uploads/screenshot-storage.ts'
 import { claimUpload } from '../uploads/upload-middleware.ts'
 import { readClaimFields } from './claim-input.ts'
@@ -17,12 +19,14 @@ const MAX_USER_AGENT_LENGTH = 512
 export function claimRoutes({
   db,
   forms,
+  languages,
   storage,
   templates,
   agreementCopies,
 }: {
   db: Kysely<Database>
   forms: Map<string, FormConfig>
+  languages: Languages
   storage: ScreenshotStorage
   templates: AgreementTemplates
   agreementCopies: AgreementCopies
@@ -38,7 +42,8 @@ export function claimRoutes({
     },
     claimUpload,
     async (req, res) => {
-      const config = findFormOrThrow(forms, String(req.params.slug))
+      const locale = requestLocale(req)
+      const config = findFormOrThrow(languages.forms(locale), String(req.params.slug))
       const { rawData, agreementDate } = readClaimFields(req.body)
       const created = await createClaim({
         db,
@@ -46,6 +51,7 @@ export function claimRoutes({
         storage,
         templates,
         config,
+        locale,
         rawData,
         agreementDate,
         file: req.file,

@@ -4,6 +4,7 @@ import { AppError } from '../../src/app-error.ts'
 import { claimValidator } from '../../src/claim-validator.ts'
 import { isFormOpen, type ClaimData, type FormConfig } from '../../src/form-config.ts'
 import { formatPhone } from '../../src/phone.ts'
+import type { Locale } from '../../src/translate.ts'
 import { validateOnServer } from '../forms/validate-on-server.ts'
 import type { Database } from '../db/database.ts'
 import { isUniqueViolation } from '../db/create-db.ts'
@@ -52,6 +53,7 @@ export async function createClaim({
   storage,
   templates,
   config,
+  locale,
   rawData,
   agreementDate,
   file,
@@ -62,7 +64,10 @@ export async function createClaim({
   writes: ClaimWrites
   storage: ScreenshotStorage
   templates: AgreementTemplates
+  /** The app's config in the claimant's language: its messages answer, its consent is stored. */
   config: FormConfig
+  /** The claimant's language: the agreement is rendered and stored in it. */
+  locale: Locale
   rawData: unknown
   /** The date the form printed in the agreement (the claimant's today), YYYY-MM-DD. */
   agreementDate: unknown
@@ -87,10 +92,12 @@ export async function createClaim({
     screenshot: file!.buffer,
     signature: claim.signature,
     variant: config.agreement.template,
+    locale,
     context: agreementContext({
       app: config,
       answers: claim,
       date: acceptAgreementDate(agreementDate, signedAt),
+      locale,
     }),
   })
   if (!content.image) {
@@ -129,6 +136,7 @@ export async function createClaim({
         membership_months: claim.membershipMonths,
         screenshot_key: key,
         screenshot_type: image.mime,
+        locale,
       })
       await writes.insertAgreementRecord(trx, {
         claim_id: id,
@@ -141,6 +149,7 @@ export async function createClaim({
         ip_address: signer.ipAddress,
         user_agent: signer.userAgent,
         consent_text: config.agreement.consent,
+        locale,
       })
       if (html.trim() !== '') await writes.queueAgreementCopy(trx, { claimId: id })
       // checked after our insert holds the claims write lock: another process's start-up sweep

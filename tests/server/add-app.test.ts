@@ -5,6 +5,7 @@ import request from 'supertest'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { FormConfig } from '../../src/form-config.ts'
 import {
+  addSpanishTexts,
   createTestContext,
   FORMS_DIR,
   listScreenshotFiles,
@@ -28,6 +29,24 @@ function makeAcmeCashConfig(): FormConfig {
   }
 }
 
+/** The new app's own texts in Spanish: brigit's, with the app's name changed (forms/es/config.json). */
+function acmeCashSpanish(config: FormConfig): Record<string, string> {
+  const spanish = JSON.parse(fs.readFileSync(path.join(FORMS_DIR, 'es', 'config.json'), 'utf8')) as Record<
+    string,
+    string
+  >
+  const brigit = JSON.parse(fs.readFileSync(path.join(FORMS_DIR, 'brigit.json'), 'utf8')) as FormConfig
+  const texts: [string, string][] = [
+    [brigit.intro, config.intro],
+    [brigit.screenshotPrompt, config.screenshotPrompt],
+    [brigit.submitLabel, config.submitLabel],
+    [brigit.success.line, config.success.line],
+  ]
+  return Object.fromEntries(
+    texts.map(([english, acme]) => [acme, spanish[english]!.replaceAll('Brigit', 'Acme Cash')]),
+  )
+}
+
 describe('sqlite: adding an app is dropping a config', () => {
   let formsDir: string
   let ctx: TestContext
@@ -35,7 +54,9 @@ describe('sqlite: adding an app is dropping a config', () => {
   beforeAll(async () => {
     formsDir = fs.mkdtempSync(path.join(os.tmpdir(), 'claims-forms-'))
     fs.cpSync(FORMS_DIR, formsDir, { recursive: true })
-    fs.writeFileSync(path.join(formsDir, 'acme-cash.json'), JSON.stringify(makeAcmeCashConfig(), null, 2))
+    const config = makeAcmeCashConfig()
+    fs.writeFileSync(path.join(formsDir, 'acme-cash.json'), JSON.stringify(config, null, 2))
+    addSpanishTexts(formsDir, acmeCashSpanish(config))
     ctx = await createTestContext('sqlite', { formsDir })
   })
   afterAll(async () => {

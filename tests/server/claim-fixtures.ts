@@ -93,5 +93,6 @@ export function claimRow(phone: string, lastName = 'Okafor') {
     membership_months: 4,
     screenshot_key: `brigit-screenshots/${phone.replace(/\D/g, '')}.png`,
     screenshot_type: 'image/png',
+    locale: 'en',
   }
 }

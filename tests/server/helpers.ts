@@ -19,6 +19,7 @@ import type { Database } from '../../server/db/database.ts'
 import { migrateToLatest } from '../../server/db/migrate.ts'
 import { loadFormConfigs } from '../../server/forms/load-form-configs.ts'
 import { loadIntakeConfig } from '../../server/forms/load-intake-config.ts'
+import { loadLanguages } from '../../server/i18n/languages.ts'
 import { createLogger, type Logger } from '../../server/logger.ts'
 import {
   createDiskScreenshotStorage,
@@ -85,7 +86,17 @@ export async function createTestContext(
     logger,
   })
   const agreementCopies = createAgreementCopies({ db, mailer, forms, logger })
-  const app = createApp({ db, forms, intake, storage, templates: TEMPLATES, agreementCopies, logger })
+  const languages = loadLanguages({ formsDir, forms, intake })
+  const app = createApp({
+    db,
+    forms,
+    intake,
+    storage,
+    templates: TEMPLATES,
+    agreementCopies,
+    logger,
+    languages,
+  })
   return {
     app,
     db,
@@ -175,4 +186,11 @@ export async function loginStaff(
     .find((line) => line.startsWith('staff_session='))
   if (!cookie) throw new Error('login set no staff_session cookie')
   return cookie.split(';')[0]!
+}
+
+/** Adds translations to a copy of forms/ (forms/es/config.json), as a firm does for a new text. */
+export function addSpanishTexts(formsDir: string, texts: Record<string, string>): void {
+  const file = path.join(formsDir, 'es', 'config.json')
+  const current = JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, string>
+  fs.writeFileSync(file, JSON.stringify({ ...current, ...texts }, null, 2))
 }

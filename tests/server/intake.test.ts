@@ -6,6 +6,7 @@ import request from 'supertest'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { intakeAppChoices, intakeConsentTexts } from '../../src/intake-config.ts'
 import {
+  addSpanishTexts,
   createTestContext,
   loginStaff,
   DIALECTS,
@@ -350,6 +351,7 @@ for (const dialect of DIALECTS) {
           consent_text: consents.main,
           communications_consent_text: consents.communications,
           legal_hold: 0,
+          locale: 'en',
         })
         const file = JSON.parse(fs.readFileSync(INTAKE_FILE, 'utf8'))
         expect(row.consent_version).toBe(file.consentVersion)
@@ -580,6 +582,10 @@ for (const dialect of DIALECTS) {
         const config = JSON.parse(fs.readFileSync(INTAKE_FILE, 'utf8')) as Record<string, unknown>
         config.closedApps = { floatme: NOTICE }
         fs.writeFileSync(path.join(formsDir, 'intake.json'), JSON.stringify(config, null, 2))
+        addSpanishTexts(formsDir, {
+          [NOTICE.heading]: 'Formulario de FloatMe cerrado',
+          [NOTICE.body]: 'Ya no aceptamos reclamos de FloatMe.',
+        })
         closed = await createTestContext(dialect, { formsDir })
       })
       afterAll(async () => {

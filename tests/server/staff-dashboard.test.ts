@@ -17,7 +17,7 @@ import {
 const SITE = 'dashboard.test'
 const SAME_SITE = { Host: SITE, Origin: `http://${SITE}` }
 const CSV_HEADER =
-  'ID,Submission Date,First Name,Last Name,Email,Phone Number,Cash Advance Count,Membership Months,Screenshot URL'
+  'ID,Submission Date,First Name,Last Name,Email,Phone Number,Cash Advance Count,Membership Months,Language,Screenshot URL'
 const ONE_DAY_MS = 24 * 60 * 60 * 1000
 const NOW = Date.now()
 
@@ -138,6 +138,7 @@ for (const dialect of DIALECTS) {
           phoneNumber: '(555) 000-1111',
           cashAdvanceCount: 3,
           membershipMonths: 6,
+          locale: 'en',
           screenshotUrl: `/api/staff/claims/${older}/screenshot`,
         })
       })
@@ -430,6 +431,7 @@ for (const dialect of DIALECTS) {
             '(555) 000-2222',
             3,
             6,
+            'en',
             `http://${SITE}/api/staff/claims/${second}/screenshot`,
           ].join(','),
         )

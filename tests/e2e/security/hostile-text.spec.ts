@@ -317,6 +317,7 @@ describe('hostile names and e-mails show as text on every page that shows them',
       'Phone Number',
       'Cash Advance Count',
       'Membership Months',
+      'Language',
       'Screenshot URL',
     ])
     expect(rows).toHaveLength(NAMES.length)
