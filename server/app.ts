@@ -83,7 +83,7 @@ export function createApp({
   app.use('/api/staff', requireStaff(db))
   app.use(dashboardRoutes({ db, forms, intake, storage }))
   app.use(uiTextRoutes({ languages }))
-  app.use(intakeRoutes({ db, languages, validators }))
+  app.use(intakeRoutes({ db, templates, languages, validators }))
   app.use(formRoutes({ forms, languages, validators }))
   app.use(claimRoutes({ db, forms, languages, storage, templates, agreementCopies }))
   app.use(agreementRoutes({ db, forms, languages }))

@@ -35,7 +35,7 @@ export async function startServer(
   {
     templates = loadAgreementTemplates(),
     forms = loadFormConfigs(config.formsDir, { agreementTemplates: templates }),
-    intake = loadIntakeConfig(config.formsDir),
+    intake = loadIntakeConfig(config.formsDir, { agreementTemplates: templates }),
     languages = loadLanguages({ formsDir: config.formsDir, forms, intake }),
     prepared = false,
   }: {
@@ -68,7 +68,7 @@ export async function startServer(
     dialect === 'sqlite'
       ? await startWalCheckpointer({ db, file: path.join(config.dataDir, SQLITE_FILE_NAME), logger })
       : undefined
-  const agreementCopies = createAgreementCopies({ db, mailer, forms, logger })
+  const agreementCopies = createAgreementCopies({ db, mailer, forms, translators: languages.t, logger })
   // copies queued before a restart (or that failed and came due) go out now
   agreementCopies.wake()
   const app = createApp({

@@ -19,7 +19,7 @@ try {
   // a broken config or template stops us before the slower client build
   const templates = loadAgreementTemplates()
   const forms = loadFormConfigs(config.formsDir, { agreementTemplates: templates })
-  const intake = loadIntakeConfig(config.formsDir)
+  const intake = loadIntakeConfig(config.formsDir, { agreementTemplates: templates })
   const languages = loadLanguages({ formsDir: config.formsDir, forms, intake })
   if (cluster.isWorker) {
     // a forked server process: the primary has built the client and prepared the data

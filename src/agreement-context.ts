@@ -90,7 +90,11 @@ export function localIsoDate(now: Date = new Date()): string {
   return `${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}`
 }
 
-function joinWithAnd(items: readonly string[], locale: Locale): string {
+/**
+ * A list in words, in the language given.
+ * @example joinWithAnd(['Earnin', 'Chime', 'Dave'], 'es') // 'Earnin, Chime y Dave'
+ */
+export function joinWithAnd(items: readonly string[], locale: Locale): string {
   if (items.length <= 1) return items.join('')
   return `${items.slice(0, -1).join(', ')} ${locale === 'es' ? 'y' : 'and'} ${items.at(-1)}`
 }

@@ -1,5 +1,7 @@
 import type { RJSFSchema, UiSchema } from '@rjsf/utils'
+import { joinWithAnd } from './agreement-context.ts'
 import type { ClosedNotice, TrackingEvent } from './form-config.ts'
+import type { Locale } from './translate.ts'
 
 /** The answers of the main intake form, as the browser sends them. */
 export interface IntakeData {
@@ -28,6 +30,8 @@ export interface IntakeData {
  */
 export interface IntakeConfig {
   title: string
+  /** agreements/<template>.hbs: the agreement the main consent names, shown on `/` and signed with the intake. */
+  agreement: { template: string }
   /** Stored with every intake, together with the consent texts shown (the schema titles). */
   consentVersion: string
   /** Apps that show a closed notice instead of being selectable, by value. */
@@ -55,6 +59,28 @@ export function intakeAppChoices(config: Pick<IntakeConfig, 'schema'>): IntakeAp
       ? [{ value: option.const, label: option.title ?? option.const }]
       : [],
   )
+}
+
+/**
+ * Whom the main form's agreement names: the apps chosen, by their labels (before any is chosen, the
+ * words `noneChosen` give).
+ * @example intakeAgreementApp({ config, chosen: ['earnin', 'chime'], locale: 'en', noneChosen: '…' }).displayName // 'Earnin and Chime'
+ */
+export function intakeAgreementApp({
+  config,
+  chosen,
+  locale,
+  noneChosen,
+}: {
+  config: Pick<IntakeConfig, 'schema'>
+  chosen: readonly unknown[]
+  locale: Locale
+  noneChosen: string
+}): { displayName: string; slug: string } {
+  const labels = intakeAppChoices(config)
+    .filter((choice) => chosen.includes(choice.value))
+    .map((choice) => choice.label)
+  return { displayName: labels.length > 0 ? joinWithAnd(labels, locale) : noneChosen, slug: 'intake' }
 }
 
 /** The consent texts as shown: the titles of the two consent checkboxes. */

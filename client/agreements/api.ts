@@ -1,18 +1,34 @@
 import { fetchJson } from '../forms/api.ts'
 import { AppError } from '../../src/app-error.ts'
+import { withLang } from '../i18n/locale.ts'
 
-export interface FoundAgreement {
-  claimId: number
-  app: string
+interface FoundAgreementBase {
+  /** The app, or on the main form the apps chosen, that the agreement names. */
   appName: string
   signedAt: string
   firstName: string
   lastName: string
   email: string
   phoneNumber: string
-  cashAdvanceCount: number
-  membershipMonths: number
   html: string
+}
+
+/** A Step 2 claim's agreement, or the one signed on the main form with the intake. */
+export type FoundAgreement =
+  | (FoundAgreementBase & {
+      kind: 'claim'
+      claimId: number
+      app: string
+      cashAdvanceCount: number
+      membershipMonths: number
+    })
+  | (FoundAgreementBase & { kind: 'intake'; intakeId: number })
+
+/** Which signed agreement a download asks for. */
+export type AgreementRef = { claimId: number } | { intakeId: number }
+
+export function agreementRef(agreement: FoundAgreement): AgreementRef {
+  return agreement.kind === 'claim' ? { claimId: agreement.claimId } : { intakeId: agreement.intakeId }
 }
 
 export interface Contact {
@@ -33,17 +49,17 @@ export async function lookupAgreements(contact: Contact): Promise<FoundAgreement
 /** Fetches the signed agreement as a file and hands it to the browser's download. */
 export async function downloadAgreement({
   contact,
-  claimId,
+  agreement,
   format,
 }: {
   contact: Contact
-  claimId: number
+  agreement: AgreementRef
   format: 'html' | 'pdf'
 }): Promise<void> {
-  const response = await fetch('/api/agreements/download', {
+  const response = await fetch(withLang('/api/agreements/download'), {
     method: 'POST',
     headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify({ ...contact, claimId, format }),
+    body: JSON.stringify({ ...contact, ...agreement, format }),
   })
   if (!response.ok) {
     const body = (await response.json().catch(() => undefined)) as

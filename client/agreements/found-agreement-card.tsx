@@ -1,50 +1,69 @@
 import { useState } from 'react'
-import { downloadAgreement, type Contact, type FoundAgreement } from './api.ts'
+import type { Locale } from '../../src/translate.ts'
+import { useLocale } from '../i18n/use-text.ts'
+import { agreementRef, downloadAgreement, type Contact, type FoundAgreement } from './api.ts'
 
-function longDate(iso: string): string {
-  return new Date(iso).toLocaleDateString('en-US', { year: 'numeric', month: 'long', day: 'numeric' })
+function longDate(iso: string, locale: Locale): string {
+  return new Date(iso).toLocaleDateString(locale === 'es' ? 'es-US' : 'en-US', {
+    year: 'numeric',
+    month: 'long',
+    day: 'numeric',
+  })
 }
 
 /** One signed agreement: its details, the text exactly as signed, and its downloads. */
 export function FoundAgreementCard({ agreement, contact }: { agreement: FoundAgreement; contact: Contact }) {
+  const { locale, t } = useLocale()
   const [busy, setBusy] = useState<'html' | 'pdf'>()
   const [failure, setFailure] = useState<string>()
   const download = async (format: 'html' | 'pdf') => {
     setBusy(format)
     setFailure(undefined)
     try {
-      await downloadAgreement({ contact, claimId: agreement.claimId, format })
+      await downloadAgreement({ contact, agreement: agreementRef(agreement), format })
     } catch (error) {
-      setFailure(`The download failed: ${(error as Error).message}. Please try again.`)
+      setFailure(
+        t('The download failed: {message}. Please try again.', { message: (error as Error).message }),
+      )
     } finally {
       setBusy(undefined)
     }
   }
-  const signedOn = longDate(agreement.signedAt)
+  const signedOn = longDate(agreement.signedAt, locale)
+  const values = { app: agreement.appName, date: signedOn }
   return (
     <article className="found-agreement">
       <p className="found-line">
-        We found your {agreement.appName} agreement signed on {signedOn}.
+        {agreement.kind === 'intake'
+          ? t(
+              'We found the agreement you signed on the main form on {date}, for your claims against {app}.',
+              values,
+            )
+          : t('We found your {app} agreement signed on {date}.', values)}
       </p>
       <dl className="details">
-        <dt>Name</dt>
+        <dt>{t('Name')}</dt>
         <dd>
           {agreement.firstName} {agreement.lastName}
         </dd>
-        <dt>Email</dt>
+        <dt>{t('Email')}</dt>
         <dd>{agreement.email}</dd>
-        <dt>Phone</dt>
+        <dt>{t('Phone')}</dt>
         <dd>{agreement.phoneNumber}</dd>
-        <dt>Date Signed</dt>
+        <dt>{t('Date Signed')}</dt>
         <dd>{signedOn}</dd>
-        <dt>Cash Advances</dt>
-        <dd>
-          {agreement.cashAdvanceCount} {agreement.cashAdvanceCount === 1 ? 'time' : 'times'}
-        </dd>
-        <dt>Membership</dt>
-        <dd>
-          {agreement.membershipMonths} {agreement.membershipMonths === 1 ? 'month' : 'months'}
-        </dd>
+        {agreement.kind === 'claim' ? (
+          <>
+            <dt>{t('Cash Advances')}</dt>
+            <dd>
+              {agreement.cashAdvanceCount} {agreement.cashAdvanceCount === 1 ? t('time') : t('times')}
+            </dd>
+            <dt>{t('Membership')}</dt>
+            <dd>
+              {agreement.membershipMonths} {agreement.membershipMonths === 1 ? t('month') : t('months')}
+            </dd>
+          </>
+        ) : null}
       </dl>
       {agreement.html.trim() ? (
         <div
@@ -52,12 +71,15 @@ export function FoundAgreementCard({ agreement, contact }: { agreement: FoundAgr
           // the stored record, rendered by our escaping templates when it was signed
           dangerouslySetInnerHTML={{ __html: agreement.html }}
           tabIndex={0}
-          aria-label={`${agreement.appName} agreement as signed`}
+          role="region"
+          aria-label={t('{app} agreement as signed', { app: agreement.appName })}
         />
       ) : (
         <p className="hint">
-          No agreement text was shown on the {agreement.appName} claim form; the download holds your signature
-          and the claim's audit details.
+          {t(
+            "No agreement text was shown on the {app} claim form; the download holds your signature and the claim's audit details.",
+            { app: agreement.appName },
+          )}
         </p>
       )}
       <div className="download-actions">
@@ -67,7 +89,7 @@ export function FoundAgreementCard({ agreement, contact }: { agreement: FoundAgr
           onClick={() => void download('html')}
           disabled={busy !== undefined}
         >
-          {busy === 'html' ? 'Downloading...' : 'Download Agreement'}
+          {busy === 'html' ? t('Downloading...') : t('Download Agreement')}
         </button>
         <button
           type="button"
@@ -75,11 +97,13 @@ export function FoundAgreementCard({ agreement, contact }: { agreement: FoundAgr
           onClick={() => void download('pdf')}
           disabled={busy !== undefined}
         >
-          {busy === 'pdf' ? 'Downloading...' : 'Download PDF'}
+          {busy === 'pdf' ? t('Downloading...') : t('Download PDF')}
         </button>
       </div>
       <p className="hint">
-        The downloaded file includes your signature and the terms of the agreement exactly as you signed it.
+        {t(
+          'The downloaded file includes your signature and the terms of the agreement exactly as you signed it.',
+        )}
       </p>
       {failure ? (
         <p className="alert" role="alert">

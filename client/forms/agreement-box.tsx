@@ -1,7 +1,6 @@
 import { useEffect, useMemo, useState } from 'react'
 import type { templates as agreementTemplates } from 'virtual:agreement-templates/en'
 import { agreementContext, type AgreementAnswers } from '../../src/agreement-context.ts'
-import type { FormConfig } from '../../src/form-config.ts'
 import type { Locale } from '../../src/translate.ts'
 import { useLocale } from '../i18n/use-text.ts'
 
@@ -12,20 +11,24 @@ type Templates = typeof agreementTemplates
  * today's date) by the same precompiled templates the server signs with.
  */
 export function AgreementBox({
-  config,
+  template,
+  app,
   answers,
   date,
 }: {
-  config: FormConfig
+  /** agreements/<template>.hbs */
+  template: string
+  /** Whom the agreement names: a Step 2 form's app, or the apps chosen on the main form. */
+  app: { displayName: string; slug: string }
   answers: AgreementAnswers
   date: string
 }) {
   const { locale, t } = useLocale()
   const templates = useAgreementTemplates(locale)
   const html = useMemo(() => {
-    const template = templates === 'failed' ? undefined : templates?.[config.agreement.template]
-    return template ? template(agreementContext({ app: config, answers, date, locale })) : ''
-  }, [templates, config, answers, date, locale])
+    const render = templates === 'failed' ? undefined : templates?.[template]
+    return render ? render(agreementContext({ app, answers, date, locale })) : ''
+  }, [templates, template, app, answers, date, locale])
   if (templates === 'failed') {
     return (
       <p className="alert" role="alert">

@@ -125,7 +125,12 @@ function ClaimFormFields({ config, validator }: { config: FormConfig; validator:
       onBlur={(id) => messages.show(fieldName(id))}
       onSubmit={() => void submit()}
     >
-      <AgreementBox config={config} answers={formData} date={agreementDate} />
+      <AgreementBox
+        template={config.agreement.template}
+        app={config}
+        answers={formData}
+        date={agreementDate}
+      />
       <p className="consent">{config.agreement.consent}</p>
       {alertText ? (
         <div className="alert" role="alert">

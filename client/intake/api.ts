@@ -18,9 +18,12 @@ export function fetchIntakeConfig(): Promise<IntakeConfig> {
   return fetchJson<IntakeConfig>('/api/intake/config')
 }
 
-/** 201 with the new id; 422 (field messages) and 409 (duplicate) arrive as AppErrors. */
-export function submitIntake(data: Partial<IntakeData>): Promise<CreatedIntake> {
-  return fetchJson<CreatedIntake>('/api/intake', {
+/**
+ * 201 with the new id; 422 (field messages) and 409 (duplicate) arrive as AppErrors. The date the page
+ * printed in the agreement travels beside the answers, so the server signs the same words.
+ */
+export function submitIntake(data: Partial<IntakeData>, agreementDate: string): Promise<CreatedIntake> {
+  return fetchJson<CreatedIntake>(`/api/intake?agreementDate=${encodeURIComponent(agreementDate)}`, {
     method: 'POST',
     headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
     body: JSON.stringify(data),

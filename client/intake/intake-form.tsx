@@ -19,6 +19,11 @@ import { SignatureWidget } from '../forms/widgets/signature-widget.tsx'
 import { Loading } from '../ui/loading.tsx'
 import { submitIntake } from './api.ts'
 import { CheckboxGroupWidget, RadioGroupWidget } from './widgets/choice-group-widgets.tsx'
+import { ConsentWidget, type ConsentAgreement } from './widgets/consent-widget.tsx'
+import { localIsoDate } from '../../src/agreement-context.ts'
+import { intakeAgreementApp } from '../../src/intake-config.ts'
+import { useFormStrings } from '../i18n/use-form-strings.ts'
+import { useLocale } from '../i18n/use-text.ts'
 import { fieldName, useFieldMessages } from '../forms/use-field-messages.ts'
 
 const WIDGETS: RegistryWidgetsType = {
@@ -26,6 +31,7 @@ const WIDGETS: RegistryWidgetsType = {
   signature: SignatureWidget,
   radio: RadioGroupWidget,
   checkboxes: CheckboxGroupWidget,
+  consent: ConsentWidget,
 }
 
 // RJSF answers a required boolean with false by itself; the claimant must choose Yes or No
@@ -88,6 +94,24 @@ function IntakeFormFields({
   const [failedAttempts, setFailedAttempts] = useState(0)
   const formRef = useRef<HTMLDivElement>(null)
   const uiSchema = useMemo(() => hideClosedApps(config), [config])
+  const { locale, t } = useLocale()
+  const translateString = useFormStrings()
+  // the date printed in the agreement; the server signs with the same one
+  const [agreementDate] = useState(localIsoDate)
+  const formContext = useMemo(() => {
+    const agreement: ConsentAgreement = {
+      template: config.agreement.template,
+      app: intakeAgreementApp({
+        config,
+        chosen: formData.cashAdvanceApps ?? [],
+        locale,
+        noneChosen: t('the cash advance apps you choose'),
+      }),
+      answers: { ...formData, phoneNumber: formData.phone },
+      date: agreementDate,
+    }
+    return { agreement }
+  }, [config, formData, locale, t, agreementDate])
 
   const check = useMemo(
     () => validateSubmission({ validator, schema, data: formData }),
@@ -122,7 +146,7 @@ function IntakeFormFields({
     setAlertText(undefined)
     setIsSubmitting(true)
     try {
-      const created = await submitIntake(formData)
+      const created = await submitIntake(formData, agreementDate)
       navigate('/thank-you', { state: { intakeId: created.id } })
     } catch (error) {
       setIsSubmitting(false)
@@ -145,6 +169,8 @@ function IntakeFormFields({
         uiSchema={uiSchema}
         validator={validator}
         widgets={WIDGETS}
+        formContext={formContext}
+        translateString={translateString}
         formData={formData}
         extraErrors={messages.extraErrors}
         experimental_defaultFormStateBehavior={DEFAULTS_BEHAVIOR}

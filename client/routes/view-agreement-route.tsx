@@ -57,7 +57,7 @@ export function ViewAgreementRoute() {
         <h1>{t('View My Agreement')}</h1>
         <p>
           {t(
-            'Enter the email address and phone number you used for Step 2 to see and download your signed agreement.',
+            'Enter the email address and phone number you signed with, on the main form or in Step 2, to see and download your signed agreements.',
           )}
         </p>
       </header>
@@ -121,7 +121,13 @@ export function ViewAgreementRoute() {
           <div className="found">
             <h2 className="found-heading">{t('Agreement Found!')}</h2>
             {state.agreements.map((agreement) => (
-              <FoundAgreementCard key={agreement.claimId} agreement={agreement} contact={searched} />
+              <FoundAgreementCard
+                key={
+                  agreement.kind === 'claim' ? `claim-${agreement.claimId}` : `intake-${agreement.intakeId}`
+                }
+                agreement={agreement}
+                contact={searched}
+              />
             ))}
           </div>
         ) : null}

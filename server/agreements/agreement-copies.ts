@@ -4,7 +4,9 @@ import type { Kysely } from 'kysely'
 import type { FormConfig } from '../../src/form-config.ts'
 import type { Database } from '../db/database.ts'
 import type { Logger } from '../logger.ts'
+import { DEFAULT_LOCALE, parseLocale, translator, type Locale, type Translator } from '../../src/translate.ts'
 import { signedAgreementDocument } from './agreement-document.ts'
+import { claimSignedRecord } from './signed-record.ts'
 import type { AgreementMailer } from './agreement-mailer.ts'
 import { findAgreementByClaimId } from './agreement-record.repository.ts'
 
@@ -39,11 +41,14 @@ export function createAgreementCopies({
   db,
   mailer,
   forms,
+  translators = () => translator(undefined),
   logger,
 }: {
   db: Kysely<Database>
   mailer: AgreementMailer
   forms: Map<string, FormConfig>
+  /** Each language's texts: a copy is written in the language its agreement was signed in. */
+  translators?: (locale: Locale) => Translator
   logger: Logger
 }): AgreementCopies {
   let stopped = false
@@ -132,13 +137,15 @@ export function createAgreementCopies({
       return
     }
     const appName = forms.get(row.app)?.displayName ?? row.app
-    const signed = signedAgreementDocument(row, appName)
+    const t = translators(parseLocale(row.locale) ?? DEFAULT_LOCALE)
+    const signed = signedAgreementDocument(claimSignedRecord(row, appName), t)
     const sent = await mailer.send({
       to: row.email,
       claimantName: `${row.firstName} ${row.lastName}`,
       appName,
       filename: signed.fileName('html'),
       html: signed.document,
+      t,
     })
     const delay = RETRY_DELAYS_MS[Math.min(attempts, RETRY_DELAYS_MS.length - 1)]!
     await db

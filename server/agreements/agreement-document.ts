@@ -1,6 +1,6 @@
 import Handlebars from 'handlebars'
-import type { AgreementAudit } from './agreement-pdf.ts'
-import type { SignedAgreementRow } from './agreement-record.repository.ts'
+import { translator, type Translator } from '../../src/translate.ts'
+import { auditRows, type AgreementAudit } from './agreement-audit.ts'
 
 const STYLE = `
 body { font-family: Georgia, 'Times New Roman', serif; max-width: 46rem; margin: 2rem auto; padding: 0 1rem; color: #111; line-height: 1.5; }
@@ -24,23 +24,18 @@ export function agreementDocument({
   title,
   html,
   audit,
+  t = translator(undefined),
 }: {
   title: string
   html: string
   audit: AgreementAudit
+  /** The document's own labels in its language (audit.locale). */
+  t?: Translator
 }): string {
   const escape = Handlebars.escapeExpression
-  const rows: [string, string][] = [
-    ['Claim ID', String(audit.claimId)],
-    ['App', audit.app],
-    ['Signed at (UTC)', audit.signedAt],
-    ['IP address', audit.ipAddress],
-    ['User agent', audit.userAgent],
-    ['SHA-256 of the signed agreement', audit.sha256],
-    ['Template version', audit.templateVersion],
-  ]
+  const rows = auditRows(audit, t)
   return `<!doctype html>
-<html lang="en">
+<html lang="${escape(audit.locale)}">
 <head>
 <meta charset="utf-8">
 <meta http-equiv="Content-Security-Policy" content="${DOCUMENT_POLICY}">
@@ -53,7 +48,7 @@ export function agreementDocument({
 ${html}
 </main>
 <section class="audit">
-<h3>Audit Details</h3>
+<h3>${escape(t('Audit Details'))}</h3>
 ${rows.map(([label, value]) => `<p><strong>${escape(label)}:</strong> ${escape(value)}</p>`).join('\n')}
 </section>
 </body>
@@ -73,28 +68,42 @@ export function agreementFileName(
   return `${safe}-agreement.${ext}`
 }
 
+/** A signed agreement as stored: a Step 2 claim's record, or the one kept with a main-form intake. */
+export interface SignedRecord extends AgreementAudit {
+  /** The app's name, or the apps chosen on the main form, in the record's language. */
+  appName: string
+  firstName: string
+  lastName: string
+  html: string
+}
+
 /**
  * The signed agreement as the claimant downloads it and receives it by e-mail: the document, its
- * title and its file name.
+ * title and its file name, in the language it was signed in (t translates into it).
  */
 export function signedAgreementDocument(
-  row: SignedAgreementRow,
-  appName: string,
+  record: SignedRecord,
+  t: Translator = translator(undefined),
 ): { title: string; audit: AgreementAudit; document: string; fileName: (ext: string) => string } {
-  const title = `${appName} Attorney-Client Contingency Fee Agreement - ${row.firstName} ${row.lastName}`
+  const title = t('{app} Attorney-Client Contingency Fee Agreement - {name}', {
+    app: record.appName,
+    name: `${record.firstName} ${record.lastName}`,
+  })
   const audit: AgreementAudit = {
-    claimId: row.claimId,
-    app: row.app,
-    signedAt: row.signedAt,
-    ipAddress: row.ipAddress,
-    userAgent: row.userAgent,
-    sha256: row.sha256,
-    templateVersion: row.templateVersion,
+    kind: record.kind,
+    id: record.id,
+    app: record.app,
+    signedAt: record.signedAt,
+    ipAddress: record.ipAddress,
+    userAgent: record.userAgent,
+    sha256: record.sha256,
+    templateVersion: record.templateVersion,
+    locale: record.locale,
   }
   return {
     title,
     audit,
-    document: agreementDocument({ title, html: row.html, audit }),
-    fileName: (ext) => agreementFileName(row, ext),
+    document: agreementDocument({ title, html: record.html, audit, t }),
+    fileName: (ext) => agreementFileName(record, ext),
   }
 }

@@ -2,6 +2,7 @@ import crypto from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
 import nodemailer, { type SendMailOptions } from 'nodemailer'
+import { translator, type Translator } from '../../src/translate.ts'
 import type { Logger } from '../logger.ts'
 
 /** A claimant's copy of the agreement they signed. */
@@ -13,6 +14,8 @@ export interface AgreementMail {
   html: string
   /** e.g. 'Ana-Lopez-agreement.html' */
   filename: string
+  /** The message's words in the language the agreement was signed in (English without one). */
+  t?: Translator
 }
 
 export interface AgreementMailer {
@@ -90,12 +93,14 @@ function outboxDelivery(outbox: string): (message: SendMailOptions) => Promise<v
 
 function composeMessage(
   from: string,
-  { to, claimantName, appName, html, filename }: AgreementMail,
+  { to, claimantName, appName, html, filename, t = translator(undefined) }: AgreementMail,
 ): SendMailOptions {
-  const subject = `Your signed ${appName} agreement`
+  const subject = t('Your signed {app} agreement', { app: appName })
   const body = [
-    `Hello ${claimantName},`,
-    `Thank you for signing. A copy of your ${appName} agreement is attached; please keep it for your records.`,
+    t('Hello {name},', { name: claimantName }),
+    t('Thank you for signing. A copy of your {app} agreement is attached; please keep it for your records.', {
+      app: appName,
+    }),
   ]
   return {
     from,

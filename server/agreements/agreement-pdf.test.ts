@@ -84,7 +84,8 @@ ${extra}
 
 function makeAudit(overrides: Partial<AgreementAudit> = {}): AgreementAudit {
   return {
-    claimId: 4711,
+    kind: 'claim',
+    id: 4711,
     app: 'brigit',
     signedAt: '2026-11-22T15:04:05.000Z',
     ipAddress: '203.0.113.7',
@@ -92,6 +93,7 @@ function makeAudit(overrides: Partial<AgreementAudit> = {}): AgreementAudit {
       'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/147.0 Safari/537.36',
     sha256: '9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08',
     templateVersion: 'contingency-fee@3',
+    locale: 'en',
     ...overrides,
   }
 }

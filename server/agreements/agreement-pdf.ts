@@ -1,19 +1,11 @@
 import { isDecodablePng, PNG_SIGNATURE } from '../uploads/check-png.ts'
 import { Parser } from 'htmlparser2'
 import PDFDocument from 'pdfkit'
+import { translator, type Translator } from '../../src/translate.ts'
+import { auditRows, type AgreementAudit } from './agreement-audit.ts'
 
 /** What the audit page of a signed agreement lists. */
-export interface AgreementAudit {
-  claimId: number
-  app: string
-  /** ISO time of the signature */
-  signedAt: string
-  ipAddress: string
-  userAgent: string
-  /** SHA-256 of the signed HTML, as stored */
-  sha256: string
-  templateVersion: string
-}
+export type { AgreementAudit } from './agreement-audit.ts'
 
 interface Run {
   text: string
@@ -60,10 +52,13 @@ export async function renderAgreementPdf({
   html,
   title,
   audit,
+  t = translator(undefined),
 }: {
   html: string
   title: string
   audit: AgreementAudit
+  /** The document's own labels in its language. */
+  t?: Translator
 }): Promise<Buffer> {
   const signedAt = new Date(audit.signedAt)
   const hasSignedAt = !Number.isNaN(signedAt.getTime())
@@ -85,15 +80,7 @@ export async function renderAgreementPdf({
     if (block.kind === 'image') drawImage(doc, block.bytes)
     else drawTextBlock(doc, block)
   }
-  drawAuditPage(doc, [
-    ['Claim ID', String(audit.claimId)],
-    ['App', audit.app],
-    ['Signed at (UTC)', hasSignedAt ? signedAt.toISOString() : audit.signedAt],
-    ['IP address', audit.ipAddress],
-    ['User agent', audit.userAgent],
-    ['SHA-256 of the signed HTML', audit.sha256],
-    ['Template version', audit.templateVersion],
-  ])
+  drawAuditPage(doc, auditRows(audit, t), t)
   doc.end()
   await ended
   return Buffer.concat(chunks)
@@ -237,9 +224,9 @@ function openImage(doc: PDFKit.PDFDocument, bytes: Buffer): OpenedImage {
   }
 }
 
-function drawAuditPage(doc: PDFKit.PDFDocument, rows: [string, string][]): void {
+function drawAuditPage(doc: PDFKit.PDFDocument, rows: [string, string][], t: Translator): void {
   doc.addPage()
-  doc.font(fontName(true, false)).fontSize(18).text('Audit Details', MARGIN, MARGIN)
+  doc.font(fontName(true, false)).fontSize(18).text(t('Audit Details'), MARGIN, MARGIN)
   doc.moveDown(0.8)
   const width = doc.page.width - 2 * MARGIN
   for (const [label, value] of rows) {

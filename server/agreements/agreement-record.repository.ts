@@ -20,6 +20,7 @@ export interface SignedAgreementRow {
   signedAt: string
   ipAddress: string
   userAgent: string
+  locale: string
 }
 
 function signedAgreements(db: Kysely<Database>) {
@@ -42,6 +43,7 @@ function signedAgreements(db: Kysely<Database>) {
       'agreement_records.signed_at as signedAt',
       'agreement_records.ip_address as ipAddress',
       'agreement_records.user_agent as userAgent',
+      'agreement_records.locale as locale',
     ])
 }
 

@@ -12,9 +12,14 @@ import { formatPhone } from '../../src/phone.ts'
 import type { Database } from '../db/database.ts'
 import type { Languages } from '../i18n/languages.ts'
 import { hitRateLimit, type RateLimitRule } from '../rate-limit.ts'
-import { signedAgreementDocument } from './agreement-document.ts'
+import { DEFAULT_LOCALE, parseLocale } from '../../src/translate.ts'
+import { signedAgreementDocument, type SignedRecord } from './agreement-document.ts'
+import { claimSignedRecord, intakeSignedRecord } from './signed-record.ts'
 import { renderAgreementPdf } from './agreement-pdf.ts'
 import { findAgreementsByContact, type SignedAgreementRow } from './agreement-record.repository.ts'
+import { findIntakeAgreementsByContact, type IntakeAgreementRow } from './intake-agreement.repository.ts'
+import { intakeAgreementApp } from '../../src/intake-config.ts'
+import { requestLocale } from '../i18n/request-locale.ts'
 
 const FIFTEEN_MINUTES = 15 * 60 * 1000
 export const LOOKUP_LIMIT: RateLimitRule = {
@@ -37,6 +42,7 @@ export const DOWNLOAD_LIMIT: RateLimitRule = {
 export function agreementRoutes({
   db,
   forms,
+  languages,
 }: {
   db: Kysely<Database>
   forms: Map<string, FormConfig>
@@ -47,42 +53,62 @@ export function agreementRoutes({
 
   router.post('/api/agreements/lookup', json, async (req, res) => {
     await enforceLimit(db, LOOKUP_LIMIT, req)
-    const rows = await findOwnAgreements(db, req.body)
+    const { claims: rows, intakes } = await findOwnAgreements(db, req.body)
     const order = (app: string) => forms.get(app)?.lookupOrder ?? Number.MAX_SAFE_INTEGER
     rows.sort((a, b) => order(a.app) - order(b.app) || a.signedAt.localeCompare(b.signedAt))
+    const locale = requestLocale(req)
     res.set('Cache-Control', 'no-store').json({
-      agreements: rows.map((row) => ({
-        claimId: row.claimId,
-        app: row.app,
-        appName: forms.get(row.app)?.displayName ?? row.app,
-        signedAt: row.signedAt,
-        firstName: row.firstName,
-        lastName: row.lastName,
-        email: row.email,
-        phoneNumber: row.phoneNumber,
-        cashAdvanceCount: row.cashAdvanceCount,
-        membershipMonths: row.membershipMonths,
-        html: row.html,
-      })),
+      // the main form's agreement first: it was signed first, and names every app chosen
+      agreements: [
+        ...intakes.map((row) => ({
+          kind: 'intake',
+          intakeId: row.intakeId,
+          appName: intakeAgreementApp({
+            config: languages.intake(locale),
+            chosen: row.apps,
+            locale,
+            noneChosen: '',
+          }).displayName,
+          signedAt: row.signedAt,
+          firstName: row.firstName,
+          lastName: row.lastName,
+          email: row.email,
+          phoneNumber: row.phoneNumber,
+          html: row.html,
+        })),
+        ...rows.map((row) => ({
+          kind: 'claim',
+          claimId: row.claimId,
+          app: row.app,
+          appName: forms.get(row.app)?.displayName ?? row.app,
+          signedAt: row.signedAt,
+          firstName: row.firstName,
+          lastName: row.lastName,
+          email: row.email,
+          phoneNumber: row.phoneNumber,
+          cashAdvanceCount: row.cashAdvanceCount,
+          membershipMonths: row.membershipMonths,
+          html: row.html,
+        })),
+      ],
     })
   })
 
   router.post('/api/agreements/download', json, async (req, res) => {
     await enforceLimit(db, DOWNLOAD_LIMIT, req)
-    const body = (req.body ?? {}) as { claimId?: unknown; format?: unknown }
-    const claimId = Number(body.claimId)
-    if (!Number.isSafeInteger(claimId) || claimId <= 0) {
-      throw new AppError('BAD_REQUEST', {
-        status: 400,
-        message: '"claimId" must be the id of one of your claims',
-      })
-    }
+    const body = (req.body ?? {}) as { claimId?: unknown; intakeId?: unknown; format?: unknown }
+    const wanted = wantedAgreement(body)
     if (body.format !== 'html' && body.format !== 'pdf') {
       throw new AppError('BAD_REQUEST', { status: 400, message: '"format" must be "html" or "pdf"' })
     }
-    const [row] = await findOwnAgreements(db, req.body, claimId)
-    if (!row) throw notFound()
-    const signed = signedAgreementDocument(row, forms.get(row.app)?.displayName ?? row.app)
+    const { claims, intakes } = await findOwnAgreements(db, req.body, wanted)
+    const record = claims[0]
+      ? claimSignedRecord(claims[0], forms.get(claims[0].app)?.displayName ?? claims[0].app)
+      : intakes[0] && intakeRecord(intakes[0])
+    if (!record) throw notFound()
+    // the document speaks the language it was signed in, whatever the page's language is now
+    const t = languages.t(parseLocale(record.locale) ?? DEFAULT_LOCALE)
+    const signed = signedAgreementDocument(record, t)
     res.set('Cache-Control', 'no-store')
     res.attachment(signed.fileName(body.format))
     if (body.format === 'html') {
@@ -90,10 +116,37 @@ export function agreementRoutes({
     } else {
       res
         .type('application/pdf')
-        .send(await renderAgreementPdf({ html: row.html, title: signed.title, audit: signed.audit }))
+        .send(await renderAgreementPdf({ html: record.html, title: signed.title, audit: signed.audit, t }))
     }
   })
   return router
+
+  function intakeRecord(row: IntakeAgreementRow): SignedRecord {
+    const locale = parseLocale(row.locale) ?? DEFAULT_LOCALE
+    const config = languages.intake(locale)
+    return intakeSignedRecord(
+      row,
+      intakeAgreementApp({ config, chosen: row.apps, locale, noneChosen: '' }).displayName,
+    )
+  }
+}
+
+/** A download names one agreement: a claim's ("claimId") or a main-form intake's ("intakeId"). */
+function wantedAgreement(body: { claimId?: unknown; intakeId?: unknown }): {
+  claimId?: number
+  intakeId?: number
+} {
+  const isId = (value: unknown) => Number.isSafeInteger(Number(value)) && Number(value) > 0
+  if (body.claimId !== undefined && body.intakeId === undefined && isId(body.claimId)) {
+    return { claimId: Number(body.claimId) }
+  }
+  if (body.intakeId !== undefined && body.claimId === undefined && isId(body.intakeId)) {
+    return { intakeId: Number(body.intakeId) }
+  }
+  throw new AppError('BAD_REQUEST', {
+    status: 400,
+    message: 'send "claimId" (the id of one of your claims) or "intakeId" (of your main-form submission)',
+  })
 }
 
 async function enforceLimit(db: Kysely<Database>, rule: RateLimitRule, req: Request): Promise<void> {
@@ -106,11 +159,15 @@ async function enforceLimit(db: Kysely<Database>, rule: RateLimitRule, req: Requ
   })
 }
 
+/**
+ * The claimant's signed agreements, Step 2 claims and the main form's alike; one of them when an id is
+ * given. None at all is a 404 that says the same for a wrong e-mail as for a wrong phone.
+ */
 async function findOwnAgreements(
   db: Kysely<Database>,
   body: unknown,
-  claimId?: number,
-): Promise<SignedAgreementRow[]> {
+  { claimId, intakeId }: { claimId?: number; intakeId?: number } = {},
+): Promise<{ claims: SignedAgreementRow[]; intakes: IntakeAgreementRow[] }> {
   const { email, phone } = (body ?? {}) as { email?: unknown; phone?: unknown }
   const input = {
     email: typeof email === 'string' ? email : '',
@@ -126,13 +183,17 @@ async function findOwnAgreements(
       fields,
     })
   }
-  const rows = await findAgreementsByContact(db, {
-    email: input.email.trim().toLowerCase(),
-    phoneNumber: formatPhone(input.phone),
-    ...(claimId === undefined ? {} : { claimId }),
-  })
-  if (rows.length === 0) throw notFound()
-  return rows
+  const contact = { email: input.email.trim().toLowerCase(), phoneNumber: formatPhone(input.phone) }
+  const [claims, intakes] = await Promise.all([
+    intakeId === undefined
+      ? findAgreementsByContact(db, { ...contact, ...(claimId === undefined ? {} : { claimId }) })
+      : [],
+    claimId === undefined
+      ? findIntakeAgreementsByContact(db, { ...contact, ...(intakeId === undefined ? {} : { intakeId }) })
+      : [],
+  ])
+  if (claims.length === 0 && intakes.length === 0) throw notFound()
+  return { claims, intakes }
 }
 
 function notFound(): AppError {

@@ -124,6 +124,13 @@ export interface FormSubmissionsTable {
   legal_hold: Generated<number>
   /** The claimant's language ('en', 'es'); the consent texts are stored as shown in it. */
   locale: Generated<string>
+  /** The agreement the consent names, exactly as shown and signed ('' on intakes from before). */
+  agreement_template: Generated<string>
+  agreement_template_version: Generated<string>
+  agreement_html: Generated<string>
+  agreement_sha256: Generated<string>
+  ip_address: Generated<string>
+  user_agent: Generated<string>
 }
 
 /** One case per app chosen on the main form (the spec's per-app case tables, as one table). */

@@ -6,7 +6,10 @@ import { describeErrors, FormConfigError, INTAKE_CONFIG_FILE, readJson } from '.
 const INTAKE_META_SCHEMA_FILE = 'intake-config.schema.json'
 
 /** Reads forms/intake.json and checks it against forms/intake-config.schema.json; all problems at once. */
-export function loadIntakeConfig(formsDir: string): IntakeConfig {
+export function loadIntakeConfig(
+  formsDir: string,
+  { agreementTemplates }: { agreementTemplates?: { has(name: string): boolean } } = {},
+): IntakeConfig {
   const file = path.join(path.basename(formsDir), INTAKE_CONFIG_FILE)
   const meta = readJson(path.join(formsDir, INTAKE_META_SCHEMA_FILE))
   if (!meta.ok) throw new FormConfigError([`${path.join(formsDir, INTAKE_META_SCHEMA_FILE)}: ${meta.reason}`])
@@ -15,6 +18,11 @@ export function loadIntakeConfig(formsDir: string): IntakeConfig {
   const check = new Ajv({ allErrors: true, strict: false }).compile(meta.value as object)
   if (!check(parsed.value)) throw new FormConfigError(describeErrors(file, check.errors ?? []))
   const config = parsed.value as IntakeConfig
+  if (agreementTemplates && !agreementTemplates.has(config.agreement.template)) {
+    throw new FormConfigError([
+      `${file}: /agreement/template: no agreements/${config.agreement.template}.hbs`,
+    ])
+  }
   const formAjv = new Ajv({ allErrors: true, strict: true })
   formAjv.addKeyword('errorMessage')
   try {

@@ -1,9 +1,19 @@
 import type { Kysely } from 'kysely'
 import { AppError } from '../../src/app-error.ts'
 import { claimValidator } from '../../src/claim-validator.ts'
-import { intakeConsentTexts, type IntakeConfig, type IntakeData } from '../../src/intake-config.ts'
+import crypto from 'node:crypto'
+import { agreementContext } from '../../src/agreement-context.ts'
+import {
+  intakeAgreementApp,
+  intakeConsentTexts,
+  type IntakeConfig,
+  type IntakeData,
+} from '../../src/intake-config.ts'
 import { formatPhone } from '../../src/phone.ts'
 import type { Locale } from '../../src/translate.ts'
+import type { AgreementTemplates } from '../agreements/agreement-templates.ts'
+import type { SignerInfo } from '../submissions/create-claim.ts'
+import { acceptAgreementDate } from '../submissions/claim-input.ts'
 import { validateOnServer } from '../forms/validate-on-server.ts'
 import { isUniqueViolation } from '../db/create-db.ts'
 import type { Database } from '../db/database.ts'
@@ -20,15 +30,22 @@ export const DUPLICATE_INTAKE_MESSAGE =
  */
 export async function createIntake({
   db,
+  templates,
   config,
-  locale = 'en',
+  locale,
   data,
+  agreementDate,
+  signer,
 }: {
   db: Kysely<Database>
+  templates: AgreementTemplates
   /** The intake config in the claimant's language: its messages answer, its consent texts are stored. */
   config: IntakeConfig
-  locale?: Locale
+  locale: Locale
   data: unknown
+  /** The date the page printed in the agreement (the claimant's today), YYYY-MM-DD. */
+  agreementDate: unknown
+  signer: SignerInfo
 }): Promise<{ id: number; createdAt: string }> {
   if (typeof data !== 'object' || data === null || Array.isArray(data)) {
     const found = data === null ? 'null' : Array.isArray(data) ? 'an array' : `a ${typeof data}`
@@ -59,7 +76,19 @@ export async function createIntake({
   assertSignatureIsPng(intake.signature, INTAKE_SIGNATURE_MESSAGE)
 
   const consents = intakeConsentTexts(config)
-  const createdAt = new Date().toISOString()
+  const signedAt = new Date()
+  const createdAt = signedAt.toISOString()
+  // the agreement the consent names, rendered as the page showed it (its apps, its language, its date)
+  const agreementHtml = templates.render(
+    config.agreement.template,
+    agreementContext({
+      app: intakeAgreementApp({ config, chosen: intake.cashAdvanceApps, locale, noneChosen: '' }),
+      answers: { ...intake, phoneNumber: intake.phone },
+      date: acceptAgreementDate(agreementDate, signedAt),
+      locale,
+    }),
+    locale,
+  )
   try {
     const id = await insertIntakeWithCases(db, {
       apps: intake.cashAdvanceApps,
@@ -86,6 +115,12 @@ export async function createIntake({
         consent_text: consents.main,
         communications_consent_text: consents.communications,
         locale,
+        agreement_template: config.agreement.template,
+        agreement_template_version: templates.version,
+        agreement_html: agreementHtml,
+        agreement_sha256: crypto.createHash('sha256').update(agreementHtml, 'utf8').digest('hex'),
+        ip_address: signer.ipAddress,
+        user_agent: signer.userAgent,
       },
     })
     return { id, createdAt }

@@ -5,7 +5,9 @@ import type { Database } from '../db/database.ts'
 import { describeContentType } from '../error-handler.ts'
 import { sendValidatorModule } from '../forms/form.routes.ts'
 import type { ValidatorModules } from '../forms/validator-modules.ts'
+import type { AgreementTemplates } from '../agreements/agreement-templates.ts'
 import type { Languages } from '../i18n/languages.ts'
+import { signerOf } from '../submissions/signer.ts'
 import { requestLocale } from '../i18n/request-locale.ts'
 import { createIntake } from './create-intake.ts'
 import { computeMilitaryFigures } from './intake.repository.ts'
@@ -13,10 +15,12 @@ import { computeMilitaryFigures } from './intake.repository.ts'
 /** The main intake form (public) and the military figures (staff: under /api/staff, behind requireStaff). */
 export function intakeRoutes({
   db,
+  templates,
   languages,
   validators,
 }: {
   db: Kysely<Database>
+  templates: AgreementTemplates
   languages: Languages
   validators: ValidatorModules
 }): Router {
@@ -36,9 +40,16 @@ export function intakeRoutes({
     express.json({ limit: '1500kb', strict: false }),
     async (req, res) => {
       const locale = requestLocale(req)
-      res
-        .status(201)
-        .json(await createIntake({ db, config: languages.intake(locale), locale, data: req.body }))
+      const created = await createIntake({
+        db,
+        templates,
+        config: languages.intake(locale),
+        locale,
+        data: req.body,
+        agreementDate: req.query.agreementDate,
+        signer: signerOf(req),
+      })
+      res.status(201).json(created)
     },
   )
   router.get('/api/staff/military', async (_req, res) => {

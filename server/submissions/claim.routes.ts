@@ -10,10 +10,9 @@ import { requestLocale } from '../i18n/request-locale.ts'
 import type { ScreenshotStorage } from '../uploads/screenshot-storage.ts'
 import { claimUpload } from '../uploads/upload-middleware.ts'
 import { readClaimFields } from './claim-input.ts'
+import { signerOf } from './signer.ts'
 import { compileClaimWrites } from './claim-writes.ts'
 import { assertFormTakesClaims, createClaim } from './create-claim.ts'
-
-const MAX_USER_AGENT_LENGTH = 512
 
 /** POST /api/forms/:slug/submissions — one endpoint for every app's Step 2 claims. */
 export function claimRoutes({
@@ -55,10 +54,7 @@ export function claimRoutes({
         rawData,
         agreementDate,
         file: req.file,
-        signer: {
-          ipAddress: req.ip ?? 'unknown',
-          userAgent: (req.get('user-agent') ?? '').slice(0, MAX_USER_AGENT_LENGTH),
-        },
+        signer: signerOf(req),
       })
       res.status(201).json({ id: created.id, createdAt: created.createdAt })
       // the claimant's e-mail copy was queued with the claim; the sender takes it when the server is quiet

@@ -315,6 +315,7 @@ for (const dialect of DIALECTS) {
         expect(res.body).toEqual({
           agreements: [
             {
+              kind: 'claim',
               claimId: created.body.id,
               app: 'brigit',
               appName: 'Brigit',

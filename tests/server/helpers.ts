@@ -85,8 +85,8 @@ export async function createTestContext(
     from: 'Claims <claims@example.com>',
     logger,
   })
-  const agreementCopies = createAgreementCopies({ db, mailer, forms, logger })
   const languages = loadLanguages({ formsDir, forms, intake })
+  const agreementCopies = createAgreementCopies({ db, mailer, forms, translators: languages.t, logger })
   const app = createApp({
     db,
     forms,

@@ -1,3 +1,4 @@
+import crypto from 'node:crypto'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
@@ -6,6 +7,7 @@ import request from 'supertest'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { intakeAppChoices, intakeConsentTexts } from '../../src/intake-config.ts'
 import {
+  TEMPLATES,
   addSpanishTexts,
   createTestContext,
   loginStaff,
@@ -352,7 +354,17 @@ for (const dialect of DIALECTS) {
           communications_consent_text: consents.communications,
           legal_hold: 0,
           locale: 'en',
+          agreement_template: 'full',
+          agreement_template_version: TEMPLATES.version,
+          agreement_html: expect.stringContaining('Jane Doe'),
+          agreement_sha256: expect.stringMatching(/^[0-9a-f]{64}$/),
+          ip_address: expect.any(String),
+          user_agent: expect.any(String),
         })
+        expect(row.agreement_sha256).toBe(
+          crypto.createHash('sha256').update(row.agreement_html).digest('hex'),
+        )
+        expect(row.agreement_html).toContain('Earnin and Chime')
         const file = JSON.parse(fs.readFileSync(INTAKE_FILE, 'utf8'))
         expect(row.consent_version).toBe(file.consentVersion)
         expect(row.consent_text).toBe(file.schema.properties.consentAgreed.title)

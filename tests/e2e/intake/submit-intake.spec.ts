@@ -124,10 +124,13 @@ describe('a claimant completes the main intake form', () => {
     await fillIntake(page, { email: 'lani.slow@example.com', phoneDigits: '8085550103' })
     let release: () => void = () => {}
     const held = new Promise<void>((resolve) => (release = resolve))
-    await page.route('**/api/intake', async (route) => {
-      await held
-      await route.continue()
-    })
+    await page.route(
+      (url) => url.pathname === '/api/intake',
+      async (route) => {
+        await held
+        await route.continue()
+      },
+    )
     await submitButton(page).click()
     const busy = page.getByRole('button', { name: 'Submitting...' })
     await busy.waitFor()
@@ -140,12 +143,14 @@ describe('a claimant completes the main intake form', () => {
     const { page } = await openPhonePage(browser)
     await page.goto(`${baseUrl()}/`)
     await fillIntake(page, { email: 'nalu.offline@example.com', phoneDigits: '8085550104' })
-    await page.route('**/api/intake', (route) =>
-      route.fulfill({
-        status: 500,
-        contentType: 'application/json',
-        body: JSON.stringify({ error: { code: 'INTERNAL_ERROR', message: 'the server is busy' } }),
-      }),
+    await page.route(
+      (url) => url.pathname === '/api/intake',
+      (route) =>
+        route.fulfill({
+          status: 500,
+          contentType: 'application/json',
+          body: JSON.stringify({ error: { code: 'INTERNAL_ERROR', message: 'the server is busy' } }),
+        }),
     )
     await submitButton(page).click()
     expect(await shown(page.getByRole('alert'))).toBe(

@@ -1,0 +1,46 @@
+import type { WidgetProps } from '@rjsf/utils'
+import { useRef } from 'react'
+import type { AgreementAnswers } from '../../../src/agreement-context.ts'
+import { AgreementBox } from '../../forms/agreement-box.tsx'
+import { useText } from '../../i18n/use-text.ts'
+
+/** What the consent's agreement is filled in with: the form passes it as formContext.agreement. */
+export interface ConsentAgreement {
+  template: string
+  app: { displayName: string; slug: string }
+  answers: AgreementAnswers
+  date: string
+}
+
+/**
+ * The main consent's checkbox, and the agreement it names one press away: a dialog with the agreement
+ * filled in from the form as the claimant will sign it (the native dialog keeps focus inside and
+ * closes with Escape).
+ */
+export function ConsentWidget(props: WidgetProps) {
+  const t = useText()
+  const dialog = useRef<HTMLDialogElement>(null)
+  const Checkbox = props.registry.widgets.CheckboxWidget!
+  const agreement = (props.registry.formContext as { agreement?: ConsentAgreement } | undefined)?.agreement
+  return (
+    <div className="consent-with-agreement">
+      <Checkbox {...props} />
+      {agreement ? (
+        <>
+          <button type="button" className="link-button" onClick={() => dialog.current?.showModal()}>
+            {t('Read the Attorney-Client Agreement')}
+          </button>
+          <dialog ref={dialog} className="agreement-dialog" aria-labelledby={`${props.id}-agreement-title`}>
+            <div className="agreement-dialog-header">
+              <h2 id={`${props.id}-agreement-title`}>{t('Attorney-Client Agreement')}</h2>
+              <button type="button" className="secondary" onClick={() => dialog.current?.close()}>
+                {t('Close')}
+              </button>
+            </div>
+            <AgreementBox {...agreement} />
+          </dialog>
+        </>
+      ) : null}
+    </div>
+  )
+}

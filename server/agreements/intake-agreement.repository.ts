@@ -1,0 +1,71 @@
+import type { Kysely } from 'kysely'
+import type { Database } from '../db/database.ts'
+import { isoTimestamp } from '../db/timestamp.ts'
+
+/** The agreement a main-form signer signed with their intake, as the lookup and downloads read it. */
+export interface IntakeAgreementRow {
+  intakeId: number
+  /** The apps chosen (values), for the agreement's name. */
+  apps: string[]
+  firstName: string
+  lastName: string
+  email: string
+  phoneNumber: string
+  html: string
+  sha256: string
+  template: string
+  templateVersion: string
+  signedAt: string
+  ipAddress: string
+  userAgent: string
+  locale: string
+}
+
+/**
+ * The intake with this e-mail AND this phone, if it was signed with its agreement (the unique index on
+ * (email, phone) finds it; intakes from before the main form kept its agreement have none to give).
+ */
+export async function findIntakeAgreementsByContact(
+  db: Kysely<Database>,
+  { email, phoneNumber, intakeId }: { email: string; phoneNumber: string; intakeId?: number },
+): Promise<IntakeAgreementRow[]> {
+  let query = db
+    .selectFrom('form_submissions')
+    .select([
+      'id',
+      'cash_advance_apps',
+      'first_name',
+      'last_name',
+      'email',
+      'phone',
+      'agreement_html',
+      'agreement_sha256',
+      'agreement_template',
+      'agreement_template_version',
+      'created_at',
+      'ip_address',
+      'user_agent',
+      'locale',
+    ])
+    .where('email', '=', email)
+    .where('phone', '=', phoneNumber)
+    .where('agreement_sha256', '!=', '')
+  if (intakeId !== undefined) query = query.where('id', '=', intakeId)
+  const rows = await query.execute()
+  return rows.map((row) => ({
+    intakeId: Number(row.id),
+    apps: JSON.parse(row.cash_advance_apps) as string[],
+    firstName: row.first_name,
+    lastName: row.last_name,
+    email: row.email,
+    phoneNumber: row.phone,
+    html: row.agreement_html,
+    sha256: row.agreement_sha256,
+    template: row.agreement_template,
+    templateVersion: row.agreement_template_version,
+    signedAt: isoTimestamp(row.created_at),
+    ipAddress: row.ip_address,
+    userAgent: row.user_agent,
+    locale: row.locale,
+  }))
+}

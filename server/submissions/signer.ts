@@ -1,0 +1,12 @@
+import type { Request } from 'express'
+import type { SignerInfo } from './create-claim.ts'
+
+const MAX_USER_AGENT_LENGTH = 512
+
+/** Where a signature came from, as the signed record keeps it. */
+export function signerOf(req: Request): SignerInfo {
+  return {
+    ipAddress: req.ip ?? 'unknown',
+    userAgent: (req.get('user-agent') ?? '').slice(0, MAX_USER_AGENT_LENGTH),
+  }
+}
