@@ -1,6 +1,7 @@
-import { Suspense } from 'react'
+import { Suspense, useEffect } from 'react'
 import { Outlet, useLocation } from 'react-router-dom'
 import { LanguageSwitch } from '../i18n/language-switch.tsx'
+import { useLocale } from '../i18n/use-text.ts'
 import { Loading } from '../ui/loading.tsx'
 import { ErrorBoundary } from './error-boundary.tsx'
 
@@ -13,9 +14,15 @@ function isStaffPage(pathname: string, search: string): boolean {
 
 export function Layout() {
   const { pathname, search } = useLocation()
+  const { locale } = useLocale()
+  const isStaff = isStaffPage(pathname, search)
+  // a screen reader reads a page in the language <html lang> names: staff pages are English
+  useEffect(() => {
+    document.documentElement.lang = isStaff ? 'en' : locale
+  }, [isStaff, locale])
   return (
     <>
-      {isStaffPage(pathname, search) ? null : (
+      {isStaff ? null : (
         <div className="page-top">
           <LanguageSwitch />
         </div>

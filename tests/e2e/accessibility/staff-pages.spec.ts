@@ -1,0 +1,74 @@
+import type { Browser, Page } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
+import { baseUrl, launchBrowser, shown } from '../browser.ts'
+import { fillClaim, submitButton } from '../step2/fill-claim.ts'
+import { axeViolations } from './axe.ts'
+
+/**
+ * Every staff page checked by axe-core against WCAG 2.1 AA, reached from a page in each language:
+ * staff pages are English whatever the claimant language last chosen in that browser was.
+ */
+for (const lang of ['en', 'es'] as const) {
+  describe(`staff pages, opened after ${lang === 'en' ? 'English' : 'Spanish'} (axe, WCAG 2.1 AA)`, () => {
+    let browser: Browser
+    beforeAll(async () => {
+      browser = await launchBrowser()
+      // one claim, so the dashboard has a row and details to open
+      const page = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage()
+      await page.goto(`${baseUrl()}/brigit`)
+      await fillClaim(page, { phoneDigits: lang === 'en' ? '3055550170' : '3055550171', lastName: 'Axe' })
+      await submitButton(page, 'Brigit').click()
+      await page.waitForURL('**/brigit-success')
+    })
+    afterAll(async () => {
+      await browser.close()
+    })
+
+    async function open(path: string): Promise<Page> {
+      const context = await browser.newContext({ viewport: { width: 1280, height: 900 } })
+      const page = await context.newPage()
+      await page.goto(`${baseUrl()}/?lang=${lang}`)
+      await page.goto(`${baseUrl()}${path}`)
+      return page
+    }
+
+    async function logIn(page: Page, password = inject('adminPassword')): Promise<void> {
+      await page.getByLabel('Admin Password').fill(password)
+      await page.getByRole('button', { name: 'Access Dashboard' }).click()
+    }
+
+    it('/brigit-admin: the gate, a refused password, the dashboard and a claim’s details', async () => {
+      const page = await open('/brigit-admin')
+      await shown(page.getByRole('heading', { level: 1 }))
+      expect(await page.evaluate(() => document.documentElement.lang)).toBe('en')
+      expect(await axeViolations(page)).toEqual([])
+      await logIn(page, 'not the password')
+      await shown(page.getByRole('alert'))
+      expect(await axeViolations(page)).toEqual([])
+      await logIn(page)
+      await shown(page.getByRole('heading', { level: 1, name: 'Brigit Admin Dashboard' }))
+      await shown(page.getByRole('row').nth(1))
+      expect(await axeViolations(page)).toEqual([])
+      await page.getByRole('button', { name: 'View Details' }).first().click()
+      await shown(page.getByRole('heading', { name: /Submission Details/i }))
+      expect(await axeViolations(page)).toEqual([])
+    })
+
+    it('/military-analysis and the main page’s admin view', async () => {
+      const page = await open('/military-analysis')
+      await logIn(page)
+      await shown(page.getByRole('heading', { level: 1 }))
+      await page
+        .getByText(/active/i)
+        .first()
+        .waitFor()
+      expect(await axeViolations(page)).toEqual([])
+
+      const admin = await open('/?key=staff')
+      await logIn(admin)
+      await shown(admin.getByRole('heading', { level: 1, name: 'All Submissions' }))
+      expect(await admin.evaluate(() => document.documentElement.lang)).toBe('en')
+      expect(await axeViolations(admin)).toEqual([])
+    })
+  })
+}
