@@ -44,8 +44,7 @@ export function readAgreementSources(dir: string = AGREEMENTS_DIR): AgreementSou
   const locales = {} as Record<Locale, TemplateSet>
   const problems: string[] = []
   for (const locale of LOCALES) {
-    let folder = locale === 'en' ? dir : path.join(dir, locale)
-    if (!fs.existsSync(folder)) folder = dir // TEMPORARY-I18N: until agreements/es lands
+    const folder = locale === 'en' ? dir : path.join(dir, locale)
     locales[locale] = { partials: readFolder(path.join(folder, 'partials')), variants: readFolder(folder) }
   }
   const english = locales.en

@@ -82,8 +82,11 @@ function makeAgreementsDir(files?: Record<string, string>): string {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'agreements-'))
   tempDirs.push(dir)
   if (files) {
-    fs.mkdirSync(path.join(dir, 'partials'))
-    for (const [name, text] of Object.entries(files)) fs.writeFileSync(path.join(dir, name), text)
+    // the same files stand in for the Spanish ones, which every English file must have
+    for (const folder of [dir, path.join(dir, 'es')]) {
+      fs.mkdirSync(path.join(folder, 'partials'), { recursive: true })
+      for (const [name, text] of Object.entries(files)) fs.writeFileSync(path.join(folder, name), text)
+    }
   } else {
     fs.cpSync(AGREEMENTS_DIR, dir, { recursive: true })
   }
@@ -284,6 +287,31 @@ describe('strict templates', () => {
     const templates = loadAgreementTemplates(dir)
 
     expect(() => templates.render('broken', contextFor(config('brigit')))).toThrow(/middleName/)
+  })
+
+  it('refuses to load when an English template has no Spanish one, naming the file', () => {
+    const dir = makeAgreementsDir()
+    fs.rmSync(path.join(dir, 'es', 'partials', 'section-04-fees.hbs'))
+
+    expect(() => loadAgreementTemplates(dir)).toThrow(
+      'agreements/es/partials/section-04-fees.hbs: missing (agreements/partials/section-04-fees.hbs has no es version)',
+    )
+  })
+
+  it('renders the Spanish agreement with the Spanish date and list of licenses', () => {
+    const context = agreementContext({
+      app: config('brigit'),
+      answers: { firstName: 'Łukasz', lastName: 'Nguyễn' },
+      date: '2026-11-25',
+      locale: 'es',
+    })
+    const text = textOf(TEMPLATES.render('full', context, 'es'))
+
+    expect(text).toContain('Acuerdo de Honorarios Contingentes entre Abogado y Cliente')
+    expect(text).toContain('Este acuerdo se celebra entre Łukasz Nguyễn')
+    expect(text).toContain('Fecha: 25 de noviembre de 2026')
+    // firm.json's licenses, California and Nevada, joined in Spanish
+    expect(text).toContain('autorizado para ejercer la abogacía en California y Nevada')
   })
 
   it('throws when asked for a variant that agreements/ does not have', () => {

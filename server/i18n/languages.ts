@@ -49,7 +49,6 @@ export function loadLanguages({
     const dictionary: Dictionary = { ...configDictionary, ...browser }
     const where = `${path.basename(formsDir)}/${locale}/${CONFIG_TEXTS_FILE}`
     const check = (file: string, config: unknown) => {
-      if (!fs.existsSync(path.join(folder, CONFIG_TEXTS_FILE))) return // TEMPORARY-I18N
       for (const { pointer, text } of configTexts(config)) {
         if (!Object.hasOwn(dictionary, text)) {
           problems.push(`${file}: ${pointer}: no ${locale} text for ${JSON.stringify(text)} in ${where}`)
