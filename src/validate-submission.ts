@@ -73,3 +73,12 @@ function messageFor(schema: RJSFSchema, field: string, error: ErrorObject): stri
   const title = typeof property === 'object' && property.title ? property.title : field
   return `${title} ${error.message ?? 'is invalid'}`
 }
+
+/**
+ * The label a claimant sees for a field: its schema title (in the config's language), else its name.
+ * @example fieldLabel(config.schema, 'screenshotFile') // 'Bank Statement Screenshot'
+ */
+export function fieldLabel(schema: RJSFSchema, field: string): string {
+  const property = schema.properties?.[field]
+  return typeof property === 'object' && property.title ? property.title : field
+}

@@ -10,6 +10,8 @@ import { AgreementBox } from './agreement-box.tsx'
 import { submitClaim } from './api.ts'
 import { fieldName, useFieldMessages } from './use-field-messages.ts'
 import { Loading } from '../ui/loading.tsx'
+import { useText } from '../i18n/use-text.ts'
+import { firstProblem, focusField } from './first-problem.ts'
 import { SubmitProgress } from './submit-progress.tsx'
 import { usePrecompiledValidator } from './use-precompiled-validator.ts'
 import { formValidatorUrl } from './validator-module.ts'
@@ -27,18 +29,22 @@ const WIDGETS: RegistryWidgetsType = {
 
 const INCOMPLETE_HINT =
   'Please complete all required fields, upload a screenshot, and provide your signature to enable submission'
+const HINT_ID = 'claim-submit-hint'
 
 type FormData = Record<string, unknown>
 
 /** The one renderer of every app's Step 2 form, drawn from the app's config. */
 export function ClaimForm({ config }: { config: FormConfig }) {
+  const t = useText()
   const validatorState = usePrecompiledValidator(formValidatorUrl(config.slug), config.schema)
   if (validatorState.status === 'loading') return <Loading label="Loading form..." />
   if (validatorState.status === 'failed') {
     return (
       <div className="card-body">
         <p className="alert" role="alert">
-          The form could not be loaded ({validatorState.message}). Please reload the page in a moment.
+          {t('The form could not be loaded ({message}). Please reload the page in a moment.', {
+            message: t(validatorState.message),
+          })}
         </p>
       </div>
     )
@@ -48,8 +54,12 @@ export function ClaimForm({ config }: { config: FormConfig }) {
 
 function ClaimFormFields({ config, validator }: { config: FormConfig; validator: ValidatorType }) {
   const navigate = useNavigate()
+  const t = useText()
+  const formRef = useRef<HTMLDivElement>(null)
   const [formData, setFormData] = useState<FormData>({})
   const [alertText, setAlertText] = useState<string>()
+  // what a refused submit found missing: stale once the claimant edits anything
+  const [missingText, setMissingText] = useState<string>()
   const [progress, setProgress] = useState<number>()
   const screenshot = useRef<File | undefined>(undefined)
   // the date printed in the agreement; the server signs with the same one
@@ -74,8 +84,16 @@ function ClaimFormFields({ config, validator }: { config: FormConfig; validator:
 
   const submit = async (event?: FormEvent) => {
     event?.preventDefault()
-    if (!check.isValid || !screenshot.current || isSubmitting) {
+    if (isSubmitting) return
+    if (!check.isValid || !screenshot.current) {
       messages.showAll()
+      const problem = firstProblem(config.schema, config.uiSchema, check)
+      if (problem) {
+        setMissingText(
+          t('Please complete {field}: {message}', { field: problem.label, message: problem.message }),
+        )
+        focusField(formRef.current, problem.field)
+      }
       return
     }
     setAlertText(undefined)
@@ -99,49 +117,67 @@ function ClaimFormFields({ config, validator }: { config: FormConfig; validator:
       setAlertText(
         appError?.code === 'DUPLICATE_SUBMISSION'
           ? appError.message
-          : `Error submitting form: ${appError?.message ?? String(error)}`,
+          : t('Error submitting form: {message}', { message: appError?.message ?? String(error) }),
       )
     }
   }
 
   return (
-    <Form
-      className="claim-form"
-      schema={config.schema}
-      uiSchema={config.uiSchema}
-      validator={validator}
-      widgets={WIDGETS}
-      formData={formData}
-      formContext={formContext}
-      extraErrors={messages.extraErrors}
-      noHtml5Validate
-      noValidate
-      showErrorList={false}
-      disabled={isSubmitting}
-      onChange={(event, id) => {
-        setFormData(event.formData as FormData)
-        if (id) messages.hide(fieldName(id))
-      }}
-      onBlur={(id) => messages.show(fieldName(id))}
-      onSubmit={() => void submit()}
-    >
-      <AgreementBox
-        template={config.agreement.template}
-        app={config}
-        answers={formData}
-        date={agreementDate}
-      />
-      <p className="consent">{config.agreement.consent}</p>
-      {alertText ? (
-        <div className="alert" role="alert">
-          {alertText}
-        </div>
-      ) : null}
-      {progress !== undefined ? <SubmitProgress percent={progress} /> : null}
-      <button type="submit" className="submit" disabled={!check.isValid || isSubmitting}>
-        {isSubmitting ? 'Submitting...' : config.submitLabel}
-      </button>
-      {!check.isValid && !isSubmitting ? <p className="hint">{INCOMPLETE_HINT}</p> : null}
-    </Form>
+    <div ref={formRef}>
+      <Form
+        className="claim-form"
+        schema={config.schema}
+        uiSchema={config.uiSchema}
+        validator={validator}
+        widgets={WIDGETS}
+        formData={formData}
+        formContext={formContext}
+        extraErrors={messages.extraErrors}
+        noHtml5Validate
+        noValidate
+        showErrorList={false}
+        disabled={isSubmitting}
+        onChange={(event, id) => {
+          setFormData(event.formData as FormData)
+          setMissingText(undefined)
+          if (id) messages.change(fieldName(id))
+        }}
+        onBlur={(id) => messages.leave(fieldName(id))}
+        onSubmit={() => void submit()}
+      >
+        <AgreementBox
+          template={config.agreement.template}
+          app={config}
+          answers={formData}
+          date={agreementDate}
+        />
+        <p className="consent">{config.agreement.consent}</p>
+        {alertText ? (
+          <div className="alert" role="alert">
+            {alertText}
+          </div>
+        ) : null}
+        {missingText ? (
+          <div className="alert" role="alert">
+            {missingText}
+          </div>
+        ) : null}
+        {progress !== undefined ? <SubmitProgress percent={progress} /> : null}
+        {/* stays in the Tab order while incomplete: pressed, it says what is missing and goes there */}
+        <button
+          type="submit"
+          className="submit"
+          aria-disabled={!check.isValid || isSubmitting}
+          aria-describedby={!check.isValid && !isSubmitting ? HINT_ID : undefined}
+        >
+          {isSubmitting ? t('Submitting...') : config.submitLabel}
+        </button>
+        {!check.isValid && !isSubmitting ? (
+          <p className="hint" id={HINT_ID}>
+            {t(INCOMPLETE_HINT)}
+          </p>
+        ) : null}
+      </Form>
+    </div>
   )
 }

@@ -4,11 +4,13 @@ import type { FieldErrors } from '../../src/app-error.ts'
 import type { SubmissionCheck } from '../../src/validate-submission.ts'
 
 /**
- * When a form shows a field's message: once the field is left (or a submit is refused), until it is
- * edited again; plus the server's messages from a refused submission, also cleared by an edit.
+ * When a form shows a field's message: after a submit attempt, or once the claimant changed the field
+ * and left it; never for tabbing past a field or group untouched. An edit hides the field's message
+ * until it is left again. The server's messages from a refused submission show until an edit.
  */
 export function useFieldMessages(check: SubmissionCheck) {
   const [shownFields, setShownFields] = useState<ReadonlySet<string>>(new Set())
+  const [changedFields, setChangedFields] = useState<ReadonlySet<string>>(new Set())
   const [serverErrors, setServerErrors] = useState<FieldErrors>({})
   const extraErrors = useMemo(() => {
     const shown: FieldErrors = { ...serverErrors }
@@ -21,9 +23,14 @@ export function useFieldMessages(check: SubmissionCheck) {
 
   return {
     extraErrors,
-    show: (field: string) => setShownFields((fields) => new Set(fields).add(field)),
+    /** The claimant left the field: its message shows if they had changed it. */
+    leave: (field: string) => {
+      if (changedFields.has(field)) setShownFields((fields) => new Set(fields).add(field))
+    },
     showAll: () => setShownFields(new Set(Object.keys(check.fields))),
-    hide: (field: string) => {
+    /** The claimant edited the field. */
+    change: (field: string) => {
+      setChangedFields((fields) => (fields.has(field) ? fields : new Set(fields).add(field)))
       setShownFields((fields) => without(fields, field))
       setServerErrors((errors) => {
         if (!(field in errors)) return errors

@@ -23,8 +23,9 @@ import { ConsentWidget, type ConsentAgreement } from './widgets/consent-widget.t
 import { localIsoDate } from '../../src/agreement-context.ts'
 import { intakeAgreementApp } from '../../src/intake-config.ts'
 import { useFormStrings } from '../i18n/use-form-strings.ts'
-import { useLocale } from '../i18n/use-text.ts'
+import { useLocale, useText } from '../i18n/use-text.ts'
 import { fieldName, useFieldMessages } from '../forms/use-field-messages.ts'
+import { firstProblem, focusField } from '../forms/first-problem.ts'
 
 const WIDGETS: RegistryWidgetsType = {
   phone: PhoneWidget,
@@ -49,15 +50,7 @@ export function IntakeForm({ config }: { config: IntakeConfig }) {
   const { schema } = config
   const validatorState = usePrecompiledValidator(intakeValidatorUrl(), schema)
   if (validatorState.status === 'loading') return <Loading label="Loading form..." />
-  if (validatorState.status === 'failed') {
-    return (
-      <div className="card-body">
-        <p className="alert" role="alert">
-          The form could not be loaded ({validatorState.message}). Please reload the page in a moment.
-        </p>
-      </div>
-    )
-  }
+  if (validatorState.status === 'failed') return <FormLoadFailure message={validatorState.message} />
   return <IntakeFormFields config={config} schema={schema} validator={validatorState.validator} />
 }
 
@@ -75,6 +68,19 @@ function hideClosedApps({ uiSchema, closedApps }: IntakeConfig): UiSchema {
   }
 }
 
+function FormLoadFailure({ message }: { message: string }) {
+  const t = useText()
+  return (
+    <div className="card-body">
+      <p className="alert" role="alert">
+        {t('The form could not be loaded ({message}). Please reload the page in a moment.', {
+          message: t(message),
+        })}
+      </p>
+    </div>
+  )
+}
+
 function IntakeFormFields({
   config,
   schema,
@@ -90,6 +96,8 @@ function IntakeFormFields({
     () => getDefaultFormState(validator, schema, {}, schema, false, DEFAULTS_BEHAVIOR) as FormData,
   )
   const [alertText, setAlertText] = useState<string>()
+  // what a refused submit found missing: stale once the claimant edits anything
+  const [missingText, setMissingText] = useState<string>()
   const [isSubmitting, setIsSubmitting] = useState(false)
   const [failedAttempts, setFailedAttempts] = useState(0)
   const formRef = useRef<HTMLDivElement>(null)
@@ -119,20 +127,20 @@ function IntakeFormFields({
   )
   const messages = useFieldMessages(check)
 
-  // after a refused submit, take the claimant to the first message (on a phone it is often off screen)
+  // after a refused submit, the alert names the first field to fix, and focus goes to it
   useEffect(() => {
     if (failedAttempts === 0) return
-    const first = formRef.current?.querySelector('.has-error, .alert')
-    first?.scrollIntoView({ block: 'center' })
-    const control = first?.querySelector<HTMLElement>('input, select, textarea')
-    control?.focus({ preventScroll: true })
+    const problem = firstProblem(schema, uiSchema, check)
+    if (problem) focusField(formRef.current, problem.field)
+    else formRef.current?.querySelector('.alert')?.scrollIntoView({ block: 'center' })
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- only on a new refused attempt
   }, [failedAttempts])
 
   // a checkbox or radio group is left only when focus moves outside the group, not to its next option
   const showFieldOnLeave = (id: string) => {
     setTimeout(() => {
       if (document.activeElement?.id.startsWith(`${id}-`)) return
-      messages.show(fieldName(id))
+      messages.leave(fieldName(id))
     })
   }
 
@@ -140,6 +148,12 @@ function IntakeFormFields({
     if (isSubmitting) return
     if (!check.isValid) {
       messages.showAll()
+      const problem = firstProblem(schema, uiSchema, check)
+      if (problem) {
+        setMissingText(
+          t('Please complete {field}: {message}', { field: problem.label, message: problem.message }),
+        )
+      }
       setFailedAttempts((count) => count + 1)
       return
     }
@@ -155,7 +169,9 @@ function IntakeFormFields({
       setAlertText(
         appError?.code === 'DUPLICATE_SUBMISSION'
           ? appError.message
-          : `There was an error submitting your form. Please try again. Error: ${appError?.message ?? String(error)}`,
+          : t('There was an error submitting your form. Please try again. Error: {message}', {
+              message: appError?.message ?? String(error),
+            }),
       )
       setFailedAttempts((count) => count + 1)
     }
@@ -180,7 +196,8 @@ function IntakeFormFields({
         disabled={isSubmitting}
         onChange={(event, id) => {
           setFormData(event.formData as FormData)
-          if (id) messages.hide(fieldName(id))
+          setMissingText(undefined)
+          if (id) messages.change(fieldName(id))
         }}
         onBlur={showFieldOnLeave}
         onSubmit={() => void submit()}
@@ -190,8 +207,14 @@ function IntakeFormFields({
             {alertText}
           </div>
         ) : null}
-        <button type="submit" className="submit" disabled={isSubmitting}>
-          {isSubmitting ? 'Submitting...' : SUBMIT_LABEL}
+        {missingText ? (
+          <div className="alert" role="alert">
+            {missingText}
+          </div>
+        ) : null}
+        {/* never disabled: a keyboard user reaches it, and pressed early it says what is missing */}
+        <button type="submit" className="submit" aria-disabled={isSubmitting}>
+          {isSubmitting ? t('Submitting...') : t(SUBMIT_LABEL)}
         </button>
       </Form>
     </div>

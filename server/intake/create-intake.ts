@@ -10,10 +10,11 @@ import {
   type IntakeData,
 } from '../../src/intake-config.ts'
 import { formatPhone } from '../../src/phone.ts'
-import type { Locale } from '../../src/translate.ts'
+import type { Locale, Translator } from '../../src/translate.ts'
 import type { AgreementTemplates } from '../agreements/agreement-templates.ts'
 import type { SignerInfo } from '../submissions/create-claim.ts'
 import { acceptAgreementDate } from '../submissions/claim-input.ts'
+import { fieldLabel } from '../../src/validate-submission.ts'
 import { validateOnServer } from '../forms/validate-on-server.ts'
 import { isUniqueViolation } from '../db/create-db.ts'
 import type { Database } from '../db/database.ts'
@@ -33,6 +34,7 @@ export async function createIntake({
   templates,
   config,
   locale,
+  t,
   data,
   agreementDate,
   signer,
@@ -42,6 +44,8 @@ export async function createIntake({
   /** The intake config in the claimant's language: its messages answer, its consent texts are stored. */
   config: IntakeConfig
   locale: Locale
+  /** The server's own messages in that language. */
+  t: Translator
   data: unknown
   /** The date the page printed in the agreement (the claimant's today), YYYY-MM-DD. */
   agreementDate: unknown
@@ -59,7 +63,7 @@ export async function createIntake({
     const [field, { __errors }] = Object.entries(check.fields)[0] ?? ['', { __errors: ['is invalid'] }]
     throw new AppError('VALIDATION_FAILED', {
       status: 422,
-      message: `"${field}": ${__errors[0]}`,
+      message: `${fieldLabel(config.schema, field)}: ${__errors[0]}`,
       fields: check.fields,
     })
   }
@@ -73,7 +77,7 @@ export async function createIntake({
       fields: { cashAdvanceApps: { __errors: [notice.heading] } },
     })
   }
-  assertSignatureIsPng(intake.signature, INTAKE_SIGNATURE_MESSAGE)
+  assertSignatureIsPng(intake.signature, fieldLabel(config.schema, 'signature'), t(INTAKE_SIGNATURE_MESSAGE))
 
   const consents = intakeConsentTexts(config)
   const signedAt = new Date()

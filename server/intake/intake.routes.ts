@@ -45,6 +45,7 @@ export function intakeRoutes({
         templates,
         config: languages.intake(locale),
         locale,
+        t: languages.t(locale),
         data: req.body,
         agreementDate: req.query.agreementDate,
         signer: signerOf(req),

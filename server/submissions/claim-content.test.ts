@@ -11,7 +11,14 @@ const answers = { firstName: 'Ana', lastName: 'Lopez', email: 'ana@example.com',
 const signature = pngDataUrl(makeSignaturePng())
 const context = agreementContext({ app, answers: { ...answers, signature }, date: '2026-11-22' })
 const claim = (screenshot: Buffer, overrides: { signature?: string; variant?: string } = {}) =>
-  checkClaimContent(templates, { screenshot, signature, variant: 'full', locale: 'en', context, ...overrides })
+  checkClaimContent(templates, {
+    screenshot,
+    signature,
+    variant: 'full',
+    locale: 'en',
+    context,
+    ...overrides,
+  })
 
 afterAll(() => stopContentThreads())
 

@@ -88,15 +88,18 @@ function badRequest(message: string): AppError {
   return new AppError('BAD_REQUEST', { status: 400, message })
 }
 
-/** The signature must be a PNG that decodes; `message` is the form's own "signature required" text. */
-export function assertSignatureIsPng(dataUrl: string, message = SIGNATURE_REQUIRED_MESSAGE): void {
-  if (!isSignaturePng(dataUrl)) throw signatureError(message)
+/**
+ * The signature must be a PNG that decodes; `message` is the form's own "signature required" text and
+ * `label` the field's, both in the claimant's language.
+ */
+export function assertSignatureIsPng(dataUrl: string, label: string, message: string): void {
+  if (!isSignaturePng(dataUrl)) throw signatureError(label, message)
 }
 
-export function signatureError(message = SIGNATURE_REQUIRED_MESSAGE): AppError {
+export function signatureError(label: string, message = SIGNATURE_REQUIRED_MESSAGE): AppError {
   return new AppError('VALIDATION_FAILED', {
     status: 422,
-    message: `"signature": ${message}`,
+    message: `${label}: ${message}`,
     fields: { signature: { __errors: [message] } },
   })
 }

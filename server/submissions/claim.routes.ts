@@ -51,6 +51,7 @@ export function claimRoutes({
         templates,
         config,
         locale,
+        t: languages.t(locale),
         rawData,
         agreementDate,
         file: req.file,

@@ -4,14 +4,19 @@ import { AppError } from '../../src/app-error.ts'
 import { claimValidator } from '../../src/claim-validator.ts'
 import { isFormOpen, type ClaimData, type FormConfig } from '../../src/form-config.ts'
 import { formatPhone } from '../../src/phone.ts'
-import type { Locale } from '../../src/translate.ts'
+import type { Locale, Translator } from '../../src/translate.ts'
+import { fieldLabel } from '../../src/validate-submission.ts'
 import { validateOnServer } from '../forms/validate-on-server.ts'
 import type { Database } from '../db/database.ts'
 import { isUniqueViolation } from '../db/create-db.ts'
 import { inSharedTransaction } from '../db/shared-transaction.ts'
 import type { AgreementTemplates } from '../agreements/agreement-templates.ts'
 import type { ScreenshotStorage } from '../uploads/screenshot-storage.ts'
-import { DUPLICATE_CLAIM_MESSAGE, NOT_AN_IMAGE_MESSAGE } from '../../src/claim-messages.ts'
+import {
+  DUPLICATE_CLAIM_MESSAGE,
+  NOT_AN_IMAGE_MESSAGE,
+  SIGNATURE_REQUIRED_MESSAGE,
+} from '../../src/claim-messages.ts'
 import { checkClaimContent } from './claim-content.ts'
 import { acceptAgreementDate, parseData, signatureError } from './claim-input.ts'
 import type { ClaimWrites } from './claim-writes.ts'
@@ -54,6 +59,7 @@ export async function createClaim({
   templates,
   config,
   locale,
+  t,
   rawData,
   agreementDate,
   file,
@@ -68,6 +74,8 @@ export async function createClaim({
   config: FormConfig
   /** The claimant's language: the agreement is rendered and stored in it. */
   locale: Locale
+  /** The server's own messages in that language. */
+  t: Translator
   rawData: unknown
   /** The date the form printed in the agreement (the claimant's today), YYYY-MM-DD. */
   agreementDate: unknown
@@ -81,7 +89,7 @@ export async function createClaim({
     const [field, { __errors }] = Object.entries(check.fields)[0] ?? ['', { __errors: ['is invalid'] }]
     throw new AppError('VALIDATION_FAILED', {
       status: 422,
-      message: `"${field}": ${__errors[0]}`,
+      message: `${fieldLabel(config.schema, field)}: ${__errors[0]}`,
       fields: check.fields,
     })
   }
@@ -103,11 +111,13 @@ export async function createClaim({
   if (!content.image) {
     throw new AppError('UPLOAD_NOT_IMAGE', {
       status: 422,
-      message: `"screenshotFile": ${NOT_AN_IMAGE_MESSAGE}`,
+      message: `${fieldLabel(config.schema, 'screenshotFile')}: ${t(NOT_AN_IMAGE_MESSAGE)}`,
       fields: { screenshotFile: { __errors: [NOT_AN_IMAGE_MESSAGE] } },
     })
   }
-  if (!content.signatureIsPng) throw signatureError()
+  if (!content.signatureIsPng) {
+    throw signatureError(fieldLabel(config.schema, 'signature'), t(SIGNATURE_REQUIRED_MESSAGE))
+  }
 
   const phoneNumber = formatPhone(claim.phoneNumber)
   if (await writes.hasClaimForPhone(db, { app: config.slug, phoneNumber })) throw duplicateError()

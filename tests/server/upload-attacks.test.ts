@@ -172,7 +172,7 @@ for (const dialect of DIALECTS) {
       expect(res.status).toBe(422)
       expect(res.body.error).toEqual({
         code: 'UPLOAD_NOT_IMAGE',
-        message: `"screenshotFile": ${NOT_AN_IMAGE}`,
+        message: `Bank Statement Screenshot: ${NOT_AN_IMAGE}`,
         fields: { screenshotFile: { __errors: [NOT_AN_IMAGE] } },
       })
     }
@@ -332,7 +332,7 @@ for (const dialect of DIALECTS) {
 
         expect(res.status).toBe(422)
         expect(res.body.error.code).toBe('VALIDATION_FAILED')
-        expect(res.body.error.message).toBe(`"signature": ${SIGNATURE_REQUIRED}`)
+        expect(res.body.error.message).toBe(`Signature: ${SIGNATURE_REQUIRED}`)
         expect(res.body.error.fields.signature.__errors).toEqual([SIGNATURE_REQUIRED])
         await expectNothingStored()
       })

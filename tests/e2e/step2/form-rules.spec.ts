@@ -55,7 +55,12 @@ describe('the Step 2 form guides the claimant', () => {
     await email.pressSequentially('@x')
     expect(await page.getByText('Please enter a valid email address').count()).toBe(0)
 
+    // tabbing past an untouched field says nothing; changing it and leaving it wrong does
     await page.getByLabel('First Name').focus()
+    await page.getByLabel('First Name').blur()
+    expect(await page.getByText('First name is required').count()).toBe(0)
+    await page.getByLabel('First Name').fill('A')
+    await page.getByLabel('First Name').fill('')
     await page.getByLabel('First Name').blur()
     await shown(page.getByText('First name is required'))
   })
