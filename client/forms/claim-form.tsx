@@ -19,6 +19,7 @@ import { CountSelectWidget } from './widgets/count-select-widget.tsx'
 import { PhoneWidget } from './widgets/phone-widget.tsx'
 import { ScreenshotWidget, type ScreenshotContext } from './widgets/screenshot-widget.tsx'
 import { SignatureWidget } from './widgets/signature-widget.tsx'
+import { signingFields, type Signing, type SigningReport } from './widgets/signing.ts'
 
 const WIDGETS: RegistryWidgetsType = {
   phone: PhoneWidget,
@@ -72,12 +73,14 @@ function ClaimFormFields({ config, validator }: { config: FormConfig; validator:
   )
   const messages = useFieldMessages(check)
 
-  const formContext: ScreenshotContext = useMemo(
+  const signing = useRef<Signing>({ method: 'drawn' })
+  const formContext: ScreenshotContext & { signing: SigningReport } = useMemo(
     () => ({
       screenshotPrompt: config.screenshotPrompt,
       setScreenshot: (file) => {
         screenshot.current = file
       },
+      signing: { report: (next) => (signing.current = next) },
     }),
     [config.screenshotPrompt],
   )
@@ -98,11 +101,11 @@ function ClaimFormFields({ config, validator }: { config: FormConfig; validator:
     }
     setAlertText(undefined)
     setProgress(0)
-    const { screenshotFile: _name, ...data } = formData
+    const { screenshotFile: _name, ...answers } = formData
     try {
       const created = await submitClaim({
         slug: config.slug,
-        data,
+        data: { ...answers, ...signingFields(signing.current) },
         agreementDate,
         screenshot: screenshot.current,
         onProgress: (fraction) => setProgress(Math.min(95, Math.round(fraction * 95))),

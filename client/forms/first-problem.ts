@@ -13,16 +13,21 @@ export function firstProblem(
   return { field, label: fieldLabel(schema, field), message: check.fields[field]?.__errors[0] ?? '' }
 }
 
+const FOCUSABLE = 'input:not([type="hidden"]), select, textarea, button, [tabindex]'
+
 /**
  * Moves focus to a field's control: its input, the first option of a group, the signature pad or the
  * file picker, whichever the widget drew with the field's id (or the id of its first option).
  */
 export function focusField(container: HTMLElement | null, field: string): void {
   const id = `root_${field}`
-  const control =
-    container?.querySelector<HTMLElement>(`[id="${id}"]:not([type="hidden"])`) ??
-    container?.querySelector<HTMLElement>(`[id^="${id}-"]`) ??
-    container?.querySelector<HTMLElement>(`[data-field="${field}"] [tabindex], [data-field="${field}"] button`)
+  const exact = container?.querySelector<HTMLElement>(`[id="${id}"]`)
+  const control = [
+    exact,
+    container?.querySelector<HTMLElement>(`[id^="${id}-"]`),
+    exact?.querySelector<HTMLElement>(FOCUSABLE),
+    container?.querySelector<HTMLElement>(`[data-field="${field}"] ${FOCUSABLE}`),
+  ].find((element) => element?.matches(FOCUSABLE))
   control?.scrollIntoView({ block: 'center' })
   control?.focus({ preventScroll: true })
 }

@@ -16,6 +16,7 @@ import { usePrecompiledValidator } from '../forms/use-precompiled-validator.ts'
 import { intakeValidatorUrl } from '../forms/validator-module.ts'
 import { PhoneWidget } from '../forms/widgets/phone-widget.tsx'
 import { SignatureWidget } from '../forms/widgets/signature-widget.tsx'
+import { signingFields, type Signing, type SigningReport } from '../forms/widgets/signing.ts'
 import { Loading } from '../ui/loading.tsx'
 import { submitIntake } from './api.ts'
 import { CheckboxGroupWidget, RadioGroupWidget } from './widgets/choice-group-widgets.tsx'
@@ -106,6 +107,7 @@ function IntakeFormFields({
   const translateString = useFormStrings()
   // the date printed in the agreement; the server signs with the same one
   const [agreementDate] = useState(localIsoDate)
+  const signing = useRef<Signing>({ method: 'drawn' })
   const formContext = useMemo(() => {
     const agreement: ConsentAgreement = {
       template: config.agreement.template,
@@ -118,7 +120,8 @@ function IntakeFormFields({
       answers: { ...formData, phoneNumber: formData.phone },
       date: agreementDate,
     }
-    return { agreement }
+    const report: SigningReport = { report: (next) => (signing.current = next) }
+    return { agreement, signing: report }
   }, [config, formData, locale, t, agreementDate])
 
   const check = useMemo(
@@ -160,7 +163,7 @@ function IntakeFormFields({
     setAlertText(undefined)
     setIsSubmitting(true)
     try {
-      const created = await submitIntake(formData, agreementDate)
+      const created = await submitIntake({ ...formData, ...signingFields(signing.current) }, agreementDate)
       navigate('/thank-you', { state: { intakeId: created.id } })
     } catch (error) {
       setIsSubmitting(false)

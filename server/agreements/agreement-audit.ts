@@ -17,6 +17,9 @@ export interface AgreementAudit {
   templateVersion: string
   /** The language the agreement was shown and signed in. */
   locale: string
+  /** 'drawn' on the pad, or 'typed' (the name as typed in typedSignature). */
+  signatureMethod: string
+  typedSignature: string | null
 }
 
 const LANGUAGE_NAMES: Record<string, string> = { en: 'English', es: 'Español' }
@@ -39,5 +42,11 @@ export function auditRows(audit: AgreementAudit, t: Translator = translator(unde
     [t('SHA-256 of the signed HTML'), audit.sha256],
     [t('Template version'), audit.templateVersion],
     [t('Language'), LANGUAGE_NAMES[audit.locale] ?? audit.locale],
+    [
+      t('Signed by'),
+      audit.signatureMethod === 'typed'
+        ? t('typing the full name "{name}", shown in a signature style', { name: audit.typedSignature ?? '' })
+        : t('drawing the signature on the screen'),
+    ],
   ]
 }

@@ -99,6 +99,8 @@ export function signedAgreementDocument(
     sha256: record.sha256,
     templateVersion: record.templateVersion,
     locale: record.locale,
+    signatureMethod: record.signatureMethod,
+    typedSignature: record.typedSignature,
   }
   return {
     title,

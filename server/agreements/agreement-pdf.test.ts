@@ -94,6 +94,8 @@ function makeAudit(overrides: Partial<AgreementAudit> = {}): AgreementAudit {
     sha256: '9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08',
     templateVersion: 'contingency-fee@3',
     locale: 'en',
+    signatureMethod: 'drawn',
+    typedSignature: null,
     ...overrides,
   }
 }

@@ -21,6 +21,8 @@ export interface SignedAgreementRow {
   ipAddress: string
   userAgent: string
   locale: string
+  signatureMethod: string
+  typedSignature: string | null
 }
 
 function signedAgreements(db: Kysely<Database>) {
@@ -44,6 +46,8 @@ function signedAgreements(db: Kysely<Database>) {
       'agreement_records.ip_address as ipAddress',
       'agreement_records.user_agent as userAgent',
       'agreement_records.locale as locale',
+      'agreement_records.signature_method as signatureMethod',
+      'agreement_records.typed_signature as typedSignature',
     ])
 }
 

@@ -19,6 +19,8 @@ export interface IntakeAgreementRow {
   ipAddress: string
   userAgent: string
   locale: string
+  signatureMethod: string
+  typedSignature: string | null
 }
 
 /**
@@ -46,6 +48,8 @@ export async function findIntakeAgreementsByContact(
       'ip_address',
       'user_agent',
       'locale',
+      'signature_method',
+      'typed_signature',
     ])
     .where('email', '=', email)
     .where('phone', '=', phoneNumber)
@@ -67,5 +71,7 @@ export async function findIntakeAgreementsByContact(
     ipAddress: row.ip_address,
     userAgent: row.user_agent,
     locale: row.locale,
+    signatureMethod: row.signature_method,
+    typedSignature: row.typed_signature,
   }))
 }

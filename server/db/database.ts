@@ -34,6 +34,9 @@ export interface AgreementRecordsTable {
   consent_text: string
   /** The language of the agreement and consent shown. */
   locale: Generated<string>
+  /** 'drawn' on the pad, or 'typed': the full name typed (typed_signature) and drawn in a signature style. */
+  signature_method: Generated<string>
+  typed_signature: string | null
 }
 
 /** A claimant's e-mailed copy of a signed agreement, queued with the claim and sent in the background. */
@@ -131,6 +134,9 @@ export interface FormSubmissionsTable {
   agreement_sha256: Generated<string>
   ip_address: Generated<string>
   user_agent: Generated<string>
+  /** 'drawn' on the pad, or 'typed': the full name typed (typed_signature) and drawn in a signature style. */
+  signature_method: Generated<string>
+  typed_signature: Generated<string | null>
 }
 
 /** One case per app chosen on the main form (the spec's per-app case tables, as one table). */

@@ -15,6 +15,7 @@ import type { AgreementTemplates } from '../agreements/agreement-templates.ts'
 import type { SignerInfo } from '../submissions/create-claim.ts'
 import { acceptAgreementDate } from '../submissions/claim-input.ts'
 import { fieldLabel } from '../../src/validate-submission.ts'
+import { readSigning } from '../../src/signing.ts'
 import { validateOnServer } from '../forms/validate-on-server.ts'
 import { isUniqueViolation } from '../db/create-db.ts'
 import type { Database } from '../db/database.ts'
@@ -58,7 +59,8 @@ export async function createIntake({
       message: `send the intake as a JSON object, not ${found}`,
     })
   }
-  const check = validateOnServer({ validator: claimValidator, schema: config.schema, data })
+  const { signing, answers } = readSigning(data as Record<string, unknown>)
+  const check = validateOnServer({ validator: claimValidator, schema: config.schema, data: answers })
   if (!check.isValid) {
     const [field, { __errors }] = Object.entries(check.fields)[0] ?? ['', { __errors: ['is invalid'] }]
     throw new AppError('VALIDATION_FAILED', {
@@ -67,7 +69,7 @@ export async function createIntake({
       fields: check.fields,
     })
   }
-  const intake = data as IntakeData
+  const intake = answers as unknown as IntakeData
   const closed = intake.cashAdvanceApps.filter((app) => config.closedApps[app])
   if (closed.length > 0) {
     const notice = config.closedApps[closed[0]!]!
@@ -125,6 +127,8 @@ export async function createIntake({
         agreement_sha256: crypto.createHash('sha256').update(agreementHtml, 'utf8').digest('hex'),
         ip_address: signer.ipAddress,
         user_agent: signer.userAgent,
+        signature_method: signing.method,
+        typed_signature: signing.typedName ?? null,
       },
     })
     return { id, createdAt }

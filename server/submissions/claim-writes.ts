@@ -44,6 +44,8 @@ const AGREEMENT_COLUMNS = [
   'user_agent',
   'consent_text',
   'locale',
+  'signature_method',
+  'typed_signature',
 ] as const
 
 /** One slot per column, named after it. */

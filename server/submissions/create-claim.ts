@@ -6,6 +6,7 @@ import { isFormOpen, type ClaimData, type FormConfig } from '../../src/form-conf
 import { formatPhone } from '../../src/phone.ts'
 import type { Locale, Translator } from '../../src/translate.ts'
 import { fieldLabel } from '../../src/validate-submission.ts'
+import { readSigning } from '../../src/signing.ts'
 import { validateOnServer } from '../forms/validate-on-server.ts'
 import type { Database } from '../db/database.ts'
 import { isUniqueViolation } from '../db/create-db.ts'
@@ -83,7 +84,7 @@ export async function createClaim({
   signer: SignerInfo
 }): Promise<CreatedClaim & { agreement: SignedAgreement; claim: ClaimData }> {
   assertFormTakesClaims(config)
-  const data = parseData(rawData, file)
+  const { signing, answers: data } = readSigning(parseData(rawData, file))
   const check = validateOnServer({ validator: claimValidator, schema: config.schema, data })
   if (!check.isValid) {
     const [field, { __errors }] = Object.entries(check.fields)[0] ?? ['', { __errors: ['is invalid'] }]
@@ -160,6 +161,8 @@ export async function createClaim({
         user_agent: signer.userAgent,
         consent_text: config.agreement.consent,
         locale,
+        signature_method: signing.method,
+        typed_signature: signing.typedName ?? null,
       })
       if (html.trim() !== '') await writes.queueAgreementCopy(trx, { claimId: id })
       // checked after our insert holds the claims write lock: another process's start-up sweep

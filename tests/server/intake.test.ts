@@ -360,6 +360,8 @@ for (const dialect of DIALECTS) {
           agreement_sha256: expect.stringMatching(/^[0-9a-f]{64}$/),
           ip_address: expect.any(String),
           user_agent: expect.any(String),
+          signature_method: 'drawn',
+          typed_signature: null,
         })
         expect(row.agreement_sha256).toBe(
           crypto.createHash('sha256').update(row.agreement_html).digest('hex'),

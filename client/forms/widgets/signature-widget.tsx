@@ -1,12 +1,72 @@
 import type { WidgetProps } from '@rjsf/utils'
 import { useEffect, useRef, useState } from 'react'
 import type SignaturePad from 'signature_pad'
+import { useText } from '../../i18n/use-text.ts'
+import type { SigningMethod, SigningReport } from './signing.ts'
+import { loadSignatureFont, typedSignaturePng } from './typed-signature.ts'
 
 /** The spec's pad settings. */
 const PAD_OPTIONS = { minWidth: 0.5, maxWidth: 2.5, minDistance: 5, throttle: 16, penColor: '#111827' }
+const MAX_TYPED_NAME = 200
 
-/** Draw with a finger or a mouse; the signature is captured when a stroke ends and removed by Clear. */
-export function SignatureWidget({ id, value, disabled, readonly, onChange }: WidgetProps) {
+/**
+ * Sign by drawing (finger, mouse or pen) or, for anyone who cannot draw, by typing the full name,
+ * which is shown and signed in a signature style. Both give the same PNG; the form is told which way.
+ */
+export function SignatureWidget(props: WidgetProps) {
+  const { id, disabled, readonly, onChange, registry } = props
+  const t = useText()
+  const [method, setMethod] = useState<SigningMethod>('drawn')
+  const signing = (registry.formContext as { signing?: SigningReport } | undefined)?.signing
+  const isOff = disabled || readonly
+  const switchTo = (next: SigningMethod) => {
+    setMethod(next)
+    onChange(undefined)
+    signing?.report({ method: next })
+    if (next === 'typed') void loadSignatureFont().catch(() => undefined)
+    // the new control takes focus, so a keyboard user carries on where they are
+    setTimeout(() => document.getElementById(id)?.focus())
+  }
+  const helpId = `${id}-help`
+  return (
+    <div className="signature" data-field="signature">
+      <p id={helpId} className="signature-help">
+        {method === 'drawn'
+          ? t(
+              'Draw your signature in the box with your finger, a mouse or a pen. If you cannot draw, choose “Type your signature instead”.',
+            )
+          : t('Type your full name. It is shown in a signature style and signed as your signature.')}
+      </p>
+      {method === 'drawn' ? (
+        <DrawnSignature {...props} helpId={helpId} />
+      ) : (
+        <TypedSignature
+          {...props}
+          helpId={helpId}
+          onName={(typedName) => signing?.report({ method: 'typed', typedName })}
+        />
+      )}
+      <button
+        type="button"
+        className="link-button"
+        disabled={isOff}
+        onClick={() => switchTo(method === 'drawn' ? 'typed' : 'drawn')}
+      >
+        {method === 'drawn' ? t('Type your signature instead') : t('Draw your signature instead')}
+      </button>
+    </div>
+  )
+}
+
+function DrawnSignature({
+  id,
+  value,
+  disabled,
+  readonly,
+  onChange,
+  helpId,
+}: WidgetProps & { helpId: string }) {
+  const t = useText()
   const canvasRef = useRef<HTMLCanvasElement>(null)
   const padRef = useRef<SignaturePad | null>(null)
   const onChangeRef = useRef(onChange)
@@ -53,30 +113,103 @@ export function SignatureWidget({ id, value, disabled, readonly, onChange }: Wid
   }
 
   return (
-    <div className="signature">
+    <>
       <canvas
         id={id}
         ref={canvasRef}
         className="signature-pad"
         role="img"
-        aria-label="Signature pad: draw your signature with your finger or mouse"
+        tabIndex={0}
+        aria-label={t('Signature pad: draw your signature with your finger or mouse')}
+        aria-describedby={helpId}
       />
       <div className="signature-actions">
         <button type="button" className="secondary" onClick={clear} disabled={disabled || readonly}>
-          Clear Signature
+          {t('Clear Signature')}
         </button>
         {hasFailed ? (
           <span className="field-error" role="alert">
-            The signature pad could not be loaded. Please reload the page.
+            {t(
+              'The signature pad could not be loaded. Please reload the page, or type your signature instead.',
+            )}
           </span>
         ) : null}
         {value ? (
           <span className="signature-captured" role="status">
-            ✓ Signature captured
+            {t('✓ Signature captured')}
           </span>
         ) : null}
       </div>
-    </div>
+    </>
+  )
+}
+
+function TypedSignature({
+  id,
+  value,
+  disabled,
+  readonly,
+  onChange,
+  helpId,
+  onName,
+}: WidgetProps & { helpId: string; onName: (name: string) => void }) {
+  const t = useText()
+  const [name, setName] = useState('')
+  const [hasFailed, setHasFailed] = useState(false)
+  const onChangeRef = useRef(onChange)
+  onChangeRef.current = onChange
+
+  // the image follows the name; a name typed on while an earlier image is drawn wins
+  useEffect(() => {
+    const trimmed = name.trim()
+    onName(trimmed)
+    if (trimmed === '') {
+      onChangeRef.current(undefined)
+      return
+    }
+    let isCurrent = true
+    typedSignaturePng(trimmed).then(
+      (dataUrl) => isCurrent && onChangeRef.current(dataUrl),
+      () => isCurrent && setHasFailed(true),
+    )
+    return () => {
+      isCurrent = false
+    }
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- onName is the form's, stable in effect
+  }, [name])
+
+  return (
+    <>
+      <label className="typed-signature-label" htmlFor={id}>
+        {t('Your full name')}
+      </label>
+      <input
+        id={id}
+        className="form-control"
+        type="text"
+        autoComplete="name"
+        maxLength={MAX_TYPED_NAME}
+        value={name}
+        disabled={disabled || readonly}
+        aria-describedby={helpId}
+        onChange={(event) => setName(event.target.value)}
+      />
+      <div className="typed-signature-preview" aria-hidden="true">
+        {name.trim() || '\u00a0'}
+      </div>
+      <div className="signature-actions">
+        {hasFailed ? (
+          <span className="field-error" role="alert">
+            {t('Your typed signature could not be drawn. Please reload the page and try again.')}
+          </span>
+        ) : null}
+        {value ? (
+          <span className="signature-captured" role="status">
+            {t('✓ Signature captured')}
+          </span>
+        ) : null}
+      </div>
+    </>
   )
 }
 

@@ -1,0 +1,29 @@
+import type { Page } from 'playwright-core'
+
+const MAX_TABS = 60
+
+/**
+ * Presses Tab (as a keyboard user does) until the focused element matches the CSS selector; fails if
+ * it never gets there, which is what a keyboard trap or an unreachable control looks like.
+ */
+export async function tabTo(page: Page, selector: string): Promise<void> {
+  for (let presses = 0; presses < MAX_TABS; presses++) {
+    if (await page.evaluate((wanted) => document.activeElement?.matches(wanted) ?? false, selector)) return
+    await page.keyboard.press('Tab')
+  }
+  const focused = await page.evaluate(() => document.activeElement?.outerHTML.slice(0, 200) ?? 'nothing')
+  throw new Error(`Tab never reached ${selector} in ${MAX_TABS} presses; focus is on ${focused}`)
+}
+
+/** The accessible description of the focused element: the texts its aria-describedby names. */
+export async function focusedDescription(page: Page): Promise<string> {
+  return page.evaluate(() => {
+    const ids = document.activeElement?.getAttribute('aria-describedby')?.split(/\s+/) ?? []
+    return ids.map((id) => document.getElementById(id)?.textContent?.trim() ?? '').join(' ')
+  })
+}
+
+/** Types text into the focused field the way a keyboard does, key by key. */
+export async function typeText(page: Page, text: string): Promise<void> {
+  await page.keyboard.type(text, { delay: 5 })
+}
