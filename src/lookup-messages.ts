@@ -1,3 +1,5 @@
+import { isPossibleUsPhone, phoneDigits } from './phone.ts'
+
 /** The agreement lookup's texts, verbatim from the product spec where it has them. */
 export const LOOKUP_EMAIL_BLANK_MESSAGE = 'Please enter your email address'
 export const LOOKUP_EMAIL_INVALID_MESSAGE = 'Please enter a valid email address'
@@ -22,8 +24,8 @@ export function checkLookupInput({ email, phone }: { email: string; phone: strin
   const problems: Record<string, string> = {}
   if (email.trim() === '') problems.email = LOOKUP_EMAIL_BLANK_MESSAGE
   else if (!EMAIL_SHAPE.test(email.trim())) problems.email = LOOKUP_EMAIL_INVALID_MESSAGE
-  const digits = phone.replace(/\D/g, '')
-  if (digits === '') problems.phone = LOOKUP_PHONE_BLANK_MESSAGE
-  else if (digits.length !== 10) problems.phone = LOOKUP_PHONE_INVALID_MESSAGE
+  const digits = phoneDigits(phone)
+  if (phone.replace(/\D/g, '') === '') problems.phone = LOOKUP_PHONE_BLANK_MESSAGE
+  else if (!isPossibleUsPhone(digits)) problems.phone = LOOKUP_PHONE_INVALID_MESSAGE
   return problems
 }

@@ -2,7 +2,7 @@ import { useEffect, useState, type FormEvent } from 'react'
 import { Link } from 'react-router-dom'
 import { AppError } from '../../src/app-error.ts'
 import { AGREEMENT_NOT_FOUND_MESSAGE, checkLookupInput } from '../../src/lookup-messages.ts'
-import { formatPhone, PHONE_MAX_LENGTH } from '../../src/phone.ts'
+import { formatPhone, PHONE_INPUT_MAX_LENGTH } from '../../src/phone.ts'
 import { lookupAgreements, type FoundAgreement } from '../agreements/api.ts'
 import { FoundAgreementCard } from '../agreements/found-agreement-card.tsx'
 import { useText } from '../i18n/use-text.ts'
@@ -90,9 +90,9 @@ export function ViewAgreementRoute() {
               className="form-control"
               type="tel"
               inputMode="tel"
-              autoComplete="tel-national"
+              autoComplete="tel"
               placeholder={t('Enter the phone number you used for Step 2')}
-              maxLength={PHONE_MAX_LENGTH}
+              maxLength={PHONE_INPUT_MAX_LENGTH}
               value={phone}
               aria-invalid={problems.phone ? true : undefined}
               onChange={(event) => {

@@ -24,7 +24,7 @@ const ANSWERS = {
   firstName: 'Ana',
   lastName: 'Lopez',
   email: 'ana.lopez@example.com',
-  phoneNumber: '5551234567',
+  phoneNumber: '5552234567',
   signature: SIGNATURE,
 }
 const ALL_SECTIONS = Array.from({ length: 18 }, (_, i) => i + 1)
@@ -191,7 +191,7 @@ describe('the agreement each app shows', () => {
       expect(count(html, CLIENT_SIGNATURE_BLOCK)).toBe(1)
       expect(count(html, SIGNATURE_IMAGE)).toBe(1)
       expect(text).toContain('Date: November 22, 2026')
-      expect(text).toContain('Phone: (555) 123-4567')
+      expect(text).toContain('Phone: (555) 223-4567')
       expect(text).toContain('E-mail: ana.lopez@example.com')
       expect(text).toContain('Attorney: Jordan A. Reyes, Esq.')
     },
@@ -203,7 +203,7 @@ describe('the agreement each app shows', () => {
 
     expect(text).toContain('Name: Ana Lopez')
     expect(text).toContain('E-mail: ana.lopez@example.com')
-    expect(text).toContain('Phone: (555) 123-4567')
+    expect(text).toContain('Phone: (555) 223-4567')
     expect(text).toContain('Date: November 22, 2026')
     expect(decodeEntities(html.match(/<img class="signature-image" src="([^"]+)"/)?.[1] ?? '')).toBe(
       SIGNATURE,

@@ -8,7 +8,7 @@ import {
   DOWNLOAD_RATE_LIMITED_MESSAGE,
   LOOKUP_RATE_LIMITED_MESSAGE,
 } from '../../src/lookup-messages.ts'
-import { formatPhone } from '../../src/phone.ts'
+import { normalizePhone } from '../../src/phone.ts'
 import type { Database } from '../db/database.ts'
 import type { Languages } from '../i18n/languages.ts'
 import { hitRateLimit, type RateLimitRule } from '../rate-limit.ts'
@@ -183,7 +183,7 @@ async function findOwnAgreements(
       fields,
     })
   }
-  const contact = { email: input.email.trim().toLowerCase(), phoneNumber: formatPhone(input.phone) }
+  const contact = { email: input.email.trim().toLowerCase(), phoneNumber: normalizePhone(input.phone) }
   const [claims, intakes] = await Promise.all([
     intakeId === undefined
       ? findAgreementsByContact(db, { ...contact, ...(claimId === undefined ? {} : { claimId }) })

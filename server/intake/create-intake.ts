@@ -9,7 +9,7 @@ import {
   type IntakeConfig,
   type IntakeData,
 } from '../../src/intake-config.ts'
-import { formatPhone } from '../../src/phone.ts'
+import { formatPhone, normalizePhone } from '../../src/phone.ts'
 import type { Locale, Translator } from '../../src/translate.ts'
 import type { AgreementTemplates } from '../agreements/agreement-templates.ts'
 import type { SignerInfo } from '../submissions/create-claim.ts'
@@ -60,6 +60,8 @@ export async function createIntake({
     })
   }
   const { signing, answers } = readSigning(data as Record<string, unknown>)
+  // '+1 555.867.5309' and every usual writing of a US number become '(555) 867-5309' before the check
+  if (typeof answers.phone === 'string') answers.phone = normalizePhone(answers.phone)
   const check = validateOnServer({ validator: claimValidator, schema: config.schema, data: answers })
   if (!check.isValid) {
     const [field, { __errors }] = Object.entries(check.fields)[0] ?? ['', { __errors: ['is invalid'] }]

@@ -7,7 +7,7 @@ import { checkClaimContent, startContentThread, stopContentThreads } from './cla
 
 const templates = loadAgreementTemplates()
 const app = { displayName: 'Brigit', slug: 'brigit' }
-const answers = { firstName: 'Ana', lastName: 'Lopez', email: 'ana@example.com', phoneNumber: '5551234567' }
+const answers = { firstName: 'Ana', lastName: 'Lopez', email: 'ana@example.com', phoneNumber: '5552234567' }
 const signature = pngDataUrl(makeSignaturePng())
 const context = agreementContext({ app, answers: { ...answers, signature }, date: '2026-11-22' })
 const claim = (screenshot: Buffer, overrides: { signature?: string; variant?: string } = {}) =>

@@ -3,7 +3,7 @@ import { agreementContext } from '../../src/agreement-context.ts'
 import { AppError } from '../../src/app-error.ts'
 import { claimValidator } from '../../src/claim-validator.ts'
 import { isFormOpen, type ClaimData, type FormConfig } from '../../src/form-config.ts'
-import { formatPhone } from '../../src/phone.ts'
+import { formatPhone, normalizePhone } from '../../src/phone.ts'
 import type { Locale, Translator } from '../../src/translate.ts'
 import { fieldLabel } from '../../src/validate-submission.ts'
 import { readSigning } from '../../src/signing.ts'
@@ -85,6 +85,8 @@ export async function createClaim({
 }): Promise<CreatedClaim & { agreement: SignedAgreement; claim: ClaimData }> {
   assertFormTakesClaims(config)
   const { signing, answers: data } = readSigning(parseData(rawData, file))
+  // '+1 555.867.5309' and every usual writing of a US number become '(555) 867-5309' before the check
+  if (typeof data.phoneNumber === 'string') data.phoneNumber = normalizePhone(data.phoneNumber)
   const check = validateOnServer({ validator: claimValidator, schema: config.schema, data })
   if (!check.isValid) {
     const [field, { __errors }] = Object.entries(check.fields)[0] ?? ['', { __errors: ['is invalid'] }]

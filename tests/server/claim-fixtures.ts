@@ -70,7 +70,7 @@ export function makeClaimData(overrides: Record<string, unknown> = {}): Record<s
     firstName: 'Jane',
     lastName: 'Doe',
     email: 'jane.doe@example.com',
-    phoneNumber: '(555) 123-4567',
+    phoneNumber: '(555) 223-4567',
     cashAdvanceCount: 3,
     membershipMonths: 12,
     signature: pngDataUrl(),

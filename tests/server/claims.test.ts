@@ -85,10 +85,10 @@ for (const dialect of DIALECTS) {
         })
       })
 
-      it('stores a phone sent as bare digits formatted as (555) 123-4567', async () => {
-        await submitClaim({ data: makeClaimData({ phoneNumber: '5551234567' }) }).expect(201)
+      it('stores a phone sent as bare digits formatted as (555) 223-4567', async () => {
+        await submitClaim({ data: makeClaimData({ phoneNumber: '5552234567' }) }).expect(201)
 
-        expect((await findOnlyClaim()).phone_number).toBe('(555) 123-4567')
+        expect((await findOnlyClaim()).phone_number).toBe('(555) 223-4567')
       })
 
       it('stores the cash advance count and the membership months as integers', async () => {
@@ -320,9 +320,9 @@ for (const dialect of DIALECTS) {
       })
 
       it('treats the same phone written differently as a duplicate', async () => {
-        await submitClaim({ data: makeClaimData({ phoneNumber: '(555) 123-4567' }) }).expect(201)
+        await submitClaim({ data: makeClaimData({ phoneNumber: '(555) 223-4567' }) }).expect(201)
 
-        const res = await submitClaim({ data: makeClaimData({ phoneNumber: '555.123.4567' }) })
+        const res = await submitClaim({ data: makeClaimData({ phoneNumber: '555.223.4567' }) })
 
         expect(res.status).toBe(409)
         expect(await countClaims(ctx.db)).toBe(1)

@@ -236,7 +236,7 @@ const claimFieldFault: fc.Arbitrary<Fault> = fc.oneof(
   requiredText('firstName', 'Jane', 100, S.schema),
   requiredText('lastName', 'Doe', 100, S.schema),
   emailFault('email', 'jane.doe@example.com', S.schema),
-  phoneFault('phoneNumber', '(555) 123-4567', S.schema),
+  phoneFault('phoneNumber', '(555) 223-4567', S.schema),
   integerFault('cashAdvanceCount', 100, S.schema),
   integerFault('membershipMonths', 36, S.schema),
   { weight: 2, arbitrary: signatureFault(S.schema, S.signatureBytes) },

@@ -75,7 +75,8 @@ function expectRefusal(res: request.Response, expected: Expectation): void {
 
 /** A distinct valid phone per request, so a wrongly accepted claim cannot hide behind a duplicate. */
 function phoneFor(n: number, area = 555): string {
-  const digits = String(n).padStart(7, '0')
+  // the exchange starts with 2, as a real US exchange does
+  const digits = String(2_000_000 + n)
   return `(${area}) ${digits.slice(0, 3)}-${digits.slice(3, 7)}`
 }
 
@@ -145,7 +146,7 @@ for (const dialect of DIALECTS) {
         for (const [n, firstName] of ODD_LEGAL_TEXT.entries()) {
           const { request: raw } = buildIntakeRequest(
             { faults: [], names: { firstName, lastName: 'Doe' } },
-            `808${String(n).padStart(7, '0')}`,
+            `808${2_000_000 + n}`,
           )
           const res = await send(ctx, raw)
           expect(res.status, JSON.stringify(res.body)).toBe(201)
@@ -192,7 +193,7 @@ for (const dialect of DIALECTS) {
         await fc.assert(
           fc.asyncProperty(malformedIntake(), async (intake) => {
             sent++
-            const { request: raw, faults } = buildIntakeRequest(intake, `808${String(sent).padStart(7, '0')}`)
+            const { request: raw, faults } = buildIntakeRequest(intake, `808${2_000_000 + sent}`)
             const res = await send(ctx, raw)
             expectRefusal(res, expectationFor(faults, intakeStatuses))
             const stored = await whatWasStored(ctx)
@@ -235,7 +236,7 @@ for (const dialect of DIALECTS) {
           ['an unpaired surrogate', 'Ja\ud800ne'],
           ['an escape character', 'Ja\u001bne'],
         ])('refuses a first name holding %s with 422 naming "firstName"', async (_what, firstName) => {
-          const res = await claimRequest(makeClaimData({ firstName, phoneNumber: '5550001111' }))
+          const res = await claimRequest(makeClaimData({ firstName, phoneNumber: '5552001111' }))
 
           expect(res.status).toBe(422)
           expect(res.body.error.fields.firstName.__errors[0]).toMatch(
@@ -266,7 +267,7 @@ for (const dialect of DIALECTS) {
             [
               {
                 name: 'data',
-                value: Buffer.from(JSON.stringify(makeClaimData({ phoneNumber: '5550002222' }))),
+                value: Buffer.from(JSON.stringify(makeClaimData({ phoneNumber: '5552002222' }))),
               },
               { name: 'agreementdate', value: Buffer.from('2001-01-01') },
               { name: 'screenshot', value: SCREENSHOT, filename: 'statement.png', contentType: 'image/png' },

@@ -59,8 +59,8 @@ for (const dialect of DIALECTS) {
     }
 
     it('lists what it would delete on a dry run and deletes nothing', async () => {
-      const old = await claimFrom('(555) 100-0001', yearsAgo(FIRM_SETTINGS.retentionYears + 1))
-      await claimFrom('(555) 100-0002', yearsAgo(1))
+      const old = await claimFrom('(555) 200-0001', yearsAgo(FIRM_SETTINGS.retentionYears + 1))
+      await claimFrom('(555) 200-0002', yearsAgo(1))
       const result = await purgeExpired({
         db: ctx.db,
         storage: ctx.storage,
@@ -73,9 +73,9 @@ for (const dialect of DIALECTS) {
     })
 
     it('deletes expired claims with their signed records and screenshots, keeping recent ones and legal holds', async () => {
-      const expired = await claimFrom('(555) 100-0003', yearsAgo(FIRM_SETTINGS.retentionYears + 1))
-      const held = await claimFrom('(555) 100-0004', yearsAgo(FIRM_SETTINGS.retentionYears + 2), 1)
-      const recent = await claimFrom('(555) 100-0005', yearsAgo(FIRM_SETTINGS.retentionYears - 1))
+      const expired = await claimFrom('(555) 200-0003', yearsAgo(FIRM_SETTINGS.retentionYears + 1))
+      const held = await claimFrom('(555) 200-0004', yearsAgo(FIRM_SETTINGS.retentionYears + 2), 1)
+      const recent = await claimFrom('(555) 200-0005', yearsAgo(FIRM_SETTINGS.retentionYears - 1))
       const expiredKey = (
         await ctx.db
           .selectFrom('claims')

@@ -12,7 +12,7 @@ import {
 } from './helpers.ts'
 
 const SCREENSHOT = readFixture('bank-statement.png')
-const CONTACT = { email: 'ana.lopez@example.com', phone: '(555) 123-4567' }
+const CONTACT = { email: 'ana.lopez@example.com', phone: '(555) 223-4567' }
 
 async function pdfText(pdf: Buffer): Promise<string> {
   const document = await getDocument({ data: new Uint8Array(pdf), verbosity: 0 }).promise
@@ -50,7 +50,9 @@ for (const dialect of DIALECTS) {
     }
 
     it('keeps a typed signature with the name as typed, and says so in both downloads', async () => {
-      const created = await fileClaim({ signatureMethod: 'typed', typedSignature: '  Ana López ' }).expect(201)
+      const created = await fileClaim({ signatureMethod: 'typed', typedSignature: '  Ana López ' }).expect(
+        201,
+      )
 
       const record = await ctx.db.selectFrom('agreement_records').selectAll().executeTakeFirstOrThrow()
       expect(record.signature_method).toBe('typed')

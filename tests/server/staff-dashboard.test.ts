@@ -210,7 +210,7 @@ for (const dialect of DIALECTS) {
           first_name: 'Janet',
           last_name: 'Doe-Smith',
           email: 'jane.doe@example.com',
-          phone_number: '(555) 123-4567',
+          phone_number: '(555) 223-4567',
         })
         bob = await seedClaim({ first_name: 'Bob', last_name: 'Stone', email: 'bob@other.test' })
       })
@@ -226,12 +226,12 @@ for (const dialect of DIALECTS) {
       })
 
       it('finds a formatted phone fragment', async () => {
-        expect(await search('(555) 123')).toEqual([jane])
-        expect(await search('555-1234')).toEqual([jane])
+        expect(await search('(555) 223')).toEqual([jane])
+        expect(await search('555-2234')).toEqual([jane])
       })
 
       it('finds a digits-only phone fragment', async () => {
-        expect(await search('5551234')).toEqual([jane])
+        expect(await search('5552234')).toEqual([jane])
         expect(await search('234567')).toEqual([jane])
       })
 

@@ -1,7 +1,10 @@
 import type { WidgetProps } from '@rjsf/utils'
-import { formatPhone, PHONE_MAX_LENGTH } from '../../../src/phone.ts'
+import { formatPhone, PHONE_INPUT_MAX_LENGTH } from '../../../src/phone.ts'
 
-/** Keeps digits only and shows them as (XXX) XXX-XXXX while the user types. */
+/**
+ * Shows the number as (XXX) XXX-XXXX however it arrives: typed key by key, pasted or autofilled, with
+ * or without the +1 that phones and address books add.
+ */
 export function PhoneWidget({
   id,
   value,
@@ -11,6 +14,7 @@ export function PhoneWidget({
   onBlur,
   onFocus,
   rawErrors,
+  options,
 }: WidgetProps) {
   return (
     <input
@@ -19,9 +23,9 @@ export function PhoneWidget({
       className="form-control"
       type="tel"
       inputMode="tel"
-      autoComplete="tel-national"
+      autoComplete={typeof options.autocomplete === 'string' ? options.autocomplete : 'tel'}
       placeholder="(555) 555-5555"
-      maxLength={PHONE_MAX_LENGTH}
+      maxLength={PHONE_INPUT_MAX_LENGTH}
       value={typeof value === 'string' ? value : ''}
       disabled={disabled || readonly}
       aria-invalid={rawErrors?.length ? true : undefined}
