@@ -189,10 +189,41 @@ describe('renderAgreementPdf', () => {
     expect(pages[0]?.lines).toEqual(expect.arrayContaining(['Bold oblique text', 'next line']))
   })
 
-  it('writes strong text in bold Helvetica and em text in oblique Helvetica', async () => {
+  it('writes strong text in bold and em text in italic Noto Sans, embedded (a subset)', async () => {
     const raw = (await render()).toString('latin1')
-    expect(raw).toMatch(/\/BaseFont \/Helvetica-Bold\b/)
-    expect(raw).toMatch(/\/BaseFont \/Helvetica-Oblique\b/)
+    expect(raw).toMatch(/\/BaseFont \/[A-Z]{6}\+NotoSans-Bold\b/)
+    expect(raw).toMatch(/\/BaseFont \/[A-Z]{6}\+NotoSans-Italic\b/)
+    expect(raw).not.toMatch(/\/BaseFont \/Helvetica/)
+  })
+
+  it('prints Vietnamese, Polish, Greek and Cyrillic names as written', async () => {
+    const name = 'Nguyễn Văn Łukasz Ωμέγα Дмитрий'
+    const { pages } = await readPdf(
+      await render(makeAgreementHtml({ name }), makeAudit({ userAgent: 'Żółć ĐŨ' })),
+    )
+    expect(pages[0]?.words.join(' ')).toContain('between Nguyễn Văn Łukasz Ωμέγα Дмитрий and')
+    expect(pages.at(-1)?.words.join(' ')).toContain('User agent Żółć ĐŨ')
+  })
+
+  it('is tagged for screen readers: marked, in its language, with headings, paragraphs, a list and the figure', async () => {
+    const pdf = await render(makeAgreementHtml(), makeAudit({ locale: 'es' }))
+    const document = await getDocument({ data: new Uint8Array(pdf), verbosity: 0 }).promise
+    try {
+      expect(await document.getMarkInfo()).toMatchObject({ Marked: true })
+      const roles = new Set<string>()
+      const collect = (node: { role?: string; children?: unknown[] } | null) => {
+        if (!node) return
+        if (node.role) roles.add(node.role)
+        for (const child of node.children ?? []) collect(child as { role?: string; children?: unknown[] })
+      }
+      collect(await (await document.getPage(1)).getStructTree())
+      expect([...roles]).toEqual(expect.arrayContaining(['Document', 'H1', 'H2', 'P', 'L', 'LI', 'Figure']))
+    } finally {
+      await document.destroy()
+    }
+    const raw = pdf.toString('latin1')
+    expect(raw).toMatch(/\/Lang \(es-US\)/)
+    expect(raw).toMatch(/\/DisplayDocTitle true/)
   })
 
   it('draws the PNG signature as an image', async () => {
@@ -226,7 +257,7 @@ describe('renderAgreementPdf', () => {
     expect(text).toContain(`Template version ${audit.templateVersion}`)
   })
 
-  it('puts ? for characters Helvetica cannot encode and keeps accents and typographic quotes', async () => {
+  it('puts ? for characters the font has no glyph for and keeps accents and typographic quotes', async () => {
     const name = 'Zoë O’Brien 😀 李'
     const { pages } = await readPdf(
       await render(makeAgreementHtml({ name }), makeAudit({ userAgent: 'Agent 🤖' })),

@@ -1,3 +1,5 @@
+import fs from 'node:fs'
+import { createRequire } from 'node:module'
 import { isDecodablePng, PNG_SIGNATURE } from '../uploads/check-png.ts'
 import { Parser } from 'htmlparser2'
 import PDFDocument from 'pdfkit'
@@ -17,7 +19,9 @@ type TextBlock =
   | { kind: 'title' | 'heading' | 'subheading' | 'paragraph'; runs: Run[]; indent: number }
   | { kind: 'item'; runs: Run[]; indent: number; marker: string }
 
-type Block = TextBlock | { kind: 'image'; bytes: Buffer }
+type Block = TextBlock | { kind: 'image'; bytes: Buffer; alt: string }
+
+type StructElement = ReturnType<PDFKit.PDFDocument['struct']>
 
 const MARGIN = 72
 const BODY_SIZE = 11
@@ -41,8 +45,28 @@ const HEADINGS: Record<string, 'title' | 'heading' | 'subheading'> = {
 }
 const BLOCK_TAGS = new Set(['article', 'section', 'div', 'header', 'footer', 'main', 'aside', 'nav'])
 const IMAGE_SRC = /^data:image\/(?:png|jpeg);base64,([a-z0-9+/=\s]*)$/i
-// the 27 characters WinAnsi puts in 0x80–0x9F; with Latin-1 they are all the standard Helvetica can show
-const WIN_ANSI_EXTRAS = new Set('€‚ƒ„…†‡ˆ‰Š‹ŒŽ‘’“”•–—˜™š›œžŸ')
+/** Each level of text as a screen reader reads the tagged PDF. */
+const STRUCTURE_TAGS = { title: 'H1', heading: 'H2', subheading: 'H3', paragraph: 'P' } as const
+
+const require = createRequire(import.meta.url)
+/**
+ * Noto Sans, embedded (pdfkit keeps only the glyphs a document uses): Latin, Latin Extended,
+ * Vietnamese, Greek and Cyrillic print as written, where the standard PDF fonts know Windows-1252 only.
+ */
+const FONT_FILES = {
+  Body: '@expo-google-fonts/noto-sans/400Regular/NotoSans_400Regular.ttf',
+  'Body-Bold': '@expo-google-fonts/noto-sans/700Bold/NotoSans_700Bold.ttf',
+  'Body-Italic': '@expo-google-fonts/noto-sans/400Regular_Italic/NotoSans_400Regular_Italic.ttf',
+  'Body-BoldItalic': '@expo-google-fonts/noto-sans/700Bold_Italic/NotoSans_700Bold_Italic.ttf',
+} as const
+let fonts: Record<keyof typeof FONT_FILES, Buffer> | undefined
+
+function loadFonts(): Record<keyof typeof FONT_FILES, Buffer> {
+  fonts ??= Object.fromEntries(
+    Object.entries(FONT_FILES).map(([name, file]) => [name, fs.readFileSync(require.resolve(file))]),
+  ) as Record<keyof typeof FONT_FILES, Buffer>
+  return fonts
+}
 
 /**
  * The signed agreement as a Letter PDF: the stored HTML's text in order (same words), its images, and a last
@@ -68,7 +92,13 @@ export async function renderAgreementPdf({
     // the signing time, not now, so one stored record always renders to the same bytes
     info: hasSignedAt ? { Title: title, CreationDate: signedAt } : { Title: title },
     displayTitle: true,
+    // tagged: headings, paragraphs, lists and the signature figure, in the document's language
+    tagged: true,
+    lang: audit.locale === 'es' ? 'es-US' : 'en-US',
+    pdfVersion: '1.7',
   })
+  for (const [name, bytes] of Object.entries(loadFonts())) doc.registerFont(name, bytes)
+  doc.font('Body')
   const chunks: Buffer[] = []
   doc.on('data', (chunk: Buffer) => chunks.push(chunk))
   const ended = new Promise<void>((resolve, reject) => {
@@ -76,11 +106,26 @@ export async function renderAgreementPdf({
     doc.on('error', reject)
   })
 
+  const root = doc.struct('Document')
+  doc.addStructure(root)
+  let list: StructElement | undefined
   for (const block of parseAgreementHtml(html)) {
-    if (block.kind === 'image') drawImage(doc, block.bytes)
-    else drawTextBlock(doc, block)
+    if (block.kind !== 'item' && list) {
+      list.end()
+      list = undefined
+    }
+    if (block.kind === 'image') {
+      root.add(doc.struct('Figure', { alt: block.alt }, () => drawImage(doc, block.bytes)))
+    } else if (block.kind === 'item') {
+      if (!list) root.add((list = doc.struct('L')))
+      list.add(drawListItem(doc, block))
+    } else {
+      root.add(doc.struct(STRUCTURE_TAGS[block.kind], {}, () => drawTextBlock(doc, block)))
+    }
   }
-  drawAuditPage(doc, auditRows(audit, t), t)
+  list?.end()
+  drawAuditPage(doc, root, auditRows(audit, t), t)
+  root.end()
   doc.end()
   await ended
   return Buffer.concat(chunks)
@@ -138,7 +183,7 @@ function parseAgreementHtml(html: string): Block[] {
           const match = IMAGE_SRC.exec(attributes.src ?? '')
           if (match?.[1] !== undefined) {
             flush()
-            blocks.push({ kind: 'image', bytes: Buffer.from(match[1], 'base64') })
+            blocks.push({ kind: 'image', bytes: Buffer.from(match[1], 'base64'), alt: attributes.alt ?? '' })
           }
         }
       },
@@ -172,24 +217,42 @@ function trimRuns(runs: Run[]): Run[] {
   return runs
 }
 
-function drawTextBlock(doc: PDFKit.PDFDocument, block: TextBlock): void {
-  const style = TEXT_STYLES[block.kind]
+/** A list item as the tags want it: its marker (Lbl) and its text (LBody). */
+function drawListItem(doc: PDFKit.PDFDocument, block: TextBlock & { kind: 'item' }): StructElement {
   const left = MARGIN + block.indent * LIST_INDENT
-  const textLeft = block.kind === 'item' ? left + LIST_INDENT : left
-  const width = doc.page.width - MARGIN - textLeft
+  const top = startBlock(doc, block)
+  return doc.struct('LI', {}, [
+    doc.struct('Lbl', {}, () => {
+      doc.font(fontName(false, false)).text(block.marker, left, top, { lineBreak: false })
+    }),
+    doc.struct('LBody', {}, () => drawRuns(doc, block, left + LIST_INDENT, top)),
+  ])
+}
+
+function drawTextBlock(doc: PDFKit.PDFDocument, block: TextBlock): void {
+  const left = MARGIN + block.indent * LIST_INDENT
+  drawRuns(doc, block, left, startBlock(doc, block))
+}
+
+/** Moves to where the block starts (a new page if it would not fit) and gives its top. */
+function startBlock(doc: PDFKit.PDFDocument, block: TextBlock): number {
+  const style = TEXT_STYLES[block.kind]
   doc.fontSize(style.size)
   // keep a heading with the first lines that follow it
   const needed = style.before + doc.currentLineHeight(true) * (style.bold ? 3 : 1)
   if (doc.y + needed > doc.page.maxY()) doc.addPage()
   else doc.y += style.before
-  const top = doc.y
-  if (block.kind === 'item')
-    doc.font(fontName(false, false)).text(block.marker, left, top, { lineBreak: false })
+  return doc.y
+}
+
+function drawRuns(doc: PDFKit.PDFDocument, block: TextBlock, textLeft: number, top: number): void {
+  const style = TEXT_STYLES[block.kind]
+  const width = doc.page.width - MARGIN - textLeft
   block.runs.forEach((run, index) => {
-    doc.font(fontName(style.bold || run.bold, run.italic))
+    doc.font(fontName(style.bold || run.bold, run.italic)).fontSize(style.size)
     const options = { width, lineGap: LINE_GAP, continued: index < block.runs.length - 1 }
-    if (index === 0) doc.text(toWinAnsi(run.text), textLeft, top, options)
-    else doc.text(toWinAnsi(run.text), options)
+    if (index === 0) doc.text(printable(doc, run.text), textLeft, top, options)
+    else doc.text(printable(doc, run.text), options)
   })
   doc.x = MARGIN
   doc.y += style.after
@@ -224,34 +287,55 @@ function openImage(doc: PDFKit.PDFDocument, bytes: Buffer): OpenedImage {
   }
 }
 
-function drawAuditPage(doc: PDFKit.PDFDocument, rows: [string, string][], t: Translator): void {
+function drawAuditPage(
+  doc: PDFKit.PDFDocument,
+  root: StructElement,
+  rows: [string, string][],
+  t: Translator,
+): void {
   doc.addPage()
-  doc.font(fontName(true, false)).fontSize(18).text(t('Audit Details'), MARGIN, MARGIN)
+  root.add(
+    doc.struct('H1', {}, () => {
+      doc
+        .font(fontName(true, false))
+        .fontSize(18)
+        .text(printable(doc, t('Audit Details')), MARGIN, MARGIN)
+    }),
+  )
   doc.moveDown(0.8)
   const width = doc.page.width - 2 * MARGIN
   for (const [label, value] of rows) {
-    doc.font(fontName(true, false)).fontSize(10).text(label, MARGIN, doc.y, { width })
-    doc.font(fontName(false, false)).fontSize(10).text(toWinAnsi(value), { width, lineGap: LINE_GAP })
+    root.add(
+      doc.struct('P', {}, () => {
+        doc.font(fontName(true, false)).fontSize(10).text(printable(doc, label), MARGIN, doc.y, { width })
+        doc
+          .font(fontName(false, false))
+          .fontSize(10)
+          .text(printable(doc, value), { width, lineGap: LINE_GAP })
+      }),
+    )
     doc.moveDown(0.6)
   }
 }
 
 function fontName(bold: boolean, italic: boolean): string {
-  if (bold) return italic ? 'Helvetica-BoldOblique' : 'Helvetica-Bold'
-  return italic ? 'Helvetica-Oblique' : 'Helvetica'
+  if (bold) return italic ? 'Body-BoldItalic' : 'Body-Bold'
+  return italic ? 'Body-Italic' : 'Body'
 }
 
-/** What the standard Helvetica cannot encode (emoji, CJK, …) becomes '?', one per character. */
-function toWinAnsi(text: string): string {
+interface EmbeddedFont {
+  font: { hasGlyphForCodePoint(codePoint: number): boolean }
+}
+
+/**
+ * The text as the current font can print it: a character it has no glyph for (emoji, CJK, …) becomes
+ * '?', one per character, rather than an empty box.
+ */
+function printable(doc: PDFKit.PDFDocument, text: string): string {
+  const { font } = (doc as unknown as { _font: EmbeddedFont })._font
   let out = ''
   for (const char of text.normalize('NFC')) {
-    const code = char.codePointAt(0) ?? 0
-    const isEncodable =
-      char === '\n' ||
-      (code >= 0x20 && code <= 0x7e) ||
-      (code >= 0xa0 && code <= 0xff) ||
-      WIN_ANSI_EXTRAS.has(char)
-    out += isEncodable ? char : '?'
+    out += char === '\n' || font.hasGlyphForCodePoint(char.codePointAt(0) ?? 0) ? char : '?'
   }
   return out
 }

@@ -1,10 +1,12 @@
-import type { Response } from 'express'
+import type { Request, Response } from 'express'
 
 /** RFC 4180 ends records with CRLF. */
 export const CSV_LINE_END = '\r\n'
 const FORMULA_START = /^[=+\-@\t\r]/
 const NEEDS_QUOTES = /[",\r\n]/
 const FLUSH_BYTES = 64 * 1024
+/** Excel reads a CSV as the system's legacy code page unless it starts with UTF-8's byte-order mark. */
+export const UTF8_BOM = '\ufeff'
 
 /**
  * One CSV cell. A cell a spreadsheet would run as a formula gets a leading single quote; a cell holding
@@ -24,7 +26,7 @@ export function csvRecord(values: readonly (string | number)[]): string {
 }
 
 /**
- * Sends a CSV download: UTF-8, an attachment with this name, never cached; the header, then each page's
+ * Sends a CSV download: UTF-8 with a byte-order mark, an attachment with this name, never cached; the header, then each page's
  * records as they come, in chunks of about 64 KiB, waiting for 'drain' whenever the socket is full, so
  * memory stays flat however many rows there are. Returns how many records were written, and whether the
  * client stayed until the end; the caller then ends the response. If reading a page fails once rows
@@ -47,7 +49,7 @@ export async function sendCsv<Row>(
   res.attachment(fileName)
   res.set({ 'Content-Type': 'text/csv; charset=utf-8', 'Cache-Control': 'private, no-store' })
   let written = 0
-  let buffer = csvRecord(header)
+  let buffer = UTF8_BOM + csvRecord(header)
   try {
     for await (const rows of pages) {
       for (const row of rows) buffer += csvRecord(record(row))
@@ -81,4 +83,13 @@ async function writeChunk(res: Response, chunk: string): Promise<boolean> {
     res.on('drain', onDrain)
     res.on('close', onClose)
   })
+}
+
+/**
+ * `?check=1` on an export: the browser asks first whether the download would start (a session, a
+ * known app, a valid search) and reports a refusal on the page, then lets the download itself stream
+ * to disk, which a script's fetch could only hold in the tab's memory.
+ */
+export function isExportCheck(req: Request): boolean {
+  return req.query.check === '1'
 }

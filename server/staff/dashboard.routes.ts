@@ -8,7 +8,7 @@ import { findFormOrThrow } from '../forms/form.routes.ts'
 import { findClaimById } from '../submissions/claim.repository.ts'
 import type { ScreenshotStorage } from '../uploads/screenshot-storage.ts'
 import { recordAudit } from './audit-log.ts'
-import { sendCsv } from './csv.ts'
+import { isExportCheck, sendCsv } from './csv.ts'
 import { computeSubmissionStats, findSubmissionsPage } from './dashboard.repository.ts'
 import { intakeSubmissionRoutes } from './intake-submissions.routes.ts'
 import { parseListQuery } from './list-query.ts'
@@ -57,6 +57,10 @@ export function dashboardRoutes({
   router.get('/api/staff/apps/:slug/export.csv', async (req, res) => {
     const { slug } = findFormOrThrow(forms, req.params.slug)
     const { term } = parseListQuery(req.query)
+    if (isExportCheck(req)) {
+      res.set('Cache-Control', 'no-store').status(204).end()
+      return
+    }
     const origin = `${req.protocol}://${req.get('host')}`
     const result = await sendCsv(res, {
       fileName: `${slug}-submissions-${new Date().toISOString().slice(0, 10)}.csv`,

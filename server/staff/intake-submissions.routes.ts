@@ -5,7 +5,7 @@ import { intakeAppChoices, type IntakeConfig } from '../../src/intake-config.ts'
 import type { IntakeSubmission } from '../../src/staff-lists.ts'
 import type { Database } from '../db/database.ts'
 import { recordAudit } from './audit-log.ts'
-import { sendCsv } from './csv.ts'
+import { isExportCheck, sendCsv } from './csv.ts'
 import { findIntakeCaseExportPages, findIntakePage } from './intake-submissions.repository.ts'
 import { parseListQuery } from './list-query.ts'
 import { isoTimestamp } from '../db/timestamp.ts'
@@ -53,6 +53,10 @@ export function intakeSubmissionRoutes({
   })
 
   router.get('/api/staff/intake-submissions/export.csv', async (req, res) => {
+    if (isExportCheck(req)) {
+      res.set('Cache-Control', 'no-store').status(204).end()
+      return
+    }
     const result = await sendCsv(res, {
       fileName: 'app-submissions-view.csv',
       header: INTAKE_CSV_HEADER,

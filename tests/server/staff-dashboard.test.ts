@@ -16,6 +16,12 @@ import {
 
 const SITE = 'dashboard.test'
 const SAME_SITE = { Host: SITE, Origin: `http://${SITE}` }
+/** The CSV's text after its UTF-8 byte-order mark, which every export starts with. */
+function withoutBom(text: string): string {
+  expect(text.startsWith('\ufeff')).toBe(true)
+  return text.slice(1)
+}
+
 const CSV_HEADER =
   'ID,Submission Date,First Name,Last Name,Email,Phone Number,Cash Advance Count,Membership Months,Language,Screenshot URL'
 const ONE_DAY_MS = 24 * 60 * 60 * 1000
@@ -404,6 +410,30 @@ for (const dialect of DIALECTS) {
         return staffGet('/api/staff/apps/brigit/export.csv').query(query).expect(200)
       }
 
+      it('starts with the UTF-8 byte-order mark, and accented names arrive as written', async () => {
+        await seedClaim({ first_name: 'José', last_name: 'Núñez' })
+        const res = await staffGet('/api/staff/apps/brigit/export.csv')
+          .buffer(true)
+          .parse((response, done) => {
+            const chunks: Buffer[] = []
+            response.on('data', (chunk: Buffer) => chunks.push(chunk))
+            response.on('end', () => done(null, Buffer.concat(chunks)))
+          })
+          .expect(200)
+        const bytes = res.body as Buffer
+        expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf])
+        expect(bytes.subarray(3).toString('utf8')).toContain(',José,Núñez,')
+      })
+
+      it('answers the browser’s check (check=1) with 204, reading and auditing nothing', async () => {
+        await seedClaim()
+        const res = await staffGet('/api/staff/apps/brigit/export.csv').query({ check: '1' }).expect(204)
+        expect(res.text).toBe('')
+        expect(await auditRows('export')).toEqual([])
+        await staffGet('/api/staff/apps/nope/export.csv').query({ check: '1' }).expect(404)
+        await request(ctx.app).get('/api/staff/apps/brigit/export.csv?check=1').expect(401)
+      })
+
       it('has the exact header, one line per claim, newest first, and a dated file name', async () => {
         const first = await seedClaim()
         const second = await seedClaim({ first_name: 'Ann', phone_number: '(555) 000-2222' })
@@ -412,7 +442,7 @@ for (const dialect of DIALECTS) {
 
         expect(res.headers['content-type']).toBe('text/csv; charset=utf-8')
         expect(fileName(res)).toBe(`brigit-submissions-${utcDay(Date.now())}.csv`)
-        const lines = res.text.split('\r\n')
+        const lines = withoutBom(res.text).split('\r\n')
         expect(lines[0]).toBe(CSV_HEADER)
         expect(lines).toHaveLength(4)
         expect(lines[3]).toBe('')
@@ -462,7 +492,7 @@ for (const dialect of DIALECTS) {
       it('exports what the search shows', async () => {
         const match = await seedClaim({ email: 'wanted@example.com' })
         await seedClaim()
-        const lines = (await exportCsv({ q: 'WANTED' })).text.split('\r\n')
+        const lines = withoutBom((await exportCsv({ q: 'WANTED' })).text).split('\r\n')
 
         expect(lines.slice(1, -1).map((line) => Number(line.split(',')[0]))).toEqual([match])
       })
@@ -472,7 +502,7 @@ for (const dialect of DIALECTS) {
         const res = await exportCsv()
 
         expect(res.headers['transfer-encoding']).toBe('chunked')
-        const lines = res.text.split('\r\n')
+        const lines = withoutBom(res.text).split('\r\n')
         expect(lines).toHaveLength(3002)
         const ids = lines.slice(1, -1).map((line) => Number(line.split(',')[0]))
         expect(new Set(ids).size).toBe(3000)
@@ -482,7 +512,7 @@ for (const dialect of DIALECTS) {
 
       it('streams a search matching more than one page complete', async () => {
         await seedMany(2500, (i) => ({ last_name: i % 2 ? 'Exported' : 'Kept' }))
-        const lines = (await exportCsv({ q: 'XPORT' })).text.split('\r\n')
+        const lines = withoutBom((await exportCsv({ q: 'XPORT' })).text).split('\r\n')
 
         const lastNames = lines.slice(1, -1).map((line) => line.split(',')[3])
         expect(lastNames).toHaveLength(1250)
@@ -519,7 +549,7 @@ for (const dialect of DIALECTS) {
         const res = await staffGet('/api/staff/intake-submissions/export.csv').expect(200)
         expect(res.headers['content-type']).toBe('text/csv; charset=utf-8')
         expect(fileName(res)).toBe('app-submissions-view.csv')
-        expect(res.text).toBe('Name,Email,Phone,Apps Used,App,Step 2 Status,Date\r\n')
+        expect(res.text).toBe('\ufeffName,Email,Phone,Apps Used,App,Step 2 Status,Date\r\n')
       })
     })
   })

@@ -141,8 +141,11 @@ function parseCsv(text: string): string[][] {
   return rows
 }
 
+/** The CSV's text after the UTF-8 byte-order mark every export starts with. */
 async function readDownload(download: Download): Promise<string> {
-  return fs.readFileSync((await download.path())!, 'utf8')
+  const text = fs.readFileSync((await download.path())!, 'utf8')
+  expect(text.startsWith('\ufeff')).toBe(true)
+  return text.slice(1)
 }
 
 async function pdfText(bytes: Buffer): Promise<string> {

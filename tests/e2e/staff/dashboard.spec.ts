@@ -134,6 +134,7 @@ describe('staff use the Brigit dashboard', () => {
       'Phone',
       'Cash Advances',
       'Membership',
+      'Language',
       'Date',
       'Actions',
     ])
@@ -207,8 +208,12 @@ describe('staff use the Brigit dashboard', () => {
       page.getByRole('button', { name: 'Download CSV' }).click(),
     ])
     expect(download.suggestedFilename()).toMatch(/^brigit-submissions-\d{4}-\d{2}-\d{2}\.csv$/)
-    const lines = fs
-      .readFileSync((await download.path())!, 'utf8')
+    const bytes = fs.readFileSync((await download.path())!)
+    // UTF-8's byte-order mark first, so Excel reads accented names right
+    expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf])
+    const lines = bytes
+      .subarray(3)
+      .toString('utf8')
       .split(/\r?\n/)
       .filter((line) => line !== '')
     expect(lines[0]).toBe(
@@ -228,7 +233,9 @@ describe('staff use the Brigit dashboard', () => {
   })
 
   it('tells the user with an alert when the CSV download fails', async () => {
-    // the real server does not fail on demand: this one answer is replaced in the browser
+    // the real server does not fail on demand: its answer to the download's check is replaced here
+    let downloads = 0
+    page.on('download', () => downloads++)
     await page.route('**/export.csv*', (route) =>
       route.fulfill({ status: 500, json: { error: { code: 'INTERNAL_ERROR', message: 'boom' } } }),
     )
@@ -241,6 +248,7 @@ describe('staff use the Brigit dashboard', () => {
     })
     await page.getByRole('button', { name: 'Download CSV' }).click()
     await expect.poll(() => alerts, { timeout: 10_000 }).toEqual(['Error downloading CSV file'])
+    expect(downloads).toBe(0)
     await page.unroute('**/export.csv*')
     await shown(page.getByRole('button', { name: 'Download CSV' }))
   })

@@ -61,7 +61,10 @@ describe("the main page's admin mode", () => {
       page.getByRole('button', { name: 'Download App Submissions View (CSV)' }).click(),
     ])
     expect(download.suggestedFilename()).toBe('app-submissions-view.csv')
-    const lines = fs.readFileSync((await download.path())!, 'utf8').split(/\r?\n/)
+    const lines = fs
+      .readFileSync((await download.path())!, 'utf8')
+      .replace(/^\ufeff/, '')
+      .split(/\r?\n/)
     expect(lines[0]).toBe('Name,Email,Phone,Apps Used,App,Step 2 Status,Date')
     const ours = lines.filter((line) => line.includes('leilani.adminview@example.com'))
     expect(ours).toHaveLength(2)
