@@ -780,7 +780,7 @@ for (const dialect of DIALECTS) {
           expect(res.headers['content-type']).toBe('text/csv; charset=utf-8')
           expect(res.headers['content-disposition']).toMatch(/app-submissions-view\.csv/)
           expect(res.text.split('\r\n')).toEqual([
-            CSV_HEADER,
+            `\ufeff${CSV_HEADER}`,
             `Sam Rivers,sam@example.com,(212) 555-0199,MoneyLion,MoneyLion,not submitted,${sam.body.createdAt}`,
             `Jane Doe,jane.doe@example.com,(808) 555-0100,Earnin; Chime,Chime,not submitted,${jane.body.createdAt}`,
             `Jane Doe,jane.doe@example.com,(808) 555-0100,Earnin; Chime,Earnin,submitted,${jane.body.createdAt}`,
