@@ -88,7 +88,7 @@ export function createApp({
   app.use(claimRoutes({ db, forms, languages, storage, templates, agreementCopies }))
   app.use(agreementRoutes({ db, forms, languages }))
   app.use('/api', notFoundApi)
-  if (clientDir) app.use(staticClient(clientDir))
+  if (clientDir) app.use(staticClient(clientDir, { slugs: new Set(forms.keys()) }))
   app.use(errorHandler({ logger, languages }))
   return app
 }

@@ -2,21 +2,41 @@ import fs from 'node:fs'
 import path from 'node:path'
 import zlib from 'node:zlib'
 import express, { Router, type RequestHandler } from 'express'
+import { pageAnswer } from './page-routes.ts'
 
-/** Serves the built client: hashed assets cached for a year, index.html for every page route. */
-export function staticClient(clientDir: string): Router {
+/** What the not-found page's HTML tells the client, which cannot read its own response status. */
+const NOT_FOUND_MARK = '<meta name="page-status" content="404">'
+
+/**
+ * Serves the built client: hashed assets cached for a year, index.html for every page of the site
+ * (200), a redirect for a page asked in other letter case, and index.html marked not-found (404) for
+ * any other address, so the client shows "Page not found" without asking the API about it.
+ */
+export function staticClient(clientDir: string, { slugs }: { slugs: ReadonlySet<string> }): Router {
   const router = Router()
   const indexFile = path.join(clientDir, 'index.html')
   const assetsDir = path.join(clientDir, 'assets')
   router.use('/assets', gzippedAssets(assetsDir))
   router.use('/assets', express.static(assetsDir, { immutable: true, maxAge: '365d', fallthrough: false }))
   router.use(express.static(clientDir, { index: false, maxAge: '1h' }))
-  router.get(/^\/(?!api\/).*/, (_req, res, next) => {
+  router.get(/^\/(?!api\/).*/, (req, res, next) => {
     if (!fs.existsSync(indexFile)) {
       next(new Error(`client build missing at ${indexFile}: run "npm run build" or "npm start"`))
       return
     }
-    res.set('Cache-Control', 'no-cache').sendFile(indexFile)
+    const search = req.originalUrl.slice(req.path.length)
+    const answer = pageAnswer(req.path, search, slugs)
+    if (answer.status === 301) {
+      res.redirect(301, answer.location)
+      return
+    }
+    res.set('Cache-Control', 'no-cache')
+    if (answer.status === 200) {
+      res.sendFile(indexFile)
+      return
+    }
+    const html = fs.readFileSync(indexFile, 'utf8').replace('</head>', `${NOT_FOUND_MARK}</head>`)
+    res.status(404).type('html').send(html)
   })
   return router
 }

@@ -22,7 +22,8 @@ export function loadFormConfig(slug: string): Promise<FormConfig> {
   let config = loading.get(key)
   if (!config) {
     config = fetchFormConfig(slug)
-    config.catch(() => loading.delete(key))
+    // a failed fetch is tried again on the next mount; an unknown app is known not to exist
+    config.catch((error: AppError) => error.status !== 404 && loading.delete(key))
     loading.set(key, config)
   }
   return config

@@ -1,5 +1,5 @@
 import { lazy, Suspense, useEffect } from 'react'
-import { useParams } from 'react-router-dom'
+import { Navigate, useLocation, useParams } from 'react-router-dom'
 import { Loading } from '../ui/loading.tsx'
 import { NotFoundRoute } from './not-found-route.tsx'
 import { preloadClaimPage } from './preload-claim-page.ts'
@@ -14,10 +14,15 @@ const SLUG = /^[a-z0-9]+(-[a-z0-9]+)*$/
 /** Splits '/{page}' into the app's slug and which of its pages is meant. */
 export function AppPageRoute() {
   const { page = '' } = useParams()
+  const { search } = useLocation()
   const isClaimPage = SLUG.test(page) && !page.endsWith('-admin') && !page.endsWith('-success')
   useEffect(() => {
     if (isClaimPage) preloadClaimPage(page)
   }, [isClaimPage, page])
+  // app addresses are lowercase: /Brigit is /brigit (the server redirects a first visit the same way)
+  if (page !== page.toLowerCase() && SLUG.test(page.toLowerCase())) {
+    return <Navigate to={`/${page.toLowerCase()}${search}`} replace />
+  }
   if (!SLUG.test(page)) return <NotFoundRoute />
   if (page.endsWith('-admin')) {
     const slug = page.slice(0, -'-admin'.length)

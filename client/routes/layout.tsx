@@ -4,6 +4,18 @@ import { LanguageSwitch } from '../i18n/language-switch.tsx'
 import { useLocale } from '../i18n/use-text.ts'
 import { Loading } from '../ui/loading.tsx'
 import { ErrorBoundary } from './error-boundary.tsx'
+import { NotFoundRoute } from './not-found-route.tsx'
+
+/** The address the server answered 404 for when the page loaded (index.html marked so). */
+const NOT_FOUND_PATH =
+  document.querySelector('meta[name="page-status"]')?.getAttribute('content') === '404'
+    ? window.location.pathname
+    : undefined
+
+/** Whether the page is the one the server did not know: shown as not found, without asking the API. */
+function isNotFound(pathname: string): boolean {
+  return pathname === NOT_FOUND_PATH
+}
 
 /** Staff pages are in English only: they show no language switch. */
 function isStaffPage(pathname: string, search: string): boolean {
@@ -30,9 +42,7 @@ export function Layout() {
       <main className="page">
         {/* also catches a lazy page whose chunk failed to download */}
         <ErrorBoundary>
-          <Suspense fallback={<Loading />}>
-            <Outlet />
-          </Suspense>
+          <Suspense fallback={<Loading />}>{isNotFound(pathname) ? <NotFoundRoute /> : <Outlet />}</Suspense>
         </ErrorBoundary>
       </main>
     </>

@@ -1,0 +1,23 @@
+/** The pages every site has, whatever its apps. */
+const FIXED_PAGES = ['/', '/view-agreement', '/thank-you', '/military-analysis']
+
+export type PageAnswer = { status: 200 } | { status: 301; location: string } | { status: 404 }
+
+/**
+ * What a page address gets: 200 for a page of the site (the fixed ones, and /{app}, /{app}-success,
+ * /{app}-admin of a known app), a redirect to its canonical lowercase address when only the letter case
+ * differs (`/Brigit` → `/brigit`, query kept), and 404 for anything else.
+ * @example pageAnswer('/Brigit', '?lang=es', slugs) // { status: 301, location: '/brigit?lang=es' }
+ */
+export function pageAnswer(pathname: string, search: string, slugs: ReadonlySet<string>): PageAnswer {
+  const isPage = (path: string) => {
+    if (FIXED_PAGES.includes(path)) return true
+    const page = path.slice(1)
+    const slug = page.replace(/-(success|admin)$/, '')
+    return !page.includes('/') && (slugs.has(slug) || slugs.has(page))
+  }
+  if (isPage(pathname)) return { status: 200 }
+  const lower = pathname.toLowerCase()
+  if (lower !== pathname && isPage(lower)) return { status: 301, location: `${lower}${search}` }
+  return { status: 404 }
+}
