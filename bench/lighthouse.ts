@@ -27,7 +27,7 @@ if (!Number.isSafeInteger(runs) || runs < 1) {
 }
 
 const ROOT = path.resolve(import.meta.dirname, '..')
-const PAGES = ['/', '/brigit', '/view-agreement']
+const PAGES = ['/', '/brigit', '/brigit?lang=es', '/view-agreement']
 const CATEGORIES = ['performance', 'accessibility', 'best-practices', 'seo'] as const
 type Category = (typeof CATEGORIES)[number]
 /** The lowest passing score (0-100) per category; SEO is reported without a budget. */

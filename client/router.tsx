@@ -1,9 +1,9 @@
 import { lazy } from 'react'
-import { BrowserRouter, Route, Routes } from 'react-router-dom'
 import { AppPageRoute } from './routes/app-page-route.tsx'
 import { HomeRoute } from './routes/home-route.tsx'
 import { Layout } from './routes/layout.tsx'
 import { NotFoundRoute } from './routes/not-found-route.tsx'
+import { Router, useLocation } from './routing/router.tsx'
 
 const ViewAgreementRoute = lazy(async () => ({
   default: (await import('./routes/view-agreement-route.tsx')).ViewAgreementRoute,
@@ -15,24 +15,30 @@ const MilitaryRoute = lazy(async () => ({
   default: (await import('./routes/military-route.tsx')).MilitaryRoute,
 }))
 
-/**
- * Every page. Declarative routes, not createBrowserRouter: we use no loaders or actions, and the data
- * router's code is about 16 KB gzipped on every claimant's phone. Lazy pages suspend inside Layout.
- */
+/** Every page, by its address. Lazy pages suspend inside Layout. */
 export function AppRouter() {
   return (
-    <BrowserRouter>
-      <Routes>
-        <Route element={<Layout />}>
-          <Route path="/" element={<HomeRoute />} />
-          <Route path="/view-agreement" element={<ViewAgreementRoute />} />
-          <Route path="/thank-you" element={<ThankYouRoute />} />
-          <Route path="/military-analysis" element={<MilitaryRoute />} />
-          {/* /{app}, /{app}-success and /{app}-admin are one dynamic segment; AppPageRoute tells them apart */}
-          <Route path="/:page" element={<AppPageRoute />} />
-          <Route path="*" element={<NotFoundRoute />} />
-        </Route>
-      </Routes>
-    </BrowserRouter>
+    <Router>
+      <Layout>
+        <Page />
+      </Layout>
+    </Router>
   )
+}
+
+function Page() {
+  const { pathname } = useLocation()
+  switch (pathname) {
+    case '/':
+      return <HomeRoute />
+    case '/view-agreement':
+      return <ViewAgreementRoute />
+    case '/thank-you':
+      return <ThankYouRoute />
+    case '/military-analysis':
+      return <MilitaryRoute />
+  }
+  // /{app}, /{app}-success and /{app}-admin are one segment; AppPageRoute tells them apart
+  const page = /^\/([^/]+)$/.exec(pathname)?.[1]
+  return page === undefined ? <NotFoundRoute /> : <AppPageRoute page={decodeURIComponent(page)} />
 }

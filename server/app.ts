@@ -12,6 +12,7 @@ import { formRoutes } from './forms/form.routes.ts'
 import { createValidatorModules, type ValidatorModules } from './forms/validator-modules.ts'
 import { loadLanguages, type Languages } from './i18n/languages.ts'
 import { uiTextRoutes } from './i18n/ui-text.routes.ts'
+import { firmLogoRoutes } from './firm-logo.ts'
 import { intakeRoutes } from './intake/intake.routes.ts'
 import type { Logger } from './logger.ts'
 import { requestLogger } from './request-logger.ts'
@@ -82,6 +83,7 @@ export function createApp({
   app.use(staffAuthRoutes({ db }))
   app.use('/api/staff', requireStaff(db))
   app.use(dashboardRoutes({ db, forms, intake, storage }))
+  app.use(firmLogoRoutes())
   app.use(uiTextRoutes({ languages }))
   app.use(intakeRoutes({ db, templates, languages, validators }))
   app.use(formRoutes({ forms, languages, validators }))

@@ -18,7 +18,9 @@ export function staticClient(clientDir: string, { slugs }: { slugs: ReadonlySet<
   const assetsDir = path.join(clientDir, 'assets')
   router.use('/assets', gzippedAssets(assetsDir))
   router.use('/assets', express.static(assetsDir, { immutable: true, maxAge: '365d', fallthrough: false }))
-  router.use(express.static(clientDir, { index: false, maxAge: '1h' }))
+  const publicFiles = express.static(clientDir, { index: false, maxAge: '1h' })
+  // index.html is only ever the answer to a page address, with that address's status
+  router.use((req, res, next) => (req.path === '/index.html' ? next() : publicFiles(req, res, next)))
   router.get(/^\/(?!api\/).*/, (req, res, next) => {
     if (!fs.existsSync(indexFile)) {
       next(new Error(`client build missing at ${indexFile}: run "npm run build" or "npm start"`))

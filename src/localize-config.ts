@@ -21,6 +21,8 @@ const TEXT_KEYS = new Set([
   'ui:help',
   'ui:description',
   'ui:title',
+  // the names a select or checkbox group shows for its stored values
+  'ui:enumNames',
 ])
 
 /** Parts of a config that only staff or machines read, and the app's name in a title (a proper name). */

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest'
-import { formatPhone, isPossibleUsPhone, normalizePhone, PHONE_MAX_LENGTH, phoneDigits } from './phone.ts'
+import {
+  formatPhone,
+  isPossibleUsPhone,
+  normalizePhone,
+  PHONE_INPUT_MAX_LENGTH,
+  phoneDigits,
+  storedPhoneCandidates,
+} from './phone.ts'
 
 /** Every usual writing of one number, as typed, pasted or autofilled. */
 const WRITINGS = [
@@ -8,55 +15,136 @@ const WRITINGS = [
   '15558675309',
   '+15558675309',
   '+1 555 867 5309',
+  '+1.555.867.5309',
   '1 (555) 867-5309',
   '555.867.5309',
   '555 867 5309',
   '(555)867-5309',
   '(555) 867-5309',
+  '555-867-5309',
   '5558675309',
   ' 555-867-5309 ',
 ]
 
+/** Numbers no US phone can have, each refused by the server with the form's phone message. */
+const IMPOSSIBLE = [
+  ['(055) 867-5309', 'an area code starting with 0'],
+  ['(155) 867-5309', 'an area code starting with 1'],
+  ['1-155-867-5309', 'an area code starting with 1, after the country code'],
+  ['(555) 067-5309', 'an exchange starting with 0'],
+  ['(555) 167-5309', 'an exchange starting with 1'],
+  ['555-867-530', 'nine digits'],
+  ['1-555-867-530', 'ten digits, the first of them a 1'],
+  ['555-867-53091', 'eleven digits not starting with 1'],
+  ['2-555-867-5309', 'eleven digits starting with 2'],
+  ['1-1-555-867-5309', 'twelve digits'],
+  ['+44 20 7946 0958', 'a number from another country'],
+  ['+555 867 5309', 'a plus without the US country code'],
+  ['555-867-5309 ext 2', 'an extension'],
+  ['555-TELL-ME', 'letters'],
+  ['call 555 867 5309', 'words around it'],
+  ['555+867+5309', 'plus signs inside'],
+  ['', 'nothing'],
+]
+
+describe('normalizePhone', () => {
+  it.each(WRITINGS)('stores %j as (555) 867-5309', (writing) => {
+    expect(normalizePhone(writing)).toBe('(555) 867-5309')
+  })
+
+  it.each(IMPOSSIBLE)('leaves %j (%s) as it came, for the form to refuse', (writing) => {
+    expect(normalizePhone(writing)).toBe(writing)
+  })
+
+  it('leaves a writing longer than any usual one as it came, unread', () => {
+    const long = `${' '.repeat(PHONE_INPUT_MAX_LENGTH)}5558675309`
+
+    expect(normalizePhone(long)).toBe(long)
+  })
+})
+
 describe('formatPhone', () => {
-  it('gives an empty string when there are no digits', () => {
+  it('gives an empty string when there is nothing to show', () => {
     expect(formatPhone('')).toBe('')
     expect(formatPhone('abc-()')).toBe('')
   })
 
-  it.each(WRITINGS)('shows %j as (555) 867-5309', (writing) => {
+  it.each(WRITINGS)('shows %j, pasted or autofilled, as (555) 867-5309', (writing) => {
     expect(formatPhone(writing)).toBe('(555) 867-5309')
   })
 
-  it('drops the country code as it is typed, since no area code starts with 1', () => {
-    expect(formatPhone('+')).toBe('')
-    expect(formatPhone('+1')).toBe('')
-    expect(formatPhone('1')).toBe('')
-    expect(formatPhone('15')).toBe('(5')
+  it('shows the number progressively as it is typed key by key', () => {
+    expect(typeKeyByKey('5558675309')).toEqual([
+      '(5',
+      '(55',
+      '(555',
+      '(555) 8',
+      '(555) 86',
+      '(555) 867',
+      '(555) 867-5',
+      '(555) 867-53',
+      '(555) 867-530',
+      '(555) 867-5309',
+    ])
   })
 
-  it('re-formats progressively as the user types one key at a time, with or without +1', () => {
-    for (const typed of ['5558675309', '+1 (555) 867-5309']) {
-      const steps = [...typed].reduce<string[]>(
-        (shown, key) => [...shown, formatPhone((shown.at(-1) ?? '') + key)],
-        [],
-      )
-      expect(steps.at(-1)).toBe('(555) 867-5309')
-      expect(steps).toContain('(555) 8')
+  it('keeps a typed +1 in front until the ten digits are there, then drops it', () => {
+    const steps = typeKeyByKey('+1 (555) 867-5309')
+
+    expect(steps.slice(0, 5)).toEqual(['+', '+1', '+1', '+1', '+1 (5'])
+    expect(steps).toContain('+1 (555) 867-530')
+    expect(steps.at(-1)).toBe('(555) 867-5309')
+  })
+
+  it('takes a typed leading 1 as part of the number until the eleventh digit shows it was the country code', () => {
+    const steps = typeKeyByKey('1-555-867-5309')
+
+    expect(steps[0]).toBe('(1')
+    expect(steps).toContain('(155) 586-7530')
+    expect(steps.at(-1)).toBe('(555) 867-5309')
+  })
+
+  it('shows more digits than a US number holds bare, never cutting them', () => {
+    expect(formatPhone('555-867-53091')).toBe('55586753091')
+    expect(formatPhone('2-555-867-5309')).toBe('25558675309')
+    expect(formatPhone('+1 555 867 53091')).toBe('+155586753091')
+  })
+
+  it('keeps the plus of another country code, for the form to refuse', () => {
+    expect(formatPhone('+44 20 7946 0958')).toBe('+442079460958')
+  })
+
+  it('goes back one digit at a time when deleted from the end', () => {
+    let shown = '(555) 867-5309'
+    const steps: string[] = []
+    while (shown !== '') {
+      shown = formatPhone(shown.slice(0, -1))
+      steps.push(shown)
     }
-  })
-
-  it('keeps only ten digits while typing, so the field never shows more than 14 characters', () => {
-    const formatted = formatPhone('555867530999')
-
-    expect(formatted).toBe('(555) 867-5309')
-    expect(formatted).toHaveLength(PHONE_MAX_LENGTH)
+    expect(steps).toEqual([
+      '(555) 867-530',
+      '(555) 867-53',
+      '(555) 867-5',
+      '(555) 867',
+      '(555) 86',
+      '(555) 8',
+      '(555',
+      '(55',
+      '(5',
+      '',
+    ])
   })
 })
 
 describe('phoneDigits', () => {
-  it('gives the national digits: the country code dropped, nothing cut', () => {
+  it('drops a leading 1 only when it is the country code: after a plus, or the first of eleven digits', () => {
     expect(phoneDigits('+1 (555) 867-5309')).toBe('5558675309')
-    expect(phoneDigits('(555) 867-5309')).toBe('5558675309')
+    expect(phoneDigits('15558675309')).toBe('5558675309')
+    expect(phoneDigits('1555867')).toBe('1555867')
+    expect(phoneDigits('155586753091')).toBe('155586753091')
+  })
+
+  it('never cuts a number to ten digits', () => {
     expect(phoneDigits('555-867-53091')).toBe('55586753091')
   })
 })
@@ -75,21 +163,24 @@ describe('isPossibleUsPhone', () => {
   )
 })
 
-describe('normalizePhone', () => {
-  it.each(WRITINGS)('stores %j as (555) 867-5309', (writing) => {
-    expect(normalizePhone(writing)).toBe('(555) 867-5309')
+describe('storedPhoneCandidates', () => {
+  it('gives the stored writing of any ten-digit number, possible or not', () => {
+    expect(storedPhoneCandidates('555.867.5309')).toEqual(['(555) 867-5309'])
+    expect(storedPhoneCandidates('555-123-4567')).toEqual(['(555) 123-4567'])
   })
 
-  it.each([
-    '555-867-530',
-    '555-867-53091',
-    '(055) 867-5309',
-    '(555) 167-5309',
-    '2-555-867-5309',
-    '555-867-5309 ext 2',
-    '555+867+5309',
-    'call 555 867 5309',
-  ])('leaves %j as it came, for the form to refuse', (writing) => {
-    expect(normalizePhone(writing)).toBe(writing)
+  it('adds the first ten digits, as a number written with its country code was once stored', () => {
+    expect(storedPhoneCandidates('1-555-867-5309')).toEqual(['(555) 867-5309', '(155) 586-7530'])
+    expect(storedPhoneCandidates('+1 555.867.5309')).toEqual(['(555) 867-5309', '(155) 586-7530'])
+  })
+
+  it('gives nothing when there are not ten national digits', () => {
+    expect(storedPhoneCandidates('555-867-530')).toEqual([])
+    expect(storedPhoneCandidates('')).toEqual([])
   })
 })
+
+/** What the field shows after each key, each typed at the end of what it showed. */
+function typeKeyByKey(keys: string): string[] {
+  return [...keys].reduce<string[]>((shown, key) => [...shown, formatPhone((shown.at(-1) ?? '') + key)], [])
+}

@@ -9,40 +9,64 @@ export interface Signing {
   typedName: string | undefined
 }
 
-export const SIGNING_FIELDS = ['signatureMethod', 'typedSignature'] as const
-const MAX_TYPED_NAME = 200
-// eslint-disable-next-line no-control-regex -- finding control characters is the point
-const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f]/
+/** The request fields that say how the claimant signed; never part of a config's schema. */
+export const SIGNATURE_METHOD_FIELD = 'signatureMethod'
+export const TYPED_SIGNATURE_FIELD = 'typedSignature'
+export const MAX_TYPED_SIGNATURE = 200
+const CONTROL_CHARACTERS = /\p{Cc}/u
 
 /**
- * Splits how the claimant signed from their answers: `signatureMethod` ('drawn' when left out, as by
- * an older page) and, for a typed signature, `typedSignature`. A typed signature without its name, or a
- * name with a drawn one, is refused naming the field.
- * @example readSigning({ firstName: 'Ana', signatureMethod: 'typed', typedSignature: ' Ana López ' })
- * // { signing: { method: 'typed', typedName: 'Ana López' }, answers: { firstName: 'Ana' } }
+ * Checks how the claimant signed: `signatureMethod` is "drawn" (also when left out, as by a page from
+ * before typed signatures) or "typed", and a typed signature carries the full name as typed, 1 to 200
+ * characters once trimmed, no control characters. Anything else is refused with 422 naming the field.
+ * @example readSigning({ signatureMethod: 'typed', typedSignature: ' Ana López ' })
+ * // { method: 'typed', typedName: 'Ana López' }
  */
-export function readSigning(data: Record<string, unknown>): {
-  signing: Signing
-  answers: Record<string, unknown>
-} {
-  const { signatureMethod = 'drawn', typedSignature, ...answers } = data
+export function readSigning({
+  signatureMethod = 'drawn',
+  typedSignature,
+}: {
+  signatureMethod?: unknown
+  typedSignature?: unknown
+}): Signing {
   if (signatureMethod !== 'drawn' && signatureMethod !== 'typed') {
-    throw refused('signatureMethod', '"signatureMethod" must be "drawn" or "typed"')
+    throw refused(SIGNATURE_METHOD_FIELD, `"${SIGNATURE_METHOD_FIELD}" must be "drawn" or "typed"`)
   }
   if (signatureMethod === 'drawn') {
     if (typedSignature !== undefined) {
-      throw refused('typedSignature', '"typedSignature" goes only with "signatureMethod": "typed"')
+      throw refused(
+        TYPED_SIGNATURE_FIELD,
+        `"${TYPED_SIGNATURE_FIELD}" goes only with "${SIGNATURE_METHOD_FIELD}": "typed"; leave it out for a drawn signature`,
+      )
     }
-    return { signing: { method: 'drawn', typedName: undefined }, answers }
+    return { method: 'drawn', typedName: undefined }
   }
   const typedName = typeof typedSignature === 'string' ? typedSignature.trim() : ''
-  if (typedName === '' || typedName.length > MAX_TYPED_NAME || CONTROL_CHARACTERS.test(typedName)) {
+  const length = [...typedName].length
+  if (length === 0 || length > MAX_TYPED_SIGNATURE || CONTROL_CHARACTERS.test(typedName)) {
     throw refused(
-      'typedSignature',
-      `"typedSignature" must be the typed full name: 1 to ${MAX_TYPED_NAME} characters, no control characters`,
+      TYPED_SIGNATURE_FIELD,
+      `"${TYPED_SIGNATURE_FIELD}" must be the full name as typed: 1 to ${MAX_TYPED_SIGNATURE} characters, no control characters`,
     )
   }
-  return { signing: { method: 'typed', typedName }, answers }
+  return { method: 'typed', typedName }
+}
+
+/**
+ * A JSON request's answers without the signing fields, which readSigning checks instead of the schema.
+ * @example splitSigning({ firstName: 'Ana', signatureMethod: 'drawn' })
+ * // { signing: { method: 'drawn', typedName: undefined }, answers: { firstName: 'Ana' } }
+ */
+export function splitSigning(data: Record<string, unknown>): {
+  signing: Signing
+  answers: Record<string, unknown>
+} {
+  const {
+    [SIGNATURE_METHOD_FIELD]: signatureMethod,
+    [TYPED_SIGNATURE_FIELD]: typedSignature,
+    ...answers
+  } = data
+  return { signing: readSigning({ signatureMethod, typedSignature }), answers }
 }
 
 function refused(field: string, message: string): AppError {

@@ -1,6 +1,7 @@
 import { fetchJson } from '../forms/api.ts'
 import { AppError } from '../../src/app-error.ts'
 import { withLang } from '../i18n/locale.ts'
+import type { SigningMethod } from '../../src/signing.ts'
 
 interface FoundAgreementBase {
   /** The app, or on the main form the apps chosen, that the agreement names. */
@@ -10,6 +11,9 @@ interface FoundAgreementBase {
   lastName: string
   email: string
   phoneNumber: string
+  /** Drawn on the pad, or typed: then typedSignature is the full name as typed. */
+  signatureMethod: SigningMethod
+  typedSignature: string | null
   html: string
 }
 

@@ -52,6 +52,14 @@ export function FoundAgreementCard({ agreement, contact }: { agreement: FoundAgr
         <dd>{agreement.phoneNumber}</dd>
         <dt>{t('Date Signed')}</dt>
         <dd>{signedOn}</dd>
+        <dt>{t('Signed by')}</dt>
+        <dd>
+          {agreement.signatureMethod === 'typed'
+            ? t('typing the full name "{name}", shown in a signature style', {
+                name: agreement.typedSignature ?? '',
+              })
+            : t('drawing the signature on the screen')}
+        </dd>
         {agreement.kind === 'claim' ? (
           <>
             <dt>{t('Cash Advances')}</dt>

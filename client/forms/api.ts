@@ -1,6 +1,7 @@
 import { AppError, type ErrorBody, type ErrorCode } from '../../src/app-error.ts'
 import type { FormConfig } from '../../src/form-config.ts'
 import { withLang } from '../i18n/locale.ts'
+import { signingFields, type Signing } from './widgets/signing.ts'
 
 /**
  * The one fetch wrapper: a non-2xx answer becomes an AppError with the server's code and message, in
@@ -24,24 +25,28 @@ export interface CreatedClaim {
 
 /**
  * Posts a claim as multipart (JSON `data` + the `screenshot` file) with XHR, because fetch cannot
- * report upload progress. onProgress gets 0..1 as the bytes leave the browser.
+ * report upload progress. How the claimant signed travels beside the answers (`signatureMethod`,
+ * `typedSignature`), never inside them. onProgress gets 0..1 as the bytes leave the browser.
  */
 export function submitClaim({
   slug,
   data,
   agreementDate,
+  signing,
   screenshot,
   onProgress,
 }: {
   slug: string
   data: Record<string, unknown>
   agreementDate: string
+  signing: Signing
   screenshot: File
   onProgress: (fraction: number) => void
 }): Promise<CreatedClaim> {
   const body = new FormData()
   body.append('data', JSON.stringify(data))
   body.append('agreementDate', agreementDate)
+  for (const [name, value] of Object.entries(signingFields(signing))) body.append(name, value)
   body.append('screenshot', screenshot, screenshot.name)
   return new Promise((resolve, reject) => {
     const xhr = new XMLHttpRequest()

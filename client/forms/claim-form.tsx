@@ -1,7 +1,7 @@
 import Form from '@rjsf/core'
 import type { RegistryWidgetsType, ValidatorType } from '@rjsf/utils'
 import { useMemo, useRef, useState, type FormEvent } from 'react'
-import { useNavigate } from 'react-router-dom'
+import { useNavigate } from '../routing/router.tsx'
 import { AppError } from '../../src/app-error.ts'
 import type { FormConfig } from '../../src/form-config.ts'
 import { validateSubmission } from '../../src/validate-submission.ts'
@@ -19,7 +19,7 @@ import { CountSelectWidget } from './widgets/count-select-widget.tsx'
 import { PhoneWidget } from './widgets/phone-widget.tsx'
 import { ScreenshotWidget, type ScreenshotContext } from './widgets/screenshot-widget.tsx'
 import { SignatureWidget } from './widgets/signature-widget.tsx'
-import { signingFields, type Signing, type SigningReport } from './widgets/signing.ts'
+import type { Signing, SigningReport } from './widgets/signing.ts'
 
 const WIDGETS: RegistryWidgetsType = {
   phone: PhoneWidget,
@@ -105,8 +105,9 @@ function ClaimFormFields({ config, validator }: { config: FormConfig; validator:
     try {
       const created = await submitClaim({
         slug: config.slug,
-        data: { ...answers, ...signingFields(signing.current) },
+        data: answers,
         agreementDate,
+        signing: signing.current,
         screenshot: screenshot.current,
         onProgress: (fraction) => setProgress(Math.min(95, Math.round(fraction * 95))),
       })

@@ -1,5 +1,6 @@
 import type { IntakeConfig, IntakeData } from '../../src/intake-config.ts'
 import { fetchJson } from '../forms/api.ts'
+import { signingFields, type Signing } from '../forms/widgets/signing.ts'
 
 export interface CreatedIntake {
   id: number
@@ -20,13 +21,22 @@ export function fetchIntakeConfig(): Promise<IntakeConfig> {
 
 /**
  * 201 with the new id; 422 (field messages) and 409 (duplicate) arrive as AppErrors. The date the page
- * printed in the agreement travels beside the answers, so the server signs the same words.
+ * printed in the agreement travels beside the answers, so the server signs the same words; how the
+ * claimant signed (`signatureMethod`, `typedSignature`) travels with them, outside the config's schema.
  */
-export function submitIntake(data: Partial<IntakeData>, agreementDate: string): Promise<CreatedIntake> {
+export function submitIntake({
+  data,
+  agreementDate,
+  signing,
+}: {
+  data: Partial<IntakeData>
+  agreementDate: string
+  signing: Signing
+}): Promise<CreatedIntake> {
   return fetchJson<CreatedIntake>(`/api/intake?agreementDate=${encodeURIComponent(agreementDate)}`, {
     method: 'POST',
     headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
-    body: JSON.stringify(data),
+    body: JSON.stringify({ ...data, ...signingFields(signing) }),
   })
 }
 

@@ -8,7 +8,7 @@ import {
   type ValidatorType,
 } from '@rjsf/utils'
 import { useEffect, useMemo, useRef, useState } from 'react'
-import { useNavigate } from 'react-router-dom'
+import { useNavigate } from '../routing/router.tsx'
 import { AppError } from '../../src/app-error.ts'
 import type { IntakeConfig, IntakeData } from '../../src/intake-config.ts'
 import { validateSubmission } from '../../src/validate-submission.ts'
@@ -16,11 +16,13 @@ import { usePrecompiledValidator } from '../forms/use-precompiled-validator.ts'
 import { intakeValidatorUrl } from '../forms/validator-module.ts'
 import { PhoneWidget } from '../forms/widgets/phone-widget.tsx'
 import { SignatureWidget } from '../forms/widgets/signature-widget.tsx'
-import { signingFields, type Signing, type SigningReport } from '../forms/widgets/signing.ts'
+import type { Signing, SigningReport } from '../forms/widgets/signing.ts'
 import { Loading } from '../ui/loading.tsx'
 import { submitIntake } from './api.ts'
 import { CheckboxGroupWidget, RadioGroupWidget } from './widgets/choice-group-widgets.tsx'
 import { ConsentWidget, type ConsentAgreement } from './widgets/consent-widget.tsx'
+import { NumericTextWidget } from '../forms/widgets/numeric-text-widget.tsx'
+import { SelectWidget } from '../forms/widgets/select-widget.tsx'
 import { localIsoDate } from '../../src/agreement-context.ts'
 import { intakeAgreementApp } from '../../src/intake-config.ts'
 import { useFormStrings } from '../i18n/use-form-strings.ts'
@@ -34,10 +36,17 @@ const WIDGETS: RegistryWidgetsType = {
   radio: RadioGroupWidget,
   checkboxes: CheckboxGroupWidget,
   consent: ConsentWidget,
+  numericText: NumericTextWidget,
+  // RJSF's own dropdown drops the state's autocomplete token
+  SelectWidget,
 }
 
 // RJSF answers a required boolean with false by itself; the claimant must choose Yes or No
-const DEFAULTS_BEHAVIOR: Experimental_DefaultFormStateBehavior = { requiredBooleanDefault: 'skip' }
+const DEFAULTS_BEHAVIOR: Experimental_DefaultFormStateBehavior = {
+  requiredBooleanDefault: 'skip',
+  // the states are oneOf choices: none is picked for the claimant
+  constAsDefaults: 'never',
+}
 
 const SUBMIT_LABEL = 'Submit My Claim'
 
@@ -163,7 +172,7 @@ function IntakeFormFields({
     setAlertText(undefined)
     setIsSubmitting(true)
     try {
-      const created = await submitIntake({ ...formData, ...signingFields(signing.current) }, agreementDate)
+      const created = await submitIntake({ data: formData, agreementDate, signing: signing.current })
       navigate('/thank-you', { state: { intakeId: created.id } })
     } catch (error) {
       setIsSubmitting(false)

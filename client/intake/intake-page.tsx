@@ -1,9 +1,8 @@
 import { lazy, Suspense, useEffect } from 'react'
-import { FIRM_SETTINGS } from '../../src/firm-settings.ts'
 import { intakeAppChoices } from '../../src/intake-config.ts'
 import { ClosedNotice } from '../forms/closed-notice.tsx'
 import { importValidatorFunctions, intakeValidatorUrl } from '../forms/validator-module.ts'
-import { FirmLogo } from '../ui/firm-logo.tsx'
+import { useText } from '../i18n/use-text.ts'
 import { Loading } from '../ui/loading.tsx'
 import { LandingCopy } from './landing-copy.tsx'
 import { useIntakeConfig } from './use-intake-config.ts'
@@ -13,6 +12,7 @@ const IntakeForm = lazy(async () => ({ default: (await import('./intake-form.tsx
 
 /** '/': the landing copy, a closed notice per closed app, then the intake form. */
 export function IntakePage() {
+  const t = useText()
   const state = useIntakeConfig()
   // the form's code and validator download while the config does, not after it
   useEffect(() => {
@@ -20,7 +20,7 @@ export function IntakePage() {
     import('./intake-form.tsx').catch(() => undefined)
   }, [])
   const config = state.status === 'ready' ? state.config : undefined
-  const title = config?.title ?? 'Cash Advance App Claims'
+  const title = config?.title ?? t('Cash Advance App Claims')
   useEffect(() => {
     document.title = title
   }, [title])
@@ -32,11 +32,7 @@ export function IntakePage() {
   return (
     <article className="card intake-card">
       <header className="card-header intake-header">
-        <FirmLogo className="intake-logo" />
-        <div>
-          <p className="firm-name">{FIRM_SETTINGS.firmName}</p>
-          <h1>{title}</h1>
-        </div>
+        <h1>{title}</h1>
       </header>
       <div className="card-body">
         <LandingCopy />
@@ -52,7 +48,9 @@ export function IntakePage() {
       {state.status === 'failed' ? (
         <div className="card-body">
           <p className="alert" role="alert">
-            The form could not be loaded ({state.message}). Please reload the page in a moment.
+            {t('The form could not be loaded ({message}). Please reload the page in a moment.', {
+              message: state.message,
+            })}
           </p>
         </div>
       ) : null}

@@ -1,5 +1,5 @@
 import { lazy, Suspense, useEffect } from 'react'
-import { Navigate, useLocation, useParams } from 'react-router-dom'
+import { Navigate, useLocation } from '../routing/router.tsx'
 import { Loading } from '../ui/loading.tsx'
 import { NotFoundRoute } from './not-found-route.tsx'
 import { preloadClaimPage } from './preload-claim-page.ts'
@@ -12,8 +12,7 @@ const AdminRoute = lazy(async () => ({ default: (await import('./admin-route.tsx
 const SLUG = /^[a-z0-9]+(-[a-z0-9]+)*$/
 
 /** Splits '/{page}' into the app's slug and which of its pages is meant. */
-export function AppPageRoute() {
-  const { page = '' } = useParams()
+export function AppPageRoute({ page }: { page: string }) {
   const { search } = useLocation()
   const isClaimPage = SLUG.test(page) && !page.endsWith('-admin') && !page.endsWith('-success')
   useEffect(() => {

@@ -1,5 +1,5 @@
 import { Component, type ReactNode } from 'react'
-import { Link } from 'react-router-dom'
+import { Link } from '../routing/router.tsx'
 import { useText } from '../i18n/use-text.ts'
 
 function UnexpectedError() {

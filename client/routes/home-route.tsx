@@ -1,5 +1,5 @@
 import { lazy, Suspense } from 'react'
-import { useSearchParams } from 'react-router-dom'
+import { useLocation } from '../routing/router.tsx'
 import { IntakePage } from '../intake/intake-page.tsx'
 import { Loading } from '../ui/loading.tsx'
 
@@ -10,7 +10,7 @@ const IntakeAdminView = lazy(async () => ({
 
 /** '/', or with ?key=… the staff view of all main-form submissions. */
 export function HomeRoute() {
-  const [searchParams] = useSearchParams()
+  const searchParams = new URLSearchParams(useLocation().search)
   // the key only picks the screen: its value is never checked or sent; the server's login decides access
   if (searchParams.has('key')) {
     return (

@@ -1,8 +1,9 @@
-import { Suspense, useEffect } from 'react'
-import { Outlet, useLocation } from 'react-router-dom'
+import { Suspense, useEffect, type ReactNode } from 'react'
+import { useLocation } from '../routing/router.tsx'
 import { LanguageSwitch } from '../i18n/language-switch.tsx'
 import { useLocale } from '../i18n/use-text.ts'
 import { Loading } from '../ui/loading.tsx'
+import { SiteHeader } from '../ui/site-header.tsx'
 import { ErrorBoundary } from './error-boundary.tsx'
 import { NotFoundRoute } from './not-found-route.tsx'
 
@@ -24,7 +25,7 @@ function isStaffPage(pathname: string, search: string): boolean {
   )
 }
 
-export function Layout() {
+export function Layout({ children }: { children: ReactNode }) {
   const { pathname, search } = useLocation()
   const { locale } = useLocale()
   const isStaff = isStaffPage(pathname, search)
@@ -35,14 +36,14 @@ export function Layout() {
   return (
     <>
       {isStaff ? null : (
-        <div className="page-top">
+        <SiteHeader>
           <LanguageSwitch />
-        </div>
+        </SiteHeader>
       )}
       <main className="page">
         {/* also catches a lazy page whose chunk failed to download */}
         <ErrorBoundary>
-          <Suspense fallback={<Loading />}>{isNotFound(pathname) ? <NotFoundRoute /> : <Outlet />}</Suspense>
+          <Suspense fallback={<Loading />}>{isNotFound(pathname) ? <NotFoundRoute /> : children}</Suspense>
         </ErrorBoundary>
       </main>
     </>

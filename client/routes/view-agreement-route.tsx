@@ -1,10 +1,10 @@
 import { useEffect, useState, type FormEvent } from 'react'
-import { Link } from 'react-router-dom'
+import { Link } from '../routing/router.tsx'
 import { AppError } from '../../src/app-error.ts'
 import { AGREEMENT_NOT_FOUND_MESSAGE, checkLookupInput } from '../../src/lookup-messages.ts'
-import { formatPhone, PHONE_INPUT_MAX_LENGTH } from '../../src/phone.ts'
 import { lookupAgreements, type FoundAgreement } from '../agreements/api.ts'
 import { FoundAgreementCard } from '../agreements/found-agreement-card.tsx'
+import { PhoneInput } from '../forms/phone-input.tsx'
 import { useText } from '../i18n/use-text.ts'
 
 type LookupState =
@@ -85,18 +85,15 @@ export function ViewAgreementRoute() {
           </div>
           <div className="form-group">
             <label htmlFor="lookup-phone">{t('Phone Number')}</label>
-            <input
+            <PhoneInput
               id="lookup-phone"
               className="form-control"
-              type="tel"
-              inputMode="tel"
               autoComplete="tel"
               placeholder={t('Enter the phone number you used for Step 2')}
-              maxLength={PHONE_INPUT_MAX_LENGTH}
               value={phone}
               aria-invalid={problems.phone ? true : undefined}
-              onChange={(event) => {
-                setPhone(formatPhone(event.target.value))
+              onValueChange={(shown) => {
+                setPhone(shown)
                 setProblems(({ phone: _cleared, ...rest }) => rest)
               }}
             />

@@ -57,14 +57,15 @@ function toSignedAgreement(row: StoredRow): SignedAgreementRow {
   return { ...row, claimId: Number(row.claimId), signedAt: isoTimestamp(row.signedAt) }
 }
 
-/** Every signed agreement whose claim has this e-mail AND this phone (one indexed query, all apps). */
+/** Every signed agreement whose claim has this e-mail AND one of these phones (one indexed query, all apps). */
 export async function findAgreementsByContact(
   db: Kysely<Database>,
-  { email, phoneNumber, claimId }: { email: string; phoneNumber: string; claimId?: number },
+  { email, phoneNumbers, claimId }: { email: string; phoneNumbers: string[]; claimId?: number },
 ): Promise<SignedAgreementRow[]> {
+  if (phoneNumbers.length === 0) return []
   let query = signedAgreements(db)
     .where('claims.email', '=', email)
-    .where('claims.phone_number', '=', phoneNumber)
+    .where('claims.phone_number', 'in', phoneNumbers)
   if (claimId !== undefined) query = query.where('claims.id', '=', claimId)
   return (await query.execute()).map(toSignedAgreement)
 }

@@ -8,7 +8,7 @@ import {
   DOWNLOAD_RATE_LIMITED_MESSAGE,
   LOOKUP_RATE_LIMITED_MESSAGE,
 } from '../../src/lookup-messages.ts'
-import { normalizePhone } from '../../src/phone.ts'
+import { storedPhoneCandidates } from '../../src/phone.ts'
 import type { Database } from '../db/database.ts'
 import type { Languages } from '../i18n/languages.ts'
 import { hitRateLimit, type RateLimitRule } from '../rate-limit.ts'
@@ -74,6 +74,8 @@ export function agreementRoutes({
           lastName: row.lastName,
           email: row.email,
           phoneNumber: row.phoneNumber,
+          signatureMethod: row.signatureMethod,
+          typedSignature: row.typedSignature,
           html: row.html,
         })),
         ...rows.map((row) => ({
@@ -88,6 +90,8 @@ export function agreementRoutes({
           phoneNumber: row.phoneNumber,
           cashAdvanceCount: row.cashAdvanceCount,
           membershipMonths: row.membershipMonths,
+          signatureMethod: row.signatureMethod,
+          typedSignature: row.typedSignature,
           html: row.html,
         })),
       ],
@@ -183,7 +187,11 @@ async function findOwnAgreements(
       fields,
     })
   }
-  const contact = { email: input.email.trim().toLowerCase(), phoneNumber: normalizePhone(input.phone) }
+  const contact = {
+    email: input.email.trim().toLowerCase(),
+    // whichever way the claimant writes it now, and however it was stored then
+    phoneNumbers: storedPhoneCandidates(input.phone),
+  }
   const [claims, intakes] = await Promise.all([
     intakeId === undefined
       ? findAgreementsByContact(db, { ...contact, ...(claimId === undefined ? {} : { claimId }) })

@@ -24,13 +24,14 @@ export interface IntakeAgreementRow {
 }
 
 /**
- * The intake with this e-mail AND this phone, if it was signed with its agreement (the unique index on
+ * The intake with this e-mail AND one of these phones, if it was signed with its agreement (the unique index on
  * (email, phone) finds it; intakes from before the main form kept its agreement have none to give).
  */
 export async function findIntakeAgreementsByContact(
   db: Kysely<Database>,
-  { email, phoneNumber, intakeId }: { email: string; phoneNumber: string; intakeId?: number },
+  { email, phoneNumbers, intakeId }: { email: string; phoneNumbers: string[]; intakeId?: number },
 ): Promise<IntakeAgreementRow[]> {
+  if (phoneNumbers.length === 0) return []
   let query = db
     .selectFrom('form_submissions')
     .select([
@@ -52,7 +53,7 @@ export async function findIntakeAgreementsByContact(
       'typed_signature',
     ])
     .where('email', '=', email)
-    .where('phone', '=', phoneNumber)
+    .where('phone', 'in', phoneNumbers)
     .where('agreement_sha256', '!=', '')
   if (intakeId !== undefined) query = query.where('id', '=', intakeId)
   const rows = await query.execute()

@@ -9,13 +9,13 @@ import {
   type IntakeConfig,
   type IntakeData,
 } from '../../src/intake-config.ts'
-import { formatPhone, normalizePhone } from '../../src/phone.ts'
+import { normalizePhone } from '../../src/phone.ts'
 import type { Locale, Translator } from '../../src/translate.ts'
 import type { AgreementTemplates } from '../agreements/agreement-templates.ts'
 import type { SignerInfo } from '../submissions/create-claim.ts'
 import { acceptAgreementDate } from '../submissions/claim-input.ts'
 import { fieldLabel } from '../../src/validate-submission.ts'
-import { readSigning } from '../../src/signing.ts'
+import { splitSigning } from '../../src/signing.ts'
 import { validateOnServer } from '../forms/validate-on-server.ts'
 import { isUniqueViolation } from '../db/create-db.ts'
 import type { Database } from '../db/database.ts'
@@ -59,7 +59,8 @@ export async function createIntake({
       message: `send the intake as a JSON object, not ${found}`,
     })
   }
-  const { signing, answers } = readSigning(data as Record<string, unknown>)
+  // how the claimant signed travels beside the answers; the config's schema knows only the answers
+  const { signing, answers } = splitSigning(data as Record<string, unknown>)
   // '+1 555.867.5309' and every usual writing of a US number become '(555) 867-5309' before the check
   if (typeof answers.phone === 'string') answers.phone = normalizePhone(answers.phone)
   const check = validateOnServer({ validator: claimValidator, schema: config.schema, data: answers })
@@ -110,7 +111,8 @@ export async function createIntake({
         first_name: intake.firstName.trim(),
         last_name: intake.lastName.trim(),
         email: intake.email.trim().toLowerCase(),
-        phone: formatPhone(intake.phone.trim()),
+        // the schema's pattern admits only the stored writing, '(555) 867-5309'
+        phone: intake.phone,
         address: intake.address.trim(),
         address_line_2: (intake.addressLine2 ?? '').trim(),
         city: intake.city.trim(),

@@ -1,21 +1,37 @@
 /** Reading the parts of a claim request that the JSON Schema does not cover. */
 import { AppError } from '../../src/app-error.ts'
 import { SIGNATURE_REQUIRED_MESSAGE } from '../../src/claim-messages.ts'
+import { SIGNATURE_METHOD_FIELD, TYPED_SIGNATURE_FIELD } from '../../src/signing.ts'
 import { isSignaturePng } from '../uploads/check-png.ts'
 import { DATA_FIELD, SCREENSHOT_FIELD } from '../uploads/upload-middleware.ts'
 import type { UploadedFile } from './create-claim.ts'
 
 const ONE_DAY_MS = 24 * 60 * 60 * 1000
 const AGREEMENT_DATE_FIELD = 'agreementDate'
-const TEXT_FIELDS: readonly string[] = [DATA_FIELD, AGREEMENT_DATE_FIELD]
+const TEXT_FIELDS: readonly string[] = [
+  DATA_FIELD,
+  AGREEMENT_DATE_FIELD,
+  SIGNATURE_METHOD_FIELD,
+  TYPED_SIGNATURE_FIELD,
+]
 // eslint-disable-next-line no-control-regex -- finding control characters is the point
 const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f]/g
 
+/** A claim request's text fields, each as sent (a string) or undefined when left out. */
+export interface ClaimFields {
+  rawData: unknown
+  agreementDate: unknown
+  /** How the claimant signed, beside the answers (readSigning checks them). */
+  signatureMethod: unknown
+  typedSignature: unknown
+}
+
 /**
- * The text fields of a claim request: one "data", at most one "agreementDate", nothing else. A misspelt
- * field would otherwise be dropped without a word (a wrong agreementDate silently replaced by today).
+ * The text fields of a claim request: one "data", at most one "agreementDate", "signatureMethod" and
+ * "typedSignature", nothing else. A misspelt field would otherwise be dropped without a word (a wrong
+ * agreementDate silently replaced by today, a typed signature recorded as drawn).
  */
-export function readClaimFields(body: unknown): { rawData: unknown; agreementDate: unknown } {
+export function readClaimFields(body: unknown): ClaimFields {
   const fields = (body ?? {}) as Record<string, unknown>
   for (const name of Object.keys(fields)) {
     if (name === SCREENSHOT_FIELD) {
@@ -24,7 +40,7 @@ export function readClaimFields(body: unknown): { rawData: unknown; agreementDat
     if (!TEXT_FIELDS.includes(name)) {
       const shown = name.length > 100 ? `${name.slice(0, 100)}…` : name
       throw badRequest(
-        `"${shown}" is not a field of a claim request; send only "${DATA_FIELD}", "${AGREEMENT_DATE_FIELD}" and the "${SCREENSHOT_FIELD}" file`,
+        `"${shown}" is not a field of a claim request; send only ${TEXT_FIELDS.map((field) => `"${field}"`).join(', ')} and the "${SCREENSHOT_FIELD}" file`,
       )
     }
     const value = fields[name]
@@ -36,7 +52,12 @@ export function readClaimFields(body: unknown): { rawData: unknown; agreementDat
       throw badRequest(`"${name}" must be one text field named exactly "${name}"`)
     }
   }
-  return { rawData: fields[DATA_FIELD], agreementDate: fields[AGREEMENT_DATE_FIELD] }
+  return {
+    rawData: fields[DATA_FIELD],
+    agreementDate: fields[AGREEMENT_DATE_FIELD],
+    signatureMethod: fields[SIGNATURE_METHOD_FIELD],
+    typedSignature: fields[TYPED_SIGNATURE_FIELD],
+  }
 }
 
 /**

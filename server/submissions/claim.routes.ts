@@ -43,7 +43,7 @@ export function claimRoutes({
     async (req, res) => {
       const locale = requestLocale(req)
       const config = findFormOrThrow(languages.forms(locale), String(req.params.slug))
-      const { rawData, agreementDate } = readClaimFields(req.body)
+      const { rawData, agreementDate, signatureMethod, typedSignature } = readClaimFields(req.body)
       const created = await createClaim({
         db,
         writes,
@@ -54,6 +54,7 @@ export function claimRoutes({
         t: languages.t(locale),
         rawData,
         agreementDate,
+        signing: { signatureMethod, typedSignature },
         file: req.file,
         signer: signerOf(req),
       })

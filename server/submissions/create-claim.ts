@@ -3,7 +3,7 @@ import { agreementContext } from '../../src/agreement-context.ts'
 import { AppError } from '../../src/app-error.ts'
 import { claimValidator } from '../../src/claim-validator.ts'
 import { isFormOpen, type ClaimData, type FormConfig } from '../../src/form-config.ts'
-import { formatPhone, normalizePhone } from '../../src/phone.ts'
+import { normalizePhone } from '../../src/phone.ts'
 import type { Locale, Translator } from '../../src/translate.ts'
 import { fieldLabel } from '../../src/validate-submission.ts'
 import { readSigning } from '../../src/signing.ts'
@@ -63,6 +63,7 @@ export async function createClaim({
   t,
   rawData,
   agreementDate,
+  signing: rawSigning,
   file,
   signer,
 }: {
@@ -80,11 +81,14 @@ export async function createClaim({
   rawData: unknown
   /** The date the form printed in the agreement (the claimant's today), YYYY-MM-DD. */
   agreementDate: unknown
+  /** How the claimant signed, as sent beside the answers (drawn when left out). */
+  signing: { signatureMethod: unknown; typedSignature: unknown }
   file: UploadedFile | undefined
   signer: SignerInfo
 }): Promise<CreatedClaim & { agreement: SignedAgreement; claim: ClaimData }> {
   assertFormTakesClaims(config)
-  const { signing, answers: data } = readSigning(parseData(rawData, file))
+  const data = parseData(rawData, file)
+  const signing = readSigning(rawSigning)
   // '+1 555.867.5309' and every usual writing of a US number become '(555) 867-5309' before the check
   if (typeof data.phoneNumber === 'string') data.phoneNumber = normalizePhone(data.phoneNumber)
   const check = validateOnServer({ validator: claimValidator, schema: config.schema, data })
@@ -122,7 +126,8 @@ export async function createClaim({
     throw signatureError(fieldLabel(config.schema, 'signature'), t(SIGNATURE_REQUIRED_MESSAGE))
   }
 
-  const phoneNumber = formatPhone(claim.phoneNumber)
+  // the schema's pattern admits only the stored writing, '(555) 867-5309'
+  const phoneNumber = claim.phoneNumber
   if (await writes.hasClaimForPhone(db, { app: config.slug, phoneNumber })) throw duplicateError()
 
   const { html, sha256, image } = content

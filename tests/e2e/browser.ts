@@ -53,3 +53,26 @@ export async function shown(locator: Locator): Promise<string> {
   await locator.first().waitFor({ state: 'visible', timeout: 10_000 })
   return (await locator.first().innerText()).trim()
 }
+
+/**
+ * A staff session for specs that look at staff pages rather than test the login: one login per test
+ * run, shared through DATA_DIR (the login is limited to 10 a quarter hour per address, and every spec
+ * runs from 127.0.0.1). Give it to a context with `context.addCookies(await staffSessionCookies())`.
+ */
+export async function staffSessionCookies(): Promise<{ name: string; value: string; url: string }[]> {
+  const file = path.join(inject('dataDir'), 'e2e-staff-session.json')
+  if (fs.existsSync(file)) return JSON.parse(fs.readFileSync(file, 'utf8')) as never
+  const response = await fetch(`${baseUrl()}/api/staff/login`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', Origin: baseUrl() },
+    body: JSON.stringify({ password: inject('adminPassword') }),
+  })
+  if (response.status !== 204) throw new Error(`the staff login answered ${response.status}`)
+  const cookies = response.headers.getSetCookie().map((header) => {
+    const [pair = ''] = header.split(';')
+    const at = pair.indexOf('=')
+    return { name: pair.slice(0, at), value: pair.slice(at + 1), url: baseUrl() }
+  })
+  fs.writeFileSync(file, JSON.stringify(cookies))
+  return cookies
+}

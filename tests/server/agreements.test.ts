@@ -27,7 +27,8 @@ const USER_AGENT = 'Mozilla/5.0 (X11; Linux x86_64) AgreementsTest/1.0'
 const NOT_FOUND_BODY = {
   error: {
     code: 'AGREEMENT_NOT_FOUND',
-    message: 'No agreement found for this email address. Please check your email or complete Step 2 first.',
+    message:
+      'No agreement found for this email address and phone number. Please check both, or complete Step 2 first.',
   },
 }
 const LOOPBACK = /^(::ffff:)?127\.0\.0\.1$/
@@ -326,6 +327,8 @@ for (const dialect of DIALECTS) {
               phoneNumber: '(555) 223-4567',
               cashAdvanceCount: 7,
               membershipMonths: 14,
+              signatureMethod: 'drawn',
+              typedSignature: null,
               html: (await findOnlyRecord()).html,
             },
           ],

@@ -90,6 +90,8 @@ for (const dialect of DIALECTS) {
           lastName: 'Díaz',
           email: CONTACT.email,
           phoneNumber: CONTACT.phone,
+          signatureMethod: 'drawn',
+          typedSignature: null,
           html: row.agreement_html,
         },
       ])

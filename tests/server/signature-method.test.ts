@@ -6,13 +6,30 @@ import {
   createTestContext,
   DIALECTS,
   makeClaimData,
-  pngDataUrl,
   readFixture,
   type TestContext,
 } from './helpers.ts'
+import { makeIntakeData } from './malformed-intakes.ts'
 
 const SCREENSHOT = readFixture('bank-statement.png')
 const CONTACT = { email: 'ana.lopez@example.com', phone: '(555) 223-4567' }
+// the PDF's audit page prints each label above its value
+const TYPED_LINE = 'Signed by typing the full name "Ana López", shown in a signature style'
+const DRAWN_LINE = 'Signed by drawing the signature on the screen'
+
+/** Ways of signing the server must refuse, and the field its 422 names. */
+const REFUSED: [Record<string, string>, string][] = [
+  [{ signatureMethod: 'typed' }, 'typedSignature'],
+  [{ signatureMethod: 'typed', typedSignature: '   ' }, 'typedSignature'],
+  [{ signatureMethod: 'typed', typedSignature: 'x'.repeat(201) }, 'typedSignature'],
+  [{ signatureMethod: 'typed', typedSignature: 'Ana\u0000López' }, 'typedSignature'],
+  [{ signatureMethod: 'typed', typedSignature: 'Ana\nLópez' }, 'typedSignature'],
+  [{ signatureMethod: 'typed', typedSignature: 'Ana\u0085López' }, 'typedSignature'],
+  [{ signatureMethod: 'drawn', typedSignature: 'Ana López' }, 'typedSignature'],
+  [{ typedSignature: 'Ana López' }, 'typedSignature'],
+  [{ signatureMethod: 'stamped' }, 'signatureMethod'],
+  [{ signatureMethod: 'Typed', typedSignature: 'Ana López' }, 'signatureMethod'],
+]
 
 async function pdfText(pdf: Buffer): Promise<string> {
   const document = await getDocument({ data: new Uint8Array(pdf), verbosity: 0 }).promise
@@ -22,7 +39,7 @@ async function pdfText(pdf: Buffer): Promise<string> {
     texts.push(content.items.map((item) => ('str' in item ? item.str : '')).join(' '))
   }
   await document.destroy()
-  return texts.join(' ')
+  return texts.join(' ').replace(/\s+/g, ' ')
 }
 
 for (const dialect of DIALECTS) {
@@ -39,91 +56,145 @@ for (const dialect of DIALECTS) {
       await clearClaims(ctx)
       await ctx.db.deleteFrom('intake_cases').execute()
       await ctx.db.deleteFrom('form_submissions').execute()
+      await ctx.db.deleteFrom('rate_limits').execute()
     })
 
-    function fileClaim(signing: Record<string, unknown>) {
-      const data = makeClaimData({ email: CONTACT.email, phoneNumber: CONTACT.phone, ...signing })
-      return request(ctx.app)
+    /** A Brigit claim with the signing fields beside "data", as the form sends them. */
+    function fileClaim(signing: Record<string, string>, data = makeClaimData({ email: CONTACT.email })) {
+      const req = request(ctx.app)
         .post('/api/forms/brigit/submissions')
-        .field('data', JSON.stringify(data))
-        .attach('screenshot', SCREENSHOT, 'statement.png')
+        .field('data', JSON.stringify({ ...data, phoneNumber: CONTACT.phone }))
+      for (const [name, value] of Object.entries(signing)) void req.field(name, value)
+      return req.attach('screenshot', SCREENSHOT, 'statement.png')
     }
 
-    it('keeps a typed signature with the name as typed, and says so in both downloads', async () => {
-      const created = await fileClaim({ signatureMethod: 'typed', typedSignature: '  Ana López ' }).expect(
-        201,
+    function fileIntake(signing: Record<string, unknown>) {
+      const data = makeIntakeData({ firstName: 'Ana', lastName: 'López', ...CONTACT, ...signing })
+      return request(ctx.app).post('/api/intake').send(data)
+    }
+
+    async function downloads(agreement: { claimId: number } | { intakeId: number }) {
+      const download = (format: string) =>
+        request(ctx.app)
+          .post('/api/agreements/download')
+          .send({ ...CONTACT, ...agreement, format })
+      const html = (await download('html').expect(200)).text
+      const pdf = await download('pdf').responseType('blob').expect(200)
+      return { html, pdf: await pdfText(pdf.body as Buffer) }
+    }
+
+    async function lookedUp() {
+      const res = await request(ctx.app).post('/api/agreements/lookup').send(CONTACT).expect(200)
+      return (res.body.agreements as Record<string, unknown>[]).map(
+        ({ signatureMethod, typedSignature }) => ({
+          signatureMethod,
+          typedSignature,
+        }),
       )
+    }
+
+    it('stores a typed claim signature as its image and the name as typed, trimmed', async () => {
+      await fileClaim({ signatureMethod: 'typed', typedSignature: '  Ana López ' }).expect(201)
 
       const record = await ctx.db.selectFrom('agreement_records').selectAll().executeTakeFirstOrThrow()
       expect(record.signature_method).toBe('typed')
       expect(record.typed_signature).toBe('Ana López')
       expect(record.signature).toMatch(/^data:image\/png;base64,/)
+      expect(await lookedUp()).toEqual([{ signatureMethod: 'typed', typedSignature: 'Ana López' }])
+    })
 
-      const download = (format: string) =>
-        request(ctx.app)
-          .post('/api/agreements/download')
-          .send({ ...CONTACT, claimId: created.body.id, format })
-      const html = await download('html').expect(200)
-      expect(html.text).toContain(
+    it('says in the HTML and the PDF download that the claim was signed by typing the name', async () => {
+      const created = await fileClaim({ signatureMethod: 'typed', typedSignature: 'Ana López' }).expect(201)
+
+      const { html, pdf } = await downloads({ claimId: created.body.id })
+      expect(html).toContain(
         '<strong>Signed by:</strong> typing the full name &quot;Ana López&quot;, shown in a signature style',
       )
-      const pdf = await download('pdf').responseType('blob').expect(200)
-      expect(await pdfText(pdf.body as Buffer)).toContain('typing the full name "Ana López"')
+      expect(pdf).toContain(TYPED_LINE)
     })
 
-    it('keeps a drawn signature as drawn, also when the page does not say (an older page)', async () => {
-      await fileClaim({ signatureMethod: 'drawn' }).expect(201)
-      await fileClaim({}).expect(409)
+    it.each([[{ signatureMethod: 'drawn' }], [{}]])(
+      'stores a claim signed %j as drawn, and its downloads say so',
+      async (signing) => {
+        const created = await fileClaim(signing).expect(201)
+        const record = await ctx.db.selectFrom('agreement_records').selectAll().executeTakeFirstOrThrow()
+        expect([record.signature_method, record.typed_signature]).toEqual(['drawn', null])
+        expect(await lookedUp()).toEqual([{ signatureMethod: 'drawn', typedSignature: null }])
+        const { html, pdf } = await downloads({ claimId: created.body.id })
+        expect(html).toContain('<strong>Signed by:</strong> drawing the signature on the screen')
+        expect(pdf).toContain(DRAWN_LINE)
+      },
+    )
+
+    it('counts a typed name of 200 characters by characters, not by UTF-16 units', async () => {
+      await fileClaim({ signatureMethod: 'typed', typedSignature: 'Ł'.repeat(150) + '😀'.repeat(50) }).expect(
+        201,
+      )
       const record = await ctx.db.selectFrom('agreement_records').selectAll().executeTakeFirstOrThrow()
-      expect(record.signature_method).toBe('drawn')
-      expect(record.typed_signature).toBeNull()
+      expect([...record.typed_signature!]).toHaveLength(200)
     })
 
-    it.each([
-      [{ signatureMethod: 'typed' }, 'typedSignature'],
-      [{ signatureMethod: 'typed', typedSignature: '   ' }, 'typedSignature'],
-      [{ signatureMethod: 'typed', typedSignature: 'x'.repeat(201) }, 'typedSignature'],
-      [{ signatureMethod: 'typed', typedSignature: 'Ana\u0000López' }, 'typedSignature'],
-      [{ signatureMethod: 'drawn', typedSignature: 'Ana López' }, 'typedSignature'],
-      [{ signatureMethod: 'stamped' }, 'signatureMethod'],
-    ])('refuses %j with 422 naming %s, and stores nothing', async (signing, field) => {
-      const res = await fileClaim(signing).expect(422)
-      expect(Object.keys(res.body.error.fields)).toEqual([field])
-      expect(res.body.error.message).toContain(`"${field}"`)
+    it.each(REFUSED)(
+      'refuses a claim signed %j with 422 naming "%s", and stores nothing',
+      async (signing, field) => {
+        const res = await fileClaim(signing).expect(422)
+        expect(Object.keys(res.body.error.fields)).toEqual([field])
+        expect(res.body.error.message).toContain(`"${field}"`)
+        expect(await ctx.db.selectFrom('claims').selectAll().execute()).toEqual([])
+      },
+    )
+
+    it('refuses the signing fields inside the claim\'s "data" (the schema knows only the answers)', async () => {
+      const data = {
+        ...makeClaimData({ email: CONTACT.email }),
+        signatureMethod: 'typed',
+        typedSignature: 'Ana',
+      }
+      await fileClaim({}, data).expect(422)
       expect(await ctx.db.selectFrom('claims').selectAll().execute()).toEqual([])
     })
 
-    it('keeps how the main form was signed, and its download says so', async () => {
-      const res = await request(ctx.app)
-        .post('/api/intake')
-        .send({
-          cashAdvanceApps: ['earnin'],
-          feesIncurred: ['Tips'],
-          isOver18: true,
-          isActiveMilitary: false,
-          hasBankruptcy: false,
-          firstName: 'Ana',
-          lastName: 'López',
-          email: CONTACT.email,
-          phone: CONTACT.phone,
-          address: '1 Main St',
-          city: 'Reno',
-          state: 'NV',
-          zipCode: '89501',
-          signature: pngDataUrl(),
-          consentAgreed: true,
-          communicationsConsent: true,
-          signatureMethod: 'typed',
-          typedSignature: 'Ana López',
-        })
-        .expect(201)
+    it('refuses a signing field sent twice with 400 naming it', async () => {
+      const res = await fileClaim({ signatureMethod: 'typed', typedSignature: 'Ana López' })
+        .field('typedSignature', 'Someone Else')
+        .expect(400)
+      expect(res.body.error.message).toContain('"typedSignature"')
+    })
+
+    it('stores how the main form was signed, and both its downloads say so', async () => {
+      const created = await fileIntake({ signatureMethod: 'typed', typedSignature: ' Ana López ' }).expect(
+        201,
+      )
+
       const row = await ctx.db.selectFrom('form_submissions').selectAll().executeTakeFirstOrThrow()
       expect([row.signature_method, row.typed_signature]).toEqual(['typed', 'Ana López'])
-      const html = await request(ctx.app)
-        .post('/api/agreements/download')
-        .send({ ...CONTACT, intakeId: res.body.id, format: 'html' })
-        .expect(200)
-      expect(html.text).toContain('typing the full name &quot;Ana López&quot;')
+      expect(row.signature).toMatch(/^data:image\/png;base64,/)
+      expect(await lookedUp()).toEqual([{ signatureMethod: 'typed', typedSignature: 'Ana López' }])
+      const { html, pdf } = await downloads({ intakeId: created.body.id })
+      expect(html).toContain('typing the full name &quot;Ana López&quot;, shown in a signature style')
+      expect(pdf).toContain(TYPED_LINE)
     })
+
+    it('stores a main form signed without saying how as drawn', async () => {
+      const created = await fileIntake({}).expect(201)
+      const row = await ctx.db.selectFrom('form_submissions').selectAll().executeTakeFirstOrThrow()
+      expect([row.signature_method, row.typed_signature]).toEqual(['drawn', null])
+      expect((await downloads({ intakeId: created.body.id })).pdf).toContain(DRAWN_LINE)
+    })
+
+    it.each([
+      ...REFUSED,
+      [{ signatureMethod: 'typed', typedSignature: 42 }, 'typedSignature'],
+      [{ signatureMethod: 'drawn', typedSignature: null }, 'typedSignature'],
+      [{ signatureMethod: null }, 'signatureMethod'],
+    ] as [Record<string, unknown>, string][])(
+      'refuses a main form signed %j with 422 naming "%s", and stores nothing',
+      async (signing, field) => {
+        const res = await fileIntake(signing).expect(422)
+        expect(Object.keys(res.body.error.fields)).toEqual([field])
+        expect(res.body.error.message).toContain(`"${field}"`)
+        expect(await ctx.db.selectFrom('form_submissions').selectAll().execute()).toEqual([])
+      },
+    )
   })
 }

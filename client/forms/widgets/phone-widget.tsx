@@ -1,10 +1,7 @@
 import type { WidgetProps } from '@rjsf/utils'
-import { formatPhone, PHONE_INPUT_MAX_LENGTH } from '../../../src/phone.ts'
+import { PhoneInput } from '../phone-input.tsx'
 
-/**
- * Shows the number as (XXX) XXX-XXXX however it arrives: typed key by key, pasted or autofilled, with
- * or without the +1 that phones and address books add.
- */
+/** The form's phone field: PhoneInput, with the config's autocomplete token ('tel' unless it says). */
 export function PhoneWidget({
   id,
   value,
@@ -17,19 +14,16 @@ export function PhoneWidget({
   options,
 }: WidgetProps) {
   return (
-    <input
+    <PhoneInput
       id={id}
       name={id}
       className="form-control"
-      type="tel"
-      inputMode="tel"
       autoComplete={typeof options.autocomplete === 'string' ? options.autocomplete : 'tel'}
       placeholder="(555) 555-5555"
-      maxLength={PHONE_INPUT_MAX_LENGTH}
       value={typeof value === 'string' ? value : ''}
       disabled={disabled || readonly}
       aria-invalid={rawErrors?.length ? true : undefined}
-      onChange={(event) => onChange(formatPhone(event.target.value) || undefined)}
+      onValueChange={(shown) => onChange(shown || undefined)}
       onBlur={(event) => onBlur(id, event.target.value)}
       onFocus={(event) => onFocus(id, event.target.value)}
     />

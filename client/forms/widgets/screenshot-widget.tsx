@@ -5,6 +5,7 @@ import {
   MAX_UPLOAD_BYTES,
   NOT_AN_IMAGE_MESSAGE,
 } from '../../../src/claim-messages.ts'
+import { useText } from '../../i18n/use-text.ts'
 
 /** What the claim form hands its widgets: the File itself stays out of the JSON form data. */
 export interface ScreenshotContext {
@@ -12,12 +13,18 @@ export interface ScreenshotContext {
   setScreenshot: (file: File | undefined) => void
 }
 
-/** Picks the bank-statement screenshot: images only, at most 10 MB, checked as soon as it is picked. */
+/**
+ * Picks the bank-statement screenshot: images only, at most 10 MB, checked as soon as it is picked.
+ * The browser's own file input does the picking (keyboard, screen readers and phones' camera and
+ * gallery all work with it); it lies invisible over a button of our own, which says which file was
+ * chosen and shows it small.
+ */
 export function ScreenshotWidget({ id, disabled, readonly, onChange, onBlur, registry, value }: WidgetProps) {
+  const t = useText()
   const { screenshotPrompt, setScreenshot } = registry.formContext as ScreenshotContext
   const [pickError, setPickError] = useState<string>()
-  const [preview, setPreview] = useState<string>()
-  useEffect(() => () => (preview ? URL.revokeObjectURL(preview) : undefined), [preview])
+  const [picked, setPicked] = useState<{ name: string; preview: string }>()
+  useEffect(() => () => (picked ? URL.revokeObjectURL(picked.preview) : undefined), [picked])
 
   const pick = (file: File | undefined, input: HTMLInputElement) => {
     const problem = !file
@@ -31,33 +38,45 @@ export function ScreenshotWidget({ id, disabled, readonly, onChange, onBlur, reg
     const accepted = file && !problem ? file : undefined
     if (!accepted) input.value = ''
     setScreenshot(accepted)
-    setPreview(accepted ? URL.createObjectURL(accepted) : undefined)
+    setPicked(accepted ? { name: accepted.name, preview: URL.createObjectURL(accepted) } : undefined)
     onChange(accepted?.name)
   }
 
   return (
-    <div className="screenshot">
+    <div className="screenshot" data-field="screenshotFile">
       <p className="field-help" id={`${id}__prompt`}>
         {screenshotPrompt}
       </p>
-      <input
-        id={id}
-        name={id}
-        type="file"
-        accept="image/*"
-        className="form-control"
-        aria-describedby={`${id}__prompt`}
-        disabled={disabled || readonly}
-        onChange={(event) => pick(event.target.files?.[0], event.target)}
-        onBlur={() => onBlur(id, value)}
-      />
+      <div className={`file-picker${disabled || readonly ? ' is-disabled' : ''}`}>
+        <input
+          id={id}
+          name={id}
+          type="file"
+          accept="image/*"
+          className="file-picker-input"
+          aria-describedby={`${id}__prompt ${id}__chosen`}
+          disabled={disabled || readonly}
+          onChange={(event) => pick(event.target.files?.[0], event.target)}
+          onBlur={() => onBlur(id, value)}
+        />
+        <span className="file-picker-button" aria-hidden="true">
+          {picked ? t('Change screenshot') : t('Choose a screenshot')}
+        </span>
+        <span className="file-picker-name" id={`${id}__chosen`}>
+          {picked ? picked.name : t('No file chosen yet')}
+        </span>
+      </div>
       {pickError ? (
         <p className="field-error" role="alert">
-          {pickError}
+          {t(pickError)}
         </p>
       ) : null}
-      {preview ? (
-        <img className="screenshot-preview" src={preview} alt="Selected bank statement screenshot" />
+      {picked ? (
+        <img
+          className="screenshot-preview"
+          src={picked.preview}
+          alt={t('Selected bank statement screenshot')}
+        />
       ) : null}
     </div>
   )

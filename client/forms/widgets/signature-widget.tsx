@@ -1,13 +1,13 @@
 import type { WidgetProps } from '@rjsf/utils'
 import { useEffect, useRef, useState } from 'react'
 import type SignaturePad from 'signature_pad'
+import { MAX_TYPED_SIGNATURE } from '../../../src/signing.ts'
 import { useText } from '../../i18n/use-text.ts'
 import type { SigningMethod, SigningReport } from './signing.ts'
 import { loadSignatureFont, typedSignaturePng } from './typed-signature.ts'
 
 /** The spec's pad settings. */
 const PAD_OPTIONS = { minWidth: 0.5, maxWidth: 2.5, minDistance: 5, throttle: 16, penColor: '#111827' }
-const MAX_TYPED_NAME = 200
 
 /**
  * Sign by drawing (finger, mouse or pen) or, for anyone who cannot draw, by typing the full name,
@@ -35,7 +35,7 @@ export function SignatureWidget(props: WidgetProps) {
           ? t(
               'Draw your signature in the box with your finger, a mouse or a pen. If you cannot draw, choose “Type your signature instead”.',
             )
-          : t('Type your full name. It is shown in a signature style and signed as your signature.')}
+          : t('Type your full name as your signature. It is shown in a signature style.')}
       </p>
       {method === 'drawn' ? (
         <DrawnSignature {...props} helpId={helpId} />
@@ -120,7 +120,7 @@ function DrawnSignature({
         className="signature-pad"
         role="img"
         tabIndex={0}
-        aria-label={t('Signature pad: draw your signature with your finger or mouse')}
+        aria-label={t('Signature pad: draw your signature with your finger, a mouse or a pen')}
         aria-describedby={helpId}
       />
       <div className="signature-actions">
@@ -159,17 +159,23 @@ function TypedSignature({
   const onChangeRef = useRef(onChange)
   onChangeRef.current = onChange
 
-  // the image follows the name; a name typed on while an earlier image is drawn wins
+  // the image follows the name; a name typed on while an earlier image is drawn wins. The form hears
+  // the name with its image, so what is sent as typed is always what the image shows
   useEffect(() => {
     const trimmed = name.trim()
-    onName(trimmed)
     if (trimmed === '') {
+      onName('')
       onChangeRef.current(undefined)
       return
     }
     let isCurrent = true
     typedSignaturePng(trimmed).then(
-      (dataUrl) => isCurrent && onChangeRef.current(dataUrl),
+      (dataUrl) => {
+        if (!isCurrent) return
+        setHasFailed(false)
+        onName(trimmed)
+        onChangeRef.current(dataUrl)
+      },
       () => isCurrent && setHasFailed(true),
     )
     return () => {
@@ -188,7 +194,7 @@ function TypedSignature({
         className="form-control"
         type="text"
         autoComplete="name"
-        maxLength={MAX_TYPED_NAME}
+        maxLength={MAX_TYPED_SIGNATURE}
         value={name}
         disabled={disabled || readonly}
         aria-describedby={helpId}

@@ -42,7 +42,7 @@ export async function fillIntake(page: Page, input: IntakeInput): Promise<void> 
   await page.getByLabel(/^Address\W*$/).fill('1200 Ala Moana Blvd')
   await page.getByLabel('Address Line 2 (optional)').fill('Apt 4B')
   await page.getByLabel('City').fill('Honolulu')
-  await page.getByLabel(/^State\W*$/).selectOption({ label: input.state ?? 'HI' })
+  await page.getByLabel(/^State\W*$/).selectOption({ label: input.state ?? 'Hawaii' })
   await page.getByLabel('ZIP Code').fill('96814')
   await drawSignature(page)
 }

@@ -90,7 +90,17 @@ describe('the main intake form checks every answer before sending', () => {
       .allTextContents()
     expect(states[0]).toBe('Select a state')
     expect(states.slice(1)).toHaveLength(50)
+    // shown by name, stored by code
+    expect(states.slice(1, 4)).toEqual(['Alabama', 'Alaska', 'Arizona'])
+    expect(
+      await page
+        .getByLabel(/^State\W*$/)
+        .locator('option', { hasText: 'Hawaii' })
+        .getAttribute('value'),
+    ).toMatch(/HI|\d+/)
     expect(states).not.toContain('DC')
+    // a phone brings up its number keypad for the ZIP code
+    expect(await page.getByLabel('ZIP Code').getAttribute('inputmode')).toBe('numeric')
   })
 
   it('shows every message on an empty submit and sends nothing', async () => {
@@ -113,7 +123,7 @@ describe('the main intake form checks every answer before sending', () => {
     expect(await page.getByText('Please indicate your military status').count()).toBe(0)
     await page.getByRole('group', { name: APPS_QUESTION }).getByLabel('Chime').click()
     expect(await page.getByText('Please select at least one app').count()).toBe(0)
-    await page.getByLabel(/^State\W*$/).selectOption({ label: 'CA' })
+    await page.getByLabel(/^State\W*$/).selectOption({ label: 'California' })
     expect(await page.getByText('State is required').count()).toBe(0)
 
     const email = page.getByLabel('Email Address')
@@ -139,9 +149,13 @@ describe('the main intake form checks every answer before sending', () => {
     expect(await page.getByText('You must agree to the terms').count()).toBe(0)
   })
 
-  it('formats the phone as it is typed and stops at ten digits', async () => {
+  it('formats the phone as it is typed, and shows a digit too many rather than dropping it', async () => {
     const phone = page.getByLabel('Phone Number')
-    await phone.pressSequentially('80855501999')
+    await phone.pressSequentially('8085550199')
+    expect(await phone.inputValue()).toBe('(808) 555-0199')
+    await phone.pressSequentially('9')
+    expect(await phone.inputValue()).toBe('80855501999')
+    await phone.press('Backspace')
     expect(await phone.inputValue()).toBe('(808) 555-0199')
   })
 

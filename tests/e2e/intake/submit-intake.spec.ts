@@ -47,7 +47,8 @@ describe('a claimant completes the main intake form', () => {
     // the form's page can stay on screen while the thank-you page's code loads: wait for the new heading
     await shown(page.getByRole('heading', { level: 1, name: 'Thank You' }))
     await shown(page.getByText(THANK_YOU_LINE))
-    await page.getByRole('img', { name: 'Cash Advance Claims Law Group' }).waitFor()
+    // the firm's name and mark head the confirmation, as every claimant page
+    await page.getByRole('banner').getByRole('link', { name: 'Cash Advance Claims Law Group' }).waitFor()
     await expect
       .poll(() => dataLayerOf(page))
       .toEqual([

@@ -2,6 +2,7 @@ import fs from 'node:fs'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 import { baseUrl, launchBrowser, queryDb, shown } from '../browser.ts'
+import { axeViolations } from '../accessibility/axe.ts'
 import { fillClaim, submitButton, type ClaimantInput } from '../step2/fill-claim.ts'
 
 type Claimant = Required<ClaimantInput>
@@ -112,6 +113,8 @@ describe('staff use the Brigit dashboard', () => {
     await page.getByRole('button', { name: 'Access Dashboard' }).click()
     expect(await shown(page.getByRole('alert'))).toBe('Invalid password. Please try again.')
     expect(await page.getByRole('table').count()).toBe(0)
+    // the gate with its refusal showing passes axe (WCAG 2.1 AA), as every staff page does
+    expect(await axeViolations(page)).toEqual([])
   })
 
   it('logs in with the right password and shows the title, subtitle and the right stat cards', async () => {

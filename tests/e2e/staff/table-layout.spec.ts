@@ -1,13 +1,13 @@
 import type { Browser, Page } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
-import { baseUrl, launchBrowser, shown } from '../browser.ts'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { baseUrl, launchBrowser, shown, staffSessionCookies } from '../browser.ts'
 import { fillClaim, submitButton } from '../step2/fill-claim.ts'
 
 async function openDashboard(browser: Browser, width: number): Promise<Page> {
-  const page = await browser.newPage({ viewport: { width, height: 900 } })
+  const context = await browser.newContext({ viewport: { width, height: 900 } })
+  await context.addCookies(await staffSessionCookies())
+  const page = await context.newPage()
   await page.goto(`${baseUrl()}/brigit-admin`)
-  await page.getByLabel('Admin Password').fill(inject('adminPassword'))
-  await page.getByRole('button', { name: 'Access Dashboard' }).click()
   await shown(page.getByRole('row').nth(1))
   return page
 }

@@ -35,7 +35,9 @@ describe('every app has its Step 2 route', () => {
         `Congratulations on qualifying for the next step in our case against ${name}. Please provide the information to continue.`,
       ),
     )
-    await shown(page.getByText(`showing a ${name} subscription fee or cash advance transaction`))
+    // "an Earnin", "a Brigit": the article is the config's, right for each name
+    const article = /^[AEIOU]/.test(name) ? 'an' : 'a'
+    await shown(page.getByText(`showing ${article} ${name} subscription fee or cash advance transaction`))
 
     await fillClaim(page, {
       phoneDigits: `213555${String(OPEN_APPS.findIndex(([s]) => s === slug)).padStart(4, '0')}`,

@@ -65,13 +65,17 @@ describe('the Step 2 form guides the claimant', () => {
     await shown(page.getByText('First name is required'))
   })
 
-  it('formats the phone as it is typed and stops at ten digits', async () => {
+  it('formats the phone as it is typed, and shows a digit too many rather than dropping it', async () => {
     const phone = page.getByLabel('Phone Number')
     await phone.pressSequentially('41')
     expect(await phone.inputValue()).toBe('(41')
     await phone.pressSequentially('5555')
     expect(await phone.inputValue()).toBe('(415) 555')
-    await phone.pressSequentially('0123999')
+    await phone.pressSequentially('0123')
+    expect(await phone.inputValue()).toBe('(415) 555-0123')
+    await phone.pressSequentially('9')
+    expect(await phone.inputValue()).toBe('41555501239')
+    await phone.press('Backspace')
     expect(await phone.inputValue()).toBe('(415) 555-0123')
   })
 

@@ -18,6 +18,8 @@ async function pickScreenshotByKeyboard(page: Page): Promise<void> {
     page,
     'input[type="file"], [data-field="screenshotFile"] button, label[for="root_screenshotFile"]',
   )
+  // the browser's own file input has focus (invisible, over our button): Enter opens its chooser
+  expect(await page.evaluate(() => document.activeElement?.id)).toBe('root_screenshotFile')
   const chooser = page.waitForEvent('filechooser')
   await page.keyboard.press('Enter')
   await (await chooser).setFiles(SCREENSHOT_PNG)
