@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react'
 import type { DashboardColumn } from '../../src/form-config.ts'
 import { cellText } from './format.ts'
 import type { StaffSubmission } from './staff-api.ts'
@@ -37,7 +38,9 @@ export function SubmissionsTable({
             >
               {columns.map((column) => (
                 <td key={column.key} data-column={column.key}>
-                  {cellText(submission, column)}
+                  {column.key === 'email'
+                    ? breakableEmail(cellText(submission, column))
+                    : cellText(submission, column)}
                 </td>
               ))}
               <td>
@@ -60,5 +63,18 @@ export function SubmissionsTable({
         </tbody>
       </table>
     </div>
+  )
+}
+
+/** A narrow column wraps an address after its "@" rather than in the middle of a name (see styles.css). */
+function breakableEmail(email: string): ReactNode {
+  const at = email.indexOf('@')
+  if (at < 0) return email
+  return (
+    <>
+      {email.slice(0, at + 1)}
+      <wbr />
+      {email.slice(at + 1)}
+    </>
   )
 }

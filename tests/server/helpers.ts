@@ -62,7 +62,11 @@ export interface TestContext {
  */
 export async function createTestContext(
   dialect: TestDialect,
-  { formsDir = FORMS_DIR, logger = createLogger('silent') }: { formsDir?: string; logger?: Logger } = {},
+  {
+    formsDir = FORMS_DIR,
+    logger = createLogger('silent'),
+    clientDir,
+  }: { formsDir?: string; logger?: Logger; clientDir?: string } = {},
 ): Promise<TestContext> {
   const forms = loadFormConfigs(formsDir)
   const intake = loadIntakeConfig(formsDir)
@@ -96,6 +100,7 @@ export async function createTestContext(
     agreementCopies,
     logger,
     languages,
+    clientDir,
   })
   return {
     app,
