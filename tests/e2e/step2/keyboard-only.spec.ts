@@ -14,13 +14,15 @@ interface StoredSigning {
 
 /** Chooses the screenshot with the keyboard: Enter on the focused picker opens the file chooser. */
 async function pickScreenshotByKeyboard(page: Page): Promise<void> {
+  // listening well before the key press: Playwright turns on Chromium's chooser interception
+  // asynchronously, and a chooser opened before it is on never reaches the test
+  const chooser = page.waitForEvent('filechooser')
   await tabTo(
     page,
     'input[type="file"], [data-field="screenshotFile"] button, label[for="root_screenshotFile"]',
   )
   // the browser's own file input has focus (invisible, over our button): Enter opens its chooser
   expect(await page.evaluate(() => document.activeElement?.id)).toBe('root_screenshotFile')
-  const chooser = page.waitForEvent('filechooser')
   await page.keyboard.press('Enter')
   await (await chooser).setFiles(SCREENSHOT_PNG)
 }
