@@ -11,7 +11,7 @@ try {
   const config = readServerConfig()
   if (config.databaseUrl) {
     throw new Error(
-      'backup covers the SQLite store; for PostgreSQL use pg_dump and copy DATA_DIR/screenshots',
+      "backup covers the SQLite store; for PostgreSQL use pg_dump (or your provider's snapshots) and back up the screenshots apart",
     )
   }
   if (!file) throw new Error('usage: npm run backup -- FILE  |  npm run backup -- --restore FILE')
@@ -23,6 +23,12 @@ try {
     `${restore ? 'restored' : 'backed up'} ${counts.claims} claims, ${counts.intakes} intakes, ` +
       `${counts.files} screenshots ${restore ? `into ${config.dataDir}` : `to ${target}`}`,
   )
+  if (config.s3) {
+    // the bucket is not in the file: S3's own versioning or replication keeps its copies
+    console.log(
+      `screenshots are in the bucket "${config.s3.bucket}", not in this backup: keep them with bucket versioning or replication`,
+    )
+  }
 } catch (error) {
   console.error(error instanceof Error ? error.message : error)
   process.exit(1)

@@ -3,17 +3,19 @@ import { readServerConfig } from '../server/config.ts'
 import { createDb } from '../server/db/create-db.ts'
 import { migrateToLatest } from '../server/db/migrate.ts'
 import { purgeExpired } from '../server/ops/purge-expired.ts'
-import { createDiskScreenshotStorage } from '../server/uploads/screenshot-storage.ts'
+import { createScreenshotStorage } from '../server/uploads/create-screenshot-storage.ts'
 
 // npm run purge-expired [-- --dry-run]: delete what is older than firm.json's retention, except legal holds
 const dryRun = process.argv.includes('--dry-run')
 const config = readServerConfig()
 const { db } = createDb(config)
+// the store the server uses: the S3 bucket when S3_BUCKET is set, else DATA_DIR/screenshots
+const storage = createScreenshotStorage(config)
 try {
   await migrateToLatest(db)
   const result = await purgeExpired({
     db,
-    storage: createDiskScreenshotStorage(config.dataDir),
+    storage,
     retentionYears: FIRM_SETTINGS.retentionYears,
     dryRun,
   })
@@ -29,5 +31,6 @@ try {
   console.error(error instanceof Error ? error.message : error)
   process.exitCode = 1
 } finally {
+  await storage.close()
   await db.destroy()
 }

@@ -13,6 +13,9 @@ import { createValidatorModules, type ValidatorModules } from './forms/validator
 import { loadLanguages, type Languages } from './i18n/languages.ts'
 import { uiTextRoutes } from './i18n/ui-text.routes.ts'
 import { firmLogoRoutes } from './firm-logo.ts'
+import type { TrustProxy } from './config.ts'
+import { healthRoutes } from './health.routes.ts'
+import { setPublicUrl } from './public-origin.ts'
 import { intakeRoutes } from './intake/intake.routes.ts'
 import type { Logger } from './logger.ts'
 import { requestLogger } from './request-logger.ts'
@@ -22,8 +25,9 @@ import { staffAuthRoutes } from './staff/staff-auth.routes.ts'
 import { staticClient } from './static-client.ts'
 import { claimRoutes } from './submissions/claim.routes.ts'
 import path from 'node:path'
+import { PROJECT_ROOT } from './project-root.ts'
 
-const DEFAULT_FORMS_DIR = path.resolve(import.meta.dirname, '..', 'forms')
+const DEFAULT_FORMS_DIR = path.join(PROJECT_ROOT, 'forms')
 import type { ScreenshotStorage } from './uploads/screenshot-storage.ts'
 
 export interface AppDeps {
@@ -41,6 +45,10 @@ export interface AppDeps {
   validators?: ValidatorModules
   /** The built client (dist/client); left out in API-only tests. */
   clientDir?: string
+  /** The proxies whose X-Forwarded-* headers are believed (TRUST_PROXY); loopback when left out. */
+  trustProxy?: TrustProxy
+  /** The site's external origin (PUBLIC_URL); each request's own when left out. */
+  publicUrl?: string | undefined
 }
 
 /** The Express app without listen(): tests drive it through supertest. */
@@ -55,10 +63,15 @@ export function createApp({
   languages = loadLanguages({ formsDir: DEFAULT_FORMS_DIR, forms, intake }),
   validators = createValidatorModules({ languages }),
   clientDir,
+  trustProxy = ['loopback'],
+  publicUrl,
 }: AppDeps): Express {
   const app = express()
   app.disable('x-powered-by')
-  app.set('trust proxy', 'loopback')
+  // req.ip, req.protocol and req.secure come from X-Forwarded-* only as far as these proxies vouch for them
+  app.set('trust proxy', trustProxy)
+  setPublicUrl(app, publicUrl)
+  app.use(healthRoutes({ db, storage }))
   app.use(requestLogger(logger))
   app.use(
     helmet({

@@ -1,8 +1,9 @@
 import crypto from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
+import { PROJECT_ROOT } from './project-root.ts'
 
-const ROOT = path.resolve(import.meta.dirname, '..')
+const ROOT = PROJECT_ROOT
 const STAMP_FILE = '.build-stamp'
 /** What the client bundle is made from; a change to any of them means a rebuild. */
 const INPUTS = [

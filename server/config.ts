@@ -1,3 +1,4 @@
+import net from 'node:net'
 import path from 'node:path'
 import { FIRM_SETTINGS } from '../src/firm-settings.ts'
 
@@ -16,6 +17,26 @@ export interface ServerConfig {
   adminPassword: string | undefined
   /** How many server processes share the port (SERVER_PROCESSES, default 1). */
   serverProcesses: number
+  /** Which proxies' X-Forwarded-* headers to believe (TRUST_PROXY), in a form Express's 'trust proxy' takes. */
+  trustProxy: TrustProxy
+  /** The site's external origin (PUBLIC_URL, e.g. https://claims.example-firm.com); unset: each request's own. */
+  publicUrl: string | undefined
+  /** S3-compatible object storage for the screenshots (S3_BUCKET set); unset: files under DATA_DIR. */
+  s3: S3Settings | undefined
+}
+
+/** A number of proxy hops, or the addresses, CIDRs and named ranges (loopback, linklocal, uniquelocal) to trust. */
+export type TrustProxy = number | string[]
+
+export interface S3Settings {
+  bucket: string
+  /** Unset: AWS's own endpoint for the region. */
+  endpoint: string | undefined
+  region: string
+  accessKeyId: string
+  secretAccessKey: string
+  /** bucket in the path (https://host/bucket/key), as MinIO and most self-hosted servers need. */
+  forcePathStyle: boolean
 }
 
 const MAX_SERVER_PROCESSES = 64
@@ -24,22 +45,27 @@ const MAX_SERVER_PROCESSES = 64
 export function readServerConfig(env: NodeJS.ProcessEnv = process.env): Readonly<ServerConfig> {
   const port = Number(env.PORT ?? 3000)
   if (!Number.isInteger(port) || port < 0 || port > 65535) {
-    throw new Error(`PORT "${env.PORT}" is not a port number: use 0..65535`)
+    throw new SettingError(`PORT "${env.PORT}" is not a port number: use 0..65535`)
   }
   const databaseUrl = env.DATABASE_URL?.trim() || undefined
   if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
-    throw new Error('DATABASE_URL must start with postgres:// (leave it unset to use SQLite in DATA_DIR)')
+    throw new SettingError(
+      'DATABASE_URL must start with postgres:// (leave it unset to use SQLite in DATA_DIR)',
+    )
   }
   // one by default: on the 2-core machine measured, two processes took no more claims than one at a
   // million claims (BENCHMARKS.md, session 11); a server with cores to spare can set more
   const serverProcesses = Number(env.SERVER_PROCESSES?.trim() || 1)
   if (!Number.isInteger(serverProcesses) || serverProcesses < 1 || serverProcesses > MAX_SERVER_PROCESSES) {
-    throw new Error(
+    throw new SettingError(
       `SERVER_PROCESSES "${env.SERVER_PROCESSES}" is not a number of processes: use 1..${MAX_SERVER_PROCESSES} (unset: 1)`,
     )
   }
   return Object.freeze({
     port,
+    trustProxy: readTrustProxy(env.TRUST_PROXY),
+    publicUrl: readPublicUrl(env.PUBLIC_URL),
+    s3: readS3Settings(env),
     serverProcesses,
     // local-only default: set HOST=0.0.0.0 behind a reverse proxy to serve other machines
     host: env.HOST ?? '127.0.0.1',
@@ -52,3 +78,107 @@ export function readServerConfig(env: NodeJS.ProcessEnv = process.env): Readonly
     mailFrom: env.MAIL_FROM ?? `${FIRM_SETTINGS.firmName} <${FIRM_SETTINGS.contactEmail}>`,
   })
 }
+
+const NAMED_RANGES = new Set(['loopback', 'linklocal', 'uniquelocal'])
+
+/**
+ * TRUST_PROXY: a hop count ("1": the one proxy in front of us) or a comma-separated list of addresses,
+ * CIDRs and Express's named ranges. Unset: loopback, right for a proxy on this machine. Express's "true"
+ * (believe the left-most address) is refused: anyone could then pick the address that the rate limits
+ * count and the signed record keeps.
+ */
+function readTrustProxy(value: string | undefined): TrustProxy {
+  const text = value?.trim()
+  if (!text) return ['loopback']
+  if (/^\d+$/.test(text)) {
+    const hops = Number(text)
+    if (hops <= 32) return hops
+  }
+  const entries = text.split(',').map((entry) => entry.trim())
+  const bad = entries.find((entry) => !NAMED_RANGES.has(entry) && !isAddressOrCidr(entry))
+  if (bad !== undefined) {
+    throw new SettingError(
+      `TRUST_PROXY "${text}" is not understood ("${bad}"): use a number of proxy hops (e.g. 1), or addresses ` +
+        'and CIDRs separated by commas (e.g. 10.0.0.0/8, 192.168.1.5), or loopback, linklocal, uniquelocal',
+    )
+  }
+  return entries
+}
+
+function isAddressOrCidr(entry: string): boolean {
+  const [address = '', bits, ...rest] = entry.split('/')
+  const version = net.isIP(address)
+  if (version === 0 || rest.length > 0) return false
+  if (bits === undefined) return true
+  if (!/^\d{1,3}$/.test(bits)) return false
+  return Number(bits) <= (version === 4 ? 32 : 128)
+}
+
+/** PUBLIC_URL: an origin only (scheme, host, optional port), http or https; a trailing slash is forgiven. */
+function readPublicUrl(value: string | undefined): string | undefined {
+  const text = value?.trim()
+  if (!text) return undefined
+  let url: URL | undefined
+  try {
+    url = new URL(text)
+  } catch {
+    url = undefined
+  }
+  if (
+    !url ||
+    (url.protocol !== 'https:' && url.protocol !== 'http:') ||
+    url.username ||
+    url.password ||
+    url.pathname !== '/' ||
+    url.search ||
+    url.hash ||
+    text.replace(/\/$/, '') !== url.origin
+  ) {
+    throw new SettingError(
+      `PUBLIC_URL "${text}" is not an origin: give the scheme and host only, e.g. https://claims.example-firm.com`,
+    )
+  }
+  return url.origin
+}
+
+/** S3_BUCKET set means object storage; it then needs the access key pair (no other credential source is read). */
+function readS3Settings(env: NodeJS.ProcessEnv): S3Settings | undefined {
+  const bucket = env.S3_BUCKET?.trim()
+  if (!bucket) return undefined
+  const accessKeyId = env.S3_ACCESS_KEY_ID?.trim()
+  const secretAccessKey = env.S3_SECRET_ACCESS_KEY?.trim()
+  if (!accessKeyId || !secretAccessKey) {
+    throw new SettingError(
+      'S3_BUCKET is set but S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY are not: set both keys',
+    )
+  }
+  const endpoint = env.S3_ENDPOINT?.trim() || undefined
+  if (endpoint) {
+    let protocol: string | undefined
+    try {
+      protocol = new URL(endpoint).protocol
+    } catch {
+      protocol = undefined
+    }
+    if (protocol !== 'https:' && protocol !== 'http:') {
+      throw new SettingError(
+        `S3_ENDPOINT "${endpoint}" is not a URL: e.g. https://s3.eu-central-1.example.com`,
+      )
+    }
+  }
+  const forcePathStyle = (env.S3_FORCE_PATH_STYLE?.trim() || 'false').toLowerCase()
+  if (forcePathStyle !== 'true' && forcePathStyle !== 'false') {
+    throw new SettingError(`S3_FORCE_PATH_STYLE "${env.S3_FORCE_PATH_STYLE}" must be true or false`)
+  }
+  return {
+    bucket,
+    endpoint,
+    region: env.S3_REGION?.trim() || 'us-east-1',
+    accessKeyId,
+    secretAccessKey,
+    forcePathStyle: forcePathStyle === 'true',
+  }
+}
+
+/** A setting that cannot be used; its message names the setting and says what to give instead. */
+export class SettingError extends Error {}

@@ -3,6 +3,7 @@ import multer from 'multer'
 import { AppError, type ErrorBody, type FieldErrors } from '../src/app-error.ts'
 import { FILE_TOO_LARGE_MESSAGE } from '../src/claim-messages.ts'
 import type { Translator } from '../src/translate.ts'
+import { databaseUnavailableError, isDatabaseUnavailable } from './db/database-unavailable.ts'
 import type { Languages } from './i18n/languages.ts'
 import { requestLocale } from './i18n/request-locale.ts'
 import type { Logger } from './logger.ts'
@@ -19,8 +20,11 @@ export function errorHandler({
   languages: Languages
 }): ErrorRequestHandler {
   return (error: unknown, req, res, _next) => {
-    const appError = toAppError(error, req)
-    if (!appError) {
+    const unavailable = isDatabaseUnavailable(error)
+    const appError = unavailable ? databaseUnavailableError() : toAppError(error, req)
+    if (unavailable) {
+      logger.warn({ err: error, reqId: res.locals.reqId, path: req.path }, 'database unavailable')
+    } else if (!appError) {
       logger.error({ err: error, reqId: res.locals.reqId, path: req.path }, 'unhandled error')
     }
     const known =

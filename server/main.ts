@@ -1,6 +1,7 @@
 import type { Server } from 'node:http'
 import type { Kysely } from 'kysely'
 import path from 'node:path'
+import { PROJECT_ROOT } from './project-root.ts'
 import type { FormConfig } from '../src/form-config.ts'
 import type { IntakeConfig } from '../src/intake-config.ts'
 import { createAgreementCopies } from './agreements/agreement-copies.ts'
@@ -20,9 +21,10 @@ import { loadLanguages, type Languages } from './i18n/languages.ts'
 import { createLogger, type Logger } from './logger.ts'
 import { removeOrphanScreenshots } from './uploads/remove-orphan-screenshots.ts'
 import { startContentThread, stopContentThreads } from './submissions/claim-content.ts'
-import { createDiskScreenshotStorage, type ScreenshotStorage } from './uploads/screenshot-storage.ts'
+import { createScreenshotStorage } from './uploads/create-screenshot-storage.ts'
+import type { ScreenshotStorage } from './uploads/screenshot-storage.ts'
 
-export const CLIENT_DIR = path.resolve(import.meta.dirname, '..', 'dist', 'client')
+export const CLIENT_DIR = path.join(PROJECT_ROOT, 'dist', 'client')
 
 export interface RunningServer {
   url: string
@@ -60,7 +62,7 @@ export async function startServer(
     logger,
   })
   const { db, dialect } = createDb(config)
-  const storage = createDiskScreenshotStorage(config.dataDir)
+  const storage = createScreenshotStorage(config)
   // with several server processes, the primary has done this once before forking them
   if (!prepared) await prepareData({ db, dialect, storage, config, logger })
   // SQLite: the write-ahead log is copied into the database off the event loop
@@ -82,6 +84,8 @@ export async function startServer(
     languages,
     validators,
     clientDir: CLIENT_DIR,
+    trustProxy: config.trustProxy,
+    publicUrl: config.publicUrl,
   })
   const server = await new Promise<Server>((resolve, reject) => {
     const listening = app.listen(config.port, config.host, () => resolve(listening))
@@ -89,7 +93,15 @@ export async function startServer(
   })
   const address = server.address()
   const url = serverUrl(config.host, typeof address === 'object' && address ? address.port : config.port)
-  logger.info({ url, forms: forms.size, database: config.databaseUrl ? 'postgres' : 'sqlite' }, 'listening')
+  logger.info(
+    {
+      url,
+      forms: forms.size,
+      database: config.databaseUrl ? 'postgres' : 'sqlite',
+      screenshots: config.s3 ? 's3' : 'disk',
+    },
+    'listening',
+  )
   return {
     url,
     async close() {

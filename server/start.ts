@@ -1,8 +1,10 @@
 import cluster from 'node:cluster'
+import fs from 'node:fs'
+import path from 'node:path'
 import { AgreementSourcesError } from './agreements/agreement-sources.ts'
 import { loadAgreementTemplates } from './agreements/agreement-templates.ts'
 import { ensureClientBuild } from './client-build.ts'
-import { readServerConfig, type ServerConfig } from './config.ts'
+import { readServerConfig, SettingError, type ServerConfig } from './config.ts'
 import { createDb } from './db/create-db.ts'
 import { FormConfigError, loadFormConfigs } from './forms/load-form-configs.ts'
 import { loadIntakeConfig } from './forms/load-intake-config.ts'
@@ -10,7 +12,10 @@ import { loadLanguages } from './i18n/languages.ts'
 import { createLogger } from './logger.ts'
 import { CLIENT_DIR, prepareData, serverUrl, startServer } from './main.ts'
 import { forkServerProcesses } from './server-processes.ts'
-import { createDiskScreenshotStorage } from './uploads/screenshot-storage.ts'
+import { createScreenshotStorage } from './uploads/create-screenshot-storage.ts'
+
+/** Run as `npm run start:prod` runs it: compiled to JavaScript by `npm run build`. */
+const IS_COMPILED = import.meta.url.endsWith('.js')
 
 // `npm start`: build the client if stale, migrate, serve (SERVER_PROCESSES processes, default 1); stop
 // with a clear message on bad config
@@ -26,8 +31,13 @@ try {
     const server = await startServer(config, { templates, forms, intake, languages, prepared: true })
     stopOnSignal(() => server.close())
   } else {
-    // SKIP_CLIENT_BUILD=1 serves dist/client as it is (built ahead of time, or an API-only test)
-    if (process.env.SKIP_CLIENT_BUILD !== '1') {
+    if (IS_COMPILED) {
+      // npm run start:prod: the client was built with the server, by npm run build; no vite here
+      if (!fs.existsSync(path.join(CLIENT_DIR, 'index.html'))) {
+        throw new Error(`there is no built client in ${CLIENT_DIR}: run \`npm run build\` first`)
+      }
+    } else if (process.env.SKIP_CLIENT_BUILD !== '1') {
+      // SKIP_CLIENT_BUILD=1 serves dist/client as it is (built ahead of time, or an API-only test)
       await ensureClientBuild(CLIENT_DIR, (message) => console.log(message))
     }
     if (config.serverProcesses === 1) {
@@ -40,7 +50,11 @@ try {
   }
 } catch (error) {
   console.error(
-    error instanceof FormConfigError || error instanceof AgreementSourcesError ? error.message : error,
+    error instanceof FormConfigError ||
+      error instanceof AgreementSourcesError ||
+      error instanceof SettingError
+      ? error.message
+      : error,
   )
   process.exit(1)
 }
@@ -49,9 +63,11 @@ try {
 async function startPrimary(config: ServerConfig): Promise<void> {
   const logger = createLogger(config.logLevel)
   const { db, dialect } = createDb(config)
+  const storage = createScreenshotStorage(config)
   try {
-    await prepareData({ db, dialect, storage: createDiskScreenshotStorage(config.dataDir), config, logger })
+    await prepareData({ db, dialect, storage, config, logger })
   } finally {
+    await storage.close()
     await db.destroy()
   }
   const processes = await forkServerProcesses({

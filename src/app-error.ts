@@ -13,6 +13,7 @@ export type ErrorCode =
   | 'UNAUTHENTICATED'
   | 'INVALID_PASSWORD'
   | 'CROSS_SITE_REQUEST'
+  | 'STORE_UNAVAILABLE'
   | 'INTERNAL_ERROR'
 
 /** Per-field messages, shaped like the data: `{ email: { __errors: ['Email is required'] } }`. */

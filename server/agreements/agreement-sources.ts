@@ -2,9 +2,10 @@ import crypto from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
 import { LOCALES, type Locale } from '../../src/translate.ts'
+import { PROJECT_ROOT } from '../project-root.ts'
 
-export const AGREEMENTS_DIR = path.resolve(import.meta.dirname, '..', '..', 'agreements')
-const FIRM_FILE = path.resolve(import.meta.dirname, '..', '..', 'firm.json')
+export const AGREEMENTS_DIR = path.join(PROJECT_ROOT, 'agreements')
+const FIRM_FILE = path.join(PROJECT_ROOT, 'firm.json')
 
 /**
  * Handlebars must reject a reference to anything the context lacks: a blank in a contract is a defect.

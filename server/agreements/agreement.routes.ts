@@ -11,6 +11,7 @@ import {
 import { storedPhoneCandidates } from '../../src/phone.ts'
 import type { Database } from '../db/database.ts'
 import type { Languages } from '../i18n/languages.ts'
+import { clientAddress } from '../client-address.ts'
 import { hitRateLimit, type RateLimitRule } from '../rate-limit.ts'
 import { DEFAULT_LOCALE, parseLocale } from '../../src/translate.ts'
 import { signedAgreementDocument, type SignedRecord } from './agreement-document.ts'
@@ -154,7 +155,7 @@ function wantedAgreement(body: { claimId?: unknown; intakeId?: unknown }): {
 }
 
 async function enforceLimit(db: Kysely<Database>, rule: RateLimitRule, req: Request): Promise<void> {
-  const { allowed, retryAfterSeconds } = await hitRateLimit(db, { rule, client: req.ip ?? 'unknown' })
+  const { allowed, retryAfterSeconds } = await hitRateLimit(db, { rule, client: clientAddress(req) })
   if (allowed) return
   throw new AppError('RATE_LIMITED', {
     status: 429,

@@ -1,4 +1,7 @@
+import crypto from 'node:crypto'
+import fs from 'node:fs'
 import { createRequire } from 'node:module'
+import path from 'node:path'
 import { Worker } from 'node:worker_threads'
 import { schemaParser, type RJSFSchema } from '@rjsf/utils'
 import createAjvInstance from '@rjsf/validator-ajv8/lib/createAjvInstance.js'
@@ -7,6 +10,7 @@ import type { FormConfig } from '../../src/form-config.ts'
 import type { IntakeConfig } from '../../src/intake-config.ts'
 import { LOCALES, type Locale } from '../../src/translate.ts'
 import type { Languages } from '../i18n/languages.ts'
+import { PROJECT_ROOT } from '../project-root.ts'
 
 export interface ValidatorModules {
   /** The ESM source for an app's Step 2 schema, in the language of `config` (its messages are in the schema). */
@@ -50,16 +54,59 @@ export function createValidatorModules({ languages }: { languages: Languages }):
 }
 
 /**
- * The minified ES module validating `schema` and its sub-schemas, as the browser receives it.
+ * Where the minified validators are kept, by the hash of their source: `npm run build` fills it, so
+ * that production (which has no minifier: vite is a development dependency) finds each one there.
+ */
+export const MINIFIED_VALIDATORS_DIR = path.join(PROJECT_ROOT, 'dist', 'validators')
+
+/**
+ * The minified ES module validating `schema` and its sub-schemas, as the browser receives it: from
+ * MINIFIED_VALIDATORS_DIR when built before, else minified now and kept there. Without a minifier (a
+ * production install whose forms changed after the build) the module goes out unminified, and larger.
  * @example await createValidatorModule(config.schema, 'form "brigit"') // 'const e=…;export{… as validateFns}'
  */
 export async function createValidatorModule(schema: RJSFSchema, name: string): Promise<string> {
   const code = createValidatorModuleCode(schema, name)
-  const minified = await minifyInTurn(code)
+  const file = path.join(
+    MINIFIED_VALIDATORS_DIR,
+    `${crypto.createHash('sha256').update(code).digest('hex')}.js`,
+  )
+  const built = await fs.promises.readFile(file, 'utf8').catch(() => undefined)
+  if (built !== undefined) return built
+  const minified = await minifyInTurn(code).catch((error: unknown) => {
+    if (!isMinifierMissing(error)) throw error
+    warnUnminified(name)
+    return { code }
+  })
   if ('error' in minified) {
     throw new Error(`the browser validator of ${name} could not be minified: ${minified.error}`)
   }
+  if (minified.code !== code) {
+    // kept for the next start; a read-only install just minifies again then
+    await fs.promises
+      .mkdir(MINIFIED_VALIDATORS_DIR, { recursive: true })
+      .then(() => fs.promises.writeFile(file, minified.code))
+      .catch(() => undefined)
+  }
   return minified.code
+}
+
+function isMinifierMissing(error: unknown): boolean {
+  const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown }
+  return (
+    code === 'ERR_MODULE_NOT_FOUND' ||
+    (typeof message === 'string' && /Cannot find (package|module) 'vite'/.test(message))
+  )
+}
+
+let warned = false
+function warnUnminified(name: string): void {
+  if (warned) return
+  warned = true
+  console.warn(
+    `The browser validators (${name} first) are sent unminified: they changed since \`npm run build\` and ` +
+      'this install has no minifier. Run `npm run build` again to send them small.',
+  )
 }
 
 type Minified = { code: string } | { error: string }

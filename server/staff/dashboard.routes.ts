@@ -1,18 +1,22 @@
-import { Router, type Request } from 'express'
+import { pipeline } from 'node:stream/promises'
+import { Router } from 'express'
 import type { Kysely } from 'kysely'
 import { AppError } from '../../src/app-error.ts'
 import type { FormConfig } from '../../src/form-config.ts'
 import type { IntakeConfig } from '../../src/intake-config.ts'
+import { clientAddress } from '../client-address.ts'
 import type { Database } from '../db/database.ts'
 import { findFormOrThrow } from '../forms/form.routes.ts'
+import { siteOrigin } from '../public-origin.ts'
 import { findClaimById } from '../submissions/claim.repository.ts'
 import type { ScreenshotStorage } from '../uploads/screenshot-storage.ts'
 import { recordAudit } from './audit-log.ts'
+import { isPostgresDb } from './claim-search.ts'
 import { isExportCheck, sendCsv } from './csv.ts'
-import { computeSubmissionStats, findSubmissionsPage } from './dashboard.repository.ts'
+import { computeSubmissionStats, findSubmissionsPage, type SubmissionRow } from './dashboard.repository.ts'
 import { intakeSubmissionRoutes } from './intake-submissions.routes.ts'
 import { parseListQuery } from './list-query.ts'
-import { findSubmissionsForExport } from './submission-export.repository.ts'
+import { findSubmissionCsvForExport, findSubmissionsForExport } from './submission-export.repository.ts'
 import { SUBMISSION_CSV_HEADER, submissionCsvRecord, submissionRowToSubmission } from './submission.ts'
 
 const NO_STORE = 'private, no-store'
@@ -61,12 +65,16 @@ export function dashboardRoutes({
       res.set('Cache-Control', 'no-store').status(204).end()
       return
     }
-    const origin = `${req.protocol}://${req.get('host')}`
+    const origin = siteOrigin(req)
     const result = await sendCsv(res, {
       fileName: `${slug}-submissions-${new Date().toISOString().slice(0, 10)}.csv`,
       header: SUBMISSION_CSV_HEADER,
-      pages: findSubmissionsForExport(db, { app: slug, term }),
-      record: (row) => submissionCsvRecord(submissionRowToSubmission(row), origin),
+      ...(isPostgresDb(db)
+        ? { chunks: findSubmissionCsvForExport(db, { app: slug, term, origin }) }
+        : {
+            pages: findSubmissionsForExport(db, { app: slug, term }),
+            record: (row: SubmissionRow) => submissionCsvRecord(submissionRowToSubmission(row), origin),
+          }),
     })
     const detail = `${result.written} rows${term ? ' (search)' : ''}${result.complete ? '' : ', client left early'}`
     await recordAudit(db, { clientAddress: clientAddress(req), app: slug, action: 'export', detail })
@@ -77,12 +85,15 @@ export function dashboardRoutes({
     const id = Number(req.params.id)
     const claim = /^\d{1,15}$/.test(req.params.id) ? await findClaimById(db, id) : undefined
     if (!claim) throw screenshotNotFound(req.params.id)
-    const bytes = await readScreenshot(storage, claim.screenshot_key, req.params.id)
+    const file = await openScreenshot(storage, claim.screenshot_key, req.params.id)
     await recordAudit(db, {
       clientAddress: clientAddress(req),
       app: claim.app,
       action: 'screenshot_view',
       detail: `claim ${id}`,
+    }).catch((error: unknown) => {
+      file.body.destroy() // nothing is sent unless the view is on record
+      throw error
     })
     res
       .set({
@@ -93,21 +104,21 @@ export function dashboardRoutes({
         'Content-Security-Policy': "default-src 'none'; img-src 'self'; sandbox",
         'Cross-Origin-Resource-Policy': 'same-origin',
         'Content-Disposition': `inline; filename="claim-${id}.${claim.screenshot_key.split('.').pop()}"`,
+        'Content-Length': String(file.size),
       })
-      .end(bytes)
+      .status(200)
+    // a store that fails half-way cuts the response (the length then tells the browser it is short);
+    // a viewer who leaves early ends the read from the disk or the bucket
+    await pipeline(file.body, res).catch(() => res.destroy())
   })
 
   router.use(intakeSubmissionRoutes({ db, intake, forms }))
   return router
 }
 
-function clientAddress(req: Request): string {
-  return req.ip ?? 'unknown'
-}
-
-async function readScreenshot(storage: ScreenshotStorage, key: string, id: string): Promise<Buffer> {
+async function openScreenshot(storage: ScreenshotStorage, key: string, id: string) {
   try {
-    return await storage.read(key)
+    return await storage.stream(key)
   } catch (error) {
     if ((error as { code?: unknown }).code === 'ENOENT') throw screenshotNotFound(id)
     throw error

@@ -3,6 +3,7 @@ import type { Kysely } from 'kysely'
 import type { FormConfig } from '../../src/form-config.ts'
 import { intakeAppChoices, type IntakeConfig } from '../../src/intake-config.ts'
 import type { IntakeSubmission } from '../../src/staff-lists.ts'
+import { clientAddress } from '../client-address.ts'
 import type { Database } from '../db/database.ts'
 import { recordAudit } from './audit-log.ts'
 import { isExportCheck, sendCsv } from './csv.ts'
@@ -72,7 +73,7 @@ export function intakeSubmissionRoutes({
       ],
     })
     const detail = `intake view, ${result.written} rows${result.complete ? '' : ', client left early'}`
-    await recordAudit(db, { clientAddress: req.ip ?? 'unknown', action: 'export', detail })
+    await recordAudit(db, { clientAddress: clientAddress(req), action: 'export', detail })
     res.end()
   })
   return router

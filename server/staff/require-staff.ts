@@ -2,6 +2,7 @@ import type { RequestHandler } from 'express'
 import type { Kysely } from 'kysely'
 import { AppError } from '../../src/app-error.ts'
 import type { Database } from '../db/database.ts'
+import { hasPublicUrl, siteOrigin } from '../public-origin.ts'
 import { hasValidSession } from './staff-session.ts'
 
 /** Lets a request through only with a valid staff session; 401 otherwise. */
@@ -17,7 +18,8 @@ export function requireStaff(db: Kysely<Database>): RequestHandler {
 
 /**
  * Refuses a state-changing staff request sent from another site: its Origin (or Referer) must be this
- * server. The SameSite=Strict cookie already stays home; this is the second lock.
+ * site, PUBLIC_URL when set (a proxy may rewrite Host), else the Host it was sent to. The SameSite=Strict
+ * cookie already stays home; this is the second lock.
  */
 export const sameOriginOnly: RequestHandler = (req, _res, next) => {
   if (req.method === 'GET' || req.method === 'HEAD') {
@@ -25,13 +27,16 @@ export const sameOriginOnly: RequestHandler = (req, _res, next) => {
     return
   }
   const source = req.get('origin') ?? req.get('referer')
-  let sourceHost: string | undefined
+  let sourceUrl: URL | undefined
   try {
-    sourceHost = source ? new URL(source).host : undefined
+    sourceUrl = source ? new URL(source) : undefined
   } catch {
-    sourceHost = undefined
+    sourceUrl = undefined
   }
-  if (sourceHost !== undefined && sourceHost === req.get('host')) {
+  const sameSite = hasPublicUrl(req)
+    ? sourceUrl?.origin === siteOrigin(req)
+    : sourceUrl !== undefined && sourceUrl.host === req.get('host')
+  if (sameSite) {
     next()
     return
   }

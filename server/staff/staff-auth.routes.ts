@@ -3,6 +3,7 @@ import type { Kysely } from 'kysely'
 import { AppError } from '../../src/app-error.ts'
 import { INVALID_PASSWORD_MESSAGE, LOGIN_RATE_LIMITED_MESSAGE } from '../../src/staff-messages.ts'
 import type { Database } from '../db/database.ts'
+import { clientAddress } from '../client-address.ts'
 import { hitRateLimit, type RateLimitRule } from '../rate-limit.ts'
 import { checkAdminPassword } from './admin-password.ts'
 import { recordAudit } from './audit-log.ts'
@@ -22,10 +23,10 @@ export function staffAuthRoutes({ db }: { db: Kysely<Database> }): Router {
   router.use('/api/staff', sameOriginOnly)
 
   router.post('/api/staff/login', express.json({ limit: '2kb' }), async (req, res) => {
-    const clientAddress = req.ip ?? 'unknown'
+    const address = clientAddress(req)
     const { allowed, retryAfterSeconds } = await hitRateLimit(db, {
       rule: LOGIN_LIMIT,
-      client: clientAddress,
+      client: address,
     })
     if (!allowed) {
       throw new AppError('RATE_LIMITED', {
@@ -37,17 +38,17 @@ export function staffAuthRoutes({ db }: { db: Kysely<Database> }): Router {
     const password = (req.body as { password?: unknown } | undefined)?.password
     const app = typeof req.body?.app === 'string' ? String(req.body.app).slice(0, 40) : undefined
     if (typeof password !== 'string' || !(await checkAdminPassword(db, password))) {
-      await recordAudit(db, { clientAddress, action: 'login_failure', ...(app ? { app } : {}) })
+      await recordAudit(db, { clientAddress: address, action: 'login_failure', ...(app ? { app } : {}) })
       throw new AppError('INVALID_PASSWORD', { status: 401, message: INVALID_PASSWORD_MESSAGE })
     }
     await startSession(db, req, res)
-    await recordAudit(db, { clientAddress, action: 'login_success', ...(app ? { app } : {}) })
+    await recordAudit(db, { clientAddress: address, action: 'login_success', ...(app ? { app } : {}) })
     res.status(204).end()
   })
 
   router.post('/api/staff/logout', async (req, res) => {
     await endSession(db, req, res)
-    await recordAudit(db, { clientAddress: req.ip ?? 'unknown', action: 'logout' })
+    await recordAudit(db, { clientAddress: clientAddress(req), action: 'logout' })
     res.status(204).end()
   })
 

@@ -82,8 +82,16 @@ function contentThread(templates: AgreementTemplates): ContentThread {
   return thread
 }
 
+/**
+ * Compiled (npm run build), the thread's code is plain JavaScript beside this file; from source, a small
+ * .mjs first gives the thread tsx's TypeScript loader, which a worker does not inherit.
+ */
+const THREAD_ENTRY = import.meta.url.endsWith('.js')
+  ? './claim-content-thread.js'
+  : './claim-content-thread.mjs'
+
 function startThread(templates: AgreementTemplates): ContentThread {
-  const worker = new Worker(new URL('./claim-content-thread.mjs', import.meta.url), {
+  const worker = new Worker(new URL(THREAD_ENTRY, import.meta.url), {
     workerData: { sources: templates.sources },
   })
   // kept alive only while a claim waits for it

@@ -1,4 +1,5 @@
 import type { Request } from 'express'
+import { clientAddress } from '../client-address.ts'
 import type { SignerInfo } from './create-claim.ts'
 
 const MAX_USER_AGENT_LENGTH = 512
@@ -6,7 +7,7 @@ const MAX_USER_AGENT_LENGTH = 512
 /** Where a signature came from, as the signed record keeps it. */
 export function signerOf(req: Request): SignerInfo {
   return {
-    ipAddress: req.ip ?? 'unknown',
+    ipAddress: clientAddress(req),
     userAgent: (req.get('user-agent') ?? '').slice(0, MAX_USER_AGENT_LENGTH),
   }
 }

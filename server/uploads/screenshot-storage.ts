@@ -1,24 +1,61 @@
 import crypto from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
+import type { Readable } from 'node:stream'
+import { AppError } from '../../src/app-error.ts'
 
-/** Where screenshots live. Keys are made here, never from a user's file name. */
+/**
+ * Where screenshots live. Keys are made here, never from a user's file name. A store that cannot be
+ * reached or written throws screenshotStoreUnavailableError() (503); a key that is not there throws an
+ * error whose code is 'ENOENT'.
+ */
 export interface ScreenshotStorage {
   /** Writes the file durably (file and folder synced) before it returns its key. */
   save(options: { app: string; extension: string; bytes: Buffer }): Promise<string>
   has(key: string): Promise<boolean>
   remove(key: string): Promise<void>
   read(key: string): Promise<Buffer>
+  /** The file's bytes as a stream, for sending on without holding them all; the caller consumes or destroys it. */
+  stream(key: string): Promise<{ body: Readable; size: number }>
   /** The apps that have a screenshot folder. */
   apps(): Promise<string[]>
   /** The keys of an app's files, only those this store named (anything else in the folder is left out). */
   keys(app: string): Promise<string[]>
-  /** Closes the folders it keeps open for syncing. */
+  /** Readiness: resolves when the store answers and looks writable, else rejects with a short reason. */
+  check(): Promise<void>
+  /** Closes the folders (or connections) it keeps open. */
   close(): Promise<void>
 }
 
-const FOLDER_SUFFIX = '-screenshots'
-const FILE_NAME = /^\d+-[0-9a-f]{16}\.[a-z0-9]+$/
+export const SCREENSHOT_FOLDER_SUFFIX = '-screenshots'
+/** The names a store gives its files; anything else in an app's folder is someone else's. */
+export const SCREENSHOT_FILE_NAME = /^\d+-[0-9a-f]{16}\.[a-z0-9]+$/
+
+/** A new key: `${app}-screenshots/${Date.now()}-${16 hex}.${extension}`. */
+export function newScreenshotKey(app: string, extension: string): string {
+  return `${app}${SCREENSHOT_FOLDER_SUFFIX}/${Date.now()}-${crypto.randomBytes(8).toString('hex')}.${extension}`
+}
+
+/** The 503 a claim (or a staff view) gets while the screenshot store cannot be reached or written. */
+export function screenshotStoreUnavailableError(cause: unknown): AppError {
+  // cause: for whoever logs it; the claimant sees only the message
+  return Object.assign(
+    new AppError('STORE_UNAVAILABLE', {
+      status: 503,
+      message: 'the screenshot store cannot be reached; please try again in a few minutes',
+      headers: { 'Retry-After': '30' },
+    }),
+    { cause },
+  )
+}
+
+/** The error a store throws for a key it does not hold, coded like the file system's. */
+export function screenshotNotFoundError(key: string): Error {
+  return Object.assign(new Error(`screenshot "${key}" not found`), { code: 'ENOENT' })
+}
+
+// the disk itself failing, full, read-only or refused to us: the store is unavailable, not the claim wrong
+const DISK_UNAVAILABLE = new Set(['EIO', 'ENOSPC', 'EDQUOT', 'EACCES', 'EPERM', 'EROFS'])
 // O_DSYNC: each write returns once its data (and the file's size) is on disk, as write + fdatasync would,
 // in one trip to libuv's threads rather than two; where there is none (Windows) the file is synced after
 const { O_WRONLY, O_CREAT, O_EXCL, O_DSYNC } = fs.constants
@@ -45,28 +82,29 @@ export function createDiskScreenshotStorage(dataDir: string): ScreenshotStorage 
     }
     madeFolders.add(folder)
   }
-  return {
-    async save({ app, extension, bytes }) {
-      const key = `${app}${FOLDER_SUFFIX}/${Date.now()}-${crypto.randomBytes(8).toString('hex')}.${extension}`
-      const file = resolve(key)
-      const folder = path.dirname(file)
+  const saveFile = async ({ app, extension, bytes }: { app: string; extension: string; bytes: Buffer }) => {
+    const key = newScreenshotKey(app, extension)
+    const file = resolve(key)
+    const folder = path.dirname(file)
+    await makeFolder(folder)
+    // O_EXCL never overwrites; the file and its folder entry are on disk before the claim's row commits
+    const handle = await fs.promises.open(file, NEW_FILE_FLAGS).catch(async (error: unknown) => {
+      if ((error as { code?: unknown }).code !== 'ENOENT') throw error
+      madeFolders.delete(folder) // removed while we ran (an operator, a test): make it again
       await makeFolder(folder)
-      // O_EXCL never overwrites; the file and its folder entry are on disk before the claim's row commits
-      const handle = await fs.promises.open(file, NEW_FILE_FLAGS).catch(async (error: unknown) => {
-        if ((error as { code?: unknown }).code !== 'ENOENT') throw error
-        madeFolders.delete(folder) // removed while we ran (an operator, a test): make it again
-        await makeFolder(folder)
-        return fs.promises.open(file, NEW_FILE_FLAGS)
-      })
-      try {
-        await handle.writeFile(bytes)
-        if (O_DSYNC === undefined) await handle.sync()
-      } finally {
-        await handle.close()
-      }
-      await syncFolder(folder)
-      return key
-    },
+      return fs.promises.open(file, NEW_FILE_FLAGS)
+    })
+    try {
+      await handle.writeFile(bytes)
+      if (O_DSYNC === undefined) await handle.sync()
+    } finally {
+      await handle.close()
+    }
+    await syncFolder(folder)
+    return key
+  }
+  return {
+    save: async ({ app, extension, bytes }) => whenDiskFails(saveFile({ app, extension, bytes })),
     async has(key) {
       // a stat of a cached folder entry takes microseconds; done synchronously it does not queue behind
       // other claims' fsyncs in libuv's thread pool while a claim's transaction waits for it
@@ -75,24 +113,54 @@ export function createDiskScreenshotStorage(dataDir: string): ScreenshotStorage 
     async remove(key) {
       await fs.promises.rm(resolve(key), { force: true })
     },
-    async read(key) {
-      return fs.promises.readFile(resolve(key))
+    read: async (key) => whenDiskFails(fs.promises.readFile(resolve(key))),
+    async stream(key) {
+      const file = resolve(key)
+      // one descriptor for the size and the bytes: a file removed in between cannot split them
+      const handle = await whenDiskFails(fs.promises.open(file, 'r'))
+      try {
+        const { size } = await handle.stat()
+        return { body: handle.createReadStream(), size }
+      } catch (error) {
+        await handle.close()
+        throw error
+      }
     },
     async apps() {
       const entries = await fs.promises.readdir(root, { withFileTypes: true }).catch(ignoreMissing)
       return entries
-        .filter((entry) => entry.isDirectory() && entry.name.endsWith(FOLDER_SUFFIX))
-        .map((entry) => entry.name.slice(0, -FOLDER_SUFFIX.length))
+        .filter((entry) => entry.isDirectory() && entry.name.endsWith(SCREENSHOT_FOLDER_SUFFIX))
+        .map((entry) => entry.name.slice(0, -SCREENSHOT_FOLDER_SUFFIX.length))
         .sort()
     },
     async keys(app) {
-      const folder = `${app}${FOLDER_SUFFIX}`
+      const folder = `${app}${SCREENSHOT_FOLDER_SUFFIX}`
       const entries = await fs.promises.readdir(resolve(folder), { withFileTypes: true }).catch(ignoreMissing)
       return entries
-        .filter((entry) => entry.isFile() && FILE_NAME.test(entry.name))
+        .filter((entry) => entry.isFile() && SCREENSHOT_FILE_NAME.test(entry.name))
         .map((entry) => `${folder}/${entry.name}`)
     },
+    async check() {
+      try {
+        await fs.promises.mkdir(root, { recursive: true })
+        await fs.promises.access(root, fs.constants.W_OK)
+      } catch (error) {
+        const code = (error as { code?: unknown }).code
+        throw new Error(`screenshot folder ${root} is not writable (${String(code ?? error)})`)
+      }
+    },
     close: () => folders.close(),
+  }
+}
+
+/** The disk's own failures (full, broken, read-only, refused) become the store's 503; the rest pass. */
+async function whenDiskFails<T>(work: Promise<T>): Promise<T> {
+  try {
+    return await work
+  } catch (error) {
+    const code = (error as { code?: unknown }).code
+    if (typeof code === 'string' && DISK_UNAVAILABLE.has(code)) throw screenshotStoreUnavailableError(error)
+    throw error
   }
 }
 

@@ -13,6 +13,7 @@ import { createAgreementCopies, type AgreementCopies } from '../../server/agreem
 import { createAgreementMailer } from '../../server/agreements/agreement-mailer.ts'
 import { loadAgreementTemplates } from '../../server/agreements/agreement-templates.ts'
 import { createApp } from '../../server/app.ts'
+import type { S3Settings, TrustProxy } from '../../server/config.ts'
 import { ensureAdminPassword } from '../../server/staff/admin-password.ts'
 import { createDb } from '../../server/db/create-db.ts'
 import type { Database } from '../../server/db/database.ts'
@@ -21,10 +22,8 @@ import { loadFormConfigs } from '../../server/forms/load-form-configs.ts'
 import { loadIntakeConfig } from '../../server/forms/load-intake-config.ts'
 import { loadLanguages } from '../../server/i18n/languages.ts'
 import { createLogger, type Logger } from '../../server/logger.ts'
-import {
-  createDiskScreenshotStorage,
-  type ScreenshotStorage,
-} from '../../server/uploads/screenshot-storage.ts'
+import { createScreenshotStorage } from '../../server/uploads/create-screenshot-storage.ts'
+import type { ScreenshotStorage } from '../../server/uploads/screenshot-storage.ts'
 
 export { makeClaimData, makePng, pngDataUrl } from './claim-fixtures.ts'
 
@@ -66,7 +65,20 @@ export async function createTestContext(
     formsDir = FORMS_DIR,
     logger = createLogger('silent'),
     clientDir,
-  }: { formsDir?: string; logger?: Logger; clientDir?: string } = {},
+    trustProxy,
+    publicUrl,
+    s3,
+  }: {
+    formsDir?: string
+    logger?: Logger
+    clientDir?: string
+    /** TRUST_PROXY as readServerConfig gives it; the product's default (loopback) when left out. */
+    trustProxy?: TrustProxy
+    /** PUBLIC_URL; each request's own origin when left out. */
+    publicUrl?: string
+    /** S3_* pointing at a bucket (tests/server/s3-process.ts); screenshots under dataDir when left out. */
+    s3?: S3Settings
+  } = {},
 ): Promise<TestContext> {
   const forms = loadFormConfigs(formsDir)
   const intake = loadIntakeConfig(formsDir)
@@ -81,7 +93,7 @@ export async function createTestContext(
     throw error
   }
   await ensureAdminPassword({ db, adminPassword: ADMIN_PASSWORD, announce: () => undefined })
-  const storage = createDiskScreenshotStorage(dataDir)
+  const storage = createScreenshotStorage({ dataDir, s3 })
   // no SMTP_URL: agreement copies land in dataDir/outbox as .eml files the tests can read
   const mailer = createAgreementMailer({
     smtpUrl: undefined,
@@ -101,6 +113,8 @@ export async function createTestContext(
     logger,
     languages,
     clientDir,
+    trustProxy,
+    publicUrl,
   })
   return {
     app,

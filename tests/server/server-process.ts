@@ -32,11 +32,14 @@ export async function startServerProcess({
   dataDir,
   databaseUrl,
   serverProcesses,
+  env: settings = {},
 }: {
   dataDir: string
   databaseUrl?: string
   /** SERVER_PROCESSES; unset, as in `npm start`: one. */
   serverProcesses?: number
+  /** More settings (S3_BUCKET, TRUST_PROXY…), as a firm's environment gives them. */
+  env?: Record<string, string>
 }): Promise<ServerProcess> {
   const env: NodeJS.ProcessEnv = {
     ...process.env,
@@ -53,6 +56,7 @@ export async function startServerProcess({
   delete env.SERVER_PROCESSES
   if (databaseUrl) env.DATABASE_URL = databaseUrl
   if (serverProcesses !== undefined) env.SERVER_PROCESSES = String(serverProcesses)
+  Object.assign(env, settings)
   const child = spawn(process.execPath, ['--import', 'tsx', 'server/start.ts'], {
     cwd: ROOT,
     env,

@@ -28,3 +28,24 @@ describe('npm start with a broken form config', () => {
     )
   })
 })
+
+describe('npm start with a setting it cannot use', () => {
+  it.each([
+    [{ TRUST_PROXY: 'yes please' }, 'TRUST_PROXY "yes please" is not understood'],
+    [{ PUBLIC_URL: 'claims.example-firm.com' }, 'PUBLIC_URL "claims.example-firm.com" is not an origin'],
+    [{ S3_BUCKET: 'screenshots' }, 'S3_BUCKET is set but S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY are not'],
+  ])('stops with exit code 1 and one line naming the setting: %o', (settings, message) => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'claims-bad-setting-'))
+    const result = spawnSync(process.execPath, ['--import', 'tsx', 'server/start.ts'], {
+      cwd: ROOT,
+      env: { ...process.env, ...settings, PORT: '0', DATA_DIR: dataDir, SKIP_CLIENT_BUILD: '1' },
+      encoding: 'utf8',
+      timeout: 60_000,
+    })
+    fs.rmSync(dataDir, { recursive: true, force: true })
+
+    expect(result.status).toBe(1)
+    expect(result.stderr.trim().split('\n')[0]).toContain(message)
+    expect(result.stderr).not.toMatch(/^\s+at /m)
+  })
+})

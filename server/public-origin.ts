@@ -1,0 +1,28 @@
+import type { Express, Request } from 'express'
+
+const PUBLIC_URL_SETTING = 'public url'
+
+/** Records PUBLIC_URL on the app, where every request's handlers can read it. */
+export function setPublicUrl(app: Express, publicUrl: string | undefined): void {
+  app.set(PUBLIC_URL_SETTING, publicUrl)
+}
+
+/**
+ * The site's origin as its users reach it: PUBLIC_URL when set (behind a proxy the Host header and the
+ * scheme are the proxy's business), else the request's own scheme and Host, for a local install.
+ */
+export function siteOrigin(req: Request): string {
+  const publicUrl = req.app.get(PUBLIC_URL_SETTING) as string | undefined
+  return publicUrl ?? `${req.protocol}://${req.get('host')}`
+}
+
+/** Whether users reach the site over HTTPS: PUBLIC_URL's scheme when set, else this request's. */
+export function isHttpsSite(req: Request): boolean {
+  const publicUrl = req.app.get(PUBLIC_URL_SETTING) as string | undefined
+  return publicUrl ? publicUrl.startsWith('https:') : req.secure
+}
+
+/** Whether PUBLIC_URL is set: then it, not the Host header, is what a same-origin check compares with. */
+export function hasPublicUrl(req: Request): boolean {
+  return req.app.get(PUBLIC_URL_SETTING) !== undefined
+}
