@@ -10,20 +10,48 @@ export const SQLITE_FILE_NAME = 'claims.db'
 // bigint ids (int8) come back from pg as strings; ours stay far below 2^53, so read them as numbers
 pg.types.setTypeParser(pg.types.builtins.INT8, Number)
 
+/**
+ * The longest one statement of the server may run on PostgreSQL. Every query behind a request takes
+ * milliseconds; one stuck behind a lock or a runaway plan is cancelled (57014, answered 503) instead of
+ * holding a connection of the pool, and with it a claim, for ever. Work that may rightly take longer
+ * runs without it: migrations (migrate.ts) and the bench's seed; a statement that streams a long
+ * result to a slow client (COPY … TO STDOUT) sets its own with SET LOCAL statement_timeout.
+ */
+export const STATEMENT_TIMEOUT_MS = 30_000
+/** How long a request waits for a connection (the pool full, or the server unreachable) before its 503. */
+const CONNECT_TIMEOUT_MS = 5_000
+const POOL_SIZE = 10
+
 /** PostgreSQL when databaseUrl is set, else a SQLite file (WAL mode) in dataDir. */
 export function createDb({
   databaseUrl,
   dataDir,
+  statementTimeoutMs = STATEMENT_TIMEOUT_MS,
 }: {
   databaseUrl?: string | undefined
   dataDir: string
+  /** PostgreSQL only: 0 for none. */
+  statementTimeoutMs?: number
 }): DatabaseHandle {
   if (databaseUrl) {
-    const pool = new pg.Pool({ connectionString: databaseUrl, max: 10 })
+    const pool = new pg.Pool({
+      connectionString: databaseUrl,
+      max: POOL_SIZE,
+      connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+      // sent with the connection's start-up message: no extra round trip
+      ...(statementTimeoutMs > 0 ? { statement_timeout: statementTimeoutMs } : {}),
+    })
     // an idle connection closed by the server (restart, failover, admin) must not crash the process:
-    // the pool drops that client and the next query opens a new one
-    pool.on('error', () => undefined)
-    return { db: new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }), dialect: 'postgres' }
+    // the pool drops that client and the next query opens a new one. The driver's code and message
+    // name the failure only, never a row's data.
+    pool.on('error', (error: Error & { code?: unknown }) => {
+      console.error(
+        `postgres: an idle connection failed and was dropped (${String(error.code ?? 'no code')}: ${error.message})`,
+      )
+    })
+    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) })
+    postgresDatabases.set(db, { databaseUrl, isLimited: statementTimeoutMs > 0 })
+    return { db, dialect: 'postgres' }
   }
   fs.mkdirSync(dataDir, { recursive: true })
   const sqlite = new SQLite(path.join(dataDir, SQLITE_FILE_NAME))
@@ -61,6 +89,27 @@ function withStatementCache(sqlite: SQLite.Database): SqliteDatabase {
       }
       return statement
     },
+  }
+}
+
+const postgresDatabases = new WeakMap<Kysely<Database>, { databaseUrl: string; isLimited: boolean }>()
+
+/**
+ * Runs `work` on a database without the statement timeout: `db` itself on SQLite or when it has none,
+ * else a connection of its own to the same PostgreSQL database, closed after. For work that may rightly
+ * run for minutes, such as a migration building an index over a million claims.
+ */
+export async function withoutStatementTimeout<T>(
+  db: Kysely<Database>,
+  work: (db: Kysely<Database>) => Promise<T>,
+): Promise<T> {
+  const known = postgresDatabases.get(db)
+  if (!known?.isLimited) return work(db)
+  const { db: unlimited } = createDb({ databaseUrl: known.databaseUrl, dataDir: '', statementTimeoutMs: 0 })
+  try {
+    return await work(unlimited)
+  } finally {
+    await unlimited.destroy()
   }
 }
 
