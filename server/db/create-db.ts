@@ -49,6 +49,10 @@ export function createDb({
         `postgres: an idle connection failed and was dropped (${String(error.code ?? 'no code')}: ${error.message})`,
       )
     })
+    // the pool listens for errors on idle clients only: a connection lost while a request holds it
+    // would otherwise throw from the client as an unhandled 'error' event and end the process. The
+    // request's own query fails with the same error and answers 503; nothing more to do here.
+    pool.on('connect', (client) => client.on('error', () => undefined))
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) })
     postgresDatabases.set(db, { databaseUrl, isLimited: statementTimeoutMs > 0 })
     return { db, dialect: 'postgres' }
