@@ -4,30 +4,67 @@ import path from 'node:path'
 import SQLite from 'better-sqlite3'
 import express from 'express'
 import multer from 'multer'
+import pg from 'pg'
 
 /**
  * The bare handler the submission benchmark compares the product with: Express 5, multer in memory,
- * better-sqlite3 with the product's durability (WAL, synchronous=NORMAL), the file written with
- * fsync and its folder synced, one insert. No validation, no agreement, no logging: the floor of what a claim costs.
+ * the file written with fsync and its folder synced, one insert. No validation, no agreement, no
+ * logging: the floor of what a claim costs. The insert goes to better-sqlite3 with the product's
+ * durability (WAL, synchronous=NORMAL), or, when DATABASE_URL is set, to that PostgreSQL database
+ * through a pg Pool of the product's size, as one autocommitted INSERT on the server the product uses
+ * (so with the same synchronous_commit).
  */
 const dataDir = path.resolve(process.env.DATA_DIR ?? 'baseline-data')
 const screenshots = path.join(dataDir, 'screenshots')
 fs.mkdirSync(screenshots, { recursive: true })
 
-const sqlite = new SQLite(path.join(dataDir, 'baseline.db'))
-sqlite.pragma('journal_mode = WAL')
-sqlite.pragma('synchronous = NORMAL')
-sqlite.exec(`
-  CREATE TABLE IF NOT EXISTS claims (
-    id INTEGER PRIMARY KEY AUTOINCREMENT,
-    app TEXT NOT NULL, created_at TEXT NOT NULL, first_name TEXT NOT NULL, last_name TEXT NOT NULL,
-    email TEXT NOT NULL, phone_number TEXT NOT NULL, cash_advance_count INTEGER NOT NULL,
-    membership_months INTEGER NOT NULL, screenshot_key TEXT NOT NULL, signature TEXT NOT NULL
-  )`)
-const insert = sqlite.prepare(`
-  INSERT INTO claims (app, created_at, first_name, last_name, email, phone_number, cash_advance_count,
-    membership_months, screenshot_key, signature)
-  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
+type ClaimValues = [string, string, ...(string | number | undefined)[]]
+/** Stores one claim's row; resolves with its id. */
+const insertClaim: (values: ClaimValues) => number | Promise<number> = process.env.DATABASE_URL
+  ? await openPostgres(process.env.DATABASE_URL)
+  : openSqlite()
+
+function openSqlite() {
+  const sqlite = new SQLite(path.join(dataDir, 'baseline.db'))
+  sqlite.pragma('journal_mode = WAL')
+  sqlite.pragma('synchronous = NORMAL')
+  sqlite.exec(`
+    CREATE TABLE IF NOT EXISTS claims (
+      id INTEGER PRIMARY KEY AUTOINCREMENT,
+      app TEXT NOT NULL, created_at TEXT NOT NULL, first_name TEXT NOT NULL, last_name TEXT NOT NULL,
+      email TEXT NOT NULL, phone_number TEXT NOT NULL, cash_advance_count INTEGER NOT NULL,
+      membership_months INTEGER NOT NULL, screenshot_key TEXT NOT NULL, signature TEXT NOT NULL
+    )`)
+  const insert = sqlite.prepare(`
+    INSERT INTO claims (app, created_at, first_name, last_name, email, phone_number, cash_advance_count,
+      membership_months, screenshot_key, signature)
+    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
+  return (values: ClaimValues) => Number(insert.run(...values).lastInsertRowid)
+}
+
+async function openPostgres(databaseUrl: string) {
+  const pool = new pg.Pool({ connectionString: databaseUrl, max: 10 })
+  pool.on('error', (error) => console.error(`baseline: an idle connection failed: ${error.message}`))
+  await pool.query(`
+    CREATE TABLE IF NOT EXISTS claims (
+      id BIGSERIAL PRIMARY KEY,
+      app TEXT NOT NULL, created_at TIMESTAMPTZ NOT NULL, first_name TEXT NOT NULL, last_name TEXT NOT NULL,
+      email TEXT NOT NULL, phone_number TEXT NOT NULL, cash_advance_count INTEGER NOT NULL,
+      membership_months INTEGER NOT NULL, screenshot_key TEXT NOT NULL, signature TEXT NOT NULL
+    )`)
+  // a named statement: parsed once per connection, as a server that cares would
+  const insert = {
+    name: 'baseline-insert-claim',
+    text: `
+      INSERT INTO claims (app, created_at, first_name, last_name, email, phone_number, cash_advance_count,
+        membership_months, screenshot_key, signature)
+      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING id`,
+  }
+  return async (values: ClaimValues) => {
+    const { rows } = await pool.query<{ id: string }>({ ...insert, values })
+    return Number(rows[0]!.id)
+  }
+}
 
 const upload = multer({ storage: multer.memoryStorage(), limits: { fileSize: 10 * 1024 * 1024 } })
 const app = express()
@@ -54,8 +91,8 @@ app.post('/api/forms/:slug/submissions', upload.single('screenshot'), async (req
     await folder.close()
   }
   const createdAt = new Date().toISOString()
-  const { lastInsertRowid } = insert.run(
-    req.params.slug,
+  const id = await insertClaim([
+    String(req.params.slug),
     createdAt,
     data.firstName,
     data.lastName,
@@ -65,8 +102,8 @@ app.post('/api/forms/:slug/submissions', upload.single('screenshot'), async (req
     data.membershipMonths,
     key,
     data.signature,
-  )
-  res.status(201).json({ id: Number(lastInsertRowid), createdAt })
+  ])
+  res.status(201).json({ id, createdAt })
 })
 
 const port = Number(process.env.PORT ?? 3100)

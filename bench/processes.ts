@@ -116,11 +116,22 @@ export function startProductServer({
   })
 }
 
-/** bench/baseline-server.ts: the bare Express + multer + better-sqlite3 handler. */
-export function startBaselineServer({ dataDir, logFile }: { dataDir: string; logFile: string }) {
+/**
+ * bench/baseline-server.ts: the bare Express + multer handler, its one insert into better-sqlite3, or
+ * into PostgreSQL when databaseUrl is given.
+ */
+export function startBaselineServer({
+  dataDir,
+  logFile,
+  databaseUrl,
+}: {
+  dataDir: string
+  logFile: string
+  databaseUrl?: string | undefined
+}) {
   return startNodeServer({
     script: 'bench/baseline-server.ts',
-    env: { DATA_DIR: dataDir },
+    env: { DATA_DIR: dataDir, ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}) },
     logFile,
     readyPath: '/ready',
   })
@@ -128,9 +139,10 @@ export function startBaselineServer({ dataDir, logFile }: { dataDir: string; log
 
 /**
  * A throw-away PostgreSQL from tests/server/postgres-process.ts (its own child process, which deletes
- * its data when its stdin closes), with a fresh database for the bench.
+ * its data when its stdin closes), with a fresh database for the product and one for the baseline
+ * handler: one server, so both run with the same settings (synchronous_commit among them).
  */
-export async function startPostgres(): Promise<{ url: string; stop(): Promise<void> }> {
+export async function startPostgres(): Promise<{ url: string; baselineUrl: string; stop(): Promise<void> }> {
   const child = spawn(
     process.execPath,
     ['--import', 'tsx', path.join(ROOT, 'tests', 'server', 'postgres-process.ts')],
@@ -157,12 +169,16 @@ export async function startPostgres(): Promise<{ url: string; stop(): Promise<vo
   await client.connect()
   try {
     await client.query('CREATE DATABASE claims_bench')
+    await client.query('CREATE DATABASE claims_baseline')
   } finally {
     await client.end()
   }
-  const url = new URL(adminUrl)
-  url.pathname = '/claims_bench'
-  return { url: url.toString(), stop }
+  const databaseUrl = (name: string) => {
+    const url = new URL(adminUrl)
+    url.pathname = `/${name}`
+    return url.toString()
+  }
+  return { url: databaseUrl('claims_bench'), baselineUrl: databaseUrl('claims_baseline'), stop }
 }
 
 /**

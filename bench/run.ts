@@ -21,7 +21,7 @@ import { count, formatTable, mib, ms, type ResultRow } from './report.ts'
 import { runSeed } from './seed/run-seed.ts'
 import { runSubmissionLoad } from './submission-bench.ts'
 
-// npm run bench [-- --postgres] [--claims N] [--quick] [--hot-app SLUG] [--seconds S] [--warmup S] [--connections C] [--pairs P] [--keep]
+// npm run bench [-- --postgres] [--claims N] [--quick] [--hot-app SLUG] [--seconds S] [--warmup S] [--connections C] [--pairs P] [--submissions-only] [--keep]
 const { values: args } = parseArgs({
   options: {
     postgres: { type: 'boolean', default: false },
@@ -33,6 +33,8 @@ const { values: args } = parseArgs({
     connections: { type: 'string', default: '32' },
     pairs: { type: 'string' },
     keep: { type: 'boolean', default: false },
+    // the seed, then the submission loads alone (no dashboard, lookup or export)
+    'submissions-only': { type: 'boolean', default: false },
   },
 })
 const hotClaims = Number(args.claims ?? (args.quick ? 20_000 : 1_000_000))
@@ -59,6 +61,8 @@ const COPIES_WAIT_MS = 180_000
 const budgets = { searchP95: dialect === 'postgres' ? 25 : 15, statsP95: 20, lookupP95: 10 }
 const log = (line: string) => console.log(line)
 
+// with --postgres, the baseline handler's own database on the same PostgreSQL server
+let baselineDatabaseUrl: string | undefined
 const workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'claims-bench-'))
 // the product's DATA_DIR: the seeded database, screenshots and the outbox of e-mail copies
 const seedDir = path.join(workDir, 'data')
@@ -87,6 +91,7 @@ async function main(): Promise<ResultRow[]> {
     const postgres = await startPostgres()
     stops.push(postgres.stop)
     databaseUrl = postgres.url
+    baselineDatabaseUrl = postgres.baselineUrl
   }
   // the hot app gets --claims; the ten others share a tenth as many again
   const totalClaims = Math.round(hotClaims * 1.1)
@@ -118,6 +123,7 @@ async function main(): Promise<ResultRow[]> {
     logFile: path.join(workDir, 'server.log'),
   })
   stops.push(server.stop)
+  if (args['submissions-only']) return [...rows, ...(await benchSubmissions(server))]
   const cookie = await loginAsStaff(server.url, adminPassword)
 
   log(`dashboard at ${count(hotCount)} ${hotApp} claims…`)
@@ -228,9 +234,11 @@ async function benchSubmissions(product: RunningProcess): Promise<ResultRow[]> {
   )
   const warmUp = async (url: string) =>
     warmup > 0 ? (await runSubmissionLoad({ url, ...load, seconds: warmup })).ok + 1 : 0
+  // on PostgreSQL the baseline's one insert goes to PostgreSQL too: the product is held to that
   const baseline = await startBaselineServer({
     dataDir: path.join(workDir, 'baseline'),
     logFile: path.join(workDir, 'baseline.log'),
+    databaseUrl: baselineDatabaseUrl,
   })
   stops.push(baseline.stop)
   // the baseline's files stay until the end: removed between loads, they made the other server's new
@@ -262,6 +270,8 @@ async function benchSubmissions(product: RunningProcess): Promise<ResultRow[]> {
     log(`  pair ${pair + 1}: ${describeLoad(bares[pair]!)} against ${describeLoad(reals[pair]!)}`)
   }
   await baseline.stop()
+  // on PostgreSQL, the SQLite baseline once more, for comparison with the SQLite runs (information only)
+  const sqliteBare = baselineDatabaseUrl ? await measureSqliteBaseline(product, warmUp, measure) : undefined
   const loadEnded = Date.now()
   const ratios = reals.map((real, pair) => real.requestsPerSecond / bares[pair]!.requestsPerSecond)
   const ratio = median(ratios)
@@ -269,7 +279,9 @@ async function benchSubmissions(product: RunningProcess): Promise<ResultRow[]> {
   const copiesDuringLoad = countOutbox() - copiesBefore
   // + the claim each load sends on its own first, and the warm-up's claims
   const expectedCopies = productWarmUpClaims + reals.reduce((sum, real) => sum + real.ok + 1, 0)
-  while (countOutbox() - copiesBefore < expectedCopies && Date.now() - loadEnded < COPIES_WAIT_MS) {
+  // --submissions-only counts the copies sent during the loads without waiting for the rest
+  const copiesWaitMs = args['submissions-only'] ? 0 : COPIES_WAIT_MS
+  while (countOutbox() - copiesBefore < expectedCopies && Date.now() - loadEnded < copiesWaitMs) {
     await new Promise((resolve) => setTimeout(resolve, 250))
   }
   const copiesSent = countOutbox() - copiesBefore
@@ -278,9 +290,10 @@ async function benchSubmissions(product: RunningProcess): Promise<ResultRow[]> {
   const worstP99 = Math.max(...reals.map((real) => real.p99))
   const failures = reals.reduce((sum, real) => sum + real.non2xx + real.errors, 0)
   const each = (loads: MeasuredLoad[]) => loads.map((run) => run.requestsPerSecond.toFixed(0)).join(', ')
+  const baselineStore = baselineDatabaseUrl ? 'PostgreSQL' : 'SQLite'
   return [
     {
-      benchmark: `submissions: baseline, one process (bench/baseline-server.ts), ${pairs} loads (${each(bares)} req/s)`,
+      benchmark: `submissions: baseline, one process (bench/baseline-server.ts, ${baselineStore}), ${pairs} loads (${each(bares)} req/s)`,
       figure: describeLoads(bares),
       budget: 'reference',
     },
@@ -308,7 +321,40 @@ async function benchSubmissions(product: RunningProcess): Promise<ResultRow[]> {
       budget: '≥ 70 %',
       isWithinBudget: ratio >= 0.7,
     },
+    ...(sqliteBare
+      ? [
+          {
+            benchmark: `submissions: the SQLite baseline, one load (${describeLoads([sqliteBare])}); product's median / it`,
+            figure: `${((median(reals.map((real) => real.requestsPerSecond)) / sqliteBare.requestsPerSecond) * 100).toFixed(0)} %`,
+            budget: 'information',
+          },
+        ]
+      : []),
   ]
+}
+
+/** The SQLite baseline handler, warmed up, then one measured load while the product is stopped. */
+async function measureSqliteBaseline(
+  product: RunningProcess,
+  warmUp: (url: string) => Promise<number>,
+  measure: (server: RunningProcess, other: RunningProcess) => Promise<MeasuredLoad>,
+): Promise<MeasuredLoad> {
+  const sqliteBaseline = await startBaselineServer({
+    dataDir: path.join(workDir, 'baseline-sqlite'),
+    logFile: path.join(workDir, 'baseline-sqlite.log'),
+  })
+  stops.push(sqliteBaseline.stop)
+  try {
+    const resumeProduct = pauseProcess(product.pid)
+    try {
+      await warmUp(sqliteBaseline.url)
+    } finally {
+      resumeProduct()
+    }
+    return await measure(sqliteBaseline, product)
+  } finally {
+    await sqliteBaseline.stop()
+  }
 }
 
 type MeasuredLoad = Awaited<ReturnType<typeof runSubmissionLoad>> & { cpu: CpuTime }

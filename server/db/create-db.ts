@@ -53,7 +53,12 @@ export function createDb({
     // would otherwise throw from the client as an unhandled 'error' event and end the process. The
     // request's own query fails with the same error and answers 503; nothing more to do here.
     pool.on('connect', (client) => client.on('error', () => undefined))
-    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) })
+    // kysely asks the pool for a client per query or transaction: each comes with its statements named
+    const namingPool = {
+      connect: async () => nameStatements(await pool.connect()),
+      end: () => pool.end(),
+    }
+    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: namingPool }) })
     postgresDatabases.set(db, { databaseUrl, isLimited: statementTimeoutMs > 0 })
     return { db, dialect: 'postgres' }
   }
@@ -94,6 +99,32 @@ function withStatementCache(sqlite: SQLite.Database): SqliteDatabase {
       return statement
     },
   }
+}
+
+/** PostgreSQL: SQL texts run as named prepared statements, each with its name. */
+const statementNames = new Map<string, string>()
+const namedClients = new WeakSet<pg.PoolClient>()
+
+/**
+ * Runs this SQL text, on PostgreSQL, as a named prepared statement: each connection parses and plans it
+ * once, then only binds each run's values. For the few statements every claim runs, whose plans do not
+ * depend on their values (a generic plan serves as well as a fresh one); a statement whose best plan
+ * depends on its values (an app of a million claims against one of a thousand) must stay unnamed.
+ */
+export function prepareByName(sqlText: string): void {
+  if (!statementNames.has(sqlText)) statementNames.set(sqlText, `claims_intake_${statementNames.size + 1}`)
+}
+
+/** The client, its query() running the SQL texts given to prepareByName as named statements. */
+function nameStatements(client: pg.PoolClient): pg.PoolClient {
+  if (namedClients.has(client)) return client
+  namedClients.add(client)
+  const query = client.query.bind(client) as (...args: unknown[]) => unknown
+  client.query = ((text: unknown, values: unknown, ...rest: unknown[]) => {
+    const name = typeof text === 'string' && Array.isArray(values) ? statementNames.get(text) : undefined
+    return name ? query({ name, text, values }, ...rest) : query(text, values, ...rest)
+  }) as typeof client.query
+  return client
 }
 
 const postgresDatabases = new WeakMap<Kysely<Database>, { databaseUrl: string; isLimited: boolean }>()

@@ -90,3 +90,92 @@ export async function retryWhileLocked<T>(run: () => Promise<T>): Promise<T> {
 function isLocked(error: unknown): boolean {
   return String((error as { code?: unknown } | null)?.code ?? '').startsWith('SQLITE_BUSY')
 }
+
+/**
+ * Stores the items of several callers in one statement: `write` gets every item queued with the one
+ * transaction it runs in, and resolves with one result per item, in their order. It must do nothing but
+ * database work and checks that can run twice (see inSharedTransaction).
+ */
+export interface BatchWriter<Item, Result> {
+  write(trx: Transaction<Database>, items: Item[]): Promise<Result[]>
+}
+
+interface PendingItem<Item> {
+  item: Item
+  resolve: (value: unknown) => void
+  reject: (error: unknown) => void
+}
+
+const batches = new WeakMap<
+  BatchWriter<never, unknown>,
+  { waiting: PendingItem<unknown>[]; isRunning: boolean }
+>()
+
+/**
+ * Stores `item` through `writer` as if in its own transaction (group commit, as inSharedTransaction),
+ * sharing one transaction and one `write` call with the items that arrive while the previous batch is
+ * committing: on PostgreSQL a claim's statements, its counters' trigger and its commit each cost a round
+ * trip or a statement, and the counters' row lock lets only one claim transaction run at a time anyway,
+ * so one batch in flight that takes everything queued behind it does the least work per claim. When
+ * the batch fails, it is rolled back and each item is written again in a transaction of its own, so
+ * only the faulty one fails and each stays all-or-nothing. Resolves once the item is committed.
+ */
+export function inSharedBatch<Item, Result>(
+  db: Kysely<Database>,
+  writer: BatchWriter<Item, Result>,
+  item: Item,
+): Promise<Result> {
+  return new Promise<Result>((resolve, reject) => {
+    const key = writer as BatchWriter<never, unknown>
+    let state = batches.get(key)
+    if (!state) batches.set(key, (state = { waiting: [], isRunning: false }))
+    state.waiting.push({ item, resolve: resolve as (value: unknown) => void, reject })
+    if (!state.isRunning) {
+      state.isRunning = true
+      // the claims that arrive in this turn of the event loop join the first batch
+      setImmediate(() => void writeBatches(db, writer as BatchWriter<unknown, unknown>, state))
+    }
+  })
+}
+
+async function writeBatches(
+  db: Kysely<Database>,
+  writer: BatchWriter<unknown, unknown>,
+  state: { waiting: PendingItem<unknown>[]; isRunning: boolean },
+): Promise<void> {
+  try {
+    while (state.waiting.length > 0) {
+      const batch = state.waiting.splice(0, MAX_WRITES_PER_TRANSACTION)
+      await writeTogether(db, writer, batch)
+    }
+  } finally {
+    state.isRunning = false
+  }
+}
+
+async function writeTogether(
+  db: Kysely<Database>,
+  writer: BatchWriter<unknown, unknown>,
+  batch: PendingItem<unknown>[],
+): Promise<void> {
+  if (batch.length > 1) {
+    const results = await retryWhileLocked(() =>
+      db.transaction().execute((trx) =>
+        writer.write(
+          trx,
+          batch.map((pending) => pending.item),
+        ),
+      ),
+    ).catch(() => undefined) // rolled back: the second pass below says which item failed, and why
+    if (results) {
+      batch.forEach((pending, i) => pending.resolve(results[i]))
+      return
+    }
+  }
+  for (const pending of batch) {
+    await retryWhileLocked(() => db.transaction().execute((trx) => writer.write(trx, [pending.item]))).then(
+      ([result]) => pending.resolve(result),
+      pending.reject,
+    )
+  }
+}

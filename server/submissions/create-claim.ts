@@ -10,7 +10,6 @@ import { readSigning } from '../../src/signing.ts'
 import { validateOnServer } from '../forms/validate-on-server.ts'
 import type { Database } from '../db/database.ts'
 import { isUniqueViolation } from '../db/create-db.ts'
-import { inSharedTransaction } from '../db/shared-transaction.ts'
 import type { AgreementTemplates } from '../agreements/agreement-templates.ts'
 import type { ScreenshotStorage } from '../uploads/screenshot-storage.ts'
 import {
@@ -141,9 +140,8 @@ export async function createClaim({
   const key = await storage.save({ app: config.slug, extension: image.extension, bytes: content.screenshot })
   const createdAt = agreement.signedAt
   try {
-    // committed together with the claims that arrive alongside it (see inSharedTransaction)
-    const id = await inSharedTransaction(db, async (trx) => {
-      const { id } = await writes.insertClaim(trx, {
+    const id = await writes.commitClaim(db, {
+      claim: {
         app: config.slug,
         created_at: createdAt,
         first_name: claim.firstName.trim(),
@@ -155,9 +153,8 @@ export async function createClaim({
         screenshot_key: key,
         screenshot_type: image.mime,
         locale,
-      })
-      await writes.insertAgreementRecord(trx, {
-        claim_id: id,
+      },
+      record: {
         template: config.agreement.template,
         template_version: agreement.templateVersion,
         html: agreement.html,
@@ -170,13 +167,9 @@ export async function createClaim({
         locale,
         signature_method: signing.method,
         typed_signature: signing.typedName ?? null,
-      })
-      if (html.trim() !== '') await writes.queueAgreementCopy(trx, { claimId: id })
-      // checked after our insert holds the claims write lock: another process's start-up sweep
-      // (removeOrphanScreenshots) cannot remove the file from here to the commit, and if it already
-      // has, the claim is refused rather than kept without its screenshot
-      if (!(await storage.has(key))) throw new Error('the screenshot was removed before its claim committed')
-      return id
+      },
+      isCopyQueued: html.trim() !== '',
+      isScreenshotKept: () => storage.has(key),
     })
     return { id, createdAt, agreement, claim }
   } catch (error) {
