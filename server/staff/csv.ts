@@ -1,4 +1,5 @@
 import type { Request, Response } from 'express'
+import { sql, type Expression, type RawBuilder } from 'kysely'
 
 /** RFC 4180 ends records with CRLF. */
 export const CSV_LINE_END = '\r\n'
@@ -25,35 +26,38 @@ export function csvRecord(values: readonly (string | number)[]): string {
   return values.map(csvCell).join(',') + CSV_LINE_END
 }
 
+/** Records already rendered, each ending in CSV_LINE_END, and how many there are. */
+export interface CsvChunk {
+  text: string
+  records: number
+}
+
+/** What a download holds: pages of rows and how to render one, or records rendered already. */
+export type CsvBody<Row> =
+  | { pages: AsyncIterable<readonly Row[]>; record: (row: Row) => readonly (string | number)[] }
+  | { chunks: AsyncIterable<CsvChunk> }
+
 /**
- * Sends a CSV download: UTF-8 with a byte-order mark, an attachment with this name, never cached; the header, then each page's
- * records as they come, in chunks of about 64 KiB, waiting for 'drain' whenever the socket is full, so
- * memory stays flat however many rows there are. Returns how many records were written, and whether the
- * client stayed until the end; the caller then ends the response. If reading a page fails once rows
- * were sent, the download is cut (the 200 is gone: better a broken download than one that looks whole).
+ * Sends a CSV download: UTF-8 with a byte-order mark, an attachment with this name, never cached; the
+ * header, then the records as they come, in chunks of about 64 KiB, waiting for 'drain' whenever the
+ * socket is full, so memory stays flat however many rows there are. Returns how many records were
+ * written, and whether the client stayed until the end; the caller then ends the response. If reading
+ * fails once rows were sent, the download is cut (the 200 is gone: better a broken download than one
+ * that looks whole).
  */
 export async function sendCsv<Row>(
   res: Response,
-  {
-    fileName,
-    header,
-    pages,
-    record,
-  }: {
-    fileName: string
-    header: readonly string[]
-    pages: AsyncIterable<readonly Row[]>
-    record: (row: Row) => readonly (string | number)[]
-  },
+  { fileName, header, ...body }: { fileName: string; header: readonly string[] } & CsvBody<Row>,
 ): Promise<{ written: number; complete: boolean }> {
   res.attachment(fileName)
   res.set({ 'Content-Type': 'text/csv; charset=utf-8', 'Cache-Control': 'private, no-store' })
+  const chunks = 'chunks' in body ? body.chunks : renderPages(body.pages, body.record)
   let written = 0
   let buffer = UTF8_BOM + csvRecord(header)
   try {
-    for await (const rows of pages) {
-      for (const row of rows) buffer += csvRecord(record(row))
-      written += rows.length
+    for await (const chunk of chunks) {
+      buffer += chunk.text
+      written += chunk.records
       if (buffer.length >= FLUSH_BYTES) {
         if (!(await writeChunk(res, buffer))) return { written, complete: false }
         buffer = ''
@@ -66,6 +70,40 @@ export async function sendCsv<Row>(
   }
   if (buffer && !(await writeChunk(res, buffer))) return { written, complete: false }
   return { written, complete: true }
+}
+
+async function* renderPages<Row>(
+  pages: AsyncIterable<readonly Row[]>,
+  record: (row: Row) => readonly (string | number)[],
+): AsyncGenerator<CsvChunk> {
+  for await (const rows of pages) {
+    let text = ''
+    for (const row of rows) text += csvRecord(record(row))
+    yield { text, records: rows.length }
+  }
+}
+
+// FORMULA_START as the code of a text's first character (ascii() gives it, 0 for ''): = + - @ tab CR
+const FORMULA_START_CODES = sql.raw('(61, 43, 45, 64, 9, 13)')
+// NEEDS_QUOTES as a PostgreSQL regular expression (in ARE, \r and \n stand for CR and LF)
+const NEEDS_QUOTES_SQL = sql.lit('[",\\r\\n]')
+
+/**
+ * csvCell in PostgreSQL, for a text value: the same formula prefix and the same quoting, so that records
+ * the database renders are byte for byte those csvRecord renders.
+ */
+export function csvCellSql(value: Expression<string>): RawBuilder<string> {
+  // the prefix adds no character that needs quotes, so both tests look at the value itself
+  const neutralised = sql<string>`CASE WHEN ascii(${value}) IN ${FORMULA_START_CODES} THEN '''' || ${value} ELSE ${value} END`
+  return sql<string>`CASE
+    WHEN ${value} ~ ${NEEDS_QUOTES_SQL} THEN '"' || replace(${neutralised}, '"', '""') || '"'
+    ELSE ${neutralised}
+  END`
+}
+
+/** csvCell in PostgreSQL, for an integer: a negative one is text starting with '-', so it gets the prefix. */
+export function csvCountSql(value: Expression<number>): RawBuilder<string> {
+  return sql<string>`CASE WHEN ${value} < 0 THEN '''' || ${value} ELSE ${value}::text END`
 }
 
 /** false when the client has gone. */

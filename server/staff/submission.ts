@@ -1,6 +1,8 @@
+import { sql, type RawBuilder } from 'kysely'
 import type { StaffSubmission } from '../../src/staff-lists.ts'
 import type { SubmissionRow } from './dashboard.repository.ts'
 import { isoTimestamp } from '../db/timestamp.ts'
+import { csvCell, csvCellSql, csvCountSql, CSV_LINE_END } from './csv.ts'
 
 /** A claim as the dashboards receive it (the contract lives in src/staff-lists.ts). */
 export type Submission = StaffSubmission
@@ -53,4 +55,29 @@ export function submissionCsvRecord(submission: Submission, origin: string): (st
     submission.locale,
     `${origin}${submission.screenshotUrl}`,
   ]
+}
+
+/**
+ * submissionCsvRecord rendered by PostgreSQL, as one text value per claim (a whole CSV record, with its
+ * line end): what the export streams from the database. Each cell follows csvCell, the date
+ * toISOString (to the millisecond, cut rather than rounded, as pg's Date is).
+ */
+export function submissionCsvRecordSql(origin: string): RawBuilder<string> {
+  // the screenshot URL's cell around its id: digits change neither the formula prefix nor the quoting
+  const idMark = String(Number.MAX_SAFE_INTEGER)
+  const urlCell = csvCell(`${origin}${screenshotPath(Number.MAX_SAFE_INTEGER)}`)
+  const idAt = urlCell.lastIndexOf(idMark)
+  const cells = [
+    sql`claims.id::text`,
+    sql`to_char(claims.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`,
+    csvCellSql(sql.ref('claims.first_name')),
+    csvCellSql(sql.ref('claims.last_name')),
+    csvCellSql(sql.ref('claims.email')),
+    csvCellSql(sql.ref('claims.phone_number')),
+    csvCountSql(sql.ref('claims.cash_advance_count')),
+    csvCountSql(sql.ref('claims.membership_months')),
+    csvCellSql(sql.ref('claims.locale')),
+    sql`${urlCell.slice(0, idAt)}::text || claims.id || ${urlCell.slice(idAt + idMark.length)}::text`,
+  ]
+  return sql<string>`${sql.join(cells, sql` || ',' || `)} || ${CSV_LINE_END}::text`
 }

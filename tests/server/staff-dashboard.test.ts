@@ -1,6 +1,10 @@
+import { once } from 'node:events'
+import http from 'node:http'
+import type { AddressInfo } from 'node:net'
 import { sql } from 'kysely'
 import request from 'supertest'
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest'
+import { EXPORT_FETCH_SIZE } from '../../server/staff/submission-export.repository.ts'
 import type { NewClaimRow } from '../../server/submissions/claim.repository.ts'
 import { insertClaim } from '../../server/submissions/claim.repository.ts'
 import {
@@ -489,6 +493,44 @@ for (const dialect of DIALECTS) {
         expect(text).toContain(`,"Ann, Jr.","O""Brien\nSmith",`)
       })
 
+      // PostgreSQL renders these records itself: the expected bytes are the ones SQLite's csvRecord gives
+      it('writes backslashes, tabs, line breaks, accents, emoji and negative counts byte for byte', async () => {
+        const tricky = await seedClaim({
+          created_at: '2026-11-20T08:09:10.007Z',
+          first_name: 'Zoë \\ back\\slash',
+          last_name: 'tab\tinside',
+          email: 'a,b"c@x.test',
+          phone_number: '@home\r\nnext',
+          cash_advance_count: -2,
+          membership_months: 0,
+          locale: 'es',
+        })
+        const plain = await seedClaim({
+          created_at: '2026-11-21T00:00:00.000Z',
+          first_name: '',
+          last_name: '😀 Ñandú',
+          email: '\\N',
+          phone_number: '\\.',
+        })
+        const lines = withoutBom((await exportCsv()).text).split('\r\n')
+
+        expect(lines.slice(1)).toEqual([
+          `${plain},2026-11-21T00:00:00.000Z,,😀 Ñandú,\\N,\\.,3,6,en,http://${SITE}/api/staff/claims/${plain}/screenshot`,
+          `${tricky},2026-11-20T08:09:10.007Z,Zoë \\ back\\slash,tab\tinside,"a,b""c@x.test","'@home`,
+          `next",'-2,0,es,http://${SITE}/api/staff/claims/${tricky}/screenshot`,
+          '',
+        ])
+      })
+
+      it('puts an origin that needs quotes around every screenshot link’s whole cell', async () => {
+        const id = await seedClaim()
+        const res = await staffGet('/api/staff/apps/brigit/export.csv').set('Host', 'a,"b"').expect(200)
+
+        expect(withoutBom(res.text).split('\r\n')[1]).toMatch(
+          new RegExp(`,"http://a,""b""/api/staff/claims/${id}/screenshot"$`),
+        )
+      })
+
       it('exports what the search shows', async () => {
         const match = await seedClaim({ email: 'wanted@example.com' })
         await seedClaim()
@@ -509,6 +551,45 @@ for (const dialect of DIALECTS) {
         expect(ids).toEqual([...ids].sort((a, b) => b - a))
         expect(await auditRows('export')).toMatchObject([{ app: 'brigit', detail: '3000 rows' }])
       })
+
+      // SQLite writes a whole export of this size before the client's leaving is seen
+      it.runIf(dialect === 'postgres')(
+        'stops reading when the client leaves early, audits it, and leaves no transaction open',
+        async () => {
+          await seedMany(2 * EXPORT_FETCH_SIZE + 500)
+          const server = http.createServer(ctx.app).listen(0, '127.0.0.1')
+          await once(server, 'listening')
+          try {
+            const { port } = server.address() as AddressInfo
+            await new Promise<void>((resolve, reject) => {
+              const req = http.get(
+                {
+                  host: '127.0.0.1',
+                  port,
+                  path: '/api/staff/apps/brigit/export.csv',
+                  headers: { ...SAME_SITE, Cookie: cookie },
+                },
+                (res) => {
+                  expect(res.statusCode).toBe(200)
+                  req.destroy()
+                  resolve()
+                },
+              )
+              req.on('error', reject)
+            })
+            await vi.waitFor(async () => {
+              const [audit] = await auditRows('export')
+              expect(audit?.detail).toMatch(/client left early$/)
+            })
+          } finally {
+            server.close()
+          }
+          const open = await sql<{ count: number }>`
+          SELECT count(*)::int AS count FROM pg_stat_activity
+          WHERE datname = current_database() AND state LIKE 'idle in transaction%'`.execute(ctx.db)
+          expect(open.rows[0]?.count).toBe(0)
+        },
+      )
 
       it('streams a search matching more than one page complete', async () => {
         await seedMany(2500, (i) => ({ last_name: i % 2 ? 'Exported' : 'Kept' }))
