@@ -59,7 +59,7 @@ export function createDb({
       end: () => pool.end(),
     }
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: namingPool }) })
-    postgresDatabases.set(db, { databaseUrl, isLimited: statementTimeoutMs > 0 })
+    postgresDatabases.set(db, { databaseUrl, isLimited: statementTimeoutMs > 0, pool })
     return { db, dialect: 'postgres' }
   }
   fs.mkdirSync(dataDir, { recursive: true })
@@ -127,7 +127,20 @@ function nameStatements(client: pg.PoolClient): pg.PoolClient {
   return client
 }
 
-const postgresDatabases = new WeakMap<Kysely<Database>, { databaseUrl: string; isLimited: boolean }>()
+const postgresDatabases = new WeakMap<
+  Kysely<Database>,
+  { databaseUrl: string; isLimited: boolean; pool: pg.Pool }
+>()
+
+/**
+ * A connection of the database's own pool, for what kysely cannot say (COPY's streams); the caller
+ * releases it, with release(true) when it leaves the connection in a state the pool must not reuse.
+ */
+export async function connectPostgres(db: Kysely<Database>): Promise<pg.PoolClient> {
+  const known = postgresDatabases.get(db)
+  if (!known) throw new Error('not a PostgreSQL database made by createDb')
+  return known.pool.connect()
+}
 
 /**
  * Runs `work` on a database without the statement timeout: `db` itself on SQLite or when it has none,

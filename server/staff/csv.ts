@@ -26,9 +26,9 @@ export function csvRecord(values: readonly (string | number)[]): string {
   return values.map(csvCell).join(',') + CSV_LINE_END
 }
 
-/** Records already rendered, each ending in CSV_LINE_END, and how many there are. */
+/** Records already rendered, each ending in CSV_LINE_END (as text, or its UTF-8 bytes), and how many there are. */
 export interface CsvChunk {
-  text: string
+  text: string | Buffer
   records: number
 }
 
@@ -56,12 +56,18 @@ export async function sendCsv<Row>(
   let buffer = UTF8_BOM + csvRecord(header)
   try {
     for await (const chunk of chunks) {
-      buffer += chunk.text
       written += chunk.records
-      if (buffer.length >= FLUSH_BYTES) {
+      if (typeof chunk.text === 'string') {
+        buffer += chunk.text
+        if (buffer.length < FLUSH_BYTES) continue
         if (!(await writeChunk(res, buffer))) return { written, complete: false }
         buffer = ''
+        continue
       }
+      // bytes from the database go out as they are, after any text before them
+      if (buffer && !(await writeChunk(res, buffer))) return { written, complete: false }
+      buffer = ''
+      if (!(await writeChunk(res, chunk.text))) return { written, complete: false }
     }
   } catch (error) {
     if (res.headersSent) res.destroy()
@@ -107,7 +113,7 @@ export function csvCountSql(value: Expression<number>): RawBuilder<string> {
 }
 
 /** false when the client has gone. */
-async function writeChunk(res: Response, chunk: string): Promise<boolean> {
+async function writeChunk(res: Response, chunk: string | Buffer): Promise<boolean> {
   if (res.destroyed) return false
   if (res.write(chunk)) return true
   return new Promise((resolve) => {

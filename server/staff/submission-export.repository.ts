@@ -1,5 +1,6 @@
 import crypto from 'node:crypto'
 import { sql, type Kysely } from 'kysely'
+import { copyColumnOut } from '../db/copy-out.ts'
 import type { Database } from '../db/database.ts'
 import {
   ftsInPartition,
@@ -13,10 +14,6 @@ import { appClaims, SUBMISSION_COLUMNS, type SubmissionRow } from './dashboard.r
 import { submissionCsvRecordSql } from './submission.ts'
 
 export const EXPORT_PAGE_SIZE = 2500
-/** Records one FETCH takes from the PostgreSQL export's cursor. */
-export const EXPORT_FETCH_SIZE = 5000
-const EXPORT_CURSOR = 'claims_export'
-const EXPORT_CHUNK_CHARS = 64 * 1024
 
 /**
  * Every claim of the app matching the term, newest id first, EXPORT_PAGE_SIZE rows at a time. Keyset
@@ -81,49 +78,17 @@ async function* keysetPages(
 
 /**
  * PostgreSQL: every claim of the app matching the term, newest id first, as CSV records that the
- * database renders (submissionCsvRecordSql, with this origin in the screenshot links). A read-only
- * transaction holds a cursor, read EXPORT_FETCH_SIZE records at a time: one snapshot and one plan for
- * the whole export, and per claim one string for node to pass on instead of a row object, a Date and
- * ten cells to build. Every FETCH is a statement of its own, so a statement_timeout limits each read,
- * not the download. Ending early (the client left) closes the cursor with the transaction.
+ * database renders (submissionCsvRecordSql, with this origin in the screenshot links) and streams with
+ * COPY (copyColumnOut): one snapshot and one plan for the whole export, and the records' bytes passed on
+ * as they arrive, at the pace the download takes them, with nothing built per claim in JavaScript.
  */
 export async function* findSubmissionCsvForExport(
   db: Kysely<Database>,
   { app, term, origin }: { app: string; term: SearchTerm | undefined; origin: string },
 ): AsyncGenerator<CsvChunk> {
-  const trx = await db.startTransaction().setAccessMode('read only').execute()
-  try {
-    const records = appClaims(trx, { app, term })
-      .select(submissionCsvRecordSql(origin).as('record'))
-      .orderBy('claims.id', 'desc')
-    await sql`DECLARE ${sql.id(EXPORT_CURSOR)} NO SCROLL CURSOR FOR ${records}`.execute(trx)
-    for (;;) {
-      const { rows } = await sql<{ record: string }>`
-        FETCH FORWARD ${sql.lit(EXPORT_FETCH_SIZE)} FROM ${sql.id(EXPORT_CURSOR)}`.execute(trx)
-      yield* joinRecords(rows)
-      if (rows.length < EXPORT_FETCH_SIZE) return
-    }
-  } finally {
-    // nothing to keep: rolling back ends the read-only transaction and its cursor
-    await trx.rollback().execute()
-  }
-}
-
-/**
- * A FETCH's records joined into strings of about EXPORT_CHUNK_CHARS: V8 puts a string much larger in
- * its large-object space, which only a full collection frees, so the export's memory would climb.
- */
-function* joinRecords(rows: { record: string }[]): Generator<CsvChunk> {
-  let text = ''
-  let records = 0
-  for (const row of rows) {
-    text += row.record
-    records += 1
-    if (text.length >= EXPORT_CHUNK_CHARS) {
-      yield { text, records }
-      text = ''
-      records = 0
-    }
-  }
-  if (records > 0) yield { text, records }
+  const records = appClaims(db, { app, term })
+    .select(submissionCsvRecordSql(origin).as('record'))
+    .orderBy('claims.id', 'desc')
+    .compile()
+  for await (const { bytes, count } of copyColumnOut(db, records)) yield { text: bytes, records: count }
 }
