@@ -33,8 +33,8 @@ export function isPostgresDb(db: Kysely<Database>): boolean {
 
 /**
  * Case-insensitive substring match on email, phone, first and last name, or on the phone's digits.
- * SQLite asks the FTS5 trigram table (claims_search); PostgreSQL uses ILIKE, which its pg_trgm GIN
- * indexes serve. Both expressions are the ones those indexes were built on.
+ * SQLite asks the FTS5 trigram table (claims_search); PostgreSQL matches the stored search_text with
+ * LIKE, which its pg_trgm GIN index serves. Both expressions are the ones those indexes were built on.
  */
 export function matchesSearch(
   postgres: boolean,
@@ -44,12 +44,8 @@ export function matchesSearch(
   return (eb) => {
     const pattern = likePattern(term.text)
     if (postgres) {
-      const conditions = [
-        sql<SqlBool>`lower(claims.email) ILIKE ${pattern}`,
-        sql<SqlBool>`lower(claims.first_name) ILIKE ${pattern}`,
-        sql<SqlBool>`lower(claims.last_name) ILIKE ${pattern}`,
-        sql<SqlBool>`claims.phone_number ILIKE ${pattern}`,
-      ]
+      // search_text: the four fields lowercased, one trigram index (migration 2026_11_25_1400)
+      const conditions = [sql<SqlBool>`claims.search_text LIKE lower(${pattern})`]
       if (term.digits) {
         conditions.push(
           sql<SqlBool>`regexp_replace(claims.phone_number, '[^0-9]', '', 'g') LIKE ${likePattern(term.digits)}`,
