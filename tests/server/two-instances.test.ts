@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { LOOKUP_RATE_LIMITED_MESSAGE } from '../../src/lookup-messages.ts'
 import { LOGIN_RATE_LIMITED_MESSAGE } from '../../src/staff-messages.ts'
 import { ADMIN_PASSWORD, createPostgresDatabase, makeClaimData, readFixture } from './helpers.ts'
+import { createS3ScreenshotStorage } from '../../server/uploads/s3-screenshot-storage.ts'
 import { startS3Process, type S3Process } from './s3-process.ts'
 import { killServerProcesses, startServerProcess, type ServerProcess } from './server-process.ts'
 
@@ -220,8 +221,13 @@ describe('two instances over one PostgreSQL and one S3 bucket', () => {
     expect(await ready(a)).toBe(200)
     expect((await fetch(`${b.url}/healthz`)).status).toBe(200)
 
+    const bucket = createS3ScreenshotStorage(s3.settings)
+    const objectsBefore = (await bucket.keys('brigit')).length
     const refused = await fileClaim(b, '(555) 223-4600', 'during.outage@example.com')
     expect(refused.status).toBe(503)
+    // the screenshot written before the database refused is gone again
+    expect(await bucket.keys('brigit')).toHaveLength(objectsBefore)
+    await bucket.close()
     expect(await refused.json()).toEqual({
       error: {
         code: 'STORE_UNAVAILABLE',
