@@ -12,17 +12,20 @@ export function setPublicUrl(app: Express, publicUrl: string | undefined): void 
  * scheme are the proxy's business), else the request's own scheme and Host, for a local install.
  */
 export function siteOrigin(req: Request): string {
-  const publicUrl = req.app.get(PUBLIC_URL_SETTING) as string | undefined
-  return publicUrl ?? `${req.protocol}://${req.get('host')}`
+  return publicUrlOf(req) ?? `${req.protocol}://${req.get('host')}`
 }
 
 /** Whether users reach the site over HTTPS: PUBLIC_URL's scheme when set, else this request's. */
 export function isHttpsSite(req: Request): boolean {
-  const publicUrl = req.app.get(PUBLIC_URL_SETTING) as string | undefined
+  const publicUrl = publicUrlOf(req)
   return publicUrl ? publicUrl.startsWith('https:') : req.secure
 }
 
 /** Whether PUBLIC_URL is set: then it, not the Host header, is what a same-origin check compares with. */
 export function hasPublicUrl(req: Request): boolean {
-  return req.app.get(PUBLIC_URL_SETTING) !== undefined
+  return publicUrlOf(req) !== undefined
+}
+
+function publicUrlOf(req: Request): string | undefined {
+  return req.app.get(PUBLIC_URL_SETTING) as string | undefined
 }

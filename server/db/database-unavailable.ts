@@ -1,7 +1,6 @@
 import { AppError } from '../../src/app-error.ts'
+import { isNetworkFailure } from '../network-failure.ts'
 
-/** Network failures reaching PostgreSQL, as Node and the pg driver report them. */
-const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'ENOTFOUND', 'EAI_AGAIN', 'EPIPE'])
 /**
  * PostgreSQL's SQLSTATEs for a server that is down, starting, shutting down, out of connections or
  * cancelled by statement_timeout: nothing the request did wrong, and worth trying again shortly.
@@ -16,12 +15,10 @@ const SQLITE_UNAVAILABLE = /^SQLITE_(BUSY|FULL|IOERR|CANTOPEN|READONLY)/
 /** Whether the error means the database could not be reached or could not take the write. */
 export function isDatabaseUnavailable(error: unknown): boolean {
   if (!error || typeof error !== 'object') return false
+  if (isNetworkFailure(error)) return true
   const { code, message, errors } = error as { code?: unknown; message?: unknown; errors?: unknown }
-  if (typeof code === 'string') {
-    if (NETWORK_CODES.has(code) || UNAVAILABLE_STATES.test(code) || SQLITE_UNAVAILABLE.test(code)) {
-      return true
-    }
-  }
+  if (typeof code === 'string' && (UNAVAILABLE_STATES.test(code) || SQLITE_UNAVAILABLE.test(code)))
+    return true
   if (typeof message === 'string' && DRIVER_MESSAGES.test(message)) return true
   // a host name with several addresses (localhost: ::1 and 127.0.0.1) fails with one error per address
   return Array.isArray(errors) && errors.some(isDatabaseUnavailable)

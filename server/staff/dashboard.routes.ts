@@ -11,13 +11,12 @@ import { siteOrigin } from '../public-origin.ts'
 import { findClaimById } from '../submissions/claim.repository.ts'
 import type { ScreenshotStorage } from '../uploads/screenshot-storage.ts'
 import { recordAudit } from './audit-log.ts'
-import { isPostgresDb } from './claim-search.ts'
 import { isExportCheck, sendCsv } from './csv.ts'
-import { computeSubmissionStats, findSubmissionsPage, type SubmissionRow } from './dashboard.repository.ts'
+import { computeSubmissionStats, findSubmissionsPage } from './dashboard.repository.ts'
 import { intakeSubmissionRoutes } from './intake-submissions.routes.ts'
 import { parseListQuery } from './list-query.ts'
-import { findSubmissionCsvForExport, findSubmissionsForExport } from './submission-export.repository.ts'
-import { SUBMISSION_CSV_HEADER, submissionCsvRecord, submissionRowToSubmission } from './submission.ts'
+import { submissionExportBody } from './submission-export.repository.ts'
+import { SUBMISSION_CSV_HEADER, submissionRowToSubmission } from './submission.ts'
 
 const NO_STORE = 'private, no-store'
 
@@ -65,16 +64,10 @@ export function dashboardRoutes({
       res.set('Cache-Control', 'no-store').status(204).end()
       return
     }
-    const origin = siteOrigin(req)
     const result = await sendCsv(res, {
       fileName: `${slug}-submissions-${new Date().toISOString().slice(0, 10)}.csv`,
       header: SUBMISSION_CSV_HEADER,
-      ...(isPostgresDb(db)
-        ? { chunks: findSubmissionCsvForExport(db, { app: slug, term, origin }) }
-        : {
-            pages: findSubmissionsForExport(db, { app: slug, term }),
-            record: (row: SubmissionRow) => submissionCsvRecord(submissionRowToSubmission(row), origin),
-          }),
+      ...submissionExportBody(db, { app: slug, term, origin: siteOrigin(req) }),
     })
     const detail = `${result.written} rows${term ? ' (search)' : ''}${result.complete ? '' : ', client left early'}`
     await recordAudit(db, { clientAddress: clientAddress(req), app: slug, action: 'export', detail })

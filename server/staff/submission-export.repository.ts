@@ -9,11 +9,27 @@ import {
   sqliteFtsQuery,
   type SearchTerm,
 } from './claim-search.ts'
-import type { CsvChunk } from './csv.ts'
+import type { CsvBody, CsvChunk } from './csv.ts'
 import { appClaims, SUBMISSION_COLUMNS, type SubmissionRow } from './dashboard.repository.ts'
-import { submissionCsvRecordSql } from './submission.ts'
+import { submissionCsvRecord, submissionCsvRecordSql, submissionRowToSubmission } from './submission.ts'
 
 export const EXPORT_PAGE_SIZE = 2500
+
+/**
+ * What an app's CSV download holds, with this origin in its screenshot links: on PostgreSQL the records
+ * the database renders and streams (findSubmissionCsvForExport), on SQLite keyset pages of rows that
+ * the server renders.
+ */
+export function submissionExportBody(
+  db: Kysely<Database>,
+  { app, term, origin }: { app: string; term: SearchTerm | undefined; origin: string },
+): CsvBody<SubmissionRow> {
+  if (isPostgresDb(db)) return { chunks: findSubmissionCsvForExport(db, { app, term, origin }) }
+  return {
+    pages: findSubmissionsForExport(db, { app, term }),
+    record: (row) => submissionCsvRecord(submissionRowToSubmission(row), origin),
+  }
+}
 
 /**
  * Every claim of the app matching the term, newest id first, EXPORT_PAGE_SIZE rows at a time. Keyset

@@ -9,6 +9,7 @@ import {
   S3Client,
 } from '@aws-sdk/client-s3'
 import type { S3Settings } from '../config.ts'
+import { isNetworkFailure } from '../network-failure.ts'
 import {
   newScreenshotKey,
   SCREENSHOT_FILE_NAME,
@@ -25,18 +26,6 @@ const REQUEST_TIMEOUT_MS = 10_000
 const MAX_ATTEMPTS = 2
 /** Only keys of an app's folder: never one that a proxy or the store could read as a path out of it. */
 const STORE_KEY = /^[A-Za-z0-9_-]+-screenshots\/[A-Za-z0-9_-][A-Za-z0-9_.-]*$/
-/** Node's and the resolver's words for a store that cannot be reached. */
-const NETWORK_CODES = new Set([
-  'ECONNREFUSED',
-  'ECONNRESET',
-  'ECONNABORTED',
-  'ETIMEDOUT',
-  'EPIPE',
-  'EHOSTUNREACH',
-  'ENETUNREACH',
-  'ENOTFOUND',
-  'EAI_AGAIN',
-])
 
 /**
  * Objects in an S3-compatible bucket, named as the disk store names its files:
@@ -172,17 +161,11 @@ function isMissing(error: unknown): boolean {
 /** Down, overloaded or out of reach, as opposed to refusing this request (403, 404, a bad key). */
 function isUnreachable(error: unknown): boolean {
   if (!error || typeof error !== 'object') return false
-  const { name, code, errors, cause } = error as {
-    name?: unknown
-    code?: unknown
-    errors?: unknown
-    cause?: unknown
-  }
+  if (isNetworkFailure(error)) return true
+  const { name, errors, cause } = error as { name?: unknown; errors?: unknown; cause?: unknown }
   if (name === 'TimeoutError') return true
-  if (typeof code === 'string' && NETWORK_CODES.has(code)) return true
   const status = httpStatus(error)
   if (status !== undefined && status >= 500) return true
-  // Node's happy-eyeballs connect fails with an AggregateError of each address's own failure
   if (Array.isArray(errors) && errors.some(isUnreachable)) return true
   return cause !== undefined && cause !== error && isUnreachable(cause)
 }
