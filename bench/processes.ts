@@ -4,6 +4,7 @@ import net from 'node:net'
 import path from 'node:path'
 import readline from 'node:readline'
 import pg from 'pg'
+import { BENCH_POSTGRES_SETTINGS, reserveHugePages } from './postgres-memory.ts'
 
 const ROOT = path.resolve(import.meta.dirname, '..')
 // a stale client build is rebuilt by server/start.ts before it listens: allow for a Vite build
@@ -140,12 +141,21 @@ export function startBaselineServer({
 /**
  * A throw-away PostgreSQL from tests/server/postgres-process.ts (its own child process, which deletes
  * its data when its stdin closes), with a fresh database for the product and one for the baseline
- * handler: one server, so both run with the same settings (synchronous_commit among them).
+ * handler: one server, so both run with the same settings (synchronous_commit among them), and with
+ * the memory settings of postgres-memory.ts.
  */
-export async function startPostgres(): Promise<{ url: string; baselineUrl: string; stop(): Promise<void> }> {
+export async function startPostgres(): Promise<{
+  url: string
+  baselineUrl: string
+  /** The server's memory settings as it runs with them, for the bench's log and table. */
+  memory: string
+  stop(): Promise<void>
+}> {
+  const hugePages = reserveHugePages()
+  const settings = Object.entries(BENCH_POSTGRES_SETTINGS).map(([name, value]) => `${name}=${value}`)
   const child = spawn(
     process.execPath,
-    ['--import', 'tsx', path.join(ROOT, 'tests', 'server', 'postgres-process.ts')],
+    ['--import', 'tsx', path.join(ROOT, 'tests', 'server', 'postgres-process.ts'), ...settings],
     { cwd: ROOT, stdio: ['pipe', 'pipe', 'inherit'] },
   )
   running.add(child)
@@ -156,6 +166,7 @@ export async function startPostgres(): Promise<{ url: string; baselineUrl: strin
     await exited
     clearTimeout(timer)
     running.delete(child)
+    hugePages.release()
   }
   const adminUrl = await new Promise<string>((resolve, reject) => {
     const lines = readline.createInterface({ input: child.stdout })
@@ -167,9 +178,14 @@ export async function startPostgres(): Promise<{ url: string; baselineUrl: strin
   })
   const client = new pg.Client({ connectionString: adminUrl })
   await client.connect()
+  let memory: string
   try {
     await client.query('CREATE DATABASE claims_bench')
     await client.query('CREATE DATABASE claims_baseline')
+    const { rows } = await client.query<{ shared_buffers: string; huge_pages_status: string }>(
+      "SELECT current_setting('shared_buffers') AS shared_buffers, current_setting('huge_pages_status') AS huge_pages_status",
+    )
+    memory = `shared_buffers ${rows[0]!.shared_buffers}, huge pages ${rows[0]!.huge_pages_status} (${hugePages.summary})`
   } finally {
     await client.end()
   }
@@ -178,7 +194,7 @@ export async function startPostgres(): Promise<{ url: string; baselineUrl: strin
     url.pathname = `/${name}`
     return url.toString()
   }
-  return { url: databaseUrl('claims_bench'), baselineUrl: databaseUrl('claims_baseline'), stop }
+  return { url: databaseUrl('claims_bench'), baselineUrl: databaseUrl('claims_baseline'), memory, stop }
 }
 
 /**

@@ -86,12 +86,15 @@ async function main(): Promise<ResultRow[]> {
       `${args.quick ? ' (quick)' : ''}, work dir ${workDir}`,
   )
   let databaseUrl: string | undefined
+  let postgresMemory: string | undefined
   if (dialect === 'postgres') {
     log('starting embedded PostgreSQL (tests/server/postgres-process.ts)…')
     const postgres = await startPostgres()
     stops.push(postgres.stop)
     databaseUrl = postgres.url
     baselineDatabaseUrl = postgres.baselineUrl
+    postgresMemory = postgres.memory
+    log(`PostgreSQL: ${postgres.memory}`)
   }
   // the hot app gets --claims; the ten others share a tenth as many again
   const totalClaims = Math.round(hotClaims * 1.1)
@@ -105,6 +108,9 @@ async function main(): Promise<ResultRow[]> {
   })
   const hotCount = seed.perApp.get(hotApp) ?? 0
   const rows: ResultRow[] = [
+    ...(postgresMemory
+      ? [{ benchmark: 'PostgreSQL memory', figure: postgresMemory, budget: 'information' }]
+      : []),
     {
       benchmark: `seed ${count(totalClaims)} claims (${hotApp} ${count(hotCount)}) + intakes`,
       figure: `${seed.seconds.toFixed(1)} s (${count(totalClaims / seed.seconds)} claims/s)`,

@@ -59,8 +59,8 @@ async function appTotal(db: Kysely<Database>, app: string): Promise<number> {
 /**
  * One page of an app's claims matching the term, newest first, with the match count and the app's total.
  * On SQLite a term of three characters or more goes to the app's partition of the search index
- * (findSqliteSearchPage); otherwise, with a term, the page and the count come from one query
- * (count(*) OVER ()), so the matches are found once. The total comes from the app's counter.
+ * (findSqliteSearchPage); any other term is matched by searchPage. The total comes from the app's
+ * counter.
  */
 export async function findSubmissionsPage(
   db: Kysely<Database>,
@@ -71,42 +71,63 @@ export async function findSubmissionsPage(
     pageSize,
   }: { app: string; term: SearchTerm | undefined; page: number; pageSize: number },
 ): Promise<{ rows: SubmissionRow[]; count: number; total: number }> {
+  const offset = (page - 1) * pageSize
   const fts = term && !isPostgresDb(db) ? sqliteFtsQuery(term) : undefined
-  if (fts !== undefined) {
-    const [found, total] = await Promise.all([
-      findSqliteSearchPage(db, { app, fts, page, pageSize }),
-      appTotal(db, app),
-    ])
-    return { ...found, total }
-  }
-  const matching = appClaims(db, { app, term })
   const [found, total] = await Promise.all([
-    matching
-      .select(SUBMISSION_COLUMNS)
-      .$if(term !== undefined, (query) =>
-        query.select(sql<number | string | bigint>`count(*) OVER ()`.as('match_count')),
-      )
-      .orderBy('claims.created_at', 'desc')
-      .orderBy('claims.id', 'desc')
-      .limit(pageSize)
-      .offset((page - 1) * pageSize)
-      .execute(),
+    fts !== undefined
+      ? findSqliteSearchPage(db, { app, fts, offset, pageSize })
+      : term
+        ? searchPage(db, { app, term, offset, pageSize })
+        : undefined,
     appTotal(db, app),
   ])
-  if (!term) return { rows: found, count: total, total }
+  if (found) return { ...found, total }
+  const rows = await appClaims(db, { app, term: undefined })
+    .select(SUBMISSION_COLUMNS)
+    .orderBy('claims.created_at', 'desc')
+    .orderBy('claims.id', 'desc')
+    .limit(pageSize)
+    .offset(offset)
+    .execute()
+  return { rows, count: total, total }
+}
+
+/**
+ * A page of the claims matching a term, and their count, from one pass over the matches: the window
+ * count(*) OVER () runs over the matches' ids and dates only, and only the page's rows are read in
+ * full. The matches are found once, which for a common surname is most of the work.
+ */
+async function searchPage(
+  db: Kysely<Database>,
+  { app, term, offset, pageSize }: { app: string; term: SearchTerm; offset: number; pageSize: number },
+): Promise<{ rows: SubmissionRow[]; count: number }> {
+  const matching = appClaims(db, { app, term })
+  const found = await db
+    .with('page', () =>
+      matching
+        .select([
+          'claims.id as page_id',
+          'claims.created_at as page_created_at',
+          sql<number | string | bigint>`count(*) OVER ()`.as('match_count'),
+        ])
+        .orderBy('claims.created_at', 'desc')
+        .orderBy('claims.id', 'desc')
+        .limit(pageSize)
+        .offset(offset),
+    )
+    .selectFrom('page')
+    .innerJoin('claims', 'claims.id', 'page.page_id')
+    .select([...SUBMISSION_COLUMNS, 'page.match_count'])
+    .orderBy('page.page_created_at', 'desc')
+    .orderBy('page.page_id', 'desc')
+    .execute()
   const rows = found.map(({ match_count: _count, ...row }) => row)
+  if (found.length > 0) return { rows, count: Number(found[0]!.match_count) }
   // a page past the last match has no row to carry the count
-  const count =
-    found.length > 0
-      ? Number(found[0]!.match_count)
-      : Number(
-          (
-            await matching
-              .select((eb) => eb.fn.countAll<number | string | bigint>().as('count'))
-              .executeTakeFirstOrThrow()
-          ).count,
-        )
-  return { rows, count, total }
+  const { count } = await matching
+    .select((eb) => eb.fn.countAll<number | string | bigint>().as('count'))
+    .executeTakeFirstOrThrow()
+  return { rows, count: Number(count) }
 }
 
 /**
@@ -120,12 +141,11 @@ export async function findSubmissionsPage(
  */
 async function findSqliteSearchPage(
   db: Kysely<Database>,
-  { app, fts, page, pageSize }: { app: string; fts: string; page: number; pageSize: number },
+  { app, fts, offset, pageSize }: { app: string; fts: string; offset: number; pageSize: number },
 ): Promise<{ rows: SubmissionRow[]; count: number }> {
   const start = await searchPartitionStart(db, app)
   if (start === undefined) return { rows: [], count: 0 }
   const matches = ftsInPartition(fts, start)
-  const offset = (page - 1) * pageSize
   const { rows: ids } = await sql<{ id: number }>`
     SELECT rowid - ${start} AS id FROM claims_search WHERE ${matches}
     ORDER BY rowid DESC LIMIT ${pageSize} OFFSET ${offset}`.execute(db)

