@@ -123,6 +123,7 @@ async function searchPage(
     .execute()
   const rows = found.map(({ match_count: _count, ...row }) => row)
   if (found.length > 0) return { rows, count: Number(found[0]!.match_count) }
+  if (offset === 0) return { rows, count: 0 }
   // a page past the last match has no row to carry the count
   const { count } = await matching
     .select((eb) => eb.fn.countAll<number | string | bigint>().as('count'))

@@ -182,6 +182,10 @@ for (const dialect of DIALECTS) {
           .query({ q: 'pager', page: 3, pageSize: 3 })
           .expect(200)
         expect(past.body).toMatchObject({ data: [], count: 4, total: 5, page: 3 })
+        const none = await staffGet('/api/staff/apps/brigit/submissions')
+          .query({ q: 'pagerless', page: 1, pageSize: 3 })
+          .expect(200)
+        expect(none.body).toMatchObject({ data: [], count: 0, total: 5, page: 1 })
       })
 
       it('cuts a pageSize above 200 to 200 and refuses a page that is not a whole number', async () => {
