@@ -1,7 +1,7 @@
 import { phoneDigits } from '../src/phone.ts'
 import { request, timeSequential, type Timings } from './http.ts'
-import { claimantFor, unit, type Claimant } from './seed/claimants.ts'
-import { appForClaim, type SeedPlan } from './seed/seed-rows.ts'
+import { claimantFor, unit, type Claimant } from '../scripts/seed/claimants.ts'
+import { appForClaim, type SeedPlan } from '../scripts/seed/seed-rows.ts'
 
 export interface SearchTimings extends Timings {
   kind: string

@@ -1,5 +1,5 @@
 import { postJson, timeSequential, type Timings } from './http.ts'
-import type { Claimant } from './seed/claimants.ts'
+import type { Claimant } from '../scripts/seed/claimants.ts'
 
 /**
  * The claimant's agreement lookup (e-mail AND phone) for claimants that have a signed record. The

@@ -7,7 +7,7 @@ import { benchSearches, benchStats, sampleClaimants, searchTerms } from './dashb
 import { benchExport, type ExportResult } from './export-bench.ts'
 import { loginAsStaff, percentile } from './http.ts'
 import { benchLookup } from './lookup-bench.ts'
-import { makeNoisePng, makeSignaturePng, pngDataUrl } from './png.ts'
+import { makeNoisePng, makeSignaturePng, pngDataUrl } from '../scripts/seed/png.ts'
 import {
   pauseProcess,
   readCpuTime,
@@ -18,7 +18,7 @@ import {
   type RunningProcess,
 } from './processes.ts'
 import { count, formatTable, mib, ms, type ResultRow } from './report.ts'
-import { runSeed } from './seed/run-seed.ts'
+import { runSeed } from '../scripts/seed/run-seed.ts'
 import { runSubmissionLoad } from './submission-bench.ts'
 
 // npm run bench [-- --postgres] [--claims N] [--quick] [--hot-app SLUG] [--seconds S] [--warmup S] [--connections C] [--pairs P] [--submissions-only] [--keep]

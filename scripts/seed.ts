@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util'
-import { DEMO_CLAIMS, runSeed } from '../bench/seed/run-seed.ts'
+import { DEMO_CLAIMS, runSeed } from './seed/run-seed.ts'
 
 // npm run seed -- [--claims N] [--data-dir DIR] [--database-url postgres://…] [--hot-app SLUG]
 //                 [--hot-share 0.9] [--agreements-every K]

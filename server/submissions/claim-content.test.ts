@@ -1,6 +1,6 @@
 import crypto from 'node:crypto'
 import { afterAll, describe, expect, it } from 'vitest'
-import { makeNoisePng, makeSignaturePng, pngDataUrl } from '../../bench/png.ts'
+import { makeNoisePng, makeSignaturePng, pngDataUrl } from '../../scripts/seed/png.ts'
 import { agreementContext } from '../../src/agreement-context.ts'
 import { loadAgreementTemplates } from '../agreements/agreement-templates.ts'
 import { checkClaimContent, startContentThread, stopContentThreads } from './claim-content.ts'

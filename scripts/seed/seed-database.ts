@@ -12,8 +12,8 @@ import type {
   FormSubmissionsTable,
   IntakeCasesTable,
 } from '../../server/db/database.ts'
-import { makePng } from '../../tests/server/claim-fixtures.ts'
-import { makeSignaturePng, pngDataUrl } from '../png.ts'
+import { makePng } from './png.ts'
+import { makeSignaturePng, pngDataUrl } from './png.ts'
 import { claimantFor, filedAt, MAX_CLAIMANTS, unit } from './claimants.ts'
 import {
   agreementRow,

@@ -40,6 +40,25 @@ export function encodePng({
 }
 
 /**
+ * A real RGB PNG with a few coloured stripes, so it looks like something.
+ * @example makePng({ width: 200, height: 100 }).subarray(1, 4).toString() // 'PNG'
+ */
+export function makePng({ width = 1, height = 1 }: { width?: number; height?: number } = {}): Buffer {
+  const rowLength = 1 + width * 3
+  const scanlines = Buffer.alloc(rowLength * height)
+  for (let y = 0; y < height; y++) {
+    const row = y * rowLength // filter byte 0 (none) stays at scanlines[row]
+    for (let x = 0; x < width; x++) {
+      const stripe = Math.floor((x / Math.max(width, 1)) * 4)
+      scanlines[row + 1 + x * 3] = stripe === 0 ? 0x1d : 0xf0
+      scanlines[row + 2 + x * 3] = stripe === 1 ? 0x4e : 0xf0
+      scanlines[row + 3 + x * 3] = stripe === 2 ? 0xd8 : (y * 255) / Math.max(height - 1, 1)
+    }
+  }
+  return encodePng({ width, height, colour: 'rgb', scanlines })
+}
+
+/**
  * An RGB PNG of random pixels, about `bytes` long: noise does not compress, so the file is as big as a
  * phone's bank-statement screenshot without being mostly zeros.
  */
