@@ -4,7 +4,6 @@ export const MAX_UPLOAD_BYTES = 10 * 1024 * 1024
 /** Texts the claimant sees, verbatim from the product spec. */
 export const DUPLICATE_CLAIM_MESSAGE =
   'A submission with this phone number already exists. Multiple submissions will not increase your chances of compensation.'
-export const SCREENSHOT_REQUIRED_MESSAGE = 'Bank statement screenshot is required'
 export const NOT_AN_IMAGE_MESSAGE = 'Please upload an image file'
 export const FILE_TOO_LARGE_MESSAGE = 'File size must be less than 10MB'
 export const SIGNATURE_REQUIRED_MESSAGE = 'Please provide your signature'

@@ -29,10 +29,6 @@ export interface ClaimData {
   signature: string
 }
 
-/** The widgets a uiSchema may name; the client maps each to a component in client/forms/widgets/. */
-export const WIDGET_NAMES = ['phone', 'countSelect', 'screenshot', 'signature'] as const
-export type WidgetName = (typeof WIDGET_NAMES)[number]
-
 export interface TrackingEvent {
   event: string
   value?: number

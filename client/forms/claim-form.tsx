@@ -1,5 +1,5 @@
 import Form from '@rjsf/core'
-import type { RegistryWidgetsType, ValidatorType } from '@rjsf/utils'
+import type { ValidatorType } from '@rjsf/utils'
 import { useMemo, useRef, useState, type FormEvent } from 'react'
 import { useNavigate } from '../routing/router.tsx'
 import { AppError } from '../../src/app-error.ts'
@@ -15,18 +15,9 @@ import { firstProblem, focusField } from './first-problem.ts'
 import { SubmitProgress } from './submit-progress.tsx'
 import { usePrecompiledValidator } from './use-precompiled-validator.ts'
 import { formValidatorUrl } from './validator-module.ts'
-import { CountSelectWidget } from './widgets/count-select-widget.tsx'
-import { PhoneWidget } from './widgets/phone-widget.tsx'
-import { ScreenshotWidget, type ScreenshotContext } from './widgets/screenshot-widget.tsx'
-import { SignatureWidget } from './widgets/signature-widget.tsx'
+import type { ScreenshotContext } from './widgets/screenshot-widget.tsx'
+import { WIDGETS } from './widgets/registry.ts'
 import type { Signing, SigningReport } from './widgets/signing.ts'
-
-const WIDGETS: RegistryWidgetsType = {
-  phone: PhoneWidget,
-  countSelect: CountSelectWidget,
-  screenshot: ScreenshotWidget,
-  signature: SignatureWidget,
-}
 
 const INCOMPLETE_HINT =
   'Please complete all required fields, upload a screenshot, and provide your signature to enable submission'

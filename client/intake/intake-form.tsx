@@ -2,7 +2,6 @@ import Form from '@rjsf/core'
 import {
   getDefaultFormState,
   type Experimental_DefaultFormStateBehavior,
-  type RegistryWidgetsType,
   type RJSFSchema,
   type UiSchema,
   type ValidatorType,
@@ -14,32 +13,17 @@ import type { IntakeConfig, IntakeData } from '../../src/intake-config.ts'
 import { validateSubmission } from '../../src/validate-submission.ts'
 import { usePrecompiledValidator } from '../forms/use-precompiled-validator.ts'
 import { intakeValidatorUrl } from '../forms/validator-module.ts'
-import { PhoneWidget } from '../forms/widgets/phone-widget.tsx'
-import { SignatureWidget } from '../forms/widgets/signature-widget.tsx'
 import type { Signing, SigningReport } from '../forms/widgets/signing.ts'
 import { Loading } from '../ui/loading.tsx'
 import { submitIntake } from './api.ts'
-import { CheckboxGroupWidget, RadioGroupWidget } from './widgets/choice-group-widgets.tsx'
-import { ConsentWidget, type ConsentAgreement } from './widgets/consent-widget.tsx'
-import { NumericTextWidget } from '../forms/widgets/numeric-text-widget.tsx'
-import { SelectWidget } from '../forms/widgets/select-widget.tsx'
+import type { ConsentAgreement } from './widgets/consent-widget.tsx'
+import { WIDGETS } from '../forms/widgets/registry.ts'
 import { localIsoDate } from '../../src/agreement-context.ts'
 import { intakeAgreementApp } from '../../src/intake-config.ts'
 import { useFormStrings } from '../i18n/use-form-strings.ts'
 import { useLocale, useText } from '../i18n/use-text.ts'
 import { fieldName, useFieldMessages } from '../forms/use-field-messages.ts'
 import { firstProblem, focusField } from '../forms/first-problem.ts'
-
-const WIDGETS: RegistryWidgetsType = {
-  phone: PhoneWidget,
-  signature: SignatureWidget,
-  radio: RadioGroupWidget,
-  checkboxes: CheckboxGroupWidget,
-  consent: ConsentWidget,
-  numericText: NumericTextWidget,
-  // RJSF's own dropdown drops the state's autocomplete token
-  SelectWidget,
-}
 
 // RJSF answers a required boolean with false by itself; the claimant must choose Yes or No
 const DEFAULTS_BEHAVIOR: Experimental_DefaultFormStateBehavior = {
