@@ -53,8 +53,8 @@ export function readServerConfig(env: NodeJS.ProcessEnv = process.env): Readonly
       'DATABASE_URL must start with postgres:// (leave it unset to use SQLite in DATA_DIR)',
     )
   }
-  // one by default: on the 2-core machine measured, two processes took no more claims than one at a
-  // million claims (BENCHMARKS.md, session 11); a server with cores to spare can set more
+  // one by default: on two cores a second process takes no more claims than one (BENCHMARKS.md); a
+  // server with cores to spare can set more
   const serverProcesses = Number(env.SERVER_PROCESSES?.trim() || 1)
   if (!Number.isInteger(serverProcesses) || serverProcesses < 1 || serverProcesses > MAX_SERVER_PROCESSES) {
     throw new SettingError(

@@ -6,7 +6,7 @@ const RealMarkdown = lazy(async () => ({ default: (await import('markdown-to-jsx
 /**
  * What RJSF gets for `markdown-to-jsx/react` (see vite.config.ts): the same component, loaded on first
  * use. RJSF renders markdown only for `ui:enableMarkdownInDescription`/`Help` and its own config-error
- * notes, which our forms never show, so claimants no longer download the parser (about 33 KB gzipped).
+ * notes, which our forms never show, so claimants download the parser only if one is ever shown.
  */
 export function Markdown(props: ComponentProps<typeof MarkdownToJsx>) {
   return (

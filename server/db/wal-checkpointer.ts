@@ -22,7 +22,7 @@ export interface WalCheckpointer {
  * every 100 ms, which never waits for the server's readers or writers. The server's connection still
  * checkpoints every 2,000 pages, because only its own checkpoint lets it start the log over (with the
  * worker's alone the log grew without end); by then the worker has copied nearly every page, so that
- * checkpoint took 6 ms where SQLite's own took 16 ms for half as many pages.
+ * checkpoint is short.
  */
 export async function startWalCheckpointer({
   db,

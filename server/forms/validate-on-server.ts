@@ -104,8 +104,7 @@ function codePointCount(text: string): number {
 }
 
 // C0 controls other than tab, line feed and carriage return, DEL, and UTF-16 halves without their pair:
-// PostgreSQL refuses NUL in text, and an unpaired surrogate cannot be written as UTF-8 at all. No
-// lookbehind: Safari before 16.4 cannot parse one, and this module runs in the claimant's browser.
+// PostgreSQL refuses NUL in text, and an unpaired surrogate cannot be written as UTF-8 at all.
 const UNSTORABLE_TEXT =
   // eslint-disable-next-line no-control-regex -- finding control characters is the point
   /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]|[\ud800-\udbff](?![\udc00-\udfff])|(?:^|[^\ud800-\udbff])[\udc00-\udfff]/

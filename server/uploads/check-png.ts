@@ -89,8 +89,8 @@ export function isDecodablePng(bytes: Buffer): boolean {
   try {
     const compressed = data.length === 1 ? data[0]! : Buffer.concat(data)
     const maxOutputLength = Math.ceil((width * height * bitsPerPixel) / 8) + 8 * height + 1024
-    // one output buffer (zlib's default 16 KB pieces, joined at the end, allocated and copied the image
-    // twice) of the most the image can hold, and never more than its data can inflate to (deflate's
+    // one output buffer (rather than zlib's pieces joined at the end, which copy the image twice) of the
+    // most the image can hold, and never more than its data can inflate to (deflate's
     // limit is 1032 to 1), so that a small image claiming to be huge cannot make us allocate 64 MB
     const mostItCanHold = Math.min(maxOutputLength, compressed.length * DEFLATE_MAX_RATIO + 1024)
     pixels = zlib.inflateSync(compressed, {

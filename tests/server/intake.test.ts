@@ -61,7 +61,7 @@ function makeIntakeData(overrides: Record<string, unknown> = {}): Record<string,
   return data
 }
 
-/** The rules of SPEC.md section 5 (main form messages): what breaks each one, and the message it gives. */
+/** The main form's rules and messages: what breaks each one, and the message it gives. */
 const RULES: { rule: string; field: string; change: Record<string, unknown>; message: string }[] = [
   {
     rule: 'apps empty',
@@ -461,7 +461,7 @@ for (const dialect of DIALECTS) {
         expect(cases.map((c) => c.app)).toEqual(['floatme', 'moneylion', 'chime', 'earnin'])
       })
 
-      describe('validation (SPEC.md section 5, main form messages)', () => {
+      describe('validation (the main form messages)', () => {
         afterEach(async () => {
           expect(await counts(ctx)).toEqual({ intakes: 0, cases: 0 })
         })
