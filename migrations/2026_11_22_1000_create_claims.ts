@@ -1,8 +1,8 @@
 import type { Kysely } from 'kysely'
-import { isPostgres } from './dialect.ts'
+import { isPostgresDb } from '../server/db/dialect.ts'
 
 export async function up(db: Kysely<unknown>): Promise<void> {
-  const postgres = isPostgres(db)
+  const postgres = isPostgresDb(db)
   await db.schema
     .createTable('claims')
     .addColumn('id', postgres ? 'bigserial' : 'integer', (col) =>

@@ -1,9 +1,9 @@
 import { sql, type Kysely } from 'kysely'
-import { isPostgres } from './dialect.ts'
+import { isPostgresDb } from '../server/db/dialect.ts'
 
 /** The signed agreement kept with each claim, write-once, and the lookup and rate-limit support. */
 export async function up(db: Kysely<unknown>): Promise<void> {
-  const postgres = isPostgres(db)
+  const postgres = isPostgresDb(db)
   await db.schema
     .createTable('agreement_records')
     .addColumn('id', postgres ? 'bigserial' : 'integer', (col) =>
@@ -57,5 +57,5 @@ export async function down(db: Kysely<unknown>): Promise<void> {
   await db.schema.dropTable('rate_limits').execute()
   await db.schema.dropIndex('claims_email_phone').execute()
   await db.schema.dropTable('agreement_records').execute()
-  if (isPostgres(db)) await sql`DROP FUNCTION agreement_records_refuse_update()`.execute(db)
+  if (isPostgresDb(db)) await sql`DROP FUNCTION agreement_records_refuse_update()`.execute(db)
 }

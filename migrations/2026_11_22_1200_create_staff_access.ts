@@ -1,9 +1,9 @@
 import type { Kysely } from 'kysely'
-import { isPostgres } from './dialect.ts'
+import { isPostgresDb } from '../server/db/dialect.ts'
 
 /** Staff sign-in: the admin password's hash, sessions shared by every server process, and the audit log. */
 export async function up(db: Kysely<unknown>): Promise<void> {
-  const postgres = isPostgres(db)
+  const postgres = isPostgresDb(db)
   await db.schema
     .createTable('admin_credentials')
     .addColumn('id', 'integer', (col) => col.primaryKey())

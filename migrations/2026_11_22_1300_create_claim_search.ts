@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely'
-import { isPostgres } from './dialect.ts'
+import { isPostgresDb } from '../server/db/dialect.ts'
 
 // SQLite has no regexp_replace; phones are stored formatted by formatPhone ('(555) 123-4567'), and these
 // are the separators a phone can carry
@@ -15,7 +15,7 @@ const SQLITE_DIGITS = (column: string) =>
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema.createIndex('claims_app_id').on('claims').columns(['app', 'id']).execute()
-  if (isPostgres(db)) {
+  if (isPostgresDb(db)) {
     await sql`CREATE EXTENSION IF NOT EXISTS pg_trgm`.execute(db)
     await sql`CREATE INDEX claims_email_trgm ON claims USING gin (lower(email) gin_trgm_ops)`.execute(db)
     await sql`CREATE INDEX claims_first_name_trgm ON claims USING gin (lower(first_name) gin_trgm_ops)`.execute(
@@ -63,7 +63,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
-  if (isPostgres(db)) {
+  if (isPostgresDb(db)) {
     for (const index of [
       'claims_phone_digits_trgm',
       'claims_phone_number_trgm',

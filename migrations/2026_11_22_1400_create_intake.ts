@@ -1,12 +1,12 @@
 import type { Kysely } from 'kysely'
-import { isPostgres } from './dialect.ts'
+import { isPostgresDb } from '../server/db/dialect.ts'
 
 /**
  * The main intake (form_submissions) and one case row per chosen app (intake_cases). Booleans are
  * 0/1 integers in both dialects. The duplicate rule is a unique index on the normalised e-mail and phone.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
-  const postgres = isPostgres(db)
+  const postgres = isPostgresDb(db)
   const id = postgres ? 'bigserial' : 'integer'
   await db.schema
     .createTable('form_submissions')

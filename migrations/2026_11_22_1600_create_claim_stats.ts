@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely'
-import { isPostgres } from './dialect.ts'
+import { isPostgresDb } from '../server/db/dialect.ts'
 
 /**
  * Per-app counters, kept by triggers in the same transaction as the claim, so that the dashboards read
@@ -10,7 +10,7 @@ import { isPostgres } from './dialect.ts'
  * and the copy in claims made every row several kilobytes wide for every scan of the table.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
-  const postgres = isPostgres(db)
+  const postgres = isPostgresDb(db)
   await db.schema
     .createTable('claim_app_totals')
     .addColumn('app', 'text', (col) => col.primaryKey())
@@ -112,9 +112,9 @@ async function createPostgresTriggers(db: Kysely<unknown>): Promise<void> {
 
 export async function down(db: Kysely<unknown>): Promise<void> {
   for (const trigger of ['claim_stats_update', 'claim_stats_delete', 'claim_stats_insert']) {
-    await sql`DROP TRIGGER ${sql.id(trigger)}${isPostgres(db) ? sql` ON claims` : sql``}`.execute(db)
+    await sql`DROP TRIGGER ${sql.id(trigger)}${isPostgresDb(db) ? sql` ON claims` : sql``}`.execute(db)
   }
-  if (isPostgres(db)) await sql`DROP FUNCTION claim_stats_apply()`.execute(db)
+  if (isPostgresDb(db)) await sql`DROP FUNCTION claim_stats_apply()`.execute(db)
   // the signatures come back from the signed records (every claim the product took has one)
   await db.schema
     .alterTable('claims')

@@ -1,12 +1,12 @@
 import { sql, type Kysely } from 'kysely'
-import { isPostgres } from './dialect.ts'
+import { isPostgresDb } from '../server/db/dialect.ts'
 
 /**
  * The claimant's e-mailed copy of a signed agreement, queued in the claim's own transaction and sent in
  * the background: a crash or a mail server that is down delays the copy, it does not lose it.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
-  const postgres = isPostgres(db)
+  const postgres = isPostgresDb(db)
   await db.schema
     .createTable('agreement_copies')
     .addColumn('claim_id', postgres ? 'bigint' : 'integer', (col) =>

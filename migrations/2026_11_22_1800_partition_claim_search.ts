@@ -1,8 +1,6 @@
 import { sql, type Kysely } from 'kysely'
-import { isPostgres } from './dialect.ts'
-
-// 2^40: room for a trillion claim ids per app, and 2^23 apps, inside SQLite's 64-bit rowid
-const PARTITION = 1099511627776
+import { isPostgresDb } from '../server/db/dialect.ts'
+import { SEARCH_PARTITION as PARTITION } from '../server/db/search-partition.ts'
 
 const DIGITS = (column: string) =>
   `replace(replace(replace(replace(replace(replace(${column}, ' ', ''), '(', ''), ')', ''), '-', ''), '.', ''), '+', '')`
@@ -14,7 +12,7 @@ const DIGITS = (column: string) =>
  * first, without reading a claim row to check its app. PostgreSQL's pg_trgm indexes are unchanged.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
-  if (isPostgres(db)) return
+  if (isPostgresDb(db)) return
   await sql`CREATE TABLE claim_search_apps (app TEXT PRIMARY KEY, number INTEGER NOT NULL UNIQUE)`.execute(db)
   for (const trigger of ['claims_search_update', 'claims_search_delete', 'claims_search_insert']) {
     await sql`DROP TRIGGER ${sql.id(trigger)}`.execute(db)
@@ -46,7 +44,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
-  if (isPostgres(db)) return
+  if (isPostgresDb(db)) return
   for (const trigger of ['claims_search_update', 'claims_search_delete', 'claims_search_insert']) {
     await sql`DROP TRIGGER ${sql.id(trigger)}`.execute(db)
   }

@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely'
-import { isPostgres } from './dialect.ts'
+import { isPostgresDb } from '../server/db/dialect.ts'
 
 /** FTS5's defaults, put back by down(). */
 const DEFAULT_AUTOMERGE = 4
@@ -16,12 +16,12 @@ const DEFAULT_CRISISMERGE = 16
  * searches read as few segments as before. crisismerge (a level merged all at once) stays well above.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
-  if (isPostgres(db)) return
+  if (isPostgresDb(db)) return
   await setMerges(db, { automerge: 16, crisismerge: 64 })
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
-  if (isPostgres(db)) return
+  if (isPostgresDb(db)) return
   await setMerges(db, { automerge: DEFAULT_AUTOMERGE, crisismerge: DEFAULT_CRISISMERGE })
 }
 

@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely'
-import { isPostgres } from './dialect.ts'
+import { isPostgresDb } from '../server/db/dialect.ts'
 
 /**
  * PostgreSQL: one trigram index over a stored search text (the names, e-mail and phone, lowercased,
@@ -8,7 +8,7 @@ import { isPostgres } from './dialect.ts'
  * updates one index rather than four. The phone-digits index stays. SQLite's FTS5 table is unchanged.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
-  if (!isPostgres(db)) return
+  if (!isPostgresDb(db)) return
   await sql`
     ALTER TABLE claims ADD COLUMN search_text text GENERATED ALWAYS AS (
       lower(first_name || E'\\x1f' || last_name || E'\\x1f' || email || E'\\x1f' || phone_number)
@@ -20,7 +20,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
-  if (!isPostgres(db)) return
+  if (!isPostgresDb(db)) return
   for (const [name, expression] of [
     ['claims_email_trgm', 'lower(email)'],
     ['claims_first_name_trgm', 'lower(first_name)'],

@@ -1,26 +1,12 @@
-import { AppError, type ErrorBody, type ErrorCode } from '../../src/app-error.ts'
+import { AppError } from '../../src/app-error.ts'
+import type { CreatedClaim } from '../../src/api/claims.ts'
 import type { FormConfig } from '../../src/form-config.ts'
+import { errorFromBody, fetchJson } from '../http.ts'
 import { withLang } from '../i18n/locale.ts'
 import { signingFields, type Signing } from './widgets/signing.ts'
 
-/**
- * The one fetch wrapper: a non-2xx answer becomes an AppError with the server's code and message, in
- * the page's language.
- */
-export async function fetchJson<T>(url: string, init?: RequestInit): Promise<T> {
-  const response = await fetch(withLang(url), { headers: { Accept: 'application/json' }, ...init })
-  const body: unknown = await response.json().catch(() => undefined)
-  if (!response.ok) throw errorFromBody(response.status, body)
-  return body as T
-}
-
 export function fetchFormConfig(slug: string): Promise<FormConfig> {
   return fetchJson<FormConfig>(`/api/forms/${encodeURIComponent(slug)}`)
-}
-
-export interface CreatedClaim {
-  id: number
-  createdAt: string
 }
 
 /**
@@ -66,11 +52,4 @@ export function submitClaim({
       )
     xhr.send(body)
   })
-}
-
-function errorFromBody(status: number, body: unknown): AppError {
-  const error = (body as Partial<ErrorBody> | undefined)?.error
-  const code: ErrorCode = error?.code ?? 'INTERNAL_ERROR'
-  const message = error?.message ?? `the server answered ${status}`
-  return new AppError(code, { status, message, ...(error?.fields ? { fields: error.fields } : {}) })
 }

@@ -1,19 +1,8 @@
 import type { IntakeConfig, IntakeData } from '../../src/intake-config.ts'
-import { fetchJson } from '../forms/api.ts'
+import type { CreatedIntake } from '../../src/api/claims.ts'
+import type { MilitaryFigures } from '../../src/api/staff.ts'
+import { fetchJson } from '../http.ts'
 import { signingFields, type Signing } from '../forms/widgets/signing.ts'
-
-export interface CreatedIntake {
-  id: number
-  createdAt: string
-}
-
-/** The staff-only figures of /military-analysis: counts only, never the claimants' rows. */
-export interface MilitaryStats {
-  activeMilitary: number
-  total: number
-  /** One decimal; 0 when there are no submissions. */
-  percentage: number
-}
 
 export function fetchIntakeConfig(): Promise<IntakeConfig> {
   return fetchJson<IntakeConfig>('/api/intake/config')
@@ -40,6 +29,6 @@ export function submitIntake({
   })
 }
 
-export function fetchMilitaryStats({ signal }: { signal?: AbortSignal } = {}): Promise<MilitaryStats> {
-  return fetchJson<MilitaryStats>('/api/staff/military', { signal, cache: 'no-store' })
+export function fetchMilitaryStats({ signal }: { signal?: AbortSignal } = {}): Promise<MilitaryFigures> {
+  return fetchJson<MilitaryFigures>('/api/staff/military', { signal, cache: 'no-store' })
 }

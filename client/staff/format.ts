@@ -25,11 +25,6 @@ export function fullName(person: { firstName: string; lastName: string }): strin
   return `${person.firstName} ${person.lastName}`.trim()
 }
 
-/** Whole numbers, and 0 when there is nothing to average (SPEC.md section 2, stat cards). */
-export function roundAverage(value: number | null | undefined): number {
-  return typeof value === 'number' && Number.isFinite(value) ? Math.round(value) : 0
-}
-
 const LANGUAGE_NAMES: Record<string, string> = { en: 'English', es: 'Spanish' }
 
 /** The text of one table cell; a column key the config names but this table does not know shows as-is. */

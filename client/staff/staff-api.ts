@@ -1,28 +1,22 @@
-import { AppError, type ErrorBody } from '../../src/app-error.ts'
-import type { IntakeSubmission, StaffPage, StaffSubmission } from '../../src/staff-lists.ts'
-import { fetchJson } from '../forms/api.ts'
+import { AppError } from '../../src/app-error.ts'
+import type {
+  DailyCount,
+  IntakeSubmission,
+  StaffPage,
+  StaffSession,
+  StaffStats,
+  StaffSubmission,
+} from '../../src/api/staff.ts'
+import { errorFromResponse, fetchJson, startDownload } from '../http.ts'
 
-export type { IntakeSubmission, StaffPage, StaffSubmission }
-
-export interface DailyCount {
-  /** YYYY-MM-DD */
-  date: string
-  count: number
-}
-
-export interface StaffStats {
-  total: number
-  avgMembershipMonths: number | null
-  avgCashAdvances: number | null
-  daily: DailyCount[]
-}
+export type { DailyCount, IntakeSubmission, StaffPage, StaffStats, StaffSubmission }
 
 export const PAGE_SIZE = 50
 
 /** 200 means signed in; 401 means show the gate. Anything else is thrown. */
 export async function checkStaffSession(): Promise<boolean> {
   try {
-    await fetchJson<{ authenticated: boolean }>('/api/staff/session', { cache: 'no-store' })
+    await fetchJson<StaffSession>('/api/staff/session', { cache: 'no-store' })
     return true
   } catch (error) {
     if (isUnauthorized(error)) return false
@@ -81,10 +75,6 @@ export function fetchIntakeSubmissions({
 export const INTAKE_CSV_URL = '/api/staff/intake-submissions/export.csv'
 
 /**
- * Fetches a CSV export and hands it to the browser as a download. Fetching first (instead of a plain
- * link) is what lets the page tell the user when the export failed, and notice a lost session.
- */
-/**
  * Downloads a CSV export as the browser's own download, streamed to disk (a million rows never sit in
  * the tab's memory), with the session cookie. A quick check first (`check=1`: same session, app and
  * search, no rows read) turns an expired session or a refused request into an error the page shows.
@@ -98,14 +88,7 @@ export async function downloadCsv({
 }): Promise<void> {
   const check = await fetch(`${url}${url.includes('?') ? '&' : '?'}check=1`, { cache: 'no-store' })
   if (!check.ok) throw await errorFromResponse(check)
-  const link = document.createElement('a')
-  link.href = url
-  // the server's Content-Disposition names the file; this name is the browser's fallback
-  link.download = fallbackName
-  link.rel = 'noopener'
-  document.body.append(link)
-  link.click()
-  link.remove()
+  startDownload({ href: url, fileName: fallbackName })
 }
 
 export function isUnauthorized(error: unknown): boolean {
@@ -118,12 +101,4 @@ export function isAbort(error: unknown): boolean {
 
 function appBase(slug: string): string {
   return `/api/staff/apps/${encodeURIComponent(slug)}`
-}
-
-async function errorFromResponse(response: Response): Promise<AppError> {
-  const body = (await response.json().catch(() => undefined)) as Partial<ErrorBody> | undefined
-  return new AppError(body?.error?.code ?? 'INTERNAL_ERROR', {
-    status: response.status,
-    message: body?.error?.message ?? `the server answered ${response.status}`,
-  })
 }

@@ -1,11 +1,10 @@
-import { roundAverage } from './format.ts'
 import type { StaffStats } from './staff-api.ts'
 
 export function StatCards({ stats }: { stats: StaffStats | undefined }) {
   const cards: [label: string, value: number | undefined][] = [
     ['Total Submissions', stats?.total],
-    ['Avg Membership Months', stats && roundAverage(stats.avgMembershipMonths)],
-    ['Avg Cash Advances', stats && roundAverage(stats.avgCashAdvances)],
+    ['Avg Membership Months', stats?.avgMembershipMonths],
+    ['Avg Cash Advances', stats?.avgCashAdvances],
   ]
   return (
     <ul className="stat-cards" aria-label="Summary">

@@ -1,6 +1,7 @@
 import type { Insertable, Kysely } from 'kysely'
 import type { AgreementRecordsTable, Database } from '../db/database.ts'
 import { isoTimestamp } from '../db/timestamp.ts'
+import type { SigningMethod } from '../../src/signing.ts'
 
 export type NewAgreementRecord = Insertable<AgreementRecordsTable>
 
@@ -21,7 +22,7 @@ export interface SignedAgreementRow {
   ipAddress: string
   userAgent: string
   locale: string
-  signatureMethod: string
+  signatureMethod: SigningMethod
   typedSignature: string | null
 }
 

@@ -21,6 +21,7 @@ import { findAgreementsByContact, type SignedAgreementRow } from './agreement-re
 import { findIntakeAgreementsByContact, type IntakeAgreementRow } from './intake-agreement.repository.ts'
 import { intakeAgreementApp } from '../../src/intake-config.ts'
 import { requestLocale } from '../i18n/request-locale.ts'
+import type { AgreementLookup, FoundAgreement } from '../../src/api/agreements.ts'
 
 const FIFTEEN_MINUTES = 15 * 60 * 1000
 export const LOOKUP_LIMIT: RateLimitRule = {
@@ -61,7 +62,7 @@ export function agreementRoutes({
     res.set('Cache-Control', 'no-store').json({
       // the main form's agreement first: it was signed first, and names every app chosen
       agreements: [
-        ...intakes.map((row) => ({
+        ...intakes.map((row): FoundAgreement => ({
           kind: 'intake',
           intakeId: row.intakeId,
           appName: intakeAgreementApp({
@@ -79,7 +80,7 @@ export function agreementRoutes({
           typedSignature: row.typedSignature,
           html: row.html,
         })),
-        ...rows.map((row) => ({
+        ...rows.map((row): FoundAgreement => ({
           kind: 'claim',
           claimId: row.claimId,
           app: row.app,
@@ -96,7 +97,7 @@ export function agreementRoutes({
           html: row.html,
         })),
       ],
-    })
+    } satisfies AgreementLookup)
   })
 
   router.post('/api/agreements/download', json, async (req, res) => {

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely'
 import type { Database } from '../db/database.ts'
 import { isoTimestamp } from '../db/timestamp.ts'
+import type { SigningMethod } from '../../src/signing.ts'
 
 /** The agreement a main-form signer signed with their intake, as the lookup and downloads read it. */
 export interface IntakeAgreementRow {
@@ -19,7 +20,7 @@ export interface IntakeAgreementRow {
   ipAddress: string
   userAgent: string
   locale: string
-  signatureMethod: string
+  signatureMethod: SigningMethod
   typedSignature: string | null
 }
 

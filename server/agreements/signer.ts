@@ -1,8 +1,13 @@
 import type { Request } from 'express'
 import { clientAddress } from '../client-address.ts'
-import type { SignerInfo } from './create-claim.ts'
 
 const MAX_USER_AGENT_LENGTH = 512
+
+/** Where a signature came from: the client address and user agent the signed record keeps. */
+export interface SignerInfo {
+  ipAddress: string
+  userAgent: string
+}
 
 /** Where a signature came from, as the signed record keeps it. */
 export function signerOf(req: Request): SignerInfo {

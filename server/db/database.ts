@@ -1,4 +1,5 @@
 import type { ColumnType, Generated, Kysely } from 'kysely'
+import type { SigningMethod } from '../../src/signing.ts'
 
 /** One Step 2 claim, for any app; the app's slug tells them apart. */
 export interface ClaimsTable {
@@ -35,7 +36,7 @@ export interface AgreementRecordsTable {
   /** The language of the agreement and consent shown. */
   locale: Generated<string>
   /** 'drawn' on the pad, or 'typed': the full name typed (typed_signature) and drawn in a signature style. */
-  signature_method: Generated<string>
+  signature_method: Generated<SigningMethod>
   typed_signature: string | null
 }
 
@@ -135,7 +136,7 @@ export interface FormSubmissionsTable {
   ip_address: Generated<string>
   user_agent: Generated<string>
   /** 'drawn' on the pad, or 'typed': the full name typed (typed_signature) and drawn in a signature style. */
-  signature_method: Generated<string>
+  signature_method: Generated<SigningMethod>
   typed_signature: Generated<string | null>
 }
 

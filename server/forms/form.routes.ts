@@ -1,16 +1,10 @@
 import zlib from 'node:zlib'
 import { Router, type Request, type Response } from 'express'
-import { AppError } from '../../src/app-error.ts'
 import type { FormConfig } from '../../src/form-config.ts'
 import type { Languages } from '../i18n/languages.ts'
 import { requestLocale } from '../i18n/request-locale.ts'
+import { findFormOrThrow } from './find-form.ts'
 import type { ValidatorModules } from './validator-modules.ts'
-
-export function findFormOrThrow(forms: Map<string, FormConfig>, slug: string | undefined): FormConfig {
-  const config = slug === undefined ? undefined : forms.get(slug)
-  if (!config) throw new AppError('FORM_NOT_FOUND', { status: 404, message: `form "${slug}" not found` })
-  return config
-}
 
 /**
  * GET /api/forms/:slug — the config the browser draws the form from (no claimant data in it) — and

@@ -1,6 +1,7 @@
 import type { Insertable, Kysely } from 'kysely'
 import type { Database, FormSubmissionsTable } from '../db/database.ts'
 import { retryWhileLocked } from '../db/shared-transaction.ts'
+import type { MilitaryFigures } from '../../src/api/staff.ts'
 
 export type NewIntakeRow = Insertable<FormSubmissionsTable>
 
@@ -48,13 +49,6 @@ export async function insertIntakeWithCases(
       return submissionId
     }),
   )
-}
-
-export interface MilitaryFigures {
-  activeMilitary: number
-  total: number
-  /** One decimal; 0 when there are no submissions. */
-  percentage: number
 }
 
 /** The three figures only: no claimant's row ever leaves this function. */

@@ -7,10 +7,11 @@ import { sendValidatorModule } from '../forms/form.routes.ts'
 import type { ValidatorModules } from '../forms/validator-modules.ts'
 import type { AgreementTemplates } from '../agreements/agreement-templates.ts'
 import type { Languages } from '../i18n/languages.ts'
-import { signerOf } from '../submissions/signer.ts'
+import { signerOf } from '../agreements/signer.ts'
 import { requestLocale } from '../i18n/request-locale.ts'
 import { createIntake } from './create-intake.ts'
 import { computeMilitaryFigures } from './intake.repository.ts'
+import type { CreatedIntake } from '../../src/api/claims.ts'
 
 /** The main intake form (public) and the military figures (staff: under /api/staff, behind requireStaff). */
 export function intakeRoutes({
@@ -50,7 +51,7 @@ export function intakeRoutes({
         agreementDate: req.query.agreementDate,
         signer: signerOf(req),
       })
-      res.status(201).json(created)
+      res.status(201).json({ id: created.id, createdAt: created.createdAt } satisfies CreatedIntake)
     },
   )
   router.get('/api/staff/military', async (_req, res) => {

@@ -1,12 +1,6 @@
-import {
-  PostgresAdapter,
-  sql,
-  type Expression,
-  type ExpressionBuilder,
-  type Kysely,
-  type SqlBool,
-} from 'kysely'
+import { sql, type Expression, type ExpressionBuilder, type Kysely, type SqlBool } from 'kysely'
 import type { Database } from '../db/database.ts'
+import { SEARCH_PARTITION } from '../db/search-partition.ts'
 
 /** What the staff typed, ready for both kinds of index; undefined means "everything". */
 export interface SearchTerm {
@@ -25,10 +19,6 @@ export function parseSearchTerm(q: string): SearchTerm | undefined {
   // only a phone-like term ('555-1234', '(555) 12') is matched by its digits: 'john123' is an e-mail search
   const digits = /^[\d\s().+-]+$/.test(text) ? text.replace(/\D/g, '') : ''
   return { text, digits: digits.length >= MIN_INDEXED_LENGTH ? digits : undefined }
-}
-
-export function isPostgresDb(db: Kysely<Database>): boolean {
-  return db.getExecutor().adapter instanceof PostgresAdapter
 }
 
 /**
@@ -67,12 +57,6 @@ export function matchesSearch(
     return sql<SqlBool>`claims.id IN (SELECT rowid - ${start} FROM claims_search WHERE ${ftsInPartition(fts, start)})`
   }
 }
-
-/**
- * SQLite's search index is partitioned by app (migration 1800): an app's entries have the rowids
- * start … start + SEARCH_PARTITION - 1, where start is the app's number × SEARCH_PARTITION.
- */
-export const SEARCH_PARTITION = 2 ** 40
 
 /** claims_search's matches of an FTS query within the app partition starting at `start`. */
 export function ftsInPartition(fts: string, start: number | Expression<number>): Expression<SqlBool> {

@@ -1,8 +1,9 @@
 import { sql, type Kysely } from 'kysely'
+import type { StaffStats } from '../../src/api/staff.ts'
 import type { Database } from '../db/database.ts'
+import { isPostgresDb } from '../db/dialect.ts'
 import {
   ftsInPartition,
-  isPostgresDb,
   matchesSearch,
   searchPartitionStart,
   sqliteFtsQuery,
@@ -135,10 +136,8 @@ async function searchPage(
  * SQLite, a term of three characters or more, over the app's partition of the search index: the page's
  * ids (newest first), then only the page's rows from claims. The match count comes from the page when
  * the page is the last one (fewer rows than a page: a selective term, one pass), else from a count(*)
- * of its own, which FTS5 answers without building rows. One pass with count(*) OVER () did both, but
- * the window makes SQLite build and sort every match. Timed on a million claims (p50): a common
- * surname 3.2 → 0.7 ms for the page (+ 2.4 ms for its count), a three-letter term like "son" 35 → 6 ms;
- * a phone fragment got 0.5–0.8 ms slower (FTS5 walks a phrase's lists newest first more slowly).
+ * of its own, which FTS5 answers without building rows (a window count would make SQLite build and
+ * sort every match).
  */
 async function findSqliteSearchPage(
   db: Kysely<Database>,
@@ -174,13 +173,6 @@ async function findSqliteSearchPage(
   return { rows, count }
 }
 
-export interface SubmissionStats {
-  total: number
-  avgMembershipMonths: number
-  avgCashAdvances: number
-  daily: { date: string; count: number }[]
-}
-
 /**
  * The stat cards (averages rounded to whole numbers, 0 when empty) and claims per UTC day for 90 days,
  * read from the counters the claim_app_totals and claim_app_days triggers keep.
@@ -188,7 +180,7 @@ export interface SubmissionStats {
 export async function computeSubmissionStats(
   db: Kysely<Database>,
   { app, now = new Date() }: { app: string; now?: Date },
-): Promise<SubmissionStats> {
+): Promise<StaffStats> {
   const todayStart = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate())
   const since = new Date(todayStart - (DAILY_WINDOW_DAYS - 1) * ONE_DAY_MS).toISOString().slice(0, 10)
   const [totals, daily] = await Promise.all([

@@ -6,7 +6,7 @@ import type { FormConfig } from '../../src/form-config.ts'
 import type { IntakeConfig } from '../../src/intake-config.ts'
 import { clientAddress } from '../client-address.ts'
 import type { Database } from '../db/database.ts'
-import { findFormOrThrow } from '../forms/form.routes.ts'
+import { findFormOrThrow } from '../forms/find-form.ts'
 import { siteOrigin } from '../public-origin.ts'
 import { findClaimById } from '../submissions/claim.repository.ts'
 import type { ScreenshotStorage } from '../uploads/screenshot-storage.ts'
@@ -17,6 +17,7 @@ import { intakeSubmissionRoutes } from './intake-submissions.routes.ts'
 import { parseListQuery } from './list-query.ts'
 import { submissionExportBody } from './submission-export.repository.ts'
 import { SUBMISSION_CSV_HEADER, submissionRowToSubmission } from './submission.ts'
+import type { StaffPage, StaffSubmission } from '../../src/api/staff.ts'
 
 const NO_STORE = 'private, no-store'
 
@@ -49,7 +50,7 @@ export function dashboardRoutes({
       page,
       pageSize,
       error: null,
-    })
+    } satisfies StaffPage<StaffSubmission>)
   })
 
   router.get('/api/staff/apps/:slug/stats', async (req, res) => {

@@ -2,7 +2,7 @@ import { Router } from 'express'
 import type { Kysely } from 'kysely'
 import type { FormConfig } from '../../src/form-config.ts'
 import { intakeAppChoices, type IntakeConfig } from '../../src/intake-config.ts'
-import type { IntakeSubmission } from '../../src/staff-lists.ts'
+import type { IntakeSubmission, StaffPage } from '../../src/api/staff.ts'
 import { clientAddress } from '../client-address.ts'
 import type { Database } from '../db/database.ts'
 import { recordAudit } from './audit-log.ts'
@@ -50,7 +50,7 @@ export function intakeSubmissionRoutes({
       page,
       pageSize,
       error: null,
-    })
+    } satisfies StaffPage<IntakeSubmission>)
   })
 
   router.get('/api/staff/intake-submissions/export.csv', async (req, res) => {

@@ -9,6 +9,7 @@ import { checkAdminPassword } from './admin-password.ts'
 import { recordAudit } from './audit-log.ts'
 import { requireStaff, sameOriginOnly } from './require-staff.ts'
 import { endSession, startSession } from './staff-session.ts'
+import type { StaffSession } from '../../src/api/staff.ts'
 
 export const LOGIN_LIMIT: RateLimitRule = {
   name: 'staff-login',
@@ -53,7 +54,7 @@ export function staffAuthRoutes({ db }: { db: Kysely<Database> }): Router {
   })
 
   router.get('/api/staff/session', requireStaff(db), (_req, res) => {
-    res.set('Cache-Control', 'no-store').json({ authenticated: true })
+    res.set('Cache-Control', 'no-store').json({ authenticated: true } satisfies StaffSession)
   })
   return router
 }

@@ -2,13 +2,8 @@ import crypto from 'node:crypto'
 import { sql, type Kysely } from 'kysely'
 import { copyColumnOut } from '../db/copy-out.ts'
 import type { Database } from '../db/database.ts'
-import {
-  ftsInPartition,
-  isPostgresDb,
-  searchPartitionStart,
-  sqliteFtsQuery,
-  type SearchTerm,
-} from './claim-search.ts'
+import { isPostgresDb } from '../db/dialect.ts'
+import { ftsInPartition, searchPartitionStart, sqliteFtsQuery, type SearchTerm } from './claim-search.ts'
 import type { CsvBody, CsvChunk } from './csv.ts'
 import { appClaims, SUBMISSION_COLUMNS, type SubmissionRow } from './dashboard.repository.ts'
 import { submissionCsvRecord, submissionCsvRecordSql, submissionRowToSubmission } from './submission.ts'

@@ -1,10 +1,10 @@
 import { sql, type RawBuilder } from 'kysely'
-import type { StaffSubmission } from '../../src/staff-lists.ts'
+import type { StaffSubmission } from '../../src/api/staff.ts'
 import type { SubmissionRow } from './dashboard.repository.ts'
 import { isoTimestamp } from '../db/timestamp.ts'
 import { csvCell, csvCellSql, csvCountSql, CSV_LINE_END } from './csv.ts'
 
-/** A claim as the dashboards receive it (the contract lives in src/staff-lists.ts). */
+/** A claim as the dashboards receive it (the contract lives in src/api/staff.ts). */
 export type Submission = StaffSubmission
 
 export function screenshotPath(claimId: number): string {

@@ -1,13 +1,9 @@
 /** Reading the parts of a claim request that the JSON Schema does not cover. */
 import { AppError } from '../../src/app-error.ts'
-import { SIGNATURE_REQUIRED_MESSAGE } from '../../src/claim-messages.ts'
 import { SIGNATURE_METHOD_FIELD, TYPED_SIGNATURE_FIELD } from '../../src/signing.ts'
-import { isSignaturePng } from '../uploads/check-png.ts'
-import { DATA_FIELD, SCREENSHOT_FIELD } from '../uploads/upload-middleware.ts'
-import type { UploadedFile } from './create-claim.ts'
+import { AGREEMENT_DATE_FIELD } from '../agreements/agreement-date.ts'
+import { DATA_FIELD, SCREENSHOT_FIELD, type UploadedFile } from '../uploads/upload-middleware.ts'
 
-const ONE_DAY_MS = 24 * 60 * 60 * 1000
-const AGREEMENT_DATE_FIELD = 'agreementDate'
 const TEXT_FIELDS: readonly string[] = [
   DATA_FIELD,
   AGREEMENT_DATE_FIELD,
@@ -60,23 +56,6 @@ export function readClaimFields(body: unknown): ClaimFields {
   }
 }
 
-/**
- * The form prints the claimant's local date; it can only be the server's UTC date or one day either
- * side (time zones span UTC-12 to UTC+14). Without one, the server's UTC date is used.
- */
-export function acceptAgreementDate(value: unknown, now: Date): string {
-  const today = now.toISOString().slice(0, 10)
-  if (value === undefined || value === '') return today
-  const allowed = [-ONE_DAY_MS, 0, ONE_DAY_MS].map((offset) =>
-    new Date(now.getTime() + offset).toISOString().slice(0, 10),
-  )
-  if (typeof value === 'string' && allowed.includes(value)) return value
-  throw new AppError('BAD_REQUEST', {
-    status: 400,
-    message: `"${AGREEMENT_DATE_FIELD}" must be today's date as YYYY-MM-DD (${allowed.join(', ')})`,
-  })
-}
-
 export function parseData(rawData: unknown, file: UploadedFile | undefined): Record<string, unknown> {
   if (typeof rawData !== 'string') {
     throw badRequest(
@@ -107,20 +86,4 @@ function fileNameForSchema(originalName: string): string {
 
 function badRequest(message: string): AppError {
   return new AppError('BAD_REQUEST', { status: 400, message })
-}
-
-/**
- * The signature must be a PNG that decodes; `message` is the form's own "signature required" text and
- * `label` the field's, both in the claimant's language.
- */
-export function assertSignatureIsPng(dataUrl: string, label: string, message: string): void {
-  if (!isSignaturePng(dataUrl)) throw signatureError(label, message)
-}
-
-export function signatureError(label: string, message = SIGNATURE_REQUIRED_MESSAGE): AppError {
-  return new AppError('VALIDATION_FAILED', {
-    status: 422,
-    message: `${label}: ${message}`,
-    fields: { signature: { __errors: [message] } },
-  })
 }

@@ -1,8 +1,9 @@
-import { CompiledQuery, PostgresAdapter, sql, type Kysely, type Transaction } from 'kysely'
+import { CompiledQuery, sql, type Kysely, type Transaction } from 'kysely'
 import type { NewAgreementRecord } from '../agreements/agreement-record.repository.ts'
 import { compileOnce, type QueryRunner } from '../db/compile-once.ts'
 import { prepareByName } from '../db/create-db.ts'
 import type { Database } from '../db/database.ts'
+import { isPostgresDb } from '../db/dialect.ts'
 import { inSharedBatch, inSharedTransaction, type BatchWriter } from '../db/shared-transaction.ts'
 import type { NewClaimRow } from './claim.repository.ts'
 
@@ -110,7 +111,7 @@ export function compileClaimWrites(db: Kysely<Database>): ClaimWrites {
       await copy(runner, { claimId, dueAt: Date.now() })
     },
   }
-  if (db.getExecutor().adapter instanceof PostgresAdapter) {
+  if (isPostgresDb(db)) {
     const batch = claimBatchWriter(db)
     const hasClaimsForPhones = batchedPhoneCheck(db)
     return {

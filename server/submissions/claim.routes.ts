@@ -4,15 +4,16 @@ import type { FormConfig } from '../../src/form-config.ts'
 import type { AgreementCopies } from '../agreements/agreement-copies.ts'
 import type { AgreementTemplates } from '../agreements/agreement-templates.ts'
 import type { Database } from '../db/database.ts'
-import { findFormOrThrow } from '../forms/form.routes.ts'
+import { findFormOrThrow } from '../forms/find-form.ts'
 import type { Languages } from '../i18n/languages.ts'
 import { requestLocale } from '../i18n/request-locale.ts'
 import type { ScreenshotStorage } from '../uploads/screenshot-storage.ts'
 import { claimUpload } from '../uploads/upload-middleware.ts'
 import { readClaimFields } from './claim-input.ts'
-import { signerOf } from './signer.ts'
+import { signerOf } from '../agreements/signer.ts'
 import { compileClaimWrites } from './claim-writes.ts'
 import { assertFormTakesClaims, createClaim } from './create-claim.ts'
+import type { CreatedClaim } from '../../src/api/claims.ts'
 
 /** POST /api/forms/:slug/submissions — one endpoint for every app's Step 2 claims. */
 export function claimRoutes({
@@ -58,7 +59,7 @@ export function claimRoutes({
         file: req.file,
         signer: signerOf(req),
       })
-      res.status(201).json({ id: created.id, createdAt: created.createdAt })
+      res.status(201).json({ id: created.id, createdAt: created.createdAt } satisfies CreatedClaim)
       // the claimant's e-mail copy was queued with the claim; the sender takes it when the server is quiet
       agreementCopies.wake()
     },

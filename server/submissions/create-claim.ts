@@ -18,25 +18,15 @@ import {
   SIGNATURE_REQUIRED_MESSAGE,
 } from '../../src/claim-messages.ts'
 import { checkClaimContent } from './claim-content.ts'
-import { acceptAgreementDate, parseData, signatureError } from './claim-input.ts'
+import { acceptAgreementDate } from '../agreements/agreement-date.ts'
+import type { SignerInfo } from '../agreements/signer.ts'
+import type { CreatedClaim } from '../../src/api/claims.ts'
+import { signatureError } from '../uploads/check-signature.ts'
+import type { UploadedFile } from '../uploads/upload-middleware.ts'
+import { parseData } from './claim-input.ts'
 import type { ClaimWrites } from './claim-writes.ts'
 
-export interface UploadedFile {
-  originalname: string
-  buffer: Buffer
-}
-
-export interface CreatedClaim {
-  id: number
-  createdAt: string
-}
-
 /** Who signed, from where: kept in the signed record. */
-export interface SignerInfo {
-  ipAddress: string
-  userAgent: string
-}
-
 /** The signed agreement as stored (its e-mail copy is queued with it). */
 export interface SignedAgreement {
   html: string

@@ -7,6 +7,12 @@ import { describeContentType } from '../error-handler.ts'
 export const SCREENSHOT_FIELD = 'screenshot'
 export const DATA_FIELD = 'data'
 
+/** The screenshot as multer holds it in memory until it is checked and stored. */
+export interface UploadedFile {
+  originalname: string
+  buffer: Buffer
+}
+
 const parseClaimMultipart = multer({
   storage: multer.memoryStorage(),
   limits: { fileSize: MAX_UPLOAD_BYTES, files: 1, fields: 4, parts: 6, fieldSize: 2 * 1024 * 1024 },

@@ -1,7 +1,13 @@
 /**
- * What the staff list endpoints answer, shared by server/staff and client/staff.
+ * What the staff endpoints answer: the server sends these types and the client reads them, so the two
+ * cannot drift apart without the type check saying so.
  * @example const page: StaffPage<StaffSubmission> = await fetchJson('/api/staff/apps/brigit/submissions')
  */
+
+/** GET /api/staff/session, when signed in (401 otherwise). */
+export interface StaffSession {
+  authenticated: true
+}
 
 /** One Step 2 claim as the dashboards receive it. */
 export interface StaffSubmission {
@@ -19,7 +25,7 @@ export interface StaffSubmission {
   screenshotUrl: string
 }
 
-/** One main-form submission as the main page's admin view shows it (SPEC.md section 3, camelCased). */
+/** One main-form submission as the main page's admin view shows it (the spec's admin list, camelCased). */
 export interface IntakeSubmission {
   id: number
   createdAt: string
@@ -31,6 +37,30 @@ export interface IntakeSubmission {
   cashAdvanceApps: string[]
   /** A PNG data URL. */
   signature: string
+}
+
+/** Claims filed on one UTC day. */
+export interface DailyCount {
+  /** YYYY-MM-DD */
+  date: string
+  count: number
+}
+
+/** GET /api/staff/apps/:slug/stats: the stat cards and claims per day for 90 days. */
+export interface StaffStats {
+  total: number
+  /** Whole numbers, 0 when the app has no claim. */
+  avgMembershipMonths: number
+  avgCashAdvances: number
+  daily: DailyCount[]
+}
+
+/** GET /api/staff/military: counts only, never the claimants' rows. */
+export interface MilitaryFigures {
+  activeMilitary: number
+  total: number
+  /** One decimal; 0 when there are no submissions. */
+  percentage: number
 }
 
 /** One page of a staff list; count matches the search, total is everything. */

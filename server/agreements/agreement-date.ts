@@ -1,0 +1,22 @@
+import { AppError } from '../../src/app-error.ts'
+
+const ONE_DAY_MS = 24 * 60 * 60 * 1000
+/** The request field that carries the date the form printed on the agreement. */
+export const AGREEMENT_DATE_FIELD = 'agreementDate'
+
+/**
+ * The form prints the claimant's local date; it can only be the server's UTC date or one day either
+ * side (time zones span UTC-12 to UTC+14). Without one, the server's UTC date is used.
+ */
+export function acceptAgreementDate(value: unknown, now: Date): string {
+  const today = now.toISOString().slice(0, 10)
+  if (value === undefined || value === '') return today
+  const allowed = [-ONE_DAY_MS, 0, ONE_DAY_MS].map((offset) =>
+    new Date(now.getTime() + offset).toISOString().slice(0, 10),
+  )
+  if (typeof value === 'string' && allowed.includes(value)) return value
+  throw new AppError('BAD_REQUEST', {
+    status: 400,
+    message: `"${AGREEMENT_DATE_FIELD}" must be today's date as YYYY-MM-DD (${allowed.join(', ')})`,
+  })
+}

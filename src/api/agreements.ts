@@ -1,0 +1,34 @@
+import type { SigningMethod } from '../signing.ts'
+
+/** POST /api/agreements/lookup: the claimant's own signed agreements, the main form's first. */
+export interface AgreementLookup {
+  agreements: FoundAgreement[]
+}
+
+export interface FoundAgreementBase {
+  /** The app, or on the main form the apps chosen, that the agreement names. */
+  appName: string
+  signedAt: string
+  firstName: string
+  lastName: string
+  email: string
+  phoneNumber: string
+  /** Drawn on the pad, or typed: then typedSignature is the full name as typed. */
+  signatureMethod: SigningMethod
+  typedSignature: string | null
+  html: string
+}
+
+/** A Step 2 claim's agreement, or the one signed on the main form with the intake. */
+export type FoundAgreement =
+  | (FoundAgreementBase & {
+      kind: 'claim'
+      claimId: number
+      app: string
+      cashAdvanceCount: number
+      membershipMonths: number
+    })
+  | (FoundAgreementBase & { kind: 'intake'; intakeId: number })
+
+/** Which signed agreement a download asks for. */
+export type AgreementRef = { claimId: number } | { intakeId: number }
