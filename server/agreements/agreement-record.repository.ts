@@ -2,18 +2,13 @@ import type { Insertable, Kysely } from 'kysely'
 import type { AgreementRecordsTable, Database } from '../db/database.ts'
 import { isoTimestamp } from '../db/timestamp.ts'
 import type { SigningMethod } from '../../src/signing.ts'
+import type { ClaimAnswers } from '../../src/api/staff.ts'
 
 export type NewAgreementRecord = Insertable<AgreementRecordsTable>
 
-export interface SignedAgreementRow {
+export interface SignedAgreementRow extends ClaimAnswers {
   claimId: number
   app: string
-  firstName: string
-  lastName: string
-  email: string
-  phoneNumber: string
-  cashAdvanceCount: number
-  membershipMonths: number
   html: string
   sha256: string
   template: string

@@ -3,22 +3,20 @@
  * cannot drift apart without the type check saying so.
  * @example const page: StaffPage<StaffSubmission> = await fetchJson('/api/staff/apps/brigit/submissions')
  */
+import type { ClaimData } from '../form-config.ts'
 
 /** GET /api/staff/session, when signed in (401 otherwise). */
 export interface StaffSession {
   authenticated: true
 }
 
+/** A claim's answers as the claimant gave them, without the file and the signature. */
+export type ClaimAnswers = Omit<ClaimData, 'screenshotFile' | 'signature'>
+
 /** One Step 2 claim as the dashboards receive it. */
-export interface StaffSubmission {
+export interface StaffSubmission extends ClaimAnswers {
   id: number
   createdAt: string
-  firstName: string
-  lastName: string
-  email: string
-  phoneNumber: string
-  cashAdvanceCount: number
-  membershipMonths: number
   /** The language the claimant filed in ('en', 'es'). */
   locale: string
   /** The authenticated route that serves the screenshot; the file has no public address. */
