@@ -1,15 +1,13 @@
-import fs from 'node:fs'
 import path from 'node:path'
 import type { RJSFSchema } from '@rjsf/utils'
 import { describe, expect, it } from 'vitest'
 import { makeClaimData } from '../tests/server/claim-fixtures.ts'
 import { claimValidator } from './claim-validator.ts'
-import type { FormConfig } from './form-config.ts'
 import { validateSubmission } from './validate-submission.ts'
+import { loadFormConfigs } from '../server/forms/load-form-configs.ts'
 
-const brigit = JSON.parse(
-  fs.readFileSync(path.resolve(import.meta.dirname, '..', 'forms', 'brigit.json'), 'utf8'),
-) as FormConfig
+// the Step 2 form as the server serves it: forms/brigit.json laid over forms/base/step2.json
+const brigit = loadFormConfigs(path.resolve(import.meta.dirname, '..', 'forms')).get('brigit')!
 
 /** A claim as the server checks it: the uploaded file's name sits in screenshotFile. */
 function makeCheckedClaim(overrides: Record<string, unknown> = {}): Record<string, unknown> {

@@ -2,7 +2,7 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import { FormConfigError, loadFormConfigs, META_SCHEMA_FILE } from './load-form-configs.ts'
+import { BASE_CONFIG_FILE, FormConfigError, loadFormConfigs, META_SCHEMA_FILE } from './load-form-configs.ts'
 
 const FORMS_DIR = path.resolve(import.meta.dirname, '..', '..', 'forms')
 const STEP_2_SLUGS = [
@@ -21,19 +21,29 @@ const STEP_2_SLUGS = [
 
 type Json = Record<string, unknown>
 
-/** brigit.json turned into another app, with overrides applied on top. */
-function makeFormConfig(slug: string, overrides: Json = {}): Json {
-  const brigit = JSON.parse(fs.readFileSync(path.join(FORMS_DIR, 'brigit.json'), 'utf8')) as Json
-  return { ...brigit, slug, displayName: slug, ...overrides }
+function readJsonFile(file: string): Json {
+  return JSON.parse(fs.readFileSync(file, 'utf8')) as Json
 }
+
+/** brigit.json (an app's own short file) turned into another app, with overrides applied on top. */
+function makeFormConfig(slug: string, overrides: Json = {}): Json {
+  return { ...readJsonFile(path.join(FORMS_DIR, 'brigit.json')), slug, displayName: slug, ...overrides }
+}
+
+const BASE = readJsonFile(path.join(FORMS_DIR, BASE_CONFIG_FILE))
 
 const madeDirs: string[] = []
 
-/** A forms dir holding the real meta-schema and the given files (objects become JSON, strings are written as is). */
-function makeFormsDir(files: Record<string, Json | string>): string {
+/**
+ * A forms dir holding the real meta-schema and the real base (unless `base` replaces it), and the given
+ * files (objects become JSON, strings are written as is).
+ */
+function makeFormsDir(files: Record<string, Json | string>, base: Json = BASE): string {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'forms-'))
   madeDirs.push(dir)
   fs.copyFileSync(path.join(FORMS_DIR, META_SCHEMA_FILE), path.join(dir, META_SCHEMA_FILE))
+  fs.mkdirSync(path.dirname(path.join(dir, BASE_CONFIG_FILE)), { recursive: true })
+  fs.writeFileSync(path.join(dir, BASE_CONFIG_FILE), JSON.stringify(base, null, 2))
   for (const [name, content] of Object.entries(files)) {
     fs.writeFileSync(
       path.join(dir, name),
@@ -82,10 +92,8 @@ describe('loadFormConfigs', () => {
   })
 
   it('names the uiSchema field and the allowed widgets when a widget name is misspelt', () => {
-    const config = makeFormConfig('acme-cash')
-    const uiSchema = config.uiSchema as Record<string, Json>
     const dir = makeFormsDir({
-      'acme-cash.json': { ...config, uiSchema: { ...uiSchema, phoneNumber: { 'ui:widget': 'phoen' } } },
+      'acme-cash.json': makeFormConfig('acme-cash', { uiSchema: { phoneNumber: { 'ui:widget': 'phoen' } } }),
     })
 
     const [problem, ...rest] = problemsOf(dir)
@@ -115,19 +123,10 @@ describe('loadFormConfigs', () => {
   })
 
   it('refuses a form schema with a misspelt keyword such as "maxLenght"', () => {
-    const config = makeFormConfig('acme-cash')
-    const schema = config.schema as { properties: Record<string, Json> }
     const dir = makeFormsDir({
-      'acme-cash.json': {
-        ...config,
-        schema: {
-          ...schema,
-          properties: {
-            ...schema.properties,
-            firstName: { type: 'string', title: 'First Name', maxLenght: 100 },
-          },
-        },
-      },
+      'acme-cash.json': makeFormConfig('acme-cash', {
+        schema: { properties: { firstName: { maxLenght: 100 } } },
+      }),
     })
 
     const [problem, ...rest] = problemsOf(dir)
@@ -136,27 +135,48 @@ describe('loadFormConfigs', () => {
     expect(problem).toMatch(/acme-cash\.json: \/schema: strict mode: unknown keyword: "maxLenght"/)
   })
 
-  it('refuses a field with a pattern but no maxLength', () => {
-    const config = makeFormConfig('acme-cash')
-    const schema = config.schema as { properties: Record<string, Json> }
+  it('refuses a field with a pattern but no maxLength, naming the base when the field comes from it', () => {
+    const schema = BASE.schema as { properties: Record<string, Json> }
     const { maxLength: _dropped, ...email } = schema.properties.email as Record<string, Json>
-    const dir = makeFormsDir({
-      'acme-cash.json': {
-        ...config,
-        schema: { ...schema, properties: { ...schema.properties, email } },
-      },
-    })
+    const base = { ...BASE, schema: { ...schema, properties: { ...schema.properties, email } } }
+    const dir = makeFormsDir({ 'acme-cash.json': makeFormConfig('acme-cash') }, base)
 
     expect(problemsOf(dir).join('\n')).toMatch(
-      /acme-cash\.json: \/schema\/properties\/email: must have required property 'maxLength'/,
+      /base\/step2\.json: \/schema\/properties\/email: must have required property 'maxLength'/,
     )
   })
 
-  it('refuses a schema that requires a field it does not define', () => {
-    const config = makeFormConfig('acme-cash')
-    const schema = config.schema as { required: string[] }
+  it("lays an app's file over the base: one key overridden, the rest of the base kept", () => {
     const dir = makeFormsDir({
-      'acme-cash.json': { ...config, schema: { ...schema, required: [...schema.required, 'nickname'] } },
+      'acme-cash.json': makeFormConfig('acme-cash', {
+        schema: { properties: { firstName: { title: 'Given Name' } } },
+        uiSchema: { phoneNumber: { 'ui:placeholder': '(555) 000-0000' } },
+      }),
+    })
+
+    const config = loadFormConfigs(dir).get('acme-cash')!
+    const firstName = config.schema.properties!.firstName as Json
+    const base = BASE.schema as { properties: Record<string, Json>; required: string[] }
+    expect(firstName).toEqual({ ...base.properties.firstName, title: 'Given Name' })
+    expect(config.schema.required).toEqual(base.required)
+    expect(config.uiSchema.phoneNumber).toMatchObject({
+      'ui:widget': 'phone',
+      'ui:placeholder': '(555) 000-0000',
+    })
+    expect(config.intro).toBe(makeFormConfig('acme-cash').intro)
+  })
+
+  it('refuses to start without the base, naming it', () => {
+    const dir = makeFormsDir({ 'acme-cash.json': makeFormConfig('acme-cash') })
+    fs.rmSync(path.join(dir, BASE_CONFIG_FILE))
+
+    expect(problemsOf(dir)).toEqual([expect.stringMatching(/base\/step2\.json: ENOENT/)])
+  })
+
+  it('refuses a schema that requires a field it does not define', () => {
+    const { required } = BASE.schema as { required: string[] }
+    const dir = makeFormsDir({
+      'acme-cash.json': makeFormConfig('acme-cash', { schema: { required: [...required, 'nickname'] } }),
     })
 
     expect(problemsOf(dir)).toContain(

@@ -2,8 +2,11 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { Ajv, type ErrorObject } from 'ajv'
 import type { FormConfig } from '../../src/form-config.ts'
+import { hasPointer, mergeConfig } from './merge-config.ts'
 
 export const META_SCHEMA_FILE = 'form-config.schema.json'
+/** What every Step 2 form shares (fields, messages, limits, upload and signature rules); forms/<slug>.json holds what differs. */
+export const BASE_CONFIG_FILE = path.join('base', 'step2.json')
 /** forms/intake.json describes the main intake form, not a Step 2 app (see load-intake-config.ts). */
 export const INTAKE_CONFIG_FILE = 'intake.json'
 
@@ -18,8 +21,10 @@ export class FormConfigError extends Error {
 }
 
 /**
- * Reads and checks every forms/<slug>.json against forms/form-config.schema.json.
- * Collects all problems and throws them together, so one start-up shows everything to fix.
+ * Reads every forms/<slug>.json, lays it over forms/base/step2.json (mergeConfig) and checks the result
+ * against forms/form-config.schema.json. A problem names the file the offending value comes from (the
+ * app's own file when it sets it, else the base) and its JSON pointer. Collects all problems and
+ * throws them together, so one start-up shows everything to fix.
  */
 export function loadFormConfigs(
   formsDir: string,
@@ -34,6 +39,10 @@ export function loadFormConfigs(
   const formAjv = new Ajv({ allErrors: true, strict: true })
   formAjv.addKeyword('errorMessage')
 
+  const baseFile = path.join(path.basename(formsDir), BASE_CONFIG_FILE)
+  const base = readJson(path.join(formsDir, BASE_CONFIG_FILE))
+  if (!base.ok) throw new FormConfigError([`${baseFile}: ${base.reason}`])
+
   const problems: string[] = []
   const configs = new Map<string, FormConfig>()
   const files = fs
@@ -47,11 +56,16 @@ export function loadFormConfigs(
       problems.push(`${file}: ${parsed.reason}`)
       continue
     }
-    if (!checkConfig(parsed.value)) {
-      problems.push(...describeErrors(file, checkConfig.errors ?? []))
+    const merged = mergeConfig(base.value, parsed.value)
+    if (!checkConfig(merged)) {
+      for (const error of checkConfig.errors ?? []) {
+        problems.push(
+          ...describeErrors(hasPointer(parsed.value, error.instancePath) ? file : baseFile, [error]),
+        )
+      }
       continue
     }
-    const config = parsed.value as FormConfig
+    const config = merged as FormConfig
     const expectedSlug = name.slice(0, -'.json'.length)
     if (config.slug !== expectedSlug) {
       problems.push(`${file}: /slug: "${config.slug}" must equal the file name "${expectedSlug}"`)

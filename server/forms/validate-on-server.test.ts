@@ -4,12 +4,10 @@ import type { RJSFSchema } from '@rjsf/utils'
 import { describe, expect, it } from 'vitest'
 import { makeClaimData } from '../../tests/server/claim-fixtures.ts'
 import { claimValidator } from '../../src/claim-validator.ts'
-import type { FormConfig } from '../../src/form-config.ts'
+import { loadFormConfigs } from './load-form-configs.ts'
 import { validateOnServer } from './validate-on-server.ts'
 
-const brigit = JSON.parse(
-  fs.readFileSync(path.resolve(import.meta.dirname, '..', '..', 'forms', 'brigit.json'), 'utf8'),
-) as FormConfig
+const brigit = loadFormConfigs(path.resolve(import.meta.dirname, '..', '..', 'forms')).get('brigit')!
 
 /** A claim as the server checks it: the uploaded file's name sits in screenshotFile. */
 function makeCheckedClaim(overrides: Record<string, unknown> = {}): Record<string, unknown> {

@@ -4,7 +4,13 @@ import type { FormConfig } from '../../src/form-config.ts'
 import type { IntakeConfig } from '../../src/intake-config.ts'
 import { configTexts, localizeConfig } from '../../src/localize-config.ts'
 import { LOCALES, translator, type Dictionary, type Locale, type Translator } from '../../src/translate.ts'
-import { FormConfigError, INTAKE_CONFIG_FILE } from '../forms/load-form-configs.ts'
+import {
+  BASE_CONFIG_FILE,
+  FormConfigError,
+  INTAKE_CONFIG_FILE,
+  readJson,
+} from '../forms/load-form-configs.ts'
+import { hasPointer } from '../forms/merge-config.ts'
 
 /** Every config and text in each language, built once at start-up. */
 export interface Languages {
@@ -48,15 +54,30 @@ export function loadLanguages({
     const configDictionary = readDictionary(path.join(folder, CONFIG_TEXTS_FILE), problems)
     const dictionary: Dictionary = { ...configDictionary, ...browser }
     const where = `${path.basename(formsDir)}/${locale}/${CONFIG_TEXTS_FILE}`
-    const check = (file: string, config: unknown) => {
+    // a text missing from the shared base is one problem, named after the base, not one per app
+    const missing = new Set<string>()
+    const check = (fileOf: (pointer: string) => string, config: unknown) => {
       for (const { pointer, text } of configTexts(config)) {
         if (!Object.hasOwn(dictionary, text)) {
-          problems.push(`${file}: ${pointer}: no ${locale} text for ${JSON.stringify(text)} in ${where}`)
+          missing.add(
+            `${fileOf(pointer)}: ${pointer}: no ${locale} text for ${JSON.stringify(text)} in ${where}`,
+          )
         }
       }
     }
-    for (const config of forms.values()) check(`${path.basename(formsDir)}/${config.slug}.json`, config)
-    check(`${path.basename(formsDir)}/${INTAKE_CONFIG_FILE}`, intake)
+    const folderName = path.basename(formsDir)
+    for (const config of forms.values()) {
+      const own = readJson(path.join(formsDir, `${config.slug}.json`))
+      check(
+        (pointer) =>
+          own.ok && !hasPointer(own.value, pointer)
+            ? `${folderName}/${BASE_CONFIG_FILE}`
+            : `${folderName}/${config.slug}.json`,
+        config,
+      )
+    }
+    check(() => `${folderName}/${INTAKE_CONFIG_FILE}`, intake)
+    problems.push(...missing)
     const t = translator(dictionary)
     built.set(locale, {
       forms: new Map([...forms].map(([slug, config]) => [slug, localizeConfig(config, t)])),

@@ -13,6 +13,7 @@ import {
   readFixture,
   type TestContext,
 } from './helpers.ts'
+import { spanishForNewApp } from './new-app-texts.ts'
 
 /** A new tenant app made only by copying brigit.json and changing its names and texts. */
 function makeAcmeCashConfig(): FormConfig {
@@ -29,24 +30,6 @@ function makeAcmeCashConfig(): FormConfig {
   }
 }
 
-/** The new app's own texts in Spanish: brigit's, with the app's name changed (forms/es/config.json). */
-function acmeCashSpanish(config: FormConfig): Record<string, string> {
-  const spanish = JSON.parse(fs.readFileSync(path.join(FORMS_DIR, 'es', 'config.json'), 'utf8')) as Record<
-    string,
-    string
-  >
-  const brigit = JSON.parse(fs.readFileSync(path.join(FORMS_DIR, 'brigit.json'), 'utf8')) as FormConfig
-  const texts: [string, string][] = [
-    [brigit.intro, config.intro],
-    [brigit.screenshotPrompt, config.screenshotPrompt],
-    [brigit.submitLabel, config.submitLabel],
-    [brigit.success.line, config.success.line],
-  ]
-  return Object.fromEntries(
-    texts.map(([english, acme]) => [acme, spanish[english]!.replaceAll('Brigit', 'Acme Cash')]),
-  )
-}
-
 describe('sqlite: adding an app is dropping a config', () => {
   let formsDir: string
   let ctx: TestContext
@@ -56,7 +39,7 @@ describe('sqlite: adding an app is dropping a config', () => {
     fs.cpSync(FORMS_DIR, formsDir, { recursive: true })
     const config = makeAcmeCashConfig()
     fs.writeFileSync(path.join(formsDir, 'acme-cash.json'), JSON.stringify(config, null, 2))
-    addSpanishTexts(formsDir, acmeCashSpanish(config))
+    addSpanishTexts(formsDir, spanishForNewApp({ formsDir: FORMS_DIR, model: 'brigit', app: config }))
     ctx = await createTestContext('sqlite', { formsDir })
   })
   afterAll(async () => {

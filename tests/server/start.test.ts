@@ -10,8 +10,9 @@ describe('npm start with a broken form config', () => {
   it('stops with exit code 1 naming the file, the JSON pointer and the reason', () => {
     const formsDir = fs.mkdtempSync(path.join(os.tmpdir(), 'claims-broken-forms-'))
     fs.cpSync(path.join(ROOT, 'forms'), formsDir, { recursive: true })
+    // an app's file overriding one widget of the shared base, misspelt
     const brigit = JSON.parse(fs.readFileSync(path.join(formsDir, 'brigit.json'), 'utf8'))
-    brigit.uiSchema.phoneNumber['ui:widget'] = 'phoen'
+    brigit.uiSchema = { phoneNumber: { 'ui:widget': 'phoen' } }
     fs.writeFileSync(path.join(formsDir, 'brigit.json'), JSON.stringify(brigit))
 
     const result = spawnSync(process.execPath, ['--import', 'tsx', 'server/start.ts'], {
