@@ -22,15 +22,19 @@ export function parseSearchTerm(q: string): SearchTerm | undefined {
 }
 
 /**
- * Case-insensitive substring match on email, phone, first and last name, or on the phone's digits.
- * SQLite asks the FTS5 trigram table (claims_search); PostgreSQL matches the stored search_text with
- * LIKE, which its pg_trgm GIN index serves. Both expressions are the ones those indexes were built on.
+ * Case-insensitive substring match on email, phone, first and last name, or on the phone's digits, as
+ * a condition on claims. PostgreSQL matches the stored search_text with LIKE, which its pg_trgm GIN
+ * index serves. On SQLite it is only for a term too short for the FTS5 trigram index (1-2
+ * characters), which LIKE answers by scanning the app's rows; a longer term goes to claims_search
+ * itself (findSubmissionsPage, findSubmissionsForExport).
  */
 export function matchesSearch(
   postgres: boolean,
   term: SearchTerm,
-  app: string,
 ): (eb: ExpressionBuilder<Database, 'claims'>) => Expression<SqlBool> {
+  if (!postgres && sqliteFtsQuery(term) !== undefined) {
+    throw new Error('on SQLite a term of three characters or more is matched in claims_search')
+  }
   return (eb) => {
     const pattern = likePattern(term.text)
     if (postgres) {
@@ -43,18 +47,11 @@ export function matchesSearch(
       }
       return eb.or(conditions)
     }
-    const fts = sqliteFtsQuery(term)
-    if (fts === undefined) {
-      // a trigram index cannot answer a 1-2 character term (FTS5 matches nothing): LIKE scans the app's rows
-      return eb.or(
-        ['email', 'phone_number', 'first_name', 'last_name'].map(
-          (column) => sql<SqlBool>`${sql.ref(`claims.${column}`)} LIKE ${pattern} ESCAPE '\\'`,
-        ),
-      )
-    }
-    // the app's partition of the index (migration 1800): rowid = app number × 2^40 + id
-    const start = sql<number>`(SELECT number * ${SEARCH_PARTITION} FROM claim_search_apps WHERE app = ${app})`
-    return sql<SqlBool>`claims.id IN (SELECT rowid - ${start} FROM claims_search WHERE ${ftsInPartition(fts, start)})`
+    return eb.or(
+      ['email', 'phone_number', 'first_name', 'last_name'].map(
+        (column) => sql<SqlBool>`${sql.ref(`claims.${column}`)} LIKE ${pattern} ESCAPE '\\'`,
+      ),
+    )
   }
 }
 

@@ -44,7 +44,7 @@ export function appClaims(
   { app, term }: { app: string; term: SearchTerm | undefined },
 ) {
   const claims = db.selectFrom('claims').where('claims.app', '=', app)
-  return term ? claims.where(matchesSearch(isPostgresDb(db), term, app)) : claims
+  return term ? claims.where(matchesSearch(isPostgresDb(db), term)) : claims
 }
 
 /** An app's claim count, kept by the claim_app_totals triggers. */
