@@ -20,6 +20,24 @@ export class FormConfigError extends Error {
   }
 }
 
+/** Each loaded config's own file as written (before the base was laid under it). */
+const ownValues = new WeakMap<FormConfig, unknown>()
+
+/**
+ * The file a value of an app's config comes from, as problems name it: the app's own file when it sets
+ * the value at this JSON pointer, else the shared base. A config not loaded here is its own file.
+ */
+export function configFileOf(formsDir: string, config: FormConfig, pointer: string): string {
+  return valueFile(formsDir, `${config.slug}.json`, ownValues.get(config), pointer)
+}
+
+function valueFile(formsDir: string, name: string, own: unknown, pointer: string): string {
+  const folder = path.basename(formsDir)
+  return own === undefined || hasPointer(own, pointer)
+    ? path.join(folder, name)
+    : path.join(folder, BASE_CONFIG_FILE)
+}
+
 /**
  * Reads every forms/<slug>.json, lays it over forms/base/step2.json (mergeConfig) and checks the result
  * against forms/form-config.schema.json. A problem names the file the offending value comes from (the
@@ -39,9 +57,10 @@ export function loadFormConfigs(
   const formAjv = new Ajv({ allErrors: true, strict: true })
   formAjv.addKeyword('errorMessage')
 
-  const baseFile = path.join(path.basename(formsDir), BASE_CONFIG_FILE)
   const base = readJson(path.join(formsDir, BASE_CONFIG_FILE))
-  if (!base.ok) throw new FormConfigError([`${baseFile}: ${base.reason}`])
+  if (!base.ok) {
+    throw new FormConfigError([`${path.join(path.basename(formsDir), BASE_CONFIG_FILE)}: ${base.reason}`])
+  }
 
   const problems: string[] = []
   const configs = new Map<string, FormConfig>()
@@ -59,13 +78,12 @@ export function loadFormConfigs(
     const merged = mergeConfig(base.value, parsed.value)
     if (!checkConfig(merged)) {
       for (const error of checkConfig.errors ?? []) {
-        problems.push(
-          ...describeErrors(hasPointer(parsed.value, error.instancePath) ? file : baseFile, [error]),
-        )
+        problems.push(...describeErrors(valueFile(formsDir, name, parsed.value, error.instancePath), [error]))
       }
       continue
     }
     const config = merged as FormConfig
+    ownValues.set(config, parsed.value)
     const expectedSlug = name.slice(0, -'.json'.length)
     if (config.slug !== expectedSlug) {
       problems.push(`${file}: /slug: "${config.slug}" must equal the file name "${expectedSlug}"`)

@@ -4,13 +4,7 @@ import type { FormConfig } from '../../src/form-config.ts'
 import type { IntakeConfig } from '../../src/intake-config.ts'
 import { configTexts, localizeConfig } from '../../src/localize-config.ts'
 import { LOCALES, translator, type Dictionary, type Locale, type Translator } from '../../src/translate.ts'
-import {
-  BASE_CONFIG_FILE,
-  FormConfigError,
-  INTAKE_CONFIG_FILE,
-  readJson,
-} from '../forms/load-form-configs.ts'
-import { hasPointer } from '../forms/merge-config.ts'
+import { configFileOf, FormConfigError, INTAKE_CONFIG_FILE } from '../forms/load-form-configs.ts'
 
 /** Every config and text in each language, built once at start-up. */
 export interface Languages {
@@ -65,18 +59,8 @@ export function loadLanguages({
         }
       }
     }
-    const folderName = path.basename(formsDir)
-    for (const config of forms.values()) {
-      const own = readJson(path.join(formsDir, `${config.slug}.json`))
-      check(
-        (pointer) =>
-          own.ok && !hasPointer(own.value, pointer)
-            ? `${folderName}/${BASE_CONFIG_FILE}`
-            : `${folderName}/${config.slug}.json`,
-        config,
-      )
-    }
-    check(() => `${folderName}/${INTAKE_CONFIG_FILE}`, intake)
+    for (const config of forms.values()) check((pointer) => configFileOf(formsDir, config, pointer), config)
+    check(() => `${path.basename(formsDir)}/${INTAKE_CONFIG_FILE}`, intake)
     problems.push(...missing)
     const t = translator(dictionary)
     built.set(locale, {
