@@ -40,7 +40,12 @@ export function baseUrl(): string {
 
 /** Reads the e2e server's SQLite file (read-only) to check what was stored. */
 export function queryDb<T>(sql: string, ...params: unknown[]): T[] {
-  const db = new Database(path.join(inject('dataDir'), SQLITE_FILE_NAME), { readonly: true })
+  return queryDbIn(inject('dataDir'), sql, ...params)
+}
+
+/** The same, for a server a test starts on its own DATA_DIR. */
+export function queryDbIn<T>(dataDir: string, sql: string, ...params: unknown[]): T[] {
+  const db = new Database(path.join(dataDir, SQLITE_FILE_NAME), { readonly: true })
   try {
     return db.prepare(sql).all(...params) as T[]
   } finally {

@@ -1,13 +1,11 @@
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import Database from 'better-sqlite3'
 import type { Browser } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { readServerConfig } from '../../../server/config.ts'
-import { SQLITE_FILE_NAME } from '../../../server/db/create-db.ts'
 import { startServer, type RunningServer } from '../../../server/main.ts'
-import { launchBrowser, openPhonePage, shown } from '../browser.ts'
+import { launchBrowser, openPhonePage, queryDbIn, shown } from '../browser.ts'
 import { spanishForNewApp } from '../../server/new-app-texts.ts'
 import { fillClaim, submitButton } from './fill-claim.ts'
 
@@ -82,16 +80,13 @@ describe('an app added as one short file', () => {
     await shown(page.getByText('Acme Cash Information Submitted Successfully'))
     expect(pageErrors).toEqual([])
 
-    const db = new Database(path.join(workDir, 'data', SQLITE_FILE_NAME), { readonly: true })
-    try {
-      const rows = db
-        .prepare('SELECT app, email, phone_number FROM claims WHERE app = ?')
-        .all('acme-cash') as { app: string; email: string; phone_number: string }[]
-      expect(rows).toEqual([
-        { app: 'acme-cash', email: 'acme.claimant@example.com', phone_number: '(555) 223-9911' },
-      ])
-    } finally {
-      db.close()
-    }
+    const rows = queryDbIn(
+      path.join(workDir, 'data'),
+      'SELECT app, email, phone_number FROM claims WHERE app = ?',
+      'acme-cash',
+    )
+    expect(rows).toEqual([
+      { app: 'acme-cash', email: 'acme.claimant@example.com', phone_number: '(555) 223-9911' },
+    ])
   })
 })
