@@ -1,7 +1,28 @@
 import type { RJSFSchema } from '@rjsf/utils'
 import type { ErrorObject } from 'ajv'
-import type { FieldErrors } from '../../src/app-error.ts'
-import { fieldErrors, validateSubmission, type SubmissionCheck } from '../../src/validate-submission.ts'
+import { AppError, type FieldErrors } from '../../src/app-error.ts'
+import { claimValidator } from '../../src/claim-validator.ts'
+import {
+  fieldErrors,
+  fieldLabel,
+  validateSubmission,
+  type SubmissionCheck,
+} from '../../src/validate-submission.ts'
+
+/**
+ * Refuses answers the form's schema refuses (validateOnServer), with 422, every field's errors and the
+ * first one as the message, its field's label first.
+ */
+export function assertValidOnServer(schema: RJSFSchema, data: unknown): void {
+  const check = validateOnServer({ validator: claimValidator, schema, data })
+  if (check.isValid) return
+  const [field, { __errors }] = Object.entries(check.fields)[0] ?? ['', { __errors: ['is invalid'] }]
+  throw new AppError('VALIDATION_FAILED', {
+    status: 422,
+    message: `${fieldLabel(schema, field)}: ${__errors[0]}`,
+    fields: check.fields,
+  })
+}
 
 /**
  * validateSubmission as the server runs it. Before the schema, it takes out what only a hostile client

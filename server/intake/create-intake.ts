@@ -1,6 +1,5 @@
 import type { Kysely } from 'kysely'
 import { AppError } from '../../src/app-error.ts'
-import { claimValidator } from '../../src/claim-validator.ts'
 import crypto from 'node:crypto'
 import { agreementContext } from '../../src/agreement-context.ts'
 import {
@@ -16,7 +15,7 @@ import type { SignerInfo } from '../agreements/signer.ts'
 import { acceptAgreementDate } from '../agreements/agreement-date.ts'
 import { fieldLabel } from '../../src/validate-submission.ts'
 import { splitSigning } from '../../src/signing.ts'
-import { validateOnServer } from '../forms/validate-on-server.ts'
+import { assertValidOnServer } from '../forms/validate-on-server.ts'
 import { isUniqueViolation } from '../db/create-db.ts'
 import type { Database } from '../db/database.ts'
 import { assertSignatureIsPng } from '../uploads/check-signature.ts'
@@ -63,15 +62,7 @@ export async function createIntake({
   const { signing, answers } = splitSigning(data as Record<string, unknown>)
   // '+1 555.867.5309' and every usual writing of a US number become '(555) 867-5309' before the check
   if (typeof answers.phone === 'string') answers.phone = normalizePhone(answers.phone)
-  const check = validateOnServer({ validator: claimValidator, schema: config.schema, data: answers })
-  if (!check.isValid) {
-    const [field, { __errors }] = Object.entries(check.fields)[0] ?? ['', { __errors: ['is invalid'] }]
-    throw new AppError('VALIDATION_FAILED', {
-      status: 422,
-      message: `${fieldLabel(config.schema, field)}: ${__errors[0]}`,
-      fields: check.fields,
-    })
-  }
+  assertValidOnServer(config.schema, answers)
   const intake = answers as unknown as IntakeData
   const closed = intake.cashAdvanceApps.filter((app) => config.closedApps[app])
   if (closed.length > 0) {

@@ -3,15 +3,16 @@ import { afterAll, describe, expect, it } from 'vitest'
 import { makeNoisePng, makeSignaturePng, pngDataUrl } from '../../scripts/seed/png.ts'
 import { agreementContext } from '../../src/agreement-context.ts'
 import { loadAgreementTemplates } from '../agreements/agreement-templates.ts'
-import { checkClaimContent, startContentThread, stopContentThreads } from './claim-content.ts'
+import { contentThreadChecker, startContentThread, stopContentThreads } from './claim-content.ts'
 
 const templates = loadAgreementTemplates()
 const app = { displayName: 'Brigit', slug: 'brigit' }
 const answers = { firstName: 'Ana', lastName: 'Lopez', email: 'ana@example.com', phoneNumber: '5552234567' }
 const signature = pngDataUrl(makeSignaturePng())
 const context = agreementContext({ app, answers: { ...answers, signature }, date: '2026-11-22' })
+const checkContent = contentThreadChecker(templates)
 const claim = (screenshot: Buffer, overrides: { signature?: string; variant?: string } = {}) =>
-  checkClaimContent(templates, {
+  checkContent({
     screenshot,
     signature,
     variant: 'full',
@@ -22,7 +23,7 @@ const claim = (screenshot: Buffer, overrides: { signature?: string; variant?: st
 
 afterAll(() => stopContentThreads())
 
-describe('checkClaimContent (the content thread)', () => {
+describe('contentThreadChecker (the content thread)', () => {
   it("renders and hashes the agreement as the server's own templates do, and hands the screenshot back whole", async () => {
     const png = makeNoisePng()
     const copy = Buffer.from(png)

@@ -35,30 +35,33 @@ export type ContentReply = { id: number; screenshot: Uint8Array } & (
 interface ContentThread {
   /** Settles once the thread has loaded (rejects if it could not). */
   ready: Promise<void>
-  check(request: Omit<ContentRequest, 'id'>): Promise<ClaimContent>
+  check: ContentChecker
   stop(): Promise<void>
 }
 
 /** One thread per set of templates (in practice one per process), started on first use. */
 const threads = new Map<string, ContentThread>()
 
+/** What a content check is given: the claim's screenshot and signature, and its agreement to render. */
+export interface ContentCheckRequest {
+  screenshot: Buffer
+  signature: string
+  variant: string
+  locale: Locale
+  context: AgreementContext
+}
+
+/** Checks a claim's content; the claim path is given one (contentThreadChecker when the server runs). */
+export type ContentChecker = (request: ContentCheckRequest) => Promise<ClaimContent>
+
 /**
  * Checks a claim's screenshot (its type by magic bytes, no markup) and signature (a PNG that decodes),
- * and renders and hashes its agreement, in a worker thread: about a fifth of what a claim cost the
+ * and renders and hashes its agreement, in a worker thread: about a fifth of what a claim costs the
  * server's event loop, which every claim and page request shares, moved to a thread that does nothing
  * else. The screenshot's bytes are moved to the thread and back, not copied.
  */
-export function checkClaimContent(
-  templates: AgreementTemplates,
-  request: {
-    screenshot: Buffer
-    signature: string
-    variant: string
-    locale: Locale
-    context: AgreementContext
-  },
-): Promise<ClaimContent> {
-  return contentThread(templates).check(request)
+export function contentThreadChecker(templates: AgreementTemplates): ContentChecker {
+  return (request) => contentThread(templates).check(request)
 }
 
 /** Starts the thread now (server start-up) and waits until it has loaded, so no claim waits for that. */

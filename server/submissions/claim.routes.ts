@@ -11,7 +11,8 @@ import type { ScreenshotStorage } from '../uploads/screenshot-storage.ts'
 import { claimUpload } from '../uploads/upload-middleware.ts'
 import { readClaimFields } from './claim-input.ts'
 import { signerOf } from '../agreements/signer.ts'
-import { compileClaimWrites } from './claim-writes.ts'
+import { claimStore } from '../db/claim-store.ts'
+import { contentThreadChecker } from './claim-content.ts'
 import { assertFormTakesClaims, createClaim } from './create-claim.ts'
 import type { CreatedClaim } from '../../src/api/claims.ts'
 
@@ -32,7 +33,12 @@ export function claimRoutes({
   agreementCopies: AgreementCopies
 }): Router {
   const router = Router()
-  const writes = compileClaimWrites(db)
+  const services = {
+    claims: claimStore(db),
+    storage,
+    checkContent: contentThreadChecker(templates),
+    templateVersion: templates.version,
+  }
   router.post(
     '/api/forms/:slug/submissions',
     (req, _res, next) => {
@@ -45,11 +51,7 @@ export function claimRoutes({
       const locale = requestLocale(req)
       const config = findFormOrThrow(languages.forms(locale), String(req.params.slug))
       const { rawData, agreementDate, signatureMethod, typedSignature } = readClaimFields(req.body)
-      const created = await createClaim({
-        db,
-        writes,
-        storage,
-        templates,
+      const created = await createClaim(services, {
         config,
         locale,
         t: languages.t(locale),

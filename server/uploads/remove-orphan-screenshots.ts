@@ -18,7 +18,7 @@ const BATCH = 500
  *
  * Another server process on the same data may be between writing a file and committing its row. Files
  * are removed only while claim inserts are held off (the claims table's write lock), after checking
- * again that no row names them; createClaim checks inside its own transaction, after its insert, that
+ * again that no row names them; the claim store checks inside its own transaction, after its insert, that
  * its file is still there. So a file is either removed before its claim's insert (which then fails
  * without a 2xx) or kept.
  */

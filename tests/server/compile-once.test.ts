@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { compileOnce } from '../../server/db/compile-once.ts'
-import { compileClaimWrites } from '../../server/submissions/claim-writes.ts'
+import { compileClaimStatements } from '../../server/db/claim-store.ts'
 import { claimRow } from './claim-fixtures.ts'
 import { clearClaims, createTestContext, DIALECTS, type TestContext } from './helpers.ts'
 
@@ -15,7 +15,7 @@ describe.each(DIALECTS)('%s: queries compiled once', (dialect) => {
 
   it("runs with each call's values, on the database and inside its transactions", async () => {
     await clearClaims(ctx)
-    const writes = compileClaimWrites(ctx.db)
+    const writes = compileClaimStatements(ctx.db)
     const first = await writes.insertClaim(ctx.db, claimRow('(555) 600-1000', 'Okafor'))
     const second = await ctx.db
       .transaction()
@@ -38,7 +38,7 @@ describe.each(DIALECTS)('%s: queries compiled once', (dialect) => {
 
   it('keeps a value fixed when the query was built, beside its slots', async () => {
     await clearClaims(ctx)
-    const writes = compileClaimWrites(ctx.db)
+    const writes = compileClaimStatements(ctx.db)
     await writes.insertClaim(ctx.db, claimRow('(555) 600-2000', 'Okafor'))
     await writes.insertClaim(ctx.db, { ...claimRow('(555) 600-2001', 'Mensah'), app: 'earnin' })
     const brigitOnly = compileOnce<'lastName', { last_name: string }>((slot) =>

@@ -1,0 +1,54 @@
+import type { Insertable } from 'kysely'
+import type { AgreementRecordsTable, ClaimsTable } from './database.ts'
+
+export type ClaimValues = Required<Omit<Insertable<ClaimsTable>, 'id' | 'legal_hold'>>
+export type AgreementRecordValues = Required<Omit<Insertable<AgreementRecordsTable>, 'id'>>
+
+/** A claim as it commits: its row, its signed record and, when there is an agreement, its e-mail copy. */
+export interface ClaimToCommit {
+  claim: ClaimValues
+  record: Omit<AgreementRecordValues, 'claim_id'>
+  /** Whether the claimant's e-mail copy is queued (sent by agreement-copies.ts, due now). */
+  isCopyQueued: boolean
+  /**
+   * Whether the claim's screenshot is still in its store, asked after the claim's insert and before its
+   * commit: another process's start-up sweep (removeOrphanScreenshots) holds claim inserts off while it
+   * removes files, so a file it has already removed is caught here and the claim refused rather than
+   * kept without its screenshot.
+   */
+  isScreenshotKept: () => Promise<boolean>
+}
+
+export const SCREENSHOT_REMOVED_MESSAGE = 'the screenshot was removed before its claim committed'
+
+/** The columns a new claim writes, in the order every claim insert names them. */
+export const CLAIM_COLUMNS = [
+  'app',
+  'created_at',
+  'first_name',
+  'last_name',
+  'email',
+  'phone_number',
+  'cash_advance_count',
+  'membership_months',
+  'screenshot_key',
+  'screenshot_type',
+  'locale',
+] as const
+
+/** The columns of a claim's signed record. */
+export const AGREEMENT_COLUMNS = [
+  'claim_id',
+  'template',
+  'template_version',
+  'html',
+  'sha256',
+  'signature',
+  'signed_at',
+  'ip_address',
+  'user_agent',
+  'consent_text',
+  'locale',
+  'signature_method',
+  'typed_signature',
+] as const
