@@ -8,14 +8,14 @@ import { clientAddress } from '../client-address.ts'
 import type { Database } from '../db/database.ts'
 import { findFormOrThrow } from '../forms/find-form.ts'
 import { siteOrigin } from '../public-origin.ts'
-import { findClaimById } from '../submissions/claim.repository.ts'
 import type { ScreenshotStorage } from '../uploads/screenshot-storage.ts'
 import { recordAudit } from './audit-log.ts'
 import { isExportCheck, sendCsv } from './csv.ts'
-import { computeSubmissionStats, findSubmissionsPage } from './dashboard.repository.ts'
+import { findClaimScreenshot } from './claim-list.ts'
+import { claimSearch } from './claim-search.ts'
+import { computeSubmissionStats } from './submission-stats.ts'
 import { intakeSubmissionRoutes } from './intake-submissions.routes.ts'
 import { parseListQuery } from './list-query.ts'
-import { submissionExportBody } from './submission-export.repository.ts'
 import { SUBMISSION_CSV_HEADER, submissionRowToSubmission } from './submission.ts'
 import type { StaffPage, StaffSubmission } from '../../src/api/staff.ts'
 
@@ -37,11 +37,12 @@ export function dashboardRoutes({
   storage: ScreenshotStorage
 }): Router {
   const router = Router()
+  const claims = claimSearch(db)
 
   router.get('/api/staff/apps/:slug/submissions', async (req, res) => {
     const { slug } = findFormOrThrow(forms, req.params.slug)
     const { term, page, pageSize } = parseListQuery(req.query)
-    const { rows, count, total } = await findSubmissionsPage(db, { app: slug, term, page, pageSize })
+    const { rows, count, total } = await claims.page({ app: slug, term, page, pageSize })
     res.set('Cache-Control', NO_STORE).json({
       success: true,
       data: rows.map(submissionRowToSubmission),
@@ -68,7 +69,7 @@ export function dashboardRoutes({
     const result = await sendCsv(res, {
       fileName: `${slug}-submissions-${new Date().toISOString().slice(0, 10)}.csv`,
       header: SUBMISSION_CSV_HEADER,
-      ...submissionExportBody(db, { app: slug, term, origin: siteOrigin(req) }),
+      ...claims.exportBody({ app: slug, term, origin: siteOrigin(req) }),
     })
     const detail = `${result.written} rows${term ? ' (search)' : ''}${result.complete ? '' : ', client left early'}`
     await recordAudit(db, { clientAddress: clientAddress(req), app: slug, action: 'export', detail })
@@ -77,7 +78,7 @@ export function dashboardRoutes({
 
   router.get('/api/staff/claims/:id/screenshot', async (req, res) => {
     const id = Number(req.params.id)
-    const claim = /^\d{1,15}$/.test(req.params.id) ? await findClaimById(db, id) : undefined
+    const claim = /^\d{1,15}$/.test(req.params.id) ? await findClaimScreenshot(db, id) : undefined
     if (!claim) throw screenshotNotFound(req.params.id)
     const file = await openScreenshot(storage, claim.screenshot_key, req.params.id)
     await recordAudit(db, {

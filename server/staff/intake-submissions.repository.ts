@@ -1,7 +1,6 @@
 import type { Kysely } from 'kysely'
 import type { Database } from '../db/database.ts'
-
-const EXPORT_PAGE_SIZE = 1000
+import { EXPORT_PAGE_SIZE, keysetPages } from '../db/keyset-pages.ts'
 
 export async function findIntakePage(
   db: Kysely<Database>,
@@ -37,10 +36,9 @@ export async function findIntakePage(
  * Every intake case with its intake and whether the app's Step 2 claim exists (same phone), newest
  * first, in keyset pages so memory stays flat.
  */
-export async function* findIntakeCaseExportPages(db: Kysely<Database>) {
-  let beforeId: number | undefined
-  for (;;) {
-    let query = db
+export function findIntakeCaseExportPages(db: Kysely<Database>) {
+  return keysetPages((beforeId) =>
+    db
       .selectFrom('intake_cases')
       .innerJoin('form_submissions', 'form_submissions.id', 'intake_cases.original_submission_id')
       .leftJoin('claims', (join) =>
@@ -59,13 +57,9 @@ export async function* findIntakeCaseExportPages(db: Kysely<Database>) {
         'form_submissions.cash_advance_apps as cash_advance_apps',
         'claims.id as claim_id',
       ])
+      .where('intake_cases.id', '<', beforeId)
       .orderBy('intake_cases.id', 'desc')
       .limit(EXPORT_PAGE_SIZE)
-    if (beforeId !== undefined) query = query.where('intake_cases.id', '<', beforeId)
-    const page = await query.execute()
-    if (page.length === 0) return
-    yield page
-    beforeId = Number(page.at(-1)!.id)
-    if (page.length < EXPORT_PAGE_SIZE) return
-  }
+      .execute(),
+  )
 }

@@ -1,6 +1,6 @@
 import type { Request } from 'express'
 import { AppError } from '../../src/app-error.ts'
-import { MAX_SEARCH_LENGTH, parseSearchTerm, type SearchTerm } from './claim-search.ts'
+import { MAX_SEARCH_LENGTH, parseSearchTerm, type SearchTerm } from './search-term.ts'
 
 export const DEFAULT_PAGE_SIZE = 50
 export const MAX_PAGE_SIZE = 200

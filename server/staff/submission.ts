@@ -1,6 +1,6 @@
 import { sql, type RawBuilder } from 'kysely'
 import type { StaffSubmission } from '../../src/api/staff.ts'
-import type { SubmissionRow } from './dashboard.repository.ts'
+import type { SubmissionRow } from './claim-list.ts'
 import { isoTimestamp } from '../db/timestamp.ts'
 import { csvCell, csvCellSql, csvCountSql, CSV_LINE_END } from './csv.ts'
 

@@ -3,7 +3,7 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import type { Express } from 'express'
-import type { Kysely } from 'kysely'
+import type { Insertable, Kysely } from 'kysely'
 import pg from 'pg'
 import request from 'supertest'
 import { inject } from 'vitest'
@@ -16,7 +16,7 @@ import { createApp } from '../../server/app.ts'
 import type { S3Settings, TrustProxy } from '../../server/config.ts'
 import { ensureAdminPassword } from '../../server/staff/admin-password.ts'
 import { createDb } from '../../server/db/create-db.ts'
-import type { Database } from '../../server/db/database.ts'
+import type { ClaimsTable, Database } from '../../server/db/database.ts'
 import { migrateToLatest } from '../../server/db/migrate.ts'
 import { loadFormConfigs } from '../../server/forms/load-form-configs.ts'
 import { loadIntakeConfig } from '../../server/forms/load-intake-config.ts'
@@ -141,6 +141,15 @@ export async function clearClaims({ db, dataDir }: Pick<TestContext, 'db' | 'dat
   await db.deleteFrom('rate_limits').execute()
   fs.rmSync(path.join(dataDir, 'screenshots'), { recursive: true, force: true })
   fs.rmSync(path.join(dataDir, 'outbox'), { recursive: true, force: true })
+}
+
+/** Writes a claim row alone (no signed record, no screenshot): for tests of what reads claims. */
+export async function insertClaim(
+  db: Kysely<Database>,
+  row: Insertable<ClaimsTable>,
+): Promise<{ id: number }> {
+  const { id } = await db.insertInto('claims').values(row).returning('id').executeTakeFirstOrThrow()
+  return { id: Number(id) }
 }
 
 export async function countClaims(db: Kysely<Database>): Promise<number> {

@@ -4,9 +4,8 @@ import { sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { isUniqueViolation, SQLITE_FILE_NAME } from '../../server/db/create-db.ts'
 import { inSharedTransaction } from '../../server/db/shared-transaction.ts'
-import { insertClaim } from '../../server/submissions/claim.repository.ts'
 import { claimRow } from './claim-fixtures.ts'
-import { clearClaims, createTestContext, DIALECTS, type TestContext } from './helpers.ts'
+import { clearClaims, createTestContext, DIALECTS, insertClaim, type TestContext } from './helpers.ts'
 
 describe.each(DIALECTS)('%s: writes that arrive together', (dialect) => {
   let ctx: TestContext

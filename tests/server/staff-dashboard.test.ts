@@ -1,11 +1,10 @@
 import { once } from 'node:events'
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { sql } from 'kysely'
+import { sql, type Insertable } from 'kysely'
 import request from 'supertest'
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest'
-import type { NewClaimRow } from '../../server/submissions/claim.repository.ts'
-import { insertClaim } from '../../server/submissions/claim.repository.ts'
+import type { ClaimsTable } from '../../server/db/database.ts'
 import {
   clearClaims,
   createTestContext,
@@ -15,6 +14,7 @@ import {
   makePng,
   readFixture,
   type TestContext,
+  insertClaim,
 } from './helpers.ts'
 
 const SITE = 'dashboard.test'
@@ -65,7 +65,7 @@ for (const dialect of DIALECTS) {
     })
 
     /** A brigit claim straight into the database, each one a second newer than the last. */
-    function makeClaimRow(overrides: Partial<NewClaimRow> = {}): NewClaimRow {
+    function makeClaimRow(overrides: Partial<Insertable<ClaimsTable>> = {}): Insertable<ClaimsTable> {
       seq += 1
       return {
         app: 'brigit',
@@ -82,12 +82,15 @@ for (const dialect of DIALECTS) {
       }
     }
 
-    async function seedClaim(overrides: Partial<NewClaimRow> = {}): Promise<number> {
+    async function seedClaim(overrides: Partial<Insertable<ClaimsTable>> = {}): Promise<number> {
       return (await insertClaim(ctx.db, makeClaimRow(overrides))).id
     }
 
     /** Many claims in one transaction, in batches that stay under SQLite's bound-parameter limit. */
-    async function seedMany(count: number, overrides: (i: number) => Partial<NewClaimRow> = () => ({})) {
+    async function seedMany(
+      count: number,
+      overrides: (i: number) => Partial<Insertable<ClaimsTable>> = () => ({}),
+    ) {
       const rows = Array.from({ length: count }, (_, i) =>
         makeClaimRow({
           phone_number: `(300) ${String(i)

@@ -4,9 +4,8 @@ import { sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { SQLITE_FILE_NAME } from '../../server/db/create-db.ts'
 import { startWalCheckpointer } from '../../server/db/wal-checkpointer.ts'
-import { insertClaim } from '../../server/submissions/claim.repository.ts'
 import { createLogger } from '../../server/logger.ts'
-import { createTestContext, type TestContext } from './helpers.ts'
+import { createTestContext, insertClaim, type TestContext } from './helpers.ts'
 
 const PAGE = 4096
 

@@ -1,0 +1,138 @@
+import {
+  sql,
+  type Expression,
+  type ExpressionBuilder,
+  type Kysely,
+  type Selectable,
+  type SqlBool,
+} from 'kysely'
+import type { ClaimsTable, Database } from '../db/database.ts'
+import type { CsvBody } from './csv.ts'
+import type { SearchTerm } from './search-term.ts'
+
+/** What a dashboard shows of a claim: never the signature or the file's storage key. */
+export type SubmissionRow = Pick<
+  Selectable<ClaimsTable>,
+  | 'id'
+  | 'created_at'
+  | 'first_name'
+  | 'last_name'
+  | 'email'
+  | 'phone_number'
+  | 'cash_advance_count'
+  | 'membership_months'
+  | 'locale'
+>
+
+export const SUBMISSION_COLUMNS = [
+  'claims.id',
+  'claims.created_at',
+  'claims.first_name',
+  'claims.last_name',
+  'claims.email',
+  'claims.phone_number',
+  'claims.cash_advance_count',
+  'claims.membership_months',
+  'claims.locale',
+] as const
+
+/** A page of a dashboard's list: its rows, how many claims match, and how many the app has. */
+export interface SubmissionsPage {
+  rows: SubmissionRow[]
+  count: number
+  total: number
+}
+
+/** The staff's view of an app's claims, one implementation per database (claim-search.ts picks it). */
+export interface ClaimSearch {
+  /** One page of the claims matching the term (all of them without one), newest first. */
+  page(query: {
+    app: string
+    term: SearchTerm | undefined
+    page: number
+    pageSize: number
+  }): Promise<SubmissionsPage>
+  /** Every claim matching the term, newest first, as a CSV body with this origin in the screenshot links. */
+  exportBody(query: { app: string; term: SearchTerm | undefined; origin: string }): CsvBody<SubmissionRow>
+}
+
+/** An app's claim count, kept by the claim_app_totals triggers. */
+export async function appTotal(db: Kysely<Database>, app: string): Promise<number> {
+  const row = await db
+    .selectFrom('claim_app_totals')
+    .select('claims')
+    .where('app', '=', app)
+    .executeTakeFirst()
+  return Number(row?.claims ?? 0)
+}
+
+/** A page of an app's claims with no search, newest first; its count is the app's total. */
+export async function newestPage(
+  db: Kysely<Database>,
+  { app, offset, pageSize }: { app: string; offset: number; pageSize: number },
+): Promise<SubmissionsPage> {
+  const [rows, total] = await Promise.all([
+    db
+      .selectFrom('claims')
+      .where('claims.app', '=', app)
+      .select(SUBMISSION_COLUMNS)
+      .orderBy('claims.created_at', 'desc')
+      .orderBy('claims.id', 'desc')
+      .limit(pageSize)
+      .offset(offset)
+      .execute(),
+    appTotal(db, app),
+  ])
+  return { rows, count: total, total }
+}
+
+/** A condition on an app's claims: the term as each database matches it. */
+export type ClaimCondition = (eb: ExpressionBuilder<Database, 'claims'>) => Expression<SqlBool>
+
+/**
+ * A page of the app's claims meeting a condition, and their count, from one pass over the matches: the
+ * window count(*) OVER () runs over the matches' ids and dates only, and only the page's rows are read
+ * in full. The matches are found once, which for a common surname is most of the work.
+ */
+export async function matchingPage(
+  db: Kysely<Database>,
+  { app, where, offset, pageSize }: { app: string; where: ClaimCondition; offset: number; pageSize: number },
+): Promise<Omit<SubmissionsPage, 'total'>> {
+  const matching = db.selectFrom('claims').where('claims.app', '=', app).where(where)
+  const found = await db
+    .with('page', () =>
+      matching
+        .select([
+          'claims.id as page_id',
+          'claims.created_at as page_created_at',
+          sql<number | string | bigint>`count(*) OVER ()`.as('match_count'),
+        ])
+        .orderBy('claims.created_at', 'desc')
+        .orderBy('claims.id', 'desc')
+        .limit(pageSize)
+        .offset(offset),
+    )
+    .selectFrom('page')
+    .innerJoin('claims', 'claims.id', 'page.page_id')
+    .select([...SUBMISSION_COLUMNS, 'page.match_count'])
+    .orderBy('page.page_created_at', 'desc')
+    .orderBy('page.page_id', 'desc')
+    .execute()
+  const rows = found.map(({ match_count: _count, ...row }) => row)
+  if (found.length > 0) return { rows, count: Number(found[0]!.match_count) }
+  if (offset === 0) return { rows, count: 0 }
+  // a page past the last match has no row to carry the count
+  const { count } = await matching
+    .select((eb) => eb.fn.countAll<number | string | bigint>().as('count'))
+    .executeTakeFirstOrThrow()
+  return { rows, count: Number(count) }
+}
+
+/** What the screenshot route needs of a claim: its app (for the audit entry) and its file. */
+export async function findClaimScreenshot(db: Kysely<Database>, id: number) {
+  return db
+    .selectFrom('claims')
+    .select(['app', 'screenshot_key', 'screenshot_type'])
+    .where('id', '=', id)
+    .executeTakeFirst()
+}

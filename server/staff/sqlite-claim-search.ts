@@ -1,0 +1,175 @@
+import crypto from 'node:crypto'
+import { sql, type Expression, type Kysely, type SqlBool } from 'kysely'
+import type { Database } from '../db/database.ts'
+import { keysetPages, EXPORT_PAGE_SIZE } from '../db/keyset-pages.ts'
+import { SEARCH_PARTITION } from '../db/search-partition.ts'
+import {
+  appTotal,
+  matchingPage,
+  newestPage,
+  SUBMISSION_COLUMNS,
+  type ClaimCondition,
+  type ClaimSearch,
+  type SubmissionRow,
+  type SubmissionsPage,
+} from './claim-list.ts'
+import { likePattern, MIN_INDEXED_LENGTH, type SearchTerm } from './search-term.ts'
+import { submissionCsvRecord, submissionRowToSubmission } from './submission.ts'
+
+/**
+ * SQLite: a term of three characters or more is matched in the app's partition of claims_search (an
+ * FTS5 trigram index whose rowids are the app's partition start plus the claim id); a shorter one by
+ * LIKE over the app's rows.
+ */
+export function sqliteClaimSearch(db: Kysely<Database>): ClaimSearch {
+  return {
+    async page({ app, term, page, pageSize }) {
+      const offset = (page - 1) * pageSize
+      if (!term) return newestPage(db, { app, offset, pageSize })
+      const fts = ftsQuery(term)
+      const [found, total] = await Promise.all([
+        fts === undefined
+          ? matchingPage(db, { app, where: likeAnyField(term), offset, pageSize })
+          : indexedPage(db, { app, fts, offset, pageSize }),
+        appTotal(db, app),
+      ])
+      return { ...found, total }
+    },
+    exportBody({ app, term, origin }) {
+      return {
+        pages: exportPages(db, { app, term }),
+        record: (row) => submissionCsvRecord(submissionRowToSubmission(row), origin),
+      }
+    },
+  }
+}
+
+/**
+ * A term of three characters or more, over the app's partition of the search index: the page's ids
+ * (newest first), then only the page's rows from claims. The match count comes from the page when the
+ * page is the last one (fewer rows than a page: a selective term, one pass), else from a count(*) of
+ * its own, which FTS5 answers without building rows (a window count would make SQLite build and sort
+ * every match).
+ */
+async function indexedPage(
+  db: Kysely<Database>,
+  { app, fts, offset, pageSize }: { app: string; fts: string; offset: number; pageSize: number },
+): Promise<Omit<SubmissionsPage, 'total'>> {
+  const start = await partitionStart(db, app)
+  if (start === undefined) return { rows: [], count: 0 }
+  const matches = inPartition(fts, start)
+  const { rows: ids } = await sql<{ id: number }>`
+    SELECT rowid - ${start} AS id FROM claims_search WHERE ${matches}
+    ORDER BY rowid DESC LIMIT ${pageSize} OFFSET ${offset}`.execute(db)
+  const isLastPage = ids.length > 0 && ids.length < pageSize
+  const count = isLastPage
+    ? offset + ids.length
+    : Number(
+        (
+          await sql<{ count: number }>`SELECT count(*) AS count FROM claims_search WHERE ${matches}`.execute(
+            db,
+          )
+        ).rows[0]?.count ?? 0,
+      )
+  if (ids.length === 0) return { rows: [], count }
+  const rows = await db
+    .selectFrom('claims')
+    .select(SUBMISSION_COLUMNS)
+    .where(
+      'claims.id',
+      'in',
+      ids.map(({ id }) => Number(id)),
+    )
+    .orderBy('claims.id', 'desc')
+    .execute()
+  return { rows, count }
+}
+
+/**
+ * Every claim of the app matching the term, newest id first, in keyset pages. FTS5 cannot resume a
+ * match list at a rowid bound (it walks the list from its start each time), so keyset pages over it
+ * would cost O(matches) each: the ids are matched once into a temporary table of SQLite's single
+ * connection, and the pages walk that.
+ */
+async function* exportPages(
+  db: Kysely<Database>,
+  { app, term }: { app: string; term: SearchTerm | undefined },
+): AsyncGenerator<SubmissionRow[]> {
+  const fts = term && ftsQuery(term)
+  if (fts === undefined) {
+    const claims = db.selectFrom('claims').where('claims.app', '=', app)
+    const matching = term ? claims.where(likeAnyField(term)) : claims
+    yield* keysetPages((beforeId) =>
+      matching
+        .where('claims.id', '<', beforeId)
+        .select(SUBMISSION_COLUMNS)
+        .orderBy('claims.id', 'desc')
+        .limit(EXPORT_PAGE_SIZE)
+        .execute(),
+    )
+    return
+  }
+  const table = `claim_export_${crypto.randomBytes(8).toString('hex')}`
+  const matches = sql.table(`temp.${table}`)
+  await sql`CREATE TEMP TABLE ${sql.id(table)} (id INTEGER PRIMARY KEY)`.execute(db)
+  try {
+    const start = await partitionStart(db, app)
+    if (start !== undefined) {
+      await sql`
+        INSERT INTO ${matches} (id)
+        SELECT rowid - ${start} FROM claims_search WHERE ${inPartition(fts, start)}`.execute(db)
+    }
+    yield* keysetPages((beforeId) =>
+      db
+        .selectFrom(sql<{ id: number }>`${matches}`.as('matches'))
+        .innerJoin('claims', 'claims.id', 'matches.id')
+        .where('matches.id', '<', beforeId)
+        .select(SUBMISSION_COLUMNS)
+        .orderBy('matches.id', 'desc')
+        .limit(EXPORT_PAGE_SIZE)
+        .execute(),
+    )
+  } finally {
+    await sql`DROP TABLE IF EXISTS ${matches}`.execute(db)
+  }
+}
+
+/** Case-insensitive (ASCII) substring match on e-mail, phone, first and last name, by LIKE. */
+function likeAnyField(term: SearchTerm): ClaimCondition {
+  const pattern = likePattern(term.text)
+  return (eb) =>
+    eb.or(
+      ['email', 'phone_number', 'first_name', 'last_name'].map(
+        (column) => sql<SqlBool>`${sql.ref(`claims.${column}`)} LIKE ${pattern} ESCAPE '\\'`,
+      ),
+    )
+}
+
+/**
+ * The FTS5 query for claims_search: the term as one phrase (its quotes doubled) in the text columns, or
+ * its digits in phone_digits. Undefined when the term is too short for trigrams.
+ */
+function ftsQuery(term: SearchTerm): string | undefined {
+  if ([...term.text].length < MIN_INDEXED_LENGTH) return undefined
+  const text = `{email phone_number first_name last_name} : ${ftsPhrase(term.text)}`
+  return term.digits ? `${text} OR phone_digits : ${ftsPhrase(term.digits)}` : text
+}
+
+function ftsPhrase(value: string): string {
+  return `"${value.replaceAll('"', '""')}"`
+}
+
+/** claims_search's matches of an FTS query within the app partition starting at `start`. */
+function inPartition(fts: string, start: number): Expression<SqlBool> {
+  return sql<SqlBool>`claims_search MATCH ${fts} AND rowid BETWEEN ${start} AND ${start} + ${SEARCH_PARTITION - 1}`
+}
+
+/** Where an app's entries in claims_search start; undefined while the app has no claim. */
+async function partitionStart(db: Kysely<Database>, app: string): Promise<number | undefined> {
+  const row = await db
+    .selectFrom('claim_search_apps')
+    .select('number')
+    .where('app', '=', app)
+    .executeTakeFirst()
+  return row === undefined ? undefined : Number(row.number) * SEARCH_PARTITION
+}

@@ -1,0 +1,38 @@
+import type { Kysely } from 'kysely'
+import type { StaffStats } from '../../src/api/staff.ts'
+import type { Database } from '../db/database.ts'
+
+const DAILY_WINDOW_DAYS = 90
+const ONE_DAY_MS = 24 * 60 * 60 * 1000
+
+/**
+ * The stat cards (averages rounded to whole numbers, 0 when empty) and claims per UTC day for 90 days,
+ * read from the counters the claim_app_totals and claim_app_days triggers keep.
+ */
+export async function computeSubmissionStats(
+  db: Kysely<Database>,
+  { app, now = new Date() }: { app: string; now?: Date },
+): Promise<StaffStats> {
+  const todayStart = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate())
+  const since = new Date(todayStart - (DAILY_WINDOW_DAYS - 1) * ONE_DAY_MS).toISOString().slice(0, 10)
+  const [totals, daily] = await Promise.all([
+    db.selectFrom('claim_app_totals').selectAll().where('app', '=', app).executeTakeFirst(),
+    db
+      .selectFrom('claim_app_days')
+      .select(['day', 'claims'])
+      .where('app', '=', app)
+      .where('day', '>=', since)
+      .where('claims', '>', 0)
+      .orderBy('day')
+      .execute(),
+  ])
+  const total = Number(totals?.claims ?? 0)
+  const average = (sum: number | string | bigint | undefined) =>
+    total === 0 ? 0 : Math.round(Number(sum) / total)
+  return {
+    total,
+    avgMembershipMonths: average(totals?.membership_months_sum),
+    avgCashAdvances: average(totals?.cash_advance_count_sum),
+    daily: daily.map((row) => ({ date: row.day, count: Number(row.claims) })),
+  }
+}
