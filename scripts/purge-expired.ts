@@ -2,6 +2,7 @@ import { FIRM_SETTINGS } from '../src/firm-settings.ts'
 import { readServerConfig } from '../server/config.ts'
 import { createDb } from '../server/db/create-db.ts'
 import { migrateToLatest } from '../server/db/migrate.ts'
+import { loadEvidenceKey } from '../server/evidence/evidence-key.ts'
 import { purgeExpired } from '../server/ops/purge-expired.ts'
 import { createScreenshotStorage } from '../server/uploads/create-screenshot-storage.ts'
 
@@ -16,6 +17,8 @@ try {
   const result = await purgeExpired({
     db,
     storage,
+    // the server's key: the purge entries it writes into the evidence ledger verify with it
+    evidenceKey: loadEvidenceKey({ setting: config.evidenceKey, dataDir: config.dataDir }),
     retentionYears: FIRM_SETTINGS.retentionYears,
     dryRun,
   })

@@ -29,6 +29,7 @@ import { PROJECT_ROOT } from './project-root.ts'
 
 const DEFAULT_FORMS_DIR = path.join(PROJECT_ROOT, 'forms')
 import type { ScreenshotStorage } from './uploads/screenshot-storage.ts'
+import { auditLog } from './staff/audit-log.ts'
 
 export interface AppDeps {
   db: Kysely<Database>
@@ -39,6 +40,8 @@ export interface AppDeps {
   /** Sends the claimants' e-mail copies queued with their claims. */
   agreementCopies: AgreementCopies
   logger: Logger
+  /** The key of the evidence seals' HMACs (loadEvidenceKey): never in the database. */
+  evidenceKey: Buffer
   /** Every config and text per language; read from ./forms when left out (tests). */
   languages?: Languages
   /** The browser's precompiled validators; compiled on first request when left out (tests). */
@@ -60,6 +63,7 @@ export function createApp({
   templates,
   agreementCopies,
   logger,
+  evidenceKey,
   languages = loadLanguages({ formsDir: DEFAULT_FORMS_DIR, forms, intake }),
   validators = createValidatorModules({ languages }),
   clientDir,
@@ -93,14 +97,15 @@ export function createApp({
     }),
   )
   // staff: login/logout first, then every other /api/staff route needs a session, whoever adds it
-  app.use(staffAuthRoutes({ db }))
+  const audit = auditLog(db, evidenceKey)
+  app.use(staffAuthRoutes({ db, audit }))
   app.use('/api/staff', requireStaff(db))
-  app.use(dashboardRoutes({ db, forms, intake, storage }))
+  app.use(dashboardRoutes({ db, forms, intake, storage, audit, languages }))
   app.use(firmLogoRoutes())
   app.use(uiTextRoutes({ languages }))
-  app.use(intakeRoutes({ db, templates, languages, validators }))
+  app.use(intakeRoutes({ db, templates, languages, validators, evidenceKey }))
   app.use(formRoutes({ forms, languages, validators }))
-  app.use(claimRoutes({ db, forms, languages, storage, templates, agreementCopies }))
+  app.use(claimRoutes({ db, forms, languages, storage, templates, agreementCopies, evidenceKey }))
   app.use(agreementRoutes({ db, forms, languages }))
   app.use('/api', notFoundApi)
   if (clientDir) app.use(staticClient(clientDir, { slugs: new Set(forms.keys()) }))

@@ -23,6 +23,8 @@ export interface ServerConfig {
   publicUrl: string | undefined
   /** S3-compatible object storage for the screenshots (S3_BUCKET set); unset: files under DATA_DIR. */
   s3: S3Settings | undefined
+  /** EVIDENCE_KEY, 64 hex characters; unset: DATA_DIR/evidence.key (loadEvidenceKey). */
+  evidenceKey: string | undefined
 }
 
 /** A number of proxy hops, or the addresses, CIDRs and named ranges (loopback, linklocal, uniquelocal) to trust. */
@@ -75,8 +77,22 @@ export function readServerConfig(env: NodeJS.ProcessEnv = process.env): Readonly
     logLevel: env.LOG_LEVEL ?? 'info',
     smtpUrl: env.SMTP_URL?.trim() || undefined,
     adminPassword: env.ADMIN_PASSWORD || undefined,
+    evidenceKey: readEvidenceKey(env.EVIDENCE_KEY),
     mailFrom: env.MAIL_FROM ?? `${FIRM_SETTINGS.firmName} <${FIRM_SETTINGS.contactEmail}>`,
   })
+}
+
+/**
+ * EVIDENCE_KEY: the key of the evidence seals' HMACs, 64 hex characters (openssl rand -hex 32). Unset:
+ * DATA_DIR/evidence.key, made on first start.
+ */
+function readEvidenceKey(value: string | undefined): string | undefined {
+  const text = value?.trim()
+  if (!text) return undefined
+  if (!/^[0-9a-fA-F]{64}$/.test(text)) {
+    throw new SettingError('EVIDENCE_KEY must be 64 hex characters (make one with: openssl rand -hex 32)')
+  }
+  return text
 }
 
 const NAMED_RANGES = new Set(['loopback', 'linklocal', 'uniquelocal'])

@@ -19,6 +19,7 @@ import { loadIntakeConfig } from './forms/load-intake-config.ts'
 import { createValidatorModules } from './forms/validator-modules.ts'
 import { loadLanguages, type Languages } from './i18n/languages.ts'
 import { createLogger, type Logger } from './logger.ts'
+import { openEvidenceKey } from './evidence/open-evidence-key.ts'
 import { removeOrphanScreenshots } from './uploads/remove-orphan-screenshots.ts'
 import { startContentThread, stopContentThreads } from './submissions/claim-content.ts'
 import { createScreenshotStorage } from './uploads/create-screenshot-storage.ts'
@@ -65,6 +66,16 @@ export async function startServer(
   const storage = createScreenshotStorage(config)
   // with several server processes, the primary has done this once before forking them
   if (!prepared) await prepareData({ db, dialect, storage, config, logger })
+  // the key the evidence seals are made with, kept out of the database (made on the first start)
+  const evidenceKey = await openEvidenceKey({
+    db,
+    setting: config.evidenceKey,
+    dataDir: config.dataDir,
+  }).catch(async (error: unknown) => {
+    await storage.close()
+    await db.destroy()
+    throw error
+  })
   // SQLite: the write-ahead log is copied into the database off the event loop
   const checkpointer =
     dialect === 'sqlite'
@@ -81,6 +92,7 @@ export async function startServer(
     templates,
     agreementCopies,
     logger,
+    evidenceKey,
     languages,
     validators,
     clientDir: CLIENT_DIR,

@@ -1,4 +1,5 @@
 import { useState, type Ref } from 'react'
+import { startDownload } from '../http.ts'
 import { formatDateTime, fullName } from './format.ts'
 import type { StaffSubmission } from './staff-api.ts'
 
@@ -17,9 +18,23 @@ export function SubmissionDetails({
     <section ref={ref} className="staff-panel details-panel" aria-labelledby="details-heading" tabIndex={-1}>
       <div className="panel-heading">
         <h2 id="details-heading">Selected Submission Details</h2>
-        <button type="button" className="secondary" onClick={onClose}>
-          Close
-        </button>
+        <div className="panel-actions">
+          <button
+            type="button"
+            className="secondary"
+            onClick={() =>
+              startDownload({
+                href: `/api/staff/claims/${submission.id}/evidence.zip`,
+                fileName: `claim-${submission.id}-evidence.zip`,
+              })
+            }
+          >
+            Download evidence
+          </button>
+          <button type="button" className="secondary" onClick={onClose}>
+            Close
+          </button>
+        </div>
       </div>
       <div className="details-layout">
         <dl className="details">

@@ -75,6 +75,9 @@ export interface SignedRecord extends AgreementAudit {
   firstName: string
   lastName: string
   html: string
+  /** The consent statement and the signature, shown when the agreement itself has no text. */
+  consentText: string
+  signature: string
 }
 
 /**
@@ -84,7 +87,14 @@ export interface SignedRecord extends AgreementAudit {
 export function signedAgreementDocument(
   record: SignedRecord,
   t: Translator = translator(undefined),
-): { title: string; audit: AgreementAudit; document: string; fileName: (ext: string) => string } {
+): {
+  title: string
+  audit: AgreementAudit
+  /** What was signed: the stored HTML, or when the app's agreement has no text, the consent and signature. */
+  html: string
+  document: string
+  fileName: (ext: string) => string
+} {
   const title = t('{app} Attorney-Client Contingency Fee Agreement - {name}', {
     app: record.appName,
     name: `${record.firstName} ${record.lastName}`,
@@ -102,10 +112,31 @@ export function signedAgreementDocument(
     signatureMethod: record.signatureMethod,
     typedSignature: record.typedSignature,
   }
+  const html = record.html.trim() !== '' ? record.html : consentAndSignature(record, t)
   return {
     title,
     audit,
-    document: agreementDocument({ title, html: record.html, audit, t }),
+    html,
+    document: agreementDocument({ title, html, audit, t }),
     fileName: (ext) => agreementFileName(record, ext),
   }
+}
+
+/**
+ * What an app whose agreement has no text (albert's "none") had the claimant sign: the consent
+ * statement above the submit button and the signature, both as stored and sealed.
+ */
+function consentAndSignature(record: SignedRecord, t: Translator): string {
+  const escape = Handlebars.escapeExpression
+  // base64 has no character HTML would read: the data URL goes in as stored, as the templates put it
+  const image = /^data:image\/png;base64,[A-Za-z0-9+/]+=*$/.test(record.signature)
+    ? `<img class="signature-image" src="${record.signature}" alt="${escape(t('Signature'))}">`
+    : ''
+  return `<h2>${escape(record.appName)}</h2>
+<p>${escape(record.consentText)}</p>
+<div class="signature-block">
+<p><strong>${escape(t('Signature'))}:</strong></p>
+${image}
+<p>${escape(`${record.firstName} ${record.lastName}`)}</p>
+</div>`
 }

@@ -19,6 +19,10 @@ export interface SignedAgreementRow extends ClaimAnswers {
   locale: string
   signatureMethod: SigningMethod
   typedSignature: string | null
+  /** The consent statement shown above the submit button, as signed. */
+  consentText: string
+  /** The signature image, a PNG data URL. */
+  signature: string
 }
 
 function signedAgreements(db: Kysely<Database>) {
@@ -44,6 +48,8 @@ function signedAgreements(db: Kysely<Database>) {
       'agreement_records.locale as locale',
       'agreement_records.signature_method as signatureMethod',
       'agreement_records.typed_signature as typedSignature',
+      'agreement_records.consent_text as consentText',
+      'agreement_records.signature as signature',
     ])
 }
 

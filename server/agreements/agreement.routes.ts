@@ -122,7 +122,7 @@ export function agreementRoutes({
     } else {
       res
         .type('application/pdf')
-        .send(await renderAgreementPdf({ html: record.html, title: signed.title, audit: signed.audit, t }))
+        .send(await renderAgreementPdf({ html: signed.html, title: signed.title, audit: signed.audit, t }))
     }
   })
   return router

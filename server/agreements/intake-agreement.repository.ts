@@ -22,6 +22,8 @@ export interface IntakeAgreementRow {
   locale: string
   signatureMethod: SigningMethod
   typedSignature: string | null
+  consentText: string
+  signature: string
 }
 
 /**
@@ -52,6 +54,8 @@ export async function findIntakeAgreementsByContact(
       'locale',
       'signature_method',
       'typed_signature',
+      'consent_text',
+      'signature',
     ])
     .where('email', '=', email)
     .where('phone', 'in', phoneNumbers)
@@ -75,5 +79,7 @@ export async function findIntakeAgreementsByContact(
     locale: row.locale,
     signatureMethod: row.signature_method,
     typedSignature: row.typed_signature,
+    consentText: row.consent_text,
+    signature: row.signature,
   }))
 }

@@ -2,6 +2,8 @@ import type { Kysely } from 'kysely'
 import { compileOnce, type QueryRunner } from './compile-once.ts'
 import type { Database } from './database.ts'
 import { isPostgresDb } from './dialect.ts'
+import { appendToLedger, subjectOf } from '../evidence/ledger.ts'
+import { sealOfParts } from '../evidence/sealed-record.ts'
 import { batchedPhoneCheck, claimBatchWriter } from './postgres-claim-batch.ts'
 import { inSharedBatch, inSharedTransaction } from './shared-transaction.ts'
 import {
@@ -21,17 +23,18 @@ export interface ClaimStore {
   /** Whether the app already holds a claim with this phone (the stored writing, '(555) 867-5309'). */
   hasClaimForPhone(values: { app: string; phoneNumber: string }): Promise<boolean>
   /**
-   * Stores the claim, its signed record and its e-mail copy all or nothing; resolves with its id once
-   * committed. A phone the app already holds fails with the database's unique violation.
+   * Stores the claim, its signed record, its seal in the evidence ledger and its e-mail copy all or
+   * nothing; resolves with its id once committed. A phone the app already holds fails with the database's unique violation.
    */
   commitClaim(claim: ClaimToCommit): Promise<number>
 }
 
-export function claimStore(db: Kysely<Database>): ClaimStore {
+/** `evidenceKey` makes the HMACs of each claim's ledger entry (see evidence/ledger.ts). */
+export function claimStore(db: Kysely<Database>, evidenceKey: Buffer): ClaimStore {
   const statements = compileClaimStatements(db)
   if (isPostgresDb(db)) {
     // a statement is a round trip here: the claims that arrive together share their checks and writes
-    const batch = claimBatchWriter(db)
+    const batch = claimBatchWriter(db, evidenceKey)
     return {
       hasClaimForPhone: batchedPhoneCheck(db),
       commitClaim: (toCommit) => inSharedBatch(db, batch, toCommit),
@@ -41,10 +44,13 @@ export function claimStore(db: Kysely<Database>): ClaimStore {
     hasClaimForPhone: (values) => statements.hasClaimForPhone(db, values),
     // SQLite runs a statement in microseconds and a claim's three cost less than building one batch;
     // the commit is what claims that arrive together share
-    commitClaim: ({ claim, record, isCopyQueued, isScreenshotKept }) =>
+    commitClaim: ({ claim, record, recordParts, isCopyQueued, isScreenshotKept }) =>
       inSharedTransaction(db, async (trx) => {
         const { id } = await statements.insertClaim(trx, claim)
         await statements.insertAgreementRecord(trx, { ...record, claim_id: id })
+        await appendToLedger(trx, evidenceKey, [
+          { kind: 'claim', subject: subjectOf('claim', id), seal: sealOfParts(recordParts, id) },
+        ])
         if (isCopyQueued) await statements.queueAgreementCopy(trx, { claimId: id })
         if (!(await isScreenshotKept())) throw new Error(SCREENSHOT_REMOVED_MESSAGE)
         return id

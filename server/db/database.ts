@@ -14,6 +14,8 @@ export interface ClaimsTable {
   membership_months: number
   screenshot_key: string
   screenshot_type: string
+  /** The screenshot's SHA-256 (hex) as received; in the claim's seal. */
+  screenshot_sha256: Generated<string>
   /** 1 keeps the claim past the retention period (purge-expired skips it). */
   legal_hold: Generated<number>
   /** The claimant's language ('en', 'es'). */
@@ -140,6 +142,30 @@ export interface FormSubmissionsTable {
   typed_signature: Generated<string | null>
 }
 
+/**
+ * The evidence ledger: one chain per database. Each entry seals a record (a claim's or an intake's
+ * signing, a staff action) or marks one purged, and its hash covers the previous entry's hash, so a
+ * changed or removed entry breaks the chain there. The database refuses to change or remove entries.
+ */
+export interface EvidenceLedgerTable {
+  /** 1, 2, 3, … with no gap. */
+  seq: number
+  at: string
+  kind: string
+  subject: string
+  /** The SHA-256 (hex) of the record's canonical serialisation. */
+  seal: string
+  /** HMAC-SHA-256 of the seal under the evidence key, which is not in the database. */
+  seal_hmac: string
+  /** Canonical JSON: no one's personal data (a purge's reason). */
+  detail: string
+  prev_hash: string
+  /** SHA-256 of the entry's canonical text (entryText), which includes prev_hash. */
+  hash: string
+  /** HMAC-SHA-256 of the hash under the evidence key. */
+  hmac: string
+}
+
 /** One case per app chosen on the main form (the spec's per-app case tables, as one table). */
 export interface IntakeCasesTable {
   id: Generated<number>
@@ -165,6 +191,7 @@ export interface IntakeCasesTable {
 
 export interface Database {
   claims: ClaimsTable
+  evidence_ledger: EvidenceLedgerTable
   agreement_records: AgreementRecordsTable
   agreement_copies: AgreementCopiesTable
   claim_app_totals: ClaimAppTotalsTable

@@ -1,4 +1,5 @@
 import type { Insertable } from 'kysely'
+import type { RecordParts } from '../evidence/sealed-record.ts'
 import type { AgreementRecordsTable, ClaimsTable } from './database.ts'
 
 export type ClaimValues = Required<Omit<Insertable<ClaimsTable>, 'id' | 'legal_hold'>>
@@ -8,6 +9,8 @@ export type AgreementRecordValues = Required<Omit<Insertable<AgreementRecordsTab
 export interface ClaimToCommit {
   claim: ClaimValues
   record: Omit<AgreementRecordValues, 'claim_id'>
+  /** The claim's sealed record around its id: its seal goes into the ledger with the claim. */
+  recordParts: RecordParts
   /** Whether the claimant's e-mail copy is queued (sent by agreement-copies.ts, due now). */
   isCopyQueued: boolean
   /**
@@ -33,6 +36,7 @@ export const CLAIM_COLUMNS = [
   'membership_months',
   'screenshot_key',
   'screenshot_type',
+  'screenshot_sha256',
   'locale',
 ] as const
 

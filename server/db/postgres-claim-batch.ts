@@ -1,6 +1,8 @@
 import { CompiledQuery, sql, type Kysely, type Transaction } from 'kysely'
 import { prepareByName } from './create-db.ts'
 import type { Database } from './database.ts'
+import { chainEntries, lockLedger, subjectOf, type LedgerEntry } from '../evidence/ledger.ts'
+import { sealOfParts } from '../evidence/sealed-record.ts'
 import {
   AGREEMENT_COLUMNS,
   CLAIM_COLUMNS,
@@ -77,6 +79,7 @@ const BATCH_COLUMNS: Record<
   membership_months: 'integer',
   screenshot_key: 'text',
   screenshot_type: 'text',
+  screenshot_sha256: 'text',
   locale: 'text',
   template: 'text',
   template_version: 'text',
@@ -99,53 +102,101 @@ const BATCH_COLUMNS: Record<
  * statement trigger runs once for the batch. The inserted rows meet their records by screenshot key,
  * which is unique to each claim. Checked after it, before the commit: every screenshot still in its store.
  */
-export function claimBatchWriter(db: Kysely<Database>): BatchWriter<ClaimToCommit, number> {
+export function claimBatchWriter(
+  db: Kysely<Database>,
+  evidenceKey: Buffer,
+): BatchWriter<ClaimToCommit, number> {
   const input = sql.raw(
     Object.entries(BATCH_COLUMNS)
       .map(([column, type]) => `${column} ${type}`)
-      .concat('queue_copy boolean')
+      .concat('id bigint', 'queue_copy boolean')
       .join(', '),
   )
+  const ledgerInput = sql.raw(
+    Object.entries(LEDGER_COLUMNS)
+      .map(([column, type]) => `${column} ${type}`)
+      .join(', '),
+  )
+  const ledgerColumns = sql.raw(Object.keys(LEDGER_COLUMNS).join(', '))
+  // the ledger's last entry, and the batch's claim ids, read once the ledger's lock is held
+  const headAndIds = sql<{ seq: string | null; hash: string | null; ids: string[] }>`
+    SELECT h.seq, h.hash, n.ids
+    FROM (SELECT ARRAY(SELECT nextval(pg_get_serial_sequence('claims', 'id')) FROM generate_series(1, ${0}::int)) AS ids) n
+    LEFT JOIN LATERAL (SELECT seq, hash FROM evidence_ledger ORDER BY seq DESC LIMIT 1) h ON true`.compile(db)
+  prepareByName(headAndIds.sql)
   const claimColumns = sql.raw(CLAIM_COLUMNS.join(', '))
   const recordColumns = AGREEMENT_COLUMNS.filter((column) => column !== 'claim_id')
   const insertedRecordColumns = sql.raw(recordColumns.join(', '))
   const selectedRecordColumns = sql.raw(
     recordColumns.map((column) => (column === 'locale' ? 'i.record_locale' : `i.${column}`)).join(', '),
   )
-  const insert = sql<{ id: number; screenshot_key: string }>`
+  const insert = sql<{ id: number }>`
     WITH i AS (
       SELECT * FROM ROWS FROM (json_to_recordset(${''}::json) AS (${input})) WITH ORDINALITY
     ), c AS (
-      INSERT INTO claims (${claimColumns}) SELECT ${claimColumns} FROM i ORDER BY ordinality
-      RETURNING id, screenshot_key
+      INSERT INTO claims (id, ${claimColumns}) SELECT id, ${claimColumns} FROM i ORDER BY ordinality
+      RETURNING id
     ), r AS (
       INSERT INTO agreement_records (claim_id, ${insertedRecordColumns})
-      SELECT c.id, ${selectedRecordColumns} FROM c JOIN i USING (screenshot_key)
+      SELECT c.id, ${selectedRecordColumns} FROM c JOIN i USING (id)
     ), q AS (
       INSERT INTO agreement_copies (claim_id, due_at)
-      SELECT c.id, ${0}::bigint FROM c JOIN i USING (screenshot_key) WHERE i.queue_copy
+      SELECT c.id, ${0}::bigint FROM c JOIN i USING (id) WHERE i.queue_copy
+    ), l AS (
+      INSERT INTO evidence_ledger (${ledgerColumns})
+      SELECT ${ledgerColumns} FROM json_to_recordset(${''}::json) AS (${ledgerInput})
     )
-    SELECT id, screenshot_key FROM c`.compile(db)
+    SELECT id FROM c`.compile(db)
   prepareByName(insert.sql)
   return {
     async write(trx: Transaction<Database>, items: ClaimToCommit[]): Promise<number[]> {
-      const rows = items.map(({ claim, record: { locale, ...record }, isCopyQueued }) => ({
+      await lockLedger(trx)
+      const {
+        rows: [head],
+      } = await trx.executeQuery(CompiledQuery.raw(headAndIds.sql, [items.length]) as typeof headAndIds)
+      const ids = head!.ids.map(Number)
+      const entries = chainEntries(
+        head!.seq === null ? undefined : { seq: Number(head!.seq), hash: head!.hash! },
+        items.map(({ recordParts }, i) => ({
+          kind: 'claim' as const,
+          subject: subjectOf('claim', ids[i]!),
+          seal: sealOfParts(recordParts, ids[i]!),
+        })),
+        evidenceKey,
+        new Date().toISOString(),
+      )
+      const rows = items.map(({ claim, record: { locale, ...record }, isCopyQueued }, i) => ({
         ...claim,
         ...record,
+        id: ids[i],
         record_locale: locale,
         queue_copy: isCopyQueued,
       }))
       const { rows: inserted } = await trx.executeQuery(
-        CompiledQuery.raw(insert.sql, [JSON.stringify(rows), Date.now()]) as typeof insert,
+        CompiledQuery.raw(insert.sql, [
+          JSON.stringify(rows),
+          Date.now(),
+          JSON.stringify(entries),
+        ]) as typeof insert,
       )
-      const ids = new Map(inserted.map((row) => [row.screenshot_key, Number(row.id)]))
+      if (inserted.length !== items.length) throw new Error('the claim insert returned no id')
       const kept = await Promise.all(items.map((item) => item.isScreenshotKept()))
       if (kept.includes(false)) throw new Error(SCREENSHOT_REMOVED_MESSAGE)
-      return items.map(({ claim }) => {
-        const id = ids.get(claim.screenshot_key)
-        if (id === undefined) throw new Error('the claim insert returned no id')
-        return id
-      })
+      return ids
     },
   }
+}
+
+/** Each column of a ledger entry as the batch's JSON carries it, and its PostgreSQL type. */
+const LEDGER_COLUMNS: Record<keyof LedgerEntry, string> = {
+  seq: 'bigint',
+  at: 'text',
+  kind: 'text',
+  subject: 'text',
+  seal: 'text',
+  seal_hmac: 'text',
+  detail: 'text',
+  prev_hash: 'text',
+  hash: 'text',
+  hmac: 'text',
 }

@@ -31,6 +31,7 @@ export const DUPLICATE_INTAKE_MESSAGE =
  */
 export async function createIntake({
   db,
+  evidenceKey,
   templates,
   config,
   locale,
@@ -40,6 +41,8 @@ export async function createIntake({
   signer,
 }: {
   db: Kysely<Database>
+  /** Makes the HMACs of the intake's seal in the evidence ledger. */
+  evidenceKey: Buffer
   templates: AgreementTemplates
   /** The intake config in the claimant's language: its messages answer, its consent texts are stored. */
   config: IntakeConfig
@@ -90,7 +93,7 @@ export async function createIntake({
     locale,
   )
   try {
-    const id = await insertIntakeWithCases(db, {
+    const id = await insertIntakeWithCases(db, evidenceKey, {
       apps: intake.cashAdvanceApps,
       intake: {
         created_at: createdAt,

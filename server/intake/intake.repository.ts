@@ -1,13 +1,19 @@
 import type { Insertable, Kysely } from 'kysely'
 import type { Database, FormSubmissionsTable } from '../db/database.ts'
 import { retryWhileLocked } from '../db/shared-transaction.ts'
+import { appendToLedger, subjectOf } from '../evidence/ledger.ts'
+import { intakeRecordFromRow, sealOf } from '../evidence/sealed-record.ts'
 import type { MilitaryFigures } from '../../src/api/staff.ts'
 
-export type NewIntakeRow = Insertable<FormSubmissionsTable>
+export type NewIntakeRow = Required<Omit<Insertable<FormSubmissionsTable>, 'id' | 'legal_hold'>>
 
-/** The intake row and one case per chosen app, in one transaction: all are stored or none. */
+/**
+ * The intake row, one case per chosen app and the intake's seal in the evidence ledger, in one
+ * transaction: all are stored or none.
+ */
 export async function insertIntakeWithCases(
   db: Kysely<Database>,
+  evidenceKey: Buffer,
   { intake, apps }: { intake: NewIntakeRow; apps: string[] },
 ): Promise<number> {
   // another server process may hold SQLite's write lock
@@ -19,6 +25,13 @@ export async function insertIntakeWithCases(
         .returning('id')
         .executeTakeFirstOrThrow()
       const submissionId = Number(id)
+      await appendToLedger(trx, evidenceKey, [
+        {
+          kind: 'intake',
+          subject: subjectOf('intake', submissionId),
+          seal: sealOf(intakeRecordFromRow({ ...intake, id: submissionId })),
+        },
+      ])
       if (apps.length > 0) {
         await trx
           .insertInto('intake_cases')

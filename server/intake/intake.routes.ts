@@ -19,11 +19,13 @@ export function intakeRoutes({
   templates,
   languages,
   validators,
+  evidenceKey,
 }: {
   db: Kysely<Database>
   templates: AgreementTemplates
   languages: Languages
   validators: ValidatorModules
+  evidenceKey: Buffer
 }): Router {
   const router = Router()
   router.get('/api/intake/config', (req, res) => {
@@ -43,6 +45,7 @@ export function intakeRoutes({
       const locale = requestLocale(req)
       const created = await createIntake({
         db,
+        evidenceKey,
         templates,
         config: languages.intake(locale),
         locale,

@@ -1,7 +1,9 @@
-import type { Kysely } from 'kysely'
+import type { Kysely, Transaction } from 'kysely'
 import type { Database } from '../db/database.ts'
 import type { ScreenshotStorage } from '../uploads/screenshot-storage.ts'
 import { isoTimestamp } from '../db/timestamp.ts'
+import { retryWhileLocked } from '../db/shared-transaction.ts'
+import { appendToLedger, subjectOf } from '../evidence/ledger.ts'
 
 export interface PurgeCandidate {
   kind: 'claim' | 'intake'
@@ -22,7 +24,8 @@ const BATCH = 500
 
 /**
  * Deletes claims (with their signed records and screenshots) and intakes (with their cases) older than
- * the retention period, except those on legal hold. Rows go first, then files: a crash in between
+ * the retention period, except those on legal hold. Each leaves a purge entry in the evidence ledger
+ * (removeSealed), so the chain still verifies without the personal data. Rows go first, then files: a crash in between
  * leaves an orphan file (the server's next start-up removes it), never a row without its screenshot.
  * With dryRun nothing is deleted.
  */
@@ -30,11 +33,14 @@ export async function purgeExpired({
   db,
   storage,
   retentionYears,
+  evidenceKey,
   now = new Date(),
   dryRun,
 }: {
   db: Kysely<Database>
   storage: ScreenshotStorage
+  /** Makes the HMACs of the purge entries written into the evidence ledger. */
+  evidenceKey: Buffer
   retentionYears: number
   now?: Date
   dryRun: boolean
@@ -72,14 +78,16 @@ export async function purgeExpired({
   ]
   if (dryRun) return { cutoff, candidates, deletedClaims: 0, deletedIntakes: 0, removedFiles: 0 }
 
+  const reason = { reason: 'retention period over', cutoff }
   let removedFiles = 0
   for (let start = 0; start < claims.length; start += BATCH) {
     const batch = claims.slice(start, start + BATCH)
     const ids = batch.map((row) => Number(row.id))
-    await db.transaction().execute(async (trx) => {
-      await trx.deleteFrom('agreement_records').where('claim_id', 'in', ids).execute()
-      await trx.deleteFrom('claims').where('id', 'in', ids).execute()
-    })
+    await retryWhileLocked(() =>
+      db
+        .transaction()
+        .execute((trx) => removeSealed(trx, evidenceKey, { kind: 'claim', ids, detail: reason })),
+    )
     for (const row of batch) {
       await storage.remove(row.screenshot_key)
       removedFiles += 1
@@ -87,10 +95,45 @@ export async function purgeExpired({
   }
   for (let start = 0; start < intakes.length; start += BATCH) {
     const ids = intakes.slice(start, start + BATCH).map((row) => Number(row.id))
-    await db.transaction().execute(async (trx) => {
-      await trx.deleteFrom('intake_cases').where('original_submission_id', 'in', ids).execute()
-      await trx.deleteFrom('form_submissions').where('id', 'in', ids).execute()
-    })
+    await retryWhileLocked(() =>
+      db
+        .transaction()
+        .execute((trx) => removeSealed(trx, evidenceKey, { kind: 'intake', ids, detail: reason })),
+    )
   }
   return { cutoff, candidates, deletedClaims: claims.length, deletedIntakes: intakes.length, removedFiles }
+}
+
+/**
+ * The one way a sealed claim or intake leaves the database: a purge entry for each goes into the
+ * evidence ledger (its subject, the seal it had, why), then its rows go, in the caller's transaction.
+ * The database refuses to remove a signed record that has no purge entry. Screenshots are the
+ * caller's to remove, after the commit.
+ */
+export async function removeSealed(
+  trx: Transaction<Database>,
+  evidenceKey: Buffer,
+  { kind, ids, detail }: { kind: 'claim' | 'intake'; ids: number[]; detail: Record<string, string> },
+): Promise<void> {
+  if (ids.length === 0) return
+  const subjects = ids.map((id) => subjectOf(kind, id))
+  const sealed = await trx
+    .selectFrom('evidence_ledger')
+    .select(['subject', 'seal'])
+    .where('kind', '=', kind)
+    .where('subject', 'in', subjects)
+    .execute()
+  const seals = new Map(sealed.map((row) => [row.subject, row.seal]))
+  await appendToLedger(
+    trx,
+    evidenceKey,
+    subjects.map((subject) => ({ kind: 'purge', subject, seal: seals.get(subject) ?? '', detail })),
+  )
+  if (kind === 'claim') {
+    await trx.deleteFrom('agreement_records').where('claim_id', 'in', ids).execute()
+    await trx.deleteFrom('claims').where('id', 'in', ids).execute()
+  } else {
+    await trx.deleteFrom('intake_cases').where('original_submission_id', 'in', ids).execute()
+    await trx.deleteFrom('form_submissions').where('id', 'in', ids).execute()
+  }
 }

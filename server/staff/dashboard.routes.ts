@@ -9,7 +9,9 @@ import type { Database } from '../db/database.ts'
 import { findFormOrThrow } from '../forms/find-form.ts'
 import { siteOrigin } from '../public-origin.ts'
 import type { ScreenshotStorage } from '../uploads/screenshot-storage.ts'
-import { recordAudit } from './audit-log.ts'
+import type { RecordAudit } from './audit-log.ts'
+import { evidenceBundleFiles, zipBundle } from '../evidence/evidence-bundle.ts'
+import type { Languages } from '../i18n/languages.ts'
 import { isExportCheck, sendCsv } from './csv.ts'
 import { findClaimScreenshot } from './claim-list.ts'
 import { claimSearch } from './claim-search.ts'
@@ -30,11 +32,15 @@ export function dashboardRoutes({
   forms,
   intake,
   storage,
+  audit,
+  languages,
 }: {
   db: Kysely<Database>
   forms: Map<string, FormConfig>
   intake: IntakeConfig
   storage: ScreenshotStorage
+  audit: RecordAudit
+  languages: Languages
 }): Router {
   const router = Router()
   const claims = claimSearch(db)
@@ -72,7 +78,7 @@ export function dashboardRoutes({
       ...claims.exportBody({ app: slug, term, origin: siteOrigin(req) }),
     })
     const detail = `${result.written} rows${term ? ' (search)' : ''}${result.complete ? '' : ', client left early'}`
-    await recordAudit(db, { clientAddress: clientAddress(req), app: slug, action: 'export', detail })
+    await audit({ clientAddress: clientAddress(req), app: slug, action: 'export', detail })
     res.end()
   })
 
@@ -81,7 +87,7 @@ export function dashboardRoutes({
     const claim = /^\d{1,15}$/.test(req.params.id) ? await findClaimScreenshot(db, id) : undefined
     if (!claim) throw screenshotNotFound(req.params.id)
     const file = await openScreenshot(storage, claim.screenshot_key, req.params.id)
-    await recordAudit(db, {
+    await audit({
       clientAddress: clientAddress(req),
       app: claim.app,
       action: 'screenshot_view',
@@ -107,7 +113,26 @@ export function dashboardRoutes({
     await pipeline(file.body, res).catch(() => res.destroy())
   })
 
-  router.use(intakeSubmissionRoutes({ db, intake, forms }))
+  router.get('/api/staff/claims/:id/evidence.zip', async (req, res) => {
+    const id = /^\d{1,15}$/.test(req.params.id) ? Number(req.params.id) : undefined
+    if (id === undefined) {
+      throw new AppError('NOT_FOUND', { status: 404, message: `no signed claim "${req.params.id}"` })
+    }
+    const bundle = await evidenceBundleFiles({ db, storage, forms, translators: languages.t, claimId: id })
+    // nothing is sent unless the download is on record
+    await audit({
+      clientAddress: clientAddress(req),
+      app: bundle.app,
+      action: 'evidence_download',
+      detail: `claim ${id}`,
+    })
+    res
+      .set({ 'Content-Type': 'application/zip', 'Cache-Control': NO_STORE })
+      .attachment(`claim-${id}-evidence.zip`)
+    await pipeline(zipBundle(bundle.files, bundle.signedAt), res).catch(() => res.destroy())
+  })
+
+  router.use(intakeSubmissionRoutes({ db, intake, forms, audit }))
   return router
 }
 

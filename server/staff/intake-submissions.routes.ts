@@ -5,7 +5,7 @@ import { intakeAppChoices, type IntakeConfig } from '../../src/intake-config.ts'
 import type { IntakeSubmission, StaffPage } from '../../src/api/staff.ts'
 import { clientAddress } from '../client-address.ts'
 import type { Database } from '../db/database.ts'
-import { recordAudit } from './audit-log.ts'
+import type { RecordAudit } from './audit-log.ts'
 import { isExportCheck, sendCsv } from './csv.ts'
 import { findIntakeCaseExportPages, findIntakePage } from './intake-submissions.repository.ts'
 import { parseListQuery } from './list-query.ts'
@@ -21,10 +21,12 @@ export function intakeSubmissionRoutes({
   db,
   intake,
   forms,
+  audit,
 }: {
   db: Kysely<Database>
   intake: IntakeConfig
   forms: Map<string, FormConfig>
+  audit: RecordAudit
 }): Router {
   const router = Router()
   const labels = new Map(intakeAppChoices(intake).map((choice) => [choice.value, choice.label]))
@@ -73,7 +75,7 @@ export function intakeSubmissionRoutes({
       ],
     })
     const detail = `intake view, ${result.written} rows${result.complete ? '' : ', client left early'}`
-    await recordAudit(db, { clientAddress: clientAddress(req), action: 'export', detail })
+    await audit({ clientAddress: clientAddress(req), action: 'export', detail })
     res.end()
   })
   return router

@@ -6,7 +6,7 @@ import type { Database } from '../db/database.ts'
 import { clientAddress } from '../client-address.ts'
 import { hitRateLimit, type RateLimitRule } from '../rate-limit.ts'
 import { checkAdminPassword } from './admin-password.ts'
-import { recordAudit } from './audit-log.ts'
+import type { RecordAudit } from './audit-log.ts'
 import { requireStaff, sameOriginOnly } from './require-staff.ts'
 import { endSession, startSession } from './staff-session.ts'
 import type { StaffSession } from '../../src/api/staff.ts'
@@ -19,7 +19,7 @@ export const LOGIN_LIMIT: RateLimitRule = {
 }
 
 /** POST /api/staff/login and /logout, GET /api/staff/session. The password is checked here, never in the browser. */
-export function staffAuthRoutes({ db }: { db: Kysely<Database> }): Router {
+export function staffAuthRoutes({ db, audit }: { db: Kysely<Database>; audit: RecordAudit }): Router {
   const router = Router()
   router.use('/api/staff', sameOriginOnly)
 
@@ -39,17 +39,17 @@ export function staffAuthRoutes({ db }: { db: Kysely<Database> }): Router {
     const password = (req.body as { password?: unknown } | undefined)?.password
     const app = typeof req.body?.app === 'string' ? String(req.body.app).slice(0, 40) : undefined
     if (typeof password !== 'string' || !(await checkAdminPassword(db, password))) {
-      await recordAudit(db, { clientAddress: address, action: 'login_failure', ...(app ? { app } : {}) })
+      await audit({ clientAddress: address, action: 'login_failure', ...(app ? { app } : {}) })
       throw new AppError('INVALID_PASSWORD', { status: 401, message: INVALID_PASSWORD_MESSAGE })
     }
     await startSession(db, req, res)
-    await recordAudit(db, { clientAddress: address, action: 'login_success', ...(app ? { app } : {}) })
+    await audit({ clientAddress: address, action: 'login_success', ...(app ? { app } : {}) })
     res.status(204).end()
   })
 
   router.post('/api/staff/logout', async (req, res) => {
     await endSession(db, req, res)
-    await recordAudit(db, { clientAddress: clientAddress(req), action: 'logout' })
+    await audit({ clientAddress: clientAddress(req), action: 'logout' })
     res.status(204).end()
   })
 

@@ -3,7 +3,13 @@ import { afterAll, describe, expect, it } from 'vitest'
 import { makeNoisePng, makeSignaturePng, pngDataUrl } from '../../scripts/seed/png.ts'
 import { agreementContext } from '../../src/agreement-context.ts'
 import { loadAgreementTemplates } from '../agreements/agreement-templates.ts'
-import { contentThreadChecker, startContentThread, stopContentThreads } from './claim-content.ts'
+import { recordText, sealOf, sealOfParts, type ClaimRecord } from '../evidence/sealed-record.ts'
+import {
+  contentThreadChecker,
+  startContentThread,
+  stopContentThreads,
+  type RecordInput,
+} from './claim-content.ts'
 
 const templates = loadAgreementTemplates()
 const app = { displayName: 'Brigit', slug: 'brigit' }
@@ -11,6 +17,17 @@ const answers = { firstName: 'Ana', lastName: 'Lopez', email: 'ana@example.com',
 const signature = pngDataUrl(makeSignaturePng())
 const context = agreementContext({ app, answers: { ...answers, signature }, date: '2026-11-22' })
 const checkContent = contentThreadChecker(templates)
+const record: RecordInput = {
+  kind: 'claim',
+  app: 'brigit',
+  fields: { ...answers, phoneNumber: '(555) 223-4567', cashAdvanceCount: 3, membershipMonths: 12 },
+  consent: { text: 'I agree.' },
+  signature: { image: signature, method: 'drawn', typedName: null },
+  locale: 'en',
+  signedAt: '2026-11-22T15:04:05.000Z',
+  ipAddress: '203.0.113.7',
+  userAgent: 'Mozilla/5.0 (test)',
+}
 const claim = (screenshot: Buffer, overrides: { signature?: string; variant?: string } = {}) =>
   checkContent({
     screenshot,
@@ -18,6 +35,7 @@ const claim = (screenshot: Buffer, overrides: { signature?: string; variant?: st
     variant: 'full',
     locale: 'en',
     context,
+    record,
     ...overrides,
   })
 
@@ -33,8 +51,19 @@ describe('contentThreadChecker (the content thread)', () => {
     expect(content.html).toContain('Ana Lopez')
     expect(content.sha256).toBe(crypto.createHash('sha256').update(html, 'utf8').digest('hex'))
     expect(content.image).toEqual({ mime: 'image/png', extension: 'png' })
-    expect(content.signatureIsPng).toBe(true)
+    expect(content.signature).toBe('png')
     expect(content.screenshot.equals(copy)).toBe(true)
+    const screenshotSha256 = crypto.createHash('sha256').update(copy).digest('hex')
+    expect(content.screenshotSha256).toBe(screenshotSha256)
+    // the sealed record, once the claim's id is known, is the record the verifier rebuilds from the rows
+    const sealed: ClaimRecord = {
+      ...record,
+      id: 42,
+      agreement: { template: 'full', templateVersion: templates.version, locale: 'en', html },
+      screenshot: { sha256: screenshotSha256, type: 'image/png' },
+    }
+    expect(`${content.recordParts.before}42${content.recordParts.after}`).toBe(recordText(sealed))
+    expect(sealOfParts(content.recordParts, 42)).toBe(sealOf(sealed))
   })
 
   it('finds a screenshot that is not an image, and a signature that is not a PNG', async () => {
@@ -42,7 +71,7 @@ describe('contentThreadChecker (the content thread)', () => {
       signature: `data:image/png;base64,${Buffer.from('<svg onload=alert(1)>').toString('base64')}`,
     })
     expect(content.image).toBeUndefined()
-    expect(content.signatureIsPng).toBe(false)
+    expect(content.signature).toBe('not-png')
   })
 
   it('copies a screenshot that shares its memory with other bytes, and leaves those whole', async () => {

@@ -2,6 +2,8 @@ import { Worker } from 'node:worker_threads'
 import type { AgreementContext } from '../../src/agreement-context.ts'
 import type { Locale } from '../../src/translate.ts'
 import type { AgreementTemplates } from '../agreements/agreement-templates.ts'
+import type { ClaimRecord, RecordParts } from '../evidence/sealed-record.ts'
+import type { SignatureCheck } from '../uploads/check-png.ts'
 import type { SniffedImage } from '../uploads/sniff-image.ts'
 
 /** What the content thread makes of a claim. */
@@ -10,12 +12,19 @@ export interface ClaimContent {
   screenshot: Buffer
   /** The screenshot's type by its bytes; undefined when it is not an image a claim may carry. */
   image: SniffedImage | undefined
-  /** Whether the signature is a PNG that decodes, with no markup in it. */
-  signatureIsPng: boolean
+  /** Whether the signature is a PNG that decodes, with no markup in it, no larger than a pad makes. */
+  signature: SignatureCheck
   /** The agreement as signed, and its SHA-256 (hex). */
   html: string
   sha256: string
+  /** The screenshot's SHA-256 (hex). */
+  screenshotSha256: string
+  /** The claim's sealed record but for its id, which its insert gives (sealOfParts). */
+  recordParts: RecordParts
 }
+
+/** What the claim's sealed record holds that the content check does not make. */
+export type RecordInput = Omit<ClaimRecord, 'id' | 'agreement' | 'screenshot'>
 
 /** The messages between the server and the thread (claim-content-thread.ts). */
 export interface ContentRequest {
@@ -25,6 +34,7 @@ export interface ContentRequest {
   variant: string
   locale: Locale
   context: AgreementContext
+  record: RecordInput
 }
 /** The thread's first message, once it has loaded; then one reply per request. */
 export const READY = 'ready'
@@ -49,6 +59,7 @@ export interface ContentCheckRequest {
   variant: string
   locale: Locale
   context: AgreementContext
+  record: RecordInput
 }
 
 /** Checks a claim's content; the claim path is given one (contentThreadChecker when the server runs). */

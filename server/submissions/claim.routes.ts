@@ -24,6 +24,7 @@ export function claimRoutes({
   storage,
   templates,
   agreementCopies,
+  evidenceKey,
 }: {
   db: Kysely<Database>
   forms: Map<string, FormConfig>
@@ -31,10 +32,11 @@ export function claimRoutes({
   storage: ScreenshotStorage
   templates: AgreementTemplates
   agreementCopies: AgreementCopies
+  evidenceKey: Buffer
 }): Router {
   const router = Router()
   const services = {
-    claims: claimStore(db),
+    claims: claimStore(db, evidenceKey),
     storage,
     checkContent: contentThreadChecker(templates),
     templateVersion: templates.version,

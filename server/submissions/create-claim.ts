@@ -14,10 +14,11 @@ import { fieldLabel } from '../../src/validate-submission.ts'
 import { acceptAgreementDate } from '../agreements/agreement-date.ts'
 import type { SignerInfo } from '../agreements/signer.ts'
 import type { ClaimStore } from '../db/claim-store.ts'
+import type { ClaimRecord } from '../evidence/sealed-record.ts'
 import { isUniqueViolation } from '../db/create-db.ts'
 import type { ClaimToCommit } from '../db/new-claim.ts'
 import { assertValidOnServer } from '../forms/validate-on-server.ts'
-import { signatureError } from '../uploads/check-signature.ts'
+import { assertSignatureAccepted } from '../uploads/check-signature.ts'
 import type { ScreenshotStorage } from '../uploads/screenshot-storage.ts'
 import type { UploadedFile } from '../uploads/upload-middleware.ts'
 import type { ClaimContent, ContentChecker } from './claim-content.ts'
@@ -70,8 +71,10 @@ export async function createClaim(
   assertValidOnServer(config.schema, data)
   const claim = data as unknown as ClaimData
   const signedAt = new Date()
+  const claimant = claimantFields(claim)
 
-  // 3. the screenshot is an image and the signature a PNG, by their bytes; the agreement is rendered
+  // 3. the screenshot is an image and the signature a PNG, by their bytes; the agreement is rendered,
+  // and the record that seals the signing is written but for the claim's id
   const content = await checkContent({
     screenshot: file!.buffer,
     signature: claim.signature,
@@ -83,6 +86,17 @@ export async function createClaim(
       date: acceptAgreementDate(agreementDate, signedAt),
       locale,
     }),
+    record: {
+      kind: 'claim',
+      app: config.slug,
+      fields: claimant,
+      consent: { text: config.agreement.consent },
+      signature: { image: claim.signature, method: signing.method, typedName: signing.typedName ?? null },
+      locale,
+      signedAt: signedAt.toISOString(),
+      ipAddress: signer.ipAddress,
+      userAgent: signer.userAgent,
+    },
   })
   assertContentAccepted(config, t, content)
 
@@ -101,6 +115,7 @@ export async function createClaim(
     config,
     locale,
     claim,
+    claimant,
     signing,
     content,
     screenshot: { key, mime: content.image.mime },
@@ -140,16 +155,32 @@ function assertContentAccepted(
       fields: { screenshotFile: { __errors: [NOT_AN_IMAGE_MESSAGE] } },
     })
   }
-  if (!content.signatureIsPng) {
-    throw signatureError(fieldLabel(config.schema, 'signature'), t(SIGNATURE_REQUIRED_MESSAGE))
+  assertSignatureAccepted(
+    content.signature,
+    fieldLabel(config.schema, 'signature'),
+    t(SIGNATURE_REQUIRED_MESSAGE),
+  )
+}
+
+/** The claimant's answers as stored and sealed: names trimmed, e-mail lowercased. */
+function claimantFields(claim: ClaimData): ClaimRecord['fields'] {
+  return {
+    firstName: claim.firstName.trim(),
+    lastName: claim.lastName.trim(),
+    email: claim.email.trim().toLowerCase(),
+    // the schema's pattern admits only the stored writing, '(555) 867-5309'
+    phoneNumber: claim.phoneNumber,
+    cashAdvanceCount: claim.cashAdvanceCount,
+    membershipMonths: claim.membershipMonths,
   }
 }
 
-/** The claim's row and its signed record as stored: names trimmed, e-mail lowercased. */
+/** The claim's row and its signed record as stored. */
 function claimToCommit({
   config,
   locale,
   claim,
+  claimant,
   signing,
   content,
   screenshot,
@@ -160,6 +191,7 @@ function claimToCommit({
   config: FormConfig
   locale: Locale
   claim: ClaimData
+  claimant: ClaimRecord['fields']
   signing: Signing
   content: ClaimContent
   screenshot: { key: string; mime: string }
@@ -171,15 +203,15 @@ function claimToCommit({
     claim: {
       app: config.slug,
       created_at: signedAt,
-      first_name: claim.firstName.trim(),
-      last_name: claim.lastName.trim(),
-      email: claim.email.trim().toLowerCase(),
-      // the schema's pattern admits only the stored writing, '(555) 867-5309'
-      phone_number: claim.phoneNumber,
-      cash_advance_count: claim.cashAdvanceCount,
-      membership_months: claim.membershipMonths,
+      first_name: claimant.firstName,
+      last_name: claimant.lastName,
+      email: claimant.email,
+      phone_number: claimant.phoneNumber,
+      cash_advance_count: claimant.cashAdvanceCount,
+      membership_months: claimant.membershipMonths,
       screenshot_key: screenshot.key,
       screenshot_type: screenshot.mime,
+      screenshot_sha256: content.screenshotSha256,
       locale,
     },
     record: {
@@ -196,6 +228,7 @@ function claimToCommit({
       signature_method: signing.method,
       typed_signature: signing.typedName ?? null,
     },
+    recordParts: content.recordParts,
     // an app whose agreement renders nothing has no copy to send
     isCopyQueued: content.html.trim() !== '',
   }

@@ -16,11 +16,48 @@ const ADAM7 = [
   [0, 1, 1, 2],
 ]
 
-/** Whether a drawn signature's data URL holds a PNG that decodes, with no markup in it. */
-export function isSignaturePng(dataUrl: string): boolean {
+/**
+ * The most a signature pad makes: the widest pad at twice the screen's density, 8 bits a channel. A
+ * larger image (a 4096 × 4096 PNG is a 174 KB data URL) costs every PDF of the agreement seconds and
+ * hundreds of megabytes.
+ */
+export const SIGNATURE_LIMITS = {
+  width: 3000,
+  height: 1000,
+  bitsPerChannel: 8,
+  inflatedBytes: 8 * 1024 * 1024,
+}
+export const SIGNATURE_TOO_LARGE_MESSAGE = `the signature image is larger than a signature pad makes (at most ${SIGNATURE_LIMITS.width} × ${SIGNATURE_LIMITS.height} pixels, ${SIGNATURE_LIMITS.bitsPerChannel} bits a channel, ${SIGNATURE_LIMITS.inflatedBytes / 1024 / 1024} MB unpacked)`
+
+/** A signature's data URL: a PNG that decodes with no markup in it, too large a one, or not one at all. */
+export type SignatureCheck = 'png' | 'too-large' | 'not-png'
+
+export function checkSignaturePng(dataUrl: string): SignatureCheck {
   const bytes = Buffer.from(dataUrl.slice(dataUrl.indexOf(',') + 1), 'base64')
+  if (!isPng(bytes) || findsMarkup(bytes)) return 'not-png'
+  // IHDR comes first: width, height, bit depth, colour type
+  if (bytes.length >= 26 && bytes.toString('latin1', 12, 16) === 'IHDR') {
+    const width = bytes.readUInt32BE(16)
+    const height = bytes.readUInt32BE(20)
+    const bits = bytes[24] ?? 0
+    const channels = PNG_CHANNELS[bytes[25] ?? -1] ?? 4
+    const inflated = Math.ceil((width * channels * bits) / 8) * height + height
+    if (
+      width > SIGNATURE_LIMITS.width ||
+      height > SIGNATURE_LIMITS.height ||
+      bits > SIGNATURE_LIMITS.bitsPerChannel ||
+      inflated > SIGNATURE_LIMITS.inflatedBytes
+    ) {
+      return 'too-large'
+    }
+  }
   // a PNG that only starts right would break the agreement's PDF later: it must decode now
-  return isPng(bytes) && !findsMarkup(bytes) && isDecodablePng(bytes)
+  return isDecodablePng(bytes) ? 'png' : 'not-png'
+}
+
+/** Whether a drawn signature's data URL holds a PNG that decodes, within the limits, with no markup in it. */
+export function isSignaturePng(dataUrl: string): boolean {
+  return checkSignaturePng(dataUrl) === 'png'
 }
 
 /** Whether the bytes start as a PNG does (the signature alone, not its content). */

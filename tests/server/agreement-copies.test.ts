@@ -5,6 +5,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { createAgreementCopies, type AgreementCopies } from '../../server/agreements/agreement-copies.ts'
 import { createAgreementMailer } from '../../server/agreements/agreement-mailer.ts'
 import { createLogger } from '../../server/logger.ts'
+import { removeSealed } from '../../server/ops/purge-expired.ts'
 import {
   clearClaims,
   createTestContext,
@@ -143,9 +144,11 @@ for (const dialect of DIALECTS) {
       expect((await copies()).every((copy) => copy.attempts === 1 && copy.sent_at !== null)).toBe(true)
     })
 
-    it('drops the queued copy with its claim', async () => {
+    it('drops the queued copy with its claim when the claim is purged', async () => {
       const [id] = await fileClaims(1)
-      await ctx.db.deleteFrom('claims').where('id', '=', id!).execute()
+      await ctx.db
+        .transaction()
+        .execute((trx) => removeSealed(trx, ctx.evidenceKey, { kind: 'claim', ids: [id!], detail: {} }))
       expect(await copies()).toEqual([])
     })
   })

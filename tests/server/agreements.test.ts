@@ -21,6 +21,7 @@ import {
   TEMPLATES,
   type TestContext,
 } from './helpers.ts'
+import { pdfText } from './pdf-text.ts'
 
 const SCREENSHOT = readFixture('bank-statement.png')
 const USER_AGENT = 'Mozilla/5.0 (X11; Linux x86_64) AgreementsTest/1.0'
@@ -171,6 +172,7 @@ for (const dialect of DIALECTS) {
         templates: TEMPLATES,
         agreementCopies,
         logger,
+        evidenceKey: ctx.evidenceKey,
       })
     }
 
@@ -457,6 +459,22 @@ for (const dialect of DIALECTS) {
         expect(res.status).toBe(200)
         expect(res.headers['content-type']).toMatch(/^text\/html/)
         expect(attachmentName(res.headers['content-disposition'])).toBe('Ana-Lopez-agreement.html')
+      })
+
+      it('shows what was signed on albert, whose agreement has no text: the consent and the signature', async () => {
+        const res = await submitClaim({ slug: 'albert' }).expect(201)
+        const record = await findOnlyRecord()
+        expect(record.html).toBe('')
+
+        const html = await download({ ...ANA_CONTACT, claimId: res.body.id, format: 'html' }).expect(200)
+        const consent = ctx.forms.get('albert')!.agreement.consent
+        expect(html.text).toContain(consent)
+        expect(html.text).toContain(`<img class="signature-image" src="${record.signature}"`)
+        const pdf = await download({ ...ANA_CONTACT, claimId: res.body.id, format: 'pdf' })
+          .responseType('blob')
+          .expect(200)
+        const text = await pdfText(pdf.body as Buffer)
+        expect(text).toContain('I agree to sign electronically')
       })
 
       it('holds the stored agreement byte for byte, with its SHA-256 and the IP it was signed from', async () => {

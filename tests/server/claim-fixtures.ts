@@ -42,6 +42,8 @@ export function claimRow(phone: string, lastName = 'Okafor') {
     membership_months: 4,
     screenshot_key: `brigit-screenshots/${phone.replace(/\D/g, '')}.png`,
     screenshot_type: 'image/png',
+    // no file is stored for a fixture row
+    screenshot_sha256: '',
     locale: 'en',
   }
 }

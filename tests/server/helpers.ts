@@ -20,6 +20,8 @@ import type { ClaimsTable, Database } from '../../server/db/database.ts'
 import { migrateToLatest } from '../../server/db/migrate.ts'
 import { loadFormConfigs } from '../../server/forms/load-form-configs.ts'
 import { loadIntakeConfig } from '../../server/forms/load-intake-config.ts'
+import { loadEvidenceKey } from '../../server/evidence/evidence-key.ts'
+import { removeSealed } from '../../server/ops/purge-expired.ts'
 import { loadLanguages } from '../../server/i18n/languages.ts'
 import { createLogger, type Logger } from '../../server/logger.ts'
 import { createScreenshotStorage } from '../../server/uploads/create-screenshot-storage.ts'
@@ -48,6 +50,8 @@ export interface TestContext {
   app: Express
   db: Kysely<Database>
   dataDir: string
+  /** The key of this context's evidence seals (its DATA_DIR/evidence.key). */
+  evidenceKey: Buffer
   storage: ScreenshotStorage
   forms: Map<string, FormConfig>
   intake: IntakeConfig
@@ -102,6 +106,7 @@ export async function createTestContext(
     logger,
   })
   const languages = loadLanguages({ formsDir, forms, intake })
+  const evidenceKey = loadEvidenceKey({ setting: undefined, dataDir })
   const agreementCopies = createAgreementCopies({ db, mailer, forms, translators: languages.t, logger })
   const app = createApp({
     db,
@@ -111,6 +116,7 @@ export async function createTestContext(
     templates: TEMPLATES,
     agreementCopies,
     logger,
+    evidenceKey,
     languages,
     clientDir,
     trustProxy,
@@ -120,6 +126,7 @@ export async function createTestContext(
     app,
     db,
     dataDir,
+    evidenceKey,
     storage,
     forms,
     intake,
@@ -134,10 +141,23 @@ export async function createTestContext(
   }
 }
 
-/** Empties the claims (and their signed records), the rate limits, the screenshots and the outbox. */
-export async function clearClaims({ db, dataDir }: Pick<TestContext, 'db' | 'dataDir'>): Promise<void> {
-  await db.deleteFrom('agreement_records').execute()
-  await db.deleteFrom('claims').execute()
+/**
+ * Empties the claims (and their signed records, by the purge path the database allows), the rate
+ * limits, the screenshots and the outbox.
+ */
+export async function clearClaims({
+  db,
+  dataDir,
+  evidenceKey,
+}: Pick<TestContext, 'db' | 'dataDir' | 'evidenceKey'>): Promise<void> {
+  const ids = (await db.selectFrom('claims').select('id').execute()).map(({ id }) => Number(id))
+  for (let start = 0; start < ids.length; start += 500) {
+    await db
+      .transaction()
+      .execute((trx) =>
+        removeSealed(trx, evidenceKey, { kind: 'claim', ids: ids.slice(start, start + 500), detail: {} }),
+      )
+  }
   await db.deleteFrom('rate_limits').execute()
   fs.rmSync(path.join(dataDir, 'screenshots'), { recursive: true, force: true })
   fs.rmSync(path.join(dataDir, 'outbox'), { recursive: true, force: true })

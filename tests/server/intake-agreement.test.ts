@@ -1,9 +1,9 @@
 import crypto from 'node:crypto'
-import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs'
 import request from 'supertest'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { localIsoDate } from '../../src/agreement-context.ts'
 import { createTestContext, DIALECTS, pngDataUrl, type TestContext } from './helpers.ts'
+import { pdfText } from './pdf-text.ts'
 
 const CONTACT = { email: 'marta.diaz@example.com', phone: '(212) 555-0188' }
 
@@ -27,17 +27,6 @@ function intakeData(overrides: Record<string, unknown> = {}): Record<string, unk
     communicationsConsent: true,
     ...overrides,
   }
-}
-
-async function pdfText(pdf: Buffer): Promise<string> {
-  const document = await getDocument({ data: new Uint8Array(pdf), verbosity: 0 }).promise
-  const texts: string[] = []
-  for (let number = 1; number <= document.numPages; number++) {
-    const content = await (await document.getPage(number)).getTextContent()
-    texts.push(content.items.map((item) => ('str' in item ? item.str : '')).join(' '))
-  }
-  await document.destroy()
-  return texts.join(' ')
 }
 
 for (const dialect of DIALECTS) {

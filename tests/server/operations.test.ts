@@ -64,6 +64,7 @@ for (const dialect of DIALECTS) {
       const result = await purgeExpired({
         db: ctx.db,
         storage: ctx.storage,
+        evidenceKey: ctx.evidenceKey,
         retentionYears: FIRM_SETTINGS.retentionYears,
         dryRun: true,
       })
@@ -87,6 +88,7 @@ for (const dialect of DIALECTS) {
       const result = await purgeExpired({
         db: ctx.db,
         storage: ctx.storage,
+        evidenceKey: ctx.evidenceKey,
         retentionYears: FIRM_SETTINGS.retentionYears,
         dryRun: false,
       })

@@ -127,6 +127,7 @@ describe('screenshots in an S3 bucket', () => {
     const purged = await purgeExpired({
       db: ctx.db,
       storage: ctx.storage,
+      evidenceKey: ctx.evidenceKey,
       retentionYears: FIRM_SETTINGS.retentionYears,
       dryRun: false,
     })

@@ -1,4 +1,3 @@
-import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs'
 import request from 'supertest'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import {
@@ -9,6 +8,7 @@ import {
   readFixture,
   type TestContext,
 } from './helpers.ts'
+import { pdfText } from './pdf-text.ts'
 import { makeIntakeData } from './malformed-intakes.ts'
 
 const SCREENSHOT = readFixture('bank-statement.png')
@@ -30,17 +30,6 @@ const REFUSED: [Record<string, string>, string][] = [
   [{ signatureMethod: 'stamped' }, 'signatureMethod'],
   [{ signatureMethod: 'Typed', typedSignature: 'Ana López' }, 'signatureMethod'],
 ]
-
-async function pdfText(pdf: Buffer): Promise<string> {
-  const document = await getDocument({ data: new Uint8Array(pdf), verbosity: 0 }).promise
-  const texts: string[] = []
-  for (let number = 1; number <= document.numPages; number++) {
-    const content = await (await document.getPage(number)).getTextContent()
-    texts.push(content.items.map((item) => ('str' in item ? item.str : '')).join(' '))
-  }
-  await document.destroy()
-  return texts.join(' ').replace(/\s+/g, ' ')
-}
 
 for (const dialect of DIALECTS) {
   describe(`${dialect}: which way a claimant signed`, () => {

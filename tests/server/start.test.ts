@@ -35,6 +35,7 @@ describe('npm start with a setting it cannot use', () => {
     [{ TRUST_PROXY: 'yes please' }, 'TRUST_PROXY "yes please" is not understood'],
     [{ PUBLIC_URL: 'claims.example-firm.com' }, 'PUBLIC_URL "claims.example-firm.com" is not an origin'],
     [{ S3_BUCKET: 'screenshots' }, 'S3_BUCKET is set but S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY are not'],
+    [{ EVIDENCE_KEY: 'correct horse' }, 'EVIDENCE_KEY must be 64 hex characters'],
   ])('stops with exit code 1 and one line naming the setting: %o', (settings, message) => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'claims-bad-setting-'))
     const result = spawnSync(process.execPath, ['--import', 'tsx', 'server/start.ts'], {

@@ -1,3 +1,4 @@
+import crypto from 'node:crypto'
 import fs from 'node:fs'
 import net from 'node:net'
 import os from 'node:os'
@@ -106,6 +107,8 @@ describe('two instances over one PostgreSQL and one S3 bucket', () => {
       S3_ACCESS_KEY_ID: s3.settings.accessKeyId,
       S3_SECRET_ACCESS_KEY: s3.settings.secretAccessKey,
       S3_FORCE_PATH_STYLE: 'true',
+      // one key for both, as their seals go into one ledger
+      EVIDENCE_KEY: crypto.randomBytes(32).toString('hex'),
     }
     // A first: it migrates the new database; each has a disk of its own, as two machines would
     a = await startServerProcess({ dataDir: dataDirs[0]!, databaseUrl: database.url, env })

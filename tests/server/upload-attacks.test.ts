@@ -2,6 +2,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import zlib from 'node:zlib'
 import request from 'supertest'
+import { EVIDENCE_KEY_FILE } from '../../server/evidence/evidence-key.ts'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { SQLITE_FILE_NAME } from '../../server/db/create-db.ts'
 import {
@@ -186,7 +187,10 @@ for (const dialect of DIALECTS) {
             ? walk(full)
             : [path.relative(ctx.dataDir, full).split(path.sep).join('/')]
         })
-      const files = walk(ctx.dataDir).filter((file) => !file.startsWith(SQLITE_FILE_NAME))
+      // the database and the evidence key are the server's own files, there before any claim
+      const files = walk(ctx.dataDir).filter(
+        (file) => !file.startsWith(SQLITE_FILE_NAME) && file !== EVIDENCE_KEY_FILE,
+      )
       // the copy is mailed after the 201, so it may or may not be there yet; its name is made by the server too
       const [mail, other] = [
         files.filter((f) => f.startsWith('outbox/')),

@@ -1,0 +1,144 @@
+import type { Readable } from 'node:stream'
+import { buffer } from 'node:stream/consumers'
+import yazl from 'yazl'
+import type { Kysely } from 'kysely'
+import { AppError } from '../../src/app-error.ts'
+import type { FormConfig } from '../../src/form-config.ts'
+import { DEFAULT_LOCALE, parseLocale, type Locale, type Translator } from '../../src/translate.ts'
+import { findAgreementByClaimId } from '../agreements/agreement-record.repository.ts'
+import { signedAgreementDocument } from '../agreements/agreement-document.ts'
+import { renderAgreementPdf } from '../agreements/agreement-pdf.ts'
+import { claimSignedRecord } from '../agreements/signed-record.ts'
+import type { Database } from '../db/database.ts'
+import type { ScreenshotStorage } from '../uploads/screenshot-storage.ts'
+import { subjectOf } from './ledger.ts'
+import { claimRecordFromRows, recordText } from './sealed-record.ts'
+
+/** One file of a bundle: its name in the ZIP and its bytes. */
+export interface BundleFile {
+  name: string
+  bytes: Buffer
+}
+
+/**
+ * What a firm hands over to prove one claimant's signing: the agreement PDF (with its audit page),
+ * the stored HTML, the signature PNG, the screenshot, record.json (the sealed record, canonical),
+ * ledger.json (the claim's ledger entries with the entries on either side) and VERIFY.txt.
+ */
+export async function evidenceBundleFiles({
+  db,
+  storage,
+  forms,
+  translators,
+  claimId,
+}: {
+  db: Kysely<Database>
+  storage: ScreenshotStorage
+  forms: Map<string, FormConfig>
+  /** The documents' own words in each language (Languages.t). */
+  translators: (locale: Locale) => Translator
+  claimId: number
+}): Promise<{ files: BundleFile[]; app: string; signedAt: Date }> {
+  const claim = await db.selectFrom('claims').selectAll().where('id', '=', claimId).executeTakeFirst()
+  const record = await db
+    .selectFrom('agreement_records')
+    .selectAll()
+    .where('claim_id', '=', claimId)
+    .executeTakeFirst()
+  const signed = await findAgreementByClaimId(db, claimId)
+  if (!claim || !record || !signed) {
+    throw new AppError('NOT_FOUND', { status: 404, message: `no signed claim "${claimId}"` })
+  }
+  const t = translators(parseLocale(record.locale) ?? DEFAULT_LOCALE)
+  const document = signedAgreementDocument(
+    claimSignedRecord(signed, forms.get(claim.app)?.displayName ?? claim.app),
+    t,
+  )
+  const screenshot = await buffer((await storage.stream(claim.screenshot_key)).body)
+  const extension = claim.screenshot_key.split('.').pop() ?? 'png'
+  const files = [
+    {
+      name: 'agreement.pdf',
+      bytes: await renderAgreementPdf({
+        html: document.html,
+        title: document.title,
+        audit: document.audit,
+        t,
+      }),
+    },
+    { name: 'agreement.html', bytes: Buffer.from(record.html, 'utf8') },
+    {
+      name: 'signature.png',
+      bytes: Buffer.from(record.signature.slice(record.signature.indexOf(',') + 1), 'base64'),
+    },
+    { name: `screenshot.${extension}`, bytes: screenshot },
+    { name: 'record.json', bytes: Buffer.from(recordText(claimRecordFromRows(claim, record)), 'utf8') },
+    {
+      name: 'ledger.json',
+      bytes: Buffer.from(`${JSON.stringify(await ledgerAround(db, claimId), null, 2)}\n`),
+    },
+    { name: 'VERIFY.txt', bytes: Buffer.from(verifyText(claimId, extension), 'utf8') },
+  ]
+  return { files, app: claim.app, signedAt: new Date(signed.signedAt) }
+}
+
+/** The claim's ledger entries, each with the entry before it and the one after it. */
+async function ledgerAround(db: Kysely<Database>, claimId: number) {
+  const own = await db
+    .selectFrom('evidence_ledger')
+    .select('seq')
+    .where('subject', '=', subjectOf('claim', claimId))
+    .execute()
+  const seqs = [...new Set(own.flatMap(({ seq }) => [Number(seq) - 1, Number(seq), Number(seq) + 1]))]
+  const entries = await db
+    .selectFrom('evidence_ledger')
+    .selectAll()
+    .where('seq', 'in', seqs)
+    .orderBy('seq')
+    .execute()
+  return entries.map((entry) => ({ ...entry, seq: Number(entry.seq) }))
+}
+
+function verifyText(claimId: number, extension: string): string {
+  return `How to check this bundle (claim ${claimId})
+
+Every hash below is SHA-256, written as 64 hexadecimal characters. On Linux and macOS, sha256sum
+(or shasum -a 256) prints it; on Windows, certutil -hashfile FILE SHA256.
+
+1. The sealed record. record.json is the canonical serialisation of everything that proves the
+   signing: JSON with no white space, every object's keys in ascending order, UTF-8.
+     sha256sum record.json
+   prints the seal. ledger.json holds the entry whose "subject" is "claim:${claimId}" and "kind" is
+   "claim": its "seal" is that same value.
+
+2. What record.json says, against the other files.
+     sha256sum screenshot.${extension}   equals record.json's screenshot.sha256
+     sha256sum agreement.html   equals the "SHA-256 of the signed HTML" on the PDF's audit page;
+                                the file's text is record.json's agreement.html
+     signature.png              is record.json's signature.image, decoded from base64
+
+3. The ledger. Each entry's "hash" is the SHA-256 of this text, with the entry's own values:
+     {"at":"…","detail":"…","kind":"…","prev":"…","seal":"…","seq":N,"subject":"…"}
+   ("prev" is the entry's prev_hash, "detail" the text ledger.json shows for it; keys in that order,
+   no white space). Each entry's prev_hash is
+   the hash of the entry before it, so no entry can be changed, removed or put in between without
+   breaking every hash that follows. ledger.json holds the claim's entries and those on either side.
+
+4. The keyed checks. "seal_hmac" and "hmac" are HMAC-SHA-256 of the seal and of the entry's hash
+   under the firm's evidence key, which is not in this bundle: the firm checks them with
+     printf %s SEAL | openssl dgst -sha256 -mac HMAC -macopt hexkey:KEY
+   or runs npm run verify-evidence -- --claim ${claimId}, which checks the whole chain.
+
+5. agreement.pdf is the agreement as the claimant can download it, with its audit page (time, IP
+   address, user agent, the HTML's SHA-256, the template version).
+`
+}
+
+/** The files as one ZIP, streamed as it is written. */
+export function zipBundle(files: readonly BundleFile[], signedAt: Date): Readable {
+  const zip = new yazl.ZipFile()
+  // the signing time on every file, not now: one claim's bundle holds the same bytes each time
+  for (const { name, bytes } of files) zip.addBuffer(bytes, name, { mtime: signedAt, mode: 0o100644 })
+  zip.end()
+  return zip.outputStream as Readable
+}

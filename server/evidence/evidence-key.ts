@@ -1,0 +1,61 @@
+import crypto from 'node:crypto'
+import fs from 'node:fs'
+import path from 'node:path'
+
+/** The key file's name in DATA_DIR, made on first start when EVIDENCE_KEY is not set. */
+export const EVIDENCE_KEY_FILE = 'evidence.key'
+const KEY_BYTES = 32
+
+/**
+ * The key every seal's and ledger entry's HMAC-SHA-256 is made with. It is kept out of the database,
+ * so whoever can write the database cannot make a changed record's seal verify again: EVIDENCE_KEY (64
+ * hex characters), else DATA_DIR/evidence.key, written on first start with mode 0600. Losing it loses
+ * the proof of every seal made with it: it is backed up apart from the database.
+ */
+export function loadEvidenceKey({
+  setting,
+  dataDir,
+}: {
+  setting: string | undefined
+  dataDir: string
+}): Buffer {
+  if (setting !== undefined) return parseKey(setting, 'EVIDENCE_KEY')
+  const file = path.join(dataDir, EVIDENCE_KEY_FILE)
+  try {
+    return parseKey(fs.readFileSync(file, 'utf8'), file)
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error
+  }
+  fs.mkdirSync(dataDir, { recursive: true })
+  const key = crypto.randomBytes(KEY_BYTES)
+  // written whole under another name, then linked: a process starting at the same moment either links
+  // first (and its key is the key) or reads a complete file
+  const draft = `${file}.${process.pid}.${crypto.randomBytes(4).toString('hex')}`
+  fs.writeFileSync(draft, `${key.toString('hex')}\n`, { mode: 0o600, flag: 'wx' })
+  try {
+    fs.linkSync(draft, file)
+    return key
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error
+    return parseKey(fs.readFileSync(file, 'utf8'), file)
+  } finally {
+    fs.rmSync(draft, { force: true })
+  }
+}
+
+function parseKey(text: string, source: string): Buffer {
+  const hex = text.trim()
+  if (!/^[0-9a-fA-F]{64}$/.test(hex)) {
+    throw new Error(`${source} must be ${KEY_BYTES * 2} hex characters (${KEY_BYTES} random bytes)`)
+  }
+  return Buffer.from(hex, 'hex')
+}
+
+/** HMAC-SHA-256 of a hex digest under the evidence key, as hex. */
+export function keyedDigest(key: Buffer, digest: string): string {
+  return crypto.createHmac('sha256', key).update(digest, 'utf8').digest('hex')
+}
+
+export function sha256Hex(text: string | Buffer): string {
+  return crypto.createHash('sha256').update(text).digest('hex')
+}

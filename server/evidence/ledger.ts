@@ -1,0 +1,109 @@
+import { sql, type Transaction } from 'kysely'
+import type { Database, EvidenceLedgerTable } from '../db/database.ts'
+import { isPostgresDb } from '../db/dialect.ts'
+import { canonicalJson } from './canonical-json.ts'
+import { keyedDigest, sha256Hex } from './evidence-key.ts'
+
+/** What an entry records: a signing sealed, a staff action, or a purge (the tombstone of a removed record). */
+export type LedgerKind = 'claim' | 'intake' | 'audit' | 'purge'
+
+/** An entry before it is chained. */
+export interface LedgerInput {
+  kind: LedgerKind
+  /** What it is about: 'claim:1234', 'intake:56', 'audit:78'. */
+  subject: string
+  /** The SHA-256 of the record it seals (for a purge: the removed record's seal). */
+  seal: string
+  /** Words about it that are no one's personal data (a purge's reason); canonical JSON. */
+  detail?: Record<string, string | number>
+}
+
+export type LedgerEntry = EvidenceLedgerTable
+
+/** The hash before the first entry. */
+export const GENESIS_HASH = '0'.repeat(64)
+/** PostgreSQL: the transaction-scoped advisory lock that makes appends to the one chain take turns. */
+const LEDGER_LOCK = 5_170_213_901
+
+export function subjectOf(kind: 'claim' | 'intake' | 'audit', id: number): string {
+  return `${kind}:${id}`
+}
+
+/** The text an entry's hash is the SHA-256 of: every column but the hash and HMACs, canonical. */
+export function entryText(entry: Omit<LedgerEntry, 'hash' | 'hmac' | 'seal_hmac'>): string {
+  return canonicalJson({
+    seq: Number(entry.seq),
+    at: entry.at,
+    kind: entry.kind,
+    subject: entry.subject,
+    seal: entry.seal,
+    detail: entry.detail,
+    prev: entry.prev_hash,
+  })
+}
+
+/** The entries that follow `head`, each covering the previous one's hash. */
+export function chainEntries(
+  head: { seq: number; hash: string } | undefined,
+  inputs: readonly LedgerInput[],
+  key: Buffer,
+  at: string,
+): LedgerEntry[] {
+  let seq = head?.seq ?? 0
+  let prev = head?.hash ?? GENESIS_HASH
+  return inputs.map(({ kind, subject, seal, detail }) => {
+    seq += 1
+    const unsigned = {
+      seq,
+      at,
+      kind,
+      subject,
+      seal,
+      detail: canonicalJson(detail ?? {}),
+      prev_hash: prev,
+    }
+    const hash = sha256Hex(entryText(unsigned))
+    prev = hash
+    return { ...unsigned, seal_hmac: keyedDigest(key, seal), hash, hmac: keyedDigest(key, hash) }
+  })
+}
+
+/**
+ * The last entry of the chain, read inside the transaction that appends: on PostgreSQL after taking the
+ * ledger's lock (held to the commit), on SQLite under the write lock the transaction holds once it has
+ * written, so two appends never follow the same entry.
+ */
+export async function ledgerHead(
+  trx: Transaction<Database>,
+): Promise<{ seq: number; hash: string } | undefined> {
+  if (isPostgresDb<Database>(trx)) await lockLedger(trx)
+  const row = await trx
+    .selectFrom('evidence_ledger')
+    .select(['seq', 'hash'])
+    .orderBy('seq', 'desc')
+    .limit(1)
+    .executeTakeFirst()
+  return row && { seq: Number(row.seq), hash: row.hash }
+}
+
+/** PostgreSQL: waits for the ledger's lock, held until the transaction ends; read the head after it. */
+export async function lockLedger(trx: Transaction<Database>): Promise<void> {
+  await sql`SELECT pg_advisory_xact_lock(${LEDGER_LOCK})`.execute(trx)
+}
+
+/** Appends entries in the caller's transaction: they commit with the rows they seal, or not at all. */
+export async function appendToLedger(
+  trx: Transaction<Database>,
+  key: Buffer,
+  inputs: readonly LedgerInput[],
+): Promise<void> {
+  if (inputs.length === 0) return
+  const entries = chainEntries(await ledgerHead(trx), inputs, key, new Date().toISOString())
+  // a statement takes at most 65,535 parameters, ten an entry
+  for (let start = 0; start < entries.length; start += 1000) {
+    await trx
+      .insertInto('evidence_ledger')
+      .values(entries.slice(start, start + 1000))
+      .execute()
+  }
+}

@@ -1,0 +1,188 @@
+import type { Selectable } from 'kysely'
+import type { ClaimData } from '../../src/form-config.ts'
+import type {
+  AgreementRecordsTable,
+  AuditLogTable,
+  ClaimsTable,
+  FormSubmissionsTable,
+} from '../db/database.ts'
+import { isoTimestamp } from '../db/timestamp.ts'
+import { canonicalJson, canonicalMembers, type CanonicalValue } from './canonical-json.ts'
+import { sha256Hex } from './evidence-key.ts'
+
+/**
+ * Everything that proves a claim's signing, as sealed: what the claimant gave (their fields as stored,
+ * the signature image, the screenshot's SHA-256), what they were shown (the agreement's HTML, the
+ * consent), and when, from where and how. Its canonical serialisation (canonicalJson) is the claim's
+ * record.json; the SHA-256 of those bytes is its seal.
+ */
+export interface ClaimRecord {
+  kind: 'claim'
+  id: number
+  app: string
+  /** The answers as stored: names trimmed, e-mail lowercased (no file name, no signature). */
+  fields: Omit<ClaimData, 'screenshotFile' | 'signature'>
+  agreement: { template: string; templateVersion: string; locale: string; html: string }
+  consent: { text: string }
+  signature: { image: string; method: string; typedName: string | null }
+  screenshot: { sha256: string; type: string }
+  locale: string
+  signedAt: string
+  ipAddress: string
+  userAgent: string
+}
+
+/** A main-form intake's signing, sealed as a claim's is (it has no screenshot; its consent is versioned). */
+export interface IntakeRecord {
+  kind: 'intake'
+  id: number
+  fields: Record<string, string | number | boolean | string[]>
+  agreement: { template: string; templateVersion: string; locale: string; html: string }
+  consent: { version: string; text: string; communicationsText: string }
+  signature: { image: string; method: string; typedName: string | null }
+  locale: string
+  signedAt: string
+  ipAddress: string
+  userAgent: string
+}
+
+/** A staff action of the audit log, sealed into the ledger as it is written. */
+export interface AuditRecord {
+  kind: 'audit'
+  id: number
+  at: string
+  clientAddress: string
+  app: string | null
+  action: string
+  detail: string | null
+}
+
+export type SealedRecord = ClaimRecord | IntakeRecord | AuditRecord
+
+export function recordText(record: SealedRecord): string {
+  return canonicalJson(record as unknown as CanonicalValue)
+}
+
+export function sealOf(record: SealedRecord): string {
+  return sha256Hex(recordText(record))
+}
+
+/**
+ * A record's canonical text in two parts around its id, which the database gives only when the row is
+ * inserted: `before + id + after` is recordText({ ...record, id }). The agreement's HTML makes a record
+ * some 20 KB of text; the parts are written where the agreement is rendered, off the event loop.
+ */
+export interface RecordParts {
+  before: string
+  after: string
+}
+
+export function recordParts(record: Omit<ClaimRecord, 'id'>): RecordParts {
+  const members = canonicalMembers(record as unknown as { [key: string]: CanonicalValue })
+  const at = members.findIndex((member) => member > '"id"')
+  const cut = at === -1 ? members.length : at
+  const before = members.slice(0, cut)
+  const after = members.slice(cut)
+  return {
+    before: `{${before.join(',')}${before.length > 0 ? ',' : ''}"id":`,
+    after: `${after.length > 0 ? ',' : ''}${after.join(',')}}`,
+  }
+}
+
+/** The seal of the record whose parts these are, once its id is known. */
+export function sealOfParts({ before, after }: RecordParts, id: number): string {
+  return sha256Hex(`${before}${id}${after}`)
+}
+
+/** The claim's record as its stored rows tell it (the verifier and the evidence bundle rebuild it so). */
+export function claimRecordFromRows(
+  claim: Omit<Selectable<ClaimsTable>, 'created_at' | 'screenshot_key' | 'legal_hold'>,
+  agreement: Omit<Selectable<AgreementRecordsTable>, 'id' | 'claim_id' | 'sha256'>,
+): ClaimRecord {
+  return {
+    kind: 'claim',
+    id: Number(claim.id),
+    app: claim.app,
+    fields: {
+      firstName: claim.first_name,
+      lastName: claim.last_name,
+      email: claim.email,
+      phoneNumber: claim.phone_number,
+      cashAdvanceCount: Number(claim.cash_advance_count),
+      membershipMonths: Number(claim.membership_months),
+    },
+    agreement: {
+      template: agreement.template,
+      templateVersion: agreement.template_version,
+      locale: agreement.locale,
+      html: agreement.html,
+    },
+    consent: { text: agreement.consent_text },
+    signature: {
+      image: agreement.signature,
+      method: agreement.signature_method,
+      typedName: agreement.typed_signature,
+    },
+    screenshot: { sha256: claim.screenshot_sha256, type: claim.screenshot_type },
+    locale: claim.locale,
+    signedAt: isoTimestamp(agreement.signed_at),
+    ipAddress: agreement.ip_address,
+    userAgent: agreement.user_agent,
+  }
+}
+
+/** The intake's record as its stored row tells it. */
+export function intakeRecordFromRow(
+  row: Omit<Selectable<FormSubmissionsTable>, 'legal_hold' | 'agreement_sha256'>,
+): IntakeRecord {
+  return {
+    kind: 'intake',
+    id: Number(row.id),
+    fields: {
+      cashAdvanceApps: JSON.parse(row.cash_advance_apps) as string[],
+      feesIncurred: JSON.parse(row.fees_incurred) as string[],
+      isOver18: Number(row.is_over_18) === 1,
+      isActiveMilitary: Number(row.is_active_military) === 1,
+      hasBankruptcy: Number(row.has_bankruptcy) === 1,
+      firstName: row.first_name,
+      lastName: row.last_name,
+      email: row.email,
+      phone: row.phone,
+      address: row.address,
+      addressLine2: row.address_line_2,
+      city: row.city,
+      state: row.state,
+      zipCode: row.zip_code,
+      consentAgreed: Number(row.consent_agreed) === 1,
+      communicationsConsent: Number(row.communications_consent) === 1,
+    },
+    agreement: {
+      template: row.agreement_template,
+      templateVersion: row.agreement_template_version,
+      locale: row.locale,
+      html: row.agreement_html,
+    },
+    consent: {
+      version: row.consent_version,
+      text: row.consent_text,
+      communicationsText: row.communications_consent_text,
+    },
+    signature: { image: row.signature, method: row.signature_method, typedName: row.typed_signature },
+    locale: row.locale,
+    signedAt: isoTimestamp(row.created_at),
+    ipAddress: row.ip_address,
+    userAgent: row.user_agent,
+  }
+}
+
+export function auditRecordFromRow(row: Selectable<AuditLogTable>): AuditRecord {
+  return {
+    kind: 'audit',
+    id: Number(row.id),
+    at: isoTimestamp(row.at),
+    clientAddress: row.client_address,
+    app: row.app,
+    action: row.action,
+    detail: row.detail,
+  }
+}

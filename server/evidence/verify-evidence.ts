@@ -1,0 +1,243 @@
+import crypto from 'node:crypto'
+import type { Kysely, Selectable } from 'kysely'
+import type { Database } from '../db/database.ts'
+import { keysetPages, EXPORT_PAGE_SIZE } from '../db/keyset-pages.ts'
+import type { ScreenshotStorage } from '../uploads/screenshot-storage.ts'
+import { keyedDigest, sha256Hex } from './evidence-key.ts'
+import { entryText, GENESIS_HASH, subjectOf } from './ledger.ts'
+import { auditRecordFromRow, claimRecordFromRows, intakeRecordFromRow, sealOf } from './sealed-record.ts'
+
+export interface EvidenceReport {
+  ledgerEntries: number
+  claims: number
+  intakes: number
+  auditEntries: number
+  purged: number
+  /** One line per failure, naming the claim, intake, audit entry or ledger entry and why. */
+  problems: string[]
+}
+
+/** How many problems are named one by one; past that they are counted. */
+const MAX_NAMED_PROBLEMS = 1000
+
+/**
+ * Recomputes every link, hash and HMAC of the evidence ledger, every claim's, intake's and staff
+ * action's seal from their rows, and every stored screenshot's SHA-256, and names what fails and why.
+ * With `claimId`, the whole chain and that claim only. Nothing is written.
+ */
+export async function verifyEvidence({
+  db,
+  storage,
+  evidenceKey,
+  claimId,
+  onProgress = () => undefined,
+}: {
+  db: Kysely<Database>
+  storage: ScreenshotStorage
+  evidenceKey: Buffer
+  claimId?: number
+  /** Called now and then with what has been checked so far. */
+  onProgress?: (line: string) => void
+}): Promise<EvidenceReport> {
+  const problems: string[] = []
+  let unnamed = 0
+  const problem = (line: string) => {
+    if (problems.length < MAX_NAMED_PROBLEMS) problems.push(line)
+    else unnamed += 1
+  }
+  const only = claimId === undefined ? undefined : subjectOf('claim', claimId)
+  const ledger = await checkLedger(db, evidenceKey, { only, problem, onProgress })
+
+  let claims = 0
+  for await (const page of claimPages(db, claimId)) {
+    const hashes = await screenshotHashes(storage, page)
+    for (const row of page) {
+      claims += 1
+      const subject = subjectOf('claim', Number(row.id))
+      ledger.seen.add(subject)
+      const name = `claim ${row.id}`
+      const fileHash = hashes.get(row.screenshot_key)
+      if (fileHash === undefined) problem(`${name}: screenshot missing from the store`)
+      else if (fileHash !== row.screenshot_sha256) problem(`${name}: screenshot hash differs`)
+      const sealed = ledger.seals.get(subject)
+      if (row.template === null) problem(`${name}: signed record missing`)
+      else if (sealed === undefined) problem(`${name}: no seal in the ledger`)
+      else if (sealOf(claimRecordFromRows(row, signedRecordOf(row))) !== sealed) {
+        problem(`${name}: sealed record differs (the claim or its signed record was changed)`)
+      }
+    }
+    onProgress(`${claims.toLocaleString('en-US')} claims checked`)
+  }
+
+  let intakes = 0
+  let auditEntries = 0
+  if (claimId === undefined) {
+    const check = (name: string, subject: string, seal: string) => {
+      ledger.seen.add(subject)
+      const sealed = ledger.seals.get(subject)
+      if (sealed === undefined) problem(`${name}: no seal in the ledger`)
+      else if (seal !== sealed) problem(`${name}: sealed record differs (it was changed)`)
+    }
+    for await (const page of allRows(db, 'form_submissions')) {
+      for (const row of page) {
+        intakes += 1
+        check(`intake ${row.id}`, subjectOf('intake', Number(row.id)), sealOf(intakeRecordFromRow(row)))
+      }
+    }
+    for await (const page of allRows(db, 'audit_log')) {
+      for (const row of page) {
+        auditEntries += 1
+        check(`audit entry ${row.id}`, subjectOf('audit', Number(row.id)), sealOf(auditRecordFromRow(row)))
+      }
+    }
+  }
+  // what the ledger sealed must still be there, unless a purge entry says why it is not
+  for (const [subject, seal] of ledger.seals) {
+    if (ledger.seen.has(subject) || ledger.purged.has(subject) || seal === '') continue
+    const [kind, id] = subject.split(':')
+    problem(
+      `${kind === 'audit' ? 'audit entry' : kind} ${id}: missing from the database, and no purge entry says why`,
+    )
+  }
+  if (unnamed > 0) problems.push(`… and ${unnamed.toLocaleString('en-US')} more problems`)
+  return {
+    ledgerEntries: ledger.entries,
+    claims,
+    intakes,
+    auditEntries,
+    purged: ledger.purged.size,
+    problems,
+  }
+}
+
+/** Walks the chain in order: no gap, each entry covering the one before, each hash and HMAC its own. */
+async function checkLedger(
+  db: Kysely<Database>,
+  evidenceKey: Buffer,
+  {
+    only,
+    problem,
+    onProgress,
+  }: { only: string | undefined; problem: (line: string) => void; onProgress: (line: string) => void },
+) {
+  const seals = new Map<string, string>()
+  const purged = new Set<string>()
+  let entries = 0
+  let expectedSeq = 1
+  let prev = GENESIS_HASH
+  for (let afterSeq = 0; ;) {
+    const page = await db
+      .selectFrom('evidence_ledger')
+      .selectAll()
+      .where('seq', '>', afterSeq)
+      .orderBy('seq')
+      .limit(EXPORT_PAGE_SIZE)
+      .execute()
+    for (const entry of page) {
+      entries += 1
+      const seq = Number(entry.seq)
+      const name = `ledger entry ${seq}`
+      if (seq !== expectedSeq) {
+        problem(
+          `${name}: chain broken (entr${seq - expectedSeq === 1 ? 'y' : 'ies'} ${expectedSeq}${seq - expectedSeq === 1 ? '' : `-${seq - 1}`} missing)`,
+        )
+      } else if (entry.prev_hash !== prev) {
+        problem(`${name}: chain broken (it does not follow entry ${seq - 1})`)
+      }
+      if (sha256Hex(entryText(entry)) !== entry.hash) problem(`${name}: hash differs (the entry was changed)`)
+      else if (!sameHex(keyedDigest(evidenceKey, entry.hash), entry.hmac)) {
+        problem(`${name}: HMAC does not match the evidence key`)
+      }
+      if (!sameHex(keyedDigest(evidenceKey, entry.seal), entry.seal_hmac)) {
+        problem(`${name}: seal HMAC does not match the evidence key`)
+      }
+      if (only === undefined || entry.subject === only) {
+        if (entry.kind === 'purge') purged.add(entry.subject)
+        else seals.set(entry.subject, entry.seal)
+      }
+      expectedSeq = seq + 1
+      prev = entry.hash
+    }
+    if (page.length < EXPORT_PAGE_SIZE) break
+    afterSeq = Number(page.at(-1)!.seq)
+    onProgress(`${entries.toLocaleString('en-US')} ledger entries checked`)
+  }
+  return { entries, seals, purged, seen: new Set<string>() }
+}
+
+/** The signed record's columns of a claim page's row, once it is known to have one. */
+function signedRecordOf(row: Awaited<ReturnType<typeof claimPagesQuery>>[number]) {
+  return { ...row, locale: row.record_locale } as Parameters<typeof claimRecordFromRows>[1]
+}
+
+function sameHex(a: string, b: string): boolean {
+  return a.length === b.length && crypto.timingSafeEqual(Buffer.from(a), Buffer.from(b))
+}
+
+/** Every row of a table, newest first, in keyset pages. */
+function allRows<Table extends 'form_submissions' | 'audit_log'>(db: Kysely<Database>, table: Table) {
+  return keysetPages<Selectable<Database[Table]> & { id: number }>(
+    (beforeId) =>
+      db
+        .selectFrom(table as 'form_submissions')
+        .selectAll()
+        .where('id', '<', beforeId)
+        .orderBy('id', 'desc')
+        .limit(EXPORT_PAGE_SIZE)
+        .execute() as unknown as Promise<(Selectable<Database[Table]> & { id: number })[]>,
+  )
+}
+
+/** Claims with their signed records (null columns when a record is missing), newest first. */
+function claimPages(db: Kysely<Database>, claimId: number | undefined) {
+  return keysetPages((beforeId) => claimPagesQuery(db, claimId, beforeId))
+}
+
+function claimPagesQuery(db: Kysely<Database>, claimId: number | undefined, beforeId: number) {
+  let query = db
+    .selectFrom('claims')
+    .leftJoin('agreement_records', 'agreement_records.claim_id', 'claims.id')
+    .selectAll('claims')
+    .select([
+      'agreement_records.template',
+      'agreement_records.template_version',
+      'agreement_records.locale as record_locale',
+      'agreement_records.html',
+      'agreement_records.consent_text',
+      'agreement_records.signature',
+      'agreement_records.signature_method',
+      'agreement_records.typed_signature',
+      'agreement_records.signed_at',
+      'agreement_records.ip_address',
+      'agreement_records.user_agent',
+    ])
+    .where('claims.id', '<', beforeId)
+    .orderBy('claims.id', 'desc')
+    .limit(EXPORT_PAGE_SIZE)
+  if (claimId !== undefined) query = query.where('claims.id', '=', claimId)
+  return query.execute()
+}
+
+/** The SHA-256 of each distinct screenshot of a page, read a few at a time; absent when the file is. */
+async function screenshotHashes(
+  storage: ScreenshotStorage,
+  rows: readonly { screenshot_key: string }[],
+): Promise<Map<string, string>> {
+  const keys = [...new Set(rows.map((row) => row.screenshot_key))]
+  const hashes = new Map<string, string>()
+  const next = keys.values()
+  const worker = async () => {
+    for (let key = next.next(); !key.done; key = next.next()) {
+      try {
+        const { body } = await storage.stream(key.value)
+        const hash = crypto.createHash('sha256')
+        for await (const chunk of body) hash.update(chunk as Buffer)
+        hashes.set(key.value, hash.digest('hex'))
+      } catch (error) {
+        if ((error as { code?: unknown }).code !== 'ENOENT') throw error
+      }
+    }
+  }
+  await Promise.all(Array.from({ length: 8 }, worker))
+  return hashes
+}

@@ -1,0 +1,158 @@
+import { execFileSync, spawnSync } from 'node:child_process'
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import request from 'supertest'
+import yauzl from 'yauzl'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import {
+  createTestContext,
+  DIALECTS,
+  loginStaff,
+  makeClaimData,
+  makePng,
+  type TestContext,
+} from './helpers.ts'
+
+const SITE = 'bundle.test'
+const ROOT = path.resolve(import.meta.dirname, '..', '..')
+
+/** Unzips a ZIP's files into `dir` with yauzl, as any unzip tool would, and lists their names. */
+function unzip(zip: Buffer, dir: string): Promise<string[]> {
+  return new Promise((resolve, reject) => {
+    yauzl.fromBuffer(zip, { lazyEntries: true }, (error, archive) => {
+      if (error) return reject(error)
+      const names: string[] = []
+      archive.on('entry', (entry: yauzl.Entry) => {
+        archive.openReadStream(entry, (streamError, stream) => {
+          if (streamError) return reject(streamError)
+          const chunks: Buffer[] = []
+          stream.on('data', (chunk: Buffer) => chunks.push(chunk))
+          stream.on('end', () => {
+            fs.writeFileSync(path.join(dir, entry.fileName), Buffer.concat(chunks))
+            names.push(entry.fileName)
+            archive.readEntry()
+          })
+        })
+      })
+      archive.on('end', () => resolve(names))
+      archive.on('error', reject)
+      archive.readEntry()
+    })
+  })
+}
+
+/** `sha256sum FILE`'s hash, from the coreutils command itself. */
+function sha256sum(file: string): string {
+  return execFileSync('sha256sum', [file], { encoding: 'utf8' }).split(' ')[0]!
+}
+
+describe.each(DIALECTS)('%s: the evidence bundle of a claim', (dialect) => {
+  let ctx: TestContext
+  let claimId: number
+  let cookie: string
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'claims-bundle-'))
+  beforeAll(async () => {
+    ctx = await createTestContext(dialect)
+    const filed = await request(ctx.app)
+      .post('/api/forms/brigit/submissions')
+      .field('data', JSON.stringify(makeClaimData()))
+      .attach('screenshot', makePng({ width: 40, height: 30 }), 'statement.png')
+      .expect(201)
+    claimId = Number(filed.body.id)
+    cookie = await loginStaff(ctx.app, { site: SITE })
+  })
+  afterAll(async () => {
+    await ctx?.close()
+    fs.rmSync(dir, { recursive: true, force: true })
+  })
+
+  function downloadBundle(id: number | string, session: string | undefined = cookie) {
+    const req = request(ctx.app)
+      .get(`/api/staff/claims/${id}/evidence.zip`)
+      .set({ Host: SITE })
+      .buffer(true)
+      .parse((res, done) => {
+        const chunks: Buffer[] = []
+        res.on('data', (chunk: Buffer) => chunks.push(chunk))
+        res.on('end', () => done(null, Buffer.concat(chunks)))
+      })
+    return session ? req.set('Cookie', session) : req
+  }
+
+  it('unzips to the agreement, signature, screenshot, record, ledger and VERIFY.txt, whose hashes recompute with sha256sum', async () => {
+    const res = await downloadBundle(claimId).expect(200)
+    expect(res.headers['content-type']).toBe('application/zip')
+    expect(res.headers['content-disposition']).toBe(`attachment; filename=claim-${claimId}-evidence.zip`)
+    const names = await unzip(res.body as Buffer, dir)
+    expect(names).toEqual([
+      'agreement.pdf',
+      'agreement.html',
+      'signature.png',
+      'screenshot.png',
+      'record.json',
+      'ledger.json',
+      'VERIFY.txt',
+    ])
+
+    const record = JSON.parse(fs.readFileSync(path.join(dir, 'record.json'), 'utf8'))
+    const ledger = JSON.parse(fs.readFileSync(path.join(dir, 'ledger.json'), 'utf8')) as {
+      subject: string
+      kind: string
+      seal: string
+    }[]
+    const stored = await ctx.db
+      .selectFrom('agreement_records')
+      .selectAll()
+      .where('claim_id', '=', claimId)
+      .executeTakeFirstOrThrow()
+    // the seal is the SHA-256 of record.json as it is in the bundle
+    const sealed = ledger.find((entry) => entry.subject === `claim:${claimId}` && entry.kind === 'claim')
+    expect(sha256sum(path.join(dir, 'record.json'))).toBe(sealed!.seal)
+    expect(sha256sum(path.join(dir, 'screenshot.png'))).toBe(record.screenshot.sha256)
+    expect(sha256sum(path.join(dir, 'agreement.html'))).toBe(stored.sha256)
+    expect(record).toMatchObject({
+      kind: 'claim',
+      id: claimId,
+      app: 'brigit',
+      fields: { email: 'jane.doe@example.com' },
+    })
+    expect(fs.readFileSync(path.join(dir, 'signature.png')).toString('base64')).toBe(
+      stored.signature.slice(stored.signature.indexOf(',') + 1),
+    )
+    expect(fs.readFileSync(path.join(dir, 'agreement.pdf')).subarray(0, 5).toString('latin1')).toBe('%PDF-')
+    expect(fs.readFileSync(path.join(dir, 'VERIFY.txt'), 'utf8')).toContain('sha256sum record.json')
+  })
+
+  it('puts each download in the audit log, and refuses one without a session or for no claim', async () => {
+    await downloadBundle(claimId).expect(200)
+    const entries = await ctx.db
+      .selectFrom('audit_log')
+      .select(['action', 'app', 'detail'])
+      .where('action', '=', 'evidence_download')
+      .execute()
+    expect(entries.length).toBeGreaterThanOrEqual(1)
+    expect(entries.at(-1)).toEqual({ action: 'evidence_download', app: 'brigit', detail: `claim ${claimId}` })
+    await downloadBundle(claimId, '').expect(401)
+    const missing = await downloadBundle(999_999).expect(404)
+    expect(JSON.parse((missing.body as Buffer).toString()).error.message).toBe('no signed claim "999999"')
+  })
+
+  it.runIf(dialect === 'sqlite')('writes the same bundle from npm run evidence', () => {
+    const out = path.join(dir, 'from-the-command.zip')
+    const result = spawnSync(
+      process.execPath,
+      ['--import', 'tsx', 'scripts/evidence.ts', '--claim', String(claimId), '--out', out],
+      {
+        cwd: ROOT,
+        env: { ...process.env, DATA_DIR: ctx.dataDir, DATABASE_URL: '' },
+        encoding: 'utf8',
+        timeout: 60_000,
+      },
+    )
+    expect(result.stderr).toBe('')
+    expect(result.status).toBe(0)
+    expect(result.stdout.trim()).toBe(out)
+    expect(fs.readFileSync(out).subarray(0, 2).toString('latin1')).toBe('PK')
+  })
+})
