@@ -205,6 +205,30 @@ describe('staff use the Brigit dashboard', () => {
     await tableTab.close()
   })
 
+  it("downloads a claim's evidence bundle from its details, and the download is on record", async () => {
+    const [stored] = queryDb<StoredClaim>(
+      "SELECT id FROM claims WHERE app = 'brigit' AND email = ?",
+      DANA.email,
+    )
+    await rowFor(page, DANA.email).getByRole('button', { name: 'View Details' }).click()
+    const panel = page.getByRole('region', { name: 'Selected Submission Details' })
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      panel.getByRole('button', { name: 'Download evidence' }).click(),
+    ])
+    expect(download.suggestedFilename()).toBe(`claim-${stored!.id}-evidence.zip`)
+    const bytes = fs.readFileSync((await download.path())!)
+    // a ZIP, its files named in its central directory
+    expect(bytes.subarray(0, 2).toString('latin1')).toBe('PK')
+    for (const name of ['agreement.pdf', 'record.json', 'ledger.json', 'VERIFY.txt']) {
+      expect(bytes.includes(Buffer.from(name))).toBe(true)
+    }
+    const [logged] = queryDb<{ detail: string }>(
+      "SELECT detail FROM audit_log WHERE action = 'evidence_download' ORDER BY id DESC LIMIT 1",
+    )
+    expect(logged?.detail).toBe(`claim ${stored!.id}`)
+  })
+
   it('downloads the CSV with the spec columns and the claims in it', async () => {
     const [download] = await Promise.all([
       page.waitForEvent('download'),
