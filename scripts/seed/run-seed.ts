@@ -4,6 +4,7 @@ import { loadAgreementTemplates } from '../../server/agreements/agreement-templa
 import { createDb } from '../../server/db/create-db.ts'
 import type { Database } from '../../server/db/database.ts'
 import { migrateToLatest } from '../../server/db/migrate.ts'
+import { loadEvidenceKey } from '../../server/evidence/evidence-key.ts'
 import { loadFormConfigs } from '../../server/forms/load-form-configs.ts'
 import { loadIntakeConfig } from '../../server/forms/load-intake-config.ts'
 import { seedDatabase, type SeedResult } from './seed-database.ts'
@@ -53,6 +54,10 @@ export async function runSeed(options: RunSeedOptions): Promise<SeedResult> {
       forms,
       intake,
       templates,
+      evidenceKey: loadEvidenceKey({
+        setting: process.env.EVIDENCE_KEY?.trim() || undefined,
+        dataDir: options.dataDir,
+      }),
       claims: options.claims,
       hotApp: options.hotApp,
       ...(options.hotShare === undefined ? {} : { hotShare: options.hotShare }),

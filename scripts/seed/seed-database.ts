@@ -12,6 +12,9 @@ import type {
   FormSubmissionsTable,
   IntakeCasesTable,
 } from '../../server/db/database.ts'
+import { sha256Hex } from '../../server/evidence/evidence-key.ts'
+import { appendToLedger, subjectOf, type LedgerInput } from '../../server/evidence/ledger.ts'
+import { claimRecordFromRows, intakeRecordFromRow, sealOf } from '../../server/evidence/sealed-record.ts'
 import { makePng } from './png.ts'
 import { makeSignaturePng, pngDataUrl } from './png.ts'
 import { claimantFor, filedAt, MAX_CLAIMANTS, unit } from './claimants.ts'
@@ -32,6 +35,8 @@ export interface SeedOptions {
   forms: Map<string, FormConfig>
   intake: IntakeConfig
   templates: AgreementTemplates
+  /** Seals the seeded signings into the evidence ledger, as the server would (verify-evidence checks them). */
+  evidenceKey: Buffer
   claims: number
   hotApp?: string | undefined
   hotShare?: number
@@ -82,7 +87,7 @@ export async function seedDatabase(options: SeedOptions): Promise<SeedResult> {
   if (plan.personOffset + claims >= intakeOnlyNext - claims) {
     throw new Error(`at most ${MAX_CLAIMANTS / 2} claims fit the seed's unique phone numbers`)
   }
-  writeScreenshotFiles(options.dataDir, plan.apps)
+  const screenshotHashes = writeScreenshotFiles(options.dataDir, plan.apps)
   const signature = pngDataUrl(makeSignaturePng())
   const intakeApps = intakeAppChoices(options.intake)
     .map((choice) => choice.value)
@@ -100,7 +105,7 @@ export async function seedDatabase(options: SeedOptions): Promise<SeedResult> {
   for (let start = 0; start < claims; start += CHUNK) {
     const claimRows: (Insertable<ClaimsTable> & { id: number })[] = []
     const agreementRows: Insertable<AgreementRecordsTable>[] = []
-    const intakeRowsOut: Insertable<FormSubmissionsTable>[] = []
+    const intakeRowsOut: (Insertable<FormSubmissionsTable> & { id: number })[] = []
     const caseRows: Insertable<IntakeCasesTable>[] = []
     for (let i = start; i < Math.min(claims, start + CHUNK); i++) {
       const k = plan.personOffset + i
@@ -108,6 +113,7 @@ export async function seedDatabase(options: SeedOptions): Promise<SeedResult> {
       const claimant = claimantFor(k)
       const createdAt = filedAt({ i, n: claims, now })
       const row = claimRow({ id: lastClaimId + 1 + i, app, k, claimant, createdAt })
+      row.screenshot_sha256 = screenshotHashes.get(row.screenshot_key) ?? ''
       claimRows.push(row)
       perApp.set(app, (perApp.get(app) ?? 0) + 1)
       if (agreementEvery > 0 && k % agreementEvery === 0) {
@@ -159,6 +165,7 @@ export async function seedDatabase(options: SeedOptions): Promise<SeedResult> {
       }
       for (const batch of batches(caseRows, limit))
         await trx.insertInto('intake_cases').values(batch).execute()
+      await appendToLedger(trx, options.evidenceKey, seals(claimRows, agreementRows, intakeRowsOut))
     })
     totals.agreements += agreementRows.length
     totals.intakes += intakeRowsOut.length
@@ -202,16 +209,55 @@ async function finish(db: Kysely<Database>, dialect: Dialect): Promise<void> {
   await sql`PRAGMA wal_checkpoint(TRUNCATE)`.execute(db)
 }
 
-/** Three small real PNGs per app, written once; seeded claims point at them in turn. */
-function writeScreenshotFiles(dataDir: string, apps: string[]): void {
+/** Three small real PNGs per app, written once; seeded claims point at them in turn. Their hashes by key. */
+function writeScreenshotFiles(dataDir: string, apps: string[]): Map<string, string> {
+  const hashes = new Map<string, string>()
   for (const app of apps) {
     const dir = path.join(dataDir, 'screenshots', `${app}-screenshots`)
     fs.mkdirSync(dir, { recursive: true })
     for (let n = 0; n < 3; n++) {
       const file = path.join(dir, `seed-${n}.png`)
       if (!fs.existsSync(file)) fs.writeFileSync(file, makePng({ width: 240 + n * 40, height: 420 + n * 60 }))
+      hashes.set(`${app}-screenshots/seed-${n}.png`, sha256Hex(fs.readFileSync(file)))
     }
   }
+  return hashes
+}
+
+/** The ledger entries sealing a chunk's signed claims and its intakes, as the server writes them. */
+function seals(
+  claims: (Insertable<ClaimsTable> & { id: number })[],
+  agreements: Insertable<AgreementRecordsTable>[],
+  intakes: (Insertable<FormSubmissionsTable> & { id: number })[],
+): LedgerInput[] {
+  const byId = new Map(claims.map((claim) => [claim.id, claim]))
+  const signed = agreements.map((record) => {
+    const claim = { locale: 'en', screenshot_sha256: '', ...byId.get(record.claim_id)! }
+    const stored = { locale: 'en', signature_method: 'drawn' as const, typed_signature: null, ...record }
+    return {
+      kind: 'claim' as const,
+      subject: subjectOf('claim', claim.id),
+      seal: sealOf(claimRecordFromRows(claim, stored)),
+    }
+  })
+  const filed = intakes.map((intake) => ({
+    kind: 'intake' as const,
+    subject: subjectOf('intake', intake.id),
+    seal: sealOf(
+      intakeRecordFromRow({
+        locale: 'en',
+        agreement_template: '',
+        agreement_template_version: '',
+        agreement_html: '',
+        ip_address: '',
+        user_agent: '',
+        signature_method: 'drawn',
+        typed_signature: null,
+        ...intake,
+      } as Parameters<typeof intakeRecordFromRow>[0]),
+    ),
+  }))
+  return [...signed, ...filed]
 }
 
 function seconds(since: number): string {
