@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely'
 import { compileOnce, type QueryRunner } from './compile-once.ts'
 import type { Database } from './database.ts'
 import { isPostgresDb } from './dialect.ts'
-import { appendToLedger, subjectOf } from '../evidence/ledger.ts'
+import { compileLedgerAppend, subjectOf } from '../evidence/ledger.ts'
 import { sealOfParts } from '../evidence/sealed-record.ts'
 import { batchedPhoneCheck, claimBatchWriter } from './postgres-claim-batch.ts'
 import { inSharedBatch, inSharedTransaction } from './shared-transaction.ts'
@@ -40,6 +40,7 @@ export function claimStore(db: Kysely<Database>, evidenceKey: Buffer): ClaimStor
       commitClaim: (toCommit) => inSharedBatch(db, batch, toCommit),
     }
   }
+  const appendSeal = compileLedgerAppend(db, evidenceKey)
   return {
     hasClaimForPhone: (values) => statements.hasClaimForPhone(db, values),
     // SQLite runs a statement in microseconds and a claim's three cost less than building one batch;
@@ -48,9 +49,11 @@ export function claimStore(db: Kysely<Database>, evidenceKey: Buffer): ClaimStor
       inSharedTransaction(db, async (trx) => {
         const { id } = await statements.insertClaim(trx, claim)
         await statements.insertAgreementRecord(trx, { ...record, claim_id: id })
-        await appendToLedger(trx, evidenceKey, [
-          { kind: 'claim', subject: subjectOf('claim', id), seal: sealOfParts(recordParts, id) },
-        ])
+        await appendSeal(trx, {
+          kind: 'claim',
+          subject: subjectOf('claim', id),
+          seal: sealOfParts(recordParts, id),
+        })
         if (isCopyQueued) await statements.queueAgreementCopy(trx, { claimId: id })
         if (!(await isScreenshotKept())) throw new Error(SCREENSHOT_REMOVED_MESSAGE)
         return id

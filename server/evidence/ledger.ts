@@ -1,4 +1,5 @@
-import { sql, type Transaction } from 'kysely'
+import { sql, type Kysely, type Transaction } from 'kysely'
+import { compileOnce, type QueryRunner } from '../db/compile-once.ts'
 import type { Database, EvidenceLedgerTable } from '../db/database.ts'
 import { isPostgresDb } from '../db/dialect.ts'
 import { canonicalJson } from './canonical-json.ts'
@@ -105,5 +106,42 @@ export async function appendToLedger(
       .insertInto('evidence_ledger')
       .values(entries.slice(start, start + 1000))
       .execute()
+  }
+}
+
+/**
+ * SQLite: appends one entry at a time with statements compiled once for `db` (see compileOnce), for
+ * the claim path, where building the two queries anew cost more than running them.
+ */
+export function compileLedgerAppend(
+  db: Kysely<Database>,
+  key: Buffer,
+): (runner: QueryRunner, input: LedgerInput) => Promise<void> {
+  const head = compileOnce<never, { seq: number; hash: string }>(() =>
+    db.selectFrom('evidence_ledger').select(['seq', 'hash']).orderBy('seq', 'desc').limit(1),
+  )
+  const insert = compileOnce<keyof LedgerEntry, never>((slot) =>
+    db.insertInto('evidence_ledger').values({
+      seq: slot('seq'),
+      at: slot('at'),
+      kind: slot('kind'),
+      subject: slot('subject'),
+      seal: slot('seal'),
+      seal_hmac: slot('seal_hmac'),
+      detail: slot('detail'),
+      prev_hash: slot('prev_hash'),
+      hash: slot('hash'),
+      hmac: slot('hmac'),
+    }),
+  )
+  return async (runner, input) => {
+    const [last] = (await head(runner, {})).rows
+    const [entry] = chainEntries(
+      last && { seq: Number(last.seq), hash: last.hash },
+      [input],
+      key,
+      new Date().toISOString(),
+    )
+    await insert(runner, entry!)
   }
 }
