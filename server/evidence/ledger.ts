@@ -134,14 +134,17 @@ export function compileLedgerAppend(
       hmac: slot('hmac'),
     }),
   )
+  // the last entry each transaction appended: the claims that commit together follow one another
+  // without asking again (no other writer can append while the transaction holds the write lock)
+  const appended = new WeakMap<QueryRunner, { seq: number; hash: string }>()
   return async (runner, input) => {
-    const [last] = (await head(runner, {})).rows
-    const [entry] = chainEntries(
-      last && { seq: Number(last.seq), hash: last.hash },
-      [input],
-      key,
-      new Date().toISOString(),
-    )
+    let last = appended.get(runner)
+    if (!last) {
+      const [row] = (await head(runner, {})).rows
+      last = row && { seq: Number(row.seq), hash: row.hash }
+    }
+    const [entry] = chainEntries(last, [input], key, new Date().toISOString())
     await insert(runner, entry!)
+    appended.set(runner, { seq: entry!.seq, hash: entry!.hash })
   }
 }

@@ -1,3 +1,4 @@
+import crypto from 'node:crypto'
 import type { Selectable } from 'kysely'
 import type { ClaimData } from '../../src/form-config.ts'
 import type {
@@ -73,8 +74,9 @@ export function sealOf(record: SealedRecord): string {
  * some 20 KB of text; the parts are written where the agreement is rendered, off the event loop.
  */
 export interface RecordParts {
-  before: string
-  after: string
+  /** UTF-8, each with a buffer of its own, so the content thread can hand them over without a copy. */
+  before: Uint8Array
+  after: Uint8Array
 }
 
 export function recordParts(record: Omit<ClaimRecord, 'id'>): RecordParts {
@@ -83,15 +85,16 @@ export function recordParts(record: Omit<ClaimRecord, 'id'>): RecordParts {
   const cut = at === -1 ? members.length : at
   const before = members.slice(0, cut)
   const after = members.slice(cut)
+  const utf8 = new TextEncoder()
   return {
-    before: `{${before.join(',')}${before.length > 0 ? ',' : ''}"id":`,
-    after: `${after.length > 0 ? ',' : ''}${after.join(',')}}`,
+    before: utf8.encode(`{${before.join(',')}${before.length > 0 ? ',' : ''}"id":`),
+    after: utf8.encode(`${after.length > 0 ? ',' : ''}${after.join(',')}}`),
   }
 }
 
 /** The seal of the record whose parts these are, once its id is known. */
 export function sealOfParts({ before, after }: RecordParts, id: number): string {
-  return sha256Hex(`${before}${id}${after}`)
+  return crypto.createHash('sha256').update(before).update(String(id)).update(after).digest('hex')
 }
 
 /** The claim's record as its stored rows tell it (the verifier and the evidence bundle rebuild it so). */

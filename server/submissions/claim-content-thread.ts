@@ -14,7 +14,12 @@ const port = parentPort!
 const templates = compileAgreementTemplates((workerData as { sources: AgreementSources }).sources)
 
 port.on('message', (request: ContentRequest) => {
-  void answer(request).then((reply) => port.postMessage(reply, [reply.screenshot.buffer as ArrayBuffer]))
+  void answer(request).then((reply) =>
+    port.postMessage(reply, [
+      reply.screenshot.buffer as ArrayBuffer,
+      ...('recordParts' in reply ? [reply.recordParts.before.buffer, reply.recordParts.after.buffer] : []),
+    ] as ArrayBuffer[]),
+  )
 })
 port.postMessage(READY)
 

@@ -62,7 +62,10 @@ describe('contentThreadChecker (the content thread)', () => {
       agreement: { template: 'full', templateVersion: templates.version, locale: 'en', html },
       screenshot: { sha256: screenshotSha256, type: 'image/png' },
     }
-    expect(`${content.recordParts.before}42${content.recordParts.after}`).toBe(recordText(sealed))
+    const parts = content.recordParts
+    expect(Buffer.concat([parts.before, Buffer.from('42'), parts.after]).toString('utf8')).toBe(
+      recordText(sealed),
+    )
     expect(sealOfParts(content.recordParts, 42)).toBe(sealOf(sealed))
   })
 
