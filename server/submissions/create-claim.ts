@@ -111,18 +111,15 @@ export async function createClaim(
     extension: content.image.extension,
     bytes: content.screenshot,
   })
-  const toCommit = claimToCommit({
-    config,
-    locale,
-    claim,
-    claimant,
-    signing,
-    content,
-    screenshot: { key, mime: content.image.mime },
-    signer,
-    signedAt: signedAt.toISOString(),
-    templateVersion,
-  })
+  const toCommit = claimToCommit(
+    { config, locale, claim, claimant, signing, signer },
+    {
+      content,
+      screenshot: { key, mime: content.image.mime },
+      signedAt: signedAt.toISOString(),
+      templateVersion,
+    },
+  )
   try {
     const id = await claims.commitClaim({ ...toCommit, isScreenshotKept: () => storage.has(key) })
     return { id, createdAt: toCommit.claim.created_at }
@@ -175,30 +172,35 @@ function claimantFields(claim: ClaimData): ClaimRecord['fields'] {
   }
 }
 
-/** The claim's row and its signed record as stored. */
-function claimToCommit({
-  config,
-  locale,
-  claim,
-  claimant,
-  signing,
-  content,
-  screenshot,
-  signer,
-  signedAt,
-  templateVersion,
-}: {
-  config: FormConfig
-  locale: Locale
-  claim: ClaimData
-  claimant: ClaimRecord['fields']
-  signing: Signing
-  content: ClaimContent
-  screenshot: { key: string; mime: string }
-  signer: SignerInfo
-  signedAt: string
-  templateVersion: string
-}): Omit<ClaimToCommit, 'isScreenshotKept'> {
+/** The claim's row and its signed record as stored: who signed what, then what the server made of it. */
+function claimToCommit(
+  {
+    config,
+    locale,
+    claim,
+    claimant,
+    signing,
+    signer,
+  }: {
+    config: FormConfig
+    locale: Locale
+    claim: ClaimData
+    claimant: ClaimRecord['fields']
+    signing: Signing
+    signer: SignerInfo
+  },
+  {
+    content,
+    screenshot,
+    signedAt,
+    templateVersion,
+  }: {
+    content: ClaimContent
+    screenshot: { key: string; mime: string }
+    signedAt: string
+    templateVersion: string
+  },
+): Omit<ClaimToCommit, 'isScreenshotKept'> {
   return {
     claim: {
       app: config.slug,
