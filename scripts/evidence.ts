@@ -2,6 +2,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { pipeline } from 'node:stream/promises'
 import { loadAgreementTemplates } from '../server/agreements/agreement-templates.ts'
+import { loadPdfSealer } from '../server/agreements/pdf-seal.ts'
 import { readServerConfig } from '../server/config.ts'
 import { createDb } from '../server/db/create-db.ts'
 import { migrateToLatest } from '../server/db/migrate.ts'
@@ -35,7 +36,19 @@ const storage = createScreenshotStorage(config)
 try {
   await migrateToLatest(db)
   const claimId = Number(claimText)
-  const bundle = await evidenceBundleFiles({ db, storage, forms, translators: languages.t, claimId })
+  const pdfSealer = loadPdfSealer({
+    file: config.pdfSigningP12,
+    passphrase: config.pdfSigningPassphrase,
+    dataDir: config.dataDir,
+  })
+  const bundle = await evidenceBundleFiles({
+    db,
+    storage,
+    forms,
+    translators: languages.t,
+    pdfSealer,
+    claimId,
+  })
   const evidenceKey = loadEvidenceKey({ setting: config.evidenceKey, dataDir: config.dataDir })
   await auditLog(
     db,

@@ -1,3 +1,4 @@
+import fs from 'node:fs'
 import net from 'node:net'
 import path from 'node:path'
 import { FIRM_SETTINGS } from '../src/firm-settings.ts'
@@ -25,6 +26,10 @@ export interface ServerConfig {
   s3: S3Settings | undefined
   /** EVIDENCE_KEY, 64 hex characters; unset: DATA_DIR/evidence.key (loadEvidenceKey). */
   evidenceKey: string | undefined
+  /** PDF_SIGNING_P12: the firm's PKCS#12 file for sealing PDFs; unset: DATA_DIR/pdf-signing.p12. */
+  pdfSigningP12: string | undefined
+  /** PDF_SIGNING_PASSPHRASE: that file's passphrase. */
+  pdfSigningPassphrase: string | undefined
 }
 
 /** A number of proxy hops, or the addresses, CIDRs and named ranges (loopback, linklocal, uniquelocal) to trust. */
@@ -78,6 +83,8 @@ export function readServerConfig(env: NodeJS.ProcessEnv = process.env): Readonly
     smtpUrl: env.SMTP_URL?.trim() || undefined,
     adminPassword: env.ADMIN_PASSWORD || undefined,
     evidenceKey: readEvidenceKey(env.EVIDENCE_KEY),
+    pdfSigningP12: readPdfSigningP12(env.PDF_SIGNING_P12),
+    pdfSigningPassphrase: env.PDF_SIGNING_PASSPHRASE || undefined,
     mailFrom: env.MAIL_FROM ?? `${FIRM_SETTINGS.firmName} <${FIRM_SETTINGS.contactEmail}>`,
   })
 }
@@ -93,6 +100,17 @@ function readEvidenceKey(value: string | undefined): string | undefined {
     throw new SettingError('EVIDENCE_KEY must be 64 hex characters (make one with: openssl rand -hex 32)')
   }
   return text
+}
+
+function readPdfSigningP12(value: string | undefined): string | undefined {
+  const file = value?.trim()
+  if (!file) return undefined
+  if (!fs.existsSync(file)) {
+    throw new SettingError(
+      `PDF_SIGNING_P12 "${file}" is not a file: give the path of the firm's .p12 certificate`,
+    )
+  }
+  return path.resolve(file)
 }
 
 const NAMED_RANGES = new Set(['loopback', 'linklocal', 'uniquelocal'])

@@ -20,6 +20,7 @@ import { createValidatorModules } from './forms/validator-modules.ts'
 import { loadLanguages, type Languages } from './i18n/languages.ts'
 import { createLogger, type Logger } from './logger.ts'
 import { openEvidenceKey } from './evidence/open-evidence-key.ts'
+import { loadPdfSealer } from './agreements/pdf-seal.ts'
 import { removeOrphanScreenshots } from './uploads/remove-orphan-screenshots.ts'
 import { startContentThread, stopContentThreads } from './submissions/claim-content.ts'
 import { createScreenshotStorage } from './uploads/create-screenshot-storage.ts'
@@ -93,6 +94,11 @@ export async function startServer(
     agreementCopies,
     logger,
     evidenceKey,
+    pdfSealer: loadPdfSealer({
+      file: config.pdfSigningP12,
+      passphrase: config.pdfSigningPassphrase,
+      dataDir: config.dataDir,
+    }),
     languages,
     validators,
     clientDir: CLIENT_DIR,

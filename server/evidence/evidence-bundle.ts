@@ -7,7 +7,7 @@ import type { FormConfig } from '../../src/form-config.ts'
 import { DEFAULT_LOCALE, parseLocale, type Locale, type Translator } from '../../src/translate.ts'
 import { findAgreementByClaimId } from '../agreements/agreement-record.repository.ts'
 import { signedAgreementDocument } from '../agreements/agreement-document.ts'
-import { renderAgreementPdf } from '../agreements/agreement-pdf.ts'
+import { sealedAgreementPdf, type PdfSealer } from '../agreements/pdf-seal.ts'
 import { claimSignedRecord } from '../agreements/signed-record.ts'
 import type { Database } from '../db/database.ts'
 import type { ScreenshotStorage } from '../uploads/screenshot-storage.ts'
@@ -30,6 +30,7 @@ export async function evidenceBundleFiles({
   storage,
   forms,
   translators,
+  pdfSealer,
   claimId,
 }: {
   db: Kysely<Database>
@@ -37,6 +38,7 @@ export async function evidenceBundleFiles({
   forms: Map<string, FormConfig>
   /** The documents' own words in each language (Languages.t). */
   translators: (locale: Locale) => Translator
+  pdfSealer: PdfSealer
   claimId: number
 }): Promise<{ files: BundleFile[]; app: string; signedAt: Date }> {
   const claim = await db.selectFrom('claims').selectAll().where('id', '=', claimId).executeTakeFirst()
@@ -59,7 +61,7 @@ export async function evidenceBundleFiles({
   const files = [
     {
       name: 'agreement.pdf',
-      bytes: await renderAgreementPdf({
+      bytes: await sealedAgreementPdf(pdfSealer, {
         html: document.html,
         title: document.title,
         audit: document.audit,

@@ -12,6 +12,7 @@ import type { ScreenshotStorage } from '../uploads/screenshot-storage.ts'
 import type { RecordAudit } from './audit-log.ts'
 import { evidenceBundleFiles, zipBundle } from '../evidence/evidence-bundle.ts'
 import type { Languages } from '../i18n/languages.ts'
+import type { PdfSealer } from '../agreements/pdf-seal.ts'
 import { isExportCheck, sendCsv } from './csv.ts'
 import { findClaimScreenshot } from './claim-list.ts'
 import { claimSearch } from './claim-search.ts'
@@ -34,6 +35,7 @@ export function dashboardRoutes({
   storage,
   audit,
   languages,
+  pdfSealer,
 }: {
   db: Kysely<Database>
   forms: Map<string, FormConfig>
@@ -41,6 +43,7 @@ export function dashboardRoutes({
   storage: ScreenshotStorage
   audit: RecordAudit
   languages: Languages
+  pdfSealer: PdfSealer
 }): Router {
   const router = Router()
   const claims = claimSearch(db)
@@ -118,7 +121,14 @@ export function dashboardRoutes({
     if (id === undefined) {
       throw new AppError('NOT_FOUND', { status: 404, message: `no signed claim "${req.params.id}"` })
     }
-    const bundle = await evidenceBundleFiles({ db, storage, forms, translators: languages.t, claimId: id })
+    const bundle = await evidenceBundleFiles({
+      db,
+      storage,
+      forms,
+      translators: languages.t,
+      pdfSealer,
+      claimId: id,
+    })
     // nothing is sent unless the download is on record
     await audit({
       clientAddress: clientAddress(req),

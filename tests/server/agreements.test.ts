@@ -173,6 +173,7 @@ for (const dialect of DIALECTS) {
         agreementCopies,
         logger,
         evidenceKey: ctx.evidenceKey,
+        pdfSealer: ctx.pdfSealer,
       })
     }
 

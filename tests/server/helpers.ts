@@ -22,6 +22,7 @@ import { loadFormConfigs } from '../../server/forms/load-form-configs.ts'
 import { loadIntakeConfig } from '../../server/forms/load-intake-config.ts'
 import { loadEvidenceKey } from '../../server/evidence/evidence-key.ts'
 import { removeSealed } from '../../server/ops/purge-expired.ts'
+import { loadPdfSealer, type PdfSealer } from '../../server/agreements/pdf-seal.ts'
 import { loadLanguages } from '../../server/i18n/languages.ts'
 import { createLogger, type Logger } from '../../server/logger.ts'
 import { createScreenshotStorage } from '../../server/uploads/create-screenshot-storage.ts'
@@ -52,6 +53,8 @@ export interface TestContext {
   dataDir: string
   /** The key of this context's evidence seals (its DATA_DIR/evidence.key). */
   evidenceKey: Buffer
+  /** Seals this context's PDFs (its DATA_DIR/pdf-signing.p12). */
+  pdfSealer: PdfSealer
   storage: ScreenshotStorage
   forms: Map<string, FormConfig>
   intake: IntakeConfig
@@ -107,6 +110,7 @@ export async function createTestContext(
   })
   const languages = loadLanguages({ formsDir, forms, intake })
   const evidenceKey = loadEvidenceKey({ setting: undefined, dataDir })
+  const pdfSealer = loadPdfSealer({ file: undefined, dataDir })
   const agreementCopies = createAgreementCopies({ db, mailer, forms, translators: languages.t, logger })
   const app = createApp({
     db,
@@ -117,6 +121,7 @@ export async function createTestContext(
     agreementCopies,
     logger,
     evidenceKey,
+    pdfSealer,
     languages,
     clientDir,
     trustProxy,
@@ -127,6 +132,7 @@ export async function createTestContext(
     db,
     dataDir,
     evidenceKey,
+    pdfSealer,
     storage,
     forms,
     intake,

@@ -1,0 +1,107 @@
+import crypto from 'node:crypto'
+import fs from 'node:fs'
+import path from 'node:path'
+import { plainAddPlaceholder } from '@signpdf/placeholder-plain'
+import { SignPdf } from '@signpdf/signpdf'
+import { P12Signer } from '@signpdf/signer-p12'
+import forge from 'node-forge'
+import { FIRM_SETTINGS } from '../../src/firm-settings.ts'
+import { renderAgreementPdf } from './agreement-pdf.ts'
+
+/** The certificate file made on first start when the firm gives none (PDF_SIGNING_P12). */
+export const PDF_SIGNING_FILE = 'pdf-signing.p12'
+
+/** Seals a PDF with the firm's certificate: any PDF reader then shows whether the file was changed. */
+export interface PdfSealer {
+  seal(pdf: Buffer, signedAt: Date): Promise<Buffer>
+}
+
+/**
+ * The firm's PKCS#12 certificate and key: PDF_SIGNING_P12 (with PDF_SIGNING_PASSPHRASE), else
+ * DATA_DIR/pdf-signing.p12, a self-signed certificate in the firm's name made on first start (mode
+ * 0600, no passphrase; back it up with the evidence key). A reader shows a self-signed seal as valid
+ * but from an unknown signer; a firm that wants its name trusted gives a certificate from a CA.
+ */
+export function loadPdfSealer({
+  file,
+  passphrase = '',
+  dataDir,
+}: {
+  file: string | undefined
+  passphrase?: string | undefined
+  dataDir: string
+}): PdfSealer {
+  const p12 = file === undefined ? selfSignedP12(dataDir) : fs.readFileSync(file)
+  try {
+    forge.pkcs12.pkcs12FromAsn1(forge.asn1.fromDer(p12.toString('binary')), passphrase)
+  } catch (error) {
+    // at start-up, not at a claimant's first download
+    throw new Error(
+      `the PDF certificate ${file ?? PDF_SIGNING_FILE} cannot be opened${file ? ' with PDF_SIGNING_PASSPHRASE' : ''}: ${(error as Error).message}`,
+    )
+  }
+  return {
+    async seal(pdf, signedAt) {
+      const withPlaceholder = plainAddPlaceholder({
+        pdfBuffer: pdf,
+        reason: 'The agreement as signed and stored',
+        contactInfo: FIRM_SETTINGS.contactEmail,
+        name: FIRM_SETTINGS.firmName,
+        location: FIRM_SETTINGS.firmName,
+        signingTime: signedAt,
+      })
+      // a P12Signer reads its certificate as it signs, once: one signer per PDF
+      return new SignPdf().sign(withPlaceholder, new P12Signer(p12, { passphrase }), signedAt)
+    },
+  }
+}
+
+function selfSignedP12(dataDir: string): Buffer {
+  const target = path.join(dataDir, PDF_SIGNING_FILE)
+  if (fs.existsSync(target)) return fs.readFileSync(target)
+  const { privateKey, publicKey } = crypto.generateKeyPairSync('rsa', { modulusLength: 2048 })
+  const key = forge.pki.privateKeyFromPem(privateKey.export({ type: 'pkcs1', format: 'pem' }).toString())
+  const certificate = forge.pki.createCertificate()
+  certificate.publicKey = forge.pki.publicKeyFromPem(
+    publicKey.export({ type: 'spki', format: 'pem' }).toString(),
+  )
+  certificate.serialNumber = `01${crypto.randomBytes(15).toString('hex')}`
+  certificate.validity.notBefore = new Date()
+  certificate.validity.notAfter = new Date(Date.now() + 20 * 365 * 24 * 60 * 60 * 1000)
+  const name = [
+    { name: 'commonName', value: `${FIRM_SETTINGS.firmName} signed agreements` },
+    { name: 'organizationName', value: FIRM_SETTINGS.firmName },
+  ]
+  certificate.setSubject(name)
+  certificate.setIssuer(name)
+  certificate.setExtensions([
+    { name: 'basicConstraints', cA: false },
+    { name: 'keyUsage', digitalSignature: true, nonRepudiation: true },
+  ])
+  certificate.sign(key, forge.md.sha256.create())
+  const der = forge.asn1
+    .toDer(forge.pkcs12.toPkcs12Asn1(key, [certificate], '', { algorithm: '3des' }))
+    .getBytes()
+  const bytes = Buffer.from(der, 'binary')
+  fs.mkdirSync(dataDir, { recursive: true })
+  // written whole under another name, then linked: a process starting at the same moment reads a whole file
+  const draft = `${target}.${process.pid}.${crypto.randomBytes(4).toString('hex')}`
+  fs.writeFileSync(draft, bytes, { mode: 0o600, flag: 'wx' })
+  try {
+    fs.linkSync(draft, target)
+    return bytes
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error
+    return fs.readFileSync(target)
+  } finally {
+    fs.rmSync(draft, { force: true })
+  }
+}
+
+/** The agreement's PDF as every download gives it: rendered, then sealed at the time it was signed. */
+export async function sealedAgreementPdf(
+  sealer: PdfSealer,
+  document: Parameters<typeof renderAgreementPdf>[0],
+): Promise<Buffer> {
+  return sealer.seal(await renderAgreementPdf(document), new Date(document.audit.signedAt))
+}
