@@ -48,16 +48,14 @@ try {
     translators: languages.t,
     pdfSealer,
     claimId,
-  })
-  const evidenceKey = loadEvidenceKey({ setting: config.evidenceKey, dataDir: config.dataDir })
-  await auditLog(
-    db,
-    evidenceKey,
-  )({
-    clientAddress: 'command line',
-    app: bundle.app,
-    action: 'evidence_download',
-    detail: `claim ${claimId}`,
+    recordDownload: (entry) =>
+      auditLog(
+        db,
+        loadEvidenceKey({ setting: config.evidenceKey, dataDir: config.dataDir }),
+      )({
+        clientAddress: 'command line',
+        ...entry,
+      }),
   })
   // 'wx': an existing file is never overwritten
   await pipeline(zipBundle(bundle.files, bundle.signedAt), fs.createWriteStream(out, { flags: 'wx' }))

@@ -32,6 +32,7 @@ export async function evidenceBundleFiles({
   translators,
   pdfSealer,
   claimId,
+  recordDownload,
 }: {
   db: Kysely<Database>
   storage: ScreenshotStorage
@@ -40,7 +41,9 @@ export async function evidenceBundleFiles({
   translators: (locale: Locale) => Translator
   pdfSealer: PdfSealer
   claimId: number
-}): Promise<{ files: BundleFile[]; app: string; signedAt: Date }> {
+  /** Puts the download on record (the audit log): no bundle is handed out that is not. */
+  recordDownload: (entry: { app: string; action: 'evidence_download'; detail: string }) => Promise<void>
+}): Promise<{ files: BundleFile[]; signedAt: Date }> {
   const claim = await db.selectFrom('claims').selectAll().where('id', '=', claimId).executeTakeFirst()
   const record = await db
     .selectFrom('agreement_records')
@@ -81,7 +84,8 @@ export async function evidenceBundleFiles({
     },
     { name: 'VERIFY.txt', bytes: Buffer.from(verifyText(claimId, extension), 'utf8') },
   ]
-  return { files, app: claim.app, signedAt: new Date(signed.signedAt) }
+  await recordDownload({ app: claim.app, action: 'evidence_download', detail: `claim ${claimId}` })
+  return { files, signedAt: new Date(signed.signedAt) }
 }
 
 /** The claim's ledger entries, each with the entry before it and the one after it. */

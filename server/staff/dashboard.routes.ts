@@ -128,13 +128,7 @@ export function dashboardRoutes({
       translators: languages.t,
       pdfSealer,
       claimId: id,
-    })
-    // nothing is sent unless the download is on record
-    await audit({
-      clientAddress: clientAddress(req),
-      app: bundle.app,
-      action: 'evidence_download',
-      detail: `claim ${id}`,
+      recordDownload: (entry) => audit({ clientAddress: clientAddress(req), ...entry }),
     })
     res
       .set({ 'Content-Type': 'application/zip', 'Cache-Control': NO_STORE })
