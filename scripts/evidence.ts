@@ -2,7 +2,8 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { pipeline } from 'node:stream/promises'
 import { loadAgreementTemplates } from '../server/agreements/agreement-templates.ts'
-import { loadPdfSealer } from '../server/agreements/pdf-seal.ts'
+import { loadPdfCertificate } from '../server/agreements/pdf-seal.ts'
+import { agreementPdfThread } from '../server/agreements/agreement-pdfs.ts'
 import { readServerConfig } from '../server/config.ts'
 import { createDb } from '../server/db/create-db.ts'
 import { migrateToLatest } from '../server/db/migrate.ts'
@@ -36,17 +37,16 @@ const storage = createScreenshotStorage(config)
 try {
   await migrateToLatest(db)
   const claimId = Number(claimText)
-  const pdfSealer = loadPdfSealer({
-    file: config.pdfSigningP12,
-    passphrase: config.pdfSigningPassphrase,
-    dataDir: config.dataDir,
+  const agreementPdfs = agreementPdfThread({
+    certificate: loadPdfCertificate(config),
+    languages,
   })
   const bundle = await evidenceBundleFiles({
     db,
     storage,
     forms,
     translators: languages.t,
-    pdfSealer,
+    agreementPdfs,
     claimId,
     recordDownload: (entry) =>
       auditLog(

@@ -30,7 +30,7 @@ import { PROJECT_ROOT } from './project-root.ts'
 const DEFAULT_FORMS_DIR = path.join(PROJECT_ROOT, 'forms')
 import type { ScreenshotStorage } from './uploads/screenshot-storage.ts'
 import { auditLog } from './staff/audit-log.ts'
-import type { PdfSealer } from './agreements/pdf-seal.ts'
+import type { AgreementPdfs } from './agreements/agreement-pdfs.ts'
 
 export interface AppDeps {
   db: Kysely<Database>
@@ -43,8 +43,8 @@ export interface AppDeps {
   logger: Logger
   /** The key of the evidence seals' HMACs (loadEvidenceKey): never in the database. */
   evidenceKey: Buffer
-  /** Seals the agreement PDFs with the firm's certificate (loadPdfSealer). */
-  pdfSealer: PdfSealer
+  /** Makes the sealed agreement PDFs, off the event loop (agreementPdfThread). */
+  agreementPdfs: AgreementPdfs
   /** Every config and text per language; read from ./forms when left out (tests). */
   languages?: Languages
   /** The browser's precompiled validators; compiled on first request when left out (tests). */
@@ -67,7 +67,7 @@ export function createApp({
   agreementCopies,
   logger,
   evidenceKey,
-  pdfSealer,
+  agreementPdfs,
   languages = loadLanguages({ formsDir: DEFAULT_FORMS_DIR, forms, intake }),
   validators = createValidatorModules({ languages }),
   clientDir,
@@ -104,13 +104,13 @@ export function createApp({
   const audit = auditLog(db, evidenceKey)
   app.use(staffAuthRoutes({ db, audit }))
   app.use('/api/staff', requireStaff(db))
-  app.use(dashboardRoutes({ db, forms, intake, storage, audit, languages, pdfSealer }))
+  app.use(dashboardRoutes({ db, forms, intake, storage, audit, languages, agreementPdfs }))
   app.use(firmLogoRoutes())
   app.use(uiTextRoutes({ languages }))
   app.use(intakeRoutes({ db, templates, languages, validators, evidenceKey }))
   app.use(formRoutes({ forms, languages, validators }))
   app.use(claimRoutes({ db, forms, languages, storage, templates, agreementCopies, evidenceKey }))
-  app.use(agreementRoutes({ db, forms, languages, pdfSealer }))
+  app.use(agreementRoutes({ db, forms, languages, agreementPdfs }))
   app.use('/api', notFoundApi)
   if (clientDir) app.use(staticClient(clientDir, { slugs: new Set(forms.keys()) }))
   app.use(errorHandler({ logger, languages }))

@@ -20,7 +20,8 @@ import { createValidatorModules } from './forms/validator-modules.ts'
 import { loadLanguages, type Languages } from './i18n/languages.ts'
 import { createLogger, type Logger } from './logger.ts'
 import { openEvidenceKey } from './evidence/open-evidence-key.ts'
-import { loadPdfSealer } from './agreements/pdf-seal.ts'
+import { loadPdfCertificate } from './agreements/pdf-seal.ts'
+import { agreementPdfThread } from './agreements/agreement-pdfs.ts'
 import { removeOrphanScreenshots } from './uploads/remove-orphan-screenshots.ts'
 import { startContentThread, stopContentThreads } from './submissions/claim-content.ts'
 import { createScreenshotStorage } from './uploads/create-screenshot-storage.ts'
@@ -82,7 +83,18 @@ export async function startServer(
     dialect === 'sqlite'
       ? await startWalCheckpointer({ db, file: path.join(config.dataDir, SQLITE_FILE_NAME), logger })
       : undefined
-  const agreementCopies = createAgreementCopies({ db, mailer, forms, translators: languages.t, logger })
+  const agreementPdfs = agreementPdfThread({
+    certificate: loadPdfCertificate(config),
+    languages,
+  })
+  const agreementCopies = createAgreementCopies({
+    db,
+    mailer,
+    forms,
+    agreementPdfs,
+    translators: languages.t,
+    logger,
+  })
   // copies queued before a restart (or that failed and came due) go out now
   agreementCopies.wake()
   const app = createApp({
@@ -94,11 +106,7 @@ export async function startServer(
     agreementCopies,
     logger,
     evidenceKey,
-    pdfSealer: loadPdfSealer({
-      file: config.pdfSigningP12,
-      passphrase: config.pdfSigningPassphrase,
-      dataDir: config.dataDir,
-    }),
+    agreementPdfs,
     languages,
     validators,
     clientDir: CLIENT_DIR,
@@ -125,6 +133,7 @@ export async function startServer(
     async close() {
       await new Promise<void>((resolve) => server.close(() => resolve()))
       await agreementCopies.stop()
+      await agreementPdfs.stop()
       await checkpointer?.stop()
       await storage.close()
       await stopContentThreads()

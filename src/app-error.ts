@@ -14,6 +14,7 @@ export type ErrorCode =
   | 'INVALID_PASSWORD'
   | 'CROSS_SITE_REQUEST'
   | 'STORE_UNAVAILABLE'
+  | 'BUSY'
   | 'INTERNAL_ERROR'
 
 /** Per-field messages, shaped like the data: `{ email: { __errors: ['Email is required'] } }`. */

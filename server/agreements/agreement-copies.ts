@@ -8,6 +8,7 @@ import { DEFAULT_LOCALE, parseLocale, translator, type Locale, type Translator }
 import { signedAgreementDocument } from './agreement-document.ts'
 import { claimSignedRecord } from './signed-record.ts'
 import type { AgreementMailer } from './agreement-mailer.ts'
+import type { AgreementPdfs } from './agreement-pdfs.ts'
 import { findAgreementByClaimId } from './agreement-record.repository.ts'
 
 /** Sends the queued e-mail copies of signed agreements, in the background of the server. */
@@ -41,12 +42,15 @@ export function createAgreementCopies({
   db,
   mailer,
   forms,
+  agreementPdfs,
   translators = () => translator(undefined),
   logger,
 }: {
   db: Kysely<Database>
   mailer: AgreementMailer
   forms: Map<string, FormConfig>
+  /** Makes the sealed PDF each copy carries beside the HTML. */
+  agreementPdfs: AgreementPdfs
   /** Each language's texts: a copy is written in the language its agreement was signed in. */
   translators?: (locale: Locale) => Translator
   logger: Logger
@@ -139,14 +143,26 @@ export function createAgreementCopies({
     const appName = forms.get(row.app)?.displayName ?? row.app
     const t = translators(parseLocale(row.locale) ?? DEFAULT_LOCALE)
     const signed = signedAgreementDocument(claimSignedRecord(row, appName), t)
-    const sent = await mailer.send({
-      to: row.email,
-      claimantName: `${row.firstName} ${row.lastName}`,
-      appName,
-      filename: signed.fileName('html'),
-      html: signed.document,
-      t,
-    })
+    const pdf = await agreementPdfs
+      .make({ html: signed.html, title: signed.title, audit: signed.audit })
+      .catch((error: unknown) => {
+        logger.warn(
+          { claimId, err: error instanceof Error ? error.message : String(error) },
+          'agreement PDF not made',
+        )
+        return undefined
+      })
+    const sent =
+      pdf !== undefined &&
+      (await mailer.send({
+        to: row.email,
+        claimantName: `${row.firstName} ${row.lastName}`,
+        appName,
+        filename: signed.fileName('html'),
+        html: signed.document,
+        pdf: { filename: signed.fileName('pdf'), content: pdf },
+        t,
+      }))
     const delay = RETRY_DELAYS_MS[Math.min(attempts, RETRY_DELAYS_MS.length - 1)]!
     await db
       .updateTable('agreement_copies')

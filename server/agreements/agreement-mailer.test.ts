@@ -4,6 +4,7 @@ import os from 'node:os'
 import path from 'node:path'
 import { pino } from 'pino'
 import { afterEach, describe, expect, it } from 'vitest'
+import { attachmentOf } from '../../tests/server/eml-attachment.ts'
 import { type AgreementMail, createAgreementMailer } from './agreement-mailer.ts'
 
 const FROM = 'Claims Desk <claims@example.com>'
@@ -14,6 +15,8 @@ const AGREEMENT_HTML = `<!doctype html>
 </main></body></html>
 `
 
+const AGREEMENT_PDF = Buffer.from('%PDF-1.7\n% the sealed agreement\n%%EOF\n', 'latin1')
+
 function makeMail(overrides: Partial<AgreementMail> = {}): AgreementMail {
   return {
     to: 'ana.lopez@example.com',
@@ -21,6 +24,7 @@ function makeMail(overrides: Partial<AgreementMail> = {}): AgreementMail {
     appName: 'Brigit',
     html: AGREEMENT_HTML,
     filename: 'Ana-Lopez-agreement.html',
+    pdf: { filename: 'Ana-Lopez-agreement.pdf', content: AGREEMENT_PDF },
     ...overrides,
   }
 }
@@ -68,21 +72,6 @@ async function startRejectingSmtpServer(): Promise<number> {
   return (server.address() as net.AddressInfo).port
 }
 
-/** The body of the MIME part whose headers name `filename`, decoded from base64. */
-function attachmentOf(eml: string, filename: string): string {
-  const boundary = /boundary="?([^";\n]+)"?/.exec(eml)?.[1]
-  if (!boundary) throw new Error('the message is not multipart')
-  const part = eml
-    .split(`--${boundary}`)
-    .map((section) => section.replace(/^\n/, ''))
-    .find((section) => section.split('\n\n')[0]?.includes(`filename=${filename}`))
-  if (!part) throw new Error(`no part holds ${filename}`)
-  const [headers = '', ...body] = part.split('\n\n')
-  expect(headers).toMatch(/Content-Type: text\/html; charset=utf-8/i)
-  expect(headers).toMatch(/Content-Transfer-Encoding: base64/i)
-  return Buffer.from(body.join('\n\n').replace(/\s+/g, ''), 'base64').toString('utf8')
-}
-
 afterEach(async () => {
   for (const dir of madeDirs.splice(0)) fs.rmSync(dir, { recursive: true, force: true })
   await Promise.all(servers.splice(0).map((server) => new Promise((resolve) => server.close(resolve))))
@@ -109,14 +98,15 @@ describe('createAgreementMailer', () => {
     expect(lines).toEqual([])
   })
 
-  it('attaches the agreement as text/html under its file name, byte for byte', async () => {
+  it('attaches the agreement as text/html and as its sealed PDF, under their file names, byte for byte', async () => {
     const dataDir = makeDataDir()
     const { logger } = makeLogger()
     await createAgreementMailer({ smtpUrl: undefined, dataDir, from: FROM, logger }).send(makeMail())
 
     const [file = ''] = fs.readdirSync(path.join(dataDir, 'outbox'))
     const eml = fs.readFileSync(path.join(dataDir, 'outbox', file), 'utf8')
-    expect(attachmentOf(eml, 'Ana-Lopez-agreement.html')).toBe(AGREEMENT_HTML)
+    expect(attachmentOf(eml, 'Ana-Lopez-agreement.html').toString('utf8')).toBe(AGREEMENT_HTML)
+    expect(attachmentOf(eml, 'Ana-Lopez-agreement.pdf', 'application/pdf').equals(AGREEMENT_PDF)).toBe(true)
   })
 
   it('escapes the name in the HTML body', async () => {

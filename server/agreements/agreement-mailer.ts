@@ -14,6 +14,8 @@ export interface AgreementMail {
   html: string
   /** e.g. 'Ana-Lopez-agreement.html' */
   filename: string
+  /** The same agreement as a sealed PDF, attached beside the HTML. */
+  pdf: { filename: string; content: Buffer }
   /** The message's words in the language the agreement was signed in (English without one). */
   t?: Translator
 }
@@ -93,7 +95,7 @@ function outboxDelivery(outbox: string): (message: SendMailOptions) => Promise<v
 
 function composeMessage(
   from: string,
-  { to, claimantName, appName, html, filename, t = translator(undefined) }: AgreementMail,
+  { to, claimantName, appName, html, filename, pdf, t = translator(undefined) }: AgreementMail,
 ): SendMailOptions {
   const subject = t('Your signed {app} agreement', { app: appName })
   const body = [
@@ -115,6 +117,7 @@ function composeMessage(
         contentType: 'text/html; charset=utf-8',
         contentTransferEncoding: 'base64',
       },
+      { filename: pdf.filename, content: pdf.content, contentType: 'application/pdf' },
     ],
   }
 }
@@ -126,8 +129,8 @@ function escapeHtml(text: string): string {
 const EMAIL_ADDRESS = /[^\s<>"'(),;:[\]]+@[^\s<>"'(),;:[\]]+/g
 
 /** The error text without any e-mail address, nor the claimant's name (whole, in parts, or in the file name). */
-function scrub(message: string, { to, claimantName, filename }: AgreementMail): string {
-  const secrets = [to, filename, claimantName, ...claimantName.split(/[\s-]+/)]
+function scrub(message: string, { to, claimantName, filename, pdf }: AgreementMail): string {
+  const secrets = [to, filename, pdf.filename, claimantName, ...claimantName.split(/[\s-]+/)]
     .map((secret) => secret.trim())
     .filter((secret) => secret.length >= 2)
   let text = message.replace(EMAIL_ADDRESS, '[redacted]')

@@ -16,7 +16,7 @@ import { hitRateLimit, type RateLimitRule } from '../rate-limit.ts'
 import { DEFAULT_LOCALE, parseLocale } from '../../src/translate.ts'
 import { signedAgreementDocument, type SignedRecord } from './agreement-document.ts'
 import { claimSignedRecord, intakeSignedRecord } from './signed-record.ts'
-import { sealedAgreementPdf, type PdfSealer } from './pdf-seal.ts'
+import type { AgreementPdfs } from './agreement-pdfs.ts'
 import { findAgreementsByContact, type SignedAgreementRow } from './agreement-record.repository.ts'
 import { findIntakeAgreementsByContact, type IntakeAgreementRow } from './intake-agreement.repository.ts'
 import { intakeAgreementApp } from '../../src/intake-config.ts'
@@ -45,13 +45,13 @@ export function agreementRoutes({
   db,
   forms,
   languages,
-  pdfSealer,
+  agreementPdfs,
 }: {
   db: Kysely<Database>
   forms: Map<string, FormConfig>
   languages: Languages
   /** Seals every PDF download with the firm's certificate. */
-  pdfSealer: PdfSealer
+  agreementPdfs: AgreementPdfs
 }): Router {
   const router = Router()
   const json = express.json({ limit: '4kb' })
@@ -123,14 +123,9 @@ export function agreementRoutes({
     if (body.format === 'html') {
       res.type('text/html; charset=utf-8').send(signed.document)
     } else {
-      res.type('application/pdf').send(
-        await sealedAgreementPdf(pdfSealer, {
-          html: signed.html,
-          title: signed.title,
-          audit: signed.audit,
-          t,
-        }),
-      )
+      res
+        .type('application/pdf')
+        .send(await agreementPdfs.make({ html: signed.html, title: signed.title, audit: signed.audit }))
     }
   })
   return router

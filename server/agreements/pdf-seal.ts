@@ -16,21 +16,27 @@ export interface PdfSealer {
   seal(pdf: Buffer, signedAt: Date): Promise<Buffer>
 }
 
+/** The firm's PKCS#12 certificate and key, and the passphrase that opens it. */
+export interface PdfCertificate {
+  p12: Buffer
+  passphrase: string
+}
+
 /**
  * The firm's PKCS#12 certificate and key: PDF_SIGNING_P12 (with PDF_SIGNING_PASSPHRASE), else
  * DATA_DIR/pdf-signing.p12, a self-signed certificate in the firm's name made on first start (mode
  * 0600, no passphrase; back it up with the evidence key). A reader shows a self-signed seal as valid
  * but from an unknown signer; a firm that wants its name trusted gives a certificate from a CA.
  */
-export function loadPdfSealer({
-  file,
-  passphrase = '',
+export function loadPdfCertificate({
+  pdfSigningP12: file,
+  pdfSigningPassphrase: passphrase = '',
   dataDir,
 }: {
-  file: string | undefined
-  passphrase?: string | undefined
+  pdfSigningP12: string | undefined
+  pdfSigningPassphrase?: string | undefined
   dataDir: string
-}): PdfSealer {
+}): PdfCertificate {
   const p12 = file === undefined ? selfSignedP12(dataDir) : fs.readFileSync(file)
   try {
     forge.pkcs12.pkcs12FromAsn1(forge.asn1.fromDer(p12.toString('binary')), passphrase)
@@ -40,6 +46,11 @@ export function loadPdfSealer({
       `the PDF certificate ${file ?? PDF_SIGNING_FILE} cannot be opened${file ? ' with PDF_SIGNING_PASSPHRASE' : ''}: ${(error as Error).message}`,
     )
   }
+  return { p12, passphrase }
+}
+
+/** Seals PDFs with the certificate loadPdfCertificate opened. */
+export function pdfSealer({ p12, passphrase }: PdfCertificate): PdfSealer {
   return {
     async seal(pdf, signedAt) {
       const withPlaceholder = plainAddPlaceholder({

@@ -7,7 +7,7 @@ import type { FormConfig } from '../../src/form-config.ts'
 import { DEFAULT_LOCALE, parseLocale, type Locale, type Translator } from '../../src/translate.ts'
 import { findAgreementByClaimId } from '../agreements/agreement-record.repository.ts'
 import { signedAgreementDocument } from '../agreements/agreement-document.ts'
-import { sealedAgreementPdf, type PdfSealer } from '../agreements/pdf-seal.ts'
+import type { AgreementPdfs } from '../agreements/agreement-pdfs.ts'
 import { claimSignedRecord } from '../agreements/signed-record.ts'
 import type { Database } from '../db/database.ts'
 import type { ScreenshotStorage } from '../uploads/screenshot-storage.ts'
@@ -30,7 +30,7 @@ export async function evidenceBundleFiles({
   storage,
   forms,
   translators,
-  pdfSealer,
+  agreementPdfs,
   claimId,
   recordDownload,
 }: {
@@ -39,7 +39,7 @@ export async function evidenceBundleFiles({
   forms: Map<string, FormConfig>
   /** The documents' own words in each language (Languages.t). */
   translators: (locale: Locale) => Translator
-  pdfSealer: PdfSealer
+  agreementPdfs: AgreementPdfs
   claimId: number
   /** Puts the download on record (the audit log): no bundle is handed out that is not. */
   recordDownload: (entry: { app: string; action: 'evidence_download'; detail: string }) => Promise<void>
@@ -64,11 +64,10 @@ export async function evidenceBundleFiles({
   const files = [
     {
       name: 'agreement.pdf',
-      bytes: await sealedAgreementPdf(pdfSealer, {
+      bytes: await agreementPdfs.make({
         html: document.html,
         title: document.title,
         audit: document.audit,
-        t,
       }),
     },
     { name: 'agreement.html', bytes: Buffer.from(record.html, 'utf8') },

@@ -12,6 +12,8 @@ export interface Languages {
   intake(locale: Locale): IntakeConfig
   /** Translates the server's own claimant-facing texts (messages, the PDF, the e-mail copy). */
   t(locale: Locale): Translator
+  /** What t(locale) translates with (undefined in English), for a thread that translates on its own. */
+  dictionary(locale: Locale): Dictionary | undefined
   /** The browser's own texts (forms/<locale>/ui/*.json), for GET /api/ui-text. */
   browserTexts(locale: Locale): Dictionary
 }
@@ -36,11 +38,17 @@ export function loadLanguages({
   const problems: string[] = []
   const built = new Map<
     Locale,
-    { forms: Map<string, FormConfig>; intake: IntakeConfig; t: Translator; browser: Dictionary }
+    {
+      forms: Map<string, FormConfig>
+      intake: IntakeConfig
+      t: Translator
+      dictionary: Dictionary | undefined
+      browser: Dictionary
+    }
   >()
   for (const locale of LOCALES) {
     if (locale === 'en') {
-      built.set(locale, { forms, intake, t: translator(undefined), browser: {} })
+      built.set(locale, { forms, intake, t: translator(undefined), dictionary: undefined, browser: {} })
       continue
     }
     const folder = path.join(formsDir, locale)
@@ -67,6 +75,7 @@ export function loadLanguages({
       forms: new Map([...forms].map(([slug, config]) => [slug, localizeConfig(config, t)])),
       intake: localizeConfig(intake, t),
       t,
+      dictionary,
       browser,
     })
   }
@@ -76,6 +85,7 @@ export function loadLanguages({
     forms: (locale) => of(locale).forms,
     intake: (locale) => of(locale).intake,
     t: (locale) => of(locale).t,
+    dictionary: (locale) => of(locale).dictionary,
     browserTexts: (locale) => of(locale).browser,
   }
 }

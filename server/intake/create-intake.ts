@@ -1,6 +1,5 @@
 import type { Kysely } from 'kysely'
 import { AppError } from '../../src/app-error.ts'
-import crypto from 'node:crypto'
 import { agreementContext } from '../../src/agreement-context.ts'
 import {
   intakeAgreementApp,
@@ -18,7 +17,8 @@ import { splitSigning } from '../../src/signing.ts'
 import { assertValidOnServer } from '../forms/validate-on-server.ts'
 import { isUniqueViolation } from '../db/create-db.ts'
 import type { Database } from '../db/database.ts'
-import { assertSignatureIsPng } from '../uploads/check-signature.ts'
+import { assertSignatureAccepted } from '../uploads/check-signature.ts'
+import type { IntakeContentChecker } from '../submissions/claim-content.ts'
 import { insertIntakeWithCases } from './intake.repository.ts'
 
 export const INTAKE_SIGNATURE_MESSAGE = 'Signature is required'
@@ -33,6 +33,7 @@ export async function createIntake({
   db,
   evidenceKey,
   templates,
+  checkContent,
   config,
   locale,
   t,
@@ -44,6 +45,8 @@ export async function createIntake({
   /** Makes the HMACs of the intake's seal in the evidence ledger. */
   evidenceKey: Buffer
   templates: AgreementTemplates
+  /** Checks the signature and renders the agreement (off the event loop when the server runs). */
+  checkContent: IntakeContentChecker
   /** The intake config in the claimant's language: its messages answer, its consent texts are stored. */
   config: IntakeConfig
   locale: Locale
@@ -76,21 +79,27 @@ export async function createIntake({
       fields: { cashAdvanceApps: { __errors: [notice.heading] } },
     })
   }
-  assertSignatureIsPng(intake.signature, fieldLabel(config.schema, 'signature'), t(INTAKE_SIGNATURE_MESSAGE))
 
   const consents = intakeConsentTexts(config)
   const signedAt = new Date()
   const createdAt = signedAt.toISOString()
-  // the agreement the consent names, rendered as the page showed it (its apps, its language, its date)
-  const agreementHtml = templates.render(
-    config.agreement.template,
-    agreementContext({
+  // the signature checked, and the agreement the consent names rendered as the page showed it (its
+  // apps, its language, its date)
+  const content = await checkContent({
+    signature: intake.signature,
+    variant: config.agreement.template,
+    locale,
+    context: agreementContext({
       app: intakeAgreementApp({ config, chosen: intake.cashAdvanceApps, locale, noneChosen: '' }),
       answers: { ...intake, phoneNumber: intake.phone },
       date: acceptAgreementDate(agreementDate, signedAt),
       locale,
     }),
-    locale,
+  })
+  assertSignatureAccepted(
+    content.signature,
+    fieldLabel(config.schema, 'signature'),
+    t(INTAKE_SIGNATURE_MESSAGE),
   )
   try {
     const id = await insertIntakeWithCases(db, evidenceKey, {
@@ -121,8 +130,8 @@ export async function createIntake({
         locale,
         agreement_template: config.agreement.template,
         agreement_template_version: templates.version,
-        agreement_html: agreementHtml,
-        agreement_sha256: crypto.createHash('sha256').update(agreementHtml, 'utf8').digest('hex'),
+        agreement_html: content.html,
+        agreement_sha256: content.sha256,
         ip_address: signer.ipAddress,
         user_agent: signer.userAgent,
         signature_method: signing.method,

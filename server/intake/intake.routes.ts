@@ -10,6 +10,7 @@ import type { Languages } from '../i18n/languages.ts'
 import { signerOf } from '../agreements/signer.ts'
 import { requestLocale } from '../i18n/request-locale.ts'
 import { createIntake } from './create-intake.ts'
+import { intakeContentThreadChecker } from '../submissions/claim-content.ts'
 import { computeMilitaryFigures } from './intake.repository.ts'
 import type { CreatedIntake } from '../../src/api/claims.ts'
 
@@ -28,6 +29,7 @@ export function intakeRoutes({
   evidenceKey: Buffer
 }): Router {
   const router = Router()
+  const checkContent = intakeContentThreadChecker(templates)
   router.get('/api/intake/config', (req, res) => {
     res.set('Cache-Control', 'no-cache').json(languages.intake(requestLocale(req)))
   })
@@ -47,6 +49,7 @@ export function intakeRoutes({
         db,
         evidenceKey,
         templates,
+        checkContent,
         config: languages.intake(locale),
         locale,
         t: languages.t(locale),

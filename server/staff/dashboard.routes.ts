@@ -12,7 +12,7 @@ import type { ScreenshotStorage } from '../uploads/screenshot-storage.ts'
 import type { RecordAudit } from './audit-log.ts'
 import { evidenceBundleFiles, zipBundle } from '../evidence/evidence-bundle.ts'
 import type { Languages } from '../i18n/languages.ts'
-import type { PdfSealer } from '../agreements/pdf-seal.ts'
+import type { AgreementPdfs } from '../agreements/agreement-pdfs.ts'
 import { isExportCheck, sendCsv } from './csv.ts'
 import { findClaimScreenshot } from './claim-list.ts'
 import { claimSearch } from './claim-search.ts'
@@ -35,7 +35,7 @@ export function dashboardRoutes({
   storage,
   audit,
   languages,
-  pdfSealer,
+  agreementPdfs,
 }: {
   db: Kysely<Database>
   forms: Map<string, FormConfig>
@@ -43,7 +43,7 @@ export function dashboardRoutes({
   storage: ScreenshotStorage
   audit: RecordAudit
   languages: Languages
-  pdfSealer: PdfSealer
+  agreementPdfs: AgreementPdfs
 }): Router {
   const router = Router()
   const claims = claimSearch(db)
@@ -126,7 +126,7 @@ export function dashboardRoutes({
       storage,
       forms,
       translators: languages.t,
-      pdfSealer,
+      agreementPdfs,
       claimId: id,
       recordDownload: (entry) => audit({ clientAddress: clientAddress(req), ...entry }),
     })

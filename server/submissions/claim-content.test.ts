@@ -6,6 +6,7 @@ import { loadAgreementTemplates } from '../agreements/agreement-templates.ts'
 import { recordText, sealOf, sealOfParts, type ClaimRecord } from '../evidence/sealed-record.ts'
 import {
   contentThreadChecker,
+  intakeContentThreadChecker,
   startContentThread,
   stopContentThreads,
   type RecordInput,
@@ -99,5 +100,20 @@ describe('contentThreadChecker (the content thread)', () => {
     await startContentThread(templates)
     await stopContentThreads()
     expect((await claim(makeNoisePng())).html).toContain('Ana Lopez')
+  })
+
+  it("checks an intake's signature and renders its agreement in the same thread", async () => {
+    const checkIntake = intakeContentThreadChecker(templates)
+    const intake = await checkIntake({ signature, variant: 'full', locale: 'en', context })
+    const html = templates.render('full', context)
+    expect(intake).toEqual({
+      signature: 'png',
+      html,
+      sha256: crypto.createHash('sha256').update(html, 'utf8').digest('hex'),
+    })
+    const svg = `data:image/png;base64,${Buffer.from('<svg onload=alert(1)>').toString('base64')}`
+    expect((await checkIntake({ signature: svg, variant: 'full', locale: 'en', context })).signature).toBe(
+      'not-png',
+    )
   })
 })

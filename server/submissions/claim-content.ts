@@ -1,10 +1,10 @@
-import { Worker } from 'node:worker_threads'
 import type { AgreementContext } from '../../src/agreement-context.ts'
 import type { Locale } from '../../src/translate.ts'
 import type { AgreementTemplates } from '../agreements/agreement-templates.ts'
 import type { ClaimRecord, RecordParts } from '../evidence/sealed-record.ts'
 import type { SignatureCheck } from '../uploads/check-png.ts'
 import type { SniffedImage } from '../uploads/sniff-image.ts'
+import { startRequestThread, threadEntry, type RequestThread } from '../threads/request-thread.ts'
 
 /** What the content thread makes of a claim. */
 export interface ClaimContent {
@@ -26,31 +26,21 @@ export interface ClaimContent {
 /** What the claim's sealed record holds that the content check does not make. */
 export type RecordInput = Omit<ClaimRecord, 'id' | 'agreement' | 'screenshot'>
 
-/** The messages between the server and the thread (claim-content-thread.ts). */
-export interface ContentRequest {
-  id: number
-  screenshot: Uint8Array
-  signature: string
-  variant: string
-  locale: Locale
-  context: AgreementContext
-  record: RecordInput
+/** What the intake's content thread check makes: its signature checked, its agreement rendered and hashed. */
+export interface IntakeContent {
+  signature: SignatureCheck
+  html: string
+  sha256: string
 }
-/** The thread's first message, once it has loaded; then one reply per request. */
-export const READY = 'ready'
-export type ContentReply = { id: number; screenshot: Uint8Array } & (
-  Omit<ClaimContent, 'screenshot'> | { error: string }
-)
 
-interface ContentThread {
-  /** Settles once the thread has loaded (rejects if it could not). */
-  ready: Promise<void>
-  check: ContentChecker
-  stop(): Promise<void>
-}
+/** The messages between the server and the thread (claim-content-thread.ts). */
+export type ContentRequest =
+  | ({ kind: 'claim' } & Omit<ContentCheckRequest, 'screenshot'> & { screenshot: Uint8Array })
+  | ({ kind: 'intake' } & IntakeContentRequest)
+export type ContentReply = (Omit<ClaimContent, 'screenshot'> & { screenshot: Uint8Array }) | IntakeContent
 
 /** One thread per set of templates (in practice one per process), started on first use. */
-const threads = new Map<string, ContentThread>()
+const threads = new Map<string, RequestThread<ContentRequest, ContentReply>>()
 
 /** What a content check is given: the claim's screenshot and signature, and its agreement to render. */
 export interface ContentCheckRequest {
@@ -65,6 +55,17 @@ export interface ContentCheckRequest {
 /** Checks a claim's content; the claim path is given one (contentThreadChecker when the server runs). */
 export type ContentChecker = (request: ContentCheckRequest) => Promise<ClaimContent>
 
+/** What the intake's check is given: its signature, and its agreement to render. */
+export interface IntakeContentRequest {
+  signature: string
+  variant: string
+  locale: Locale
+  context: AgreementContext
+}
+
+/** Checks an intake's signature and renders its agreement (intakeContentThreadChecker when the server runs). */
+export type IntakeContentChecker = (request: IntakeContentRequest) => Promise<IntakeContent>
+
 /**
  * Checks a claim's screenshot (its type by magic bytes, no markup) and signature (a PNG that decodes),
  * and renders and hashes its agreement, in a worker thread: about a fifth of what a claim costs the
@@ -72,7 +73,24 @@ export type ContentChecker = (request: ContentCheckRequest) => Promise<ClaimCont
  * else. The screenshot's bytes are moved to the thread and back, not copied.
  */
 export function contentThreadChecker(templates: AgreementTemplates): ContentChecker {
-  return (request) => contentThread(templates).check(request)
+  return async ({ screenshot, ...rest }) => {
+    // a Buffer may be a slice of a larger (pooled) one, which must not leave this thread: copy those
+    const owned =
+      screenshot.byteOffset === 0 && screenshot.byteLength === screenshot.buffer.byteLength
+        ? screenshot
+        : new Uint8Array(screenshot)
+    const reply = (await contentThread(templates).ask({ kind: 'claim', screenshot: owned, ...rest }, [
+      owned.buffer as ArrayBuffer,
+    ])) as Omit<ClaimContent, 'screenshot'> & { screenshot: Uint8Array }
+    const bytes = reply.screenshot
+    return { ...reply, screenshot: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength) }
+  }
+}
+
+/** The intake's signature check and agreement, in the same thread as the claims': the same costs, off the event loop. */
+export function intakeContentThreadChecker(templates: AgreementTemplates): IntakeContentChecker {
+  return async (request) =>
+    (await contentThread(templates).ask({ kind: 'intake', ...request })) as IntakeContent
 }
 
 /** Starts the thread now (server start-up) and waits until it has loaded, so no claim waits for that. */
@@ -87,83 +105,15 @@ export async function stopContentThreads(): Promise<void> {
   await Promise.all(stopping)
 }
 
-function contentThread(templates: AgreementTemplates): ContentThread {
+function contentThread(templates: AgreementTemplates): RequestThread<ContentRequest, ContentReply> {
   let thread = threads.get(templates.version)
-  if (!thread) {
-    thread = startThread(templates)
-    threads.set(templates.version, thread)
-  }
-  return thread
-}
-
-/**
- * Compiled (npm run build), the thread's code is plain JavaScript beside this file; from source, a small
- * .mjs first gives the thread tsx's TypeScript loader, which a worker does not inherit.
- */
-const THREAD_ENTRY = import.meta.url.endsWith('.js')
-  ? './claim-content-thread.js'
-  : './claim-content-thread.mjs'
-
-function startThread(templates: AgreementTemplates): ContentThread {
-  const worker = new Worker(new URL(THREAD_ENTRY, import.meta.url), {
-    workerData: { sources: templates.sources },
-  })
-  // kept alive only while a claim waits for it
-  worker.unref()
-  const waiting = new Map<number, { resolve(content: ClaimContent): void; reject(error: Error): void }>()
-  let nextId = 0
-  let ended: Error | undefined
-  let loaded: () => void = () => undefined
-  let failed: (error: Error) => void = () => undefined
-  const ready = new Promise<void>((resolve, reject) => {
-    loaded = resolve
-    failed = reject
-  })
-  ready.catch(() => undefined) // nobody need wait for it: a claim gets the same error
-  const end = (error: Error) => {
-    ended ??= error
-    failed(ended)
-    // the next claim starts a new thread
-    if (threads.get(templates.version) === thread) threads.delete(templates.version)
-    for (const claim of waiting.values()) claim.reject(ended)
-    waiting.clear()
-  }
-  worker.on('message', (reply: ContentReply | typeof READY) => {
-    if (reply === READY) return loaded()
-    const claim = waiting.get(reply.id)
-    waiting.delete(reply.id)
-    if (waiting.size === 0) worker.unref()
-    if (!claim) return
-    const screenshot = Buffer.from(
-      reply.screenshot.buffer,
-      reply.screenshot.byteOffset,
-      reply.screenshot.byteLength,
+  // a thread that failed or stopped is replaced for the next claim
+  if (!thread || thread.ended) {
+    thread = startRequestThread<ContentRequest, ContentReply>(
+      threadEntry('claim-content-thread', import.meta.url),
+      { sources: templates.sources },
     )
-    if ('error' in reply) claim.reject(new Error(reply.error))
-    else claim.resolve({ ...reply, screenshot })
-  })
-  worker.on('error', end)
-  worker.on('exit', (code) => end(new Error(`the claim content thread stopped (exit code ${code})`)))
-  const thread: ContentThread = {
-    ready,
-    async stop() {
-      await worker.terminate()
-    },
-    check({ screenshot, ...rest }) {
-      if (ended) return Promise.reject(ended)
-      const id = nextId++
-      // a Buffer may be a slice of a larger (pooled) one, which must not leave this thread: copy those
-      const owned =
-        screenshot.byteOffset === 0 && screenshot.byteLength === screenshot.buffer.byteLength
-          ? screenshot
-          : new Uint8Array(screenshot)
-      return new Promise<ClaimContent>((resolve, reject) => {
-        waiting.set(id, { resolve, reject })
-        worker.ref()
-        const request: ContentRequest = { id, screenshot: owned, ...rest }
-        worker.postMessage(request, [owned.buffer as ArrayBuffer])
-      })
-    },
+    threads.set(templates.version, thread)
   }
   return thread
 }

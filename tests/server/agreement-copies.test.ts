@@ -14,6 +14,9 @@ import {
   makePng,
   type TestContext,
 } from './helpers.ts'
+import { checkSeal } from './check-pdf-seal.ts'
+import { attachmentOf } from './eml-attachment.ts'
+import { pdfText } from './pdf-text.ts'
 
 const SCREENSHOT = makePng({ width: 30, height: 10 })
 // nothing listens on port 1: every send fails at once with ECONNREFUSED, as with a mail server that is down
@@ -45,7 +48,13 @@ for (const dialect of DIALECTS) {
         from: 'claims@example.com',
         logger,
       })
-      const copies = createAgreementCopies({ db: ctx.db, mailer, forms: ctx.forms, logger })
+      const copies = createAgreementCopies({
+        db: ctx.db,
+        mailer,
+        forms: ctx.forms,
+        agreementPdfs: ctx.agreementPdfs,
+        logger,
+      })
       senders.push(copies)
       return copies
     }
@@ -90,6 +99,13 @@ for (const dialect of DIALECTS) {
 
       expect(outbox()).toHaveLength(1)
       expect(outbox()[0]).toMatch(/^To: copy0@example\.com$/m)
+      // the agreement as HTML, and as a PDF sealed with the firm's certificate
+      const eml = outbox()[0]!
+      const pdfName = /filename=(\S+\.pdf)/.exec(eml)?.[1] ?? 'no PDF attached'
+      const pdf = attachmentOf(eml, pdfName, 'application/pdf')
+      expect(checkSeal(pdf)).toBe('valid')
+      expect(await pdfText(pdf)).toContain(`Audit Details Claim ID ${id} App brigit`)
+      expect(attachmentOf(eml, pdfName.replace(/\.pdf$/, '.html')).toString('utf8')).toContain('</html>')
       const [row] = await copies()
       expect(row).toMatchObject({ claim_id: id, attempts: 1 })
       expect(Number(row!.sent_at)).toBeGreaterThan(0)

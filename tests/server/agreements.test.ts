@@ -162,7 +162,13 @@ for (const dialect of DIALECTS) {
         from: 'Claims <claims@example.com>',
         logger,
       })
-      const agreementCopies = createAgreementCopies({ db: ctx.db, mailer, forms: ctx.forms, logger })
+      const agreementCopies = createAgreementCopies({
+        db: ctx.db,
+        mailer,
+        forms: ctx.forms,
+        agreementPdfs: ctx.agreementPdfs,
+        logger,
+      })
       secondCopies.push(agreementCopies)
       return createApp({
         db: ctx.db,
@@ -173,7 +179,7 @@ for (const dialect of DIALECTS) {
         agreementCopies,
         logger,
         evidenceKey: ctx.evidenceKey,
-        pdfSealer: ctx.pdfSealer,
+        agreementPdfs: ctx.agreementPdfs,
       })
     }
 

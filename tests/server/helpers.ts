@@ -22,7 +22,8 @@ import { loadFormConfigs } from '../../server/forms/load-form-configs.ts'
 import { loadIntakeConfig } from '../../server/forms/load-intake-config.ts'
 import { loadEvidenceKey } from '../../server/evidence/evidence-key.ts'
 import { removeSealed } from '../../server/ops/purge-expired.ts'
-import { loadPdfSealer, type PdfSealer } from '../../server/agreements/pdf-seal.ts'
+import { loadPdfCertificate } from '../../server/agreements/pdf-seal.ts'
+import { agreementPdfThread, type AgreementPdfs } from '../../server/agreements/agreement-pdfs.ts'
 import { loadLanguages } from '../../server/i18n/languages.ts'
 import { createLogger, type Logger } from '../../server/logger.ts'
 import { createScreenshotStorage } from '../../server/uploads/create-screenshot-storage.ts'
@@ -54,7 +55,7 @@ export interface TestContext {
   /** The key of this context's evidence seals (its DATA_DIR/evidence.key). */
   evidenceKey: Buffer
   /** Seals this context's PDFs (its DATA_DIR/pdf-signing.p12). */
-  pdfSealer: PdfSealer
+  agreementPdfs: AgreementPdfs
   storage: ScreenshotStorage
   forms: Map<string, FormConfig>
   intake: IntakeConfig
@@ -110,8 +111,18 @@ export async function createTestContext(
   })
   const languages = loadLanguages({ formsDir, forms, intake })
   const evidenceKey = loadEvidenceKey({ setting: undefined, dataDir })
-  const pdfSealer = loadPdfSealer({ file: undefined, dataDir })
-  const agreementCopies = createAgreementCopies({ db, mailer, forms, translators: languages.t, logger })
+  const agreementPdfs = agreementPdfThread({
+    certificate: loadPdfCertificate({ pdfSigningP12: undefined, dataDir }),
+    languages,
+  })
+  const agreementCopies = createAgreementCopies({
+    db,
+    mailer,
+    forms,
+    agreementPdfs,
+    translators: languages.t,
+    logger,
+  })
   const app = createApp({
     db,
     forms,
@@ -121,7 +132,7 @@ export async function createTestContext(
     agreementCopies,
     logger,
     evidenceKey,
-    pdfSealer,
+    agreementPdfs,
     languages,
     clientDir,
     trustProxy,
@@ -132,13 +143,14 @@ export async function createTestContext(
     db,
     dataDir,
     evidenceKey,
-    pdfSealer,
+    agreementPdfs,
     storage,
     forms,
     intake,
     agreementCopies,
     async close() {
       await agreementCopies.stop()
+      await agreementPdfs.stop()
       await storage.close()
       await db.destroy()
       await database?.drop()

@@ -1,0 +1,83 @@
+import { AppError } from '../../src/app-error.ts'
+import { LOCALES, type Dictionary, type Locale } from '../../src/translate.ts'
+import type { Languages } from '../i18n/languages.ts'
+import { startRequestThread, threadEntry, type RequestThread } from '../threads/request-thread.ts'
+import type { AgreementAudit } from './agreement-audit.ts'
+import type { PdfCertificate } from './pdf-seal.ts'
+
+/** A signed agreement to print: its stored HTML, its title and its audit details. */
+export interface AgreementPdfDocument {
+  html: string
+  title: string
+  audit: AgreementAudit
+}
+
+/** Makes the PDFs of signed agreements: every download, e-mail copy and evidence bundle asks this. */
+export interface AgreementPdfs {
+  /** The agreement as a PDF sealed with the firm's certificate, labelled in the language it was signed in. */
+  make(document: AgreementPdfDocument): Promise<Buffer>
+  stop(): Promise<void>
+}
+
+/** What the PDF thread (agreement-pdf-thread.ts) is started with. */
+export interface PdfThreadData {
+  certificate: PdfCertificate
+  /** The server's texts per language (Languages.dictionary), for the audit page's labels. */
+  dictionaries: Partial<Record<Locale, Dictionary>>
+}
+
+/** PDFs waiting beyond the one being made; past this a download is refused with 503 until the queue drains. */
+export const PDF_QUEUE_LIMIT = 20
+
+/**
+ * Renders and seals agreement PDFs in a worker thread, one at a time: a PDF holds the event loop for tens
+ * to hundreds of milliseconds and tens of megabytes, which every claim and page request would otherwise
+ * wait behind, and one at a time bounds what a burst of downloads can take from a process. The thread
+ * starts with the first PDF and is started again if it fails.
+ */
+export function agreementPdfThread({
+  certificate,
+  languages,
+}: {
+  certificate: PdfCertificate
+  languages: Pick<Languages, 'dictionary'>
+}): AgreementPdfs {
+  const data: PdfThreadData = {
+    certificate,
+    dictionaries: Object.fromEntries(LOCALES.map((locale) => [locale, languages.dictionary(locale)])),
+  }
+  let thread: RequestThread<AgreementPdfDocument, Uint8Array> | undefined
+  let queue: Promise<unknown> = Promise.resolve()
+  let waiting = 0
+  const pdfThread = () => {
+    if (!thread || thread.ended) {
+      thread = startRequestThread<AgreementPdfDocument, Uint8Array>(
+        threadEntry('agreement-pdf-thread', import.meta.url),
+        data,
+      )
+    }
+    return thread
+  }
+  return {
+    async make(document) {
+      if (waiting >= PDF_QUEUE_LIMIT) {
+        throw new AppError('BUSY', {
+          status: 503,
+          message: 'too many agreement PDFs are being made right now; please try again in a minute',
+          headers: { 'Retry-After': '30' },
+        })
+      }
+      waiting++
+      const made = queue.then(() => {
+        waiting--
+        return pdfThread().ask(document)
+      })
+      queue = made.catch(() => undefined)
+      const pdf = await made
+      return Buffer.from(pdf.buffer, pdf.byteOffset, pdf.byteLength)
+    },
+    async stop() {
+      await thread?.stop()
+    },
+  }
+}
