@@ -2,6 +2,7 @@ import { FIRM_SETTINGS } from '../src/firm-settings.ts'
 import { readServerConfig } from '../server/config.ts'
 import { createDb } from '../server/db/create-db.ts'
 import { migrateToLatest } from '../server/db/migrate.ts'
+import { asOwner } from '../server/db/server-role.ts'
 import { loadEvidenceKey } from '../server/evidence/evidence-key.ts'
 import { purgeExpired } from '../server/ops/purge-expired.ts'
 import { createScreenshotStorage } from '../server/uploads/create-screenshot-storage.ts'
@@ -9,7 +10,8 @@ import { createScreenshotStorage } from '../server/uploads/create-screenshot-sto
 // npm run purge-expired [-- --dry-run]: delete what is older than firm.json's retention, except legal holds
 const dryRun = process.argv.includes('--dry-run')
 const config = readServerConfig()
-const { db } = createDb(config)
+// the owner's connection when DATABASE_OWNER_URL is set: the server's own role may not delete sealed records
+const { db } = createDb(asOwner(config))
 // the store the server uses: the S3 bucket when S3_BUCKET is set, else DATA_DIR/screenshots
 const storage = createScreenshotStorage(config)
 try {

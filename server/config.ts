@@ -10,6 +10,12 @@ export interface ServerConfig {
   formsDir: string
   /** postgres://… selects PostgreSQL; unset means a SQLite file in dataDir. */
   databaseUrl: string | undefined
+  /**
+   * PostgreSQL only: the tables' owner, for migrations and purge-expired; the server itself then runs
+   * as DATABASE_URL's role, which is granted no UPDATE, DELETE or TRUNCATE on the sealed records and
+   * the ledger (server-role.ts).
+   */
+  databaseOwnerUrl: string | undefined
   logLevel: string
   /** smtp(s)://… sends claimants a copy of their agreement; unset writes it to dataDir/outbox as .eml. */
   smtpUrl: string | undefined
@@ -60,6 +66,20 @@ export function readServerConfig(env: NodeJS.ProcessEnv = process.env): Readonly
       'DATABASE_URL must start with postgres:// (leave it unset to use SQLite in DATA_DIR)',
     )
   }
+  const databaseOwnerUrl = env.DATABASE_OWNER_URL?.trim() || undefined
+  if (databaseOwnerUrl && !databaseUrl) {
+    throw new SettingError(
+      'DATABASE_OWNER_URL needs DATABASE_URL: it names the owner of a PostgreSQL database the server uses as another role',
+    )
+  }
+  if (databaseOwnerUrl && !/^postgres(ql)?:\/\//.test(databaseOwnerUrl)) {
+    throw new SettingError('DATABASE_OWNER_URL must start with postgres://')
+  }
+  if (databaseOwnerUrl && !new URL(databaseUrl!).username) {
+    throw new SettingError(
+      "DATABASE_URL must name its user (postgres://user:password@host/db) when DATABASE_OWNER_URL is set: that user is the role the server's grants are given to",
+    )
+  }
   // one by default: on two cores a second process takes no more claims than one (BENCHMARKS.md); a
   // server with cores to spare can set more
   const serverProcesses = Number(env.SERVER_PROCESSES?.trim() || 1)
@@ -79,6 +99,7 @@ export function readServerConfig(env: NodeJS.ProcessEnv = process.env): Readonly
     dataDir: path.resolve(env.DATA_DIR ?? 'data'),
     formsDir: path.resolve(env.FORMS_DIR ?? 'forms'),
     databaseUrl,
+    databaseOwnerUrl,
     logLevel: env.LOG_LEVEL ?? 'info',
     smtpUrl: env.SMTP_URL?.trim() || undefined,
     adminPassword: env.ADMIN_PASSWORD || undefined,

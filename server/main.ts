@@ -13,6 +13,7 @@ import type { ServerConfig } from './config.ts'
 import { createDb, SQLITE_FILE_NAME } from './db/create-db.ts'
 import type { Database, Dialect } from './db/database.ts'
 import { migrateToLatest } from './db/migrate.ts'
+import { asOwner, grantServerRole } from './db/server-role.ts'
 import { startWalCheckpointer } from './db/wal-checkpointer.ts'
 import { loadFormConfigs } from './forms/load-form-configs.ts'
 import { loadIntakeConfig } from './forms/load-intake-config.ts'
@@ -159,7 +160,18 @@ export async function prepareData({
   config: ServerConfig
   logger: Logger
 }): Promise<void> {
-  await migrateToLatest(db)
+  if (config.databaseOwnerUrl) {
+    // the tables' owner migrates, then grants the server's own role what it may do
+    const { db: owner } = createDb(asOwner(config))
+    try {
+      await migrateToLatest(owner)
+      await grantServerRole(owner, config.databaseUrl!)
+    } finally {
+      await owner.destroy()
+    }
+  } else {
+    await migrateToLatest(db)
+  }
   await ensureAdminPassword({
     db,
     adminPassword: config.adminPassword,

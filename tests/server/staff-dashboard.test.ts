@@ -559,9 +559,8 @@ for (const dialect of DIALECTS) {
       })
 
       // SQLite writes a whole export of this size before the client's leaving is seen
-      it.runIf(dialect === 'postgres')(
-        'stops reading when the client leaves early, audits it, and leaves no transaction open',
-        async () => {
+      if (dialect === 'postgres')
+        it('stops reading when the client leaves early, audits it, and leaves no transaction open', async () => {
           // about 12 MB of CSV: more than loopback's socket buffers take, so the server is still sending
           await seedMany(60_000)
           const server = http.createServer(ctx.app).listen(0, '127.0.0.1')
@@ -599,8 +598,7 @@ for (const dialect of DIALECTS) {
               AND (state LIKE 'idle in transaction%' OR query LIKE 'COPY%')`.execute(ctx.db)
             expect(open.rows[0]?.count).toBe(0)
           })
-        },
-      )
+        })
 
       it('streams a search matching more than one page complete', async () => {
         await seedMany(2500, (i) => ({ last_name: i % 2 ? 'Exported' : 'Kept' }))
