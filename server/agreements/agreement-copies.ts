@@ -136,7 +136,7 @@ export function createAgreementCopies({
       .executeTakeFirst()
     if (Number(taken.numUpdatedRows) !== 1) return // another process took it
     const row = await findAgreementByClaimId(db, claimId)
-    if (!row || row.html.trim() === '') {
+    if (!row) {
       await db.deleteFrom('agreement_copies').where('claim_id', '=', claimId).execute()
       return
     }

@@ -45,7 +45,7 @@ export function claimStore(db: Kysely<Database>, evidenceKey: Buffer): ClaimStor
     hasClaimForPhone: (values) => statements.hasClaimForPhone(db, values),
     // SQLite runs a statement in microseconds and a claim's three cost less than building one batch;
     // the commit is what claims that arrive together share
-    commitClaim: ({ claim, record, recordParts, isCopyQueued, isScreenshotKept }) =>
+    commitClaim: ({ claim, record, recordParts, isScreenshotKept }) =>
       inSharedTransaction(db, async (trx) => {
         const { id } = await statements.insertClaim(trx, claim)
         await statements.insertAgreementRecord(trx, { ...record, claim_id: id })
@@ -54,7 +54,7 @@ export function claimStore(db: Kysely<Database>, evidenceKey: Buffer): ClaimStor
           subject: subjectOf('claim', id),
           seal: sealOfParts(recordParts, id),
         })
-        if (isCopyQueued) await statements.queueAgreementCopy(trx, { claimId: id })
+        await statements.queueAgreementCopy(trx, { claimId: id })
         if (!(await isScreenshotKept())) throw new Error(SCREENSHOT_REMOVED_MESSAGE)
         return id
       }),

@@ -5,14 +5,12 @@ import type { AgreementRecordsTable, ClaimsTable } from './database.ts'
 export type ClaimValues = Required<Omit<Insertable<ClaimsTable>, 'id' | 'legal_hold'>>
 export type AgreementRecordValues = Required<Omit<Insertable<AgreementRecordsTable>, 'id'>>
 
-/** A claim as it commits: its row, its signed record and, when there is an agreement, its e-mail copy. */
+/** A claim as it commits: its row, its signed record, its seal and its e-mail copy. */
 export interface ClaimToCommit {
   claim: ClaimValues
   record: Omit<AgreementRecordValues, 'claim_id'>
   /** The claim's sealed record around its id: its seal goes into the ledger with the claim. */
   recordParts: RecordParts
-  /** Whether the claimant's e-mail copy is queued (sent by agreement-copies.ts, due now). */
-  isCopyQueued: boolean
   /**
    * Whether the claim's screenshot is still in its store, asked after the claim's insert and before its
    * commit: another process's start-up sweep (removeOrphanScreenshots) holds claim inserts off while it

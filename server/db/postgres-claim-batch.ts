@@ -109,7 +109,7 @@ export function claimBatchWriter(
   const input = sql.raw(
     Object.entries(BATCH_COLUMNS)
       .map(([column, type]) => `${column} ${type}`)
-      .concat('id bigint', 'queue_copy boolean')
+      .concat('id bigint')
       .join(', '),
   )
   const ledgerInput = sql.raw(
@@ -141,7 +141,7 @@ export function claimBatchWriter(
       SELECT c.id, ${selectedRecordColumns} FROM c JOIN i USING (id)
     ), q AS (
       INSERT INTO agreement_copies (claim_id, due_at)
-      SELECT c.id, ${0}::bigint FROM c JOIN i USING (id) WHERE i.queue_copy
+      SELECT c.id, ${0}::bigint FROM c
     ), l AS (
       INSERT INTO evidence_ledger (${ledgerColumns})
       SELECT ${ledgerColumns} FROM json_to_recordset(${''}::json) AS (${ledgerInput})
@@ -165,12 +165,11 @@ export function claimBatchWriter(
         evidenceKey,
         new Date().toISOString(),
       )
-      const rows = items.map(({ claim, record: { locale, ...record }, isCopyQueued }, i) => ({
+      const rows = items.map(({ claim, record: { locale, ...record } }, i) => ({
         ...claim,
         ...record,
         id: ids[i],
         record_locale: locale,
-        queue_copy: isCopyQueued,
       }))
       const { rows: inserted } = await trx.executeQuery(
         CompiledQuery.raw(insert.sql, [

@@ -231,8 +231,6 @@ function claimToCommit(
       typed_signature: signing.typedName ?? null,
     },
     recordParts: content.recordParts,
-    // an app whose agreement renders nothing has no copy to send
-    isCopyQueued: content.html.trim() !== '',
   }
 }
 

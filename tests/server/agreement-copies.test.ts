@@ -111,6 +111,28 @@ for (const dialect of DIALECTS) {
       expect(Number(row!.sent_at)).toBeGreaterThan(0)
     })
 
+    it('sends the claimant of albert, whose agreement has no text, what they signed: the consent and the signature', async () => {
+      const res = await request(ctx.app)
+        .post('/api/forms/albert/submissions')
+        .field('data', JSON.stringify(makeClaimData({ email: 'albert@example.com' })))
+        .attach('screenshot', SCREENSHOT, 'statement.png')
+        .expect(201)
+      const copy = sender()
+      copy.wake()
+      await copy.settled()
+
+      expect(outbox()).toHaveLength(1)
+      const eml = outbox()[0]!
+      expect(eml).toMatch(/^To: albert@example\.com$/m)
+      const pdfName = /filename=(\S+\.pdf)/.exec(eml)?.[1] ?? 'no PDF attached'
+      const html = attachmentOf(eml, pdfName.replace(/\.pdf$/, '.html')).toString('utf8')
+      expect(html).toContain(ctx.forms.get('albert')!.agreement.consent)
+      expect(html).toContain('<img class="signature-image" src="data:image/png;base64,')
+      const pdf = attachmentOf(eml, pdfName, 'application/pdf')
+      expect(checkSeal(pdf)).toBe('valid')
+      expect(await pdfText(pdf)).toContain(`Claim ID ${res.body.id} App albert`)
+    })
+
     it('keeps a copy the mail server refused, and sends it when it comes due again', async () => {
       await fileClaims(1)
       const down = sender(DOWN_SMTP)
