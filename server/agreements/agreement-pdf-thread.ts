@@ -1,3 +1,4 @@
+import os from 'node:os'
 import { workerData } from 'node:worker_threads'
 import { DEFAULT_LOCALE, parseLocale, translator } from '../../src/translate.ts'
 import { serveRequests } from '../threads/serve-requests.ts'
@@ -6,6 +7,11 @@ import { pdfSealer, sealedAgreementPdf } from './pdf-seal.ts'
 
 // The PDF thread (started by agreement-pdfs.ts): renders a signed agreement's PDF and seals it with the
 // firm's certificate, off the server's event loop.
+
+// A PDF can wait a few seconds; a claim under a surge cannot: this thread runs at the lowest priority,
+// so the claims' threads get the cores first. On Linux a nice value belongs to the thread that sets
+// it, so the server's other threads keep theirs.
+os.setPriority(os.constants.priority.PRIORITY_LOW)
 
 const { certificate, dictionaries } = workerData as PdfThreadData
 const sealer = pdfSealer({ p12: Buffer.from(certificate.p12), passphrase: certificate.passphrase })

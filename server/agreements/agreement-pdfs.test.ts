@@ -46,6 +46,18 @@ describe('agreementPdfThread (the PDF thread)', () => {
     expect(await pdfText(spanish)).toContain('Datos de auditoría')
   })
 
+  it('runs at the lowest priority, and leaves the rest of the server at its own', async () => {
+    const before = os.getPriority()
+    await pdfs.make(document)
+    expect(os.getPriority()).toBe(before)
+    // the thread's own nice value, from the kernel's view of each of the process's threads
+    const nices = fs
+      .readdirSync('/proc/self/task')
+      .map((task) => fs.readFileSync(`/proc/self/task/${task}/stat`, 'utf8'))
+      .map((stat) => Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]))
+    expect(nices).toContain(os.constants.priority.PRIORITY_LOW)
+  })
+
   it('makes one at a time and refuses, with 503 BUSY, PDFs beyond the queue; the queue then drains', async () => {
     const asked = Array.from({ length: PDF_QUEUE_LIMIT + 5 }, () =>
       pdfs.make(document).then(
