@@ -1,25 +1,8 @@
 import os from 'node:os'
-import { workerData } from 'node:worker_threads'
-import { DEFAULT_LOCALE, parseLocale, translator } from '../../src/translate.ts'
-import { serveRequests } from '../threads/serve-requests.ts'
-import type { AgreementPdfDocument, PdfThreadData } from './agreement-pdfs.ts'
-import { pdfSealer, sealedAgreementPdf } from './pdf-seal.ts'
 
-// The PDF thread (started by agreement-pdfs.ts): renders a signed agreement's PDF and seals it with the
-// firm's certificate, off the server's event loop.
-
-// A PDF can wait a few seconds; a claim under a surge cannot: this thread runs at the lowest priority,
-// so the claims' threads get the cores first. On Linux a nice value belongs to the thread that sets
-// it, so the server's other threads keep theirs.
+// The PDF thread (started by agreement-pdfs.ts). A PDF can wait a few seconds; a claim in a surge
+// cannot: the thread lowers its own priority before it loads anything (pdfkit, the fonts, the
+// certificate), so the claims' threads get the cores first. On Linux a nice value belongs to the
+// thread that sets it: the server's other threads keep theirs.
 os.setPriority(os.constants.priority.PRIORITY_LOW)
-
-const { certificate, dictionaries } = workerData as PdfThreadData
-const sealer = pdfSealer({ p12: Buffer.from(certificate.p12), passphrase: certificate.passphrase })
-
-serveRequests<AgreementPdfDocument, Uint8Array>(async (document) => {
-  const locale = parseLocale(document.audit.locale) ?? DEFAULT_LOCALE
-  const pdf = await sealedAgreementPdf(sealer, { ...document, t: translator(dictionaries[locale]) })
-  // a small Buffer may share its memory with others: move only one that owns it
-  const owned = pdf.byteOffset === 0 && pdf.byteLength === pdf.buffer.byteLength ? pdf : new Uint8Array(pdf)
-  return { reply: owned, transfer: [owned.buffer as ArrayBuffer] }
-})
+await import('./serve-agreement-pdfs.ts')
