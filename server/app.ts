@@ -31,6 +31,7 @@ const DEFAULT_FORMS_DIR = path.join(PROJECT_ROOT, 'forms')
 import type { ScreenshotStorage } from './uploads/screenshot-storage.ts'
 import { auditLog } from './staff/audit-log.ts'
 import type { AgreementPdfs } from './agreements/agreement-pdfs.ts'
+import { guardPublicPost, type PublicDoor, type PublicLimits } from './public-doors.ts'
 
 export interface AppDeps {
   db: Kysely<Database>
@@ -45,6 +46,8 @@ export interface AppDeps {
   evidenceKey: Buffer
   /** Makes the sealed agreement PDFs, off the event loop (agreementPdfThread). */
   agreementPdfs: AgreementPdfs
+  /** The limits every public POST passes (PUBLIC_LIMIT_PER_ADDRESS, PUBLIC_LIMIT_GLOBAL). */
+  publicLimits: PublicLimits
   /** Every config and text per language; read from ./forms when left out (tests). */
   languages?: Languages
   /** The browser's precompiled validators; compiled on first request when left out (tests). */
@@ -68,6 +71,7 @@ export function createApp({
   logger,
   evidenceKey,
   agreementPdfs,
+  publicLimits,
   languages = loadLanguages({ formsDir: DEFAULT_FORMS_DIR, forms, intake }),
   validators = createValidatorModules({ languages }),
   clientDir,
@@ -107,10 +111,12 @@ export function createApp({
   app.use(dashboardRoutes({ db, forms, intake, storage, audit, languages, agreementPdfs }))
   app.use(firmLogoRoutes())
   app.use(uiTextRoutes({ languages }))
-  app.use(intakeRoutes({ db, templates, languages, validators, evidenceKey }))
+  const guardPost = (door: PublicDoor) =>
+    guardPublicPost({ db, door, limits: publicLimits, translators: languages.t })
+  app.use(intakeRoutes({ db, templates, languages, validators, evidenceKey, guardPost }))
   app.use(formRoutes({ forms, languages, validators }))
-  app.use(claimRoutes({ db, forms, languages, storage, templates, agreementCopies, evidenceKey }))
-  app.use(agreementRoutes({ db, forms, languages, agreementPdfs }))
+  app.use(claimRoutes({ db, forms, languages, storage, templates, agreementCopies, evidenceKey, guardPost }))
+  app.use(agreementRoutes({ db, forms, languages, agreementPdfs, guardPost }))
   app.use('/api', notFoundApi)
   if (clientDir) app.use(staticClient(clientDir, { slugs: new Set(forms.keys()) }))
   app.use(errorHandler({ logger, languages }))

@@ -2,9 +2,12 @@ import fs from 'node:fs'
 import net from 'node:net'
 import path from 'node:path'
 import { FIRM_SETTINGS } from '../src/firm-settings.ts'
+import type { PublicLimits } from './public-doors.ts'
 
 export interface ServerConfig {
   port: number
+  /** PUBLIC_LIMIT_PER_ADDRESS and PUBLIC_LIMIT_GLOBAL: the limits every public POST passes (public-doors.ts). */
+  publicLimits: PublicLimits
   host: string
   dataDir: string
   formsDir: string
@@ -104,6 +107,10 @@ export function readServerConfig(env: NodeJS.ProcessEnv = process.env): Readonly
     smtpUrl: env.SMTP_URL?.trim() || undefined,
     adminPassword: env.ADMIN_PASSWORD || undefined,
     evidenceKey: readEvidenceKey(env.EVIDENCE_KEY),
+    publicLimits: {
+      perAddress: readCount(env.PUBLIC_LIMIT_PER_ADDRESS, 'PUBLIC_LIMIT_PER_ADDRESS', DEFAULT_PER_ADDRESS),
+      globalPerMinute: readCount(env.PUBLIC_LIMIT_GLOBAL, 'PUBLIC_LIMIT_GLOBAL', DEFAULT_GLOBAL_PER_MINUTE),
+    },
     pdfSigningP12: readPdfSigningP12(env.PDF_SIGNING_P12),
     pdfSigningPassphrase: env.PDF_SIGNING_PASSPHRASE || undefined,
     mailFrom: env.MAIL_FROM ?? `${FIRM_SETTINGS.firmName} <${FIRM_SETTINGS.contactEmail}>`,
@@ -114,6 +121,26 @@ export function readServerConfig(env: NodeJS.ProcessEnv = process.env): Readonly
  * EVIDENCE_KEY: the key of the evidence seals' HMACs, 64 hex characters (openssl rand -hex 32). Unset:
  * DATA_DIR/evidence.key, made on first start.
  */
+/** A claimant files a Step 2 claim per app, an intake and a lookup or two: 20 of a kind in 15 minutes is a household's, not a bot's. */
+const DEFAULT_PER_ADDRESS = 20
+/**
+ * Above what one server process took in the benchmark (433 claims a second, 26,000 a minute, on
+ * SQLite): a real surge meets the server's own capacity first, a flood across many addresses meets
+ * this. A firm running several processes or instances raises it.
+ */
+const DEFAULT_GLOBAL_PER_MINUTE = 30_000
+
+function readCount(value: string | undefined, name: string, fallback: number): number {
+  const text = value?.trim()
+  if (!text) return fallback
+  const count = /^\d{1,9}$/.test(text) ? Number(text) : NaN
+  if (!(count >= 1))
+    throw new SettingError(
+      `${name} "${value}" is not a count: use a whole number of 1 or more (unset: ${fallback})`,
+    )
+  return count
+}
+
 function readEvidenceKey(value: string | undefined): string | undefined {
   const text = value?.trim()
   if (!text) return undefined

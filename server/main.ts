@@ -108,6 +108,7 @@ export async function startServer(
     logger,
     evidenceKey,
     agreementPdfs,
+    publicLimits: config.publicLimits,
     languages,
     validators,
     clientDir: CLIENT_DIR,

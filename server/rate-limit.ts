@@ -26,9 +26,18 @@ const lastPruned = new WeakMap<Kysely<Database>, Map<string, number>>()
  */
 export async function hitRateLimit(
   db: Kysely<Database>,
-  { rule, client, now = Date.now() }: { rule: RateLimitRule; client: string; now?: number },
+  {
+    rule,
+    client,
+    now = Date.now(),
+  }: {
+    rule: RateLimitRule
+    /** The client's address; undefined counts every client together (a ceiling). */
+    client: string | undefined
+    now?: number
+  },
 ): Promise<RateLimitResult> {
-  const key = `${rule.name}:${addressBucket(client)}`
+  const key = client === undefined ? rule.name : `${rule.name}:${addressBucket(client)}`
   const expired = now - rule.windowMs
   await pruneExpired(db, { rule, now })
   const row = await db

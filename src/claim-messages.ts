@@ -1,5 +1,11 @@
 /** 10 MB, the spec's screenshot limit, checked when the file is picked and again by the server. */
 export const MAX_UPLOAD_BYTES = 10 * 1024 * 1024
+/**
+ * The screenshot types a claim takes (the form asks for a PNG or JPG; a phone's screenshot is one):
+ * the picker offers only these and the server checks the bytes.
+ * @example SCREENSHOT_TYPES.includes('image/png') // true
+ */
+export const SCREENSHOT_TYPES: readonly string[] = ['image/png', 'image/jpeg']
 
 /** Texts the claimant sees, verbatim from the product spec. */
 export const DUPLICATE_CLAIM_MESSAGE =

@@ -110,7 +110,8 @@ function ClaimFormFields({ config, validator }: { config: FormConfig; validator:
       const appError = error instanceof AppError ? error : undefined
       if (appError?.fields) messages.setServerErrors(appError.fields)
       setAlertText(
-        appError?.code === 'DUPLICATE_SUBMISSION'
+        // a duplicate or a limit says all there is to say; anything else is named as an error
+        appError?.code === 'DUPLICATE_SUBMISSION' || appError?.code === 'RATE_LIMITED'
           ? appError.message
           : t('Error submitting form: {message}', { message: appError?.message ?? String(error) }),
       )

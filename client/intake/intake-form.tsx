@@ -163,7 +163,8 @@ function IntakeFormFields({
       const appError = error instanceof AppError ? error : undefined
       if (appError?.fields) messages.setServerErrors(appError.fields)
       setAlertText(
-        appError?.code === 'DUPLICATE_SUBMISSION'
+        // a duplicate or a limit says all there is to say; anything else is named as an error
+        appError?.code === 'DUPLICATE_SUBMISSION' || appError?.code === 'RATE_LIMITED'
           ? appError.message
           : t('There was an error submitting your form. Please try again. Error: {message}', {
               message: appError?.message ?? String(error),

@@ -4,6 +4,7 @@ import path from 'node:path'
 import nodemailer, { type SendMailOptions } from 'nodemailer'
 import { translator, type Translator } from '../../src/translate.ts'
 import type { Logger } from '../logger.ts'
+import { PRIVATE_FILE_MODE, PRIVATE_FOLDER_MODE } from '../private-files.ts'
 
 /** A claimant's copy of the agreement they signed. */
 export interface AgreementMail {
@@ -76,9 +77,9 @@ function outboxDelivery(outbox: string): (message: SendMailOptions) => Promise<v
     const name = `${Date.now()}-${crypto.randomBytes(8).toString('hex')}.eml`
     // written aside and renamed, so whatever reads the outbox never sees half a message
     const temporary = path.join(outbox, `.${name}.tmp`)
-    await fs.promises.mkdir(outbox, { recursive: true })
+    await fs.promises.mkdir(outbox, { recursive: true, mode: PRIVATE_FOLDER_MODE })
     try {
-      const handle = await fs.promises.open(temporary, 'wx', 0o600)
+      const handle = await fs.promises.open(temporary, 'wx', PRIVATE_FILE_MODE)
       try {
         await handle.writeFile(info.message)
         await handle.sync()

@@ -1,4 +1,4 @@
-import express, { Router, type Request } from 'express'
+import express, { Router, type Request, type RequestHandler } from 'express'
 import type { Kysely } from 'kysely'
 import { AppError, type FieldErrors } from '../../src/app-error.ts'
 import type { FormConfig } from '../../src/form-config.ts'
@@ -22,6 +22,7 @@ import { findIntakeAgreementsByContact, type IntakeAgreementRow } from './intake
 import { intakeAgreementApp } from '../../src/intake-config.ts'
 import { requestLocale } from '../i18n/request-locale.ts'
 import type { AgreementLookup, FoundAgreement } from '../../src/api/agreements.ts'
+import type { PublicDoor } from '../public-doors.ts'
 
 const FIFTEEN_MINUTES = 15 * 60 * 1000
 export const LOOKUP_LIMIT: RateLimitRule = {
@@ -46,17 +47,20 @@ export function agreementRoutes({
   forms,
   languages,
   agreementPdfs,
+  guardPost,
 }: {
   db: Kysely<Database>
   forms: Map<string, FormConfig>
   languages: Languages
   /** Seals every PDF download with the firm's certificate. */
   agreementPdfs: AgreementPdfs
+  /** The Origin check and the limits every public POST passes first (guardPublicPost). */
+  guardPost: (door: PublicDoor) => RequestHandler
 }): Router {
   const router = Router()
   const json = express.json({ limit: '4kb' })
 
-  router.post('/api/agreements/lookup', json, async (req, res) => {
+  router.post('/api/agreements/lookup', guardPost('lookup'), json, async (req, res) => {
     await enforceLimit(db, LOOKUP_LIMIT, req)
     const { claims: rows, intakes } = await findOwnAgreements(db, req.body)
     const order = (app: string) => forms.get(app)?.lookupOrder ?? Number.MAX_SAFE_INTEGER
@@ -103,7 +107,7 @@ export function agreementRoutes({
     } satisfies AgreementLookup)
   })
 
-  router.post('/api/agreements/download', json, async (req, res) => {
+  router.post('/api/agreements/download', guardPost('download'), json, async (req, res) => {
     await enforceLimit(db, DOWNLOAD_LIMIT, req)
     const body = (req.body ?? {}) as { claimId?: unknown; intakeId?: unknown; format?: unknown }
     const wanted = wantedAgreement(body)

@@ -7,6 +7,7 @@ import { P12Signer } from '@signpdf/signer-p12'
 import forge from 'node-forge'
 import { FIRM_SETTINGS } from '../../src/firm-settings.ts'
 import { renderAgreementPdf } from './agreement-pdf.ts'
+import { makePrivateFolder, PRIVATE_FILE_MODE } from '../private-files.ts'
 
 /** The certificate file made on first start when the firm gives none (PDF_SIGNING_P12). */
 export const PDF_SIGNING_FILE = 'pdf-signing.p12'
@@ -94,10 +95,10 @@ function selfSignedP12(dataDir: string): Buffer {
     .toDer(forge.pkcs12.toPkcs12Asn1(key, [certificate], '', { algorithm: '3des' }))
     .getBytes()
   const bytes = Buffer.from(der, 'binary')
-  fs.mkdirSync(dataDir, { recursive: true })
+  makePrivateFolder(dataDir)
   // written whole under another name, then linked: a process starting at the same moment reads a whole file
   const draft = `${target}.${process.pid}.${crypto.randomBytes(4).toString('hex')}`
-  fs.writeFileSync(draft, bytes, { mode: 0o600, flag: 'wx' })
+  fs.writeFileSync(draft, bytes, { mode: PRIVATE_FILE_MODE, flag: 'wx' })
   try {
     fs.linkSync(draft, target)
     return bytes

@@ -1,9 +1,9 @@
-import fs from 'node:fs'
 import path from 'node:path'
 import SQLite from 'better-sqlite3'
 import { Kysely, PostgresDialect, SqliteDialect, type SqliteDatabase } from 'kysely'
 import pg from 'pg'
 import type { Database, DatabaseHandle } from './database.ts'
+import { makePrivateFolder, touchPrivateFile } from '../private-files.ts'
 
 export const SQLITE_FILE_NAME = 'claims.db'
 
@@ -62,7 +62,8 @@ export function createDb({
     postgresDatabases.set(db, { databaseUrl, isLimited: statementTimeoutMs > 0, pool })
     return { db, dialect: 'postgres' }
   }
-  fs.mkdirSync(dataDir, { recursive: true })
+  makePrivateFolder(dataDir)
+  touchPrivateFile(path.join(dataDir, SQLITE_FILE_NAME))
   const sqlite = new SQLite(path.join(dataDir, SQLITE_FILE_NAME))
   sqlite.pragma('journal_mode = WAL')
   // NORMAL in WAL mode loses nothing when the process dies; only a power cut can drop the last commits

@@ -1,6 +1,7 @@
 import crypto from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
+import { makePrivateFolder, PRIVATE_FILE_MODE } from '../private-files.ts'
 
 /** The key file's name in DATA_DIR, made on first start when EVIDENCE_KEY is not set. */
 export const EVIDENCE_KEY_FILE = 'evidence.key'
@@ -26,12 +27,12 @@ export function loadEvidenceKey({
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error
   }
-  fs.mkdirSync(dataDir, { recursive: true })
+  makePrivateFolder(dataDir)
   const key = crypto.randomBytes(KEY_BYTES)
   // written whole under another name, then linked: a process starting at the same moment either links
   // first (and its key is the key) or reads a complete file
   const draft = `${file}.${process.pid}.${crypto.randomBytes(4).toString('hex')}`
-  fs.writeFileSync(draft, `${key.toString('hex')}\n`, { mode: 0o600, flag: 'wx' })
+  fs.writeFileSync(draft, `${key.toString('hex')}\n`, { mode: PRIVATE_FILE_MODE, flag: 'wx' })
   try {
     fs.linkSync(draft, file)
     return key

@@ -13,6 +13,7 @@ import { createIntake } from './create-intake.ts'
 import { intakeContentThreadChecker } from '../submissions/claim-content.ts'
 import { computeMilitaryFigures } from './intake.repository.ts'
 import type { CreatedIntake } from '../../src/api/claims.ts'
+import type { PublicDoor } from '../public-doors.ts'
 
 /** The main intake form (public) and the military figures (staff: under /api/staff, behind requireStaff). */
 export function intakeRoutes({
@@ -21,12 +22,15 @@ export function intakeRoutes({
   languages,
   validators,
   evidenceKey,
+  guardPost,
 }: {
   db: Kysely<Database>
   templates: AgreementTemplates
   languages: Languages
   validators: ValidatorModules
   evidenceKey: Buffer
+  /** The Origin check and the limits every public POST passes first (guardPublicPost). */
+  guardPost: (door: PublicDoor) => RequestHandler
 }): Router {
   const router = Router()
   const checkContent = intakeContentThreadChecker(templates)
@@ -41,6 +45,7 @@ export function intakeRoutes({
   // top-level null or number instead of body-parser calling it invalid JSON
   router.post(
     '/api/intake',
+    guardPost('intake'),
     requireJsonBody,
     express.json({ limit: '1500kb', strict: false }),
     async (req, res) => {

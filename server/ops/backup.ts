@@ -2,6 +2,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import SQLite from 'better-sqlite3'
 import { SQLITE_FILE_NAME } from '../db/create-db.ts'
+import { makePrivateFolder, PRIVATE_FILE_MODE, touchPrivateFile } from '../private-files.ts'
 
 const SCREENSHOTS = 'screenshots'
 const FILES_TABLE = 'backup_files'
@@ -23,6 +24,7 @@ export function backupDataDir({ dataDir, file }: { dataDir: string; file: string
   if (fs.existsSync(file)) throw new Error(`${file} exists already: choose a new backup file`)
   const partial = `${file}.partial`
   fs.rmSync(partial, { force: true })
+  touchPrivateFile(partial)
   // VACUUM INTO reads one consistent snapshot (a WAL read transaction) while the server keeps writing
   const live = new SQLite(source, { fileMustExist: true })
   try {
@@ -55,7 +57,7 @@ export function backupDataDir({ dataDir, file }: { dataDir: string; file: string
 export function restoreBackup({ file, dataDir }: { file: string; dataDir: string }): BackupCounts {
   const target = path.join(dataDir, SQLITE_FILE_NAME)
   if (fs.existsSync(target)) throw new Error(`${target} exists: restore into an empty DATA_DIR`)
-  fs.mkdirSync(dataDir, { recursive: true })
+  makePrivateFolder(dataDir)
   const backup = new SQLite(file, { readonly: true, fileMustExist: true })
   try {
     for (const row of backup.prepare(`SELECT key, bytes FROM ${FILES_TABLE}`).iterate() as Iterable<{
@@ -66,9 +68,10 @@ export function restoreBackup({ file, dataDir }: { file: string; dataDir: string
       if (!destination.startsWith(path.resolve(dataDir, SCREENSHOTS) + path.sep)) {
         throw new Error(`backup holds a file outside screenshots/: ${row.key}`)
       }
-      fs.mkdirSync(path.dirname(destination), { recursive: true })
-      fs.writeFileSync(destination, row.bytes, { flag: 'wx' })
+      makePrivateFolder(path.dirname(destination))
+      fs.writeFileSync(destination, row.bytes, { flag: 'wx', mode: PRIVATE_FILE_MODE })
     }
+    touchPrivateFile(target)
     backup.prepare('VACUUM INTO ?').run(target)
   } finally {
     backup.close()

@@ -17,6 +17,9 @@ export function parseListQuery(query: Request['query']): ListQuery {
   if (typeof q !== 'string' || q.length > MAX_SEARCH_LENGTH) {
     throw badRequest(`"q" must be one search term of at most ${MAX_SEARCH_LENGTH} characters`)
   }
+  // a NUL or another control character matches nothing a claimant could type, and PostgreSQL refuses a NUL
+  if (/\p{Cc}/u.test(q))
+    throw badRequest('"q" must not hold control characters (such as NUL or a line break)')
   return {
     term: parseSearchTerm(q),
     page: positiveInteger(query.page, 'page', 1),

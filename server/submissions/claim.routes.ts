@@ -1,4 +1,4 @@
-import { Router } from 'express'
+import { Router, type RequestHandler } from 'express'
 import type { Kysely } from 'kysely'
 import type { FormConfig } from '../../src/form-config.ts'
 import type { AgreementCopies } from '../agreements/agreement-copies.ts'
@@ -15,6 +15,7 @@ import { claimStore } from '../db/claim-store.ts'
 import { contentThreadChecker } from './claim-content.ts'
 import { assertFormTakesClaims, createClaim } from './create-claim.ts'
 import type { CreatedClaim } from '../../src/api/claims.ts'
+import type { PublicDoor } from '../public-doors.ts'
 
 /** POST /api/forms/:slug/submissions — one endpoint for every app's Step 2 claims. */
 export function claimRoutes({
@@ -25,6 +26,7 @@ export function claimRoutes({
   templates,
   agreementCopies,
   evidenceKey,
+  guardPost,
 }: {
   db: Kysely<Database>
   forms: Map<string, FormConfig>
@@ -33,6 +35,8 @@ export function claimRoutes({
   templates: AgreementTemplates
   agreementCopies: AgreementCopies
   evidenceKey: Buffer
+  /** The Origin check and the limits every public POST passes first (guardPublicPost). */
+  guardPost: (door: PublicDoor) => RequestHandler
 }): Router {
   const router = Router()
   const services = {
@@ -48,6 +52,7 @@ export function claimRoutes({
       assertFormTakesClaims(findFormOrThrow(forms, String(req.params.slug)))
       next()
     },
+    guardPost('claim'),
     claimUpload,
     async (req, res) => {
       const locale = requestLocale(req)

@@ -3,6 +3,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import type { Readable } from 'node:stream'
 import { AppError } from '../../src/app-error.ts'
+import { PRIVATE_FILE_MODE, PRIVATE_FOLDER_MODE } from '../private-files.ts'
 
 /**
  * Where screenshots live. Keys are made here, never from a user's file name. A store that cannot be
@@ -75,7 +76,7 @@ export function createDiskScreenshotStorage(dataDir: string): ScreenshotStorage 
   const syncFolder = coalescedDirectorySync(folders.sync)
   const makeFolder = async (folder: string) => {
     if (madeFolders.has(folder)) return
-    const created = await fs.promises.mkdir(folder, { recursive: true })
+    const created = await fs.promises.mkdir(folder, { recursive: true, mode: PRIVATE_FOLDER_MODE })
     // a folder made just now (an app's first claim) is itself an entry in its parent
     for (let dir = folder; created && dir !== path.dirname(created); dir = path.dirname(dir)) {
       await syncDirectory(path.dirname(dir))
@@ -88,12 +89,14 @@ export function createDiskScreenshotStorage(dataDir: string): ScreenshotStorage 
     const folder = path.dirname(file)
     await makeFolder(folder)
     // O_EXCL never overwrites; the file and its folder entry are on disk before the claim's row commits
-    const handle = await fs.promises.open(file, NEW_FILE_FLAGS).catch(async (error: unknown) => {
-      if ((error as { code?: unknown }).code !== 'ENOENT') throw error
-      madeFolders.delete(folder) // removed while we ran (an operator, a test): make it again
-      await makeFolder(folder)
-      return fs.promises.open(file, NEW_FILE_FLAGS)
-    })
+    const handle = await fs.promises
+      .open(file, NEW_FILE_FLAGS, PRIVATE_FILE_MODE)
+      .catch(async (error: unknown) => {
+        if ((error as { code?: unknown }).code !== 'ENOENT') throw error
+        madeFolders.delete(folder) // removed while we ran (an operator, a test): make it again
+        await makeFolder(folder)
+        return fs.promises.open(file, NEW_FILE_FLAGS, PRIVATE_FILE_MODE)
+      })
     try {
       await handle.writeFile(bytes)
       if (O_DSYNC === undefined) await handle.sync()
@@ -142,7 +145,7 @@ export function createDiskScreenshotStorage(dataDir: string): ScreenshotStorage 
     },
     async check() {
       try {
-        await fs.promises.mkdir(root, { recursive: true })
+        await fs.promises.mkdir(root, { recursive: true, mode: PRIVATE_FOLDER_MODE })
         await fs.promises.access(root, fs.constants.W_OK)
       } catch (error) {
         const code = (error as { code?: unknown }).code

@@ -1,19 +1,10 @@
 import { fileTypeFromBuffer } from 'file-type'
+import { SCREENSHOT_TYPES } from '../../src/claim-messages.ts'
 import { isPng, pngChunks } from './check-png.ts'
 import { findsMarkup } from './find-markup.ts'
 
-/** Image types a screenshot may be, by their content. SVG is left out: it can carry script. */
-const IMAGE_TYPES = new Set([
-  'image/png',
-  'image/jpeg',
-  'image/gif',
-  'image/webp',
-  'image/heic',
-  'image/heif',
-  'image/avif',
-  'image/bmp',
-  'image/tiff',
-])
+/** Image types a screenshot may be, by their content: the PNG and JPEG the form asks for. */
+const IMAGE_TYPES = new Set(SCREENSHOT_TYPES)
 
 export interface SniffedImage {
   mime: string

@@ -29,6 +29,8 @@ export async function setup({ provide }: TestProject): Promise<void> {
       HOST: '127.0.0.1',
       DATA_DIR: dataDir,
       LOG_LEVEL: 'silent',
+      // every spec's browser is 127.0.0.1: limits set above the suite's claims
+      PUBLIC_LIMIT_PER_ADDRESS: '100000',
       ADMIN_PASSWORD,
     }),
   )

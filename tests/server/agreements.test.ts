@@ -19,6 +19,7 @@ import {
   makeClaimData,
   readFixture,
   TEMPLATES,
+  TEST_PUBLIC_LIMITS,
   type TestContext,
 } from './helpers.ts'
 import { pdfText } from './pdf-text.ts'
@@ -180,6 +181,7 @@ for (const dialect of DIALECTS) {
         logger,
         evidenceKey: ctx.evidenceKey,
         agreementPdfs: ctx.agreementPdfs,
+        publicLimits: TEST_PUBLIC_LIMITS,
       })
     }
 

@@ -28,6 +28,7 @@ import { loadLanguages } from '../../server/i18n/languages.ts'
 import { createLogger, type Logger } from '../../server/logger.ts'
 import { createScreenshotStorage } from '../../server/uploads/create-screenshot-storage.ts'
 import type { ScreenshotStorage } from '../../server/uploads/screenshot-storage.ts'
+import type { PublicLimits } from '../../server/public-doors.ts'
 
 export { makeClaimData, makePng, pngDataUrl } from './claim-fixtures.ts'
 
@@ -36,6 +37,12 @@ export const TEMPLATES = loadAgreementTemplates()
 
 /** The staff password of every test database. */
 export const ADMIN_PASSWORD = 'correct horse battery staple'
+
+/**
+ * Every test's requests come from one address: limits above what any test sends, but for the tests of
+ * the limits themselves, which give their own.
+ */
+export const TEST_PUBLIC_LIMITS: PublicLimits = { perAddress: 100_000, globalPerMinute: 1_000_000 }
 
 export const DIALECTS = ['sqlite', 'postgres'] as const
 export type TestDialect = (typeof DIALECTS)[number]
@@ -76,6 +83,7 @@ export async function createTestContext(
     trustProxy,
     publicUrl,
     s3,
+    publicLimits = TEST_PUBLIC_LIMITS,
   }: {
     formsDir?: string
     logger?: Logger
@@ -86,6 +94,8 @@ export async function createTestContext(
     publicUrl?: string
     /** S3_* pointing at a bucket (tests/server/s3-process.ts); screenshots under dataDir when left out. */
     s3?: S3Settings
+    /** PUBLIC_LIMIT_PER_ADDRESS and PUBLIC_LIMIT_GLOBAL; TEST_PUBLIC_LIMITS when left out. */
+    publicLimits?: PublicLimits
   } = {},
 ): Promise<TestContext> {
   const forms = loadFormConfigs(formsDir)
@@ -133,6 +143,7 @@ export async function createTestContext(
     logger,
     evidenceKey,
     agreementPdfs,
+    publicLimits,
     languages,
     clientDir,
     trustProxy,

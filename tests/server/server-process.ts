@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process'
 import path from 'node:path'
-import { ADMIN_PASSWORD } from './helpers.ts'
+import { ADMIN_PASSWORD, TEST_PUBLIC_LIMITS } from './helpers.ts'
 
 const ROOT = path.resolve(import.meta.dirname, '..', '..')
 const START_TIMEOUT_MS = 30_000
@@ -49,6 +49,9 @@ export async function startServerProcess({
     ADMIN_PASSWORD,
     LOG_LEVEL: 'info',
     SKIP_CLIENT_BUILD: '1',
+    // every test's requests come from 127.0.0.1: the limits' own tests set theirs
+    PUBLIC_LIMIT_PER_ADDRESS: String(TEST_PUBLIC_LIMITS.perAddress),
+    PUBLIC_LIMIT_GLOBAL: String(TEST_PUBLIC_LIMITS.globalPerMinute),
   }
   // as `npm start` runs it: vitest's NODE_ENV=test and any DATABASE_URL of the shell stay out
   delete env.NODE_ENV

@@ -200,6 +200,21 @@ for (const dialect of DIALECTS) {
         expect(bad.body.error.code).toBe('BAD_REQUEST')
       })
 
+      it.each([
+        ['a NUL', 'jane\u0000'],
+        ['a line break', 'jane\ndoe'],
+        ['an escape', '\u001b[2Jjane'],
+      ])('answers 400 to a search holding %s, in the list and in the export', async (_, q) => {
+        for (const route of ['submissions', 'export.csv']) {
+          const res = await staffGet(`/api/staff/apps/brigit/${route}`).query({ q })
+          expect(res.status).toBe(400)
+          expect(res.body.error).toEqual({
+            code: 'BAD_REQUEST',
+            message: '"q" must not hold control characters (such as NUL or a line break)',
+          })
+        }
+      })
+
       it('never shows another app’s claims', async () => {
         await seedClaim({ app: 'cleo', first_name: 'Cleo', email: 'cleo.user@mail.test' })
         const own = await seedClaim()

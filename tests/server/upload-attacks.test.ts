@@ -30,7 +30,13 @@ const PNG = readFixture('bank-statement.png')
 // the classic 1×1 transparent GIF
 const GIF = Buffer.from('R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7', 'base64')
 // a generated key: the app's folder, a timestamp, 16 random hex digits, the sniffed extension
-const GENERATED_KEY = /^brigit-screenshots\/\d{13}-[0-9a-f]{16}\.(png|gif)$/
+// a JPEG's start (SOI, a JFIF header) and end, all file-type and the server look at
+const JPEG = Buffer.concat([
+  Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10]),
+  Buffer.from('JFIF\0\x01\x01\0\0\x01\0\x01\0\0', 'latin1'),
+  Buffer.from([0xff, 0xd9]),
+])
+const GENERATED_KEY = /^brigit-screenshots\/\d{13}-[0-9a-f]{16}\.(png|jpg)$/
 
 /** A PNG chunk (length, type, data, CRC), to hide text inside an otherwise valid PNG. */
 function pngChunk(type: string, data: Buffer): Buffer {
@@ -74,6 +80,31 @@ const NOT_IMAGES: Attack[] = [
   },
   { what: 'an HTML page with a <script> named .jpg', name: 'scan.jpg', bytes: readFixture('page.png') },
   { what: 'a zero-byte file', name: 'empty.png', bytes: Buffer.alloc(0) },
+]
+
+// real images of the types the form does not ask for (it asks for a PNG or JPG)
+const OTHER_IMAGES: Attack[] = [
+  { what: 'a GIF named .png', name: 'statement.png', bytes: GIF },
+  {
+    what: 'a WebP named .png',
+    name: 'statement.png',
+    bytes: Buffer.concat([
+      Buffer.from(
+        'RIFF\x1a\0\0\0WEBPVP8L\x0d\0\0\0\x2f\0\0\0\x10\x07\x10\x11\x11\x88\x88\xfe\x07\0',
+        'latin1',
+      ),
+    ]),
+  },
+  {
+    what: 'a BMP named .jpg',
+    name: 'statement.jpg',
+    bytes: Buffer.concat([Buffer.from('BM', 'latin1'), Buffer.alloc(64)]),
+  },
+  {
+    what: 'a TIFF named .png',
+    name: 'statement.png',
+    bytes: Buffer.concat([Buffer.from('II*\0\x08\0\0\0'), Buffer.alloc(64)]),
+  },
 ]
 
 // image magic bytes followed or carried by markup a browser would run if it ever read the file as HTML
@@ -211,6 +242,21 @@ for (const dialect of DIALECTS) {
       })
     })
 
+    describe('only the PNG and JPEG the form asks for are taken, by their bytes', () => {
+      it.each(OTHER_IMAGES)('answers 422 for $what, and stores nothing', async ({ name, bytes }) => {
+        const res = await submitClaim({ file: { bytes, name } })
+
+        expectRefusedAsNotAnImage(res)
+        await expectNothingStored()
+      })
+
+      it('takes a JPEG, stored under the extension its bytes give', async () => {
+        await submitClaim({ file: { bytes: JPEG, name: 'statement.jpeg' } }).expect(201)
+
+        expect(listScreenshotFiles(ctx.dataDir)).toEqual([expect.stringMatching(/\.jpg$/)])
+      })
+    })
+
     describe('a polyglot (image magic bytes plus markup) is refused', () => {
       it.each(POLYGLOTS)('answers 422 for $what, and stores nothing', async ({ name, bytes }) => {
         const res = await submitClaim({ file: { bytes, name } })
@@ -272,17 +318,19 @@ for (const dialect of DIALECTS) {
           name: 'statement.html',
           contentType: 'text/html',
           mime: 'image/png',
+          extension: 'png',
         },
         {
-          what: 'a GIF sent as photo.svg (image/svg+xml)',
-          bytes: GIF,
+          what: 'a JPEG sent as photo.svg (image/svg+xml)',
+          bytes: JPEG,
           name: 'photo.svg',
           contentType: 'image/svg+xml',
-          mime: 'image/gif',
+          mime: 'image/jpeg',
+          extension: 'jpg',
         },
       ])(
         'answers $what with the type its bytes are, nosniff, a generated name, and a CSP that lets nothing run',
-        async ({ bytes, name, contentType, mime }) => {
+        async ({ bytes, name, contentType, mime, extension }) => {
           const created = await submitClaim({ file: { bytes, name, contentType } }).expect(201)
 
           const res = await request(ctx.app)
@@ -300,7 +348,7 @@ for (const dialect of DIALECTS) {
           expect(res.headers['x-content-type-options']).toBe('nosniff')
           // the name is made from the claim id and the sniffed type, never the one sent
           expect(res.headers['content-disposition']).toBe(
-            `inline; filename="claim-${created.body.id}.${mime.split('/')[1]}"`,
+            `inline; filename="claim-${created.body.id}.${extension}"`,
           )
           const policy = res.headers['content-security-policy'] ?? ''
           expect(policy).toContain("default-src 'none'")

@@ -3,6 +3,7 @@ import { useEffect, useState } from 'react'
 import {
   FILE_TOO_LARGE_MESSAGE,
   MAX_UPLOAD_BYTES,
+  SCREENSHOT_TYPES,
   NOT_AN_IMAGE_MESSAGE,
 } from '../../../src/claim-messages.ts'
 import { useText } from '../../i18n/use-text.ts'
@@ -29,7 +30,7 @@ export function ScreenshotWidget({ id, disabled, readonly, onChange, onBlur, reg
   const pick = (file: File | undefined, input: HTMLInputElement) => {
     const problem = !file
       ? undefined
-      : !file.type.startsWith('image/')
+      : !SCREENSHOT_TYPES.includes(file.type)
         ? NOT_AN_IMAGE_MESSAGE
         : file.size > MAX_UPLOAD_BYTES
           ? FILE_TOO_LARGE_MESSAGE
@@ -52,7 +53,7 @@ export function ScreenshotWidget({ id, disabled, readonly, onChange, onBlur, reg
           id={id}
           name={id}
           type="file"
-          accept="image/*"
+          accept={SCREENSHOT_TYPES.join(',')}
           className="file-picker-input"
           aria-describedby={`${id}__prompt ${id}__chosen`}
           disabled={disabled || readonly}

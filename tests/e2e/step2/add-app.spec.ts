@@ -53,6 +53,8 @@ describe('an app added as one short file', () => {
         DATA_DIR: path.join(workDir, 'data'),
         FORMS_DIR: formsDir,
         LOG_LEVEL: 'silent',
+        // every spec's browser is 127.0.0.1: limits set above the suite's claims
+        PUBLIC_LIMIT_PER_ADDRESS: '100000',
         ADMIN_PASSWORD: 'e2e-add-app-password',
       }),
     )

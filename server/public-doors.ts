@@ -1,0 +1,100 @@
+import type { Request, RequestHandler } from 'express'
+import type { Kysely } from 'kysely'
+import { AppError } from '../src/app-error.ts'
+import { PUBLIC_BUSY_MESSAGE, PUBLIC_RATE_LIMITED_MESSAGE } from '../src/public-limit-messages.ts'
+import { translator, type Locale, type Translator } from '../src/translate.ts'
+import { clientAddress } from './client-address.ts'
+import type { Database } from './db/database.ts'
+import { requestLocale } from './i18n/request-locale.ts'
+import { hasPublicUrl, siteOrigin } from './public-origin.ts'
+import { hitRateLimit, type RateLimitRule } from './rate-limit.ts'
+
+/** The public forms that POST: each counts apart per address; all of them count towards the ceiling. */
+export type PublicDoor = 'claim' | 'intake' | 'lookup' | 'download'
+
+/** PUBLIC_LIMIT_PER_ADDRESS and PUBLIC_LIMIT_GLOBAL (config.ts). */
+export interface PublicLimits {
+  /** POSTs per 15 minutes per client address (an IPv6 one's /64) and door. */
+  perAddress: number
+  /** POSTs per minute across every address and door. */
+  globalPerMinute: number
+}
+
+const FIFTEEN_MINUTES = 15 * 60 * 1000
+const ONE_MINUTE = 60 * 1000
+
+/**
+ * What every public POST passes first, before its body is read: a browser's request from another site
+ * is refused (403), then the POST is counted per client address and kind of form, and against the
+ * ceiling across all of them, in the database so every server process shares the counts (429 with
+ * Retry-After past either). The lookup and download doors keep their own, smaller per-address limits
+ * (agreement.routes.ts): for them `perAddress` is not counted again.
+ */
+export function guardPublicPost({
+  db,
+  door,
+  limits,
+  translators = () => translator(undefined),
+}: {
+  db: Kysely<Database>
+  door: PublicDoor
+  limits: PublicLimits
+  translators?: (locale: Locale) => Translator
+}): RequestHandler {
+  const perAddress: RateLimitRule | undefined =
+    door === 'lookup' || door === 'download'
+      ? undefined
+      : { name: `public-${door}`, limit: limits.perAddress, windowMs: FIFTEEN_MINUTES, message: '' }
+  const global: RateLimitRule = {
+    name: 'public-all',
+    limit: limits.globalPerMinute,
+    windowMs: ONE_MINUTE,
+    message: '',
+  }
+  return async (req, _res, next) => {
+    assertSameSiteOrNoOrigin(req)
+    const t = translators(requestLocale(req))
+    const [own, all] = await Promise.all([
+      perAddress ? hitRateLimit(db, { rule: perAddress, client: clientAddress(req) }) : undefined,
+      hitRateLimit(db, { rule: global, client: undefined }),
+    ])
+    if (own && !own.allowed) {
+      throw tooMany(t(PUBLIC_RATE_LIMITED_MESSAGE, { minutes: Math.ceil(own.retryAfterSeconds / 60) }), own)
+    }
+    if (!all.allowed) throw tooMany(t(PUBLIC_BUSY_MESSAGE), all)
+    next()
+  }
+}
+
+function tooMany(message: string, { retryAfterSeconds }: { retryAfterSeconds: number }): AppError {
+  return new AppError('RATE_LIMITED', {
+    status: 429,
+    message,
+    headers: { 'Retry-After': String(retryAfterSeconds) },
+  })
+}
+
+/**
+ * A browser names the page that sent a POST in its Origin header: one from another site (or 'null', a
+ * sandboxed frame or a file) is refused, so no other site can file claims from its visitors' browsers
+ * and make their address and browser "signer" evidence. No Origin at all (curl, a script) is let
+ * through: the limits above still count it.
+ */
+function assertSameSiteOrNoOrigin(req: Request): void {
+  const origin = req.get('origin')
+  if (origin === undefined) return
+  let url: URL | undefined
+  try {
+    url = new URL(origin)
+  } catch {
+    url = undefined
+  }
+  const isSameSite = hasPublicUrl(req)
+    ? url?.origin === siteOrigin(req)
+    : url !== undefined && url.host === req.get('host')
+  if (isSameSite) return
+  throw new AppError('CROSS_SITE_REQUEST', {
+    status: 403,
+    message: `this form takes submissions from its own site only, not from ${JSON.stringify(origin)}`,
+  })
+}
