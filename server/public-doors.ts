@@ -7,7 +7,7 @@ import { clientAddress } from './client-address.ts'
 import type { Database } from './db/database.ts'
 import { requestLocale } from './i18n/request-locale.ts'
 import { hasPublicUrl, siteOrigin } from './public-origin.ts'
-import { hitRateLimit, type RateLimitRule } from './rate-limit.ts'
+import { hitRateLimit, sharedCeiling, type RateLimitRule } from './rate-limit.ts'
 
 /** The public forms that POST: each counts apart per address; all of them count towards the ceiling. */
 export type PublicDoor = 'claim' | 'intake' | 'lookup' | 'download'
@@ -27,7 +27,7 @@ const ONE_MINUTE = 60 * 1000
  * What every public POST passes first, before its body is read: a browser's request from another site
  * is refused (403), then the POST is counted per client address and kind of form, and against the
  * ceiling across all of them, in the database so every server process shares the counts (429 with
- * Retry-After past either). The lookup and download doors keep their own, smaller per-address limits
+ * Retry-After past either; the ceiling is synced once a second, sharedCeiling). The lookup and download doors keep their own, smaller per-address limits
  * (agreement.routes.ts): for them `perAddress` is not counted again.
  */
 export function guardPublicPost({
@@ -45,18 +45,13 @@ export function guardPublicPost({
     door === 'lookup' || door === 'download'
       ? undefined
       : { name: `public-${door}`, limit: limits.perAddress, windowMs: FIFTEEN_MINUTES, message: '' }
-  const global: RateLimitRule = {
-    name: 'public-all',
-    limit: limits.globalPerMinute,
-    windowMs: ONE_MINUTE,
-    message: '',
-  }
+  const global = ceilingOf(db, limits.globalPerMinute)
   return async (req, _res, next) => {
     assertSameSiteOrNoOrigin(req)
     const t = translators(requestLocale(req))
     const [own, all] = await Promise.all([
       perAddress ? hitRateLimit(db, { rule: perAddress, client: clientAddress(req) }) : undefined,
-      hitRateLimit(db, { rule: global, client: undefined }),
+      global(),
     ])
     if (own && !own.allowed) {
       throw tooMany(t(PUBLIC_RATE_LIMITED_MESSAGE, { minutes: Math.ceil(own.retryAfterSeconds / 60) }), own)
@@ -64,6 +59,18 @@ export function guardPublicPost({
     if (!all.allowed) throw tooMany(t(PUBLIC_BUSY_MESSAGE), all)
     next()
   }
+}
+
+/** One ceiling per database and limit, shared by every door: all public POSTs count together. */
+const ceilings = new WeakMap<Kysely<Database>, Map<number, ReturnType<typeof sharedCeiling>>>()
+
+function ceilingOf(db: Kysely<Database>, limit: number): ReturnType<typeof sharedCeiling> {
+  let byLimit = ceilings.get(db)
+  if (!byLimit) ceilings.set(db, (byLimit = new Map()))
+  let ceiling = byLimit.get(limit)
+  if (!ceiling)
+    byLimit.set(limit, (ceiling = sharedCeiling(db, { name: 'public-all', limit, windowMs: ONE_MINUTE })))
+  return ceiling
 }
 
 function tooMany(message: string, { retryAfterSeconds }: { retryAfterSeconds: number }): AppError {

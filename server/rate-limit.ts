@@ -1,5 +1,6 @@
 import { sql, type Kysely } from 'kysely'
 import { addressBucket } from './client-address.ts'
+import { compileOnce } from './db/compile-once.ts'
 import type { Database } from './db/database.ts'
 
 export interface RateLimitRule {
@@ -18,6 +19,23 @@ export interface RateLimitResult {
 
 /** When each rule's expired rows were last removed, per database. */
 const lastPruned = new WeakMap<Kysely<Database>, Map<string, number>>()
+/** The hit's upsert, built and compiled once per database: every public POST runs it. */
+const upserts = new WeakMap<Kysely<Database>, ReturnType<typeof compileHit>>()
+
+function compileHit(db: Kysely<Database>) {
+  return compileOnce<'key' | 'now' | 'expired', { hits: number; window_started_at: number }>((slot) =>
+    db
+      .insertInto('rate_limits')
+      .values({ key: slot('key'), window_started_at: slot('now'), hits: 1 })
+      .onConflict((conflict) =>
+        conflict.column('key').doUpdateSet({
+          hits: sql<number>`CASE WHEN rate_limits.window_started_at <= ${slot('expired')} THEN 1 ELSE rate_limits.hits + 1 END`,
+          window_started_at: sql<number>`CASE WHEN rate_limits.window_started_at <= ${slot('expired')} THEN ${slot('now')} ELSE rate_limits.window_started_at END`,
+        }),
+      )
+      .returning(['hits', 'window_started_at']),
+  )
+}
 
 /**
  * Counts one hit for (rule, client) in a fixed window kept in the database, so every server process
@@ -26,35 +44,80 @@ const lastPruned = new WeakMap<Kysely<Database>, Map<string, number>>()
  */
 export async function hitRateLimit(
   db: Kysely<Database>,
-  {
-    rule,
-    client,
-    now = Date.now(),
-  }: {
-    rule: RateLimitRule
-    /** The client's address; undefined counts every client together (a ceiling). */
-    client: string | undefined
-    now?: number
-  },
+  { rule, client, now = Date.now() }: { rule: RateLimitRule; client: string; now?: number },
 ): Promise<RateLimitResult> {
-  const key = client === undefined ? rule.name : `${rule.name}:${addressBucket(client)}`
-  const expired = now - rule.windowMs
   await pruneExpired(db, { rule, now })
-  const row = await db
-    .insertInto('rate_limits')
-    .values({ key, window_started_at: now, hits: 1 })
-    .onConflict((conflict) =>
-      conflict.column('key').doUpdateSet({
-        hits: sql<number>`CASE WHEN rate_limits.window_started_at <= ${expired} THEN 1 ELSE rate_limits.hits + 1 END`,
-        window_started_at: sql<number>`CASE WHEN rate_limits.window_started_at <= ${expired} THEN ${now} ELSE rate_limits.window_started_at END`,
-      }),
-    )
-    .returning(['hits', 'window_started_at'])
-    .executeTakeFirstOrThrow()
+  let upsert = upserts.get(db)
+  if (!upsert) upserts.set(db, (upsert = compileHit(db)))
+  const { rows } = await upsert(db, {
+    key: `${rule.name}:${addressBucket(client)}`,
+    now,
+    expired: now - rule.windowMs,
+  })
+  const row = rows[0]!
   const retryAfterMs = Number(row.window_started_at) + rule.windowMs - now
   return {
     allowed: Number(row.hits) <= rule.limit,
     retryAfterSeconds: Math.max(1, Math.ceil(retryAfterMs / 1000)),
+  }
+}
+
+/** How often a process adds its hits of a shared ceiling to the database. */
+export const CEILING_SYNC_MS = 1000
+
+/**
+ * A limit across every client and server process (a flood's brake, not a rule per client), kept in
+ * the database without a write per hit: each process counts its own hits and adds them to the
+ * window's row at most every CEILING_SYNC_MS, reading back what all processes have added. A hit passes
+ * while that total and the process's unsent hits stay within the limit, so the processes together may
+ * pass it by what they take in one sync.
+ */
+export function sharedCeiling(
+  db: Kysely<Database>,
+  rule: Omit<RateLimitRule, 'message'>,
+): (now?: number) => Promise<RateLimitResult> {
+  let windowStart = -1
+  let unsent = 0
+  let known = 0
+  let lastSync = -Infinity
+  const add = compileOnce<'key' | 'start' | 'hits', { hits: number }>((slot) =>
+    db
+      .insertInto('rate_limits')
+      .values({ key: slot('key'), window_started_at: slot('start'), hits: slot('hits') })
+      .onConflict((conflict) =>
+        conflict.column('key').doUpdateSet({ hits: sql<number>`rate_limits.hits + excluded.hits` }),
+      )
+      .returning('hits'),
+  )
+  const sync = async (start: number) => {
+    const hits = unsent
+    unsent = 0
+    const { rows } = await add(db, { key: `${rule.name}:${start}`, start, hits })
+    if (start === windowStart) known = Number(rows[0]!.hits)
+    // each window leaves a row: the ones before the last go (rule names hold no LIKE wildcards)
+    await db
+      .deleteFrom('rate_limits')
+      .where('key', 'like', `${rule.name}:%`)
+      .where('window_started_at', '<', start - rule.windowMs)
+      .execute()
+  }
+  return async (now = Date.now()) => {
+    const start = Math.floor(now / rule.windowMs) * rule.windowMs
+    if (start !== windowStart) {
+      windowStart = start
+      unsent = 0
+      known = 0
+      lastSync = -Infinity
+    }
+    unsent++
+    if (now - lastSync >= CEILING_SYNC_MS) {
+      lastSync = now
+      await sync(start)
+    }
+    return {
+      allowed: known + unsent <= rule.limit,
+      retryAfterSeconds: Math.max(1, Math.ceil((start + rule.windowMs - now) / 1000)),
+    }
   }
 }
 

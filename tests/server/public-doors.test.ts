@@ -16,6 +16,7 @@ import {
 } from './helpers.ts'
 import { makeIntakeData } from './malformed-intakes.ts'
 import { killServerProcesses, startServerProcess, type ServerProcess } from './server-process.ts'
+import { CEILING_SYNC_MS, sharedCeiling } from '../../server/rate-limit.ts'
 
 const SCREENSHOT = makePng({ width: 30, height: 10 })
 const TOO_MANY = 'Too many submissions from your connection. Please wait 15 minutes and try again.'
@@ -44,7 +45,7 @@ for (const dialect of DIALECTS) {
   describe(`${dialect}: the limits on the public forms`, () => {
     let ctx: TestContext
     beforeAll(async () => {
-      ctx = await createTestContext(dialect, { publicLimits: { perAddress: 3, globalPerMinute: 8 } })
+      ctx = await createTestContext(dialect, { publicLimits: { perAddress: 3, globalPerMinute: 1000 } })
     })
     afterAll(async () => {
       await ctx?.close()
@@ -116,17 +117,54 @@ for (const dialect of DIALECTS) {
     })
 
     it('refuses every address once the forms together pass the ceiling per minute', async () => {
-      for (let n = 1; n <= 8; n++) await claimFrom(ctx, `203.0.113.${n}`, n).expect(201)
-      const refused = await claimFrom(ctx, '203.0.113.200', 9)
-      expect(refused.status).toBe(429)
-      expect(refused.body.error).toEqual({ code: 'RATE_LIMITED', message: BUSY })
-      expect(Number(refused.headers['retry-after'])).toBeLessThanOrEqual(60)
-      const lookup = await request(ctx.app)
-        .post('/api/agreements/lookup')
-        .set('X-Forwarded-For', '203.0.113.201')
-        .send({ email: 'jane@example.com', phone: '2125551000' })
-      expect(lookup.status).toBe(429)
-      expect(await countClaims(ctx.db)).toBe(8)
+      // the ceiling counts per clock minute: start with the whole of one ahead
+      const intoMinute = Date.now() % 60_000
+      if (intoMinute > 45_000) await new Promise((resolve) => setTimeout(resolve, 60_000 - intoMinute))
+      // a server of its own: each process keeps its share of the ceiling's count in memory
+      const own = await createTestContext(dialect, { publicLimits: { perAddress: 1000, globalPerMinute: 8 } })
+      try {
+        for (let n = 1; n <= 8; n++) await claimFrom(own, `203.0.113.${n}`, n).expect(201)
+        const refused = await claimFrom(own, '203.0.113.200', 9)
+        expect(refused.status).toBe(429)
+        expect(refused.body.error).toEqual({ code: 'RATE_LIMITED', message: BUSY })
+        expect(Number(refused.headers['retry-after'])).toBeLessThanOrEqual(60)
+        const lookup = await request(own.app)
+          .post('/api/agreements/lookup')
+          .set('X-Forwarded-For', '203.0.113.201')
+          .send({ email: 'jane@example.com', phone: '2125551000' })
+        expect(lookup.status).toBe(429)
+        expect(await countClaims(own.db)).toBe(8)
+        // the count is in the database for the other processes: this one's first hit wrote it
+        const [row] = await own.db
+          .selectFrom('rate_limits')
+          .selectAll()
+          .where('key', 'like', 'public-all:%')
+          .execute()
+        expect(Number(row!.hits)).toBeGreaterThanOrEqual(1)
+      } finally {
+        await own.close()
+      }
+    })
+  })
+
+  describe(`${dialect}: the ceiling shared by server processes`, () => {
+    it('adds each process’s hits to the database once a second and counts the others’ once it has synced', async () => {
+      const ctx = await createTestContext(dialect)
+      try {
+        const rule = { name: 'test-ceiling', limit: 6, windowMs: 60_000 }
+        const [a, b] = [sharedCeiling(ctx.db, rule), sharedCeiling(ctx.db, rule)]
+        const minute = 60_000 * 1000
+        // A: its first hit is written at once, the next three wait for its next sync
+        for (let i = 0; i < 4; i++) expect((await a(minute + i)).allowed).toBe(true)
+        expect((await a(minute + CEILING_SYNC_MS)).allowed).toBe(true) // 5, all written
+        // B's first hit writes and reads the total: 6 of 6
+        expect((await b(minute + CEILING_SYNC_MS + 1)).allowed).toBe(true)
+        expect((await b(minute + CEILING_SYNC_MS + 2)).allowed).toBe(false)
+        // a new minute starts from nothing
+        expect((await b(minute + 60_000)).allowed).toBe(true)
+      } finally {
+        await ctx.close()
+      }
     })
   })
 
