@@ -110,10 +110,6 @@ export function startProductServer({
       DATA_DIR: dataDir,
       ADMIN_PASSWORD: adminPassword,
       LOG_LEVEL: 'info',
-      // the whole load comes from 127.0.0.1: every POST is counted against the limits, as in
-      // production, but the limits are set above the load
-      PUBLIC_LIMIT_PER_ADDRESS: '100000000',
-      PUBLIC_LIMIT_GLOBAL: '100000000',
       ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
     },
     logFile,

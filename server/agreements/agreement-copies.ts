@@ -27,16 +27,18 @@ const LEASE_MS = 5 * 60_000
 // after a failed send (mail server down, address refused): 1 min, 5 min, 30 min, 2 h, then every 12 h
 const RETRY_DELAYS_MS = [60_000, 5 * 60_000, 30 * 60_000, 2 * 3600_000, 12 * 3600_000]
 const BATCH = 50
-// claims come first: while the server is this busy, a copy waits (at most MAX_WAIT_MS)
+// claims come first: while the server is this busy, a copy waits (at most MAX_WAIT_MS); each copy
+// makes a sealed PDF (about 0.2 s of a core), which a surge of claims needs more than a courtesy
+// e-mail does
 const BUSY_UTILIZATION = 0.5
 const QUIET_CHECK_MS = 20
-const MAX_WAIT_MS = 60_000
+const MAX_WAIT_MS = 10 * 60_000
 
 /**
  * One copy at a time, oldest first. Each copy is taken by pushing its due time past a lease, in one
  * conditional update, so two server processes on one database never both send it; it is marked sent
  * only once the mailer has it. When the event loop is busy (a burst of claims) a copy waits for a quiet
- * moment, up to a minute after it was queued.
+ * moment, up to ten minutes after it was queued.
  */
 export function createAgreementCopies({
   db,
