@@ -31,6 +31,9 @@ const BATCH = 50
 // makes a sealed PDF (about 0.2 s of a core), which a surge of claims needs more than a courtesy
 // e-mail does
 const BUSY_UTILIZATION = 0.5
+// on PostgreSQL a surge keeps the event loop waiting on the database more than busy: a copy also waits
+// until no claim has come in for this long
+const QUIET_AFTER_CLAIM_MS = 500
 const QUIET_CHECK_MS = 20
 const MAX_WAIT_MS = 10 * 60_000
 
@@ -61,8 +64,10 @@ export function createAgreementCopies({
   let again = false
   let running: Promise<void> | undefined
   let timer: NodeJS.Timeout | undefined
+  let lastQueuedAt = 0
 
   function wake(): void {
+    lastQueuedAt = Date.now()
     if (stopped) return
     if (running) {
       again = true
@@ -110,12 +115,17 @@ export function createAgreementCopies({
     }
   }
 
-  /** Waits while the event loop is busier than BUSY_UTILIZATION, until MAX_WAIT_MS after dueAt. */
+  /**
+   * Waits while the event loop is busier than BUSY_UTILIZATION or a claim came in less than
+   * QUIET_AFTER_CLAIM_MS ago, until MAX_WAIT_MS after dueAt.
+   */
   async function quietMoment(dueAt: number): Promise<void> {
     while (!stopped) {
       const before = performance.eventLoopUtilization()
       await sleep(QUIET_CHECK_MS)
-      const busy = performance.eventLoopUtilization(before).utilization >= BUSY_UTILIZATION
+      const busy =
+        performance.eventLoopUtilization(before).utilization >= BUSY_UTILIZATION ||
+        Date.now() - lastQueuedAt < QUIET_AFTER_CLAIM_MS
       if (!busy || Date.now() - dueAt >= MAX_WAIT_MS) return
     }
   }
