@@ -19,27 +19,21 @@ export interface RateLimitResult {
 
 /** When each rule's expired rows were last removed, per database. */
 const lastPruned = new WeakMap<Kysely<Database>, Map<string, number>>()
-/** The hit's upsert, built and compiled once per database: every public POST runs it. */
-const upserts = new WeakMap<Kysely<Database>, ReturnType<typeof compileHit>>()
-
-function compileHit(db: Kysely<Database>) {
-  return compileOnce<'key' | 'now' | 'expired', { hits: number; window_started_at: number }>((slot) =>
-    db
-      .insertInto('rate_limits')
-      .values({ key: slot('key'), window_started_at: slot('now'), hits: 1 })
-      .onConflict((conflict) =>
-        conflict.column('key').doUpdateSet({
-          hits: sql<number>`CASE WHEN rate_limits.window_started_at <= ${slot('expired')} THEN 1 ELSE rate_limits.hits + 1 END`,
-          window_started_at: sql<number>`CASE WHEN rate_limits.window_started_at <= ${slot('expired')} THEN ${slot('now')} ELSE rate_limits.window_started_at END`,
-        }),
-      )
-      .returning(['hits', 'window_started_at']),
-  )
+interface PendingHit {
+  key: string
+  now: number
+  rule: RateLimitRule
+  resolve(result: RateLimitResult): void
+  reject(error: unknown): void
 }
+/** The hits waiting for this turn of the event loop to end, per database. */
+const pendingHits = new WeakMap<Kysely<Database>, PendingHit[]>()
 
 /**
  * Counts one hit for (rule, client) in a fixed window kept in the database, so every server process
- * sharing it enforces one limit. A single upsert: concurrent hits cannot both read the old count.
+ * sharing it enforces one limit. Hits are upserts, so concurrent ones cannot both read the old count;
+ * the hits that arrive in one turn of the event loop (a surge's claims) go in one statement per rule,
+ * one row per client with its number of hits, rather than one round trip each.
  * `client` is the client's address; a limit counts an IPv6 client by its /64.
  */
 export async function hitRateLimit(
@@ -47,19 +41,66 @@ export async function hitRateLimit(
   { rule, client, now = Date.now() }: { rule: RateLimitRule; client: string; now?: number },
 ): Promise<RateLimitResult> {
   await pruneExpired(db, { rule, now })
-  let upsert = upserts.get(db)
-  if (!upsert) upserts.set(db, (upsert = compileHit(db)))
-  const { rows } = await upsert(db, {
-    key: `${rule.name}:${addressBucket(client)}`,
-    now,
-    expired: now - rule.windowMs,
+  return new Promise((resolve, reject) => {
+    let pending = pendingHits.get(db)
+    if (!pending) {
+      pendingHits.set(db, (pending = []))
+      setImmediate(() => {
+        pendingHits.delete(db)
+        void writeHits(db, pending!)
+      })
+    }
+    pending.push({ key: `${rule.name}:${addressBucket(client)}`, now, rule, resolve, reject })
   })
-  const row = rows[0]!
-  const retryAfterMs = Number(row.window_started_at) + rule.windowMs - now
-  return {
-    allowed: Number(row.hits) <= rule.limit,
-    retryAfterSeconds: Math.max(1, Math.ceil(retryAfterMs / 1000)),
+}
+
+/** Map.groupBy, which Node 20 lacks. */
+function groupBy<T, K>(items: T[], keyOf: (item: T) => K): Map<K, T[]> {
+  const groups = new Map<K, T[]>()
+  for (const item of items) {
+    const group = groups.get(keyOf(item))
+    if (group) group.push(item)
+    else groups.set(keyOf(item), [item])
   }
+  return groups
+}
+
+async function writeHits(db: Kysely<Database>, hits: PendingHit[]): Promise<void> {
+  const byRule = groupBy(hits, (hit) => hit.rule)
+  await Promise.all(
+    [...byRule].map(async ([rule, ruleHits]) => {
+      try {
+        const byKey = groupBy(ruleHits, (hit) => hit.key)
+        const now = Math.max(...ruleHits.map((hit) => hit.now))
+        const expired = now - rule.windowMs
+        const rows = await db
+          .insertInto('rate_limits')
+          .values([...byKey].map(([key, keyHits]) => ({ key, window_started_at: now, hits: keyHits.length })))
+          .onConflict((conflict) =>
+            conflict.column('key').doUpdateSet({
+              hits: sql<number>`CASE WHEN rate_limits.window_started_at <= ${expired} THEN excluded.hits ELSE rate_limits.hits + excluded.hits END`,
+              window_started_at: sql<number>`CASE WHEN rate_limits.window_started_at <= ${expired} THEN excluded.window_started_at ELSE rate_limits.window_started_at END`,
+            }),
+          )
+          .returning(['key', 'hits', 'window_started_at'])
+          .execute()
+        const rowOf = new Map(rows.map((row) => [row.key, row]))
+        for (const [key, keyHits] of byKey) {
+          const row = rowOf.get(key)
+          if (!row) throw new Error(`the rate limit row "${rule.name}" was not returned`)
+          const retryAfterMs = Number(row.window_started_at) + rule.windowMs - now
+          const retryAfterSeconds = Math.max(1, Math.ceil(retryAfterMs / 1000))
+          // this turn's hits of one client come last in its count, in the order they arrived
+          const before = Number(row.hits) - keyHits.length
+          keyHits.forEach((hit, i) =>
+            hit.resolve({ allowed: before + i + 1 <= rule.limit, retryAfterSeconds }),
+          )
+        }
+      } catch (error) {
+        for (const hit of ruleHits) hit.reject(error)
+      }
+    }),
+  )
 }
 
 /** How often a process adds its hits of a shared ceiling to the database. */

@@ -110,6 +110,15 @@ for (const dialect of DIALECTS) {
       )
     })
 
+    it('counts claims sent at once from one address one by one: of 6, 3 are taken', async () => {
+      const statuses = await Promise.all(
+        Array.from({ length: 6 }, (_, n) => claimFrom(ctx, '198.51.100.9', 20 + n).then((res) => res.status)),
+      )
+      expect(statuses.filter((status) => status === 201)).toHaveLength(3)
+      expect(statuses.filter((status) => status === 429)).toHaveLength(3)
+      expect(await countClaims(ctx.db)).toBe(3)
+    })
+
     it('counts an IPv6 client by its /64', async () => {
       for (let n = 1; n <= 3; n++) await claimFrom(ctx, `2001:db8:1:2::${n}`, n).expect(201)
       expect((await claimFrom(ctx, '2001:db8:1:2:ffff::9', 4)).status).toBe(429)
