@@ -124,9 +124,9 @@ export function readServerConfig(env: NodeJS.ProcessEnv = process.env): Readonly
 /** A claimant files a Step 2 claim per app, an intake and a lookup or two: 20 of a kind in 15 minutes is a household's, not a bot's. */
 const DEFAULT_PER_ADDRESS = 20
 /**
- * Over twice what one server process took in the benchmark (433 claims a second, 26,000 a minute, on
- * SQLite): a real surge meets the server's own capacity first, a flood across many addresses meets
- * this. A firm running several processes or instances raises it.
+ * Over twice what one server process takes (BENCHMARKS.md): a real surge meets the server's own
+ * capacity first, a flood across many addresses meets this. A firm running several processes or
+ * instances raises it.
  */
 const DEFAULT_GLOBAL_PER_MINUTE = 60_000
 

@@ -6,7 +6,7 @@ import { translator, type Locale, type Translator } from '../src/translate.ts'
 import { clientAddress } from './client-address.ts'
 import type { Database } from './db/database.ts'
 import { requestLocale } from './i18n/request-locale.ts'
-import { hasPublicUrl, siteOrigin } from './public-origin.ts'
+import { isSameSite } from './public-origin.ts'
 import { hitRateLimit, sharedCeiling, type RateLimitRule } from './rate-limit.ts'
 
 /** The public forms that POST: each counts apart per address; all of them count towards the ceiling. */
@@ -89,17 +89,7 @@ function tooMany(message: string, { retryAfterSeconds }: { retryAfterSeconds: nu
  */
 function assertSameSiteOrNoOrigin(req: Request): void {
   const origin = req.get('origin')
-  if (origin === undefined) return
-  let url: URL | undefined
-  try {
-    url = new URL(origin)
-  } catch {
-    url = undefined
-  }
-  const isSameSite = hasPublicUrl(req)
-    ? url?.origin === siteOrigin(req)
-    : url !== undefined && url.host === req.get('host')
-  if (isSameSite) return
+  if (origin === undefined || isSameSite(req, origin)) return
   throw new AppError('CROSS_SITE_REQUEST', {
     status: 403,
     message: `this form takes submissions from its own site only, not from ${JSON.stringify(origin)}`,

@@ -21,6 +21,21 @@ export function isHttpsSite(req: Request): boolean {
   return publicUrl ? publicUrl.startsWith('https:') : req.secure
 }
 
+/**
+ * Whether `source` (an Origin or Referer header) names this site: PUBLIC_URL's origin when set (a proxy
+ * may rewrite Host), else the Host the request was sent to. Anything unparsable (or 'null') is not.
+ */
+export function isSameSite(req: Request, source: string | undefined): boolean {
+  let url: URL | undefined
+  try {
+    url = source ? new URL(source) : undefined
+  } catch {
+    return false
+  }
+  if (!url) return false
+  return hasPublicUrl(req) ? url.origin === siteOrigin(req) : url.host === req.get('host')
+}
+
 /** Whether PUBLIC_URL is set: then it, not the Host header, is what a same-origin check compares with. */
 export function hasPublicUrl(req: Request): boolean {
   return publicUrlOf(req) !== undefined

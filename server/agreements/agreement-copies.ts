@@ -28,8 +28,7 @@ const LEASE_MS = 5 * 60_000
 const RETRY_DELAYS_MS = [60_000, 5 * 60_000, 30 * 60_000, 2 * 3600_000, 12 * 3600_000]
 const BATCH = 50
 // claims come first: while the server is this busy, a copy waits (at most MAX_WAIT_MS); each copy
-// makes a sealed PDF (about 0.2 s of a core), which a surge of claims needs more than a courtesy
-// e-mail does
+// makes a sealed PDF, and a surge of claims needs the cores more than a courtesy e-mail does
 const BUSY_UTILIZATION = 0.5
 // on PostgreSQL a surge keeps the event loop waiting on the database more than busy: a copy also waits
 // until no claim has come in for this long

@@ -30,9 +30,9 @@ export interface PdfThreadData {
 export const PDF_QUEUE_LIMIT = 20
 
 /**
- * Renders and seals agreement PDFs in a worker thread, one at a time: a PDF holds the event loop for tens
- * to hundreds of milliseconds and tens of megabytes, which every claim and page request would otherwise
- * wait behind, and one at a time bounds what a burst of downloads can take from a process. The thread
+ * Renders and seals agreement PDFs in a worker thread, one at a time: a PDF is long CPU work and much
+ * memory, which every claim and page request would otherwise wait behind on the event loop, and one at
+ * a time bounds what a burst of downloads can take from a process. The thread
  * starts with the first PDF and is started again if it fails.
  */
 export function agreementPdfThread({

@@ -2,7 +2,7 @@ import type { RequestHandler } from 'express'
 import type { Kysely } from 'kysely'
 import { AppError } from '../../src/app-error.ts'
 import type { Database } from '../db/database.ts'
-import { hasPublicUrl, siteOrigin } from '../public-origin.ts'
+import { isSameSite } from '../public-origin.ts'
 import { hasValidSession } from './staff-session.ts'
 
 /** Lets a request through only with a valid staff session; 401 otherwise. */
@@ -26,17 +26,7 @@ export const sameOriginOnly: RequestHandler = (req, _res, next) => {
     next()
     return
   }
-  const source = req.get('origin') ?? req.get('referer')
-  let sourceUrl: URL | undefined
-  try {
-    sourceUrl = source ? new URL(source) : undefined
-  } catch {
-    sourceUrl = undefined
-  }
-  const sameSite = hasPublicUrl(req)
-    ? sourceUrl?.origin === siteOrigin(req)
-    : sourceUrl !== undefined && sourceUrl.host === req.get('host')
-  if (sameSite) {
+  if (isSameSite(req, req.get('origin') ?? req.get('referer'))) {
     next()
     return
   }
