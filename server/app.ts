@@ -32,6 +32,8 @@ import type { ScreenshotStorage } from './uploads/screenshot-storage.ts'
 import { auditLog } from './staff/audit-log.ts'
 import type { AgreementPdfs } from './agreements/agreement-pdfs.ts'
 import { guardPublicPost, type PublicDoor, type PublicLimits } from './public-doors.ts'
+import { createProofOfWork, type ProofOfWorkTuning } from './proof-of-work/proof-of-work.ts'
+import { proofOfWorkRoutes } from './proof-of-work/proof-of-work.routes.ts'
 
 export interface AppDeps {
   db: Kysely<Database>
@@ -48,6 +50,10 @@ export interface AppDeps {
   agreementPdfs: AgreementPdfs
   /** The limits every public POST passes (PUBLIC_LIMIT_PER_ADDRESS, PUBLIC_LIMIT_GLOBAL). */
   publicLimits: PublicLimits
+  /** PROOF_OF_WORK: the claim, intake and lookup POSTs need a solved challenge (proof-of-work.ts). */
+  proofOfWork: boolean
+  /** The challenges' range, lifetime and clock; the product's own when left out (tests make them small). */
+  proofOfWorkTuning?: Partial<ProofOfWorkTuning>
   /** Every config and text per language; read from ./forms when left out (tests). */
   languages?: Languages
   /** The browser's precompiled validators; compiled on first request when left out (tests). */
@@ -72,6 +78,8 @@ export function createApp({
   evidenceKey,
   agreementPdfs,
   publicLimits,
+  proofOfWork: isProofOfWorkOn,
+  proofOfWorkTuning,
   languages = loadLanguages({ formsDir: DEFAULT_FORMS_DIR, forms, intake }),
   validators = createValidatorModules({ languages }),
   clientDir,
@@ -111,8 +119,10 @@ export function createApp({
   app.use(dashboardRoutes({ db, forms, intake, storage, audit, languages, agreementPdfs }))
   app.use(firmLogoRoutes())
   app.use(uiTextRoutes({ languages }))
+  const proofOfWork = isProofOfWorkOn ? createProofOfWork(db, proofOfWorkTuning) : undefined
+  app.use(proofOfWorkRoutes(proofOfWork))
   const guardPost = (door: PublicDoor) =>
-    guardPublicPost({ db, door, limits: publicLimits, translators: languages.t })
+    guardPublicPost({ db, door, limits: publicLimits, proofOfWork, translators: languages.t })
   app.use(intakeRoutes({ db, templates, languages, validators, evidenceKey, guardPost }))
   app.use(formRoutes({ forms, languages, validators }))
   app.use(claimRoutes({ db, forms, languages, storage, templates, agreementCopies, evidenceKey, guardPost }))

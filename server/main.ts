@@ -109,6 +109,7 @@ export async function startServer(
     evidenceKey,
     agreementPdfs,
     publicLimits: config.publicLimits,
+    proofOfWork: config.proofOfWork,
     languages,
     validators,
     clientDir: CLIENT_DIR,

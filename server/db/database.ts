@@ -73,6 +73,21 @@ export interface ClaimAppDaysTable {
   claims: number | string | bigint
 }
 
+/** The one key (id 1) the proof-of-work challenges are signed with, made on first use (proof-of-work.ts). */
+export interface ProofOfWorkKeysTable {
+  id: number
+  /** 64 hex characters */
+  hmac_key: string
+  created_at: string
+}
+
+/** Each solved challenge accepted, kept until it expires so it is accepted once. */
+export interface ProofOfWorkSpentTable {
+  challenge: string
+  /** epoch milliseconds */
+  expires_at: number
+}
+
 /** Fixed-window counters shared by every server process on the database. */
 export interface RateLimitsTable {
   key: string
@@ -198,6 +213,8 @@ export interface Database {
   claim_search_apps: ClaimSearchAppsTable
   claim_app_days: ClaimAppDaysTable
   rate_limits: RateLimitsTable
+  proof_of_work_keys: ProofOfWorkKeysTable
+  proof_of_work_spent: ProofOfWorkSpentTable
   admin_credentials: AdminCredentialsTable
   staff_sessions: StaffSessionsTable
   audit_log: AuditLogTable

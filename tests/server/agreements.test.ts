@@ -182,6 +182,7 @@ for (const dialect of DIALECTS) {
         evidenceKey: ctx.evidenceKey,
         agreementPdfs: ctx.agreementPdfs,
         publicLimits: TEST_PUBLIC_LIMITS,
+        proofOfWork: false,
       })
     }
 

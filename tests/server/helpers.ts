@@ -29,6 +29,7 @@ import { createLogger, type Logger } from '../../server/logger.ts'
 import { createScreenshotStorage } from '../../server/uploads/create-screenshot-storage.ts'
 import type { ScreenshotStorage } from '../../server/uploads/screenshot-storage.ts'
 import type { PublicLimits } from '../../server/public-doors.ts'
+import type { ProofOfWorkTuning } from '../../server/proof-of-work/proof-of-work.ts'
 
 export { makeClaimData, makePng, pngDataUrl } from './claim-fixtures.ts'
 
@@ -84,6 +85,8 @@ export async function createTestContext(
     publicUrl,
     s3,
     publicLimits = TEST_PUBLIC_LIMITS,
+    proofOfWork = false,
+    proofOfWorkTuning,
   }: {
     formsDir?: string
     logger?: Logger
@@ -96,6 +99,9 @@ export async function createTestContext(
     s3?: S3Settings
     /** PUBLIC_LIMIT_PER_ADDRESS and PUBLIC_LIMIT_GLOBAL; TEST_PUBLIC_LIMITS when left out. */
     publicLimits?: PublicLimits
+    /** PROOF_OF_WORK; off when left out, so a test posts without solving a challenge. */
+    proofOfWork?: boolean
+    proofOfWorkTuning?: Partial<ProofOfWorkTuning>
   } = {},
 ): Promise<TestContext> {
   const forms = loadFormConfigs(formsDir)
@@ -144,6 +150,8 @@ export async function createTestContext(
     evidenceKey,
     agreementPdfs,
     publicLimits,
+    proofOfWork,
+    proofOfWorkTuning,
     languages,
     clientDir,
     trustProxy,
