@@ -14,10 +14,14 @@ export interface Contact {
 }
 
 /** The e-mail and phone travel in the POST body, never in a URL. */
-export async function lookupAgreements(contact: Contact): Promise<FoundAgreement[]> {
+export async function lookupAgreements(
+  contact: Contact,
+  /** The proof of work (useProofOfWork). */
+  proofHeaders: Record<string, string>,
+): Promise<FoundAgreement[]> {
   const { agreements } = await fetchJson<AgreementLookup>('/api/agreements/lookup', {
     method: 'POST',
-    headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
+    headers: { 'Content-Type': 'application/json', Accept: 'application/json', ...proofHeaders },
     body: JSON.stringify(contact),
   })
   return agreements

@@ -6,6 +6,7 @@ import { lookupAgreements, type FoundAgreement } from '../agreements/api.ts'
 import { FoundAgreementCard } from '../agreements/found-agreement-card.tsx'
 import { PhoneInput } from '../forms/phone-input.tsx'
 import { useText } from '../i18n/use-text.ts'
+import { ProofOfWorkProblem, useProofOfWork } from '../proof-of-work/use-proof-of-work.tsx'
 
 type LookupState =
   | { status: 'idle' }
@@ -22,6 +23,7 @@ export function ViewAgreementRoute() {
   const [problems, setProblems] = useState<Record<string, string>>({})
   const [state, setState] = useState<LookupState>({ status: 'idle' })
   const [searched, setSearched] = useState({ email: '', phone: '' })
+  const proofOfWork = useProofOfWork()
   useEffect(() => {
     document.title = t('View My Agreement')
   }, [t])
@@ -33,13 +35,14 @@ export function ViewAgreementRoute() {
     if (Object.keys(found).length > 0) return
     setState({ status: 'searching' })
     try {
-      const agreements = await lookupAgreements({ email, phone })
+      const agreements = await proofOfWork.send((headers) => lookupAgreements({ email, phone }, headers))
       setSearched({ email, phone })
       setState({ status: 'found', agreements })
     } catch (error) {
       const appError = error instanceof AppError ? error : undefined
       if (appError?.status === 404) setState({ status: 'not-found' })
-      else if (appError?.status === 429) setState({ status: 'error', message: appError.message })
+      else if (appError?.status === 429 || appError?.code.startsWith('PROOF_OF_WORK_'))
+        setState({ status: 'error', message: appError.message })
       else {
         const message = appError?.message ?? String(error)
         setState({
@@ -103,6 +106,7 @@ export function ViewAgreementRoute() {
             {isSearching ? t('Searching...') : t('Find My Agreement')}
           </button>
         </form>
+        <ProofOfWorkProblem proofOfWork={proofOfWork} />
         {state.status === 'not-found' ? (
           <div className="notice-box" role="alert">
             <h2>{t('No Agreement Found')}</h2>

@@ -7,7 +7,7 @@ import type { Browser, BrowserContext, Download, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 import { formatPhone } from '../../../src/phone.ts'
 import { intakeBody } from '../intake/fill-intake.ts'
-import { baseUrl, launchBrowser, queryDb, shown } from '../browser.ts'
+import { baseUrl, launchBrowser, proofOfWorkHeaders, queryDb, shown } from '../browser.ts'
 import { fillClaim, SCREENSHOT_PNG, submitButton } from '../step2/fill-claim.ts'
 
 // what a claimant could type to run script, evaluate a template or plant a spreadsheet formula
@@ -83,7 +83,11 @@ async function postClaim(
     }),
   )
   form.set('screenshot', new Blob([SCREENSHOT], { type: 'image/png' }), 'statement.png')
-  const response = await fetch(`${baseUrl()}/api/forms/${slug}/submissions`, { method: 'POST', body: form })
+  const response = await fetch(`${baseUrl()}/api/forms/${slug}/submissions`, {
+    method: 'POST',
+    headers: await proofOfWorkHeaders(),
+    body: form,
+  })
   expect({ slug, status: response.status, body: await response.text() }).toMatchObject({ slug, status: 201 })
 }
 
@@ -216,7 +220,7 @@ describe('hostile names and e-mails show as text on every page that shows them',
     for (let i = 0; i < NAMES.length; i++) {
       const response = await fetch(`${baseUrl()}/api/intake`, {
         method: 'POST',
-        headers: { 'Content-Type': 'application/json' },
+        headers: { 'Content-Type': 'application/json', ...(await proofOfWorkHeaders()) },
         body: JSON.stringify(
           intakeBody({
             ...NAMES[i],
