@@ -15,10 +15,10 @@ import type { Translator } from '../../src/translate.ts'
 import type { Database } from '../db/database.ts'
 
 /**
- * The secret number's range: a browser tries half of it on average, which takes about half a second
- * in Chromium on a phone-class CPU (BENCHMARKS.md, npm run bench:proof-of-work).
+ * The secret number's range: a browser tries half of it on average, under a second in Chromium with
+ * its CPU slowed 4x, as a phone's is (BENCHMARKS.md, npm run bench:proof-of-work).
  */
-export const PROOF_OF_WORK_MAX_NUMBER = 300_000
+export const PROOF_OF_WORK_MAX_NUMBER = 400_000
 
 export interface ProofOfWorkTuning {
   maxNumber: number
