@@ -229,10 +229,22 @@ for (const dialect of DIALECTS) {
           expect(res.status).toBe(400)
           expect(res.body.error).toEqual(EXPIRED)
         }
+        expect(await stored()).toEqual(before)
       } finally {
         clock = Date.now()
       }
-      expect(await stored()).toEqual(before)
+    })
+
+    it('forgets the spent challenges once they have expired', async () => {
+      expect(await ctx.db.selectFrom('proof_of_work_spent').select('challenge').execute()).not.toEqual([])
+      clock += PROOF_OF_WORK_LIFETIME_MS + 1000
+      try {
+        await intake(await solved(ctx.app), '8085551010').expect(201)
+        const left = await ctx.db.selectFrom('proof_of_work_spent').select('expires_at').execute()
+        expect(left.map((row) => Number(row.expires_at) > clock)).toEqual([true])
+      } finally {
+        clock = Date.now()
+      }
     })
 
     it('tells a Spanish page why, in Spanish', async () => {
