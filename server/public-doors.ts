@@ -27,11 +27,11 @@ const ONE_MINUTE = 60 * 1000
 
 /**
  * What every public POST passes first, before its body is read: a browser's request from another site
- * is refused (403), then the POST is counted per client address and kind of form, and against the
- * ceiling across all of them, in the database so every server process shares the counts (429 with
- * Retry-After past either; the ceiling is synced once a second, sharedCeiling). With `proofOfWork`,
- * the claim, intake and lookup doors first need a solved challenge, spent once (proof-of-work.ts): a
- * bot that skips or replays it is refused before the limits count it or the body is read. The lookup and download doors keep their own, smaller per-address limits
+ * is refused (403); with `proofOfWork`, a claim, intake or lookup without a fresh solved challenge is
+ * refused (4xx, proof-of-work.ts) before anything is counted; then the POST is counted per client
+ * address and kind of form, and against the ceiling across all of them, in the database so every
+ * server process shares the counts (429 with Retry-After past either; the ceiling is synced once a
+ * second, sharedCeiling). The lookup and download doors keep their own, smaller per-address limits
  * (agreement.routes.ts): for them `perAddress` is not counted again.
  */
 export function guardPublicPost({

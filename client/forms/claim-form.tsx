@@ -160,7 +160,7 @@ function ClaimFormFields({ config, validator }: { config: FormConfig; validator:
           <div className="alert" role="alert">
             {alertText}
           </div>
-        ) : alertText === undefined && !isSubmitting ? (
+        ) : !isSubmitting ? (
           <ProofOfWorkProblem proofOfWork={proofOfWork} />
         ) : null}
         {missingText ? (

@@ -209,7 +209,7 @@ function IntakeFormFields({
           <div className="alert" role="alert">
             {alertText}
           </div>
-        ) : alertText === undefined && !isSubmitting ? (
+        ) : !isSubmitting ? (
           <ProofOfWorkProblem proofOfWork={proofOfWork} />
         ) : null}
         {missingText ? (
