@@ -1,11 +1,26 @@
+import crypto from 'node:crypto'
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { readServerConfig } from '../../../server/config.ts'
+import { startServer, type RunningServer } from '../../../server/main.ts'
 import { baseUrl, launchBrowser, openPhonePage, shown } from '../browser.ts'
 
 const FAILED =
   'Your browser could not finish this form’s automatic security check. Trying again… If this message stays, check your connection and reload the page.'
 const FAILED_ES =
   'Su navegador no pudo completar la comprobación de seguridad automática de este formulario. Lo está intentando de nuevo… Si este mensaje no desaparece, revise su conexión y vuelva a cargar la página.'
+
+/** The POSTs' X-Proof-Of-Work headers, in order (undefined where a POST had none). */
+function proofsSent(page: Page): (string | undefined)[] {
+  const sent: (string | undefined)[] = []
+  page.on('request', (request) => {
+    if (request.method() === 'POST') sent.push(request.headers()['x-proof-of-work'])
+  })
+  return sent
+}
 
 async function search(page: Page): Promise<void> {
   await page.getByLabel('Email Address').fill('nobody.pow@example.com')
@@ -24,10 +39,7 @@ describe('the proof of work on the claimant forms', () => {
 
   it('is solved while the claimant types and sent with the search, with nothing shown about it', async () => {
     const { page, pageErrors } = await openPhonePage(browser)
-    const sent: (string | undefined)[] = []
-    page.on('request', (request) => {
-      if (request.method() === 'POST') sent.push(request.headers()['x-proof-of-work'])
-    })
+    const sent = proofsSent(page)
     await page.goto(`${baseUrl()}/view-agreement`)
     await search(page)
     await shown(page.getByRole('heading', { name: 'No Agreement Found' }))
@@ -65,5 +77,40 @@ describe('the proof of work on the claimant forms', () => {
     await page.route('**/api/proof-of-work', (route) => route.fulfill({ status: 503, body: '' }))
     await page.goto(`${baseUrl()}/view-agreement?lang=es`)
     expect(await shown(page.getByRole('alert'))).toBe(FAILED_ES)
+  })
+})
+
+describe('PROOF_OF_WORK=off', () => {
+  let browser: Browser
+  let server: RunningServer
+  let workDir: string
+  beforeAll(async () => {
+    workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'claims-pow-off-e2e-'))
+    server = await startServer(
+      readServerConfig({
+        PORT: '0',
+        HOST: '127.0.0.1',
+        DATA_DIR: path.join(workDir, 'data'),
+        LOG_LEVEL: 'silent',
+        ADMIN_PASSWORD: crypto.randomBytes(12).toString('hex'),
+        PROOF_OF_WORK: 'off',
+      }),
+    )
+    browser = await launchBrowser()
+  })
+  afterAll(async () => {
+    await browser?.close()
+    await server?.close()
+    fs.rmSync(workDir, { recursive: true, force: true })
+  })
+
+  it('has the page send no proof of work, and search all the same', async () => {
+    const { page, pageErrors } = await openPhonePage(browser)
+    const sent = proofsSent(page)
+    await page.goto(`${server.url}/view-agreement`)
+    await search(page)
+    await shown(page.getByRole('heading', { name: 'No Agreement Found' }))
+    expect(sent).toEqual([undefined])
+    expect(pageErrors).toEqual([])
   })
 })
