@@ -74,6 +74,19 @@ export interface ClaimAppDaysTable {
 }
 
 /** Fixed-window counters shared by every server process on the database. */
+/** A one-time link's or a download key's SHA-256, never the token itself. */
+export interface AgreementLinksTable {
+  token_hash: string
+  purpose: 'link' | 'download'
+  email: string
+  /** JSON array: the stored forms of the phone the claimant typed */
+  phone_numbers: string
+  /** epoch ms */
+  created_at: number
+  expires_at: number
+  used_at: number | null
+}
+
 export interface RateLimitsTable {
   key: string
   window_started_at: number
@@ -198,6 +211,7 @@ export interface Database {
   claim_search_apps: ClaimSearchAppsTable
   claim_app_days: ClaimAppDaysTable
   rate_limits: RateLimitsTable
+  agreement_links: AgreementLinksTable
   admin_credentials: AdminCredentialsTable
   staff_sessions: StaffSessionsTable
   audit_log: AuditLogTable
