@@ -20,12 +20,18 @@ function linkToken(): string | undefined {
   return /^#link=([A-Za-z0-9_-]+)$/.exec(window.location.hash)?.[1]
 }
 
-// a link opens once: a second mount of the page (React's development checks) must reuse the first answer
+// a link opens once: React's development checks mount the page twice at once, and the second mount
+// must share the first one's request; once answered, the same link asks the server again (and is refused)
 const openings = new Map<string, Promise<OpenedAgreementLink>>()
 
 function openOnce(token: string): Promise<OpenedAgreementLink> {
   let opening = openings.get(token)
-  if (!opening) openings.set(token, (opening = openAgreementLink(token)))
+  if (!opening) {
+    opening = openAgreementLink(token)
+    openings.set(token, opening)
+    const forget = () => openings.delete(token)
+    opening.then(forget, forget)
+  }
   return opening
 }
 
@@ -38,27 +44,36 @@ export function ViewAgreementRoute() {
   const [email, setEmail] = useState('')
   const [phone, setPhone] = useState('')
   const [problems, setProblems] = useState<Record<string, string>>({})
+  // read once: the address loses the token as soon as the link is opened
+  const [tokenAtStart] = useState(linkToken)
   const [state, setState] = useState<PageState>(() =>
-    linkToken() ? { status: 'opening' } : { status: 'idle' },
+    tokenAtStart ? { status: 'opening' } : { status: 'idle' },
   )
   useEffect(() => {
     document.title = t('View My Agreement')
   }, [t])
 
   useEffect(() => {
-    const token = linkToken()
-    if (!token) return
-    // out of the address bar and the history: the link is spent once opened
-    window.history.replaceState(window.history.state, '', window.location.pathname + window.location.search)
     let isCurrent = true
-    openOnce(token).then(
-      (opened) => isCurrent && setState({ status: 'opened', opened }),
-      (error: unknown) => isCurrent && setState({ status: 'error', message: failureMessage(error) }),
-    )
+    const open = (token: string | undefined) => {
+      if (!token) return
+      // out of the address bar and the history: the link is spent once opened
+      window.history.replaceState(window.history.state, '', window.location.pathname + window.location.search)
+      setState({ status: 'opening' })
+      openOnce(token).then(
+        (opened) => isCurrent && setState({ status: 'opened', opened }),
+        (error: unknown) => isCurrent && setState({ status: 'error', message: failureMessage(error) }),
+      )
+    }
+    open(tokenAtStart)
+    // a link opened while this page is already showing changes only the fragment
+    const onHashChange = () => open(linkToken())
+    window.addEventListener('hashchange', onHashChange)
     return () => {
       isCurrent = false
+      window.removeEventListener('hashchange', onHashChange)
     }
-    // eslint-disable-next-line react-hooks/exhaustive-deps -- once, for the address the page was opened at
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- once: later links arrive by hashchange
   }, [])
 
   function failureMessage(error: unknown): string {
