@@ -4,18 +4,14 @@ import { linkIn, linkMailsTo, waitForLinkMail } from '../../server/agreement-lin
 import { shown } from '../browser.ts'
 
 /**
- * What a claimant does at /view-agreement: types e-mail and phone, asks, sees the one answer, and
- * gives the link the server then e-mailed to `to` (the address as stored). Fails if none comes.
+ * What a claimant does at /view-agreement, in either language: types e-mail and phone, asks, sees the
+ * one answer, and gives the link the server then e-mailed to `to` (the address as stored).
  */
 export async function requestAgreementLink(
   page: Page,
   { email, phone, to = email.trim().toLowerCase() }: { email: string; phone: string; to?: string },
 ): Promise<string> {
-  const dataDir = inject('dataDir')
-  const seen = linkMailsTo(dataDir, to)
-  await askForLink(page, { email, phone })
-  const mail = await waitForLinkMail({ dataDir, address: to, seen })
-  return linkIn(mail.eml)!
+  return linkMailedAfter(to, () => askForLink(page, { email, phone }))
 }
 
 /** Fills the lookup form, presses its button and waits for the answer every lookup gets. */
@@ -23,10 +19,23 @@ export async function askForLink(
   page: Page,
   { email, phone }: { email: string; phone: string },
 ): Promise<void> {
-  await page.getByLabel('Email Address').fill(email)
-  await page.getByLabel('Phone Number').fill(phone)
-  await page.getByRole('button', { name: 'Find My Agreement' }).click()
-  await shown(page.getByRole('heading', { name: 'Check Your Email' }))
+  await page.locator('#lookup-email').fill(email)
+  await page.locator('#lookup-phone').fill(phone)
+  await pressFind(page)
+}
+
+/** Presses the lookup's button and waits for the answer. */
+export async function pressFind(page: Page): Promise<void> {
+  await page.locator('.lookup-form button[type="submit"]').click()
+  await shown(page.locator('.notice-box[role="status"]'))
+}
+
+/** The link e-mailed to `to` once `ask` has run (a link sent before it does not count). */
+export async function linkMailedAfter(to: string, ask: () => Promise<void>): Promise<string> {
+  const dataDir = inject('dataDir')
+  const seen = linkMailsTo(dataDir, to)
+  await ask()
+  return linkIn((await waitForLinkMail({ dataDir, address: to, seen })).eml)!
 }
 
 /** The link e-mails in the e2e server's outbox to `address`. */

@@ -90,7 +90,7 @@ describe('a claimant signs the agreement and later finds it', () => {
 
     // a wrong phone gets the very answer a match gets, and no e-mail
     await askForLink(page, { email: 'ruth.okafor@example.com', phone: '7025550199' })
-    const answer = await shown(page.getByRole('status'))
+    const answer = await shown(page.locator('.notice-box[role="status"]'))
     expect(answer).toContain('If we hold an agreement for these details, we have sent a link')
 
     await page.goto(`${baseUrl()}/view-agreement`)
@@ -98,7 +98,7 @@ describe('a claimant signs the agreement and later finds it', () => {
       email: 'ruth.okafor@example.com',
       phone: '(702) 555-0112',
     })
-    expect(await shown(page.getByRole('status'))).toBe(answer)
+    expect(await shown(page.locator('.notice-box[role="status"]'))).toBe(answer)
     expect(linkMailCount('ruth.okafor@example.com')).toBe(1)
 
     await page.goto(link)
