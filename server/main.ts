@@ -100,6 +100,8 @@ export async function startServer(
   // copies queued before a restart (or that failed and came due) go out now
   agreementCopies.wake()
   const agreementLinks = createAgreementLinks({ db, mailer, translators: languages.t, logger })
+  // links that expired while no server ran still hold a contact; later ones go as lookups come
+  await agreementLinks.pruneNow()
   const app = createApp({
     db,
     forms,
