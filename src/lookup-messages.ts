@@ -19,7 +19,7 @@ export const LINK_USED_OR_EXPIRED_MESSAGE =
 export const LINK_INCOMPLETE_MESSAGE =
   'This link is incomplete. Open the whole link from the email, or ask for a new one below.'
 export const DOWNLOAD_KEY_EXPIRED_MESSAGE =
-  'The time to download these agreements has run out. Ask for a new link below.'
+  'The time to download these agreements has run out. Reload this page to ask for a new link.'
 
 export const DOWNLOAD_RATE_LIMITED_MESSAGE =
   'Too many downloads from your connection. Please wait 15 minutes and try again.'

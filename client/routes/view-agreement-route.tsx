@@ -5,7 +5,7 @@ import { checkLookupInput, LINK_SENT_MESSAGE } from '../../src/lookup-messages.t
 import { openAgreementLink, requestAgreementLink, type OpenedAgreementLink } from '../agreements/api.ts'
 import { FoundAgreementCard } from '../agreements/found-agreement-card.tsx'
 import { PhoneInput } from '../forms/phone-input.tsx'
-import { useText } from '../i18n/use-text.ts'
+import { useLocale } from '../i18n/use-text.ts'
 
 type PageState =
   | { status: 'idle' }
@@ -40,7 +40,7 @@ function openOnce(token: string): Promise<OpenedAgreementLink> {
  * an agreement; the same page, opened by that link, shows the agreements and their downloads.
  */
 export function ViewAgreementRoute() {
-  const t = useText()
+  const { locale, t } = useLocale()
   const [email, setEmail] = useState('')
   const [phone, setPhone] = useState('')
   const [problems, setProblems] = useState<Record<string, string>>({})
@@ -115,6 +115,14 @@ export function ViewAgreementRoute() {
           ) : (
             <div className="found">
               <h2 className="found-heading">{t('Agreement Found!')}</h2>
+              <p className="hint">
+                {t('You can download these agreements until {time}. After that, ask for a new link.', {
+                  time: new Date(state.opened.downloadsUntil).toLocaleTimeString(
+                    locale === 'es' ? 'es-US' : 'en-US',
+                    { hour: 'numeric', minute: '2-digit' },
+                  ),
+                })}
+              </p>
               {state.opened.agreements.map((agreement) => (
                 <FoundAgreementCard
                   key={

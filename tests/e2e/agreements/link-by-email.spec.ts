@@ -66,6 +66,9 @@ describe('a claimant gets a one-time link by e-mail and opens their agreement wi
     await page.goto(link)
     await shown(page.getByRole('heading', { name: 'Agreement Found!' }))
     expect(await shown(page.getByText('We found your Earnin agreement signed on'))).toContain('Earnin')
+    expect(await shown(page.getByText(/^You can download these agreements until \d{1,2}:\d{2}/))).toMatch(
+      /After that, ask for a new link\.$/,
+    )
     expect(await axeViolations(page)).toEqual([])
     await page.screenshot({ path: path.join(SHOTS, 'opened-1280.png'), fullPage: true })
 
