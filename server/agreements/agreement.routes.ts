@@ -95,6 +95,7 @@ export function agreementRoutes({
     const now = Date.now()
     const contact = await takeAgreementLink(db, { token, now })
     if (!contact) throw new AppError('LINK_EXPIRED', { status: 410, message: LINK_USED_OR_EXPIRED_MESSAGE })
+    // a clean-up that fails is done by the next one; the claimant's answer does not wait for it
     void agreementLinks.pruneNow(now).catch(() => undefined)
     const own = await findOwnAgreements(db, contact)
     const downloadKey = newLinkToken()
