@@ -15,6 +15,7 @@ import * as addSignatureMethod from './2026_11_25_1300_add_signature_method.ts'
 import * as combineClaimSearchText from './2026_11_25_1400_combine_claim_search_text.ts'
 import * as createEvidenceLedger from './2026_11_26_1000_create_evidence_ledger.ts'
 import * as createProofOfWork from './2026_11_26_1100_create_proof_of_work.ts'
+import * as createAgreementLinks from './2026_11_26_1200_create_agreement_links.ts'
 
 /** Every migration, by name; names sort in the order they run. */
 export const MIGRATIONS: Record<string, Migration> = {
@@ -34,4 +35,5 @@ export const MIGRATIONS: Record<string, Migration> = {
   '2026_11_25_1400_combine_claim_search_text': combineClaimSearchText,
   '2026_11_26_1000_create_evidence_ledger': createEvidenceLedger,
   '2026_11_26_1100_create_proof_of_work': createProofOfWork,
+  '2026_11_26_1200_create_agreement_links': createAgreementLinks,
 }

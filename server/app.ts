@@ -4,6 +4,7 @@ import type { Kysely } from 'kysely'
 import type { FormConfig } from '../src/form-config.ts'
 import type { IntakeConfig } from '../src/intake-config.ts'
 import type { AgreementCopies } from './agreements/agreement-copies.ts'
+import type { AgreementLinks } from './agreements/agreement-links.ts'
 import { agreementRoutes } from './agreements/agreement.routes.ts'
 import type { AgreementTemplates } from './agreements/agreement-templates.ts'
 import type { Database } from './db/database.ts'
@@ -43,6 +44,8 @@ export interface AppDeps {
   templates: AgreementTemplates
   /** Sends the claimants' e-mail copies queued with their claims. */
   agreementCopies: AgreementCopies
+  /** E-mails the one-time links that open a claimant's agreements. */
+  agreementLinks: AgreementLinks
   logger: Logger
   /** The key of the evidence seals' HMACs (loadEvidenceKey): never in the database. */
   evidenceKey: Buffer
@@ -74,6 +77,7 @@ export function createApp({
   storage,
   templates,
   agreementCopies,
+  agreementLinks,
   logger,
   evidenceKey,
   agreementPdfs,
@@ -126,7 +130,7 @@ export function createApp({
   app.use(intakeRoutes({ db, templates, languages, validators, evidenceKey, guardPost }))
   app.use(formRoutes({ forms, languages, validators }))
   app.use(claimRoutes({ db, forms, languages, storage, templates, agreementCopies, evidenceKey, guardPost }))
-  app.use(agreementRoutes({ db, forms, languages, agreementPdfs, guardPost }))
+  app.use(agreementRoutes({ db, forms, languages, agreementPdfs, agreementLinks, guardPost }))
   app.use('/api', notFoundApi)
   if (clientDir) app.use(staticClient(clientDir, { slugs: new Set(forms.keys()) }))
   app.use(errorHandler({ logger, languages }))

@@ -5,6 +5,7 @@ import { PROJECT_ROOT } from './project-root.ts'
 import type { FormConfig } from '../src/form-config.ts'
 import type { IntakeConfig } from '../src/intake-config.ts'
 import { createAgreementCopies } from './agreements/agreement-copies.ts'
+import { createAgreementLinks } from './agreements/agreement-links.ts'
 import { createAgreementMailer } from './agreements/agreement-mailer.ts'
 import { loadAgreementTemplates, type AgreementTemplates } from './agreements/agreement-templates.ts'
 import { createApp } from './app.ts'
@@ -98,6 +99,9 @@ export async function startServer(
   })
   // copies queued before a restart (or that failed and came due) go out now
   agreementCopies.wake()
+  const agreementLinks = createAgreementLinks({ db, mailer, translators: languages.t, logger })
+  // links that expired while no server ran still hold a contact; later ones go as lookups come
+  await agreementLinks.pruneNow()
   const app = createApp({
     db,
     forms,
@@ -105,6 +109,7 @@ export async function startServer(
     storage,
     templates,
     agreementCopies,
+    agreementLinks,
     logger,
     evidenceKey,
     agreementPdfs,
@@ -136,6 +141,7 @@ export async function startServer(
     async close() {
       await new Promise<void>((resolve) => server.close(() => resolve()))
       await agreementCopies.stop()
+      await agreementLinks.settled()
       await agreementPdfs.stop()
       await checkpointer?.stop()
       await storage.close()

@@ -12,7 +12,7 @@ import { PROOF_OF_WORK_HEADER } from '../src/proof-of-work.ts'
 import type { ProofOfWork } from './proof-of-work/proof-of-work.ts'
 
 /** The public forms that POST: each counts apart per address; all of them count towards the ceiling. */
-export type PublicDoor = 'claim' | 'intake' | 'lookup' | 'download'
+export type PublicDoor = 'claim' | 'intake' | 'lookup' | 'download' | 'open'
 
 /** PUBLIC_LIMIT_PER_ADDRESS and PUBLIC_LIMIT_GLOBAL (config.ts). */
 export interface PublicLimits {

@@ -88,6 +88,19 @@ export interface ProofOfWorkSpentTable {
   expires_at: number
 }
 
+/** A one-time link's or a download key's SHA-256, never the token itself. */
+export interface AgreementLinksTable {
+  token_hash: string
+  purpose: 'link' | 'download'
+  email: string
+  /** JSON array: the stored forms of the phone the claimant typed */
+  phone_numbers: string
+  /** epoch ms */
+  created_at: number
+  expires_at: number
+  used_at: number | null
+}
+
 /** Fixed-window counters shared by every server process on the database. */
 export interface RateLimitsTable {
   key: string
@@ -215,6 +228,7 @@ export interface Database {
   rate_limits: RateLimitsTable
   proof_of_work_keys: ProofOfWorkKeysTable
   proof_of_work_spent: ProofOfWorkSpentTable
+  agreement_links: AgreementLinksTable
   admin_credentials: AdminCredentialsTable
   staff_sessions: StaffSessionsTable
   audit_log: AuditLogTable

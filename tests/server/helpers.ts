@@ -10,6 +10,7 @@ import { inject } from 'vitest'
 import type { FormConfig } from '../../src/form-config.ts'
 import type { IntakeConfig } from '../../src/intake-config.ts'
 import { createAgreementCopies, type AgreementCopies } from '../../server/agreements/agreement-copies.ts'
+import { createAgreementLinks, type AgreementLinks } from '../../server/agreements/agreement-links.ts'
 import { createAgreementMailer } from '../../server/agreements/agreement-mailer.ts'
 import { loadAgreementTemplates } from '../../server/agreements/agreement-templates.ts'
 import { createApp } from '../../server/app.ts'
@@ -68,6 +69,8 @@ export interface TestContext {
   forms: Map<string, FormConfig>
   intake: IntakeConfig
   agreementCopies: AgreementCopies
+  /** Its settled() waits for the links the lookups asked for. */
+  agreementLinks: AgreementLinks
   close(): Promise<void>
 }
 
@@ -139,6 +142,7 @@ export async function createTestContext(
     translators: languages.t,
     logger,
   })
+  const agreementLinks = createAgreementLinks({ db, mailer, translators: languages.t, logger })
   const app = createApp({
     db,
     forms,
@@ -146,6 +150,7 @@ export async function createTestContext(
     storage,
     templates: TEMPLATES,
     agreementCopies,
+    agreementLinks,
     logger,
     evidenceKey,
     agreementPdfs,
@@ -167,8 +172,10 @@ export async function createTestContext(
     forms,
     intake,
     agreementCopies,
+    agreementLinks,
     async close() {
       await agreementCopies.stop()
+      await agreementLinks.settled()
       await agreementPdfs.stop()
       await storage.close()
       await db.destroy()
@@ -196,6 +203,7 @@ export async function clearClaims({
       )
   }
   await db.deleteFrom('rate_limits').execute()
+  await db.deleteFrom('agreement_links').execute()
   fs.rmSync(path.join(dataDir, 'screenshots'), { recursive: true, force: true })
   fs.rmSync(path.join(dataDir, 'outbox'), { recursive: true, force: true })
 }

@@ -1,3 +1,4 @@
+import { linkMailsTo } from './agreement-link.ts'
 import type { Express } from 'express'
 import request from 'supertest'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -104,6 +105,7 @@ for (const dialect of DIALECTS) {
         logger: createLogger('silent'),
         evidenceKey: ctx.evidenceKey,
         agreementPdfs: ctx.agreementPdfs,
+        agreementLinks: ctx.agreementLinks,
         publicLimits: TEST_PUBLIC_LIMITS,
         proofOfWork: true,
         proofOfWorkTuning: TUNING,
@@ -149,10 +151,9 @@ for (const dialect of DIALECTS) {
       await claim(await solved(ctx.app), '(555) 223-1001').expect(201)
       await intake(await solved(ctx.app), '8085551001').expect(201)
       const res = await lookup(await solved(ctx.app), { email: '1001@example.com', phone: '5552231001' })
-      expect(res.status).toBe(200)
-      expect(res.body.agreements.map((found: { kind: string; email: string }) => found.kind)).toEqual([
-        'claim',
-      ])
+      expect(res.status).toBe(202)
+      await ctx.agreementLinks.settled()
+      expect(linkMailsTo(ctx.dataDir, '1001@example.com')).toHaveLength(1)
     })
 
     it('refuses a bot that skips the proof of work with 400, and stores nothing', async () => {
@@ -255,11 +256,13 @@ for (const dialect of DIALECTS) {
       )
     })
 
-    it('lets the download through without one: it follows a lookup that passed', async () => {
+    it('lets the download through without one: it follows a link opened from the e-mail', async () => {
       const res = await request(ctx.app)
         .post('/api/agreements/download')
-        .send({ email: '1001@example.com', phone: '5552231001', intakeId: 999_999, format: 'html' })
-      expect(res.status).toBe(404)
+        .send({ key: 'A'.repeat(43), intakeId: 999_999, format: 'html' })
+      // refused for its unknown key, not for a missing proof of work
+      expect(res.status).toBe(410)
+      expect(res.body.error.code).toBe('LINK_EXPIRED')
     })
   })
 

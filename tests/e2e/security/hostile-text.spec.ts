@@ -9,6 +9,7 @@ import { formatPhone } from '../../../src/phone.ts'
 import { intakeBody } from '../intake/fill-intake.ts'
 import { baseUrl, launchBrowser, proofOfWorkHeaders, queryDb, shown } from '../browser.ts'
 import { fillClaim, SCREENSHOT_PNG, submitButton } from '../step2/fill-claim.ts'
+import { requestAgreementLink } from '../agreements/agreement-link.ts'
 
 // what a claimant could type to run script, evaluate a template or plant a spreadsheet formula
 const PAYLOADS = [
@@ -392,9 +393,7 @@ describe('hostile names and e-mails show as text on every page that shows them',
     })
     const page = await openPage(context)
     await page.goto(`${baseUrl()}/view-agreement`)
-    await page.getByLabel('Email Address').fill(EMAILS[0]!)
-    await page.getByLabel('Phone Number').fill(LOOKUP_PHONE)
-    await page.getByRole('button', { name: 'Find My Agreement' }).click()
+    await page.goto(await requestAgreementLink(page, { email: EMAILS[0]!, phone: LOOKUP_PHONE }))
     await shown(page.getByRole('heading', { name: 'Agreement Found!' }))
 
     const viewer = await openPage(context)
