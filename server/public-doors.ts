@@ -10,7 +10,7 @@ import { isSameSite } from './public-origin.ts'
 import { hitRateLimit, sharedCeiling, type RateLimitRule } from './rate-limit.ts'
 
 /** The public forms that POST: each counts apart per address; all of them count towards the ceiling. */
-export type PublicDoor = 'claim' | 'intake' | 'lookup' | 'download'
+export type PublicDoor = 'claim' | 'intake' | 'lookup' | 'download' | 'confirm'
 
 /** PUBLIC_LIMIT_PER_ADDRESS and PUBLIC_LIMIT_GLOBAL (config.ts). */
 export interface PublicLimits {

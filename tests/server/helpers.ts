@@ -131,6 +131,7 @@ export async function createTestContext(
     forms,
     agreementPdfs,
     translators: languages.t,
+    publicUrl,
     logger,
   })
   const app = createApp({

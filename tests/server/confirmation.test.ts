@@ -1,0 +1,177 @@
+import fs from 'node:fs'
+import path from 'node:path'
+import request from 'supertest'
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { verifyEvidence } from '../../server/evidence/verify-evidence.ts'
+import {
+  clearClaims,
+  createTestContext,
+  DIALECTS,
+  makeClaimData,
+  makePng,
+  type TestContext,
+} from './helpers.ts'
+
+const SCREENSHOT = makePng({ width: 30, height: 10 })
+const SITE = '127.0.0.1'
+const BROWSER = 'Mozilla/5.0 (confirmation test)'
+
+/** The text part of an .eml, its quoted-printable soft breaks and escapes undone. */
+function textOf(eml: string): string {
+  const part = /Content-Type: text\/plain[^\n]*\n((?:[^\n]+\n)*)\n([\s\S]*?)\n--/i.exec(eml)
+  if (!part) throw new Error('the message has no text part')
+  const [, headers = '', body = ''] = part
+  if (!/quoted-printable/i.test(headers)) return body
+  return Buffer.from(
+    body.replace(/=\n/g, '').replace(/=([0-9A-F]{2})/g, (_, hex: string) => `%${hex}`),
+    'latin1',
+  )
+    .toString('latin1')
+    .replace(/(%[0-9A-F]{2})+/g, (escaped) => decodeURIComponent(escaped))
+}
+
+/** The confirmation link of a message, and its token. */
+function linkOf(eml: string): { url: URL; token: string } {
+  const found = /(\S+\/confirm#token=[A-Za-z0-9_-]+)/.exec(textOf(eml))?.[1]
+  if (!found) throw new Error('the message has no confirmation link')
+  const url = new URL(found)
+  return { url, token: url.hash.replace('#token=', '') }
+}
+
+for (const dialect of DIALECTS) {
+  describe(`${dialect}: confirmation from the e-mail's link`, () => {
+    let ctx: TestContext
+
+    beforeAll(async () => {
+      ctx = await createTestContext(dialect)
+    })
+    afterAll(async () => {
+      await ctx?.close()
+    })
+    beforeEach(async () => {
+      await ctx.agreementCopies.settled()
+      await clearClaims(ctx)
+    })
+
+    async function fileClaim(i: number, locale = 'en'): Promise<number> {
+      const res = await request(ctx.app)
+        .post(`/api/forms/brigit/submissions?lang=${locale}`)
+        .set('Host', `${SITE}:4000`)
+        .field(
+          'data',
+          JSON.stringify(makeClaimData({ email: `c${i}@example.com`, phoneNumber: `(212) 555-${1000 + i}` })),
+        )
+        .attach('screenshot', SCREENSHOT, 'statement.png')
+        .expect(201)
+      return res.body.id as number
+    }
+
+    async function emailOf(claimId: number): Promise<string> {
+      ctx.agreementCopies.wake()
+      await ctx.agreementCopies.settled()
+      const dir = path.join(ctx.dataDir, 'outbox')
+      const emls = fs.readdirSync(dir).map((name) => fs.readFileSync(path.join(dir, name), 'utf8'))
+      expect(emls.length).toBeGreaterThan(0)
+      const row = await ctx.db
+        .selectFrom('claims')
+        .select('email')
+        .where('id', '=', claimId)
+        .executeTakeFirstOrThrow()
+      const eml = emls.find((text) => text.includes(`To: ${row.email}`))
+      if (!eml) throw new Error(`no e-mail to claim ${claimId}`)
+      return eml
+    }
+
+    function confirm(token: unknown) {
+      return request(ctx.app)
+        .post('/api/confirmations')
+        .set({ Host: SITE, Origin: `http://${SITE}`, 'User-Agent': BROWSER })
+        .send({ token })
+    }
+
+    it("puts a link to the confirmation page in the claimant's copy, on the site the claim came through", async () => {
+      const id = await fileClaim(1)
+      const eml = await emailOf(id)
+      const { url, token } = linkOf(eml)
+      expect(url.origin).toBe(`http://${SITE}:4000`)
+      expect(url.pathname).toBe('/confirm')
+      expect(token).toMatch(/^[A-Za-z0-9_-]{43}$/)
+      expect(eml).toContain('Confirm it was you')
+    })
+
+    it("writes the link's words in the claimant's language", async () => {
+      const id = await fileClaim(2, 'es')
+      expect(textOf(await emailOf(id))).toContain('Confírmelo abriendo este enlace')
+    })
+
+    it('marks the claim confirmed with the time, address and browser, and seals it in the evidence ledger', async () => {
+      const id = await fileClaim(3)
+      const { token } = linkOf(await emailOf(id))
+      const before = Date.now()
+      const res = await confirm(token).expect(200)
+      expect(res.body).toMatchObject({ alreadyConfirmed: false })
+      const confirmedAt = Date.parse(res.body.confirmedAt as string)
+      expect(confirmedAt).toBeGreaterThanOrEqual(before - 1000)
+
+      const claim = await ctx.db
+        .selectFrom('claims')
+        .select(['confirmed_at', 'confirmed_ip', 'confirmed_user_agent'])
+        .where('id', '=', id)
+        .executeTakeFirstOrThrow()
+      expect(new Date(claim.confirmed_at!).toISOString()).toBe(res.body.confirmedAt)
+      expect(claim.confirmed_ip).toMatch(/127\.0\.0\.1/)
+      expect(claim.confirmed_user_agent).toBe(BROWSER)
+
+      const entries = await ctx.db
+        .selectFrom('evidence_ledger')
+        .select(['kind', 'detail'])
+        .where('subject', '=', `claim:${id}`)
+        .orderBy('seq')
+        .execute()
+      expect(entries.map((entry) => entry.kind)).toEqual(['claim', 'confirmation'])
+      const report = await verifyEvidence({ db: ctx.db, storage: ctx.storage, evidenceKey: ctx.evidenceKey })
+      expect(report.problems).toEqual([])
+    })
+
+    it('keeps the first confirmation when the link is used again', async () => {
+      const id = await fileClaim(4)
+      const { token } = linkOf(await emailOf(id))
+      const first = await confirm(token).expect(200)
+      const second = await confirm(token).expect(200)
+      expect(second.body).toEqual({ confirmedAt: first.body.confirmedAt, alreadyConfirmed: true })
+      const entries = await ctx.db
+        .selectFrom('evidence_ledger')
+        .select('kind')
+        .where('subject', '=', `claim:${id}`)
+        .where('kind', '=', 'confirmation')
+        .execute()
+      expect(entries).toHaveLength(1)
+    })
+
+    it('refuses a forged token, and a malformed one, confirming nothing', async () => {
+      const id = await fileClaim(5)
+      await emailOf(id)
+      const forged = await confirm('A'.repeat(43)).expect(404)
+      expect(forged.body.error).toMatchObject({ code: 'CONFIRMATION_NOT_FOUND' })
+      expect(forged.body.error.message).toMatch(/not valid/)
+      const malformed = await confirm('<script>').expect(400)
+      expect(malformed.body.error.message).toMatch(/incomplete/)
+      await confirm(undefined).expect(400)
+      const claim = await ctx.db
+        .selectFrom('claims')
+        .select('confirmed_at')
+        .where('id', '=', id)
+        .executeTakeFirstOrThrow()
+      expect(claim.confirmed_at).toBeNull()
+    })
+
+    it('refuses a confirmation posted from another site', async () => {
+      const res = await request(ctx.app)
+        .post('/api/confirmations')
+        .set({ Host: SITE, Origin: 'https://evil.example' })
+        .send({ token: 'A'.repeat(43) })
+        .expect(403)
+      expect(res.body.error.code).toBe('CROSS_SITE_REQUEST')
+    })
+  })
+}
