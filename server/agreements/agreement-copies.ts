@@ -160,7 +160,8 @@ export function createAgreementCopies({
       return
     }
     const appName = forms.get(row.app)?.displayName ?? row.app
-    const t = translators(parseLocale(row.locale) ?? DEFAULT_LOCALE)
+    const locale = parseLocale(row.locale) ?? DEFAULT_LOCALE
+    const t = translators(locale)
     const signed = signedAgreementDocument(claimSignedRecord(row, appName), t)
     const pdf = await agreementPdfs
       .make({ html: signed.html, title: signed.title, audit: signed.audit })
@@ -174,7 +175,7 @@ export function createAgreementCopies({
     const confirmUrl =
       pdf === undefined || linkOrigin === null
         ? undefined
-        : await issueConfirmationLink(db, { claimId, origin: linkOrigin })
+        : await issueConfirmationLink(db, { claimId, origin: linkOrigin, locale })
     const sent =
       pdf !== undefined &&
       (await mailer.send({

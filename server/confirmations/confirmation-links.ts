@@ -1,5 +1,6 @@
 import crypto from 'node:crypto'
 import type { Kysely } from 'kysely'
+import { DEFAULT_LOCALE, type Locale } from '../../src/translate.ts'
 import type { Database } from '../db/database.ts'
 
 /** The page a link opens; the token is in the fragment, which browsers do not send to servers or in Referer. */
@@ -16,12 +17,14 @@ export function tokenHash(token: string): string {
  */
 export async function issueConfirmationLink(
   db: Kysely<Database>,
-  { claimId, origin }: { claimId: number; origin: string },
+  { claimId, origin, locale }: { claimId: number; origin: string; locale: Locale },
 ): Promise<string> {
   const token = crypto.randomBytes(32).toString('base64url')
   await db
     .insertInto('claim_confirmation_links')
     .values({ token_hash: tokenHash(token), claim_id: claimId, issued_at: Date.now() })
     .execute()
-  return `${origin}${CONFIRM_PAGE_PATH}#token=${token}`
+  // the page opens in the copy's language
+  const lang = locale === DEFAULT_LOCALE ? '' : `?lang=${locale}`
+  return `${origin}${CONFIRM_PAGE_PATH}${lang}#token=${token}`
 }

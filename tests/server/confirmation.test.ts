@@ -7,6 +7,7 @@ import {
   clearClaims,
   createTestContext,
   DIALECTS,
+  loginStaff,
   makeClaimData,
   makePng,
   type TestContext,
@@ -16,10 +17,13 @@ const SCREENSHOT = makePng({ width: 30, height: 10 })
 const SITE = '127.0.0.1'
 const BROWSER = 'Mozilla/5.0 (confirmation test)'
 
-/** The text part of an .eml, its quoted-printable soft breaks and escapes undone. */
-function textOf(eml: string): string {
-  const part = /Content-Type: text\/plain[^\n]*\n((?:[^\n]+\n)*)\n([\s\S]*?)\n--/i.exec(eml)
-  if (!part) throw new Error('the message has no text part')
+/** The text (or HTML) part of an .eml, its quoted-printable soft breaks and escapes undone. */
+function textOf(eml: string, type = 'plain'): string {
+  const part = new RegExp(
+    `Content-Type: text/${type}[^\\n]*\\n((?:[^\\n]+\\n)*)\\n([\\s\\S]*?)\\n--`,
+    'i',
+  ).exec(eml)
+  if (!part) throw new Error(`the message has no text/${type} part`)
   const [, headers = '', body = ''] = part
   if (!/quoted-printable/i.test(headers)) return body
   return Buffer.from(
@@ -32,7 +36,7 @@ function textOf(eml: string): string {
 
 /** The confirmation link of a message, and its token. */
 function linkOf(eml: string): { url: URL; token: string } {
-  const found = /(\S+\/confirm#token=[A-Za-z0-9_-]+)/.exec(textOf(eml))?.[1]
+  const found = /(\S+\/confirm(?:\?lang=\w+)?#token=[A-Za-z0-9_-]+)/.exec(textOf(eml))?.[1]
   if (!found) throw new Error('the message has no confirmation link')
   const url = new URL(found)
   return { url, token: url.hash.replace('#token=', '') }
@@ -41,9 +45,11 @@ function linkOf(eml: string): { url: URL; token: string } {
 for (const dialect of DIALECTS) {
   describe(`${dialect}: confirmation from the e-mail's link`, () => {
     let ctx: TestContext
+    let cookie: string
 
     beforeAll(async () => {
       ctx = await createTestContext(dialect)
+      cookie = await loginStaff(ctx.app, { site: SITE })
     })
     afterAll(async () => {
       await ctx?.close()
@@ -96,12 +102,17 @@ for (const dialect of DIALECTS) {
       expect(url.origin).toBe(`http://${SITE}:4000`)
       expect(url.pathname).toBe('/confirm')
       expect(token).toMatch(/^[A-Za-z0-9_-]{43}$/)
-      expect(eml).toContain('Confirm it was you')
+      expect(textOf(eml, 'html')).toContain(`<a href="${url.href}">Confirm it was you</a>`)
     })
 
     it("writes the link's words in the claimant's language", async () => {
       const id = await fileClaim(2, 'es')
-      expect(textOf(await emailOf(id))).toContain('Confírmelo abriendo este enlace')
+      const eml = await emailOf(id)
+      expect(textOf(eml)).toContain('Confírmelo abriendo este enlace')
+      expect(textOf(eml, 'html')).toMatch(
+        /<a href="[^"]+\/confirm\?lang=es#token=[^"]+">Confirme que fue usted<\/a>/,
+      )
+      expect(linkOf(eml).url.search).toBe('?lang=es')
     })
 
     it('marks the claim confirmed with the time, address and browser, and seals it in the evidence ledger', async () => {
@@ -172,6 +183,96 @@ for (const dialect of DIALECTS) {
         .send({ token: 'A'.repeat(43) })
         .expect(403)
       expect(res.body.error.code).toBe('CROSS_SITE_REQUEST')
+    })
+
+    function staffGet(url: string) {
+      return request(ctx.app)
+        .get(url)
+        .set({ Host: SITE, Origin: `http://${SITE}`, Cookie: cookie })
+    }
+
+    async function listed(query: Record<string, string> = {}) {
+      const res = await staffGet('/api/staff/apps/brigit/submissions').query(query).expect(200)
+      return {
+        ids: res.body.data.map((row: { id: number }) => row.id) as number[],
+        rows: res.body.data as { id: number; confirmedAt: string | null }[],
+        count: res.body.count as number,
+      }
+    }
+
+    /** Three claims, the middle one confirmed through its e-mail's link. */
+    async function threeClaimsOneConfirmed() {
+      const ids = [await fileClaim(10), await fileClaim(11), await fileClaim(12)]
+      const { token } = linkOf(await emailOf(ids[1]!))
+      const { body } = await confirm(token).expect(200)
+      return { ids, confirmedId: ids[1]!, confirmedAt: body.confirmedAt as string }
+    }
+
+    it('shows staff when each claim was confirmed, and filters the list on it, with and without a search', async () => {
+      const { ids, confirmedId, confirmedAt } = await threeClaimsOneConfirmed()
+      const all = await listed()
+      expect(all.ids).toEqual([...ids].reverse())
+      expect(all.rows.map((row) => row.confirmedAt)).toEqual([null, confirmedAt, null])
+
+      expect(await listed({ confirmed: 'yes' })).toMatchObject({ ids: [confirmedId], count: 1 })
+      expect(await listed({ confirmed: 'no' })).toMatchObject({ ids: [ids[2], ids[0]], count: 2 })
+      // a search of three characters or more (the trigram index) and a shorter one (LIKE)
+      expect(await listed({ q: 'c11@', confirmed: 'yes' })).toMatchObject({ ids: [confirmedId], count: 1 })
+      expect(await listed({ q: 'c11@', confirmed: 'no' })).toMatchObject({ ids: [], count: 0 })
+      expect(await listed({ q: 'c1', confirmed: 'no' })).toMatchObject({ ids: [ids[2], ids[0]], count: 2 })
+      expect(await listed({ confirmed: 'no', page: '2', pageSize: '1' })).toMatchObject({
+        ids: [ids[0]],
+        count: 2,
+      })
+    })
+
+    it('refuses a filter value it does not know', async () => {
+      const res = await staffGet('/api/staff/apps/brigit/submissions')
+        .query({ confirmed: 'maybe' })
+        .expect(400)
+      expect(res.body.error.message).toBe('"confirmed" must be "yes" or "no" (or left out for all claims)')
+    })
+
+    it('gives the confirmation a CSV column, and exports only confirmed claims when asked', async () => {
+      const { ids, confirmedId, confirmedAt } = await threeClaimsOneConfirmed()
+      const csv = async (query: Record<string, string>) => {
+        const res = await staffGet('/api/staff/apps/brigit/export.csv').query(query).expect(200)
+        return res.text
+          .slice(1)
+          .split('\r\n')
+          .filter((line) => line !== '')
+      }
+      const [header, ...rows] = await csv({})
+      expect(header!.split(',').slice(0, 3)).toEqual(['ID', 'Submission Date', 'Confirmed At'])
+      expect(
+        rows.map((line) =>
+          line
+            .split(',')
+            .slice(0, 3)
+            .filter((_, i) => i !== 1),
+        ),
+      ).toEqual([
+        [String(ids[2]), ''],
+        [String(confirmedId), confirmedAt],
+        [String(ids[0]), ''],
+      ])
+      expect((await csv({ confirmed: 'yes' })).slice(1).map((line) => Number(line.split(',')[0]))).toEqual([
+        confirmedId,
+      ])
+      expect(
+        (await csv({ confirmed: 'yes', q: 'example.com' }))
+          .slice(1)
+          .map((line) => Number(line.split(',')[0])),
+      ).toEqual([confirmedId])
+    })
+
+    it('counts the confirmed claims for the stats card, and stops counting a purged one', async () => {
+      await threeClaimsOneConfirmed()
+      const stats = await staffGet('/api/staff/apps/brigit/stats').expect(200)
+      expect(stats.body).toMatchObject({ total: 3, confirmed: 1 })
+      await clearClaims(ctx)
+      const after = await staffGet('/api/staff/apps/brigit/stats').expect(200)
+      expect(after.body).toMatchObject({ total: 0, confirmed: 0 })
     })
   })
 }
