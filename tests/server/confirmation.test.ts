@@ -144,6 +144,16 @@ for (const dialect of DIALECTS) {
       expect(report.problems).toEqual([])
     })
 
+    it('names a claim whose confirmation was changed in SQL', async () => {
+      const id = await fileClaim(6)
+      await confirm(linkOf(await emailOf(id)).token).expect(200)
+      await ctx.db.updateTable('claims').set({ confirmed_ip: '198.51.100.9' }).where('id', '=', id).execute()
+      const report = await verifyEvidence({ db: ctx.db, storage: ctx.storage, evidenceKey: ctx.evidenceKey })
+      expect(report.problems).toEqual([
+        `claim ${id}: confirmation differs from the one sealed (it was changed)`,
+      ])
+    })
+
     it('keeps the first confirmation when the link is used again', async () => {
       const id = await fileClaim(4)
       const { token } = linkOf(await emailOf(id))
