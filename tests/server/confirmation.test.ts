@@ -1,7 +1,9 @@
 import fs from 'node:fs'
 import path from 'node:path'
+import { Migrator, type Kysely } from 'kysely'
 import request from 'supertest'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { MIGRATIONS } from '../../migrations/index.ts'
 import { verifyEvidence } from '../../server/evidence/verify-evidence.ts'
 import {
   clearClaims,
@@ -283,6 +285,16 @@ for (const dialect of DIALECTS) {
       await clearClaims(ctx)
       const after = await staffGet('/api/staff/apps/brigit/stats').expect(200)
       expect(after.body).toMatchObject({ total: 0, confirmed: 0 })
+    })
+
+    it('takes its migration down and up again on a database with claims', async () => {
+      const id = await fileClaim(20)
+      await confirm(linkOf(await emailOf(id)).token).expect(200)
+      const db = ctx.db as unknown as Kysely<unknown>
+      const migrator = new Migrator({ db, provider: { getMigrations: async () => MIGRATIONS } })
+      expect((await migrator.migrateTo('2026_11_26_1000_create_evidence_ledger')).error).toBeUndefined()
+      expect((await migrator.migrateToLatest()).error).toBeUndefined()
+      expect(await listed()).toMatchObject({ ids: [id], rows: [{ confirmedAt: null }] })
     })
   })
 }
