@@ -16,6 +16,7 @@ import * as combineClaimSearchText from './2026_11_25_1400_combine_claim_search_
 import * as createEvidenceLedger from './2026_11_26_1000_create_evidence_ledger.ts'
 import * as createProofOfWork from './2026_11_26_1100_create_proof_of_work.ts'
 import * as createAgreementLinks from './2026_11_26_1200_create_agreement_links.ts'
+import * as addClaimConfirmation from './2026_11_26_1300_add_claim_confirmation.ts'
 
 /** Every migration, by name; names sort in the order they run. */
 export const MIGRATIONS: Record<string, Migration> = {
@@ -36,4 +37,5 @@ export const MIGRATIONS: Record<string, Migration> = {
   '2026_11_26_1000_create_evidence_ledger': createEvidenceLedger,
   '2026_11_26_1100_create_proof_of_work': createProofOfWork,
   '2026_11_26_1200_create_agreement_links': createAgreementLinks,
+  '2026_11_26_1300_add_claim_confirmation': addClaimConfirmation,
 }

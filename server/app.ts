@@ -32,6 +32,7 @@ const DEFAULT_FORMS_DIR = path.join(PROJECT_ROOT, 'forms')
 import type { ScreenshotStorage } from './uploads/screenshot-storage.ts'
 import { auditLog } from './staff/audit-log.ts'
 import type { AgreementPdfs } from './agreements/agreement-pdfs.ts'
+import { confirmationRoutes } from './confirmations/confirmation.routes.ts'
 import { guardPublicPost, type PublicDoor, type PublicLimits } from './public-doors.ts'
 import { createProofOfWork, type ProofOfWorkTuning } from './proof-of-work/proof-of-work.ts'
 import { proofOfWorkRoutes } from './proof-of-work/proof-of-work.routes.ts'
@@ -131,6 +132,7 @@ export function createApp({
   app.use(formRoutes({ forms, languages, validators }))
   app.use(claimRoutes({ db, forms, languages, storage, templates, agreementCopies, evidenceKey, guardPost }))
   app.use(agreementRoutes({ db, forms, languages, agreementPdfs, agreementLinks, guardPost }))
+  app.use(confirmationRoutes({ db, languages, evidenceKey, guardPost }))
   app.use('/api', notFoundApi)
   if (clientDir) app.use(staticClient(clientDir, { slugs: new Set(forms.keys()) }))
   app.use(errorHandler({ logger, languages }))

@@ -95,6 +95,7 @@ export async function startServer(
     forms,
     agreementPdfs,
     translators: languages.t,
+    publicUrl: config.publicUrl,
     logger,
   })
   // copies queued before a restart (or that failed and came due) go out now

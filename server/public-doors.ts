@@ -12,7 +12,7 @@ import { PROOF_OF_WORK_HEADER } from '../src/proof-of-work.ts'
 import type { ProofOfWork } from './proof-of-work/proof-of-work.ts'
 
 /** The public forms that POST: each counts apart per address; all of them count towards the ceiling. */
-export type PublicDoor = 'claim' | 'intake' | 'lookup' | 'download' | 'open'
+export type PublicDoor = 'claim' | 'intake' | 'lookup' | 'download' | 'open' | 'confirm'
 
 /** PUBLIC_LIMIT_PER_ADDRESS and PUBLIC_LIMIT_GLOBAL (config.ts). */
 export interface PublicLimits {
@@ -53,8 +53,9 @@ export function guardPublicPost({
       ? undefined
       : { name: `public-${door}`, limit: limits.perAddress, windowMs: FIFTEEN_MINUTES, message: '' }
   const global = ceilingOf(db, limits.globalPerMinute)
-  // the download follows a lookup that passed it, with the same e-mail and phone
-  const proof = door === 'download' ? undefined : proofOfWork
+  // the forms a bot would fill in; opening a link, downloading with its key and confirming each need a
+  // secret that only an e-mail sent after a checked form gives
+  const proof = door === 'claim' || door === 'intake' || door === 'lookup' ? proofOfWork : undefined
   return async (req, _res, next) => {
     assertSameSiteOrNoOrigin(req)
     const t = translators(requestLocale(req))

@@ -4,6 +4,7 @@ import { Loading } from '../ui/loading.tsx'
 import { DailyChart } from './daily-chart.tsx'
 import { Pagination } from './pagination.tsx'
 import { appCsvUrl, fetchAppStats, fetchAppSubmissions, type StaffSubmission } from './staff-api.ts'
+import { ClaimFilterSelects, filterParams, type ClaimFilterValues } from './claim-filters.tsx'
 import { StatCards } from './stat-cards.tsx'
 import { SubmissionDetails } from './submission-details.tsx'
 import { SubmissionsTable } from './submissions-table.tsx'
@@ -20,9 +21,12 @@ export function AppDashboard({ config, session }: { config: FormConfig; session:
   const searchId = useId()
   const [term, setTerm] = useState('')
   const query = useDebouncedValue(term.trim(), SEARCH_DELAY_MS)
-  // the page belongs to the search it was chosen for: a new search starts again at page 1
-  const [paging, setPaging] = useState({ query: '', page: 1 })
-  const page = paging.query === query ? paging.page : 1
+  const [filterValues, setFilterValues] = useState<ClaimFilterValues>({})
+  const filters = filterParams(filterValues)
+  // the page belongs to the search and filters it was chosen for: new ones start again at page 1
+  const listKey = JSON.stringify([query, filters])
+  const [paging, setPaging] = useState({ listKey, page: 1 })
+  const page = paging.listKey === listKey ? paging.page : 1
   const [reloadCount, setReloadCount] = useState(0)
   const [selected, setSelected] = useState<StaffSubmission>()
   const detailsRef = useRef<HTMLElement>(null)
@@ -39,8 +43,8 @@ export function AppDashboard({ config, session }: { config: FormConfig; session:
   }, [shouldFocusDetails, selected])
 
   const list = useStaffResource({
-    key: JSON.stringify([slug, query, page, reloadCount]),
-    load: (signal) => fetchAppSubmissions({ slug, query, page, signal }),
+    key: JSON.stringify([slug, listKey, page, reloadCount]),
+    load: (signal) => fetchAppSubmissions({ slug, query, filters, page, signal }),
     onUnauthorized: session.expired,
   })
   const stats = useStaffResource({
@@ -54,7 +58,7 @@ export function AppDashboard({ config, session }: { config: FormConfig; session:
   })
 
   const result = list.data
-  const isSearching = query !== ''
+  const isSearching = query !== '' || Object.keys(filters).length > 0
   return (
     <article className="card staff-dashboard">
       <header className="card-header staff-header">
@@ -85,6 +89,7 @@ export function AppDashboard({ config, session }: { config: FormConfig; session:
               Clear
             </button>
           </div>
+          <ClaimFilterSelects values={filterValues} onChange={setFilterValues} />
           <div className="action-row">
             <button
               type="button"
@@ -92,7 +97,7 @@ export function AppDashboard({ config, session }: { config: FormConfig; session:
               disabled={csv.isDownloading}
               onClick={() =>
                 void csv.download({
-                  url: appCsvUrl(slug, query),
+                  url: appCsvUrl(slug, query, filters),
                   fallbackName: `${slug}-submissions-${localIsoDate()}.csv`,
                 })
               }
@@ -143,7 +148,7 @@ export function AppDashboard({ config, session }: { config: FormConfig; session:
           ) : !result ? (
             <Loading label="Loading submissions..." />
           ) : result.data.length === 0 ? (
-            <EmptyList query={query} total={result.total} />
+            <EmptyList query={query} isFiltered={Object.keys(filters).length > 0} total={result.total} />
           ) : (
             <>
               <SubmissionsTable
@@ -159,7 +164,7 @@ export function AppDashboard({ config, session }: { config: FormConfig; session:
                 page={result.page}
                 pageSize={result.pageSize}
                 count={result.count}
-                onPage={(next) => setPaging({ query, page: next })}
+                onPage={(next) => setPaging({ listKey, page: next })}
               />
             </>
           )}
@@ -169,7 +174,15 @@ export function AppDashboard({ config, session }: { config: FormConfig; session:
   )
 }
 
-function EmptyList({ query, total }: { query: string; total: number }) {
+function EmptyList({ query, isFiltered, total }: { query: string; isFiltered: boolean; total: number }) {
+  if (query === '' && isFiltered) {
+    return (
+      <div className="empty-state">
+        <p className="empty-title">No submissions match the filter</p>
+        <p className="hint">Choose All to see every submission. Total submissions: {total}</p>
+      </div>
+    )
+  }
   if (query !== '') {
     return (
       <div className="empty-state">

@@ -40,15 +40,23 @@ export async function logOutStaff(): Promise<void> {
 export function fetchAppSubmissions({
   slug,
   query,
+  filters = {},
   page,
   signal,
 }: {
   slug: string
   query: string
+  /** Each chosen filter's parameter (filterParams in claim-filters.tsx). */
+  filters?: Record<string, string>
   page: number
   signal?: AbortSignal
 }): Promise<StaffPage<StaffSubmission>> {
-  const params = new URLSearchParams({ q: query, page: String(page), pageSize: String(PAGE_SIZE) })
+  const params = new URLSearchParams({
+    q: query,
+    ...filters,
+    page: String(page),
+    pageSize: String(PAGE_SIZE),
+  })
   return fetchJson(`${appBase(slug)}/submissions?${params}`, { signal, cache: 'no-store' })
 }
 
@@ -56,8 +64,8 @@ export function fetchAppStats({ slug, signal }: { slug: string; signal?: AbortSi
   return fetchJson(`${appBase(slug)}/stats`, { signal, cache: 'no-store' })
 }
 
-export function appCsvUrl(slug: string, query: string): string {
-  const params = new URLSearchParams({ q: query })
+export function appCsvUrl(slug: string, query: string, filters: Record<string, string> = {}): string {
+  const params = new URLSearchParams({ q: query, ...filters })
   return `${appBase(slug)}/export.csv?${params}`
 }
 

@@ -2,6 +2,7 @@ import crypto from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
 import nodemailer, { type SendMailOptions } from 'nodemailer'
+import { CONFIRMATION_EMAIL_TEXT, CONFIRMATION_LINK_TEXT } from '../../src/confirmation-messages.ts'
 import { translator, type Translator } from '../../src/translate.ts'
 import type { Logger } from '../logger.ts'
 import { PRIVATE_FILE_MODE, PRIVATE_FOLDER_MODE } from '../private-files.ts'
@@ -17,6 +18,8 @@ export interface AgreementMail {
   filename: string
   /** The same agreement as a sealed PDF, attached beside the HTML. */
   pdf: { filename: string; content: Buffer }
+  /** The link that confirms the claim was filed by this inbox's owner ("Confirm it was you"). */
+  confirmUrl?: string | undefined
   /** The message's words in the language the agreement was signed in (English without one). */
   t?: Translator
 }
@@ -124,7 +127,7 @@ function outboxDelivery(outbox: string): (message: SendMailOptions) => Promise<v
 
 function composeMessage(
   from: string,
-  { to, claimantName, appName, html, filename, pdf, t = translator(undefined) }: AgreementMail,
+  { to, claimantName, appName, html, filename, pdf, confirmUrl, t = translator(undefined) }: AgreementMail,
 ): SendMailOptions {
   const subject = t('Your signed {app} agreement', { app: appName })
   const body = [
@@ -133,12 +136,19 @@ function composeMessage(
       app: appName,
     }),
   ]
+  const paragraphs = body.map((paragraph) => `<p>${escapeHtml(paragraph)}</p>`)
+  if (confirmUrl) {
+    body.push(t(CONFIRMATION_EMAIL_TEXT, { link: confirmUrl }))
+    const [before = '', after = ''] = t(CONFIRMATION_EMAIL_TEXT).split('{link}')
+    const link = `<a href="${escapeHtml(confirmUrl)}">${escapeHtml(t(CONFIRMATION_LINK_TEXT))}</a>`
+    paragraphs.push(`<p>${escapeHtml(before)}${link}${escapeHtml(after)}</p>`)
+  }
   return {
     from,
     to,
     subject,
     text: `${body.join('\n\n')}\n`,
-    html: body.map((paragraph) => `<p>${escapeHtml(paragraph)}</p>`).join('\n'),
+    html: paragraphs.join('\n'),
     attachments: [
       {
         filename,

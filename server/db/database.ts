@@ -20,6 +20,10 @@ export interface ClaimsTable {
   legal_hold: Generated<number>
   /** The claimant's language ('en', 'es'). */
   locale: Generated<string>
+  /** When the claimant opened the e-mail copy's link and confirmed (null until then), from where, how. */
+  confirmed_at: ColumnType<Date | string | null, never, string>
+  confirmed_ip: ColumnType<string | null, never, string>
+  confirmed_user_agent: ColumnType<string | null, never, string>
 }
 
 /** The agreement exactly as the claimant signed it; the database refuses updates. */
@@ -50,6 +54,22 @@ export interface AgreementCopiesTable {
   attempts: Generated<number>
   /** epoch ms, null until sent */
   sent_at: number | null
+  /** The site's origin the claim came in through: the confirmation link's when PUBLIC_URL is unset. */
+  link_origin: string | null
+}
+
+/** A confirmation link's token (only its SHA-256, hex) and the claim it confirms. */
+export interface ClaimConfirmationLinksTable {
+  token_hash: string
+  claim_id: number
+  /** epoch ms */
+  issued_at: number
+}
+
+/** An app's count of confirmed claims, kept by triggers on claims. */
+export interface ClaimAppConfirmedTable {
+  app: string
+  confirmed: number | string | bigint
 }
 
 /** SQLite only: the number of each app's partition of the search index (see migration 1800). */
@@ -222,6 +242,8 @@ export interface Database {
   evidence_ledger: EvidenceLedgerTable
   agreement_records: AgreementRecordsTable
   agreement_copies: AgreementCopiesTable
+  claim_confirmation_links: ClaimConfirmationLinksTable
+  claim_app_confirmed: ClaimAppConfirmedTable
   claim_app_totals: ClaimAppTotalsTable
   claim_search_apps: ClaimSearchAppsTable
   claim_app_days: ClaimAppDaysTable

@@ -19,6 +19,7 @@ import { claimSearch } from './claim-search.ts'
 import { computeSubmissionStats } from './submission-stats.ts'
 import { intakeSubmissionRoutes } from './intake-submissions.routes.ts'
 import { parseListQuery } from './list-query.ts'
+import { parseClaimFilters } from './claim-filters.ts'
 import { SUBMISSION_CSV_HEADER, submissionRowToSubmission } from './submission.ts'
 import type { StaffPage, StaffSubmission } from '../../src/api/staff.ts'
 
@@ -51,7 +52,8 @@ export function dashboardRoutes({
   router.get('/api/staff/apps/:slug/submissions', async (req, res) => {
     const { slug } = findFormOrThrow(forms, req.params.slug)
     const { term, page, pageSize } = parseListQuery(req.query)
-    const { rows, count, total } = await claims.page({ app: slug, term, page, pageSize })
+    const filters = parseClaimFilters(req.query)
+    const { rows, count, total } = await claims.page({ app: slug, term, filters, page, pageSize })
     res.set('Cache-Control', NO_STORE).json({
       success: true,
       data: rows.map(submissionRowToSubmission),
@@ -71,6 +73,7 @@ export function dashboardRoutes({
   router.get('/api/staff/apps/:slug/export.csv', async (req, res) => {
     const { slug } = findFormOrThrow(forms, req.params.slug)
     const { term } = parseListQuery(req.query)
+    const filters = parseClaimFilters(req.query)
     if (isExportCheck(req)) {
       res.set('Cache-Control', 'no-store').status(204).end()
       return
@@ -78,9 +81,10 @@ export function dashboardRoutes({
     const result = await sendCsv(res, {
       fileName: `${slug}-submissions-${new Date().toISOString().slice(0, 10)}.csv`,
       header: SUBMISSION_CSV_HEADER,
-      ...claims.exportBody({ app: slug, term, origin: siteOrigin(req) }),
+      ...claims.exportBody({ app: slug, term, filters, origin: siteOrigin(req) }),
     })
-    const detail = `${result.written} rows${term ? ' (search)' : ''}${result.complete ? '' : ', client left early'}`
+    const filtered = filters.map(({ name, is }) => `, ${is ? '' : 'not '}${name}`).join('')
+    const detail = `${result.written} rows${term ? ' (search)' : ''}${filtered}${result.complete ? '' : ', client left early'}`
     await audit({ clientAddress: clientAddress(req), app: slug, action: 'export', detail })
     res.end()
   })

@@ -2,6 +2,7 @@ import { sql, type Kysely, type SqlBool } from 'kysely'
 import { copyColumnOut } from '../db/copy-out.ts'
 import type { Database } from '../db/database.ts'
 import { appTotal, matchingPage, newestPage, type ClaimCondition, type ClaimSearch } from './claim-list.ts'
+import { filtersHold, type ClaimFilter } from './claim-filters.ts'
 import { likePattern, type SearchTerm } from './search-term.ts'
 import { submissionCsvRecordSql } from './submission.ts'
 
@@ -11,17 +12,18 @@ import { submissionCsvRecordSql } from './submission.ts'
  */
 export function postgresClaimSearch(db: Kysely<Database>): ClaimSearch {
   return {
-    async page({ app, term, page, pageSize }) {
+    async page({ app, term, filters, page, pageSize }) {
       const offset = (page - 1) * pageSize
-      if (!term) return newestPage(db, { app, offset, pageSize })
+      if (!term) return newestPage(db, { app, filters, offset, pageSize })
+      const where: ClaimCondition = (eb) => eb.and([matchesTerm(term)(eb), filtersHold(filters)])
       const [found, total] = await Promise.all([
-        matchingPage(db, { app, where: matchesTerm(term), offset, pageSize }),
+        matchingPage(db, { app, where, offset, pageSize }),
         appTotal(db, app),
       ])
       return { ...found, total }
     },
-    exportBody({ app, term, origin }) {
-      return { chunks: csvChunks(db, { app, term, origin }) }
+    exportBody({ app, term, filters, origin }) {
+      return { chunks: csvChunks(db, { app, term, filters, origin }) }
     },
   }
 }
@@ -34,9 +36,14 @@ export function postgresClaimSearch(db: Kysely<Database>): ClaimSearch {
  */
 async function* csvChunks(
   db: Kysely<Database>,
-  { app, term, origin }: { app: string; term: SearchTerm | undefined; origin: string },
+  {
+    app,
+    term,
+    filters,
+    origin,
+  }: { app: string; term: SearchTerm | undefined; filters: readonly ClaimFilter[]; origin: string },
 ) {
-  const claims = db.selectFrom('claims').where('claims.app', '=', app)
+  const claims = db.selectFrom('claims').where('claims.app', '=', app).where(filtersHold(filters))
   const records = (term ? claims.where(matchesTerm(term)) : claims)
     .select(submissionCsvRecordSql(origin).as('record'))
     .orderBy('claims.id', 'desc')

@@ -140,6 +140,7 @@ export async function createTestContext(
     forms,
     agreementPdfs,
     translators: languages.t,
+    publicUrl,
     logger,
   })
   const agreementLinks = createAgreementLinks({ db, mailer, translators: languages.t, logger })

@@ -319,6 +319,7 @@ describe('hostile names and e-mails show as text on every page that shows them',
     expect(header).toEqual([
       'ID',
       'Submission Date',
+      'Confirmed At',
       'First Name',
       'Last Name',
       'Email',
@@ -330,8 +331,8 @@ describe('hostile names and e-mails show as text on every page that shows them',
     ])
     expect(rows).toHaveLength(NAMES.length)
     for (let i = 0; i < NAMES.length; i++) {
-      const row = rows.find((cells) => cells[5] === formatPhone(BRIGIT_PHONES[i]!))
-      expect(row?.slice(2, 5)).toEqual([
+      const row = rows.find((cells) => cells[6] === formatPhone(BRIGIT_PHONES[i]!))
+      expect(row?.slice(3, 6)).toEqual([
         neutralised(NAMES[i]!.firstName),
         neutralised(NAMES[i]!.lastName),
         neutralised(EMAILS[i]!),
