@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 import { linkIn, linkMailsTo, waitForLinkMail } from '../../server/agreement-link.ts'
 import { makeClaimData, makePng } from '../../server/claim-fixtures.ts'
 import { axeViolations } from '../accessibility/axe.ts'
-import { baseUrl, launchBrowser, shown } from '../browser.ts'
+import { baseUrl, launchBrowser, proofOfWorkHeaders, shown } from '../browser.ts'
 import { tabTo, typeText } from '../keyboard.ts'
 import { requestAgreementLink } from './agreement-link.ts'
 
@@ -23,7 +23,11 @@ async function fileClaim(person: { firstName: string; email: string; phoneNumber
     new Blob([new Uint8Array(makePng({ width: 30, height: 10 }))], { type: 'image/png' }),
     'a.png',
   )
-  const response = await fetch(`${baseUrl()}/api/forms/earnin/submissions`, { method: 'POST', body: form })
+  const response = await fetch(`${baseUrl()}/api/forms/earnin/submissions`, {
+    method: 'POST',
+    headers: await proofOfWorkHeaders(),
+    body: form,
+  })
   expect(response.status).toBe(201)
 }
 

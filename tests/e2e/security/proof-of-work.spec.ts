@@ -42,7 +42,7 @@ describe('the proof of work on the claimant forms', () => {
     const sent = proofsSent(page)
     await page.goto(`${baseUrl()}/view-agreement`)
     await search(page)
-    await shown(page.getByRole('heading', { name: 'No Agreement Found' }))
+    await shown(page.getByRole('heading', { name: 'Check Your Email' }))
     expect(sent).toHaveLength(1)
     const payload = JSON.parse(Buffer.from(sent[0] ?? '', 'base64').toString('utf8')) as Record<
       string,
@@ -55,7 +55,7 @@ describe('the proof of work on the claimant forms', () => {
     await search(page)
     await expect.poll(() => sent.length).toBe(2)
     expect(sent[1]).not.toBe(sent[0])
-    await shown(page.getByRole('heading', { name: 'No Agreement Found' }))
+    await shown(page.getByRole('heading', { name: 'Check Your Email' }))
     expect(pageErrors).toEqual([])
   })
 
@@ -68,7 +68,7 @@ describe('the proof of work on the claimant forms', () => {
     await page.unroute('**/api/proof-of-work')
     await page.getByRole('alert').waitFor({ state: 'detached', timeout: 15_000 })
     await search(page)
-    await shown(page.getByRole('heading', { name: 'No Agreement Found' }))
+    await shown(page.getByRole('heading', { name: 'Check Your Email' }))
     expect(pageErrors).toEqual([])
   })
 
@@ -109,7 +109,7 @@ describe('PROOF_OF_WORK=off', () => {
     const sent = proofsSent(page)
     await page.goto(`${server.url}/view-agreement`)
     await search(page)
-    await shown(page.getByRole('heading', { name: 'No Agreement Found' }))
+    await shown(page.getByRole('heading', { name: 'Check Your Email' }))
     expect(sent).toEqual([undefined])
     expect(pageErrors).toEqual([])
   })
