@@ -9,6 +9,7 @@ import { requestLocale } from './i18n/request-locale.ts'
 import { isSameSite } from './public-origin.ts'
 import { hitRateLimit, sharedCeiling, type RateLimitRule } from './rate-limit.ts'
 import { PROOF_OF_WORK_HEADER } from '../src/proof-of-work.ts'
+import { LOOKUP_RATE_LIMITED_MESSAGE } from '../src/lookup-messages.ts'
 import type { ProofOfWork } from './proof-of-work/proof-of-work.ts'
 
 /** The public forms that POST: each counts apart per address; all of them count towards the ceiling. */
@@ -23,6 +24,14 @@ export interface PublicLimits {
 }
 
 const FIFTEEN_MINUTES = 15 * 60 * 1000
+// the download's own limit (agreement.routes.ts) counts the files a download key fetches, not a form
+const PER_ADDRESS_RULE_NAMES: Record<Exclude<PublicDoor, 'download'>, string> = {
+  claim: 'public-claim',
+  intake: 'public-intake',
+  lookup: 'agreement-lookup',
+  open: 'public-open',
+  confirm: 'public-confirm',
+}
 const ONE_MINUTE = 60 * 1000
 
 /**
@@ -31,8 +40,7 @@ const ONE_MINUTE = 60 * 1000
  * refused (4xx, proof-of-work.ts) before anything is counted; then the POST is counted per client
  * address and kind of form, and against the ceiling across all of them, in the database so every
  * server process shares the counts (429 with Retry-After past either; the ceiling is synced once a
- * second, sharedCeiling). The lookup and download doors keep their own, smaller per-address limits
- * (agreement.routes.ts): for them `perAddress` is not counted again.
+ * second, sharedCeiling). The download keeps its own per-address limit (agreement.routes.ts) instead.
  */
 export function guardPublicPost({
   db,
@@ -49,9 +57,14 @@ export function guardPublicPost({
   translators?: (locale: Locale) => Translator
 }): RequestHandler {
   const perAddress: RateLimitRule | undefined =
-    door === 'lookup' || door === 'download'
+    door === 'download'
       ? undefined
-      : { name: `public-${door}`, limit: limits.perAddress, windowMs: FIFTEEN_MINUTES, message: '' }
+      : {
+          name: PER_ADDRESS_RULE_NAMES[door],
+          limit: limits.perAddress,
+          windowMs: FIFTEEN_MINUTES,
+          message: '',
+        }
   const global = ceilingOf(db, limits.globalPerMinute)
   // the forms a bot would fill in; opening a link, downloading with its key and confirming each need a
   // secret that only an e-mail sent after a checked form gives
@@ -65,7 +78,11 @@ export function guardPublicPost({
       global(),
     ])
     if (own && !own.allowed) {
-      throw tooMany(t(PUBLIC_RATE_LIMITED_MESSAGE, { minutes: Math.ceil(own.retryAfterSeconds / 60) }), own)
+      const message =
+        door === 'lookup'
+          ? t(LOOKUP_RATE_LIMITED_MESSAGE)
+          : t(PUBLIC_RATE_LIMITED_MESSAGE, { minutes: Math.ceil(own.retryAfterSeconds / 60) })
+      throw tooMany(message, own)
     }
     if (!all.allowed) throw tooMany(t(PUBLIC_BUSY_MESSAGE), all)
     next()

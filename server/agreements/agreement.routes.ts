@@ -9,7 +9,6 @@ import {
   LINK_INCOMPLETE_MESSAGE,
   LINK_SENT_MESSAGE,
   LINK_USED_OR_EXPIRED_MESSAGE,
-  LOOKUP_RATE_LIMITED_MESSAGE,
 } from '../../src/lookup-messages.ts'
 import type { Database } from '../db/database.ts'
 import type { Languages } from '../i18n/languages.ts'
@@ -36,12 +35,6 @@ import {
 import { findOwnAgreements, parseContact, toFoundAgreements } from './own-agreements.ts'
 
 const FIFTEEN_MINUTES = 15 * 60 * 1000
-export const LOOKUP_LIMIT: RateLimitRule = {
-  name: 'agreement-lookup',
-  limit: 10,
-  windowMs: FIFTEEN_MINUTES,
-  message: LOOKUP_RATE_LIMITED_MESSAGE,
-}
 export const DOWNLOAD_LIMIT: RateLimitRule = {
   name: 'agreement-download',
   limit: 30,
@@ -76,7 +69,6 @@ export function agreementRoutes({
   const json = express.json({ limit: '4kb' })
 
   router.post('/api/agreements/lookup', guardPost('lookup'), json, async (req, res) => {
-    await enforceLimit(db, LOOKUP_LIMIT, req)
     const contact = parseContact(req.body)
     const locale = requestLocale(req)
     // answered before anything is looked up: neither the answer nor its timing says whether it matched

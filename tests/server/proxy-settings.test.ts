@@ -3,8 +3,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { LOOKUP_RATE_LIMITED_MESSAGE } from '../../src/lookup-messages.ts'
 import { readServerConfig } from '../../server/config.ts'
 import { hitRateLimit } from '../../server/rate-limit.ts'
-import { LOOKUP_LIMIT } from '../../server/agreements/agreement.routes.ts'
-import { ADMIN_PASSWORD, createTestContext, makeClaimData, readFixture, type TestContext } from './helpers.ts'
+import {
+  ADMIN_PASSWORD,
+  createTestContext,
+  makeClaimData,
+  readFixture,
+  TEST_PUBLIC_LIMITS,
+  type TestContext,
+} from './helpers.ts'
 
 const SCREENSHOT = readFixture('bank-statement.png')
 const PUBLIC_URL = 'https://claims.example-firm.com'
@@ -79,10 +85,16 @@ describe('settings read at start-up', () => {
   })
 })
 
+// lookups per address and 15 minutes (PUBLIC_LIMIT_PER_ADDRESS)
+const LOOKUP_LIMIT = { name: 'agreement-lookup', limit: 10, windowMs: 15 * 60 * 1000, message: '' }
+
 describe('behind one proxy that appends to X-Forwarded-For (TRUST_PROXY=1)', () => {
   let ctx: TestContext
   beforeAll(async () => {
-    ctx = await createTestContext('sqlite', { trustProxy: 1 })
+    ctx = await createTestContext('sqlite', {
+      trustProxy: 1,
+      publicLimits: { ...TEST_PUBLIC_LIMITS, perAddress: LOOKUP_LIMIT.limit },
+    })
   })
   afterAll(async () => {
     await ctx?.close()

@@ -44,8 +44,10 @@ for (const dialect of DIALECTS) {
     beforeAll(async () => {
       database = dialect === 'postgres' ? await createPostgresDatabase() : undefined
       // one after the other: the first migrates the new database, the second finds it ready
-      const first = await startServerProcess({ dataDir, databaseUrl: database?.url })
-      const second = await startServerProcess({ dataDir, databaseUrl: database?.url })
+      // lookups per address and 15 minutes, as PUBLIC_LIMIT_PER_ADDRESS counts them
+      const env = { PUBLIC_LIMIT_PER_ADDRESS: String(LIMIT) }
+      const first = await startServerProcess({ dataDir, databaseUrl: database?.url, env })
+      const second = await startServerProcess({ dataDir, databaseUrl: database?.url, env })
       servers = [first, second]
       const form = new FormData()
       form.append(
