@@ -14,6 +14,7 @@ import * as addIntakeAgreement from './2026_11_25_1200_add_intake_agreement.ts'
 import * as addSignatureMethod from './2026_11_25_1300_add_signature_method.ts'
 import * as combineClaimSearchText from './2026_11_25_1400_combine_claim_search_text.ts'
 import * as createEvidenceLedger from './2026_11_26_1000_create_evidence_ledger.ts'
+import * as createScreenshotMatches from './2026_11_26_1400_create_screenshot_matches.ts'
 
 /** Every migration, by name; names sort in the order they run. */
 export const MIGRATIONS: Record<string, Migration> = {
@@ -32,4 +33,5 @@ export const MIGRATIONS: Record<string, Migration> = {
   '2026_11_25_1300_add_signature_method': addSignatureMethod,
   '2026_11_25_1400_combine_claim_search_text': combineClaimSearchText,
   '2026_11_26_1000_create_evidence_ledger': createEvidenceLedger,
+  '2026_11_26_1400_create_screenshot_matches': createScreenshotMatches,
 }

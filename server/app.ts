@@ -4,6 +4,7 @@ import type { Kysely } from 'kysely'
 import type { FormConfig } from '../src/form-config.ts'
 import type { IntakeConfig } from '../src/intake-config.ts'
 import type { AgreementCopies } from './agreements/agreement-copies.ts'
+import type { DuplicateScreenshots } from './duplicates/duplicate-screenshots.ts'
 import { agreementRoutes } from './agreements/agreement.routes.ts'
 import type { AgreementTemplates } from './agreements/agreement-templates.ts'
 import type { Database } from './db/database.ts'
@@ -41,6 +42,8 @@ export interface AppDeps {
   templates: AgreementTemplates
   /** Sends the claimants' e-mail copies queued with their claims. */
   agreementCopies: AgreementCopies
+  /** Told of each committed claim, to keep its own work out of a surge's way (createDuplicateScreenshots). */
+  duplicateScreenshots?: Pick<DuplicateScreenshots, 'wake'>
   logger: Logger
   /** The key of the evidence seals' HMACs (loadEvidenceKey): never in the database. */
   evidenceKey: Buffer
@@ -68,6 +71,7 @@ export function createApp({
   storage,
   templates,
   agreementCopies,
+  duplicateScreenshots,
   logger,
   evidenceKey,
   agreementPdfs,
@@ -115,7 +119,19 @@ export function createApp({
     guardPublicPost({ db, door, limits: publicLimits, translators: languages.t })
   app.use(intakeRoutes({ db, templates, languages, validators, evidenceKey, guardPost }))
   app.use(formRoutes({ forms, languages, validators }))
-  app.use(claimRoutes({ db, forms, languages, storage, templates, agreementCopies, evidenceKey, guardPost }))
+  app.use(
+    claimRoutes({
+      db,
+      forms,
+      languages,
+      storage,
+      templates,
+      agreementCopies,
+      duplicateScreenshots,
+      evidenceKey,
+      guardPost,
+    }),
+  )
   app.use(agreementRoutes({ db, forms, languages, agreementPdfs, guardPost }))
   app.use('/api', notFoundApi)
   if (clientDir) app.use(staticClient(clientDir, { slugs: new Set(forms.keys()) }))
