@@ -1,4 +1,4 @@
-import { sql, type Kysely, type SqlBool } from 'kysely'
+import { sql, type Kysely } from 'kysely'
 import type { Database } from '../db/database.ts'
 import { bandProbes, BAND_COUNT, hashBands, NEAR_DISTANCE } from './screenshot-bands.ts'
 import { hashDistance, type ScreenshotFingerprint } from './screenshot-fingerprint.ts'
@@ -250,9 +250,6 @@ export async function findMatchesOf(
   }
   return byClaim
 }
-
-/** Whether a claim (of the query's claims table) has a duplicate screenshot: a row in screenshot_matches. */
-export const IS_FLAGGED_CLAIM = sql<SqlBool>`EXISTS (SELECT 1 FROM screenshot_matches WHERE screenshot_matches.claim_id = claims.id)`
 
 function digits(phone: string): string {
   return phone.replace(/\D/g, '')

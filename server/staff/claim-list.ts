@@ -22,7 +22,10 @@ export type SubmissionRow = Pick<
   | 'cash_advance_count'
   | 'membership_months'
   | 'locale'
->
+> & {
+  /** The claims of other claimants with the same screenshot, when read (withDuplicateIds). */
+  duplicate_of?: number[]
+}
 
 export const SUBMISSION_COLUMNS = [
   'claims.id',
@@ -49,11 +52,18 @@ export interface ClaimSearch {
   page(query: {
     app: string
     term: SearchTerm | undefined
+    /** Only claims flagged for a duplicate screenshot. */
+    flagged: boolean
     page: number
     pageSize: number
   }): Promise<SubmissionsPage>
   /** Every claim matching the term, newest first, as a CSV body with this origin in the screenshot links. */
-  exportBody(query: { app: string; term: SearchTerm | undefined; origin: string }): CsvBody<SubmissionRow>
+  exportBody(query: {
+    app: string
+    term: SearchTerm | undefined
+    flagged: boolean
+    origin: string
+  }): CsvBody<SubmissionRow>
 }
 
 /** An app's claim count, kept by the claim_app_totals triggers. */

@@ -19,6 +19,8 @@ import { claimSearch } from './claim-search.ts'
 import { computeSubmissionStats } from './submission-stats.ts'
 import { intakeSubmissionRoutes } from './intake-submissions.routes.ts'
 import { parseListQuery } from './list-query.ts'
+import { findDuplicateIds } from '../duplicates/flagged-claims.ts'
+import { duplicateScreenshotRoutes } from '../duplicates/duplicate-screenshots.routes.ts'
 import { SUBMISSION_CSV_HEADER, submissionRowToSubmission } from './submission.ts'
 import type { StaffPage, StaffSubmission } from '../../src/api/staff.ts'
 
@@ -50,11 +52,17 @@ export function dashboardRoutes({
 
   router.get('/api/staff/apps/:slug/submissions', async (req, res) => {
     const { slug } = findFormOrThrow(forms, req.params.slug)
-    const { term, page, pageSize } = parseListQuery(req.query)
-    const { rows, count, total } = await claims.page({ app: slug, term, page, pageSize })
+    const { term, flagged, page, pageSize } = parseListQuery(req.query)
+    const { rows, count, total } = await claims.page({ app: slug, term, flagged, page, pageSize })
+    const duplicates = await findDuplicateIds(
+      db,
+      rows.map(({ id }) => Number(id)),
+    )
     res.set('Cache-Control', NO_STORE).json({
       success: true,
-      data: rows.map(submissionRowToSubmission),
+      data: rows.map((row) =>
+        submissionRowToSubmission({ ...row, duplicate_of: duplicates.get(Number(row.id)) ?? [] }),
+      ),
       count,
       total,
       page,
@@ -70,7 +78,7 @@ export function dashboardRoutes({
 
   router.get('/api/staff/apps/:slug/export.csv', async (req, res) => {
     const { slug } = findFormOrThrow(forms, req.params.slug)
-    const { term } = parseListQuery(req.query)
+    const { term, flagged } = parseListQuery(req.query)
     if (isExportCheck(req)) {
       res.set('Cache-Control', 'no-store').status(204).end()
       return
@@ -78,9 +86,9 @@ export function dashboardRoutes({
     const result = await sendCsv(res, {
       fileName: `${slug}-submissions-${new Date().toISOString().slice(0, 10)}.csv`,
       header: SUBMISSION_CSV_HEADER,
-      ...claims.exportBody({ app: slug, term, origin: siteOrigin(req) }),
+      ...claims.exportBody({ app: slug, term, flagged, origin: siteOrigin(req) }),
     })
-    const detail = `${result.written} rows${term ? ' (search)' : ''}${result.complete ? '' : ', client left early'}`
+    const detail = `${result.written} rows${term ? ' (search)' : ''}${flagged ? ' (flagged)' : ''}${result.complete ? '' : ', client left early'}`
     await audit({ clientAddress: clientAddress(req), app: slug, action: 'export', detail })
     res.end()
   })
@@ -137,6 +145,7 @@ export function dashboardRoutes({
   })
 
   router.use(intakeSubmissionRoutes({ db, intake, forms, audit }))
+  router.use(duplicateScreenshotRoutes({ db, forms }))
   return router
 }
 

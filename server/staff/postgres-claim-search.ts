@@ -4,6 +4,7 @@ import type { Database } from '../db/database.ts'
 import { appTotal, matchingPage, newestPage, type ClaimCondition, type ClaimSearch } from './claim-list.ts'
 import { likePattern, type SearchTerm } from './search-term.ts'
 import { submissionCsvRecordSql } from './submission.ts'
+import { flaggedPage, IS_FLAGGED_CLAIM } from '../duplicates/flagged-claims.ts'
 
 /**
  * PostgreSQL: a term is matched with LIKE on claims.search_text (the four fields lowercased, migration
@@ -11,8 +12,15 @@ import { submissionCsvRecordSql } from './submission.ts'
  */
 export function postgresClaimSearch(db: Kysely<Database>): ClaimSearch {
   return {
-    async page({ app, term, page, pageSize }) {
+    async page({ app, term, flagged, page, pageSize }) {
       const offset = (page - 1) * pageSize
+      if (flagged) {
+        const [found, total] = await Promise.all([
+          flaggedPage(db, { app, where: term && matchesTerm(term), offset, pageSize }),
+          appTotal(db, app),
+        ])
+        return { ...found, total }
+      }
       if (!term) return newestPage(db, { app, offset, pageSize })
       const [found, total] = await Promise.all([
         matchingPage(db, { app, where: matchesTerm(term), offset, pageSize }),
@@ -20,8 +28,8 @@ export function postgresClaimSearch(db: Kysely<Database>): ClaimSearch {
       ])
       return { ...found, total }
     },
-    exportBody({ app, term, origin }) {
-      return { chunks: csvChunks(db, { app, term, origin }) }
+    exportBody({ app, term, flagged, origin }) {
+      return { chunks: csvChunks(db, { app, term, flagged, origin }) }
     },
   }
 }
@@ -34,9 +42,15 @@ export function postgresClaimSearch(db: Kysely<Database>): ClaimSearch {
  */
 async function* csvChunks(
   db: Kysely<Database>,
-  { app, term, origin }: { app: string; term: SearchTerm | undefined; origin: string },
+  {
+    app,
+    term,
+    flagged,
+    origin,
+  }: { app: string; term: SearchTerm | undefined; flagged: boolean; origin: string },
 ) {
-  const claims = db.selectFrom('claims').where('claims.app', '=', app)
+  const inApp = db.selectFrom('claims').where('claims.app', '=', app)
+  const claims = flagged ? inApp.where(IS_FLAGGED_CLAIM) : inApp
   const records = (term ? claims.where(matchesTerm(term)) : claims)
     .select(submissionCsvRecordSql(origin).as('record'))
     .orderBy('claims.id', 'desc')

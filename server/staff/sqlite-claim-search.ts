@@ -15,6 +15,7 @@ import {
 } from './claim-list.ts'
 import { likePattern, MIN_INDEXED_LENGTH, type SearchTerm } from './search-term.ts'
 import { submissionCsvRecord, submissionRowToSubmission } from './submission.ts'
+import { flaggedExportPages, flaggedPage, withDuplicateIds } from '../duplicates/flagged-claims.ts'
 
 /**
  * SQLite: a term of three characters or more is matched in the app's partition of claims_search (an
@@ -23,8 +24,16 @@ import { submissionCsvRecord, submissionRowToSubmission } from './submission.ts'
  */
 export function sqliteClaimSearch(db: Kysely<Database>): ClaimSearch {
   return {
-    async page({ app, term, page, pageSize }) {
+    async page({ app, term, flagged, page, pageSize }) {
       const offset = (page - 1) * pageSize
+      if (flagged) {
+        const where = term && likeAnyField(term)
+        const [found, total] = await Promise.all([
+          flaggedPage(db, { app, where, offset, pageSize }),
+          appTotal(db, app),
+        ])
+        return { ...found, total }
+      }
       if (!term) return newestPage(db, { app, offset, pageSize })
       const fts = ftsQuery(term)
       const [found, total] = await Promise.all([
@@ -35,9 +44,12 @@ export function sqliteClaimSearch(db: Kysely<Database>): ClaimSearch {
       ])
       return { ...found, total }
     },
-    exportBody({ app, term, origin }) {
+    exportBody({ app, term, flagged, origin }) {
+      const pages = flagged
+        ? flaggedExportPages(db, { app, where: term && likeAnyField(term) })
+        : exportPages(db, { app, term })
       return {
-        pages: exportPages(db, { app, term }),
+        pages: withDuplicateIds(db, pages),
         record: (row) => submissionCsvRecord(submissionRowToSubmission(row), origin),
       }
     },

@@ -2,6 +2,7 @@ import { sql, type RawBuilder } from 'kysely'
 import type { StaffSubmission } from '../../src/api/staff.ts'
 import type { SubmissionRow } from './claim-list.ts'
 import { isoTimestamp } from '../db/timestamp.ts'
+import { DUPLICATE_IDS_CSV_SQL } from '../duplicates/flagged-claims.ts'
 import { csvCell, csvCellSql, csvCountSql, CSV_LINE_END } from './csv.ts'
 
 /** A claim as the dashboards receive it (the contract lives in src/api/staff.ts). */
@@ -25,6 +26,7 @@ export function submissionRowToSubmission(row: SubmissionRow): Submission {
     membershipMonths: Number(row.membership_months),
     locale: row.locale,
     screenshotUrl: screenshotPath(id),
+    duplicateOf: row.duplicate_of ?? [],
   }
 }
 
@@ -39,6 +41,7 @@ export const SUBMISSION_CSV_HEADER = [
   'Membership Months',
   'Language',
   'Screenshot URL',
+  'Flagged',
 ] as const
 
 /** One CSV record in SUBMISSION_CSV_HEADER's order; origin makes the screenshot URL absolute. */
@@ -54,6 +57,8 @@ export function submissionCsvRecord(submission: Submission, origin: string): (st
     submission.membershipMonths,
     submission.locale,
     `${origin}${submission.screenshotUrl}`,
+    // the claims of other claimants with the same screenshot; empty when it is not flagged
+    submission.duplicateOf.join(' '),
   ]
 }
 
@@ -78,6 +83,7 @@ export function submissionCsvRecordSql(origin: string): RawBuilder<string> {
     csvCountSql(sql.ref('claims.membership_months')),
     csvCellSql(sql.ref('claims.locale')),
     sql`${urlCell.slice(0, idAt)}::text || claims.id || ${urlCell.slice(idAt + idMark.length)}::text`,
+    DUPLICATE_IDS_CSV_SQL,
   ]
   return sql<string>`${sql.join(cells, sql` || ',' || `)} || ${CSV_LINE_END}::text`
 }

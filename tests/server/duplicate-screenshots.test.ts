@@ -161,6 +161,87 @@ for (const dialect of DIALECTS) {
       expect(await ctx.db.selectFrom('screenshot_checks').selectAll().execute()).toEqual([])
     })
 
-    void cookie
+    function staffGet(url: string) {
+      return request(ctx.app).get(url).set({ Cookie: cookie, Host: SITE })
+    }
+
+    describe('on the dashboard', () => {
+      let first: number
+      let copy: number
+      let other: number
+
+      beforeEach(async () => {
+        first = await fileClaim({ screenshot: ORIGINAL_PNG, email: 'first.flagged@example.com' })
+        other = await fileClaim({
+          screenshot: encodePngImage(bankScreenshot({ seed: 9, width: 540, height: 1170 })),
+          email: 'not.flagged@example.com',
+        })
+        copy = await fileClaim({
+          screenshot: encodeJpegImage(ORIGINAL, 60),
+          fileName: 'copy.jpg',
+          app: 'cleo',
+          email: 'copy.flagged@example.com',
+        })
+      })
+
+      it('lists only the flagged claims with ?flagged=1, each with the claims it matches', async () => {
+        const all = await staffGet('/api/staff/apps/brigit/submissions').expect(200)
+        expect(all.body.data.map((row: { id: number }) => row.id)).toEqual([other, first])
+        expect(all.body.data.map((row: { duplicateOf: number[] }) => row.duplicateOf)).toEqual([[], [copy]])
+
+        const flagged = await staffGet('/api/staff/apps/brigit/submissions?flagged=1').expect(200)
+        expect(flagged.body).toMatchObject({ count: 1, total: 2, data: [{ id: first, duplicateOf: [copy] }] })
+      })
+
+      it('combines the filter with a search', async () => {
+        const found = await staffGet('/api/staff/apps/brigit/submissions?flagged=1&q=first.flagged').expect(
+          200,
+        )
+        expect(found.body).toMatchObject({ count: 1, data: [{ id: first }] })
+        const none = await staffGet('/api/staff/apps/brigit/submissions?flagged=1&q=not.flagged').expect(200)
+        expect(none.body).toMatchObject({ count: 0, data: [] })
+      })
+
+      it('refuses a filter value that is neither 1 nor 0', async () => {
+        const res = await staffGet('/api/staff/apps/brigit/submissions?flagged=yes').expect(400)
+        expect(res.body).toEqual({
+          error: { code: 'BAD_REQUEST', message: '"flagged" must be 1 (only those) or 0 (all)' },
+        })
+      })
+
+      it("gives a flagged claim's matches, in other apps too, and opens each by its id", async () => {
+        const links = await staffGet(`/api/staff/claims/${first}/duplicates`).expect(200)
+        expect(links.body).toEqual([{ id: copy, app: 'cleo', appName: 'Cleo', kind: 'near' }])
+
+        const opened = await staffGet(`/api/staff/claims/${copy}`).expect(200)
+        expect(opened.body).toMatchObject({
+          id: copy,
+          app: 'cleo',
+          email: 'copy.flagged@example.com',
+          duplicateOf: [first],
+        })
+        await staffGet('/api/staff/claims/99999999').expect(404)
+      })
+
+      it("puts the matching claims in the CSV's Flagged column, and exports only flagged claims with ?flagged=1", async () => {
+        const csv = await staffGet('/api/staff/apps/brigit/export.csv').expect(200)
+        const [header, ...records] = csv.text.slice(1).trim().split('\r\n')
+        expect(header!.split(',').at(-1)).toBe('Flagged')
+        expect(records.map((line) => [line.split(',')[0], line.split(',').at(-1)])).toEqual([
+          [String(other), ''],
+          [String(first), String(copy)],
+        ])
+
+        const flagged = await staffGet('/api/staff/apps/brigit/export.csv?flagged=1').expect(200)
+        expect(
+          flagged.text
+            .slice(1)
+            .trim()
+            .split('\r\n')
+            .slice(1)
+            .map((line) => line.split(',')[0]),
+        ).toEqual([String(first)])
+      })
+    })
   })
 }

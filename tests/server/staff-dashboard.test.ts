@@ -26,7 +26,7 @@ function withoutBom(text: string): string {
 }
 
 const CSV_HEADER =
-  'ID,Submission Date,First Name,Last Name,Email,Phone Number,Cash Advance Count,Membership Months,Language,Screenshot URL'
+  'ID,Submission Date,First Name,Last Name,Email,Phone Number,Cash Advance Count,Membership Months,Language,Screenshot URL,Flagged'
 const ONE_DAY_MS = 24 * 60 * 60 * 1000
 const NOW = Date.now()
 
@@ -536,9 +536,9 @@ for (const dialect of DIALECTS) {
         const lines = withoutBom((await exportCsv()).text).split('\r\n')
 
         expect(lines.slice(1)).toEqual([
-          `${plain},2026-11-21T00:00:00.000Z,,😀 Ñandú,\\N,\\.,3,6,en,http://${SITE}/api/staff/claims/${plain}/screenshot`,
+          `${plain},2026-11-21T00:00:00.000Z,,😀 Ñandú,\\N,\\.,3,6,en,http://${SITE}/api/staff/claims/${plain}/screenshot,`,
           `${tricky},2026-11-20T08:09:10.007Z,Zoë \\ back\\slash,tab\tinside,"a,b""c@x.test","'@home`,
-          `next",'-2,0,es,http://${SITE}/api/staff/claims/${tricky}/screenshot`,
+          `next",'-2,0,es,http://${SITE}/api/staff/claims/${tricky}/screenshot,`,
           '',
         ])
       })

@@ -244,7 +244,7 @@ describe('staff use the Brigit dashboard', () => {
       .split(/\r?\n/)
       .filter((line) => line !== '')
     expect(lines[0]).toBe(
-      'ID,Submission Date,First Name,Last Name,Email,Phone Number,Cash Advance Count,Membership Months,Language,Screenshot URL',
+      'ID,Submission Date,First Name,Last Name,Email,Phone Number,Cash Advance Count,Membership Months,Language,Screenshot URL,Flagged',
     )
     expect(lines.length - 1).toBe(brigitFigures().total)
     const fern = lines.find((line) => line.includes('fern.staffview@example.org'))
