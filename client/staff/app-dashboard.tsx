@@ -3,7 +3,14 @@ import type { FormConfig } from '../../src/form-config.ts'
 import { Loading } from '../ui/loading.tsx'
 import { DailyChart } from './daily-chart.tsx'
 import { Pagination } from './pagination.tsx'
-import { appCsvUrl, fetchAppStats, fetchAppSubmissions, type StaffSubmission } from './staff-api.ts'
+import {
+  appCsvUrl,
+  fetchAppStats,
+  fetchAppSubmissions,
+  fetchClaim,
+  type StaffSubmission,
+} from './staff-api.ts'
+import { DuplicateScreenshots } from './duplicate-screenshots.tsx'
 import { StatCards } from './stat-cards.tsx'
 import { SubmissionDetails } from './submission-details.tsx'
 import { SubmissionsTable } from './submissions-table.tsx'
@@ -20,9 +27,11 @@ export function AppDashboard({ config, session }: { config: FormConfig; session:
   const searchId = useId()
   const [term, setTerm] = useState('')
   const query = useDebouncedValue(term.trim(), SEARCH_DELAY_MS)
-  // the page belongs to the search it was chosen for: a new search starts again at page 1
-  const [paging, setPaging] = useState({ query: '', page: 1 })
-  const page = paging.query === query ? paging.page : 1
+  const [flagged, setFlagged] = useState(false)
+  // the page belongs to the search (and filter) it was chosen for: a new one starts again at page 1
+  const listQuery = JSON.stringify([query, flagged])
+  const [paging, setPaging] = useState({ query: listQuery, page: 1 })
+  const page = paging.query === listQuery ? paging.page : 1
   const [reloadCount, setReloadCount] = useState(0)
   const [selected, setSelected] = useState<StaffSubmission>()
   const detailsRef = useRef<HTMLElement>(null)
@@ -31,6 +40,23 @@ export function AppDashboard({ config, session }: { config: FormConfig; session:
   useEffect(() => {
     document.title = `${displayName} Admin Dashboard`
   }, [displayName])
+  const openClaim = (id: number) => {
+    fetchClaim({ id }).then(
+      (claim) => {
+        if (claim.app !== slug) return
+        setSelected(claim)
+        setShouldFocusDetails(true)
+      },
+      (error: unknown) => console.error(error),
+    )
+  }
+  // a link from another app's flagged claim opens this one's details: /{app}-admin?claim=123
+  useEffect(() => {
+    const linked = new URLSearchParams(window.location.search).get('claim')
+    if (linked && /^\d{1,15}$/.test(linked)) openClaim(Number(linked))
+    // once, when the dashboard opens
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [])
   useEffect(() => {
     if (!shouldFocusDetails || !selected) return
     detailsRef.current?.focus()
@@ -39,8 +65,8 @@ export function AppDashboard({ config, session }: { config: FormConfig; session:
   }, [shouldFocusDetails, selected])
 
   const list = useStaffResource({
-    key: JSON.stringify([slug, query, page, reloadCount]),
-    load: (signal) => fetchAppSubmissions({ slug, query, page, signal }),
+    key: JSON.stringify([slug, query, flagged, page, reloadCount]),
+    load: (signal) => fetchAppSubmissions({ slug, query, flagged, page, signal }),
     onUnauthorized: session.expired,
   })
   const stats = useStaffResource({
@@ -92,7 +118,7 @@ export function AppDashboard({ config, session }: { config: FormConfig; session:
               disabled={csv.isDownloading}
               onClick={() =>
                 void csv.download({
-                  url: appCsvUrl(slug, query),
+                  url: appCsvUrl(slug, query, flagged),
                   fallbackName: `${slug}-submissions-${localIsoDate()}.csv`,
                 })
               }
@@ -111,8 +137,8 @@ export function AppDashboard({ config, session }: { config: FormConfig; session:
           </div>
         </div>
         <p className="search-results" role="status">
-          {isSearching && result && list.status === 'ready'
-            ? `Search results: ${result.count} of ${result.total} submissions`
+          {(isSearching || flagged) && result && list.status === 'ready'
+            ? `${isSearching ? 'Search results' : 'Flagged'}: ${result.count} of ${result.total} submissions`
             : ''}
         </p>
 
@@ -128,11 +154,30 @@ export function AppDashboard({ config, session }: { config: FormConfig; session:
         )}
 
         {selected ? (
-          <SubmissionDetails ref={detailsRef} submission={selected} onClose={() => setSelected(undefined)} />
+          <SubmissionDetails ref={detailsRef} submission={selected} onClose={() => setSelected(undefined)}>
+            {selected.duplicateOf.length > 0 ? (
+              <DuplicateScreenshots
+                submission={selected}
+                app={slug}
+                onOpenClaim={openClaim}
+                onUnauthorized={session.expired}
+              />
+            ) : null}
+          </SubmissionDetails>
         ) : null}
 
         <section className="staff-panel" aria-labelledby={`${searchId}-list`}>
-          <h2 id={`${searchId}-list`}>All Submissions</h2>
+          <div className="list-heading">
+            <h2 id={`${searchId}-list`}>All Submissions</h2>
+            <label className="filter-toggle">
+              <input
+                type="checkbox"
+                checked={flagged}
+                onChange={(event) => setFlagged(event.target.checked)}
+              />
+              Flagged only
+            </label>
+          </div>
           {list.status === 'failed' ? (
             <div className="empty-state" role="alert">
               <p className="empty-title">No submissions found in database</p>
@@ -143,7 +188,7 @@ export function AppDashboard({ config, session }: { config: FormConfig; session:
           ) : !result ? (
             <Loading label="Loading submissions..." />
           ) : result.data.length === 0 ? (
-            <EmptyList query={query} total={result.total} />
+            <EmptyList query={query} flagged={flagged} total={result.total} />
           ) : (
             <>
               <SubmissionsTable
@@ -159,7 +204,7 @@ export function AppDashboard({ config, session }: { config: FormConfig; session:
                 page={result.page}
                 pageSize={result.pageSize}
                 count={result.count}
-                onPage={(next) => setPaging({ query, page: next })}
+                onPage={(next) => setPaging({ query: listQuery, page: next })}
               />
             </>
           )}
@@ -169,7 +214,17 @@ export function AppDashboard({ config, session }: { config: FormConfig; session:
   )
 }
 
-function EmptyList({ query, total }: { query: string; total: number }) {
+function EmptyList({ query, flagged, total }: { query: string; flagged: boolean; total: number }) {
+  if (flagged) {
+    return (
+      <div className="empty-state">
+        <p className="empty-title">No flagged submissions{query !== '' ? ` match "${query}"` : ''}</p>
+        <p className="hint">
+          A claim is flagged when another claimant sent the same screenshot. Total submissions: {total}
+        </p>
+      </div>
+    )
+  }
   if (query !== '') {
     return (
       <div className="empty-state">

@@ -1,6 +1,8 @@
 import { AppError } from '../../src/app-error.ts'
 import type {
   DailyCount,
+  DuplicateScreenshot,
+  StaffClaim,
   IntakeSubmission,
   StaffPage,
   StaffSession,
@@ -9,7 +11,15 @@ import type {
 } from '../../src/api/staff.ts'
 import { errorFromResponse, fetchJson, startDownload } from '../http.ts'
 
-export type { DailyCount, IntakeSubmission, StaffPage, StaffStats, StaffSubmission }
+export type {
+  DailyCount,
+  DuplicateScreenshot,
+  IntakeSubmission,
+  StaffClaim,
+  StaffPage,
+  StaffStats,
+  StaffSubmission,
+}
 
 export const PAGE_SIZE = 50
 
@@ -40,15 +50,19 @@ export async function logOutStaff(): Promise<void> {
 export function fetchAppSubmissions({
   slug,
   query,
+  flagged,
   page,
   signal,
 }: {
   slug: string
   query: string
+  /** Only claims flagged for a duplicate screenshot. */
+  flagged: boolean
   page: number
   signal?: AbortSignal
 }): Promise<StaffPage<StaffSubmission>> {
   const params = new URLSearchParams({ q: query, page: String(page), pageSize: String(PAGE_SIZE) })
+  if (flagged) params.set('flagged', '1')
   return fetchJson(`${appBase(slug)}/submissions?${params}`, { signal, cache: 'no-store' })
 }
 
@@ -56,9 +70,31 @@ export function fetchAppStats({ slug, signal }: { slug: string; signal?: AbortSi
   return fetchJson(`${appBase(slug)}/stats`, { signal, cache: 'no-store' })
 }
 
-export function appCsvUrl(slug: string, query: string): string {
+export function appCsvUrl(slug: string, query: string, flagged = false): string {
   const params = new URLSearchParams({ q: query })
+  if (flagged) params.set('flagged', '1')
   return `${appBase(slug)}/export.csv?${params}`
+}
+
+/** One claim by its id, for a link to it (from a flagged claim's details). */
+export function fetchClaim({ id, signal }: { id: number; signal?: AbortSignal }): Promise<StaffClaim> {
+  return fetchJson(`/api/staff/claims/${id}`, { signal, cache: 'no-store' })
+}
+
+/** The claims whose screenshot a flagged claim's matches. */
+export function fetchDuplicateScreenshots({
+  id,
+  signal,
+}: {
+  id: number
+  signal?: AbortSignal
+}): Promise<DuplicateScreenshot[]> {
+  return fetchJson(`/api/staff/claims/${id}/duplicates`, { signal, cache: 'no-store' })
+}
+
+/** Where a link opens a claim: its app's dashboard, with the claim's details open. */
+export function claimDashboardHref({ app, id }: { app: string; id: number }): string {
+  return `/${encodeURIComponent(app)}-admin?claim=${id}`
 }
 
 export function fetchIntakeSubmissions({

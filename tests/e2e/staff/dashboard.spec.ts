@@ -139,6 +139,7 @@ describe('staff use the Brigit dashboard', () => {
       'Membership',
       'Language',
       'Date',
+      'Flagged',
       'Actions',
     ])
   })
