@@ -152,6 +152,7 @@ for (const dialect of DIALECTS) {
           membershipMonths: 6,
           locale: 'en',
           screenshotUrl: `/api/staff/claims/${older}/screenshot`,
+          duplicateOf: [],
         })
       })
 
@@ -488,6 +489,7 @@ for (const dialect of DIALECTS) {
             6,
             'en',
             `http://${SITE}/api/staff/claims/${second}/screenshot`,
+            '',
           ].join(','),
         )
         expect(lines[2]).toMatch(new RegExp(`^${first},`))
@@ -548,7 +550,7 @@ for (const dialect of DIALECTS) {
         const res = await staffGet('/api/staff/apps/brigit/export.csv').set('Host', 'a,"b"').expect(200)
 
         expect(withoutBom(res.text).split('\r\n')[1]).toMatch(
-          new RegExp(`,"http://a,""b""/api/staff/claims/${id}/screenshot"$`),
+          new RegExp(`,"http://a,""b""/api/staff/claims/${id}/screenshot",$`),
         )
       })
 
