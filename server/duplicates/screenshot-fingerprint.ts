@@ -52,9 +52,17 @@ export function fingerprintScreenshot(bytes: Uint8Array): ScreenshotFingerprint 
   return { sha256, perceptualHashes }
 }
 
-/** The number of bits that differ between two perceptual hashes (hex). */
+/** The number of bits that differ between two perceptual hashes (hex, of the same length). */
 export function hashDistance(a: string, b: string): number {
-  return popcount(BigInt(`0x${a}`) ^ BigInt(`0x${b}`))
+  let count = 0
+  // eight hex digits at a time: 32 bits, exact in a double, counted with bit operations
+  for (let at = 0; at < a.length; at += 8) {
+    let bits = (parseInt(a.slice(at, at + 8), 16) ^ parseInt(b.slice(at, at + 8), 16)) >>> 0
+    bits -= (bits >>> 1) & 0x55555555
+    bits = (bits & 0x33333333) + ((bits >>> 2) & 0x33333333)
+    count += Math.imul((bits + (bits >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24
+  }
+  return count
 }
 
 interface DecodedImage {
@@ -187,10 +195,4 @@ function dctHash(grid: Float64Array): bigint {
   let bits = 0n
   for (const coefficient of coefficients) bits = (bits << 1n) | (coefficient > median ? 1n : 0n)
   return bits
-}
-
-function popcount(bits: bigint): number {
-  let count = 0
-  for (let rest = bits; rest > 0n; rest >>= 1n) count += Number(rest & 1n)
-  return count
 }

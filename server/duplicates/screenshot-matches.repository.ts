@@ -29,6 +29,9 @@ export interface FoundMatch {
 
 // a screenshot shared by a crowd would otherwise add pairs by the square of the crowd
 export const MAX_MATCHES_PER_CLAIM = 20
+// the most band candidates read for one claim: a crowd of near-identical screenshots (one picture sent by
+// thousands) could otherwise make one check read them all; a crowd that large is flagged anyway
+const MAX_CANDIDATES = 50_000
 
 export async function findDueChecks(db: Kysely<Database>, limit: number): Promise<DueCheck[]> {
   const rows = await db
@@ -134,36 +137,40 @@ export async function findMatches(
   const hashes = fingerprint.perceptualHashes
   if (hashes) {
     const probes = hashes.map(bandProbes)
+    // the candidates' hashes alone (no join): most are the same app's other screenshots, and fall away
     const candidates = await db
       .selectFrom('screenshot_hash_bands')
-      .innerJoin('claims', 'claims.id', 'screenshot_hash_bands.claim_id')
-      .select([
-        'claims.id',
-        'claims.phone_number',
-        'claims.email',
-        'screenshot_hash_bands.variant',
-        'screenshot_hash_bands.hash',
-      ])
-      .where('screenshot_hash_bands.claim_id', '<>', claim.id)
+      .select(['claim_id', 'variant', 'hash'])
+      .where('claim_id', '<>', claim.id)
       .where((eb) =>
         eb.or(
           Array.from({ length: BAND_COUNT }, (_, band) =>
-            eb(sql.ref(`screenshot_hash_bands.band${band}`), 'in', [
-              ...new Set(probes.flatMap((perVariant) => perVariant[band]!)),
-            ]),
+            eb(sql.ref(`band${band}`), 'in', [...new Set(probes.flatMap((perVariant) => perVariant[band]!))]),
           ),
         ),
       )
+      .limit(MAX_CANDIDATES)
       .execute()
+    const near = new Map<number, number>()
     for (const candidate of candidates) {
-      const id = Number(candidate.id)
-      if (found.has(id) || isSameClaimant(candidate)) continue
-      const distance = Math.min(
-        ...hashes.map((hash, variant) =>
-          variant === 0 || candidate.variant === 0 ? hashDistance(hash, candidate.hash) : Infinity,
-        ),
-      )
-      if (distance <= NEAR_DISTANCE) found.set(id, { otherClaimId: id, kind: 'near', distance })
+      const id = Number(candidate.claim_id)
+      if (found.has(id)) continue
+      for (const [variant, hash] of hashes.entries()) {
+        if (variant !== 0 && candidate.variant !== 0) continue
+        const distance = hashDistance(hash, candidate.hash)
+        if (distance <= NEAR_DISTANCE && distance < (near.get(id) ?? Infinity)) near.set(id, distance)
+      }
+    }
+    if (near.size > 0) {
+      const others = await db
+        .selectFrom('claims')
+        .select(['id', 'phone_number', 'email'])
+        .where('id', 'in', [...near.keys()])
+        .execute()
+      for (const other of others) {
+        const id = Number(other.id)
+        if (!isSameClaimant(other)) found.set(id, { otherClaimId: id, kind: 'near', distance: near.get(id)! })
+      }
     }
   }
   return [...found.values()]
