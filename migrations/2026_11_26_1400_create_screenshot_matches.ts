@@ -30,7 +30,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema.createIndex('screenshot_hashes_sha256').on('screenshot_hashes').column('sha256').execute()
 
   // multi-index hashing: each 128-bit hash (the picture and its edge crops) split into six bands, each
-  // indexed; two hashes within the near distance share a band exactly or but for one bit
+  // indexed (with the variant: a crop is compared with whole pictures only); two hashes within the near
+  // distance share a band exactly or but for one bit
   let table = db.schema
     .createTable('screenshot_hash_bands')
     .addColumn('claim_id', idType, (col) => col.notNull().references('claims.id').onDelete('cascade'))
@@ -43,7 +44,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     await db.schema
       .createIndex(`screenshot_hash_bands_band${band}`)
       .on('screenshot_hash_bands')
-      .column(`band${band}`)
+      .columns([`band${band}`, 'variant'])
       .execute()
   }
 

@@ -136,17 +136,22 @@ export async function findMatches(
   }
   const hashes = fingerprint.perceptualHashes
   if (hashes) {
-    const probes = hashes.map(bandProbes)
-    // the candidates' hashes alone (no join): most are the same app's other screenshots, and fall away
+    const [whole, ...crops] = hashes.map(bandProbes)
+    // the candidates' hashes alone (no join): most are the same app's other screenshots, and fall away.
+    // The whole picture is compared with every stored hash, a crop of it with stored whole pictures only.
     const candidates = await db
       .selectFrom('screenshot_hash_bands')
       .select(['claim_id', 'variant', 'hash'])
       .where('claim_id', '<>', claim.id)
       .where((eb) =>
         eb.or(
-          Array.from({ length: BAND_COUNT }, (_, band) =>
-            eb(sql.ref(`band${band}`), 'in', [...new Set(probes.flatMap((perVariant) => perVariant[band]!))]),
-          ),
+          Array.from({ length: BAND_COUNT }, (_, band) => [
+            eb(sql.ref(`band${band}`), 'in', whole![band]!),
+            eb.and([
+              eb(sql.ref(`band${band}`), 'in', [...new Set(crops.flatMap((perCrop) => perCrop[band]!))]),
+              eb('variant', '=', 0),
+            ]),
+          ]).flat(),
         ),
       )
       .limit(MAX_CANDIDATES)
