@@ -13,23 +13,26 @@ import { findMatches } from '../server/duplicates/screenshot-matches.repository.
 import { flaggedPage } from '../server/duplicates/flagged-claims.ts'
 import { bankScreenshot, encodeJpegImage, encodePngImage } from '../tests/server/bank-screenshots.ts'
 
-// npm run bench:duplicates -- [--claims N] [--queries N] [--keep]: the cost of fingerprinting a phone
+// npm run bench:duplicates -- [--claims N] [--queries N] [--spread F] [--keep]: the cost of fingerprinting a phone
 // screenshot (PNG and JPEG of about 1 MB), then, on SQLite with N claims' hashes (1,000,000 by default)
 // in the table, the time to match one new claim against them, and a page of the Flagged filter.
 const { values } = parseArgs({
   options: {
     claims: { type: 'string', default: '1000000' },
     queries: { type: 'string', default: '200' },
+    spread: { type: 'string', default: '0.07' },
     keep: { type: 'boolean', default: false },
   },
 })
 const claims = Number(values.claims)
 const queries = Number(values.queries)
 if (!Number.isInteger(claims) || claims < 1000) throw new Error('--claims takes a whole number, 1000 or more')
-// bank app layouts: each claim's hash is its app's layout hash with bits flipped, as two claimants'
-// screenshots of one app differ (16 to 30 bits apart in the tests' drawings: the hardest case for the index)
+// bank app layouts: each claim's hash is its app's layout hash with each bit flipped at --spread, as two
+// claimants' screenshots of one app differ. The tests' drawings (same layout, other figures and rows)
+// are 16 to 30 bits apart: 0.07 puts two claims of an app about 17 apart (the hardest case for the
+// index), 0.15 about 33
 const LAYOUTS = 8
-const CLAIM_FLIP = 0.07
+const CLAIM_FLIP = Number(values.spread)
 const CROP_FLIP = 0.06
 const FLAGGED_SHARE = 0.01
 
@@ -90,7 +93,7 @@ try {
     if (matches.some(({ otherClaimId }) => otherClaimId === source)) found++
   }
   console.log(
-    `matching one claim (${queries} copies of random claims, near distance ${NEAR_DISTANCE}): median ${median(times).toFixed(1)} ms, p95 ${percentile(times, 0.95).toFixed(1)} ms; source found ${found} of ${queries}`,
+    `matching one claim (spread ${CLAIM_FLIP}; ${queries} copies of random claims, near distance ${NEAR_DISTANCE}): median ${median(times).toFixed(1)} ms, p95 ${percentile(times, 0.95).toFixed(1)} ms; source found ${found} of ${queries}`,
   )
 
   const pageTimes: number[] = []
