@@ -110,6 +110,8 @@ export function startProductServer({
       DATA_DIR: dataDir,
       ADMIN_PASSWORD: adminPassword,
       LOG_LEVEL: 'info',
+      // the load generator sends claims far faster than it could solve a challenge for each
+      PROOF_OF_WORK: 'off',
       ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
     },
     logFile,

@@ -11,6 +11,9 @@ const ViewAgreementRoute = lazy(async () => ({
 const ThankYouRoute = lazy(async () => ({
   default: (await import('./routes/thank-you-route.tsx')).ThankYouRoute,
 }))
+const ConfirmRoute = lazy(async () => ({
+  default: (await import('./routes/confirm-route.tsx')).ConfirmRoute,
+}))
 const MilitaryRoute = lazy(async () => ({
   default: (await import('./routes/military-route.tsx')).MilitaryRoute,
 }))
@@ -37,6 +40,8 @@ function Page() {
       return <ThankYouRoute />
     case '/military-analysis':
       return <MilitaryRoute />
+    case '/confirm':
+      return <ConfirmRoute />
   }
   // /{app}, /{app}-success and /{app}-admin are one segment; AppPageRoute tells them apart
   const page = /^\/([^/]+)$/.exec(pathname)?.[1]

@@ -14,6 +14,9 @@ import * as addIntakeAgreement from './2026_11_25_1200_add_intake_agreement.ts'
 import * as addSignatureMethod from './2026_11_25_1300_add_signature_method.ts'
 import * as combineClaimSearchText from './2026_11_25_1400_combine_claim_search_text.ts'
 import * as createEvidenceLedger from './2026_11_26_1000_create_evidence_ledger.ts'
+import * as createProofOfWork from './2026_11_26_1100_create_proof_of_work.ts'
+import * as createAgreementLinks from './2026_11_26_1200_create_agreement_links.ts'
+import * as addClaimConfirmation from './2026_11_26_1300_add_claim_confirmation.ts'
 import * as createScreenshotMatches from './2026_11_26_1400_create_screenshot_matches.ts'
 
 /** Every migration, by name; names sort in the order they run. */
@@ -33,5 +36,8 @@ export const MIGRATIONS: Record<string, Migration> = {
   '2026_11_25_1300_add_signature_method': addSignatureMethod,
   '2026_11_25_1400_combine_claim_search_text': combineClaimSearchText,
   '2026_11_26_1000_create_evidence_ledger': createEvidenceLedger,
+  '2026_11_26_1100_create_proof_of_work': createProofOfWork,
+  '2026_11_26_1200_create_agreement_links': createAgreementLinks,
+  '2026_11_26_1300_add_claim_confirmation': addClaimConfirmation,
   '2026_11_26_1400_create_screenshot_matches': createScreenshotMatches,
 }

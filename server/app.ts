@@ -5,6 +5,7 @@ import type { FormConfig } from '../src/form-config.ts'
 import type { IntakeConfig } from '../src/intake-config.ts'
 import type { AgreementCopies } from './agreements/agreement-copies.ts'
 import type { DuplicateScreenshots } from './duplicates/duplicate-screenshots.ts'
+import type { AgreementLinks } from './agreements/agreement-links.ts'
 import { agreementRoutes } from './agreements/agreement.routes.ts'
 import type { AgreementTemplates } from './agreements/agreement-templates.ts'
 import type { Database } from './db/database.ts'
@@ -32,7 +33,10 @@ const DEFAULT_FORMS_DIR = path.join(PROJECT_ROOT, 'forms')
 import type { ScreenshotStorage } from './uploads/screenshot-storage.ts'
 import { auditLog } from './staff/audit-log.ts'
 import type { AgreementPdfs } from './agreements/agreement-pdfs.ts'
+import { confirmationRoutes } from './confirmations/confirmation.routes.ts'
 import { guardPublicPost, type PublicDoor, type PublicLimits } from './public-doors.ts'
+import { createProofOfWork, type ProofOfWorkTuning } from './proof-of-work/proof-of-work.ts'
+import { proofOfWorkRoutes } from './proof-of-work/proof-of-work.routes.ts'
 
 export interface AppDeps {
   db: Kysely<Database>
@@ -44,6 +48,8 @@ export interface AppDeps {
   agreementCopies: AgreementCopies
   /** Told of each committed claim, to keep its own work out of a surge's way (createDuplicateScreenshots). */
   duplicateScreenshots?: Pick<DuplicateScreenshots, 'wake'>
+  /** E-mails the one-time links that open a claimant's agreements. */
+  agreementLinks: AgreementLinks
   logger: Logger
   /** The key of the evidence seals' HMACs (loadEvidenceKey): never in the database. */
   evidenceKey: Buffer
@@ -51,6 +57,10 @@ export interface AppDeps {
   agreementPdfs: AgreementPdfs
   /** The limits every public POST passes (PUBLIC_LIMIT_PER_ADDRESS, PUBLIC_LIMIT_GLOBAL). */
   publicLimits: PublicLimits
+  /** PROOF_OF_WORK: the claim, intake and lookup POSTs need a solved challenge (proof-of-work.ts). */
+  proofOfWork: boolean
+  /** The challenges' range, lifetime and clock; the product's own when left out (tests make them small). */
+  proofOfWorkTuning?: Partial<ProofOfWorkTuning>
   /** Every config and text per language; read from ./forms when left out (tests). */
   languages?: Languages
   /** The browser's precompiled validators; compiled on first request when left out (tests). */
@@ -72,10 +82,13 @@ export function createApp({
   templates,
   agreementCopies,
   duplicateScreenshots,
+  agreementLinks,
   logger,
   evidenceKey,
   agreementPdfs,
   publicLimits,
+  proofOfWork: isProofOfWorkOn,
+  proofOfWorkTuning,
   languages = loadLanguages({ formsDir: DEFAULT_FORMS_DIR, forms, intake }),
   validators = createValidatorModules({ languages }),
   clientDir,
@@ -115,8 +128,10 @@ export function createApp({
   app.use(dashboardRoutes({ db, forms, intake, storage, audit, languages, agreementPdfs }))
   app.use(firmLogoRoutes())
   app.use(uiTextRoutes({ languages }))
+  const proofOfWork = isProofOfWorkOn ? createProofOfWork(db, proofOfWorkTuning) : undefined
+  app.use(proofOfWorkRoutes(proofOfWork))
   const guardPost = (door: PublicDoor) =>
-    guardPublicPost({ db, door, limits: publicLimits, translators: languages.t })
+    guardPublicPost({ db, door, limits: publicLimits, proofOfWork, translators: languages.t })
   app.use(intakeRoutes({ db, templates, languages, validators, evidenceKey, guardPost }))
   app.use(formRoutes({ forms, languages, validators }))
   app.use(
@@ -132,7 +147,8 @@ export function createApp({
       guardPost,
     }),
   )
-  app.use(agreementRoutes({ db, forms, languages, agreementPdfs, guardPost }))
+  app.use(agreementRoutes({ db, forms, languages, agreementPdfs, agreementLinks, guardPost }))
+  app.use(confirmationRoutes({ db, languages, evidenceKey, guardPost }))
   app.use('/api', notFoundApi)
   if (clientDir) app.use(staticClient(clientDir, { slugs: new Set(forms.keys()) }))
   app.use(errorHandler({ logger, languages }))

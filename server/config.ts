@@ -8,6 +8,8 @@ export interface ServerConfig {
   port: number
   /** PUBLIC_LIMIT_PER_ADDRESS and PUBLIC_LIMIT_GLOBAL: the limits every public POST passes (public-doors.ts). */
   publicLimits: PublicLimits
+  /** PROOF_OF_WORK (on|off, default on): the claim, intake and lookup POSTs need a solved challenge. */
+  proofOfWork: boolean
   host: string
   dataDir: string
   formsDir: string
@@ -111,6 +113,7 @@ export function readServerConfig(env: NodeJS.ProcessEnv = process.env): Readonly
       perAddress: readCount(env.PUBLIC_LIMIT_PER_ADDRESS, 'PUBLIC_LIMIT_PER_ADDRESS', DEFAULT_PER_ADDRESS),
       globalPerMinute: readCount(env.PUBLIC_LIMIT_GLOBAL, 'PUBLIC_LIMIT_GLOBAL', DEFAULT_GLOBAL_PER_MINUTE),
     },
+    proofOfWork: readOnOff(env.PROOF_OF_WORK, 'PROOF_OF_WORK', true),
     pdfSigningP12: readPdfSigningP12(env.PDF_SIGNING_P12),
     pdfSigningPassphrase: env.PDF_SIGNING_PASSPHRASE || undefined,
     mailFrom: env.MAIL_FROM ?? `${FIRM_SETTINGS.firmName} <${FIRM_SETTINGS.contactEmail}>`,
@@ -139,6 +142,13 @@ function readCount(value: string | undefined, name: string, fallback: number): n
       `${name} "${value}" is not a count: use a whole number of 1 or more (unset: ${fallback})`,
     )
   return count
+}
+
+function readOnOff(value: string | undefined, name: string, fallback: boolean): boolean {
+  const text = value?.trim().toLowerCase()
+  if (!text) return fallback
+  if (text === 'on' || text === 'off') return text === 'on'
+  throw new SettingError(`${name} "${value}" must be on or off (unset: ${fallback ? 'on' : 'off'})`)
 }
 
 function readEvidenceKey(value: string | undefined): string | undefined {

@@ -5,6 +5,7 @@ import { PROJECT_ROOT } from './project-root.ts'
 import type { FormConfig } from '../src/form-config.ts'
 import type { IntakeConfig } from '../src/intake-config.ts'
 import { createAgreementCopies } from './agreements/agreement-copies.ts'
+import { createAgreementLinks } from './agreements/agreement-links.ts'
 import { createAgreementMailer } from './agreements/agreement-mailer.ts'
 import { loadAgreementTemplates, type AgreementTemplates } from './agreements/agreement-templates.ts'
 import { createApp } from './app.ts'
@@ -96,6 +97,7 @@ export async function startServer(
     forms,
     agreementPdfs,
     translators: languages.t,
+    publicUrl: config.publicUrl,
     logger,
   })
   // copies queued before a restart (or that failed and came due) go out now
@@ -108,6 +110,9 @@ export async function startServer(
     logger,
   })
   duplicateScreenshots.wake()
+  const agreementLinks = createAgreementLinks({ db, mailer, translators: languages.t, logger })
+  // links that expired while no server ran still hold a contact; later ones go as lookups come
+  await agreementLinks.pruneNow()
   const app = createApp({
     db,
     forms,
@@ -116,10 +121,12 @@ export async function startServer(
     templates,
     agreementCopies,
     duplicateScreenshots,
+    agreementLinks,
     logger,
     evidenceKey,
     agreementPdfs,
     publicLimits: config.publicLimits,
+    proofOfWork: config.proofOfWork,
     languages,
     validators,
     clientDir: CLIENT_DIR,
@@ -147,6 +154,7 @@ export async function startServer(
       await new Promise<void>((resolve) => server.close(() => resolve()))
       await agreementCopies.stop()
       await duplicateScreenshots.stop()
+      await agreementLinks.settled()
       await agreementPdfs.stop()
       await checkpointer?.stop()
       await storage.close()

@@ -8,9 +8,11 @@ import type { Database } from './db/database.ts'
 import { requestLocale } from './i18n/request-locale.ts'
 import { isSameSite } from './public-origin.ts'
 import { hitRateLimit, sharedCeiling, type RateLimitRule } from './rate-limit.ts'
+import { PROOF_OF_WORK_HEADER } from '../src/proof-of-work.ts'
+import type { ProofOfWork } from './proof-of-work/proof-of-work.ts'
 
 /** The public forms that POST: each counts apart per address; all of them count towards the ceiling. */
-export type PublicDoor = 'claim' | 'intake' | 'lookup' | 'download'
+export type PublicDoor = 'claim' | 'intake' | 'lookup' | 'download' | 'open' | 'confirm'
 
 /** PUBLIC_LIMIT_PER_ADDRESS and PUBLIC_LIMIT_GLOBAL (config.ts). */
 export interface PublicLimits {
@@ -25,20 +27,25 @@ const ONE_MINUTE = 60 * 1000
 
 /**
  * What every public POST passes first, before its body is read: a browser's request from another site
- * is refused (403), then the POST is counted per client address and kind of form, and against the
- * ceiling across all of them, in the database so every server process shares the counts (429 with
- * Retry-After past either; the ceiling is synced once a second, sharedCeiling). The lookup and download doors keep their own, smaller per-address limits
+ * is refused (403); with `proofOfWork`, a claim, intake or lookup without a fresh solved challenge is
+ * refused (4xx, proof-of-work.ts) before anything is counted; then the POST is counted per client
+ * address and kind of form, and against the ceiling across all of them, in the database so every
+ * server process shares the counts (429 with Retry-After past either; the ceiling is synced once a
+ * second, sharedCeiling). The lookup and download doors keep their own, smaller per-address limits
  * (agreement.routes.ts): for them `perAddress` is not counted again.
  */
 export function guardPublicPost({
   db,
   door,
   limits,
+  proofOfWork,
   translators = () => translator(undefined),
 }: {
   db: Kysely<Database>
   door: PublicDoor
   limits: PublicLimits
+  /** Unset: PROOF_OF_WORK=off. */
+  proofOfWork?: ProofOfWork | undefined
   translators?: (locale: Locale) => Translator
 }): RequestHandler {
   const perAddress: RateLimitRule | undefined =
@@ -46,9 +53,13 @@ export function guardPublicPost({
       ? undefined
       : { name: `public-${door}`, limit: limits.perAddress, windowMs: FIFTEEN_MINUTES, message: '' }
   const global = ceilingOf(db, limits.globalPerMinute)
+  // the forms a bot would fill in; opening a link, downloading with its key and confirming each need a
+  // secret that only an e-mail sent after a checked form gives
+  const proof = door === 'claim' || door === 'intake' || door === 'lookup' ? proofOfWork : undefined
   return async (req, _res, next) => {
     assertSameSiteOrNoOrigin(req)
     const t = translators(requestLocale(req))
+    if (proof) await proof.spend(req.get(PROOF_OF_WORK_HEADER), t)
     const [own, all] = await Promise.all([
       perAddress ? hitRateLimit(db, { rule: perAddress, client: clientAddress(req) }) : undefined,
       global(),

@@ -11,6 +11,16 @@ export const AGREEMENT_NOT_FOUND_MESSAGE =
 export const LOOKUP_RATE_LIMITED_MESSAGE =
   'Too many agreement searches from your connection. Please wait 15 minutes and try again.'
 
+/** The lookup's one answer, whether or not the details match an agreement. */
+export const LINK_SENT_MESSAGE =
+  'If we hold an agreement for these details, we have sent a link to that email address. It works once, within 30 minutes.'
+export const LINK_USED_OR_EXPIRED_MESSAGE =
+  'This link has already been used or has expired. Ask for a new one below.'
+export const LINK_INCOMPLETE_MESSAGE =
+  'This link is incomplete. Open the whole link from the email, or ask for a new one below.'
+export const DOWNLOAD_KEY_EXPIRED_MESSAGE =
+  'The time to download these agreements has run out. Reload this page to ask for a new link.'
+
 export const DOWNLOAD_RATE_LIMITED_MESSAGE =
   'Too many downloads from your connection. Please wait 15 minutes and try again.'
 

@@ -1,8 +1,13 @@
-import type { AgreementLookup, AgreementRef, FoundAgreement } from '../../src/api/agreements.ts'
+import type {
+  AgreementLinkSent,
+  AgreementRef,
+  FoundAgreement,
+  OpenedAgreementLink,
+} from '../../src/api/agreements.ts'
 import { errorFromResponse, fetchJson, startDownload } from '../http.ts'
 import { withLang } from '../i18n/locale.ts'
 
-export type { AgreementRef, FoundAgreement }
+export type { AgreementRef, FoundAgreement, OpenedAgreementLink }
 
 export function agreementRef(agreement: FoundAgreement): AgreementRef {
   return agreement.kind === 'claim' ? { claimId: agreement.claimId } : { intakeId: agreement.intakeId }
@@ -13,30 +18,45 @@ export interface Contact {
   phone: string
 }
 
-/** The e-mail and phone travel in the POST body, never in a URL. */
-export async function lookupAgreements(contact: Contact): Promise<FoundAgreement[]> {
-  const { agreements } = await fetchJson<AgreementLookup>('/api/agreements/lookup', {
+/**
+ * Asks for a link to the claimant's agreements; the answer is the same whether or not any match. The
+ * e-mail and phone travel in the POST body, never in a URL.
+ */
+export async function requestAgreementLink(
+  contact: Contact,
+  /** The proof of work (useProofOfWork). */
+  proofHeaders: Record<string, string>,
+): Promise<AgreementLinkSent> {
+  return fetchJson<AgreementLinkSent>('/api/agreements/lookup', {
     method: 'POST',
-    headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
+    headers: { 'Content-Type': 'application/json', Accept: 'application/json', ...proofHeaders },
     body: JSON.stringify(contact),
   })
-  return agreements
+}
+
+/** Opens the e-mailed link (once): the agreements, and the key their downloads take. */
+export async function openAgreementLink(token: string): Promise<OpenedAgreementLink> {
+  return fetchJson<OpenedAgreementLink>('/api/agreements/open', {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
+    body: JSON.stringify({ token }),
+  })
 }
 
 /** Fetches the signed agreement as a file and hands it to the browser's download. */
 export async function downloadAgreement({
-  contact,
+  downloadKey,
   agreement,
   format,
 }: {
-  contact: Contact
+  downloadKey: string
   agreement: AgreementRef
   format: 'html' | 'pdf'
 }): Promise<void> {
   const response = await fetch(withLang('/api/agreements/download'), {
     method: 'POST',
     headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify({ ...contact, ...agreement, format }),
+    body: JSON.stringify({ key: downloadKey, ...agreement, format }),
   })
   if (!response.ok) throw await errorFromResponse(response)
   const disposition = response.headers.get('Content-Disposition') ?? ''

@@ -1,7 +1,7 @@
 import { useState } from 'react'
 import type { Locale } from '../../src/translate.ts'
 import { useLocale } from '../i18n/use-text.ts'
-import { agreementRef, downloadAgreement, type Contact, type FoundAgreement } from './api.ts'
+import { agreementRef, downloadAgreement, type FoundAgreement } from './api.ts'
 
 function longDate(iso: string, locale: Locale): string {
   return new Date(iso).toLocaleDateString(locale === 'es' ? 'es-US' : 'en-US', {
@@ -12,7 +12,14 @@ function longDate(iso: string, locale: Locale): string {
 }
 
 /** One signed agreement: its details, the text exactly as signed, and its downloads. */
-export function FoundAgreementCard({ agreement, contact }: { agreement: FoundAgreement; contact: Contact }) {
+export function FoundAgreementCard({
+  agreement,
+  downloadKey,
+}: {
+  agreement: FoundAgreement
+  /** What the opened link gave: the downloads take it instead of the e-mail and phone. */
+  downloadKey: string
+}) {
   const { locale, t } = useLocale()
   const [busy, setBusy] = useState<'html' | 'pdf'>()
   const [failure, setFailure] = useState<string>()
@@ -20,7 +27,7 @@ export function FoundAgreementCard({ agreement, contact }: { agreement: FoundAgr
     setBusy(format)
     setFailure(undefined)
     try {
-      await downloadAgreement({ contact, agreement: agreementRef(agreement), format })
+      await downloadAgreement({ downloadKey, agreement: agreementRef(agreement), format })
     } catch (error) {
       setFailure(
         t('The download failed: {message}. Please try again.', { message: (error as Error).message }),

@@ -21,6 +21,7 @@ export function submitClaim({
   signing,
   screenshot,
   onProgress,
+  headers,
 }: {
   slug: string
   data: Record<string, unknown>
@@ -28,6 +29,8 @@ export function submitClaim({
   signing: Signing
   screenshot: File
   onProgress: (fraction: number) => void
+  /** The proof of work (useProofOfWork). */
+  headers: Record<string, string>
 }): Promise<CreatedClaim> {
   const body = new FormData()
   body.append('data', JSON.stringify(data))
@@ -38,6 +41,7 @@ export function submitClaim({
     const xhr = new XMLHttpRequest()
     xhr.open('POST', withLang(`/api/forms/${encodeURIComponent(slug)}/submissions`))
     xhr.setRequestHeader('Accept', 'application/json')
+    for (const [name, value] of Object.entries(headers)) xhr.setRequestHeader(name, value)
     xhr.responseType = 'json'
     xhr.upload.onprogress = (event) => {
       if (event.lengthComputable && event.total > 0) onProgress(event.loaded / event.total)

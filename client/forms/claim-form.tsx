@@ -17,6 +17,7 @@ import { usePrecompiledValidator } from './use-precompiled-validator.ts'
 import { formValidatorUrl } from './validator-module.ts'
 import type { ScreenshotContext } from './widgets/screenshot-widget.tsx'
 import { WIDGETS } from './widgets/registry.ts'
+import { ProofOfWorkProblem, useProofOfWork } from '../proof-of-work/use-proof-of-work.tsx'
 import type { Signing, SigningReport } from './widgets/signing.ts'
 
 const INCOMPLETE_HINT =
@@ -57,6 +58,7 @@ function ClaimFormFields({ config, validator }: { config: FormConfig; validator:
   // the date printed in the agreement; the server signs with the same one
   const [agreementDate] = useState(localIsoDate)
   const isSubmitting = progress !== undefined
+  const proofOfWork = useProofOfWork()
 
   const check = useMemo(
     () => validateSubmission({ validator, schema: config.schema, data: formData }),
@@ -94,14 +96,18 @@ function ClaimFormFields({ config, validator }: { config: FormConfig; validator:
     setProgress(0)
     const { screenshotFile: _name, ...answers } = formData
     try {
-      const created = await submitClaim({
-        slug: config.slug,
-        data: answers,
-        agreementDate,
-        signing: signing.current,
-        screenshot: screenshot.current,
-        onProgress: (fraction) => setProgress(Math.min(95, Math.round(fraction * 95))),
-      })
+      const file = screenshot.current
+      const created = await proofOfWork.send((headers) =>
+        submitClaim({
+          slug: config.slug,
+          data: answers,
+          agreementDate,
+          signing: signing.current,
+          screenshot: file,
+          onProgress: (fraction) => setProgress(Math.min(95, Math.round(fraction * 95))),
+          headers,
+        }),
+      )
       setProgress(100)
       await new Promise((resolve) => setTimeout(resolve, 250))
       navigate(`/${config.slug}-success`, { state: { claimId: created.id } })
@@ -110,8 +116,10 @@ function ClaimFormFields({ config, validator }: { config: FormConfig; validator:
       const appError = error instanceof AppError ? error : undefined
       if (appError?.fields) messages.setServerErrors(appError.fields)
       setAlertText(
-        // a duplicate or a limit says all there is to say; anything else is named as an error
-        appError?.code === 'DUPLICATE_SUBMISSION' || appError?.code === 'RATE_LIMITED'
+        // a duplicate, a limit or the proof of work says all there is to say; anything else is named as an error
+        appError?.code === 'DUPLICATE_SUBMISSION' ||
+          appError?.code === 'RATE_LIMITED' ||
+          appError?.code.startsWith('PROOF_OF_WORK_')
           ? appError.message
           : t('Error submitting form: {message}', { message: appError?.message ?? String(error) }),
       )
@@ -152,6 +160,8 @@ function ClaimFormFields({ config, validator }: { config: FormConfig; validator:
           <div className="alert" role="alert">
             {alertText}
           </div>
+        ) : !isSubmitting ? (
+          <ProofOfWorkProblem proofOfWork={proofOfWork} />
         ) : null}
         {missingText ? (
           <div className="alert" role="alert">

@@ -17,14 +17,17 @@ export function submitIntake({
   data,
   agreementDate,
   signing,
+  headers,
 }: {
   data: Partial<IntakeData>
   agreementDate: string
   signing: Signing
+  /** The proof of work (useProofOfWork). */
+  headers: Record<string, string>
 }): Promise<CreatedIntake> {
   return fetchJson<CreatedIntake>(`/api/intake?agreementDate=${encodeURIComponent(agreementDate)}`, {
     method: 'POST',
-    headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
+    headers: { 'Content-Type': 'application/json', Accept: 'application/json', ...headers },
     body: JSON.stringify({ ...data, ...signingFields(signing) }),
   })
 }

@@ -24,6 +24,7 @@ import { useFormStrings } from '../i18n/use-form-strings.ts'
 import { useLocale, useText } from '../i18n/use-text.ts'
 import { fieldName, useFieldMessages } from '../forms/use-field-messages.ts'
 import { firstProblem, focusField } from '../forms/first-problem.ts'
+import { ProofOfWorkProblem, useProofOfWork } from '../proof-of-work/use-proof-of-work.tsx'
 
 // RJSF answers a required boolean with false by itself; the claimant must choose Yes or No
 const DEFAULTS_BEHAVIOR: Experimental_DefaultFormStateBehavior = {
@@ -101,6 +102,7 @@ function IntakeFormFields({
   // the date printed in the agreement; the server signs with the same one
   const [agreementDate] = useState(localIsoDate)
   const signing = useRef<Signing>({ method: 'drawn' })
+  const proofOfWork = useProofOfWork()
   const formContext = useMemo(() => {
     const agreement: ConsentAgreement = {
       template: config.agreement.template,
@@ -156,15 +158,19 @@ function IntakeFormFields({
     setAlertText(undefined)
     setIsSubmitting(true)
     try {
-      const created = await submitIntake({ data: formData, agreementDate, signing: signing.current })
+      const created = await proofOfWork.send((headers) =>
+        submitIntake({ data: formData, agreementDate, signing: signing.current, headers }),
+      )
       navigate('/thank-you', { state: { intakeId: created.id } })
     } catch (error) {
       setIsSubmitting(false)
       const appError = error instanceof AppError ? error : undefined
       if (appError?.fields) messages.setServerErrors(appError.fields)
       setAlertText(
-        // a duplicate or a limit says all there is to say; anything else is named as an error
-        appError?.code === 'DUPLICATE_SUBMISSION' || appError?.code === 'RATE_LIMITED'
+        // a duplicate, a limit or the proof of work says all there is to say; anything else is named as an error
+        appError?.code === 'DUPLICATE_SUBMISSION' ||
+          appError?.code === 'RATE_LIMITED' ||
+          appError?.code.startsWith('PROOF_OF_WORK_')
           ? appError.message
           : t('There was an error submitting your form. Please try again. Error: {message}', {
               message: appError?.message ?? String(error),
@@ -203,6 +209,8 @@ function IntakeFormFields({
           <div className="alert" role="alert">
             {alertText}
           </div>
+        ) : !isSubmitting ? (
+          <ProofOfWorkProblem proofOfWork={proofOfWork} />
         ) : null}
         {missingText ? (
           <div className="alert" role="alert">

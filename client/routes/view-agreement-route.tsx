@@ -1,63 +1,152 @@
 import { useEffect, useState, type FormEvent } from 'react'
 import { Link } from '../routing/router.tsx'
 import { AppError } from '../../src/app-error.ts'
-import { AGREEMENT_NOT_FOUND_MESSAGE, checkLookupInput } from '../../src/lookup-messages.ts'
-import { lookupAgreements, type FoundAgreement } from '../agreements/api.ts'
+import { checkLookupInput, LINK_SENT_MESSAGE } from '../../src/lookup-messages.ts'
+import { openAgreementLink, requestAgreementLink, type OpenedAgreementLink } from '../agreements/api.ts'
 import { FoundAgreementCard } from '../agreements/found-agreement-card.tsx'
 import { PhoneInput } from '../forms/phone-input.tsx'
-import { useText } from '../i18n/use-text.ts'
+import { useLocale } from '../i18n/use-text.ts'
+import { ProofOfWorkProblem, useProofOfWork } from '../proof-of-work/use-proof-of-work.tsx'
 
-type LookupState =
+type PageState =
   | { status: 'idle' }
-  | { status: 'searching' }
-  | { status: 'found'; agreements: FoundAgreement[] }
-  | { status: 'not-found' }
+  | { status: 'sending' }
+  | { status: 'sent' }
+  | { status: 'opening' }
+  | { status: 'opened'; opened: OpenedAgreementLink }
   | { status: 'error'; message: string }
 
-/** /view-agreement: a claimant finds and downloads what they signed, with e-mail and phone together. */
+/** The token of an e-mailed link, from the address's fragment (which no server ever receives). */
+function linkToken(): string | undefined {
+  return /^#link=([A-Za-z0-9_-]+)$/.exec(window.location.hash)?.[1]
+}
+
+// a link opens once: React's development checks mount the page twice at once, and the second mount
+// must share the first one's request; once answered, the same link asks the server again (and is refused)
+const openings = new Map<string, Promise<OpenedAgreementLink>>()
+
+function openOnce(token: string): Promise<OpenedAgreementLink> {
+  let opening = openings.get(token)
+  if (!opening) {
+    opening = openAgreementLink(token)
+    openings.set(token, opening)
+    const forget = () => openings.delete(token)
+    opening.then(forget, forget)
+  }
+  return opening
+}
+
+/**
+ * /view-agreement: a claimant asks with e-mail and phone, and gets a one-time link by e-mail if they hold
+ * an agreement; the same page, opened by that link, shows the agreements and their downloads.
+ */
 export function ViewAgreementRoute() {
-  const t = useText()
+  const { locale, t } = useLocale()
   const [email, setEmail] = useState('')
   const [phone, setPhone] = useState('')
   const [problems, setProblems] = useState<Record<string, string>>({})
-  const [state, setState] = useState<LookupState>({ status: 'idle' })
-  const [searched, setSearched] = useState({ email: '', phone: '' })
+  // read once: the address loses the token as soon as the link is opened
+  const [tokenAtStart] = useState(linkToken)
+  const proofOfWork = useProofOfWork()
+  const [state, setState] = useState<PageState>(() =>
+    tokenAtStart ? { status: 'opening' } : { status: 'idle' },
+  )
   useEffect(() => {
     document.title = t('View My Agreement')
   }, [t])
 
-  const search = async (event: FormEvent) => {
+  useEffect(() => {
+    let isCurrent = true
+    const open = (token: string | undefined) => {
+      if (!token) return
+      // out of the address bar and the history: the link is spent once opened
+      window.history.replaceState(window.history.state, '', window.location.pathname + window.location.search)
+      setState({ status: 'opening' })
+      openOnce(token).then(
+        (opened) => isCurrent && setState({ status: 'opened', opened }),
+        (error: unknown) => isCurrent && setState({ status: 'error', message: failureMessage(error) }),
+      )
+    }
+    open(tokenAtStart)
+    // a link opened while this page is already showing changes only the fragment
+    const onHashChange = () => open(linkToken())
+    window.addEventListener('hashchange', onHashChange)
+    return () => {
+      isCurrent = false
+      window.removeEventListener('hashchange', onHashChange)
+    }
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- once: later links arrive by hashchange
+  }, [])
+
+  function failureMessage(error: unknown): string {
+    const appError = error instanceof AppError ? error : undefined
+    // the server's own words for a spent link, a refused request or a limit, in the page's language
+    if (appError && appError.status >= 400 && appError.status < 500) return appError.message
+    return t('Error searching for agreement: {message}. Please try again.', {
+      message: appError?.message ?? String(error),
+    })
+  }
+
+  const ask = async (event: FormEvent) => {
     event.preventDefault()
     const found = checkLookupInput({ email, phone })
     setProblems(found)
     if (Object.keys(found).length > 0) return
-    setState({ status: 'searching' })
+    setState({ status: 'sending' })
     try {
-      const agreements = await lookupAgreements({ email, phone })
-      setSearched({ email, phone })
-      setState({ status: 'found', agreements })
+      await proofOfWork.send((headers) => requestAgreementLink({ email, phone }, headers))
+      setState({ status: 'sent' })
     } catch (error) {
-      const appError = error instanceof AppError ? error : undefined
-      if (appError?.status === 404) setState({ status: 'not-found' })
-      else if (appError?.status === 429) setState({ status: 'error', message: appError.message })
-      else {
-        const message = appError?.message ?? String(error)
-        setState({
-          status: 'error',
-          message: t('Error searching for agreement: {message}. Please try again.', { message }),
-        })
-      }
+      setState({ status: 'error', message: failureMessage(error) })
     }
   }
 
-  const isSearching = state.status === 'searching'
+  const isSending = state.status === 'sending'
+  if (state.status === 'opening' || state.status === 'opened') {
+    return (
+      <section className="card">
+        <header className="card-header">
+          <h1>{t('View My Agreement')}</h1>
+        </header>
+        <div className="card-body">
+          <p>
+            <Link to="/">{t('← Back to Home')}</Link>
+          </p>
+          {state.status === 'opening' ? (
+            <p role="status">{t('Opening your link...')}</p>
+          ) : (
+            <div className="found">
+              <h2 className="found-heading">{t('Agreement Found!')}</h2>
+              <p className="hint">
+                {t('You can download these agreements until {time}. After that, ask for a new link.', {
+                  time: new Date(state.opened.downloadsUntil).toLocaleTimeString(
+                    locale === 'es' ? 'es-US' : 'en-US',
+                    { hour: 'numeric', minute: '2-digit' },
+                  ),
+                })}
+              </p>
+              {state.opened.agreements.map((agreement) => (
+                <FoundAgreementCard
+                  key={
+                    agreement.kind === 'claim' ? `claim-${agreement.claimId}` : `intake-${agreement.intakeId}`
+                  }
+                  agreement={agreement}
+                  downloadKey={state.opened.downloadKey}
+                />
+              ))}
+            </div>
+          )}
+        </div>
+      </section>
+    )
+  }
   return (
     <section className="card">
       <header className="card-header">
         <h1>{t('View My Agreement')}</h1>
         <p>
           {t(
-            'Enter the email address and phone number you signed with, on the main form or in Step 2, to see and download your signed agreements.',
+            'Enter the email address and phone number you signed with, on the main form or in Step 2. We will email you a link to see and download your signed agreements.',
           )}
         </p>
       </header>
@@ -65,7 +154,12 @@ export function ViewAgreementRoute() {
         <p>
           <Link to="/">{t('← Back to Home')}</Link>
         </p>
-        <form className="lookup-form" onSubmit={(event) => void search(event)} noValidate>
+        {state.status === 'error' ? (
+          <div className="alert" role="alert">
+            {state.message}
+          </div>
+        ) : null}
+        <form className="lookup-form" onSubmit={(event) => void ask(event)} noValidate>
           <div className="form-group">
             <label htmlFor="lookup-email">{t('Email Address')}</label>
             <input
@@ -99,33 +193,15 @@ export function ViewAgreementRoute() {
             />
             {problems.phone ? <p className="field-error">{t(problems.phone)}</p> : null}
           </div>
-          <button type="submit" className="submit" disabled={email === '' || isSearching}>
-            {isSearching ? t('Searching...') : t('Find My Agreement')}
+          <button type="submit" className="submit" disabled={email === '' || isSending}>
+            {isSending ? t('Searching...') : t('Find My Agreement')}
           </button>
         </form>
-        {state.status === 'not-found' ? (
-          <div className="notice-box" role="alert">
-            <h2>{t('No Agreement Found')}</h2>
-            <p>{t(AGREEMENT_NOT_FOUND_MESSAGE)}</p>
-          </div>
-        ) : null}
-        {state.status === 'error' ? (
-          <div className="alert" role="alert">
-            {state.message}
-          </div>
-        ) : null}
-        {state.status === 'found' ? (
-          <div className="found">
-            <h2 className="found-heading">{t('Agreement Found!')}</h2>
-            {state.agreements.map((agreement) => (
-              <FoundAgreementCard
-                key={
-                  agreement.kind === 'claim' ? `claim-${agreement.claimId}` : `intake-${agreement.intakeId}`
-                }
-                agreement={agreement}
-                contact={searched}
-              />
-            ))}
+        <ProofOfWorkProblem proofOfWork={proofOfWork} />
+        {state.status === 'sent' ? (
+          <div className="notice-box" role="status">
+            <h2>{t('Check Your Email')}</h2>
+            <p>{t(LINK_SENT_MESSAGE)}</p>
           </div>
         ) : null}
       </div>

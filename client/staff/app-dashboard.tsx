@@ -10,6 +10,7 @@ import {
   fetchClaim,
   type StaffSubmission,
 } from './staff-api.ts'
+import { ClaimFilterSelects, filterParams, type ClaimFilterValues } from './claim-filters.tsx'
 import { DuplicateScreenshots } from './duplicate-screenshots.tsx'
 import { StatCards } from './stat-cards.tsx'
 import { SubmissionDetails } from './submission-details.tsx'
@@ -27,11 +28,13 @@ export function AppDashboard({ config, session }: { config: FormConfig; session:
   const searchId = useId()
   const [term, setTerm] = useState('')
   const query = useDebouncedValue(term.trim(), SEARCH_DELAY_MS)
+  const [filterValues, setFilterValues] = useState<ClaimFilterValues>({})
+  const filters = filterParams(filterValues)
   const [flagged, setFlagged] = useState(false)
-  // the page belongs to the search (and filter) it was chosen for: a new one starts again at page 1
-  const listQuery = JSON.stringify([query, flagged])
-  const [paging, setPaging] = useState({ query: listQuery, page: 1 })
-  const page = paging.query === listQuery ? paging.page : 1
+  // the page belongs to the search and filters it was chosen for: new ones start again at page 1
+  const listKey = JSON.stringify([query, filters, flagged])
+  const [paging, setPaging] = useState({ listKey, page: 1 })
+  const page = paging.listKey === listKey ? paging.page : 1
   const [reloadCount, setReloadCount] = useState(0)
   const [selected, setSelected] = useState<StaffSubmission>()
   const detailsRef = useRef<HTMLElement>(null)
@@ -65,8 +68,8 @@ export function AppDashboard({ config, session }: { config: FormConfig; session:
   }, [shouldFocusDetails, selected])
 
   const list = useStaffResource({
-    key: JSON.stringify([slug, query, flagged, page, reloadCount]),
-    load: (signal) => fetchAppSubmissions({ slug, query, flagged, page, signal }),
+    key: JSON.stringify([slug, listKey, page, reloadCount]),
+    load: (signal) => fetchAppSubmissions({ slug, query, filters, flagged, page, signal }),
     onUnauthorized: session.expired,
   })
   const stats = useStaffResource({
@@ -80,7 +83,7 @@ export function AppDashboard({ config, session }: { config: FormConfig; session:
   })
 
   const result = list.data
-  const isSearching = query !== ''
+  const isSearching = query !== '' || Object.keys(filters).length > 0
   return (
     <article className="card staff-dashboard">
       <header className="card-header staff-header">
@@ -111,6 +114,7 @@ export function AppDashboard({ config, session }: { config: FormConfig; session:
               Clear
             </button>
           </div>
+          <ClaimFilterSelects values={filterValues} onChange={setFilterValues} />
           <div className="action-row">
             <button
               type="button"
@@ -118,7 +122,7 @@ export function AppDashboard({ config, session }: { config: FormConfig; session:
               disabled={csv.isDownloading}
               onClick={() =>
                 void csv.download({
-                  url: appCsvUrl(slug, query, flagged),
+                  url: appCsvUrl(slug, query, { filters, flagged }),
                   fallbackName: `${slug}-submissions-${localIsoDate()}.csv`,
                 })
               }
@@ -188,7 +192,12 @@ export function AppDashboard({ config, session }: { config: FormConfig; session:
           ) : !result ? (
             <Loading label="Loading submissions..." />
           ) : result.data.length === 0 ? (
-            <EmptyList query={query} flagged={flagged} total={result.total} />
+            <EmptyList
+              query={query}
+              isFiltered={Object.keys(filters).length > 0}
+              flagged={flagged}
+              total={result.total}
+            />
           ) : (
             <>
               <SubmissionsTable
@@ -204,7 +213,7 @@ export function AppDashboard({ config, session }: { config: FormConfig; session:
                 page={result.page}
                 pageSize={result.pageSize}
                 count={result.count}
-                onPage={(next) => setPaging({ query: listQuery, page: next })}
+                onPage={(next) => setPaging({ listKey, page: next })}
               />
             </>
           )}
@@ -214,14 +223,34 @@ export function AppDashboard({ config, session }: { config: FormConfig; session:
   )
 }
 
-function EmptyList({ query, flagged, total }: { query: string; flagged: boolean; total: number }) {
+function EmptyList({
+  query,
+  isFiltered,
+  flagged,
+  total,
+}: {
+  query: string
+  isFiltered: boolean
+  flagged: boolean
+  total: number
+}) {
   if (flagged) {
     return (
       <div className="empty-state">
-        <p className="empty-title">No flagged submissions{query !== '' ? ` match "${query}"` : ''}</p>
+        <p className="empty-title">
+          No flagged submissions{query !== '' ? ` match "${query}"` : isFiltered ? ' match the filter' : ''}
+        </p>
         <p className="hint">
           A claim is flagged when another claimant sent the same screenshot. Total submissions: {total}
         </p>
+      </div>
+    )
+  }
+  if (query === '' && isFiltered) {
+    return (
+      <div className="empty-state">
+        <p className="empty-title">No submissions match the filter</p>
+        <p className="hint">Choose All to see every submission. Total submissions: {total}</p>
       </div>
     )
   }

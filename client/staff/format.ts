@@ -36,6 +36,8 @@ export function cellText(submission: StaffSubmission, column: DashboardColumn): 
       return formatDate(submission.createdAt)
     case 'locale':
       return LANGUAGE_NAMES[submission.locale] ?? submission.locale
+    case 'confirmedAt':
+      return submission.confirmedAt ? formatDate(submission.confirmedAt) : '—'
     default: {
       const value = (submission as unknown as Record<string, unknown>)[column.key]
       return value === undefined || value === null ? '' : String(value)

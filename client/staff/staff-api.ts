@@ -50,18 +50,26 @@ export async function logOutStaff(): Promise<void> {
 export function fetchAppSubmissions({
   slug,
   query,
-  flagged,
+  filters = {},
+  flagged = false,
   page,
   signal,
 }: {
   slug: string
   query: string
+  /** Each chosen filter's parameter (filterParams in claim-filters.tsx). */
+  filters?: Record<string, string>
   /** Only claims flagged for a duplicate screenshot. */
-  flagged: boolean
+  flagged?: boolean
   page: number
   signal?: AbortSignal
 }): Promise<StaffPage<StaffSubmission>> {
-  const params = new URLSearchParams({ q: query, page: String(page), pageSize: String(PAGE_SIZE) })
+  const params = new URLSearchParams({
+    q: query,
+    ...filters,
+    page: String(page),
+    pageSize: String(PAGE_SIZE),
+  })
   if (flagged) params.set('flagged', '1')
   return fetchJson(`${appBase(slug)}/submissions?${params}`, { signal, cache: 'no-store' })
 }
@@ -70,8 +78,12 @@ export function fetchAppStats({ slug, signal }: { slug: string; signal?: AbortSi
   return fetchJson(`${appBase(slug)}/stats`, { signal, cache: 'no-store' })
 }
 
-export function appCsvUrl(slug: string, query: string, flagged = false): string {
-  const params = new URLSearchParams({ q: query })
+export function appCsvUrl(
+  slug: string,
+  query: string,
+  { filters = {}, flagged = false }: { filters?: Record<string, string>; flagged?: boolean } = {},
+): string {
+  const params = new URLSearchParams({ q: query, ...filters })
   if (flagged) params.set('flagged', '1')
   return `${appBase(slug)}/export.csv?${params}`
 }

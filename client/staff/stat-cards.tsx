@@ -1,19 +1,25 @@
 import type { StaffStats } from './staff-api.ts'
 
 export function StatCards({ stats }: { stats: StaffStats | undefined }) {
-  const cards: [label: string, value: number | undefined][] = [
-    ['Total Submissions', stats?.total],
-    ['Avg Membership Months', stats?.avgMembershipMonths],
-    ['Avg Cash Advances', stats?.avgCashAdvances],
+  const cards: [label: string, value: string | undefined][] = [
+    ['Total Submissions', stats?.total.toLocaleString('en-US')],
+    ['Avg Membership Months', stats?.avgMembershipMonths.toLocaleString('en-US')],
+    ['Avg Cash Advances', stats?.avgCashAdvances.toLocaleString('en-US')],
+    ['Confirmed by Claimant', stats && confirmedShare(stats)],
   ]
   return (
     <ul className="stat-cards" aria-label="Summary">
       {cards.map(([label, value]) => (
         <li key={label} className="stat-card">
           <span className="stat-label">{label}</span>
-          <span className="stat-value">{value === undefined ? '…' : value.toLocaleString('en-US')}</span>
+          <span className="stat-value">{value ?? '…'}</span>
         </li>
       ))}
     </ul>
   )
+}
+
+/** The share of claims their claimants confirmed, in whole percent ("0%" without claims). */
+function confirmedShare({ total, confirmed }: StaffStats): string {
+  return `${total === 0 ? 0 : Math.round((confirmed / total) * 100)}%`
 }

@@ -53,6 +53,8 @@ export function SubmissionDetails({
           <dd>{plural(submission.membershipMonths, 'month')}</dd>
           <dt>Submission date</dt>
           <dd>{formatDateTime(submission.createdAt)}</dd>
+          <dt>Confirmed by the claimant</dt>
+          <dd>{submission.confirmedAt ? formatDateTime(submission.confirmedAt) : 'Not yet'}</dd>
         </dl>
         {/* keyed by claim, so a failed image does not hide the next claim's screenshot */}
         <Screenshot key={submission.id} url={submission.screenshotUrl} name={name} />

@@ -1,11 +1,12 @@
 import type { ReactNode } from 'react'
 import type { DashboardColumn } from '../../src/form-config.ts'
+import { FILTER_COLUMNS } from './claim-filters.tsx'
 import { cellText } from './format.ts'
 import type { StaffSubmission } from './staff-api.ts'
 
-/** 'All Submissions': the columns the app's config lists, then the actions. */
+/** 'All Submissions': the columns the app's config lists, those every app has, then the actions. */
 export function SubmissionsTable({
-  columns,
+  columns: configColumns,
   submissions,
   selectedId,
   onSelect,
@@ -15,6 +16,7 @@ export function SubmissionsTable({
   selectedId: number | undefined
   onSelect: (submission: StaffSubmission) => void
 }) {
+  const columns = [...configColumns, ...FILTER_COLUMNS]
   return (
     // the region scrolls sideways on a phone; tabIndex lets a keyboard user scroll it too
     <div className="table-scroll" role="region" aria-label="All Submissions table" tabIndex={0}>

@@ -10,6 +10,7 @@ import { claimSignedRecord } from './signed-record.ts'
 import type { AgreementMailer } from './agreement-mailer.ts'
 import type { AgreementPdfs } from './agreement-pdfs.ts'
 import { findAgreementByClaimId } from './agreement-record.repository.ts'
+import { issueConfirmationLink } from '../confirmations/confirmation-links.ts'
 
 /** Sends the queued e-mail copies of signed agreements, in the background of the server. */
 export interface AgreementCopies {
@@ -48,6 +49,7 @@ export function createAgreementCopies({
   forms,
   agreementPdfs,
   translators = () => translator(undefined),
+  publicUrl,
   logger,
 }: {
   db: Kysely<Database>
@@ -57,6 +59,8 @@ export function createAgreementCopies({
   agreementPdfs: AgreementPdfs
   /** Each language's texts: a copy is written in the language its agreement was signed in. */
   translators?: (locale: Locale) => Translator
+  /** PUBLIC_URL: the confirmation link's origin; unset, the one each claim came in through. */
+  publicUrl?: string | undefined
   logger: Logger
 }): AgreementCopies {
   let stopped = false
@@ -95,7 +99,7 @@ export function createAgreementCopies({
     for (;;) {
       const due = await db
         .selectFrom('agreement_copies')
-        .select(['claim_id', 'due_at', 'attempts'])
+        .select(['claim_id', 'due_at', 'attempts', 'link_origin'])
         .where('sent_at', 'is', null)
         .where('due_at', '<=', Date.now())
         .orderBy('due_at')
@@ -109,6 +113,7 @@ export function createAgreementCopies({
           claimId: Number(copy.claim_id),
           dueAt: Number(copy.due_at),
           attempts: copy.attempts,
+          linkOrigin: publicUrl ?? copy.link_origin,
         })
       }
     }
@@ -133,10 +138,13 @@ export function createAgreementCopies({
     claimId,
     dueAt,
     attempts,
+    linkOrigin,
   }: {
     claimId: number
     dueAt: number
     attempts: number
+    /** Null for a copy queued before links were made, without PUBLIC_URL: it goes without one. */
+    linkOrigin: string | null
   }) {
     const taken = await db
       .updateTable('agreement_copies')
@@ -152,7 +160,8 @@ export function createAgreementCopies({
       return
     }
     const appName = forms.get(row.app)?.displayName ?? row.app
-    const t = translators(parseLocale(row.locale) ?? DEFAULT_LOCALE)
+    const locale = parseLocale(row.locale) ?? DEFAULT_LOCALE
+    const t = translators(locale)
     const signed = signedAgreementDocument(claimSignedRecord(row, appName), t)
     const pdf = await agreementPdfs
       .make({ html: signed.html, title: signed.title, audit: signed.audit })
@@ -163,6 +172,10 @@ export function createAgreementCopies({
         )
         return undefined
       })
+    const confirmUrl =
+      pdf === undefined || linkOrigin === null
+        ? undefined
+        : await issueConfirmationLink(db, { claimId, origin: linkOrigin, locale })
     const sent =
       pdf !== undefined &&
       (await mailer.send({
@@ -172,6 +185,7 @@ export function createAgreementCopies({
         filename: signed.fileName('html'),
         html: signed.document,
         pdf: { filename: signed.fileName('pdf'), content: pdf },
+        confirmUrl,
         t,
       }))
     const delay = RETRY_DELAYS_MS[Math.min(attempts, RETRY_DELAYS_MS.length - 1)]!

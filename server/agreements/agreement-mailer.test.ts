@@ -15,6 +15,8 @@ const AGREEMENT_HTML = `<!doctype html>
 </main></body></html>
 `
 
+const LINK = 'https://claims.example-firm.com/view-agreement#link=' + 'A'.repeat(43)
+
 const AGREEMENT_PDF = Buffer.from('%PDF-1.7\n% the sealed agreement\n%%EOF\n', 'latin1')
 
 function makeMail(overrides: Partial<AgreementMail> = {}): AgreementMail {
@@ -166,5 +168,42 @@ describe('createAgreementMailer', () => {
     expect(lines).toHaveLength(1)
     expect(JSON.parse(lines[0] ?? '{}')).toMatchObject({ level: 40, app: 'Brigit' })
     expect(lines[0]).not.toMatch(/@|Ana|Lopez/)
+  })
+
+  it('writes a one-time link as its own message, with no attachment', async () => {
+    const dataDir = makeDataDir()
+    const mailer = createAgreementMailer({
+      smtpUrl: undefined,
+      dataDir,
+      from: FROM,
+      logger: makeLogger().logger,
+    })
+    await expect(
+      mailer.sendLink({ to: 'ana.lopez@example.com', claimantName: 'Ana Lopez', url: LINK, minutes: 30 }),
+    ).resolves.toBe(true)
+
+    const [name] = fs.readdirSync(path.join(dataDir, 'outbox'))
+    const eml = fs.readFileSync(path.join(dataDir, 'outbox', name!), 'utf8')
+    expect(eml).toMatch(/^To: ana\.lopez@example\.com$/m)
+    expect(eml).toMatch(/^Subject: Your link to view your signed agreements$/m)
+    expect(eml).not.toMatch(/filename=/)
+  })
+
+  it('keeps the link, the address and the name out of the log when a link is refused', async () => {
+    const port = await startRejectingSmtpServer()
+    const { logger, lines } = makeLogger()
+    const mailer = createAgreementMailer({
+      smtpUrl: `smtp://127.0.0.1:${port}?ignoreTLS=true`,
+      dataDir: makeDataDir(),
+      from: FROM,
+      logger,
+    })
+    await expect(
+      mailer.sendLink({ to: 'ana.lopez@example.com', claimantName: 'Ana Lopez', url: LINK, minutes: 30 }),
+    ).resolves.toBe(false)
+
+    expect(lines).toHaveLength(1)
+    expect(JSON.parse(lines[0] ?? '{}')).toMatchObject({ level: 40, msg: 'agreement link e-mail not sent' })
+    expect(lines[0]).not.toMatch(/@|Ana|Lopez|link=/i)
   })
 })

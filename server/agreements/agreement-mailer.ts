@@ -2,6 +2,7 @@ import crypto from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
 import nodemailer, { type SendMailOptions } from 'nodemailer'
+import { CONFIRMATION_EMAIL_TEXT, CONFIRMATION_LINK_TEXT } from '../../src/confirmation-messages.ts'
 import { translator, type Translator } from '../../src/translate.ts'
 import type { Logger } from '../logger.ts'
 import { PRIVATE_FILE_MODE, PRIVATE_FOLDER_MODE } from '../private-files.ts'
@@ -17,13 +18,28 @@ export interface AgreementMail {
   filename: string
   /** The same agreement as a sealed PDF, attached beside the HTML. */
   pdf: { filename: string; content: Buffer }
+  /** The link that confirms the claim was filed by this inbox's owner ("Confirm it was you"). */
+  confirmUrl?: string | undefined
   /** The message's words in the language the agreement was signed in (English without one). */
+  t?: Translator
+}
+
+/** The one-time link that opens a claimant's agreements (agreement-links.ts). */
+export interface AgreementLinkMail {
+  to: string
+  claimantName: string
+  /** The whole link, token and all: it is scrubbed from any logged error. */
+  url: string
+  /** How long the link works, in minutes. */
+  minutes: number
   t?: Translator
 }
 
 export interface AgreementMailer {
   /** Never rejects: true once delivered; a failure is logged (without personal data) and gives false. */
   send(mail: AgreementMail): Promise<boolean>
+  /** The same, for a one-time link. */
+  sendLink(mail: AgreementLinkMail): Promise<boolean>
 }
 
 // an unreachable server must not hold a request's courtesy e-mail for nodemailer's default of minutes;
@@ -47,18 +63,33 @@ export function createAgreementMailer({
 }): AgreementMailer {
   const deliver = smtpUrl ? smtpDelivery(smtpUrl) : outboxDelivery(path.join(dataDir, 'outbox'))
 
+  const deliverOrLog = async (
+    message: SendMailOptions,
+    { secrets, logged, what }: { secrets: string[]; logged: Record<string, unknown>; what: string },
+  ) => {
+    try {
+      await deliver(message)
+      return true
+    } catch (error) {
+      // error texts can quote the recipient ("<ana@…>: Recipient address rejected"): scrub before logging
+      const text = error instanceof Error ? error.message : String(error)
+      logger.warn({ err: scrub(text, secrets), ...logged }, `${what} not sent`)
+      return false
+    }
+  }
   return {
-    async send(mail) {
-      try {
-        await deliver(composeMessage(from, mail))
-        return true
-      } catch (error) {
-        // error texts can quote the recipient ("<ana@…>: Recipient address rejected"): scrub before logging
-        const message = error instanceof Error ? error.message : String(error)
-        logger.warn({ err: scrub(message, mail), app: mail.appName }, 'agreement e-mail not sent')
-        return false
-      }
-    },
+    send: (mail) =>
+      deliverOrLog(composeMessage(from, mail), {
+        secrets: [mail.to, mail.filename, mail.pdf.filename, ...nameParts(mail.claimantName)],
+        logged: { app: mail.appName },
+        what: 'agreement e-mail',
+      }),
+    sendLink: (mail) =>
+      deliverOrLog(composeLinkMessage(from, mail), {
+        secrets: [mail.to, mail.url, ...nameParts(mail.claimantName)],
+        logged: {},
+        what: 'agreement link e-mail',
+      }),
   }
 }
 
@@ -96,7 +127,7 @@ function outboxDelivery(outbox: string): (message: SendMailOptions) => Promise<v
 
 function composeMessage(
   from: string,
-  { to, claimantName, appName, html, filename, pdf, t = translator(undefined) }: AgreementMail,
+  { to, claimantName, appName, html, filename, pdf, confirmUrl, t = translator(undefined) }: AgreementMail,
 ): SendMailOptions {
   const subject = t('Your signed {app} agreement', { app: appName })
   const body = [
@@ -105,12 +136,19 @@ function composeMessage(
       app: appName,
     }),
   ]
+  const paragraphs = body.map((paragraph) => `<p>${escapeHtml(paragraph)}</p>`)
+  if (confirmUrl) {
+    body.push(t(CONFIRMATION_EMAIL_TEXT, { link: confirmUrl }))
+    const [before = '', after = ''] = t(CONFIRMATION_EMAIL_TEXT).split('{link}')
+    const link = `<a href="${escapeHtml(confirmUrl)}">${escapeHtml(t(CONFIRMATION_LINK_TEXT))}</a>`
+    paragraphs.push(`<p>${escapeHtml(before)}${link}${escapeHtml(after)}</p>`)
+  }
   return {
     from,
     to,
     subject,
     text: `${body.join('\n\n')}\n`,
-    html: body.map((paragraph) => `<p>${escapeHtml(paragraph)}</p>`).join('\n'),
+    html: paragraphs.join('\n'),
     attachments: [
       {
         filename,
@@ -123,19 +161,48 @@ function composeMessage(
   }
 }
 
+function composeLinkMessage(
+  from: string,
+  { to, claimantName, url, minutes, t = translator(undefined) }: AgreementLinkMail,
+): SendMailOptions {
+  const body = [
+    t('Hello {name},', { name: claimantName }),
+    t(
+      'You asked to see the agreements you signed. This link shows them and lets you download them. It works once, within {minutes} minutes:',
+      { minutes },
+    ),
+    url,
+    t('If you did not ask for it, you can ignore this email: nobody can see your agreements without it.'),
+  ]
+  return {
+    from,
+    to,
+    subject: t('Your link to view your signed agreements'),
+    text: `${body.join('\n\n')}\n`,
+    html: body
+      .map((paragraph) =>
+        paragraph === url
+          ? `<p><a href="${escapeHtml(url)}">${escapeHtml(url)}</a></p>`
+          : `<p>${escapeHtml(paragraph)}</p>`,
+      )
+      .join('\n'),
+  }
+}
+
 function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`)
 }
 
 const EMAIL_ADDRESS = /[^\s<>"'(),;:[\]]+@[^\s<>"'(),;:[\]]+/g
 
-/** The error text without any e-mail address, nor the claimant's name (whole, in parts, or in the file name). */
-function scrub(message: string, { to, claimantName, filename, pdf }: AgreementMail): string {
-  const secrets = [to, filename, pdf.filename, claimantName, ...claimantName.split(/[\s-]+/)]
-    .map((secret) => secret.trim())
-    .filter((secret) => secret.length >= 2)
+function nameParts(name: string): string[] {
+  return [name, ...name.split(/[\s-]+/)]
+}
+
+/** The error text without any e-mail address, nor the secrets: the name (whole and in parts), file names, a link. */
+function scrub(message: string, secrets: string[]): string {
   let text = message.replace(EMAIL_ADDRESS, '[redacted]')
-  for (const secret of secrets) {
+  for (const secret of secrets.map((each) => each.trim()).filter((each) => each.length >= 2)) {
     const escaped = secret.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
     text = text.replace(new RegExp(`(?<![\\p{L}\\p{N}])${escaped}(?![\\p{L}\\p{N}])`, 'giu'), '[redacted]')
   }

@@ -1,14 +1,16 @@
 import express, { Router, type Request, type RequestHandler } from 'express'
 import type { Kysely } from 'kysely'
-import { AppError, type FieldErrors } from '../../src/app-error.ts'
+import { AppError } from '../../src/app-error.ts'
 import type { FormConfig } from '../../src/form-config.ts'
 import {
   AGREEMENT_NOT_FOUND_MESSAGE,
-  checkLookupInput,
+  DOWNLOAD_KEY_EXPIRED_MESSAGE,
   DOWNLOAD_RATE_LIMITED_MESSAGE,
+  LINK_INCOMPLETE_MESSAGE,
+  LINK_SENT_MESSAGE,
+  LINK_USED_OR_EXPIRED_MESSAGE,
   LOOKUP_RATE_LIMITED_MESSAGE,
 } from '../../src/lookup-messages.ts'
-import { storedPhoneCandidates } from '../../src/phone.ts'
 import type { Database } from '../db/database.ts'
 import type { Languages } from '../i18n/languages.ts'
 import { clientAddress } from '../client-address.ts'
@@ -17,12 +19,21 @@ import { DEFAULT_LOCALE, parseLocale } from '../../src/translate.ts'
 import { signedAgreementDocument, type SignedRecord } from './agreement-document.ts'
 import { claimSignedRecord, intakeSignedRecord } from './signed-record.ts'
 import type { AgreementPdfs } from './agreement-pdfs.ts'
-import { findAgreementsByContact, type SignedAgreementRow } from './agreement-record.repository.ts'
-import { findIntakeAgreementsByContact, type IntakeAgreementRow } from './intake-agreement.repository.ts'
+import type { IntakeAgreementRow } from './intake-agreement.repository.ts'
 import { intakeAgreementApp } from '../../src/intake-config.ts'
 import { requestLocale } from '../i18n/request-locale.ts'
-import type { AgreementLookup, FoundAgreement } from '../../src/api/agreements.ts'
+import type { AgreementLinkSent, OpenedAgreementLink } from '../../src/api/agreements.ts'
 import type { PublicDoor } from '../public-doors.ts'
+import { siteOrigin } from '../public-origin.ts'
+import { LINK_TTL_MS, type AgreementLinks } from './agreement-links.ts'
+import {
+  findDownloadKey,
+  insertAgreementLink,
+  isLinkToken,
+  newLinkToken,
+  takeAgreementLink,
+} from './agreement-link.repository.ts'
+import { findOwnAgreements, parseContact, toFoundAgreements } from './own-agreements.ts'
 
 const FIFTEEN_MINUTES = 15 * 60 * 1000
 export const LOOKUP_LIMIT: RateLimitRule = {
@@ -39,14 +50,16 @@ export const DOWNLOAD_LIMIT: RateLimitRule = {
 }
 
 /**
- * The claimant's own agreements. Only e-mail AND phone together find a claim, and "no such e-mail" and
- * "wrong phone" get the same answer, so the lookup tells a stranger nothing.
+ * The claimant's own agreements, by a one-time link. The lookup takes e-mail and phone and always gives
+ * the same answer at once; only if both match a signed agreement does the stored address get a link.
+ * Opening the link (once, within 30 minutes) shows the agreements and gives a key their downloads take.
  */
 export function agreementRoutes({
   db,
   forms,
   languages,
   agreementPdfs,
+  agreementLinks,
   guardPost,
 }: {
   db: Kysely<Database>
@@ -54,6 +67,8 @@ export function agreementRoutes({
   languages: Languages
   /** Seals every PDF download with the firm's certificate. */
   agreementPdfs: AgreementPdfs
+  /** E-mails the links, in the background of the lookup's answer. */
+  agreementLinks: AgreementLinks
   /** The Origin check and the limits every public POST passes first (guardPublicPost). */
   guardPost: (door: PublicDoor) => RequestHandler
 }): Router {
@@ -62,63 +77,69 @@ export function agreementRoutes({
 
   router.post('/api/agreements/lookup', guardPost('lookup'), json, async (req, res) => {
     await enforceLimit(db, LOOKUP_LIMIT, req)
-    const { claims: rows, intakes } = await findOwnAgreements(db, req.body)
-    const order = (app: string) => forms.get(app)?.lookupOrder ?? Number.MAX_SAFE_INTEGER
-    rows.sort((a, b) => order(a.app) - order(b.app) || a.signedAt.localeCompare(b.signedAt))
+    const contact = parseContact(req.body)
     const locale = requestLocale(req)
+    // answered before anything is looked up: neither the answer nor its timing says whether it matched
+    res
+      .status(202)
+      .set('Cache-Control', 'no-store')
+      .json({ message: languages.t(locale)(LINK_SENT_MESSAGE) } satisfies AgreementLinkSent)
+    agreementLinks.request({ contact, origin: siteOrigin(req), locale })
+  })
+
+  router.post('/api/agreements/open', guardPost('open'), json, async (req, res) => {
+    const { token } = (req.body ?? {}) as { token?: unknown }
+    if (!isLinkToken(token)) {
+      throw new AppError('BAD_REQUEST', { status: 400, message: LINK_INCOMPLETE_MESSAGE })
+    }
+    const now = Date.now()
+    const contact = await takeAgreementLink(db, { token, now })
+    if (!contact) throw new AppError('LINK_EXPIRED', { status: 410, message: LINK_USED_OR_EXPIRED_MESSAGE })
+    // a clean-up that fails is done by the next one; the claimant's answer does not wait for it
+    void agreementLinks.pruneNow(now).catch(() => undefined)
+    const own = await findOwnAgreements(db, contact)
+    const downloadKey = newLinkToken()
+    await insertAgreementLink(db, {
+      token: downloadKey,
+      purpose: 'download',
+      contact,
+      now,
+      ttlMs: LINK_TTL_MS,
+    })
     res.set('Cache-Control', 'no-store').json({
-      // the main form's agreement first: it was signed first, and names every app chosen
-      agreements: [
-        ...intakes.map((row): FoundAgreement => ({
-          kind: 'intake',
-          intakeId: row.intakeId,
-          appName: intakeAgreementApp({
-            config: languages.intake(locale),
-            chosen: row.apps,
-            locale,
-            noneChosen: '',
-          }).displayName,
-          signedAt: row.signedAt,
-          firstName: row.firstName,
-          lastName: row.lastName,
-          email: row.email,
-          phoneNumber: row.phoneNumber,
-          signatureMethod: row.signatureMethod,
-          typedSignature: row.typedSignature,
-          html: row.html,
-        })),
-        ...rows.map((row): FoundAgreement => ({
-          kind: 'claim',
-          claimId: row.claimId,
-          app: row.app,
-          appName: forms.get(row.app)?.displayName ?? row.app,
-          signedAt: row.signedAt,
-          firstName: row.firstName,
-          lastName: row.lastName,
-          email: row.email,
-          phoneNumber: row.phoneNumber,
-          cashAdvanceCount: row.cashAdvanceCount,
-          membershipMonths: row.membershipMonths,
-          signatureMethod: row.signatureMethod,
-          typedSignature: row.typedSignature,
-          html: row.html,
-        })),
-      ],
-    } satisfies AgreementLookup)
+      agreements: toFoundAgreements({ own, forms, languages, locale: requestLocale(req) }),
+      downloadKey,
+      downloadsUntil: new Date(now + LINK_TTL_MS).toISOString(),
+    } satisfies OpenedAgreementLink)
   })
 
   router.post('/api/agreements/download', guardPost('download'), json, async (req, res) => {
     await enforceLimit(db, DOWNLOAD_LIMIT, req)
-    const body = (req.body ?? {}) as { claimId?: unknown; intakeId?: unknown; format?: unknown }
+    const body = (req.body ?? {}) as {
+      key?: unknown
+      claimId?: unknown
+      intakeId?: unknown
+      format?: unknown
+    }
     const wanted = wantedAgreement(body)
     if (body.format !== 'html' && body.format !== 'pdf') {
       throw new AppError('BAD_REQUEST', { status: 400, message: '"format" must be "html" or "pdf"' })
     }
-    const { claims, intakes } = await findOwnAgreements(db, req.body, wanted)
+    if (!isLinkToken(body.key)) {
+      throw new AppError('BAD_REQUEST', {
+        status: 400,
+        message: 'send "key", the download key that opening the link from the e-mail gave',
+      })
+    }
+    const contact = await findDownloadKey(db, { key: body.key, now: Date.now() })
+    if (!contact) throw new AppError('LINK_EXPIRED', { status: 410, message: DOWNLOAD_KEY_EXPIRED_MESSAGE })
+    const { claims, intakes } = await findOwnAgreements(db, contact, wanted)
     const record = claims[0]
       ? claimSignedRecord(claims[0], forms.get(claims[0].app)?.displayName ?? claims[0].app)
       : intakes[0] && intakeRecord(intakes[0])
-    if (!record) throw notFound()
+    if (!record) {
+      throw new AppError('AGREEMENT_NOT_FOUND', { status: 404, message: AGREEMENT_NOT_FOUND_MESSAGE })
+    }
     // the document speaks the language it was signed in, whatever the page's language is now
     const t = languages.t(parseLocale(record.locale) ?? DEFAULT_LOCALE)
     const signed = signedAgreementDocument(record, t)
@@ -170,49 +191,4 @@ async function enforceLimit(db: Kysely<Database>, rule: RateLimitRule, req: Requ
     message: rule.message,
     headers: { 'Retry-After': String(retryAfterSeconds) },
   })
-}
-
-/**
- * The claimant's signed agreements, Step 2 claims and the main form's alike; one of them when an id is
- * given. None at all is a 404 that says the same for a wrong e-mail as for a wrong phone.
- */
-async function findOwnAgreements(
-  db: Kysely<Database>,
-  body: unknown,
-  { claimId, intakeId }: { claimId?: number; intakeId?: number } = {},
-): Promise<{ claims: SignedAgreementRow[]; intakes: IntakeAgreementRow[] }> {
-  const { email, phone } = (body ?? {}) as { email?: unknown; phone?: unknown }
-  const input = {
-    email: typeof email === 'string' ? email : '',
-    phone: typeof phone === 'string' ? phone : '',
-  }
-  const problems = checkLookupInput(input)
-  if (Object.keys(problems).length > 0) {
-    const fields: FieldErrors = {}
-    for (const [field, message] of Object.entries(problems)) fields[field] = { __errors: [message] }
-    throw new AppError('VALIDATION_FAILED', {
-      status: 422,
-      message: Object.values(problems).join('; '),
-      fields,
-    })
-  }
-  const contact = {
-    email: input.email.trim().toLowerCase(),
-    // whichever way the claimant writes it now, and however it was stored then
-    phoneNumbers: storedPhoneCandidates(input.phone),
-  }
-  const [claims, intakes] = await Promise.all([
-    intakeId === undefined
-      ? findAgreementsByContact(db, { ...contact, ...(claimId === undefined ? {} : { claimId }) })
-      : [],
-    claimId === undefined
-      ? findIntakeAgreementsByContact(db, { ...contact, ...(intakeId === undefined ? {} : { intakeId }) })
-      : [],
-  ])
-  if (claims.length === 0 && intakes.length === 0) throw notFound()
-  return { claims, intakes }
-}
-
-function notFound(): AppError {
-  return new AppError('AGREEMENT_NOT_FOUND', { status: 404, message: AGREEMENT_NOT_FOUND_MESSAGE })
 }

@@ -45,7 +45,7 @@ export function claimStore(db: Kysely<Database>, evidenceKey: Buffer): ClaimStor
     hasClaimForPhone: (values) => statements.hasClaimForPhone(db, values),
     // SQLite runs a statement in microseconds and a claim's three cost less than building one batch;
     // the commit is what claims that arrive together share
-    commitClaim: ({ claim, record, recordParts, isScreenshotKept }) =>
+    commitClaim: ({ claim, record, recordParts, linkOrigin, isScreenshotKept }) =>
       inSharedTransaction(db, async (trx) => {
         const { id } = await statements.insertClaim(trx, claim)
         await statements.insertAgreementRecord(trx, { ...record, claim_id: id })
@@ -54,7 +54,7 @@ export function claimStore(db: Kysely<Database>, evidenceKey: Buffer): ClaimStor
           subject: subjectOf('claim', id),
           seal: sealOfParts(recordParts, id),
         })
-        await statements.queueAgreementCopy(trx, { claimId: id })
+        await statements.queueAgreementCopy(trx, { claimId: id, linkOrigin })
         if (!(await isScreenshotKept())) throw new Error(SCREENSHOT_REMOVED_MESSAGE)
         return id
       }),
@@ -67,7 +67,7 @@ export interface ClaimStatements {
   insertClaim(runner: QueryRunner, row: ClaimValues): Promise<{ id: number }>
   insertAgreementRecord(runner: QueryRunner, record: AgreementRecordValues): Promise<void>
   /** Queues the claimant's e-mail copy, due now; run it in the claim's transaction. */
-  queueAgreementCopy(runner: QueryRunner, values: { claimId: number }): Promise<void>
+  queueAgreementCopy(runner: QueryRunner, values: { claimId: number; linkOrigin: string }): Promise<void>
 }
 
 /** One slot per column, named after it. */
@@ -89,8 +89,12 @@ export function compileClaimStatements(db: Kysely<Database>): ClaimStatements {
   const agreement = compileOnce((slot) =>
     db.insertInto('agreement_records').values(slots(AGREEMENT_COLUMNS, slot)),
   )
-  const copy = compileOnce<'claimId' | 'dueAt', never>((slot) =>
-    db.insertInto('agreement_copies').values({ claim_id: slot('claimId'), due_at: slot('dueAt') }),
+  const copy = compileOnce<'claimId' | 'dueAt' | 'linkOrigin', never>((slot) =>
+    db.insertInto('agreement_copies').values({
+      claim_id: slot('claimId'),
+      due_at: slot('dueAt'),
+      link_origin: slot('linkOrigin'),
+    }),
   )
   return {
     async hasClaimForPhone(runner, values) {
@@ -104,8 +108,8 @@ export function compileClaimStatements(db: Kysely<Database>): ClaimStatements {
     async insertAgreementRecord(runner, record) {
       await agreement(runner, record)
     },
-    async queueAgreementCopy(runner, { claimId }) {
-      await copy(runner, { claimId, dueAt: Date.now() })
+    async queueAgreementCopy(runner, { claimId, linkOrigin }) {
+      await copy(runner, { claimId, dueAt: Date.now(), linkOrigin })
     },
   }
 }

@@ -20,6 +20,10 @@ export interface ClaimsTable {
   legal_hold: Generated<number>
   /** The claimant's language ('en', 'es'). */
   locale: Generated<string>
+  /** When the claimant opened the e-mail copy's link and confirmed (null until then), from where, how. */
+  confirmed_at: ColumnType<Date | string | null, never, string>
+  confirmed_ip: ColumnType<string | null, never, string>
+  confirmed_user_agent: ColumnType<string | null, never, string>
 }
 
 /** The agreement exactly as the claimant signed it; the database refuses updates. */
@@ -50,6 +54,22 @@ export interface AgreementCopiesTable {
   attempts: Generated<number>
   /** epoch ms, null until sent */
   sent_at: number | null
+  /** The site's origin the claim came in through: the confirmation link's when PUBLIC_URL is unset. */
+  link_origin: string | null
+}
+
+/** A confirmation link's token (only its SHA-256, hex) and the claim it confirms. */
+export interface ClaimConfirmationLinksTable {
+  token_hash: string
+  claim_id: number
+  /** epoch ms */
+  issued_at: number
+}
+
+/** An app's count of confirmed claims, kept by triggers on claims. */
+export interface ClaimAppConfirmedTable {
+  app: string
+  confirmed: number | string | bigint
 }
 
 /** SQLite only: the number of each app's partition of the search index (see migration 1800). */
@@ -71,6 +91,34 @@ export interface ClaimAppDaysTable {
   app: string
   day: string
   claims: number | string | bigint
+}
+
+/** The one key (id 1) the proof-of-work challenges are signed with, made on first use (proof-of-work.ts). */
+export interface ProofOfWorkKeysTable {
+  id: number
+  /** 64 hex characters */
+  hmac_key: string
+  created_at: string
+}
+
+/** Each solved challenge accepted, kept until it expires so it is accepted once. */
+export interface ProofOfWorkSpentTable {
+  challenge: string
+  /** epoch milliseconds */
+  expires_at: number
+}
+
+/** A one-time link's or a download key's SHA-256, never the token itself. */
+export interface AgreementLinksTable {
+  token_hash: string
+  purpose: 'link' | 'download'
+  email: string
+  /** JSON array: the stored forms of the phone the claimant typed */
+  phone_numbers: string
+  /** epoch ms */
+  created_at: number
+  expires_at: number
+  used_at: number | null
 }
 
 /** Fixed-window counters shared by every server process on the database. */
@@ -234,10 +282,15 @@ export interface Database {
   evidence_ledger: EvidenceLedgerTable
   agreement_records: AgreementRecordsTable
   agreement_copies: AgreementCopiesTable
+  claim_confirmation_links: ClaimConfirmationLinksTable
+  claim_app_confirmed: ClaimAppConfirmedTable
   claim_app_totals: ClaimAppTotalsTable
   claim_search_apps: ClaimSearchAppsTable
   claim_app_days: ClaimAppDaysTable
   rate_limits: RateLimitsTable
+  proof_of_work_keys: ProofOfWorkKeysTable
+  proof_of_work_spent: ProofOfWorkSpentTable
+  agreement_links: AgreementLinksTable
   admin_credentials: AdminCredentialsTable
   staff_sessions: StaffSessionsTable
   audit_log: AuditLogTable

@@ -11,6 +11,8 @@ export interface ClaimToCommit {
   record: Omit<AgreementRecordValues, 'claim_id'>
   /** The claim's sealed record around its id: its seal goes into the ledger with the claim. */
   recordParts: RecordParts
+  /** The site's origin the claim came in through, kept with its e-mail copy for the confirmation link. */
+  linkOrigin: string
   /**
    * Whether the claim's screenshot is still in its store, asked after the claim's insert and before its
    * commit: another process's start-up sweep (removeOrphanScreenshots) holds claim inserts off while it

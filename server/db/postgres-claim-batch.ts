@@ -66,7 +66,8 @@ export function batchedPhoneCheck(
 const BATCH_COLUMNS: Record<
   | (typeof CLAIM_COLUMNS)[number]
   | Exclude<(typeof AGREEMENT_COLUMNS)[number], 'claim_id' | 'locale'>
-  | 'record_locale',
+  | 'record_locale'
+  | 'link_origin',
   string
 > = {
   app: 'text',
@@ -93,6 +94,7 @@ const BATCH_COLUMNS: Record<
   record_locale: 'text',
   signature_method: 'text',
   typed_signature: 'text',
+  link_origin: 'text',
 }
 
 /**
@@ -140,8 +142,8 @@ export function claimBatchWriter(
       INSERT INTO agreement_records (claim_id, ${insertedRecordColumns})
       SELECT c.id, ${selectedRecordColumns} FROM c JOIN i USING (id)
     ), q AS (
-      INSERT INTO agreement_copies (claim_id, due_at)
-      SELECT c.id, ${0}::bigint FROM c
+      INSERT INTO agreement_copies (claim_id, due_at, link_origin)
+      SELECT c.id, ${0}::bigint, i.link_origin FROM c JOIN i USING (id)
     ), l AS (
       INSERT INTO evidence_ledger (${ledgerColumns})
       SELECT ${ledgerColumns} FROM json_to_recordset(${''}::json) AS (${ledgerInput})
@@ -165,11 +167,12 @@ export function claimBatchWriter(
         evidenceKey,
         new Date().toISOString(),
       )
-      const rows = items.map(({ claim, record: { locale, ...record } }, i) => ({
+      const rows = items.map(({ claim, record: { locale, ...record }, linkOrigin }, i) => ({
         ...claim,
         ...record,
         id: ids[i],
         record_locale: locale,
+        link_origin: linkOrigin,
       }))
       const { rows: inserted } = await trx.executeQuery(
         CompiledQuery.raw(insert.sql, [

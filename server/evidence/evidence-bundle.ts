@@ -114,7 +114,8 @@ Every hash below is SHA-256, written as 64 hexadecimal characters. On Linux and 
    signing: JSON with no white space, every object's keys in ascending order, UTF-8.
      sha256sum record.json
    prints the seal. ledger.json holds the entry whose "subject" is "claim:${claimId}" and "kind" is
-   "claim": its "seal" is that same value.
+   "claim": its "seal" is that same value. An entry of kind "confirmation" under the same subject
+   seals the claimant's confirmation from the e-mail's link (when, from where, in what browser).
 
 2. What record.json says, against the other files.
      sha256sum screenshot.${extension}   equals record.json's screenshot.sha256

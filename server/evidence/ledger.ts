@@ -5,8 +5,11 @@ import { isPostgresDb } from '../db/dialect.ts'
 import { canonicalJson } from './canonical-json.ts'
 import { keyedDigest, sha256Hex } from './evidence-key.ts'
 
-/** What an entry records: a signing sealed, a staff action, or a purge (the tombstone of a removed record). */
-export type LedgerKind = 'claim' | 'intake' | 'audit' | 'purge'
+/**
+ * What an entry records: a signing sealed, a staff action, a claimant's confirmation from the e-mail's
+ * link (its subject is the claim's), or a purge (the tombstone of a removed record).
+ */
+export type LedgerKind = 'claim' | 'intake' | 'audit' | 'confirmation' | 'purge'
 
 /** An entry before it is chained. */
 export interface LedgerInput {

@@ -58,7 +58,19 @@ export interface AuditRecord {
   detail: string | null
 }
 
-export type SealedRecord = ClaimRecord | IntakeRecord | AuditRecord
+/**
+ * A claimant's confirmation from the e-mail copy's link: sealed into the ledger under the claim's
+ * subject, beside the claim's own seal.
+ */
+export interface ConfirmationRecord {
+  kind: 'confirmation'
+  claimId: number
+  confirmedAt: string
+  ipAddress: string
+  userAgent: string
+}
+
+export type SealedRecord = ClaimRecord | IntakeRecord | AuditRecord | ConfirmationRecord
 
 export function recordText(record: SealedRecord): string {
   return canonicalJson(record as unknown as CanonicalValue)
@@ -99,7 +111,10 @@ export function sealOfParts({ before, after }: RecordParts, id: number): string 
 
 /** The claim's record as its stored rows tell it (the verifier and the evidence bundle rebuild it so). */
 export function claimRecordFromRows(
-  claim: Omit<Selectable<ClaimsTable>, 'created_at' | 'screenshot_key' | 'legal_hold'>,
+  claim: Omit<
+    Selectable<ClaimsTable>,
+    'created_at' | 'screenshot_key' | 'legal_hold' | 'confirmed_at' | 'confirmed_ip' | 'confirmed_user_agent'
+  >,
   agreement: Omit<Selectable<AgreementRecordsTable>, 'id' | 'claim_id' | 'sha256'>,
 ): ClaimRecord {
   return {
@@ -187,5 +202,22 @@ export function auditRecordFromRow(row: Selectable<AuditLogTable>): AuditRecord 
     app: row.app,
     action: row.action,
     detail: row.detail,
+  }
+}
+
+/** The confirmation's record as the claim's row tells it; undefined while the claim is not confirmed. */
+export function confirmationRecordFromRow(row: {
+  id: number
+  confirmed_at: Date | string | null
+  confirmed_ip: string | null
+  confirmed_user_agent: string | null
+}): ConfirmationRecord | undefined {
+  if (row.confirmed_at === null) return undefined
+  return {
+    kind: 'confirmation',
+    claimId: Number(row.id),
+    confirmedAt: isoTimestamp(row.confirmed_at),
+    ipAddress: row.confirmed_ip ?? '',
+    userAgent: row.confirmed_user_agent ?? '',
   }
 }

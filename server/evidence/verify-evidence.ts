@@ -5,7 +5,13 @@ import { keysetPages, EXPORT_PAGE_SIZE } from '../db/keyset-pages.ts'
 import type { ScreenshotStorage } from '../uploads/screenshot-storage.ts'
 import { keyedDigest, sha256Hex } from './evidence-key.ts'
 import { entryText, GENESIS_HASH, subjectOf } from './ledger.ts'
-import { auditRecordFromRow, claimRecordFromRows, intakeRecordFromRow, sealOf } from './sealed-record.ts'
+import {
+  auditRecordFromRow,
+  claimRecordFromRows,
+  confirmationRecordFromRow,
+  intakeRecordFromRow,
+  sealOf,
+} from './sealed-record.ts'
 
 export interface EvidenceReport {
   ledgerEntries: number
@@ -65,6 +71,15 @@ export async function verifyEvidence({
       else if (sealOf(claimRecordFromRows(row, signedRecordOf(row))) !== sealed) {
         problem(`${name}: sealed record differs (the claim or its signed record was changed)`)
       }
+      const confirmation = confirmationRecordFromRow({ ...row, id: Number(row.id) })
+      const confirmationSeal = ledger.confirmations.get(subject)
+      if (confirmation === undefined && confirmationSeal !== undefined) {
+        problem(`${name}: confirmation sealed in the ledger but missing from the claim`)
+      } else if (confirmation !== undefined && confirmationSeal === undefined) {
+        problem(`${name}: confirmed, but no confirmation in the ledger`)
+      } else if (confirmation !== undefined && sealOf(confirmation) !== confirmationSeal) {
+        problem(`${name}: confirmation differs from the one sealed (it was changed)`)
+      }
     }
     onProgress(`${claims.toLocaleString('en-US')} claims checked`)
   }
@@ -121,6 +136,8 @@ async function checkLedger(
   }: { only: string | undefined; problem: (line: string) => void; onProgress: (line: string) => void },
 ) {
   const seals = new Map<string, string>()
+  // a claimant's confirmation, under the claim's subject beside the claim's own seal
+  const confirmations = new Map<string, string>()
   const purged = new Set<string>()
   let entries = 0
   let expectedSeq = 1
@@ -153,6 +170,7 @@ async function checkLedger(
       }
       if (only === undefined || entry.subject === only) {
         if (entry.kind === 'purge') purged.add(entry.subject)
+        else if (entry.kind === 'confirmation') confirmations.set(entry.subject, entry.seal)
         else seals.set(entry.subject, entry.seal)
       }
       expectedSeq = seq + 1
@@ -162,7 +180,7 @@ async function checkLedger(
     afterSeq = Number(page.at(-1)!.seq)
     onProgress(`${entries.toLocaleString('en-US')} ledger entries checked`)
   }
-  return { entries, seals, purged, seen: new Set<string>() }
+  return { entries, seals, confirmations, purged, seen: new Set<string>() }
 }
 
 /** The signed record's columns of a claim page's row, once it is known to have one. */

@@ -19,6 +19,7 @@ import { claimSearch } from './claim-search.ts'
 import { computeSubmissionStats } from './submission-stats.ts'
 import { intakeSubmissionRoutes } from './intake-submissions.routes.ts'
 import { parseListQuery } from './list-query.ts'
+import { parseClaimFilters } from './claim-filters.ts'
 import { findDuplicateIds } from '../duplicates/flagged-claims.ts'
 import { duplicateScreenshotRoutes } from '../duplicates/duplicate-screenshots.routes.ts'
 import { SUBMISSION_CSV_HEADER, submissionRowToSubmission } from './submission.ts'
@@ -53,7 +54,8 @@ export function dashboardRoutes({
   router.get('/api/staff/apps/:slug/submissions', async (req, res) => {
     const { slug } = findFormOrThrow(forms, req.params.slug)
     const { term, flagged, page, pageSize } = parseListQuery(req.query)
-    const { rows, count, total } = await claims.page({ app: slug, term, flagged, page, pageSize })
+    const filters = parseClaimFilters(req.query)
+    const { rows, count, total } = await claims.page({ app: slug, term, flagged, filters, page, pageSize })
     const duplicates = await findDuplicateIds(
       db,
       rows.map(({ id }) => Number(id)),
@@ -79,6 +81,7 @@ export function dashboardRoutes({
   router.get('/api/staff/apps/:slug/export.csv', async (req, res) => {
     const { slug } = findFormOrThrow(forms, req.params.slug)
     const { term, flagged } = parseListQuery(req.query)
+    const filters = parseClaimFilters(req.query)
     if (isExportCheck(req)) {
       res.set('Cache-Control', 'no-store').status(204).end()
       return
@@ -86,9 +89,10 @@ export function dashboardRoutes({
     const result = await sendCsv(res, {
       fileName: `${slug}-submissions-${new Date().toISOString().slice(0, 10)}.csv`,
       header: SUBMISSION_CSV_HEADER,
-      ...claims.exportBody({ app: slug, term, flagged, origin: siteOrigin(req) }),
+      ...claims.exportBody({ app: slug, term, flagged, filters, origin: siteOrigin(req) }),
     })
-    const detail = `${result.written} rows${term ? ' (search)' : ''}${flagged ? ' (flagged)' : ''}${result.complete ? '' : ', client left early'}`
+    const filtered = filters.map(({ name, is }) => `, ${is ? '' : 'not '}${name}`).join('')
+    const detail = `${result.written} rows${term ? ' (search)' : ''}${flagged ? ' (flagged)' : ''}${filtered}${result.complete ? '' : ', client left early'}`
     await audit({ clientAddress: clientAddress(req), app: slug, action: 'export', detail })
     res.end()
   })

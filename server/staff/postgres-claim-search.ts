@@ -2,6 +2,7 @@ import { sql, type Kysely, type SqlBool } from 'kysely'
 import { copyColumnOut } from '../db/copy-out.ts'
 import type { Database } from '../db/database.ts'
 import { appTotal, matchingPage, newestPage, type ClaimCondition, type ClaimSearch } from './claim-list.ts'
+import { filtersHold, type ClaimFilter } from './claim-filters.ts'
 import { likePattern, type SearchTerm } from './search-term.ts'
 import { submissionCsvRecordSql } from './submission.ts'
 import { flaggedPage, IS_FLAGGED_CLAIM } from '../duplicates/flagged-claims.ts'
@@ -12,24 +13,27 @@ import { flaggedPage, IS_FLAGGED_CLAIM } from '../duplicates/flagged-claims.ts'
  */
 export function postgresClaimSearch(db: Kysely<Database>): ClaimSearch {
   return {
-    async page({ app, term, flagged, page, pageSize }) {
+    async page({ app, term, flagged, filters, page, pageSize }) {
       const offset = (page - 1) * pageSize
       if (flagged) {
+        const where: ClaimCondition = (eb) =>
+          eb.and([...(term ? [matchesTerm(term)(eb)] : []), filtersHold(filters)])
         const [found, total] = await Promise.all([
-          flaggedPage(db, { app, where: term && matchesTerm(term), offset, pageSize }),
+          flaggedPage(db, { app, where, offset, pageSize }),
           appTotal(db, app),
         ])
         return { ...found, total }
       }
-      if (!term) return newestPage(db, { app, offset, pageSize })
+      if (!term) return newestPage(db, { app, filters, offset, pageSize })
+      const where: ClaimCondition = (eb) => eb.and([matchesTerm(term)(eb), filtersHold(filters)])
       const [found, total] = await Promise.all([
-        matchingPage(db, { app, where: matchesTerm(term), offset, pageSize }),
+        matchingPage(db, { app, where, offset, pageSize }),
         appTotal(db, app),
       ])
       return { ...found, total }
     },
-    exportBody({ app, term, flagged, origin }) {
-      return { chunks: csvChunks(db, { app, term, flagged, origin }) }
+    exportBody({ app, term, flagged, filters, origin }) {
+      return { chunks: csvChunks(db, { app, term, flagged, filters, origin }) }
     },
   }
 }
@@ -46,10 +50,17 @@ async function* csvChunks(
     app,
     term,
     flagged,
+    filters,
     origin,
-  }: { app: string; term: SearchTerm | undefined; flagged: boolean; origin: string },
+  }: {
+    app: string
+    term: SearchTerm | undefined
+    flagged: boolean
+    filters: readonly ClaimFilter[]
+    origin: string
+  },
 ) {
-  const inApp = db.selectFrom('claims').where('claims.app', '=', app)
+  const inApp = db.selectFrom('claims').where('claims.app', '=', app).where(filtersHold(filters))
   const claims = flagged ? inApp.where(IS_FLAGGED_CLAIM) : inApp
   const records = (term ? claims.where(matchesTerm(term)) : claims)
     .select(submissionCsvRecordSql(origin).as('record'))

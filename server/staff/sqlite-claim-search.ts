@@ -13,6 +13,7 @@ import {
   type SubmissionRow,
   type SubmissionsPage,
 } from './claim-list.ts'
+import { filtersHold, filtersHoldForId, type ClaimFilter } from './claim-filters.ts'
 import { likePattern, MIN_INDEXED_LENGTH, type SearchTerm } from './search-term.ts'
 import { submissionCsvRecord, submissionRowToSubmission } from './submission.ts'
 import { flaggedExportPages, flaggedPage, withDuplicateIds } from '../duplicates/flagged-claims.ts'
@@ -24,30 +25,35 @@ import { flaggedExportPages, flaggedPage, withDuplicateIds } from '../duplicates
  */
 export function sqliteClaimSearch(db: Kysely<Database>): ClaimSearch {
   return {
-    async page({ app, term, flagged, page, pageSize }) {
+    async page({ app, term, flagged, filters, page, pageSize }) {
       const offset = (page - 1) * pageSize
       if (flagged) {
-        const where = term && likeAnyField(term)
+        const where: ClaimCondition = (eb) =>
+          eb.and([...(term ? [likeAnyField(term)(eb)] : []), filtersHold(filters)])
         const [found, total] = await Promise.all([
           flaggedPage(db, { app, where, offset, pageSize }),
           appTotal(db, app),
         ])
         return { ...found, total }
       }
-      if (!term) return newestPage(db, { app, offset, pageSize })
+      if (!term) return newestPage(db, { app, filters, offset, pageSize })
       const fts = ftsQuery(term)
+      const where: ClaimCondition = (eb) => eb.and([likeAnyField(term)(eb), filtersHold(filters)])
       const [found, total] = await Promise.all([
         fts === undefined
-          ? matchingPage(db, { app, where: likeAnyField(term), offset, pageSize })
-          : indexedPage(db, { app, fts, offset, pageSize }),
+          ? matchingPage(db, { app, where, offset, pageSize })
+          : indexedPage(db, { app, fts, filters, offset, pageSize }),
         appTotal(db, app),
       ])
       return { ...found, total }
     },
-    exportBody({ app, term, flagged, origin }) {
+    exportBody({ app, term, flagged, filters, origin }) {
       const pages = flagged
-        ? flaggedExportPages(db, { app, where: term && likeAnyField(term) })
-        : exportPages(db, { app, term })
+        ? flaggedExportPages(db, {
+            app,
+            where: (eb) => eb.and([...(term ? [likeAnyField(term)(eb)] : []), filtersHold(filters)]),
+          })
+        : exportPages(db, { app, term, filters })
       return {
         pages: withDuplicateIds(db, pages),
         record: (row) => submissionCsvRecord(submissionRowToSubmission(row), origin),
@@ -65,11 +71,17 @@ export function sqliteClaimSearch(db: Kysely<Database>): ClaimSearch {
  */
 async function indexedPage(
   db: Kysely<Database>,
-  { app, fts, offset, pageSize }: { app: string; fts: string; offset: number; pageSize: number },
+  {
+    app,
+    fts,
+    filters,
+    offset,
+    pageSize,
+  }: { app: string; fts: string; filters: readonly ClaimFilter[]; offset: number; pageSize: number },
 ): Promise<Omit<SubmissionsPage, 'total'>> {
   const start = await partitionStart(db, app)
   if (start === undefined) return { rows: [], count: 0 }
-  const matches = inPartition(fts, start)
+  const matches = sql<SqlBool>`${inPartition(fts, start)} AND ${filtersHoldForId(filters, { app, id: sql`rowid - ${start}` })}`
   const { rows: ids } = await sql<{ id: number }>`
     SELECT rowid - ${start} AS id FROM claims_search WHERE ${matches}
     ORDER BY rowid DESC LIMIT ${pageSize} OFFSET ${offset}`.execute(db)
@@ -105,11 +117,11 @@ async function indexedPage(
  */
 async function* exportPages(
   db: Kysely<Database>,
-  { app, term }: { app: string; term: SearchTerm | undefined },
+  { app, term, filters }: { app: string; term: SearchTerm | undefined; filters: readonly ClaimFilter[] },
 ): AsyncGenerator<SubmissionRow[]> {
   const fts = term && ftsQuery(term)
   if (fts === undefined) {
-    const claims = db.selectFrom('claims').where('claims.app', '=', app)
+    const claims = db.selectFrom('claims').where('claims.app', '=', app).where(filtersHold(filters))
     const matching = term ? claims.where(likeAnyField(term)) : claims
     yield* keysetPages((beforeId) =>
       matching
@@ -129,7 +141,10 @@ async function* exportPages(
     if (start !== undefined) {
       await sql`
         INSERT INTO ${matches} (id)
-        SELECT rowid - ${start} FROM claims_search WHERE ${inPartition(fts, start)}`.execute(db)
+        SELECT rowid - ${start} FROM claims_search
+        WHERE ${inPartition(fts, start)} AND ${filtersHoldForId(filters, { app, id: sql`rowid - ${start}` })}`.execute(
+        db,
+      )
     }
     yield* keysetPages((beforeId) =>
       db

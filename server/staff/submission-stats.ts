@@ -6,8 +6,9 @@ const DAILY_WINDOW_DAYS = 90
 const ONE_DAY_MS = 24 * 60 * 60 * 1000
 
 /**
- * The stat cards (averages rounded to whole numbers, 0 when empty) and claims per UTC day for 90 days,
- * read from the counters the claim_app_totals and claim_app_days triggers keep.
+ * The stat cards (averages rounded to whole numbers, 0 when empty; the confirmed claims) and claims per
+ * UTC day for 90 days, read from the counters the claim_app_totals, claim_app_confirmed and
+ * claim_app_days triggers keep.
  */
 export async function computeSubmissionStats(
   db: Kysely<Database>,
@@ -15,8 +16,9 @@ export async function computeSubmissionStats(
 ): Promise<StaffStats> {
   const todayStart = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate())
   const since = new Date(todayStart - (DAILY_WINDOW_DAYS - 1) * ONE_DAY_MS).toISOString().slice(0, 10)
-  const [totals, daily] = await Promise.all([
+  const [totals, confirmed, daily] = await Promise.all([
     db.selectFrom('claim_app_totals').selectAll().where('app', '=', app).executeTakeFirst(),
+    db.selectFrom('claim_app_confirmed').select('confirmed').where('app', '=', app).executeTakeFirst(),
     db
       .selectFrom('claim_app_days')
       .select(['day', 'claims'])
@@ -33,6 +35,7 @@ export async function computeSubmissionStats(
     total,
     avgMembershipMonths: average(totals?.membership_months_sum),
     avgCashAdvances: average(totals?.cash_advance_count_sum),
+    confirmed: Number(confirmed?.confirmed ?? 0),
     daily: daily.map((row) => ({ date: row.day, count: Number(row.claims) })),
   }
 }

@@ -25,6 +25,7 @@ export function submissionRowToSubmission(row: SubmissionRow): Submission {
     cashAdvanceCount: Number(row.cash_advance_count),
     membershipMonths: Number(row.membership_months),
     locale: row.locale,
+    confirmedAt: row.confirmed_at === null ? null : isoTimestamp(row.confirmed_at),
     screenshotUrl: screenshotPath(id),
     duplicateOf: row.duplicate_of ?? [],
   }
@@ -33,6 +34,7 @@ export function submissionRowToSubmission(row: SubmissionRow): Submission {
 export const SUBMISSION_CSV_HEADER = [
   'ID',
   'Submission Date',
+  'Confirmed At',
   'First Name',
   'Last Name',
   'Email',
@@ -49,6 +51,7 @@ export function submissionCsvRecord(submission: Submission, origin: string): (st
   return [
     submission.id,
     submission.createdAt,
+    submission.confirmedAt ?? '',
     submission.firstName,
     submission.lastName,
     submission.email,
@@ -75,6 +78,8 @@ export function submissionCsvRecordSql(origin: string): RawBuilder<string> {
   const cells = [
     sql`claims.id::text`,
     sql`to_char(claims.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`,
+    // empty while the claim is not confirmed
+    sql`coalesce(to_char(claims.confirmed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), '')`,
     csvCellSql(sql.ref('claims.first_name')),
     csvCellSql(sql.ref('claims.last_name')),
     csvCellSql(sql.ref('claims.email')),

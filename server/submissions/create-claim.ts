@@ -50,6 +50,8 @@ export interface ClaimRequest {
   signing: { signatureMethod: unknown; typedSignature: unknown }
   file: UploadedFile | undefined
   signer: SignerInfo
+  /** The site's origin as the claimant reached it: the e-mail copy's confirmation link points there. */
+  siteOrigin: string
 }
 
 /**
@@ -58,7 +60,7 @@ export interface ClaimRequest {
  */
 export async function createClaim(
   { claims, storage, checkContent, templateVersion }: ClaimServices,
-  { config, locale, t, rawData, agreementDate, signing: sentSigning, file, signer }: ClaimRequest,
+  { config, locale, t, rawData, agreementDate, signing: sentSigning, file, signer, siteOrigin }: ClaimRequest,
 ): Promise<CreatedClaim> {
   // 1. the form takes claims, and the request reads as one
   assertFormTakesClaims(config)
@@ -121,7 +123,11 @@ export async function createClaim(
     },
   )
   try {
-    const id = await claims.commitClaim({ ...toCommit, isScreenshotKept: () => storage.has(key) })
+    const id = await claims.commitClaim({
+      ...toCommit,
+      linkOrigin: siteOrigin,
+      isScreenshotKept: () => storage.has(key),
+    })
     return { id, createdAt: toCommit.claim.created_at }
   } catch (error) {
     await storage.remove(key)
@@ -200,7 +206,7 @@ function claimToCommit(
     signedAt: string
     templateVersion: string
   },
-): Omit<ClaimToCommit, 'isScreenshotKept'> {
+): Omit<ClaimToCommit, 'isScreenshotKept' | 'linkOrigin'> {
   return {
     claim: {
       app: config.slug,

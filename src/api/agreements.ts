@@ -1,8 +1,16 @@
 import type { SigningMethod } from '../signing.ts'
 
-/** POST /api/agreements/lookup: the claimant's own signed agreements, the main form's first. */
-export interface AgreementLookup {
+/** POST /api/agreements/lookup (202): the same answer whether or not the details match. */
+export interface AgreementLinkSent {
+  message: string
+}
+
+/** POST /api/agreements/open: the claimant's own signed agreements, the main form's first. */
+export interface OpenedAgreementLink {
   agreements: FoundAgreement[]
+  /** What /api/agreements/download takes, as "key", until downloadsUntil. */
+  downloadKey: string
+  downloadsUntil: string
 }
 
 export interface FoundAgreementBase {
@@ -30,5 +38,5 @@ export type FoundAgreement =
     })
   | (FoundAgreementBase & { kind: 'intake'; intakeId: number })
 
-/** Which signed agreement a download asks for. */
+/** Which signed agreement a download asks for (with the downloadKey). */
 export type AgreementRef = { claimId: number } | { intakeId: number }

@@ -19,6 +19,8 @@ export interface StaffSubmission extends ClaimAnswers {
   createdAt: string
   /** The language the claimant filed in ('en', 'es'). */
   locale: string
+  /** When the claimant confirmed from the e-mail copy's link; null until then. */
+  confirmedAt: string | null
   /** The authenticated route that serves the screenshot; the file has no public address. */
   screenshotUrl: string
   /** Flagged: the ids of other claimants' claims with the same screenshot (exactly or nearly); else empty. */
@@ -67,6 +69,8 @@ export interface StaffStats {
   /** Whole numbers, 0 when the app has no claim. */
   avgMembershipMonths: number
   avgCashAdvances: number
+  /** How many of the claims the claimants confirmed from the e-mail copy's link. */
+  confirmed: number
   daily: DailyCount[]
 }
 

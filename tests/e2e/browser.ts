@@ -4,6 +4,12 @@ import Database from 'better-sqlite3'
 import { chromium, type Browser, type Locator, type Page } from 'playwright-core'
 import { inject } from 'vitest'
 import { SQLITE_FILE_NAME } from '../../server/db/create-db.ts'
+import {
+  encodeProofOfWork,
+  PROOF_OF_WORK_HEADER,
+  solveProofOfWork,
+  type ProofOfWorkChallenge,
+} from '../../src/proof-of-work.ts'
 
 const LAUNCH_ARGS = [
   '--headless',
@@ -80,4 +86,17 @@ export async function staffSessionCookies(): Promise<{ name: string; value: stri
   })
   fs.writeFileSync(file, JSON.stringify(cookies))
   return cookies
+}
+
+/**
+ * The X-Proof-Of-Work header a spec's own POST to the claim, intake or lookup endpoint needs, solved
+ * here in Node as the page's worker does it. Each is good for one POST.
+ */
+export async function proofOfWorkHeaders(): Promise<Record<string, string>> {
+  const response = await fetch(`${baseUrl()}/api/proof-of-work`)
+  if (response.status === 204) return {}
+  const challenge = (await response.json()) as ProofOfWorkChallenge
+  const number = solveProofOfWork(challenge)
+  if (number === undefined) throw new Error("no number solves the server's challenge")
+  return { [PROOF_OF_WORK_HEADER]: encodeProofOfWork(challenge, number) }
 }

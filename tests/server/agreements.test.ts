@@ -6,6 +6,7 @@ import request from 'supertest'
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest'
 import { createAgreementCopies, type AgreementCopies } from '../../server/agreements/agreement-copies.ts'
 import { createAgreementMailer } from '../../server/agreements/agreement-mailer.ts'
+import { createAgreementLinks } from '../../server/agreements/agreement-links.ts'
 import { createApp } from '../../server/app.ts'
 import { createLogger } from '../../server/logger.ts'
 import { agreementContext } from '../../src/agreement-context.ts'
@@ -23,6 +24,7 @@ import {
   type TestContext,
 } from './helpers.ts'
 import { pdfText } from './pdf-text.ts'
+import { findAgreementsByLink, linkMailsTo, openAgreementsByLink } from './agreement-link.ts'
 
 const SCREENSHOT = readFixture('bank-statement.png')
 const USER_AGENT = 'Mozilla/5.0 (X11; Linux x86_64) AgreementsTest/1.0'
@@ -171,6 +173,7 @@ for (const dialect of DIALECTS) {
         logger,
       })
       secondCopies.push(agreementCopies)
+      const agreementLinks = createAgreementLinks({ db: ctx.db, mailer, logger })
       return createApp({
         db: ctx.db,
         forms: ctx.forms,
@@ -178,10 +181,12 @@ for (const dialect of DIALECTS) {
         storage: ctx.storage,
         templates: TEMPLATES,
         agreementCopies,
+        agreementLinks,
         logger,
         evidenceKey: ctx.evidenceKey,
         agreementPdfs: ctx.agreementPdfs,
         publicLimits: TEST_PUBLIC_LIMITS,
+        proofOfWork: false,
       })
     }
 
@@ -321,38 +326,37 @@ for (const dialect of DIALECTS) {
           data: anaClaim({ cashAdvanceCount: 7, membershipMonths: 14 }),
         }).expect(201)
 
-        const res = await lookup(ANA_CONTACT)
+        const agreements = await findAgreementsByLink(ctx, ANA_CONTACT)
 
-        expect(res.status).toBe(200)
-        expect(res.body).toEqual({
-          agreements: [
-            {
-              kind: 'claim',
-              claimId: created.body.id,
-              app: 'brigit',
-              appName: 'Brigit',
-              signedAt: created.body.createdAt,
-              firstName: 'Ana',
-              lastName: 'Lopez',
-              email: 'ana.lopez@example.com',
-              phoneNumber: '(555) 223-4567',
-              cashAdvanceCount: 7,
-              membershipMonths: 14,
-              signatureMethod: 'drawn',
-              typedSignature: null,
-              html: (await findOnlyRecord()).html,
-            },
-          ],
-        })
+        expect(agreements).toEqual([
+          {
+            kind: 'claim',
+            claimId: created.body.id,
+            app: 'brigit',
+            appName: 'Brigit',
+            signedAt: created.body.createdAt,
+            firstName: 'Ana',
+            lastName: 'Lopez',
+            email: 'ana.lopez@example.com',
+            phoneNumber: '(555) 223-4567',
+            cashAdvanceCount: 7,
+            membershipMonths: 14,
+            signatureMethod: 'drawn',
+            typedSignature: null,
+            html: (await findOnlyRecord()).html,
+          },
+        ])
       })
 
       it('matches the e-mail whatever its letter case and surrounding spaces', async () => {
         await submitClaim().expect(201)
 
-        const res = await lookup({ email: '  ANA.Lopez@EXAMPLE.com ', phone: ANA.phoneNumber })
+        const agreements = await findAgreementsByLink(ctx, {
+          email: '  ANA.Lopez@EXAMPLE.com ',
+          phone: ANA.phoneNumber,
+        })
 
-        expect(res.status).toBe(200)
-        expect(res.body.agreements).toHaveLength(1)
+        expect(agreements).toHaveLength(1)
       })
 
       it.each(['5552234567', '(555) 223-4567', '555-223-4567', '555.223.4567'])(
@@ -360,30 +364,34 @@ for (const dialect of DIALECTS) {
         async (phone) => {
           await submitClaim().expect(201)
 
-          const res = await lookup({ email: ANA.email, phone })
+          const agreements = await findAgreementsByLink(ctx, { email: ANA.email, phone })
 
-          expect(res.status).toBe(200)
-          expect(res.body.agreements.map((a: { app: string }) => a.app)).toEqual(['brigit'])
+          expect(agreements.map((a) => (a.kind === 'claim' ? a.app : a.kind))).toEqual(['brigit'])
         },
       )
 
-      it('answers 404 with the spec message for the right e-mail with a wrong phone', async () => {
+      it('e-mails no link for the right e-mail with a wrong phone, and answers as for a match', async () => {
         await submitClaim().expect(201)
 
-        const res = await lookup({ email: ANA.email, phone: '(555) 765-4321' })
+        const right = await lookup(ANA_CONTACT)
+        const wrongPhone = await lookup({ email: ANA.email, phone: '(555) 765-4321' })
+        await ctx.agreementLinks.settled()
 
-        expect(res.status).toBe(404)
-        expect(res.body).toEqual(NOT_FOUND_BODY)
+        expect([wrongPhone.status, wrongPhone.body]).toEqual([right.status, right.body])
+        expect(linkMailsTo(ctx.dataDir, ANA.email)).toHaveLength(1)
       })
 
-      it('answers an unknown e-mail with the very same 404 as a wrong phone', async () => {
+      it('answers an unknown e-mail with the very same answer as a wrong phone', async () => {
         await submitClaim().expect(201)
 
         const wrongPhone = await lookup({ email: ANA.email, phone: '(555) 765-4321' })
         const unknownEmail = await lookup({ email: 'nobody@example.com', phone: ANA.phoneNumber })
+        await ctx.agreementLinks.settled()
 
-        expect(unknownEmail.status).toBe(404)
+        expect(unknownEmail.status).toBe(202)
         expect(unknownEmail.body).toEqual(wrongPhone.body)
+        expect(linkMailsTo(ctx.dataDir, ANA.email)).toEqual([])
+        expect(linkMailsTo(ctx.dataDir, 'nobody@example.com')).toEqual([])
       })
 
       it('answers 422 "Please enter your email address" to a blank e-mail', async () => {
@@ -414,15 +422,9 @@ for (const dialect of DIALECTS) {
         for (const slug of ['dailypay', 'brigit', 'earnin', 'super-com'])
           await submitClaim({ slug }).expect(201)
 
-        const res = await lookup(ANA_CONTACT)
+        const agreements = await findAgreementsByLink(ctx, ANA_CONTACT)
 
-        expect(res.status).toBe(200)
-        expect(res.body.agreements.map((a: { appName: string }) => a.appName)).toEqual([
-          'Super.com',
-          'Brigit',
-          'Earnin',
-          'DailyPay',
-        ])
+        expect(agreements.map((a) => a.appName)).toEqual(['Super.com', 'Brigit', 'Earnin', 'DailyPay'])
       })
 
       it('answers the 11th lookup from one address within 15 minutes with 429 and Retry-After', async () => {
@@ -431,7 +433,7 @@ for (const dialect of DIALECTS) {
 
         const res = await lookup(ANA_CONTACT)
 
-        expect(first10).toEqual(Array<number>(10).fill(404))
+        expect(first10).toEqual(Array<number>(10).fill(202))
         expect(res.status).toBe(429)
         expect(res.body.error.message).toBe(LOOKUP_RATE_LIMITED_MESSAGE)
         const retryAfter = Number(res.headers['retry-after'])
@@ -457,7 +459,8 @@ for (const dialect of DIALECTS) {
     describe('downloading a signed agreement', () => {
       async function submitAna() {
         const res = await submitClaim().expect(201)
-        return { ...ANA_CONTACT, claimId: res.body.id as number }
+        const { downloadKey } = await openAgreementsByLink(ctx, ANA_CONTACT)
+        return { key: downloadKey, claimId: res.body.id as number }
       }
 
       it('sends the HTML as an attachment named after the claimant', async () => {
@@ -475,11 +478,12 @@ for (const dialect of DIALECTS) {
         const record = await findOnlyRecord()
         expect(record.html).toBe('')
 
-        const html = await download({ ...ANA_CONTACT, claimId: res.body.id, format: 'html' }).expect(200)
+        const { downloadKey: key } = await openAgreementsByLink(ctx, ANA_CONTACT)
+        const html = await download({ key, claimId: res.body.id, format: 'html' }).expect(200)
         const consent = ctx.forms.get('albert')!.agreement.consent
         expect(html.text).toContain(consent)
         expect(html.text).toContain(`<img class="signature-image" src="${record.signature}"`)
-        const pdf = await download({ ...ANA_CONTACT, claimId: res.body.id, format: 'pdf' })
+        const pdf = await download({ key, claimId: res.body.id, format: 'pdf' })
           .responseType('blob')
           .expect(200)
         const text = await pdfText(pdf.body as Buffer)
@@ -519,13 +523,25 @@ for (const dialect of DIALECTS) {
         expect((res.body as Buffer).subarray(0, 5).toString('latin1')).toBe('%PDF-')
       })
 
-      it('answers 404 to the right claim id with a wrong phone', async () => {
+      it("answers 404 to another claimant's claim id with Ana's key", async () => {
         const own = await submitAna()
+        const other = await submitClaim({
+          data: anaClaim({ firstName: 'Maria', email: 'maria@example.com', phoneNumber: '(555) 223-9876' }),
+        }).expect(201)
 
-        const res = await download({ ...own, phone: '(555) 765-4321', format: 'html' })
+        const res = await download({ key: own.key, claimId: other.body.id, format: 'html' })
 
         expect(res.status).toBe(404)
         expect(res.body).toEqual(NOT_FOUND_BODY)
+      })
+
+      it('downloads nothing with the e-mail and phone alone', async () => {
+        const own = await submitAna()
+
+        const res = await download({ ...ANA_CONTACT, claimId: own.claimId, format: 'html' })
+
+        expect(res.status).toBe(400)
+        expect(res.body.error.message).toMatch(/"key"/)
       })
 
       it('answers 400 to a format other than html or pdf', async () => {
@@ -543,12 +559,12 @@ for (const dialect of DIALECTS) {
         await submitClaim({ data: anaClaim({ firstName: '<script>alert(1)</script>' }) }).expect(201)
 
         const { html } = await findOnlyRecord()
-        const res = await lookup(ANA_CONTACT)
+        const [agreement] = await findAgreementsByLink(ctx, ANA_CONTACT)
 
         expect(html).not.toMatch(/<script/i)
         expect(html).toContain('<p><strong>Name:</strong> &lt;script&gt;alert(1)&lt;/script&gt; Lopez</p>')
-        expect(res.body.agreements[0].firstName).toBe('<script>alert(1)</script>')
-        expect(res.body.agreements[0].html).toBe(html)
+        expect(agreement!.firstName).toBe('<script>alert(1)</script>')
+        expect(agreement!.html).toBe(html)
       })
     })
   })

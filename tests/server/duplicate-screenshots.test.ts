@@ -202,6 +202,40 @@ for (const dialect of DIALECTS) {
         expect(none.body).toMatchObject({ count: 0, data: [] })
       })
 
+      it('combines the filter with the Confirmed filter, in the list and the CSV', async () => {
+        await ctx.db
+          .updateTable('claims')
+          .set({ confirmed_at: new Date().toISOString() })
+          .where('id', '=', first)
+          .execute()
+
+        const confirmed = await staffGet('/api/staff/apps/brigit/submissions?flagged=1&confirmed=yes').expect(
+          200,
+        )
+        expect(confirmed.body).toMatchObject({
+          count: 1,
+          total: 2,
+          data: [{ id: first, duplicateOf: [copy] }],
+        })
+        const unconfirmed = await staffGet(
+          '/api/staff/apps/brigit/submissions?flagged=1&confirmed=no',
+        ).expect(200)
+        expect(unconfirmed.body).toMatchObject({ count: 0, total: 2, data: [] })
+
+        const ids = async (url: string) =>
+          (await staffGet(url).expect(200)).text
+            .slice(1)
+            .trim()
+            .split('\r\n')
+            .slice(1)
+            .map((line) => line.split(',')[0])
+        expect(await ids('/api/staff/apps/brigit/export.csv?flagged=1&confirmed=yes')).toEqual([
+          String(first),
+        ])
+        expect(await ids('/api/staff/apps/brigit/export.csv?flagged=1&confirmed=no')).toEqual([])
+        expect(await ids('/api/staff/apps/brigit/export.csv?confirmed=no')).toEqual([String(other)])
+      })
+
       it('refuses a filter value that is neither 1 nor 0', async () => {
         const res = await staffGet('/api/staff/apps/brigit/submissions?flagged=yes').expect(400)
         expect(res.body).toEqual({

@@ -10,6 +10,7 @@ import { inject } from 'vitest'
 import type { FormConfig } from '../../src/form-config.ts'
 import type { IntakeConfig } from '../../src/intake-config.ts'
 import { createAgreementCopies, type AgreementCopies } from '../../server/agreements/agreement-copies.ts'
+import { createAgreementLinks, type AgreementLinks } from '../../server/agreements/agreement-links.ts'
 import { createAgreementMailer } from '../../server/agreements/agreement-mailer.ts'
 import { loadAgreementTemplates } from '../../server/agreements/agreement-templates.ts'
 import { createApp } from '../../server/app.ts'
@@ -29,6 +30,7 @@ import { createLogger, type Logger } from '../../server/logger.ts'
 import { createScreenshotStorage } from '../../server/uploads/create-screenshot-storage.ts'
 import type { ScreenshotStorage } from '../../server/uploads/screenshot-storage.ts'
 import type { PublicLimits } from '../../server/public-doors.ts'
+import type { ProofOfWorkTuning } from '../../server/proof-of-work/proof-of-work.ts'
 
 export { makeClaimData, makePng, pngDataUrl } from './claim-fixtures.ts'
 
@@ -67,6 +69,8 @@ export interface TestContext {
   forms: Map<string, FormConfig>
   intake: IntakeConfig
   agreementCopies: AgreementCopies
+  /** Its settled() waits for the links the lookups asked for. */
+  agreementLinks: AgreementLinks
   close(): Promise<void>
 }
 
@@ -84,6 +88,8 @@ export async function createTestContext(
     publicUrl,
     s3,
     publicLimits = TEST_PUBLIC_LIMITS,
+    proofOfWork = false,
+    proofOfWorkTuning,
   }: {
     formsDir?: string
     logger?: Logger
@@ -96,6 +102,9 @@ export async function createTestContext(
     s3?: S3Settings
     /** PUBLIC_LIMIT_PER_ADDRESS and PUBLIC_LIMIT_GLOBAL; TEST_PUBLIC_LIMITS when left out. */
     publicLimits?: PublicLimits
+    /** PROOF_OF_WORK; off when left out, so a test posts without solving a challenge. */
+    proofOfWork?: boolean
+    proofOfWorkTuning?: Partial<ProofOfWorkTuning>
   } = {},
 ): Promise<TestContext> {
   const forms = loadFormConfigs(formsDir)
@@ -131,8 +140,10 @@ export async function createTestContext(
     forms,
     agreementPdfs,
     translators: languages.t,
+    publicUrl,
     logger,
   })
+  const agreementLinks = createAgreementLinks({ db, mailer, translators: languages.t, logger })
   const app = createApp({
     db,
     forms,
@@ -140,10 +151,13 @@ export async function createTestContext(
     storage,
     templates: TEMPLATES,
     agreementCopies,
+    agreementLinks,
     logger,
     evidenceKey,
     agreementPdfs,
     publicLimits,
+    proofOfWork,
+    proofOfWorkTuning,
     languages,
     clientDir,
     trustProxy,
@@ -159,8 +173,10 @@ export async function createTestContext(
     forms,
     intake,
     agreementCopies,
+    agreementLinks,
     async close() {
       await agreementCopies.stop()
+      await agreementLinks.settled()
       await agreementPdfs.stop()
       await storage.close()
       await db.destroy()
@@ -188,6 +204,7 @@ export async function clearClaims({
       )
   }
   await db.deleteFrom('rate_limits').execute()
+  await db.deleteFrom('agreement_links').execute()
   fs.rmSync(path.join(dataDir, 'screenshots'), { recursive: true, force: true })
   fs.rmSync(path.join(dataDir, 'outbox'), { recursive: true, force: true })
 }

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { localIsoDate } from '../../src/agreement-context.ts'
 import { createTestContext, DIALECTS, pngDataUrl, type TestContext } from './helpers.ts'
 import { pdfText } from './pdf-text.ts'
+import { linkMailsTo, openAgreementsByLink } from './agreement-link.ts'
 
 const CONTACT = { email: 'marta.diaz@example.com', phone: '(212) 555-0188' }
 
@@ -43,6 +44,7 @@ for (const dialect of DIALECTS) {
       await ctx.db.deleteFrom('intake_cases').execute()
       await ctx.db.deleteFrom('form_submissions').execute()
       await ctx.db.deleteFrom('rate_limits').execute()
+      await ctx.db.deleteFrom('agreement_links').execute()
     })
 
     function fileIntake(lang?: string, data = intakeData()) {
@@ -67,9 +69,9 @@ for (const dialect of DIALECTS) {
       const created = await fileIntake().expect(201)
       const row = await ctx.db.selectFrom('form_submissions').selectAll().executeTakeFirstOrThrow()
 
-      const res = await request(ctx.app).post('/api/agreements/lookup').send(CONTACT).expect(200)
+      const { agreements } = await openAgreementsByLink(ctx, CONTACT)
 
-      expect(res.body.agreements).toEqual([
+      expect(agreements).toEqual([
         {
           kind: 'intake',
           intakeId: created.body.id,
@@ -84,19 +86,23 @@ for (const dialect of DIALECTS) {
           html: row.agreement_html,
         },
       ])
+      const mailed = linkMailsTo(ctx.dataDir, CONTACT.email).length
       await request(ctx.app)
         .post('/api/agreements/lookup')
         .send({ ...CONTACT, phone: '(212) 555-0199' })
-        .expect(404)
+        .expect(202)
+      await ctx.agreementLinks.settled()
+      expect(linkMailsTo(ctx.dataDir, CONTACT.email)).toHaveLength(mailed)
     })
 
     it('downloads as HTML and PDF with the signed text and its audit details', async () => {
       const { body } = await fileIntake().expect(201)
       const row = await ctx.db.selectFrom('form_submissions').selectAll().executeTakeFirstOrThrow()
+      const { downloadKey: key } = await openAgreementsByLink(ctx, CONTACT)
 
       const html = await request(ctx.app)
         .post('/api/agreements/download')
-        .send({ ...CONTACT, intakeId: body.id, format: 'html' })
+        .send({ key, intakeId: body.id, format: 'html' })
         .expect(200)
       expect(html.text).toContain(row.agreement_html)
       expect(html.text).toContain(`<strong>Main form submission ID:</strong> ${body.id}`)
@@ -104,7 +110,7 @@ for (const dialect of DIALECTS) {
 
       const pdf = await request(ctx.app)
         .post('/api/agreements/download')
-        .send({ ...CONTACT, intakeId: body.id, format: 'pdf' })
+        .send({ key, intakeId: body.id, format: 'pdf' })
         .responseType('blob')
         .expect(200)
       const text = await pdfText(pdf.body as Buffer)
@@ -112,19 +118,19 @@ for (const dialect of DIALECTS) {
       expect(text).toContain(row.agreement_sha256)
     })
 
-    it("gives nobody else's intake: the id must belong to the e-mail and phone sent", async () => {
+    it("gives nobody else's intake: the id must belong to the e-mail and phone the key was given for", async () => {
       const { body } = await fileIntake().expect(201)
-      await fileIntake(undefined, intakeData({ email: 'other@example.com', phone: '(646) 555-0100' })).expect(
-        201,
-      )
+      const other = { email: 'other@example.com', phone: '(646) 555-0100' }
+      await fileIntake(undefined, intakeData(other)).expect(201)
+      const { downloadKey: othersKey } = await openAgreementsByLink(ctx, other)
 
       await request(ctx.app)
         .post('/api/agreements/download')
-        .send({ email: 'other@example.com', phone: '(646) 555-0100', intakeId: body.id, format: 'html' })
+        .send({ key: othersKey, intakeId: body.id, format: 'html' })
         .expect(404)
       const both = await request(ctx.app)
         .post('/api/agreements/download')
-        .send({ ...CONTACT, intakeId: body.id, claimId: 1, format: 'html' })
+        .send({ key: othersKey, intakeId: body.id, claimId: 1, format: 'html' })
         .expect(400)
       expect(both.body.error.message).toMatch(/"claimId".*or "intakeId"/)
     })
@@ -136,9 +142,10 @@ for (const dialect of DIALECTS) {
       expect(row.agreement_html).toContain('Earnin y Chime')
 
       // the page is in English now; the document stays in the language it was signed in
+      const { downloadKey: key } = await openAgreementsByLink(ctx, CONTACT)
       const html = await request(ctx.app)
         .post('/api/agreements/download')
-        .send({ ...CONTACT, intakeId: body.id, format: 'html' })
+        .send({ key, intakeId: body.id, format: 'html' })
         .expect(200)
       expect(html.text).toContain('<html lang="es">')
       expect(html.text).toContain('Datos de auditoría')

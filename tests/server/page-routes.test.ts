@@ -36,6 +36,7 @@ describe('page addresses', () => {
     '/view-agreement',
     '/thank-you',
     '/military-analysis',
+    '/confirm',
     '/brigit',
     '/brigit-success',
     '/brigit-admin',

@@ -9,6 +9,7 @@ import {
   type TestContext,
 } from './helpers.ts'
 import { makeIntakeData } from './malformed-intakes.ts'
+import { findAgreementsByLink, linkMailsTo } from './agreement-link.ts'
 
 const SCREENSHOT = readFixture('bank-statement.png')
 const PHONE_MESSAGE = 'Please enter a valid 10-digit phone number'
@@ -145,12 +146,24 @@ for (const dialect of DIALECTS) {
         return request(ctx.app).post('/api/agreements/lookup').send({ email: claimantEmail, phone })
       }
 
+      /** How many agreements the link e-mailed for this phone opens. */
+      async function foundWith(phone: string): Promise<number> {
+        return (await findAgreementsByLink(ctx, { email, phone })).length
+      }
+
+      /** Whether a lookup with this phone (and e-mail) e-mails a link, its answer being 202 either way. */
+      async function mailsLink(phone: string, claimantEmail = email): Promise<boolean> {
+        const before = linkMailsTo(ctx.dataDir, email).length
+        await lookUp(phone, claimantEmail).expect(202)
+        await ctx.agreementLinks.settled()
+        return linkMailsTo(ctx.dataDir, email).length > before
+      }
+
       it.each(WRITINGS)('finds a claim and an intake when the claimant types %j', async (writing) => {
         await fileClaim('5558675309').expect(201)
         await fileIntake('5558675309').expect(201)
 
-        const res = await lookUp(writing).expect(200)
-        expect(res.body.agreements).toHaveLength(2)
+        expect(await foundWith(writing)).toBe(2)
       })
 
       /** A claim filed today, its phone then set as an older version of the site stored it. */
@@ -163,23 +176,24 @@ for (const dialect of DIALECTS) {
         // '1-555-867-5309' was once kept as its first ten digits
         await fileClaimStoredAs('(155) 586-7530')
 
-        expect((await lookUp('1-555-867-5309').expect(200)).body.agreements).toHaveLength(1)
-        expect((await lookUp('+1 (555) 867-5309').expect(200)).body.agreements).toHaveLength(1)
-        await lookUp('555-867-5309').expect(404)
+        expect(await foundWith('1-555-867-5309')).toBe(1)
+        expect(await foundWith('+1 (555) 867-5309')).toBe(1)
+        expect(await mailsLink('555-867-5309')).toBe(false)
       })
 
       it('finds a claim stored before the area-code and exchange rule, with a number that rule refuses', async () => {
         await fileClaimStoredAs('(555) 123-4567')
 
-        expect((await lookUp('555.123.4567').expect(200)).body.agreements).toHaveLength(1)
+        expect(await foundWith('555.123.4567')).toBe(1)
       })
 
-      it('answers a wrong phone as it answers a wrong e-mail', async () => {
+      it('answers a wrong phone as it answers a wrong e-mail, and e-mails a link for neither', async () => {
         await fileClaim('5558675309').expect(201)
 
-        const wrongPhone = await lookUp('+1 (555) 867-5308').expect(404)
-        const wrongEmail = await lookUp('+1 (555) 867-5309', 'someone.else@example.com').expect(404)
+        const wrongPhone = await lookUp('+1 (555) 867-5308').expect(202)
+        const wrongEmail = await lookUp('+1 (555) 867-5309', 'someone.else@example.com').expect(202)
         expect(wrongPhone.body).toEqual(wrongEmail.body)
+        expect(await mailsLink('+1 (555) 867-5308')).toBe(false)
       })
 
       it('refuses a phone without ten digits with the lookup’s phone message', async () => {

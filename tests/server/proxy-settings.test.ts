@@ -102,17 +102,17 @@ describe('behind one proxy that appends to X-Forwarded-For (TRUST_PROXY=1)', () 
   })
 
   it('counts lookups per client: one client reaching the limit leaves the next one free', async () => {
-    for (let i = 0; i < LOOKUP_LIMIT.limit; i++) await lookup(ctx, `6.6.6.${i}, 203.0.113.20`).expect(404)
+    for (let i = 0; i < LOOKUP_LIMIT.limit; i++) await lookup(ctx, `6.6.6.${i}, 203.0.113.20`).expect(202)
     const limited = await lookup(ctx, '7.7.7.7, 203.0.113.20').expect(429)
     expect(limited.body.error).toEqual({ code: 'RATE_LIMITED', message: LOOKUP_RATE_LIMITED_MESSAGE })
-    await lookup(ctx, '203.0.113.21').expect(404)
+    await lookup(ctx, '203.0.113.21').expect(202)
   })
 
   it('counts an IPv6 client by its /64', async () => {
     for (let i = 1; i <= LOOKUP_LIMIT.limit; i++)
-      await lookup(ctx, `2001:db8:aa:bb::${i.toString(16)}`).expect(404)
+      await lookup(ctx, `2001:db8:aa:bb::${i.toString(16)}`).expect(202)
     await lookup(ctx, '2001:db8:aa:bb:ffff:1:2:3').expect(429)
-    await lookup(ctx, '2001:db8:aa:bc::1').expect(404)
+    await lookup(ctx, '2001:db8:aa:bc::1').expect(202)
   })
 
   it('removes the rows of windows that have ended', async () => {

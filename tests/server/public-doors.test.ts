@@ -55,7 +55,7 @@ for (const dialect of DIALECTS) {
       await ctx.db.deleteFrom('rate_limits').execute()
     })
 
-    it('refuses a claim, an intake, a lookup and a download sent from another site with 403, and stores nothing', async () => {
+    it('refuses a claim, an intake, a lookup, a link opened and a download sent from another site with 403, and stores nothing', async () => {
       const evil = { Origin: 'https://evil.example' }
       const claim = await claimFrom(ctx, '198.51.100.1', 1, evil)
       const intake = await intakeFrom(ctx, '198.51.100.1', 1, evil)
@@ -63,11 +63,15 @@ for (const dialect of DIALECTS) {
         .post('/api/agreements/lookup')
         .set(evil)
         .send({ email: 'jane@example.com', phone: '2125551000' })
+      const opened = await request(ctx.app)
+        .post('/api/agreements/open')
+        .set(evil)
+        .send({ token: 'A'.repeat(43) })
       const download = await request(ctx.app)
         .post('/api/agreements/download')
         .set({ Origin: 'null' })
-        .send({ email: 'jane@example.com', phone: '2125551000', claimId: 1, format: 'pdf' })
-      for (const res of [claim, intake, lookup]) {
+        .send({ key: 'A'.repeat(43), claimId: 1, format: 'pdf' })
+      for (const res of [claim, intake, lookup, opened]) {
         expect(res.status).toBe(403)
         expect(res.body.error).toEqual({
           code: 'CROSS_SITE_REQUEST',

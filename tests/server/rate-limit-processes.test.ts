@@ -2,9 +2,14 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { LOOKUP_RATE_LIMITED_MESSAGE, AGREEMENT_NOT_FOUND_MESSAGE } from '../../src/lookup-messages.ts'
+import {
+  LINK_SENT_MESSAGE,
+  LINK_USED_OR_EXPIRED_MESSAGE,
+  LOOKUP_RATE_LIMITED_MESSAGE,
+} from '../../src/lookup-messages.ts'
 import { INVALID_PASSWORD_MESSAGE, LOGIN_RATE_LIMITED_MESSAGE } from '../../src/staff-messages.ts'
 import { ADMIN_PASSWORD, createPostgresDatabase, DIALECTS, makeClaimData, makePng } from './helpers.ts'
+import { linkTokenIn, waitForLinkMail } from './agreement-link.ts'
 import { killServerProcesses, startServerProcess, type ServerProcess } from './server-process.ts'
 
 /** Both limits are 10 per 15 minutes per client address (README, "Staff dashboards" and "Agreements"). */
@@ -91,13 +96,12 @@ for (const dialect of DIALECTS) {
 
     it('refuses the 11th agreement lookup from one address, whichever process gets it', async () => {
       const address = '203.0.113.31'
-      const found = []
+      const answers = []
       for (let i = 0; i < LIMIT; i++) {
         const response = await post(servers[i % 2]!, '/api/agreements/lookup', CLAIMANT, address)
-        const body = (await response.json()) as { agreements?: { email: string }[] }
-        found.push([response.status, body.agreements?.map((agreement) => agreement.email)])
+        answers.push([response.status, await response.json()])
       }
-      expect(found).toEqual(Array(LIMIT).fill([200, [CLAIMANT.email]]))
+      expect(answers).toEqual(Array(LIMIT).fill([202, { message: LINK_SENT_MESSAGE }]))
 
       for (const server of servers) {
         const response = await post(server, '/api/agreements/lookup', CLAIMANT, address)
@@ -109,11 +113,21 @@ for (const dialect of DIALECTS) {
     it('still answers lookups from another address on either process', async () => {
       const other = '203.0.113.32'
       const stranger = { email: 'nobody@example.com', phone: CLAIMANT.phone }
-      expect(await answer(await post(servers[0], '/api/agreements/lookup', stranger, other))).toEqual({
-        status: 404,
-        message: AGREEMENT_NOT_FOUND_MESSAGE,
-      })
-      expect((await post(servers[1], '/api/agreements/lookup', CLAIMANT, other)).status).toBe(200)
+      expect((await post(servers[0], '/api/agreements/lookup', stranger, other)).status).toBe(202)
+      expect((await post(servers[1], '/api/agreements/lookup', CLAIMANT, other)).status).toBe(202)
+    })
+
+    it('opens an e-mailed link once, whichever process gets the second open', async () => {
+      const mail = await waitForLinkMail({ dataDir, address: CLAIMANT.email })
+      const token = linkTokenIn(mail.eml)
+
+      const first = await post(servers[1], '/api/agreements/open', { token }, '203.0.113.33')
+      const second = await post(servers[0], '/api/agreements/open', { token }, '203.0.113.33')
+
+      expect(first.status).toBe(200)
+      const { agreements } = (await first.json()) as { agreements: { email: string }[] }
+      expect(agreements.map((agreement) => agreement.email)).toEqual([CLAIMANT.email])
+      expect(await answer(second)).toEqual({ status: 410, message: LINK_USED_OR_EXPIRED_MESSAGE })
     })
   })
 }

@@ -2,6 +2,7 @@ import { Writable } from 'node:stream'
 import request from 'supertest'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createLogger } from '../../server/logger.ts'
+import { openAgreementsByLink } from './agreement-link.ts'
 import {
   ADMIN_PASSWORD,
   countClaims,
@@ -131,10 +132,11 @@ describe('sqlite: logs', () => {
           )
       ).status,
     ).toBe(201)
-    const lookup = await request(ctx.app)
-      .post('/api/agreements/lookup')
-      .send({ email: 'wilhelmina.zyskowski@example.com', phone: '6025550177' })
-    expect(lookup.status).toBe(200)
+    const opened = await openAgreementsByLink(ctx, {
+      email: 'wilhelmina.zyskowski@example.com',
+      phone: '6025550177',
+    })
+    expect(opened.agreements).toHaveLength(2)
     expect(
       (await request(ctx.app).post('/api/staff/login').set(SITE).send({ password: 'wrong' })).status,
     ).toBe(401)
@@ -162,6 +164,9 @@ describe('sqlite: logs', () => {
       '6025550177',
       '555) 0177',
       String(claim.signature).slice(30, 60),
+      // the link's token and the key it gave open the agreements: no log may hold them
+      opened.token,
+      opened.downloadKey,
     ]) {
       expect(log.toLowerCase()).not.toContain(secret.toLowerCase())
     }

@@ -52,6 +52,8 @@ export async function startServerProcess({
     // every test's requests come from 127.0.0.1: the limits' own tests set theirs
     PUBLIC_LIMIT_PER_ADDRESS: String(TEST_PUBLIC_LIMITS.perAddress),
     PUBLIC_LIMIT_GLOBAL: String(TEST_PUBLIC_LIMITS.globalPerMinute),
+    // the API tests post without solving a challenge; proof-of-work.test.ts turns it on
+    PROOF_OF_WORK: 'off',
   }
   // as `npm start` runs it: vitest's NODE_ENV=test and any DATABASE_URL of the shell stay out
   delete env.NODE_ENV

@@ -10,6 +10,7 @@ import {
 } from './helpers.ts'
 import { pdfText } from './pdf-text.ts'
 import { makeIntakeData } from './malformed-intakes.ts'
+import { findAgreementsByLink, openAgreementsByLink } from './agreement-link.ts'
 
 const SCREENSHOT = readFixture('bank-statement.png')
 const CONTACT = { email: 'ana.lopez@example.com', phone: '(555) 223-4567' }
@@ -63,23 +64,21 @@ for (const dialect of DIALECTS) {
     }
 
     async function downloads(agreement: { claimId: number } | { intakeId: number }) {
+      const { downloadKey: key } = await openAgreementsByLink(ctx, CONTACT)
       const download = (format: string) =>
         request(ctx.app)
           .post('/api/agreements/download')
-          .send({ ...CONTACT, ...agreement, format })
+          .send({ key, ...agreement, format })
       const html = (await download('html').expect(200)).text
       const pdf = await download('pdf').responseType('blob').expect(200)
       return { html, pdf: await pdfText(pdf.body as Buffer) }
     }
 
     async function lookedUp() {
-      const res = await request(ctx.app).post('/api/agreements/lookup').send(CONTACT).expect(200)
-      return (res.body.agreements as Record<string, unknown>[]).map(
-        ({ signatureMethod, typedSignature }) => ({
-          signatureMethod,
-          typedSignature,
-        }),
-      )
+      return (await findAgreementsByLink(ctx, CONTACT)).map(({ signatureMethod, typedSignature }) => ({
+        signatureMethod,
+        typedSignature,
+      }))
     }
 
     it('stores a typed claim signature as its image and the name as typed, trimmed', async () => {

@@ -26,7 +26,7 @@ function withoutBom(text: string): string {
 }
 
 const CSV_HEADER =
-  'ID,Submission Date,First Name,Last Name,Email,Phone Number,Cash Advance Count,Membership Months,Language,Screenshot URL,Flagged'
+  'ID,Submission Date,Confirmed At,First Name,Last Name,Email,Phone Number,Cash Advance Count,Membership Months,Language,Screenshot URL,Flagged'
 const ONE_DAY_MS = 24 * 60 * 60 * 1000
 const NOW = Date.now()
 
@@ -151,6 +151,7 @@ for (const dialect of DIALECTS) {
           cashAdvanceCount: 3,
           membershipMonths: 6,
           locale: 'en',
+          confirmedAt: null,
           screenshotUrl: `/api/staff/claims/${older}/screenshot`,
           duplicateOf: [],
         })
@@ -356,7 +357,13 @@ for (const dialect of DIALECTS) {
 
       it('gives zeros and no days for an app without claims', async () => {
         const res = await staffGet('/api/staff/apps/albert/stats').expect(200)
-        expect(res.body).toEqual({ total: 0, avgMembershipMonths: 0, avgCashAdvances: 0, daily: [] })
+        expect(res.body).toEqual({
+          total: 0,
+          avgMembershipMonths: 0,
+          avgCashAdvances: 0,
+          confirmed: 0,
+          daily: [],
+        })
       })
 
       it('keeps the cards and the days in step when a claim moves, changes or is deleted', async () => {
@@ -481,6 +488,7 @@ for (const dialect of DIALECTS) {
           [
             second,
             new Date(row.created_at).toISOString(),
+            '',
             'Ann',
             'Rivers',
             row.email,
@@ -538,8 +546,8 @@ for (const dialect of DIALECTS) {
         const lines = withoutBom((await exportCsv()).text).split('\r\n')
 
         expect(lines.slice(1)).toEqual([
-          `${plain},2026-11-21T00:00:00.000Z,,😀 Ñandú,\\N,\\.,3,6,en,http://${SITE}/api/staff/claims/${plain}/screenshot,`,
-          `${tricky},2026-11-20T08:09:10.007Z,Zoë \\ back\\slash,tab\tinside,"a,b""c@x.test","'@home`,
+          `${plain},2026-11-21T00:00:00.000Z,,,😀 Ñandú,\\N,\\.,3,6,en,http://${SITE}/api/staff/claims/${plain}/screenshot,`,
+          `${tricky},2026-11-20T08:09:10.007Z,,Zoë \\ back\\slash,tab\tinside,"a,b""c@x.test","'@home`,
           `next",'-2,0,es,http://${SITE}/api/staff/claims/${tricky}/screenshot,`,
           '',
         ])
@@ -621,7 +629,7 @@ for (const dialect of DIALECTS) {
         await seedMany(2500, (i) => ({ last_name: i % 2 ? 'Exported' : 'Kept' }))
         const lines = withoutBom((await exportCsv({ q: 'XPORT' })).text).split('\r\n')
 
-        const lastNames = lines.slice(1, -1).map((line) => line.split(',')[3])
+        const lastNames = lines.slice(1, -1).map((line) => line.split(',')[4])
         expect(lastNames).toHaveLength(1250)
         expect(new Set(lastNames)).toEqual(new Set(['Exported']))
         if (dialect === 'sqlite') {

@@ -71,7 +71,7 @@ for (const lang of ['en', 'es'] as const) {
       }
     })
 
-    it('/view-agreement, untouched, with its messages, and with no agreement found', async () => {
+    it('/view-agreement, untouched, with its messages, and with the answer to a lookup', async () => {
       const page = await open('/view-agreement', heading)
       expect(await axeViolations(page)).toEqual([])
       await page.locator('#lookup-email').fill('not-an-email')

@@ -3,6 +3,7 @@ import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { baseUrl, launchBrowser, openPhonePage, queryDb, shown } from '../browser.ts'
 import { drawSignature, fillClaim, submitButton } from '../step2/fill-claim.ts'
+import { askForLink, linkMailCount, requestAgreementLink } from './agreement-link.ts'
 
 const TODAY = new Date().toLocaleDateString('en-US', { year: 'numeric', month: 'long', day: 'numeric' })
 
@@ -87,14 +88,23 @@ describe('a claimant signs the agreement and later finds it', () => {
     const find = page.getByRole('button', { name: 'Find My Agreement' })
     expect(await find.isDisabled()).toBe(true)
 
-    await page.getByLabel('Email Address').fill('ruth.okafor@example.com')
-    await page.getByLabel('Phone Number').fill('7025550199')
-    await find.click()
-    await shown(page.getByRole('heading', { name: 'No Agreement Found' }))
+    // a wrong phone gets the very answer a match gets, and no e-mail
+    await askForLink(page, { email: 'ruth.okafor@example.com', phone: '7025550199' })
+    const answer = await shown(page.locator('.notice-box[role="status"]'))
+    expect(answer).toContain('If we hold an agreement for these details, we have sent a link')
 
-    await page.getByLabel('Phone Number').fill('(702) 555-0112')
-    await find.click()
+    await page.goto(`${baseUrl()}/view-agreement`)
+    const link = await requestAgreementLink(page, {
+      email: 'ruth.okafor@example.com',
+      phone: '(702) 555-0112',
+    })
+    expect(await shown(page.locator('.notice-box[role="status"]'))).toBe(answer)
+    expect(linkMailCount('ruth.okafor@example.com')).toBe(1)
+
+    await page.goto(link)
     await shown(page.getByRole('heading', { name: 'Agreement Found!' }))
+    // the token leaves the address bar once the link is opened
+    expect(page.url()).toBe(`${baseUrl()}/view-agreement`)
     await shown(page.getByText(`We found your Brigit agreement signed on ${TODAY}.`))
     const found = await page.getByLabel('Brigit agreement as signed').innerText()
     expect(found).toBe(shownText)
@@ -119,6 +129,15 @@ describe('a claimant signs the agreement and later finds it', () => {
         .subarray(0, 5)
         .toString(),
     ).toBe('%PDF-')
+
+    // the link works once
+    const again = await browser.newPage()
+    await again.goto(link)
+    expect(await shown(again.getByRole('alert'))).toBe(
+      'This link has already been used or has expired. Ask for a new one below.',
+    )
+    await shown(again.getByRole('button', { name: 'Find My Agreement' }))
+    await again.close()
     expect(pageErrors).toEqual([])
   })
 

@@ -1,23 +1,32 @@
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
-import { baseUrl, launchBrowser, queryDb, shown, staffSessionCookies } from '../browser.ts'
+import {
+  baseUrl,
+  launchBrowser,
+  proofOfWorkHeaders,
+  queryDb,
+  shown,
+  staffSessionCookies,
+} from '../browser.ts'
 import { intakeBody } from './fill-intake.ts'
 
 /** Stores intakes through the public API, from the page's own origin as the form would. */
 async function seedIntakes(page: Page, bodies: Record<string, unknown>[]): Promise<void> {
+  const proofs: Record<string, string>[] = []
+  for (const _body of bodies) proofs.push(await proofOfWorkHeaders())
   const statuses = await page.evaluate(
-    (all) =>
+    ({ all, proofs }) =>
       Promise.all(
-        all.map(async (body) => {
+        all.map(async (body, i) => {
           const response = await fetch('/api/intake', {
             method: 'POST',
-            headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
+            headers: { 'Content-Type': 'application/json', Accept: 'application/json', ...proofs[i] },
             body: JSON.stringify(body),
           })
           return response.status
         }),
       ),
-    bodies,
+    { all: bodies, proofs },
   )
   expect(statuses).toEqual(bodies.map(() => 201))
 }

@@ -31,6 +31,7 @@ describe('the strict Content-Security-Policy', () => {
       '/thank-you',
       '/view-agreement',
       '/military-analysis',
+      '/confirm',
       '/no-such-page',
       ...forms.flatMap(({ slug }) => [`/${slug}`, `/${slug}-success`, `/${slug}-admin`]),
       '/api/forms/brigit',

@@ -7,8 +7,9 @@ import type { Browser, BrowserContext, Download, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 import { formatPhone } from '../../../src/phone.ts'
 import { intakeBody } from '../intake/fill-intake.ts'
-import { baseUrl, launchBrowser, queryDb, shown } from '../browser.ts'
+import { baseUrl, launchBrowser, proofOfWorkHeaders, queryDb, shown } from '../browser.ts'
 import { fillClaim, SCREENSHOT_PNG, submitButton } from '../step2/fill-claim.ts'
+import { requestAgreementLink } from '../agreements/agreement-link.ts'
 
 // what a claimant could type to run script, evaluate a template or plant a spreadsheet formula
 const PAYLOADS = [
@@ -83,7 +84,11 @@ async function postClaim(
     }),
   )
   form.set('screenshot', new Blob([SCREENSHOT], { type: 'image/png' }), 'statement.png')
-  const response = await fetch(`${baseUrl()}/api/forms/${slug}/submissions`, { method: 'POST', body: form })
+  const response = await fetch(`${baseUrl()}/api/forms/${slug}/submissions`, {
+    method: 'POST',
+    headers: await proofOfWorkHeaders(),
+    body: form,
+  })
   expect({ slug, status: response.status, body: await response.text() }).toMatchObject({ slug, status: 201 })
 }
 
@@ -216,7 +221,7 @@ describe('hostile names and e-mails show as text on every page that shows them',
     for (let i = 0; i < NAMES.length; i++) {
       const response = await fetch(`${baseUrl()}/api/intake`, {
         method: 'POST',
-        headers: { 'Content-Type': 'application/json' },
+        headers: { 'Content-Type': 'application/json', ...(await proofOfWorkHeaders()) },
         body: JSON.stringify(
           intakeBody({
             ...NAMES[i],
@@ -314,6 +319,7 @@ describe('hostile names and e-mails show as text on every page that shows them',
     expect(header).toEqual([
       'ID',
       'Submission Date',
+      'Confirmed At',
       'First Name',
       'Last Name',
       'Email',
@@ -326,8 +332,8 @@ describe('hostile names and e-mails show as text on every page that shows them',
     ])
     expect(rows).toHaveLength(NAMES.length)
     for (let i = 0; i < NAMES.length; i++) {
-      const row = rows.find((cells) => cells[5] === formatPhone(BRIGIT_PHONES[i]!))
-      expect(row?.slice(2, 5)).toEqual([
+      const row = rows.find((cells) => cells[6] === formatPhone(BRIGIT_PHONES[i]!))
+      expect(row?.slice(3, 6)).toEqual([
         neutralised(NAMES[i]!.firstName),
         neutralised(NAMES[i]!.lastName),
         neutralised(EMAILS[i]!),
@@ -389,9 +395,7 @@ describe('hostile names and e-mails show as text on every page that shows them',
     })
     const page = await openPage(context)
     await page.goto(`${baseUrl()}/view-agreement`)
-    await page.getByLabel('Email Address').fill(EMAILS[0]!)
-    await page.getByLabel('Phone Number').fill(LOOKUP_PHONE)
-    await page.getByRole('button', { name: 'Find My Agreement' }).click()
+    await page.goto(await requestAgreementLink(page, { email: EMAILS[0]!, phone: LOOKUP_PHONE }))
     await shown(page.getByRole('heading', { name: 'Agreement Found!' }))
 
     const viewer = await openPage(context)

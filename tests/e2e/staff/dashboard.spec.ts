@@ -139,6 +139,7 @@ describe('staff use the Brigit dashboard', () => {
       'Membership',
       'Language',
       'Date',
+      'Confirmed',
       'Flagged',
       'Actions',
     ])
@@ -245,11 +246,11 @@ describe('staff use the Brigit dashboard', () => {
       .split(/\r?\n/)
       .filter((line) => line !== '')
     expect(lines[0]).toBe(
-      'ID,Submission Date,First Name,Last Name,Email,Phone Number,Cash Advance Count,Membership Months,Language,Screenshot URL,Flagged',
+      'ID,Submission Date,Confirmed At,First Name,Last Name,Email,Phone Number,Cash Advance Count,Membership Months,Language,Screenshot URL,Flagged',
     )
     expect(lines.length - 1).toBe(brigitFigures().total)
     const fern = lines.find((line) => line.includes('fern.staffview@example.org'))
-    expect(csvCells(fern ?? '').slice(2, 8)).toEqual([
+    expect(csvCells(fern ?? '').slice(3, 9)).toEqual([
       'Fern',
       'Staffview',
       'fern.staffview@example.org',

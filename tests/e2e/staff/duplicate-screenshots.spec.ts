@@ -1,6 +1,13 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
-import { baseUrl, launchBrowser, queryDb, shown, staffSessionCookies } from '../browser.ts'
+import {
+  baseUrl,
+  launchBrowser,
+  proofOfWorkHeaders,
+  queryDb,
+  shown,
+  staffSessionCookies,
+} from '../browser.ts'
 import { bankScreenshot, encodeJpegImage, encodePngImage } from '../../server/bank-screenshots.ts'
 import { pngDataUrl } from '../../server/claim-fixtures.ts'
 
@@ -34,7 +41,7 @@ async function fileClaim(
   body.set('screenshot', new Blob([new Uint8Array(screenshot)], { type }), file)
   const response = await fetch(`${baseUrl()}/api/forms/${app}/submissions`, {
     method: 'POST',
-    headers: { Origin: baseUrl() },
+    headers: { Origin: baseUrl(), ...(await proofOfWorkHeaders()) },
     body,
   })
   if (response.status !== 201)

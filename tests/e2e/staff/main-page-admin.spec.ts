@@ -1,7 +1,7 @@
 import fs from 'node:fs'
 import type { Browser } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
-import { baseUrl, launchBrowser, shown } from '../browser.ts'
+import { baseUrl, launchBrowser, proofOfWorkHeaders, shown } from '../browser.ts'
 import { intakeBody } from '../intake/fill-intake.ts'
 
 describe("the main page's admin mode", () => {
@@ -24,7 +24,7 @@ describe("the main page's admin mode", () => {
     // one intake of our own, stored through the public API, so the list and the CSV have a known row
     const seeded = await fetch(`${baseUrl()}/api/intake`, {
       method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
+      headers: { 'Content-Type': 'application/json', ...(await proofOfWorkHeaders()) },
       body: JSON.stringify(
         intakeBody({
           firstName: 'Leilani',

@@ -68,6 +68,7 @@ describe('the staff table on a laptop and on a phone', () => {
     const region = tableRegion(page)
     const nameCell = page.getByRole('row').nth(1).getByRole('cell').first()
     expect(await nameCell.innerText()).toBe('Maximiliana Esperanza Villalobos-Hutchinson')
+    await nameCell.scrollIntoViewIfNeeded()
     const before = (await nameCell.boundingBox())!
     await region.evaluate((el) => (el.scrollLeft = el.scrollWidth))
     expect(await region.evaluate((el) => el.scrollLeft)).toBeGreaterThan(0)

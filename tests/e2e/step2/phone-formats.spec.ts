@@ -2,6 +2,7 @@ import type { Browser, Locator, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { baseUrl, launchBrowser, openPhonePage, queryDb, shown } from '../browser.ts'
 import { fillClaim, submitButton } from './fill-claim.ts'
+import { linkMailedAfter, pressFind } from '../agreements/agreement-link.ts'
 
 const WITH_COUNTRY_CODE = '+1 (555) 867-5309'
 const SHOWN = '(555) 867-5309'
@@ -146,7 +147,8 @@ describe('a phone typed, pasted or autofilled with its country code', () => {
     await page.getByLabel('Email Address').fill('jenny.plusone@example.com')
     await page.getByLabel('Phone Number').pressSequentially('1-555-867-5309')
     expect(await page.getByLabel('Phone Number').inputValue()).toBe(SHOWN)
-    await page.getByRole('button', { name: 'Find My Agreement' }).click()
+    const link = await linkMailedAfter('jenny.plusone@example.com', () => pressFind(page))
+    await page.goto(link)
     await shown(page.getByRole('heading', { name: 'Agreement Found!' }))
   })
 })

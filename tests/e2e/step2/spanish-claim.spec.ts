@@ -4,6 +4,7 @@ import type { Browser } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { baseUrl, launchBrowser, openPhonePage, queryDb, shown } from '../browser.ts'
 import { SCREENSHOT_PNG } from './fill-claim.ts'
+import { linkMailedAfter } from '../agreements/agreement-link.ts'
 
 interface StoredRecord {
   claim_locale: string
@@ -79,7 +80,13 @@ describe('a claimant who reads Spanish, from an ad’s ?lang=es link to the sign
     expect(await shown(page.getByRole('heading', { level: 1 }))).toBe('Ver mi acuerdo')
     await page.getByLabel('Correo electrónico').fill('lukasz.nguyen@example.com')
     await page.getByLabel('Número de teléfono').fill('702.555.0199')
-    await page.getByRole('button', { name: 'Buscar mi acuerdo' }).click()
+    const link = await linkMailedAfter('lukasz.nguyen@example.com', async () => {
+      await page.getByRole('button', { name: 'Buscar mi acuerdo' }).click()
+      await shown(page.getByRole('heading', { name: 'Revise su correo electrónico' }))
+    })
+    // the e-mail was written in Spanish, and its link opens the page in Spanish
+    expect(link).toMatch(/\/view-agreement\?lang=es#link=/)
+    await page.goto(link)
     await shown(page.getByRole('heading', { name: '¡Acuerdo encontrado!' }))
     const [download] = await Promise.all([
       page.waitForEvent('download'),

@@ -4,6 +4,7 @@ import { baseUrl, launchBrowser, openPhonePage, queryDb, shown } from '../browse
 import { axeViolations } from '../accessibility/axe.ts'
 import { focusedDescription, tabTo, typeText } from '../keyboard.ts'
 import { drawSignature, SCREENSHOT_PNG, submitButton } from './fill-claim.ts'
+import { requestAgreementLink } from '../agreements/agreement-link.ts'
 
 interface StoredSigning {
   signature_method: string
@@ -104,9 +105,7 @@ describe('signing the Step 2 form: the pad takes focus, and a typed name signs t
 
     // the claimant finds it signed the way they signed
     await page.goto(`${baseUrl()}/view-agreement`)
-    await page.getByLabel('Email Address').fill('ana.typed@example.com')
-    await page.getByLabel('Phone Number').fill('3105550181')
-    await page.getByRole('button', { name: 'Find My Agreement' }).click()
+    await page.goto(await requestAgreementLink(page, { email: 'ana.typed@example.com', phone: '3105550181' }))
     await shown(page.getByText('typing the full name "Ana López", shown in a signature style'))
     expect(pageErrors).toEqual([])
   })

@@ -1,0 +1,117 @@
+import crypto from 'node:crypto'
+import type { Kysely } from 'kysely'
+import type { Database } from '../db/database.ts'
+import type { Contact } from './own-agreements.ts'
+
+export type LinkPurpose = 'link' | 'download'
+
+/** 32 random bytes, base64url: what a link's fragment or a download request carries. */
+export function newLinkToken(): string {
+  return crypto.randomBytes(32).toString('base64url')
+}
+
+/** Whether `value` has a token's shape (43 base64url characters). */
+export function isLinkToken(value: unknown): value is string {
+  return typeof value === 'string' && /^[A-Za-z0-9_-]{43}$/.test(value)
+}
+
+// tokens are random, so one round of SHA-256 is enough: nothing to guess from a stolen hash
+function hashOf(token: string): string {
+  return crypto.createHash('sha256').update(token).digest('hex')
+}
+
+/** Stores the token's hash and the contact it stands for, until `now + ttlMs`. */
+export async function insertAgreementLink(
+  db: Kysely<Database>,
+  {
+    token,
+    purpose,
+    contact,
+    now,
+    ttlMs,
+  }: {
+    token: string
+    purpose: LinkPurpose
+    contact: Contact
+    now: number
+    ttlMs: number
+  },
+): Promise<void> {
+  await db
+    .insertInto('agreement_links')
+    .values({
+      token_hash: hashOf(token),
+      purpose,
+      email: contact.email,
+      phone_numbers: JSON.stringify(contact.phoneNumbers),
+      created_at: now,
+      expires_at: now + ttlMs,
+      used_at: null,
+    })
+    .execute()
+}
+
+export async function deleteAgreementLink(db: Kysely<Database>, token: string): Promise<void> {
+  await db.deleteFrom('agreement_links').where('token_hash', '=', hashOf(token)).execute()
+}
+
+/** The e-mailed links to this address not yet used nor expired. */
+export async function countOpenLinks(
+  db: Kysely<Database>,
+  { email, now }: { email: string; now: number },
+): Promise<number> {
+  const row = await db
+    .selectFrom('agreement_links')
+    .select((eb) => eb.fn.countAll<number | string>().as('count'))
+    .where('email', '=', email)
+    .where('purpose', '=', 'link')
+    .where('used_at', 'is', null)
+    .where('expires_at', '>', now)
+    .executeTakeFirstOrThrow()
+  return Number(row.count)
+}
+
+/**
+ * Marks an e-mailed link used and gives its contact, in one conditional update: of two opens at once,
+ * on any server process, only one gets it. Undefined for a used, expired or unknown link.
+ */
+export async function takeAgreementLink(
+  db: Kysely<Database>,
+  { token, now }: { token: string; now: number },
+): Promise<Contact | undefined> {
+  const row = await db
+    .updateTable('agreement_links')
+    .set({ used_at: now })
+    .where('token_hash', '=', hashOf(token))
+    .where('purpose', '=', 'link')
+    .where('used_at', 'is', null)
+    .where('expires_at', '>', now)
+    .returning(['email', 'phone_numbers'])
+    .executeTakeFirst()
+  return row && toContact(row)
+}
+
+/** The contact of a download key still valid at `now`. */
+export async function findDownloadKey(
+  db: Kysely<Database>,
+  { key, now }: { key: string; now: number },
+): Promise<Contact | undefined> {
+  const row = await db
+    .selectFrom('agreement_links')
+    .select(['email', 'phone_numbers'])
+    .where('token_hash', '=', hashOf(key))
+    .where('purpose', '=', 'download')
+    .where('expires_at', '>', now)
+    .executeTakeFirst()
+  return row && toContact(row)
+}
+
+/** Removes every link and key expired by `now`: they open nothing, and they hold a contact. */
+export async function pruneAgreementLinks(db: Kysely<Database>, now: number): Promise<number> {
+  const result = await db.deleteFrom('agreement_links').where('expires_at', '<=', now).executeTakeFirst()
+  return Number(result.numDeletedRows)
+}
+
+function toContact(row: { email: string; phone_numbers: string }): Contact {
+  return { email: row.email, phoneNumbers: JSON.parse(row.phone_numbers) as string[] }
+}

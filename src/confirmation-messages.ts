@@ -1,0 +1,22 @@
+/** The confirmation page's and endpoint's texts; the Spanish ones are in forms/es/ui/confirmation.json. */
+export const CONFIRMATION_LINK_TEXT = 'Confirm it was you'
+export const CONFIRMATION_EMAIL_TEXT =
+  'Did you file this claim yourself? Please confirm it by opening this link: {link}'
+export const CONFIRMATION_INVALID_MESSAGE =
+  'This confirmation link is incomplete. Please open the link from your e-mail again, exactly as it was sent.'
+export const CONFIRMATION_NOT_FOUND_MESSAGE =
+  'This confirmation link is not valid. Please open the link from your e-mail again, exactly as it was sent.'
+
+/** A link's token: 32 random bytes, base64url (43 characters). */
+export const CONFIRMATION_TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/
+
+/** POST /api/confirmations: the token from the e-mail's link. */
+export interface ConfirmClaimRequest {
+  token: string
+}
+
+/** What POST /api/confirmations answers: when the claim was confirmed, and whether that was before. */
+export interface ClaimConfirmed {
+  confirmedAt: string
+  alreadyConfirmed: boolean
+}
