@@ -4,6 +4,7 @@ import type { Kysely } from 'kysely'
 import type { FormConfig } from '../src/form-config.ts'
 import type { IntakeConfig } from '../src/intake-config.ts'
 import type { AgreementCopies } from './agreements/agreement-copies.ts'
+import type { DuplicateScreenshots } from './duplicates/duplicate-screenshots.ts'
 import type { AgreementLinks } from './agreements/agreement-links.ts'
 import { agreementRoutes } from './agreements/agreement.routes.ts'
 import type { AgreementTemplates } from './agreements/agreement-templates.ts'
@@ -45,6 +46,8 @@ export interface AppDeps {
   templates: AgreementTemplates
   /** Sends the claimants' e-mail copies queued with their claims. */
   agreementCopies: AgreementCopies
+  /** Told of each committed claim, to keep its own work out of a surge's way (createDuplicateScreenshots). */
+  duplicateScreenshots?: Pick<DuplicateScreenshots, 'wake'>
   /** E-mails the one-time links that open a claimant's agreements. */
   agreementLinks: AgreementLinks
   logger: Logger
@@ -78,6 +81,7 @@ export function createApp({
   storage,
   templates,
   agreementCopies,
+  duplicateScreenshots,
   agreementLinks,
   logger,
   evidenceKey,
@@ -130,7 +134,19 @@ export function createApp({
     guardPublicPost({ db, door, limits: publicLimits, proofOfWork, translators: languages.t })
   app.use(intakeRoutes({ db, templates, languages, validators, evidenceKey, guardPost }))
   app.use(formRoutes({ forms, languages, validators }))
-  app.use(claimRoutes({ db, forms, languages, storage, templates, agreementCopies, evidenceKey, guardPost }))
+  app.use(
+    claimRoutes({
+      db,
+      forms,
+      languages,
+      storage,
+      templates,
+      agreementCopies,
+      duplicateScreenshots,
+      evidenceKey,
+      guardPost,
+    }),
+  )
   app.use(agreementRoutes({ db, forms, languages, agreementPdfs, agreementLinks, guardPost }))
   app.use(confirmationRoutes({ db, languages, evidenceKey, guardPost }))
   app.use('/api', notFoundApi)

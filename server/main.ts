@@ -28,6 +28,8 @@ import { removeOrphanScreenshots } from './uploads/remove-orphan-screenshots.ts'
 import { startContentThread, stopContentThreads } from './submissions/claim-content.ts'
 import { createScreenshotStorage } from './uploads/create-screenshot-storage.ts'
 import type { ScreenshotStorage } from './uploads/screenshot-storage.ts'
+import { createDuplicateScreenshots } from './duplicates/duplicate-screenshots.ts'
+import { screenshotHashThread } from './duplicates/screenshot-hasher.ts'
 
 export const CLIENT_DIR = path.join(PROJECT_ROOT, 'dist', 'client')
 
@@ -100,6 +102,14 @@ export async function startServer(
   })
   // copies queued before a restart (or that failed and came due) go out now
   agreementCopies.wake()
+  // claims whose screenshot another claimant sent too, found off the request path
+  const duplicateScreenshots = createDuplicateScreenshots({
+    db,
+    storage,
+    hasher: screenshotHashThread(),
+    logger,
+  })
+  duplicateScreenshots.wake()
   const agreementLinks = createAgreementLinks({ db, mailer, translators: languages.t, logger })
   // links that expired while no server ran still hold a contact; later ones go as lookups come
   await agreementLinks.pruneNow()
@@ -110,6 +120,7 @@ export async function startServer(
     storage,
     templates,
     agreementCopies,
+    duplicateScreenshots,
     agreementLinks,
     logger,
     evidenceKey,
@@ -142,6 +153,7 @@ export async function startServer(
     async close() {
       await new Promise<void>((resolve) => server.close(() => resolve()))
       await agreementCopies.stop()
+      await duplicateScreenshots.stop()
       await agreementLinks.settled()
       await agreementPdfs.stop()
       await checkpointer?.stop()

@@ -3,8 +3,15 @@ import type { FormConfig } from '../../src/form-config.ts'
 import { Loading } from '../ui/loading.tsx'
 import { DailyChart } from './daily-chart.tsx'
 import { Pagination } from './pagination.tsx'
-import { appCsvUrl, fetchAppStats, fetchAppSubmissions, type StaffSubmission } from './staff-api.ts'
+import {
+  appCsvUrl,
+  fetchAppStats,
+  fetchAppSubmissions,
+  fetchClaim,
+  type StaffSubmission,
+} from './staff-api.ts'
 import { ClaimFilterSelects, filterParams, type ClaimFilterValues } from './claim-filters.tsx'
+import { DuplicateScreenshots } from './duplicate-screenshots.tsx'
 import { StatCards } from './stat-cards.tsx'
 import { SubmissionDetails } from './submission-details.tsx'
 import { SubmissionsTable } from './submissions-table.tsx'
@@ -23,8 +30,9 @@ export function AppDashboard({ config, session }: { config: FormConfig; session:
   const query = useDebouncedValue(term.trim(), SEARCH_DELAY_MS)
   const [filterValues, setFilterValues] = useState<ClaimFilterValues>({})
   const filters = filterParams(filterValues)
+  const [flagged, setFlagged] = useState(false)
   // the page belongs to the search and filters it was chosen for: new ones start again at page 1
-  const listKey = JSON.stringify([query, filters])
+  const listKey = JSON.stringify([query, filters, flagged])
   const [paging, setPaging] = useState({ listKey, page: 1 })
   const page = paging.listKey === listKey ? paging.page : 1
   const [reloadCount, setReloadCount] = useState(0)
@@ -35,6 +43,23 @@ export function AppDashboard({ config, session }: { config: FormConfig; session:
   useEffect(() => {
     document.title = `${displayName} Admin Dashboard`
   }, [displayName])
+  const openClaim = (id: number) => {
+    fetchClaim({ id }).then(
+      (claim) => {
+        if (claim.app !== slug) return
+        setSelected(claim)
+        setShouldFocusDetails(true)
+      },
+      (error: unknown) => console.error(error),
+    )
+  }
+  // a link from another app's flagged claim opens this one's details: /{app}-admin?claim=123
+  useEffect(() => {
+    const linked = new URLSearchParams(window.location.search).get('claim')
+    if (linked && /^\d{1,15}$/.test(linked)) openClaim(Number(linked))
+    // once, when the dashboard opens
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [])
   useEffect(() => {
     if (!shouldFocusDetails || !selected) return
     detailsRef.current?.focus()
@@ -44,7 +69,7 @@ export function AppDashboard({ config, session }: { config: FormConfig; session:
 
   const list = useStaffResource({
     key: JSON.stringify([slug, listKey, page, reloadCount]),
-    load: (signal) => fetchAppSubmissions({ slug, query, filters, page, signal }),
+    load: (signal) => fetchAppSubmissions({ slug, query, filters, flagged, page, signal }),
     onUnauthorized: session.expired,
   })
   const stats = useStaffResource({
@@ -97,7 +122,7 @@ export function AppDashboard({ config, session }: { config: FormConfig; session:
               disabled={csv.isDownloading}
               onClick={() =>
                 void csv.download({
-                  url: appCsvUrl(slug, query, filters),
+                  url: appCsvUrl(slug, query, { filters, flagged }),
                   fallbackName: `${slug}-submissions-${localIsoDate()}.csv`,
                 })
               }
@@ -116,8 +141,8 @@ export function AppDashboard({ config, session }: { config: FormConfig; session:
           </div>
         </div>
         <p className="search-results" role="status">
-          {isSearching && result && list.status === 'ready'
-            ? `Search results: ${result.count} of ${result.total} submissions`
+          {(isSearching || flagged) && result && list.status === 'ready'
+            ? `${isSearching ? 'Search results' : 'Flagged'}: ${result.count} of ${result.total} submissions`
             : ''}
         </p>
 
@@ -133,11 +158,30 @@ export function AppDashboard({ config, session }: { config: FormConfig; session:
         )}
 
         {selected ? (
-          <SubmissionDetails ref={detailsRef} submission={selected} onClose={() => setSelected(undefined)} />
+          <SubmissionDetails ref={detailsRef} submission={selected} onClose={() => setSelected(undefined)}>
+            {selected.duplicateOf.length > 0 ? (
+              <DuplicateScreenshots
+                submission={selected}
+                app={slug}
+                onOpenClaim={openClaim}
+                onUnauthorized={session.expired}
+              />
+            ) : null}
+          </SubmissionDetails>
         ) : null}
 
         <section className="staff-panel" aria-labelledby={`${searchId}-list`}>
-          <h2 id={`${searchId}-list`}>All Submissions</h2>
+          <div className="list-heading">
+            <h2 id={`${searchId}-list`}>All Submissions</h2>
+            <label className="filter-toggle">
+              <input
+                type="checkbox"
+                checked={flagged}
+                onChange={(event) => setFlagged(event.target.checked)}
+              />
+              Flagged only
+            </label>
+          </div>
           {list.status === 'failed' ? (
             <div className="empty-state" role="alert">
               <p className="empty-title">No submissions found in database</p>
@@ -148,7 +192,12 @@ export function AppDashboard({ config, session }: { config: FormConfig; session:
           ) : !result ? (
             <Loading label="Loading submissions..." />
           ) : result.data.length === 0 ? (
-            <EmptyList query={query} isFiltered={Object.keys(filters).length > 0} total={result.total} />
+            <EmptyList
+              query={query}
+              isFiltered={Object.keys(filters).length > 0}
+              flagged={flagged}
+              total={result.total}
+            />
           ) : (
             <>
               <SubmissionsTable
@@ -174,7 +223,29 @@ export function AppDashboard({ config, session }: { config: FormConfig; session:
   )
 }
 
-function EmptyList({ query, isFiltered, total }: { query: string; isFiltered: boolean; total: number }) {
+function EmptyList({
+  query,
+  isFiltered,
+  flagged,
+  total,
+}: {
+  query: string
+  isFiltered: boolean
+  flagged: boolean
+  total: number
+}) {
+  if (flagged) {
+    return (
+      <div className="empty-state">
+        <p className="empty-title">
+          No flagged submissions{query !== '' ? ` match "${query}"` : isFiltered ? ' match the filter' : ''}
+        </p>
+        <p className="hint">
+          A claim is flagged when another claimant sent the same screenshot. Total submissions: {total}
+        </p>
+      </div>
+    )
+  }
   if (query === '' && isFiltered) {
     return (
       <div className="empty-state">

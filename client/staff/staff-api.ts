@@ -1,6 +1,8 @@
 import { AppError } from '../../src/app-error.ts'
 import type {
   DailyCount,
+  DuplicateScreenshot,
+  StaffClaim,
   IntakeSubmission,
   StaffPage,
   StaffSession,
@@ -9,7 +11,15 @@ import type {
 } from '../../src/api/staff.ts'
 import { errorFromResponse, fetchJson, startDownload } from '../http.ts'
 
-export type { DailyCount, IntakeSubmission, StaffPage, StaffStats, StaffSubmission }
+export type {
+  DailyCount,
+  DuplicateScreenshot,
+  IntakeSubmission,
+  StaffClaim,
+  StaffPage,
+  StaffStats,
+  StaffSubmission,
+}
 
 export const PAGE_SIZE = 50
 
@@ -41,6 +51,7 @@ export function fetchAppSubmissions({
   slug,
   query,
   filters = {},
+  flagged = false,
   page,
   signal,
 }: {
@@ -48,6 +59,8 @@ export function fetchAppSubmissions({
   query: string
   /** Each chosen filter's parameter (filterParams in claim-filters.tsx). */
   filters?: Record<string, string>
+  /** Only claims flagged for a duplicate screenshot. */
+  flagged?: boolean
   page: number
   signal?: AbortSignal
 }): Promise<StaffPage<StaffSubmission>> {
@@ -57,6 +70,7 @@ export function fetchAppSubmissions({
     page: String(page),
     pageSize: String(PAGE_SIZE),
   })
+  if (flagged) params.set('flagged', '1')
   return fetchJson(`${appBase(slug)}/submissions?${params}`, { signal, cache: 'no-store' })
 }
 
@@ -64,9 +78,35 @@ export function fetchAppStats({ slug, signal }: { slug: string; signal?: AbortSi
   return fetchJson(`${appBase(slug)}/stats`, { signal, cache: 'no-store' })
 }
 
-export function appCsvUrl(slug: string, query: string, filters: Record<string, string> = {}): string {
+export function appCsvUrl(
+  slug: string,
+  query: string,
+  { filters = {}, flagged = false }: { filters?: Record<string, string>; flagged?: boolean } = {},
+): string {
   const params = new URLSearchParams({ q: query, ...filters })
+  if (flagged) params.set('flagged', '1')
   return `${appBase(slug)}/export.csv?${params}`
+}
+
+/** One claim by its id, for a link to it (from a flagged claim's details). */
+export function fetchClaim({ id, signal }: { id: number; signal?: AbortSignal }): Promise<StaffClaim> {
+  return fetchJson(`/api/staff/claims/${id}`, { signal, cache: 'no-store' })
+}
+
+/** The claims whose screenshot a flagged claim's matches. */
+export function fetchDuplicateScreenshots({
+  id,
+  signal,
+}: {
+  id: number
+  signal?: AbortSignal
+}): Promise<DuplicateScreenshot[]> {
+  return fetchJson(`/api/staff/claims/${id}/duplicates`, { signal, cache: 'no-store' })
+}
+
+/** Where a link opens a claim: its app's dashboard, with the claim's details open. */
+export function claimDashboardHref({ app, id }: { app: string; id: number }): string {
+  return `/${encodeURIComponent(app)}-admin?claim=${id}`
 }
 
 export function fetchIntakeSubmissions({

@@ -1,4 +1,4 @@
-import { useState, type Ref } from 'react'
+import { useState, type ReactNode, type Ref } from 'react'
 import { startDownload } from '../http.ts'
 import { formatDateTime, fullName } from './format.ts'
 import type { StaffSubmission } from './staff-api.ts'
@@ -8,10 +8,13 @@ export function SubmissionDetails({
   submission,
   onClose,
   ref,
+  children,
 }: {
   submission: StaffSubmission
   onClose: () => void
   ref?: Ref<HTMLElement>
+  /** More about the claim, under its details (a flagged claim's matches). */
+  children?: ReactNode
 }) {
   const name = fullName(submission)
   return (
@@ -56,6 +59,7 @@ export function SubmissionDetails({
         {/* keyed by claim, so a failed image does not hide the next claim's screenshot */}
         <Screenshot key={submission.id} url={submission.screenshotUrl} name={name} />
       </div>
+      {children}
     </section>
   )
 }

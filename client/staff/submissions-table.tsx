@@ -28,6 +28,7 @@ export function SubmissionsTable({
                 {column.label}
               </th>
             ))}
+            <th scope="col">Flagged</th>
             <th scope="col">Actions</th>
           </tr>
         </thead>
@@ -45,6 +46,14 @@ export function SubmissionsTable({
                     : cellText(submission, column)}
                 </td>
               ))}
+              <td data-column="flagged">
+                {/* flagged: another claimant sent the same screenshot; the count is of their claims */}
+                {submission.duplicateOf.length > 0 ? (
+                  <span className="flagged-mark">Yes ({submission.duplicateOf.length})</span>
+                ) : (
+                  'No'
+                )}
+              </td>
               <td>
                 <div className="row-actions">
                   <button type="button" className="secondary" onClick={() => onSelect(submission)}>

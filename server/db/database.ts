@@ -237,6 +237,46 @@ export interface IntakeCasesTable {
   consent_agreed: number
 }
 
+/** A claim waiting for its screenshot to be hashed and matched (server/duplicates/), queued by a trigger. */
+export interface ScreenshotChecksTable {
+  claim_id: number
+  /** epoch ms when the check is due (again) */
+  due_at: number
+  attempts: Generated<number>
+}
+
+/** A claim's screenshot, hashed: 'hashed', or 'unreadable' when its file was missing or did not decode. */
+export interface ScreenshotHashesTable {
+  claim_id: number
+  status: string
+  sha256: string | null
+  /** The perceptual hashes (hex), the whole picture's first, separated by spaces; null for a flat picture. */
+  perceptual_hash: string | null
+  checked_at: number
+}
+
+/** Each perceptual hash of a screenshot, cut into indexed bands (screenshot-bands.ts). */
+export interface ScreenshotHashBandsTable {
+  claim_id: number
+  variant: number
+  hash: string
+  band0: number
+  band1: number
+  band2: number
+  band3: number
+  band4: number
+  band5: number
+}
+
+/** Two claimants' claims with the same screenshot, once each way. */
+export interface ScreenshotMatchesTable {
+  claim_id: number
+  other_claim_id: number
+  /** 'exact' or 'near' */
+  kind: string
+  distance: number
+}
+
 export interface Database {
   claims: ClaimsTable
   evidence_ledger: EvidenceLedgerTable
@@ -256,6 +296,10 @@ export interface Database {
   audit_log: AuditLogTable
   form_submissions: FormSubmissionsTable
   intake_cases: IntakeCasesTable
+  screenshot_checks: ScreenshotChecksTable
+  screenshot_hashes: ScreenshotHashesTable
+  screenshot_hash_bands: ScreenshotHashBandsTable
+  screenshot_matches: ScreenshotMatchesTable
 }
 
 export type Dialect = 'sqlite' | 'postgres'

@@ -20,6 +20,8 @@ import { computeSubmissionStats } from './submission-stats.ts'
 import { intakeSubmissionRoutes } from './intake-submissions.routes.ts'
 import { parseListQuery } from './list-query.ts'
 import { parseClaimFilters } from './claim-filters.ts'
+import { findDuplicateIds } from '../duplicates/flagged-claims.ts'
+import { duplicateScreenshotRoutes } from '../duplicates/duplicate-screenshots.routes.ts'
 import { SUBMISSION_CSV_HEADER, submissionRowToSubmission } from './submission.ts'
 import type { StaffPage, StaffSubmission } from '../../src/api/staff.ts'
 
@@ -51,12 +53,18 @@ export function dashboardRoutes({
 
   router.get('/api/staff/apps/:slug/submissions', async (req, res) => {
     const { slug } = findFormOrThrow(forms, req.params.slug)
-    const { term, page, pageSize } = parseListQuery(req.query)
+    const { term, flagged, page, pageSize } = parseListQuery(req.query)
     const filters = parseClaimFilters(req.query)
-    const { rows, count, total } = await claims.page({ app: slug, term, filters, page, pageSize })
+    const { rows, count, total } = await claims.page({ app: slug, term, flagged, filters, page, pageSize })
+    const duplicates = await findDuplicateIds(
+      db,
+      rows.map(({ id }) => Number(id)),
+    )
     res.set('Cache-Control', NO_STORE).json({
       success: true,
-      data: rows.map(submissionRowToSubmission),
+      data: rows.map((row) =>
+        submissionRowToSubmission({ ...row, duplicate_of: duplicates.get(Number(row.id)) ?? [] }),
+      ),
       count,
       total,
       page,
@@ -72,7 +80,7 @@ export function dashboardRoutes({
 
   router.get('/api/staff/apps/:slug/export.csv', async (req, res) => {
     const { slug } = findFormOrThrow(forms, req.params.slug)
-    const { term } = parseListQuery(req.query)
+    const { term, flagged } = parseListQuery(req.query)
     const filters = parseClaimFilters(req.query)
     if (isExportCheck(req)) {
       res.set('Cache-Control', 'no-store').status(204).end()
@@ -81,10 +89,10 @@ export function dashboardRoutes({
     const result = await sendCsv(res, {
       fileName: `${slug}-submissions-${new Date().toISOString().slice(0, 10)}.csv`,
       header: SUBMISSION_CSV_HEADER,
-      ...claims.exportBody({ app: slug, term, filters, origin: siteOrigin(req) }),
+      ...claims.exportBody({ app: slug, term, flagged, filters, origin: siteOrigin(req) }),
     })
     const filtered = filters.map(({ name, is }) => `, ${is ? '' : 'not '}${name}`).join('')
-    const detail = `${result.written} rows${term ? ' (search)' : ''}${filtered}${result.complete ? '' : ', client left early'}`
+    const detail = `${result.written} rows${term ? ' (search)' : ''}${flagged ? ' (flagged)' : ''}${filtered}${result.complete ? '' : ', client left early'}`
     await audit({ clientAddress: clientAddress(req), app: slug, action: 'export', detail })
     res.end()
   })
@@ -141,6 +149,7 @@ export function dashboardRoutes({
   })
 
   router.use(intakeSubmissionRoutes({ db, intake, forms, audit }))
+  router.use(duplicateScreenshotRoutes({ db, forms }))
   return router
 }
 

@@ -7,6 +7,8 @@ export const MAX_PAGE_SIZE = 200
 
 export interface ListQuery {
   term: SearchTerm | undefined
+  /** ?flagged=1: only claims flagged for a duplicate screenshot. */
+  flagged: boolean
   page: number
   pageSize: number
 }
@@ -22,9 +24,16 @@ export function parseListQuery(query: Request['query']): ListQuery {
     throw badRequest('"q" must not hold control characters (such as NUL or a line break)')
   return {
     term: parseSearchTerm(q),
+    flagged: parseFlag(query.flagged, 'flagged'),
     page: positiveInteger(query.page, 'page', 1),
     pageSize: Math.min(positiveInteger(query.pageSize, 'pageSize', DEFAULT_PAGE_SIZE), MAX_PAGE_SIZE),
   }
+}
+
+function parseFlag(value: unknown, name: string): boolean {
+  if (value === undefined || value === '' || value === '0') return false
+  if (value === '1') return true
+  throw badRequest(`"${name}" must be 1 (only those) or 0 (all)`)
 }
 
 function positiveInteger(value: unknown, name: string, fallback: number): number {

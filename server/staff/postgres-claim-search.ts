@@ -5,6 +5,7 @@ import { appTotal, matchingPage, newestPage, type ClaimCondition, type ClaimSear
 import { filtersHold, type ClaimFilter } from './claim-filters.ts'
 import { likePattern, type SearchTerm } from './search-term.ts'
 import { submissionCsvRecordSql } from './submission.ts'
+import { flaggedPage, IS_FLAGGED_CLAIM } from '../duplicates/flagged-claims.ts'
 
 /**
  * PostgreSQL: a term is matched with LIKE on claims.search_text (the four fields lowercased, migration
@@ -12,8 +13,17 @@ import { submissionCsvRecordSql } from './submission.ts'
  */
 export function postgresClaimSearch(db: Kysely<Database>): ClaimSearch {
   return {
-    async page({ app, term, filters, page, pageSize }) {
+    async page({ app, term, flagged, filters, page, pageSize }) {
       const offset = (page - 1) * pageSize
+      if (flagged) {
+        const where: ClaimCondition = (eb) =>
+          eb.and([...(term ? [matchesTerm(term)(eb)] : []), filtersHold(filters)])
+        const [found, total] = await Promise.all([
+          flaggedPage(db, { app, where, offset, pageSize }),
+          appTotal(db, app),
+        ])
+        return { ...found, total }
+      }
       if (!term) return newestPage(db, { app, filters, offset, pageSize })
       const where: ClaimCondition = (eb) => eb.and([matchesTerm(term)(eb), filtersHold(filters)])
       const [found, total] = await Promise.all([
@@ -22,8 +32,8 @@ export function postgresClaimSearch(db: Kysely<Database>): ClaimSearch {
       ])
       return { ...found, total }
     },
-    exportBody({ app, term, filters, origin }) {
-      return { chunks: csvChunks(db, { app, term, filters, origin }) }
+    exportBody({ app, term, flagged, filters, origin }) {
+      return { chunks: csvChunks(db, { app, term, flagged, filters, origin }) }
     },
   }
 }
@@ -39,11 +49,19 @@ async function* csvChunks(
   {
     app,
     term,
+    flagged,
     filters,
     origin,
-  }: { app: string; term: SearchTerm | undefined; filters: readonly ClaimFilter[]; origin: string },
+  }: {
+    app: string
+    term: SearchTerm | undefined
+    flagged: boolean
+    filters: readonly ClaimFilter[]
+    origin: string
+  },
 ) {
-  const claims = db.selectFrom('claims').where('claims.app', '=', app).where(filtersHold(filters))
+  const inApp = db.selectFrom('claims').where('claims.app', '=', app).where(filtersHold(filters))
+  const claims = flagged ? inApp.where(IS_FLAGGED_CLAIM) : inApp
   const records = (term ? claims.where(matchesTerm(term)) : claims)
     .select(submissionCsvRecordSql(origin).as('record'))
     .orderBy('claims.id', 'desc')

@@ -16,6 +16,7 @@ import {
 import { filtersHold, filtersHoldForId, type ClaimFilter } from './claim-filters.ts'
 import { likePattern, MIN_INDEXED_LENGTH, type SearchTerm } from './search-term.ts'
 import { submissionCsvRecord, submissionRowToSubmission } from './submission.ts'
+import { flaggedExportPages, flaggedPage, withDuplicateIds } from '../duplicates/flagged-claims.ts'
 
 /**
  * SQLite: a term of three characters or more is matched in the app's partition of claims_search (an
@@ -24,8 +25,17 @@ import { submissionCsvRecord, submissionRowToSubmission } from './submission.ts'
  */
 export function sqliteClaimSearch(db: Kysely<Database>): ClaimSearch {
   return {
-    async page({ app, term, filters, page, pageSize }) {
+    async page({ app, term, flagged, filters, page, pageSize }) {
       const offset = (page - 1) * pageSize
+      if (flagged) {
+        const where: ClaimCondition = (eb) =>
+          eb.and([...(term ? [likeAnyField(term)(eb)] : []), filtersHold(filters)])
+        const [found, total] = await Promise.all([
+          flaggedPage(db, { app, where, offset, pageSize }),
+          appTotal(db, app),
+        ])
+        return { ...found, total }
+      }
       if (!term) return newestPage(db, { app, filters, offset, pageSize })
       const fts = ftsQuery(term)
       const where: ClaimCondition = (eb) => eb.and([likeAnyField(term)(eb), filtersHold(filters)])
@@ -37,9 +47,15 @@ export function sqliteClaimSearch(db: Kysely<Database>): ClaimSearch {
       ])
       return { ...found, total }
     },
-    exportBody({ app, term, filters, origin }) {
+    exportBody({ app, term, flagged, filters, origin }) {
+      const pages = flagged
+        ? flaggedExportPages(db, {
+            app,
+            where: (eb) => eb.and([...(term ? [likeAnyField(term)(eb)] : []), filtersHold(filters)]),
+          })
+        : exportPages(db, { app, term, filters })
       return {
-        pages: exportPages(db, { app, term, filters }),
+        pages: withDuplicateIds(db, pages),
         record: (row) => submissionCsvRecord(submissionRowToSubmission(row), origin),
       }
     },

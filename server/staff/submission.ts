@@ -2,6 +2,7 @@ import { sql, type RawBuilder } from 'kysely'
 import type { StaffSubmission } from '../../src/api/staff.ts'
 import type { SubmissionRow } from './claim-list.ts'
 import { isoTimestamp } from '../db/timestamp.ts'
+import { DUPLICATE_IDS_CSV_SQL } from '../duplicates/flagged-claims.ts'
 import { csvCell, csvCellSql, csvCountSql, CSV_LINE_END } from './csv.ts'
 
 /** A claim as the dashboards receive it (the contract lives in src/api/staff.ts). */
@@ -26,6 +27,7 @@ export function submissionRowToSubmission(row: SubmissionRow): Submission {
     locale: row.locale,
     confirmedAt: row.confirmed_at === null ? null : isoTimestamp(row.confirmed_at),
     screenshotUrl: screenshotPath(id),
+    duplicateOf: row.duplicate_of ?? [],
   }
 }
 
@@ -41,6 +43,7 @@ export const SUBMISSION_CSV_HEADER = [
   'Membership Months',
   'Language',
   'Screenshot URL',
+  'Flagged',
 ] as const
 
 /** One CSV record in SUBMISSION_CSV_HEADER's order; origin makes the screenshot URL absolute. */
@@ -57,6 +60,8 @@ export function submissionCsvRecord(submission: Submission, origin: string): (st
     submission.membershipMonths,
     submission.locale,
     `${origin}${submission.screenshotUrl}`,
+    // the claims of other claimants with the same screenshot; empty when it is not flagged
+    submission.duplicateOf.join(' '),
   ]
 }
 
@@ -83,6 +88,7 @@ export function submissionCsvRecordSql(origin: string): RawBuilder<string> {
     csvCountSql(sql.ref('claims.membership_months')),
     csvCellSql(sql.ref('claims.locale')),
     sql`${urlCell.slice(0, idAt)}::text || claims.id || ${urlCell.slice(idAt + idMark.length)}::text`,
+    DUPLICATE_IDS_CSV_SQL,
   ]
   return sql<string>`${sql.join(cells, sql` || ',' || `)} || ${CSV_LINE_END}::text`
 }

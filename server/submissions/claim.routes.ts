@@ -3,6 +3,7 @@ import type { Kysely } from 'kysely'
 import type { FormConfig } from '../../src/form-config.ts'
 import type { AgreementCopies } from '../agreements/agreement-copies.ts'
 import type { AgreementTemplates } from '../agreements/agreement-templates.ts'
+import type { DuplicateScreenshots } from '../duplicates/duplicate-screenshots.ts'
 import type { Database } from '../db/database.ts'
 import { findFormOrThrow } from '../forms/find-form.ts'
 import type { Languages } from '../i18n/languages.ts'
@@ -26,6 +27,7 @@ export function claimRoutes({
   storage,
   templates,
   agreementCopies,
+  duplicateScreenshots,
   evidenceKey,
   guardPost,
 }: {
@@ -35,6 +37,8 @@ export function claimRoutes({
   storage: ScreenshotStorage
   templates: AgreementTemplates
   agreementCopies: AgreementCopies
+  /** Checks the claim's screenshot against other claimants' once the server is quiet. */
+  duplicateScreenshots?: Pick<DuplicateScreenshots, 'wake'>
   evidenceKey: Buffer
   /** The Origin check and the limits every public POST passes first (guardPublicPost). */
   guardPost: (door: PublicDoor) => RequestHandler
@@ -73,6 +77,7 @@ export function claimRoutes({
       res.status(201).json({ id: created.id, createdAt: created.createdAt } satisfies CreatedClaim)
       // the claimant's e-mail copy was queued with the claim; the sender takes it when the server is quiet
       agreementCopies.wake()
+      duplicateScreenshots?.wake()
     },
   )
   return router

@@ -23,6 +23,23 @@ export interface StaffSubmission extends ClaimAnswers {
   confirmedAt: string | null
   /** The authenticated route that serves the screenshot; the file has no public address. */
   screenshotUrl: string
+  /** Flagged: the ids of other claimants' claims with the same screenshot (exactly or nearly); else empty. */
+  duplicateOf: number[]
+}
+
+/** GET /api/staff/claims/:id/duplicates: a flagged claim's matching claims, for links to each. */
+export interface DuplicateScreenshot {
+  id: number
+  /** The other claim's app slug: its dashboard is /{app}-admin. */
+  app: string
+  appName: string
+  /** 'exact': the same file; 'near': the same picture re-compressed, scaled or cropped. */
+  kind: 'exact' | 'near'
+}
+
+/** GET /api/staff/claims/:id: one claim, to open from a link to it. */
+export interface StaffClaim extends StaffSubmission {
+  app: string
 }
 
 /** One main-form submission as the main page's admin view shows it (the spec's admin list, camelCased). */

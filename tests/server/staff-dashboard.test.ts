@@ -26,7 +26,7 @@ function withoutBom(text: string): string {
 }
 
 const CSV_HEADER =
-  'ID,Submission Date,Confirmed At,First Name,Last Name,Email,Phone Number,Cash Advance Count,Membership Months,Language,Screenshot URL'
+  'ID,Submission Date,Confirmed At,First Name,Last Name,Email,Phone Number,Cash Advance Count,Membership Months,Language,Screenshot URL,Flagged'
 const ONE_DAY_MS = 24 * 60 * 60 * 1000
 const NOW = Date.now()
 
@@ -153,6 +153,7 @@ for (const dialect of DIALECTS) {
           locale: 'en',
           confirmedAt: null,
           screenshotUrl: `/api/staff/claims/${older}/screenshot`,
+          duplicateOf: [],
         })
       })
 
@@ -496,6 +497,7 @@ for (const dialect of DIALECTS) {
             6,
             'en',
             `http://${SITE}/api/staff/claims/${second}/screenshot`,
+            '',
           ].join(','),
         )
         expect(lines[2]).toMatch(new RegExp(`^${first},`))
@@ -544,9 +546,9 @@ for (const dialect of DIALECTS) {
         const lines = withoutBom((await exportCsv()).text).split('\r\n')
 
         expect(lines.slice(1)).toEqual([
-          `${plain},2026-11-21T00:00:00.000Z,,,😀 Ñandú,\\N,\\.,3,6,en,http://${SITE}/api/staff/claims/${plain}/screenshot`,
+          `${plain},2026-11-21T00:00:00.000Z,,,😀 Ñandú,\\N,\\.,3,6,en,http://${SITE}/api/staff/claims/${plain}/screenshot,`,
           `${tricky},2026-11-20T08:09:10.007Z,,Zoë \\ back\\slash,tab\tinside,"a,b""c@x.test","'@home`,
-          `next",'-2,0,es,http://${SITE}/api/staff/claims/${tricky}/screenshot`,
+          `next",'-2,0,es,http://${SITE}/api/staff/claims/${tricky}/screenshot,`,
           '',
         ])
       })
@@ -556,7 +558,7 @@ for (const dialect of DIALECTS) {
         const res = await staffGet('/api/staff/apps/brigit/export.csv').set('Host', 'a,"b"').expect(200)
 
         expect(withoutBom(res.text).split('\r\n')[1]).toMatch(
-          new RegExp(`,"http://a,""b""/api/staff/claims/${id}/screenshot"$`),
+          new RegExp(`,"http://a,""b""/api/staff/claims/${id}/screenshot",$`),
         )
       })
 

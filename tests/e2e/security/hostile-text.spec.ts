@@ -328,6 +328,7 @@ describe('hostile names and e-mails show as text on every page that shows them',
       'Membership Months',
       'Language',
       'Screenshot URL',
+      'Flagged',
     ])
     expect(rows).toHaveLength(NAMES.length)
     for (let i = 0; i < NAMES.length; i++) {

@@ -140,6 +140,7 @@ describe('staff use the Brigit dashboard', () => {
       'Language',
       'Date',
       'Confirmed',
+      'Flagged',
       'Actions',
     ])
   })
@@ -245,7 +246,7 @@ describe('staff use the Brigit dashboard', () => {
       .split(/\r?\n/)
       .filter((line) => line !== '')
     expect(lines[0]).toBe(
-      'ID,Submission Date,Confirmed At,First Name,Last Name,Email,Phone Number,Cash Advance Count,Membership Months,Language,Screenshot URL',
+      'ID,Submission Date,Confirmed At,First Name,Last Name,Email,Phone Number,Cash Advance Count,Membership Months,Language,Screenshot URL,Flagged',
     )
     expect(lines.length - 1).toBe(brigitFigures().total)
     const fern = lines.find((line) => line.includes('fern.staffview@example.org'))

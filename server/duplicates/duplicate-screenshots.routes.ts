@@ -1,0 +1,66 @@
+import { Router } from 'express'
+import type { Kysely } from 'kysely'
+import { AppError } from '../../src/app-error.ts'
+import type { DuplicateScreenshot, StaffClaim } from '../../src/api/staff.ts'
+import type { FormConfig } from '../../src/form-config.ts'
+import type { Database } from '../db/database.ts'
+import { SUBMISSION_COLUMNS } from '../staff/claim-list.ts'
+import { submissionRowToSubmission } from '../staff/submission.ts'
+import { findDuplicateIds } from './flagged-claims.ts'
+import { findMatchesOf } from './screenshot-matches.repository.ts'
+
+const NO_STORE = 'private, no-store'
+
+/**
+ * A flagged claim's links: the claims it matches (GET /api/staff/claims/:id/duplicates), and any one
+ * claim by its id (GET /api/staff/claims/:id), which a link opens. Mounted after requireStaff.
+ */
+export function duplicateScreenshotRoutes({
+  db,
+  forms,
+}: {
+  db: Kysely<Database>
+  forms: Map<string, FormConfig>
+}): Router {
+  const router = Router()
+
+  router.get('/api/staff/claims/:id', async (req, res) => {
+    const id = claimId(req.params.id)
+    const row = await db
+      .selectFrom('claims')
+      .select([...SUBMISSION_COLUMNS, 'claims.app'])
+      .where('claims.id', '=', id)
+      .executeTakeFirst()
+    if (!row) throw claimNotFound(req.params.id)
+    const duplicates = await findDuplicateIds(db, [id])
+    const { app, ...submission } = row
+    res.set('Cache-Control', NO_STORE).json({
+      ...submissionRowToSubmission({ ...submission, duplicate_of: duplicates.get(id) ?? [] }),
+      app,
+    } satisfies StaffClaim)
+  })
+
+  router.get('/api/staff/claims/:id/duplicates', async (req, res) => {
+    const id = claimId(req.params.id)
+    const matches = (await findMatchesOf(db, [id])).get(id) ?? []
+    res.set('Cache-Control', NO_STORE).json(
+      matches.map(({ id: other, app, kind }): DuplicateScreenshot => ({
+        id: other,
+        app,
+        appName: forms.get(app)?.displayName ?? app,
+        kind,
+      })),
+    )
+  })
+
+  return router
+}
+
+function claimId(param: string): number {
+  if (!/^\d{1,15}$/.test(param)) throw claimNotFound(param)
+  return Number(param)
+}
+
+function claimNotFound(id: string): AppError {
+  return new AppError('NOT_FOUND', { status: 404, message: `no claim "${id}"` })
+}

@@ -1,0 +1,169 @@
+import { setTimeout as sleep } from 'node:timers/promises'
+import { performance } from 'node:perf_hooks'
+import type { Kysely } from 'kysely'
+import type { Database } from '../db/database.ts'
+import type { Logger } from '../logger.ts'
+import type { ScreenshotStorage } from '../uploads/screenshot-storage.ts'
+import type { ScreenshotHasher } from './screenshot-hasher.ts'
+import {
+  findCheckedClaim,
+  findDueChecks,
+  findKnownHashes,
+  findMatches,
+  leaseCheck,
+  postponeCheck,
+  recordCheck,
+  type DueCheck,
+} from './screenshot-matches.repository.ts'
+
+/** Finds claims whose screenshot is another claimant's, in the background of the server. */
+export interface DuplicateScreenshots {
+  /** A claim was committed: look soon, once the server is quiet. */
+  wake(): void
+  /** Resolves once no check is due (or the sweeper is stopped). */
+  settled(): Promise<void>
+  stop(): Promise<void>
+}
+
+// the queue is also read every so often: claims committed by another server process, retries come due
+const POLL_MS = 10_000
+// a sweeper that dies holding a check (crash, deploy) leaves it to be taken again after this
+const LEASE_MS = 5 * 60_000
+// a store that cannot be read (S3 down): tried again after 1, 5, 30 minutes, then given up as unreadable
+const RETRY_DELAYS_MS = [60_000, 5 * 60_000, 30 * 60_000]
+const BATCH = 50
+// claims come first: while the event loop is this busy, or a claim came in less than QUIET_AFTER_CLAIM_MS
+// ago (on PostgreSQL a surge keeps the loop waiting on the database more than busy), a check waits
+const BUSY_UTILIZATION = 0.5
+const QUIET_AFTER_CLAIM_MS = 500
+const QUIET_CHECK_MS = 20
+
+/**
+ * One claim at a time, oldest first, as agreement-copies.ts sends copies: each check is taken by a lease
+ * so two server processes never do the same one; the screenshot is fingerprinted in a low-priority
+ * thread (or its hashes reused when the same bytes were seen before), matched against the other
+ * claimants' through indexed hash bands, and recorded in one transaction. A file that is missing or
+ * does not decode is recorded as unreadable, never tried again.
+ */
+export function createDuplicateScreenshots({
+  db,
+  storage,
+  hasher,
+  logger,
+}: {
+  db: Kysely<Database>
+  storage: ScreenshotStorage
+  hasher: ScreenshotHasher
+  logger: Logger
+}): DuplicateScreenshots {
+  let stopped = false
+  let again = false
+  let running: Promise<void> | undefined
+  let timer: NodeJS.Timeout | undefined
+  let lastClaimAt = 0
+
+  function run(): void {
+    if (stopped) return
+    if (running) {
+      again = true
+      return
+    }
+    clearTimeout(timer)
+    running = checkDue()
+      .catch((error: unknown) => {
+        logger.error(
+          { err: error instanceof Error ? error.message : String(error) },
+          'duplicate screenshot checks failed',
+        )
+      })
+      .finally(() => {
+        running = undefined
+        if (again) {
+          again = false
+          run()
+        } else if (!stopped) {
+          timer = setTimeout(run, POLL_MS).unref()
+        }
+      })
+  }
+
+  async function checkDue(): Promise<void> {
+    for (;;) {
+      const due = await findDueChecks(db, BATCH)
+      if (due.length === 0) return
+      for (const check of due) {
+        await quietMoment()
+        if (stopped) return
+        if (await leaseCheck(db, check, LEASE_MS)) await checkClaim(check)
+      }
+    }
+  }
+
+  /** Waits while the event loop is busier than BUSY_UTILIZATION or a claim came in just now. */
+  async function quietMoment(): Promise<void> {
+    while (!stopped) {
+      const before = performance.eventLoopUtilization()
+      await sleep(QUIET_CHECK_MS)
+      const busy =
+        performance.eventLoopUtilization(before).utilization >= BUSY_UTILIZATION ||
+        Date.now() - lastClaimAt < QUIET_AFTER_CLAIM_MS
+      if (!busy) return
+    }
+  }
+
+  async function checkClaim({ claimId, attempts }: DueCheck): Promise<void> {
+    const claim = await findCheckedClaim(db, claimId)
+    if (!claim) return // purged meanwhile: its check went with it
+    let fingerprint = await findKnownHashes(db, claim.screenshotSha256)
+    if (!fingerprint) {
+      let bytes: Buffer
+      try {
+        bytes = await storage.read(claim.screenshotKey)
+      } catch (error) {
+        const isMissing = (error as { code?: unknown }).code === 'ENOENT'
+        const delay = RETRY_DELAYS_MS[attempts]
+        if (!isMissing && delay !== undefined) {
+          logger.warn(
+            { claimId, attempt: attempts + 1, retryInMs: delay },
+            'screenshot not readable; check will be retried',
+          )
+          await postponeCheck(db, claimId, delay)
+          return
+        }
+        logger.warn({ claimId }, 'screenshot missing or never readable; not checked for duplicates')
+        await recordCheck(db, { claimId, fingerprint: undefined, matches: [] })
+        return
+      }
+      fingerprint = await hasher.fingerprint(bytes).catch((error: unknown) => {
+        logger.warn(
+          { claimId, err: error instanceof Error ? error.message : String(error) },
+          'screenshot does not decode; not checked for duplicates',
+        )
+        return undefined
+      })
+      if (!fingerprint) {
+        await recordCheck(db, { claimId, fingerprint: undefined, matches: [] })
+        return
+      }
+    }
+    const matches = await findMatches(db, { claim, fingerprint })
+    await recordCheck(db, { claimId, fingerprint, matches })
+    if (matches.length > 0) logger.info({ claimId, matches: matches.length }, 'duplicate screenshot flagged')
+  }
+
+  return {
+    wake() {
+      lastClaimAt = Date.now()
+      run()
+    },
+    async settled() {
+      while (running && !stopped) await running
+    },
+    async stop() {
+      stopped = true
+      clearTimeout(timer)
+      await running
+      await hasher.stop()
+    },
+  }
+}

@@ -1,0 +1,115 @@
+import { sql, type Kysely, type SqlBool } from 'kysely'
+import type { Database } from '../db/database.ts'
+import { EXPORT_PAGE_SIZE } from '../db/keyset-pages.ts'
+import {
+  SUBMISSION_COLUMNS,
+  type ClaimCondition,
+  type SubmissionRow,
+  type SubmissionsPage,
+} from '../staff/claim-list.ts'
+
+/**
+ * The flagged claims of an app: those in screenshot_matches. The query starts from the matches (a few
+ * claims in a million, read in their primary key's order) and looks each claim up by its id, so its
+ * cost follows the flagged claims, not the app's: CROSS JOIN keeps SQLite to that order.
+ */
+function flaggedClaims(
+  db: Kysely<Database>,
+  { app, where }: { app: string; where: ClaimCondition | undefined },
+) {
+  const claims = db
+    .selectFrom(
+      db.selectFrom('screenshot_matches').select('screenshot_matches.claim_id').distinct().as('flagged'),
+    )
+    .crossJoin('claims')
+    .whereRef('claims.id', '=', 'flagged.claim_id')
+    .where('claims.app', '=', app)
+  return where ? claims.where(where) : claims
+}
+
+/** A page of the app's flagged claims meeting the condition (any when undefined), newest first, and their count. */
+export async function flaggedPage(
+  db: Kysely<Database>,
+  {
+    app,
+    where,
+    offset,
+    pageSize,
+  }: { app: string; where: ClaimCondition | undefined; offset: number; pageSize: number },
+): Promise<Omit<SubmissionsPage, 'total'>> {
+  const found = await flaggedClaims(db, { app, where })
+    .select([...SUBMISSION_COLUMNS, sql<number | string | bigint>`count(*) OVER ()`.as('match_count')])
+    .orderBy('claims.created_at', 'desc')
+    .orderBy('claims.id', 'desc')
+    .limit(pageSize)
+    .offset(offset)
+    .execute()
+  const rows = found.map(({ match_count: _count, ...row }) => row)
+  if (found.length > 0 || offset === 0) return { rows, count: Number(found[0]?.match_count ?? 0) }
+  const { count } = await flaggedClaims(db, { app, where })
+    .select((eb) => eb.fn.countAll<number | string | bigint>().as('count'))
+    .executeTakeFirstOrThrow()
+  return { rows, count: Number(count) }
+}
+
+/** Every flagged claim of the app meeting the condition, newest id first, EXPORT_PAGE_SIZE at a time. */
+export async function* flaggedExportPages(
+  db: Kysely<Database>,
+  { app, where }: { app: string; where: ClaimCondition | undefined },
+): AsyncGenerator<SubmissionRow[]> {
+  const ids = (
+    await flaggedClaims(db, { app, where }).select('claims.id').orderBy('claims.id', 'desc').execute()
+  ).map(({ id }) => Number(id))
+  for (let start = 0; start < ids.length; start += EXPORT_PAGE_SIZE) {
+    yield await db
+      .selectFrom('claims')
+      .select(SUBMISSION_COLUMNS)
+      .where('claims.id', 'in', ids.slice(start, start + EXPORT_PAGE_SIZE))
+      .orderBy('claims.id', 'desc')
+      .execute()
+  }
+}
+
+/** For each of these claims with a duplicate screenshot, the other claims' ids, lowest first. */
+export async function findDuplicateIds(
+  db: Kysely<Database>,
+  claimIds: number[],
+): Promise<Map<number, number[]>> {
+  const byClaim = new Map<number, number[]>()
+  if (claimIds.length === 0) return byClaim
+  const rows = await db
+    .selectFrom('screenshot_matches')
+    .select(['claim_id', 'other_claim_id'])
+    .where('claim_id', 'in', claimIds)
+    .orderBy('claim_id')
+    .orderBy('other_claim_id')
+    .execute()
+  for (const { claim_id, other_claim_id } of rows) {
+    const list = byClaim.get(Number(claim_id)) ?? []
+    list.push(Number(other_claim_id))
+    byClaim.set(Number(claim_id), list)
+  }
+  return byClaim
+}
+
+/** Each page's rows with their duplicates' ids (duplicate_of), read in one query a page. */
+export async function* withDuplicateIds(
+  db: Kysely<Database>,
+  pages: AsyncIterable<SubmissionRow[]>,
+): AsyncGenerator<SubmissionRow[]> {
+  for await (const rows of pages) {
+    const duplicates = await findDuplicateIds(
+      db,
+      rows.map(({ id }) => Number(id)),
+    )
+    yield rows.map((row) => ({ ...row, duplicate_of: duplicates.get(Number(row.id)) ?? [] }))
+  }
+}
+
+/** Whether a claim has a duplicate screenshot (a row in screenshot_matches), as a condition on claims. */
+export const IS_FLAGGED_CLAIM = sql<SqlBool>`EXISTS (SELECT 1 FROM screenshot_matches WHERE screenshot_matches.claim_id = claims.id)`
+
+/** The CSV's Flagged cell in PostgreSQL (see submissionCsvRecordSql): the duplicates' ids, lowest first. */
+export const DUPLICATE_IDS_CSV_SQL = sql<string>`coalesce((
+  SELECT string_agg(screenshot_matches.other_claim_id::text, ' ' ORDER BY screenshot_matches.other_claim_id)
+  FROM screenshot_matches WHERE screenshot_matches.claim_id = claims.id), '')`

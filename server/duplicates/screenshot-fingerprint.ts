@@ -1,0 +1,198 @@
+import crypto from 'node:crypto'
+import jpeg from 'jpeg-js'
+import { PNG } from 'pngjs'
+import { isPng } from '../uploads/check-png.ts'
+
+/** What a screenshot is compared by: its bytes' SHA-256, and hashes of what it looks like. */
+export interface ScreenshotFingerprint {
+  /** Hex: equal only for the same bytes. */
+  sha256: string
+  /**
+   * HASH_BITS-bit hashes as hex, of the whole picture and then of it with CROP off its right, left,
+   * bottom and top edge: the same picture re-compressed or scaled hashes near the first, and one cropped
+   * by a few per cent near one of the others. Undefined for a picture with too little in it (blank, or
+   * nearly flat), whose hashes would be near every other such picture's.
+   */
+  perceptualHashes: string[] | undefined
+}
+
+export const HASH_BITS = 128
+// the grid a window of the picture is shrunk to, and the low frequencies kept of its DCT
+const GRID_WIDTH = 32
+const GRID_HEIGHT = 64
+const KEPT_WIDTH = 8
+const KEPT_HEIGHT = 16
+// what is cut off an edge for the cropped hashes: a crop of about 1 to 7 per cent lands near one
+const CROP = 0.04
+const WINDOWS: readonly (readonly [left: number, right: number, top: number, bottom: number])[] = [
+  [0, 1, 0, 1],
+  [0, 1 - CROP, 0, 1],
+  [CROP, 1, 0, 1],
+  [0, 1, 0, 1 - CROP],
+  [0, 1, CROP, 1],
+]
+// the picture is first shrunk to at most this, and every window's grid taken from that
+const SMALL_WIDTH = 256
+const SMALL_HEIGHT = 512
+// a phone screenshot is a few megapixels; past this the decoded pixels alone would be hundreds of MB
+const MAX_PIXELS = 25_000_000
+// the brightness's standard deviation (0 to 255) below which a picture is too flat to compare
+const MIN_CONTRAST = 4
+
+/** Decodes a PNG or JPEG and fingerprints it; throws on anything else, or on a file that does not decode. */
+export function fingerprintScreenshot(bytes: Uint8Array): ScreenshotFingerprint {
+  const sha256 = crypto.createHash('sha256').update(bytes).digest('hex')
+  const small = shrink(decodeImage(bytes))
+  if (contrast(small) < MIN_CONTRAST) return { sha256, perceptualHashes: undefined }
+  const perceptualHashes = WINDOWS.map((window) =>
+    dctHash(windowGrid(small, window))
+      .toString(16)
+      .padStart(HASH_BITS / 4, '0'),
+  )
+  return { sha256, perceptualHashes }
+}
+
+/** The number of bits that differ between two perceptual hashes (hex, of the same length). */
+export function hashDistance(a: string, b: string): number {
+  let count = 0
+  // eight hex digits at a time: 32 bits, exact in a double, counted with bit operations
+  for (let at = 0; at < a.length; at += 8) {
+    let bits = (parseInt(a.slice(at, at + 8), 16) ^ parseInt(b.slice(at, at + 8), 16)) >>> 0
+    bits -= (bits >>> 1) & 0x55555555
+    bits = (bits & 0x33333333) + ((bits >>> 2) & 0x33333333)
+    count += Math.imul((bits + (bits >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24
+  }
+  return count
+}
+
+interface DecodedImage {
+  width: number
+  height: number
+  /** RGBA, 8 bits a channel. */
+  data: Uint8Array
+}
+
+function decodeImage(bytes: Uint8Array): DecodedImage {
+  const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)
+  if (isPng(buffer)) {
+    if (buffer.length >= 24) {
+      const pixels = buffer.readUInt32BE(16) * buffer.readUInt32BE(20)
+      if (pixels > MAX_PIXELS) throw new Error('the image has too many pixels to decode')
+    }
+    return PNG.sync.read(buffer)
+  }
+  if (buffer[0] === 0xff && buffer[1] === 0xd8) {
+    return jpeg.decode(buffer, {
+      useTArray: true,
+      formatAsRGBA: true,
+      maxResolutionInMP: MAX_PIXELS / 1_000_000,
+      maxMemoryUsageInMB: 256,
+    })
+  }
+  throw new Error('the file is neither a PNG nor a JPEG')
+}
+
+interface GrayImage {
+  width: number
+  height: number
+  /** Brightness, 0 to 255, row by row. */
+  gray: Float64Array
+}
+
+/**
+ * The picture's brightness averaged over cells of at most SMALL_WIDTH × SMALL_HEIGHT: every pixel
+ * counts, so JPEG noise and resampling average out. Transparent pixels are seen over white.
+ */
+function shrink({ width, height, data }: DecodedImage): GrayImage {
+  const small = { width: Math.min(width, SMALL_WIDTH), height: Math.min(height, SMALL_HEIGHT) }
+  const sums = new Float64Array(small.width * small.height)
+  const counts = new Float64Array(small.width * small.height)
+  const cellX = new Uint32Array(width)
+  for (let x = 0; x < width; x++) cellX[x] = Math.floor((x * small.width) / width)
+  for (let y = 0; y < height; y++) {
+    const rowCell = Math.floor((y * small.height) / height) * small.width
+    let at = y * width * 4
+    for (let x = 0; x < width; x++, at += 4) {
+      const alpha = data[at + 3]! / 255
+      const luma = 0.299 * data[at]! + 0.587 * data[at + 1]! + 0.114 * data[at + 2]!
+      const cell = rowCell + cellX[x]!
+      sums[cell]! += luma * alpha + 255 * (1 - alpha)
+      counts[cell]! += 1
+    }
+  }
+  for (let cell = 0; cell < sums.length; cell++) sums[cell] = sums[cell]! / Math.max(counts[cell]!, 1)
+  return { ...small, gray: sums }
+}
+
+function contrast({ gray }: GrayImage): number {
+  let sum = 0
+  let squares = 0
+  for (const value of gray) {
+    sum += value
+    squares += value * value
+  }
+  const mean = sum / gray.length
+  return Math.sqrt(Math.max(squares / gray.length - mean * mean, 0))
+}
+
+/** A window of the picture (fractions of its width and height) averaged over a GRID_WIDTH × GRID_HEIGHT grid. */
+function windowGrid(
+  { width, height, gray }: GrayImage,
+  [left, right, top, bottom]: (typeof WINDOWS)[number],
+): Float64Array {
+  const sums = new Float64Array(GRID_WIDTH * GRID_HEIGHT)
+  const counts = new Float64Array(GRID_WIDTH * GRID_HEIGHT)
+  const [x0, x1] = [Math.round(left * width), Math.round(right * width)]
+  const [y0, y1] = [Math.round(top * height), Math.round(bottom * height)]
+  for (let y = y0; y < y1; y++) {
+    const rowCell = Math.floor(((y - y0) * GRID_HEIGHT) / (y1 - y0)) * GRID_WIDTH
+    for (let x = x0; x < x1; x++) {
+      const cell = rowCell + Math.floor(((x - x0) * GRID_WIDTH) / (x1 - x0))
+      sums[cell]! += gray[y * width + x]!
+      counts[cell]! += 1
+    }
+  }
+  for (let cell = 0; cell < sums.length; cell++) sums[cell] = sums[cell]! / Math.max(counts[cell]!, 1)
+  return sums
+}
+
+const cosines = (size: number, kept: number) => {
+  const table = new Float64Array(kept * size)
+  for (let k = 0; k < kept; k++) {
+    for (let n = 0; n < size; n++) table[k * size + n] = Math.cos(((2 * n + 1) * k * Math.PI) / (2 * size))
+  }
+  return table
+}
+const COSINES_X = cosines(GRID_WIDTH, KEPT_WIDTH)
+const COSINES_Y = cosines(GRID_HEIGHT, KEPT_HEIGHT)
+
+/**
+ * The DCT of the grid, its KEPT_WIDTH × KEPT_HEIGHT lowest frequencies, each bit set when the
+ * coefficient is above their median (the first, the overall brightness, takes no part in the median).
+ * Low frequencies survive re-compression and scaling; the median keeps the bits balanced. A tall grid
+ * because screenshots are: the rows of a bank app's list are what tell two of them apart.
+ */
+function dctHash(grid: Float64Array): bigint {
+  // rows first: for each grid row, its KEPT_WIDTH lowest horizontal frequencies
+  const rows = new Float64Array(GRID_HEIGHT * KEPT_WIDTH)
+  for (let y = 0; y < GRID_HEIGHT; y++) {
+    for (let k = 0; k < KEPT_WIDTH; k++) {
+      let sum = 0
+      for (let x = 0; x < GRID_WIDTH; x++) sum += grid[y * GRID_WIDTH + x]! * COSINES_X[k * GRID_WIDTH + x]!
+      rows[y * KEPT_WIDTH + k] = sum
+    }
+  }
+  const coefficients = new Float64Array(KEPT_WIDTH * KEPT_HEIGHT)
+  for (let v = 0; v < KEPT_HEIGHT; v++) {
+    for (let k = 0; k < KEPT_WIDTH; k++) {
+      let sum = 0
+      for (let y = 0; y < GRID_HEIGHT; y++) sum += rows[y * KEPT_WIDTH + k]! * COSINES_Y[v * GRID_HEIGHT + y]!
+      coefficients[v * KEPT_WIDTH + k] = sum
+    }
+  }
+  const sorted = [...coefficients.subarray(1)].sort((a, b) => a - b)
+  const median = sorted[(sorted.length - 1) >> 1]!
+  let bits = 0n
+  for (const coefficient of coefficients) bits = (bits << 1n) | (coefficient > median ? 1n : 0n)
+  return bits
+}

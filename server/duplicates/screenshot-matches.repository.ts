@@ -1,0 +1,268 @@
+import { sql, type Kysely } from 'kysely'
+import type { Database } from '../db/database.ts'
+import { bandProbes, BAND_COUNT, hashBands, NEAR_DISTANCE } from './screenshot-bands.ts'
+import { hashDistance, type ScreenshotFingerprint } from './screenshot-fingerprint.ts'
+
+/** A claim queued for its screenshot check. */
+export interface DueCheck {
+  claimId: number
+  dueAt: number
+  attempts: number
+}
+
+/** The claim a check is about: its file, and who filed it. */
+export interface CheckedClaim {
+  id: number
+  screenshotKey: string
+  /** As received, in the claim's seal; '' on claims from before it was kept. */
+  screenshotSha256: string
+  phoneNumber: string
+  email: string
+}
+
+/** Another claimant's claim whose screenshot is this one's, exactly or nearly. */
+export interface FoundMatch {
+  otherClaimId: number
+  kind: 'exact' | 'near'
+  distance: number
+}
+
+// a screenshot shared by a crowd would otherwise add pairs by the square of the crowd
+export const MAX_MATCHES_PER_CLAIM = 20
+// the most band candidates read for one claim: a crowd of near-identical screenshots (one picture sent by
+// thousands) could otherwise make one check read them all; a crowd that large is flagged anyway
+const MAX_CANDIDATES = 50_000
+
+export async function findDueChecks(db: Kysely<Database>, limit: number): Promise<DueCheck[]> {
+  const rows = await db
+    .selectFrom('screenshot_checks')
+    .select(['claim_id', 'due_at', 'attempts'])
+    .where('due_at', '<=', Date.now())
+    .orderBy('due_at')
+    .limit(limit)
+    .execute()
+  return rows.map((row) => ({
+    claimId: Number(row.claim_id),
+    dueAt: Number(row.due_at),
+    attempts: row.attempts,
+  }))
+}
+
+/**
+ * Takes a check by pushing its due time past the lease in one conditional update: of two processes
+ * that saw it due, one wins. A process that dies holding it leaves it to be taken again after the lease.
+ */
+export async function leaseCheck(
+  db: Kysely<Database>,
+  { claimId, dueAt, attempts }: DueCheck,
+  leaseMs: number,
+): Promise<boolean> {
+  const taken = await db
+    .updateTable('screenshot_checks')
+    .set({ due_at: Date.now() + leaseMs, attempts: attempts + 1 })
+    .where('claim_id', '=', claimId)
+    .where('due_at', '=', dueAt)
+    .executeTakeFirst()
+  return Number(taken.numUpdatedRows) === 1
+}
+
+export async function postponeCheck(db: Kysely<Database>, claimId: number, delayMs: number): Promise<void> {
+  await db
+    .updateTable('screenshot_checks')
+    .set({ due_at: Date.now() + delayMs })
+    .where('claim_id', '=', claimId)
+    .execute()
+}
+
+export async function findCheckedClaim(db: Kysely<Database>, id: number): Promise<CheckedClaim | undefined> {
+  const row = await db
+    .selectFrom('claims')
+    .select(['id', 'screenshot_key', 'screenshot_sha256', 'phone_number', 'email'])
+    .where('id', '=', id)
+    .executeTakeFirst()
+  return (
+    row && {
+      id: Number(row.id),
+      screenshotKey: row.screenshot_key,
+      screenshotSha256: row.screenshot_sha256,
+      phoneNumber: row.phone_number,
+      email: row.email,
+    }
+  )
+}
+
+/** The perceptual hashes already made of these exact bytes for another claim, so the file need not be decoded again. */
+export async function findKnownHashes(
+  db: Kysely<Database>,
+  sha256: string,
+): Promise<ScreenshotFingerprint | undefined> {
+  if (!sha256) return undefined
+  const row = await db
+    .selectFrom('screenshot_hashes')
+    .select('perceptual_hash')
+    .where('sha256', '=', sha256)
+    .where('status', '=', 'hashed')
+    .limit(1)
+    .executeTakeFirst()
+  if (!row) return undefined
+  return { sha256, perceptualHashes: row.perceptual_hash ? row.perceptual_hash.split(' ') : undefined }
+}
+
+/**
+ * Other claimants' claims with the same bytes or a near picture: a near pair compares the whole
+ * picture of one with any of the other's hashes (whole or cropped). The same person (the same phone
+ * digits or e-mail) filing for two apps is not a match.
+ */
+export async function findMatches(
+  db: Kysely<Database>,
+  { claim, fingerprint }: { claim: CheckedClaim; fingerprint: ScreenshotFingerprint },
+): Promise<FoundMatch[]> {
+  const found = new Map<number, FoundMatch>()
+  const isSameClaimant = (other: { phone_number: string; email: string }) =>
+    digits(other.phone_number) === digits(claim.phoneNumber) ||
+    other.email.toLowerCase() === claim.email.toLowerCase()
+  const exact = await db
+    .selectFrom('screenshot_hashes')
+    .innerJoin('claims', 'claims.id', 'screenshot_hashes.claim_id')
+    .select(['claims.id', 'claims.phone_number', 'claims.email'])
+    .where('screenshot_hashes.sha256', '=', fingerprint.sha256)
+    .where('claims.id', '<>', claim.id)
+    .orderBy('claims.id', 'desc')
+    .limit(MAX_MATCHES_PER_CLAIM * 4)
+    .execute()
+  for (const other of exact) {
+    if (!isSameClaimant(other))
+      found.set(Number(other.id), { otherClaimId: Number(other.id), kind: 'exact', distance: 0 })
+  }
+  const hashes = fingerprint.perceptualHashes
+  if (hashes) {
+    const [whole, ...crops] = hashes.map(bandProbes)
+    // the candidates' hashes alone (no join): most are the same app's other screenshots, and fall away.
+    // The whole picture is compared with every stored hash, a crop of it with stored whole pictures only.
+    const candidates = await db
+      .selectFrom('screenshot_hash_bands')
+      .select(['claim_id', 'variant', 'hash'])
+      .where('claim_id', '<>', claim.id)
+      .where((eb) =>
+        eb.or(
+          Array.from({ length: BAND_COUNT }, (_, band) => [
+            eb(sql.ref(`band${band}`), 'in', whole![band]!),
+            eb.and([
+              eb(sql.ref(`band${band}`), 'in', [...new Set(crops.flatMap((perCrop) => perCrop[band]!))]),
+              eb('variant', '=', 0),
+            ]),
+          ]).flat(),
+        ),
+      )
+      .limit(MAX_CANDIDATES)
+      .execute()
+    const near = new Map<number, number>()
+    for (const candidate of candidates) {
+      const id = Number(candidate.claim_id)
+      if (found.has(id)) continue
+      for (const [variant, hash] of hashes.entries()) {
+        if (variant !== 0 && candidate.variant !== 0) continue
+        const distance = hashDistance(hash, candidate.hash)
+        if (distance <= NEAR_DISTANCE && distance < (near.get(id) ?? Infinity)) near.set(id, distance)
+      }
+    }
+    if (near.size > 0) {
+      const others = await db
+        .selectFrom('claims')
+        .select(['id', 'phone_number', 'email'])
+        .where('id', 'in', [...near.keys()])
+        .execute()
+      for (const other of others) {
+        const id = Number(other.id)
+        if (!isSameClaimant(other)) found.set(id, { otherClaimId: id, kind: 'near', distance: near.get(id)! })
+      }
+    }
+  }
+  return [...found.values()]
+    .sort((a, b) => a.distance - b.distance || b.otherClaimId - a.otherClaimId)
+    .slice(0, MAX_MATCHES_PER_CLAIM)
+}
+
+/** The check's outcome, all or nothing: the hashes, their bands, each match both ways, and the queue entry gone. */
+export async function recordCheck(
+  db: Kysely<Database>,
+  {
+    claimId,
+    fingerprint,
+    matches,
+  }: { claimId: number; fingerprint: ScreenshotFingerprint | undefined; matches: FoundMatch[] },
+): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    // the claim may have been purged meanwhile: then there is nothing to record
+    const queued = await trx
+      .deleteFrom('screenshot_checks')
+      .where('claim_id', '=', claimId)
+      .executeTakeFirst()
+    if (Number(queued.numDeletedRows) === 0) return
+    await trx
+      .insertInto('screenshot_hashes')
+      .values({
+        claim_id: claimId,
+        status: fingerprint ? 'hashed' : 'unreadable',
+        sha256: fingerprint?.sha256 ?? null,
+        perceptual_hash: fingerprint?.perceptualHashes?.join(' ') ?? null,
+        checked_at: Date.now(),
+      })
+      .onConflict((conflict) => conflict.column('claim_id').doNothing())
+      .execute()
+    const hashes = fingerprint?.perceptualHashes ?? []
+    if (hashes.length > 0) {
+      await trx
+        .insertInto('screenshot_hash_bands')
+        .values(
+          hashes.map((hash, variant) => ({
+            claim_id: claimId,
+            variant,
+            hash,
+            ...Object.fromEntries(hashBands(hash).map((band, index) => [`band${index}`, band])),
+          })) as never,
+        )
+        .onConflict((conflict) => conflict.columns(['claim_id', 'variant']).doNothing())
+        .execute()
+    }
+    if (matches.length > 0) {
+      await trx
+        .insertInto('screenshot_matches')
+        .values(
+          matches.flatMap(({ otherClaimId, kind, distance }) => [
+            { claim_id: claimId, other_claim_id: otherClaimId, kind, distance },
+            { claim_id: otherClaimId, other_claim_id: claimId, kind, distance },
+          ]),
+        )
+        .onConflict((conflict) => conflict.columns(['claim_id', 'other_claim_id']).doNothing())
+        .execute()
+    }
+  })
+}
+
+/** The matches of these claims, for the dashboards: each with the other claim's app. */
+export async function findMatchesOf(
+  db: Kysely<Database>,
+  claimIds: number[],
+): Promise<Map<number, { id: number; app: string; kind: 'exact' | 'near' }[]>> {
+  const byClaim = new Map<number, { id: number; app: string; kind: 'exact' | 'near' }[]>()
+  if (claimIds.length === 0) return byClaim
+  const rows = await db
+    .selectFrom('screenshot_matches')
+    .innerJoin('claims', 'claims.id', 'screenshot_matches.other_claim_id')
+    .select(['screenshot_matches.claim_id', 'claims.id', 'claims.app', 'screenshot_matches.kind'])
+    .where('screenshot_matches.claim_id', 'in', claimIds)
+    .orderBy('screenshot_matches.claim_id')
+    .orderBy('claims.id')
+    .execute()
+  for (const row of rows) {
+    const list = byClaim.get(Number(row.claim_id)) ?? []
+    list.push({ id: Number(row.id), app: row.app, kind: row.kind === 'exact' ? 'exact' : 'near' })
+    byClaim.set(Number(row.claim_id), list)
+  }
+  return byClaim
+}
+
+function digits(phone: string): string {
+  return phone.replace(/\D/g, '')
+}
