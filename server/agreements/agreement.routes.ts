@@ -11,6 +11,7 @@ import {
   LINK_USED_OR_EXPIRED_MESSAGE,
 } from '../../src/lookup-messages.ts'
 import type { Database } from '../db/database.ts'
+import { retryWhileLocked } from '../db/shared-transaction.ts'
 import type { Languages } from '../i18n/languages.ts'
 import { clientAddress } from '../client-address.ts'
 import { hitRateLimit, type RateLimitRule } from '../rate-limit.ts'
@@ -85,19 +86,27 @@ export function agreementRoutes({
       throw new AppError('BAD_REQUEST', { status: 400, message: LINK_INCOMPLETE_MESSAGE })
     }
     const now = Date.now()
-    const contact = await takeAgreementLink(db, { token, now })
+    const downloadKey = newLinkToken()
+    // the link is spent only with its download key stored: a failure in between leaves it unused
+    const contact = await retryWhileLocked(() =>
+      db.transaction().execute(async (trx) => {
+        const taken = await takeAgreementLink(trx, { token, now })
+        if (taken) {
+          await insertAgreementLink(trx, {
+            token: downloadKey,
+            purpose: 'download',
+            contact: taken,
+            now,
+            ttlMs: LINK_TTL_MS,
+          })
+        }
+        return taken
+      }),
+    )
     if (!contact) throw new AppError('LINK_EXPIRED', { status: 410, message: LINK_USED_OR_EXPIRED_MESSAGE })
     // a clean-up that fails is done by the next one; the claimant's answer does not wait for it
     void agreementLinks.pruneNow(now).catch(() => undefined)
     const own = await findOwnAgreements(db, contact)
-    const downloadKey = newLinkToken()
-    await insertAgreementLink(db, {
-      token: downloadKey,
-      purpose: 'download',
-      contact,
-      now,
-      ttlMs: LINK_TTL_MS,
-    })
     res.set('Cache-Control', 'no-store').json({
       agreements: toFoundAgreements({ own, forms, languages, locale: requestLocale(req) }),
       downloadKey,
