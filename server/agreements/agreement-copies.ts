@@ -1,9 +1,8 @@
-import { setTimeout as sleep } from 'node:timers/promises'
-import { performance } from 'node:perf_hooks'
 import type { Kysely } from 'kysely'
 import type { FormConfig } from '../../src/form-config.ts'
 import type { Database } from '../db/database.ts'
 import type { Logger } from '../logger.ts'
+import { backgroundLoop } from '../background-loop.ts'
 import { DEFAULT_LOCALE, parseLocale, translator, type Locale, type Translator } from '../../src/translate.ts'
 import { signedAgreementDocument } from './agreement-document.ts'
 import { claimSignedRecord } from './signed-record.ts'
@@ -28,13 +27,8 @@ const LEASE_MS = 5 * 60_000
 // after a failed send (mail server down, address refused): 1 min, 5 min, 30 min, 2 h, then every 12 h
 const RETRY_DELAYS_MS = [60_000, 5 * 60_000, 30 * 60_000, 2 * 3600_000, 12 * 3600_000]
 const BATCH = 50
-// claims come first: while the server is this busy, a copy waits (at most MAX_WAIT_MS); each copy
-// makes a sealed PDF, and a surge of claims needs the cores more than a courtesy e-mail does
-const BUSY_UTILIZATION = 0.5
-// on PostgreSQL a surge keeps the event loop waiting on the database more than busy: a copy also waits
-// until no claim has come in for this long
-const QUIET_AFTER_CLAIM_MS = 500
-const QUIET_CHECK_MS = 20
+// claims come first (backgroundLoop's quietMoment): each copy makes a sealed PDF, and a surge of claims
+// needs the cores more than a courtesy e-mail does; but no copy waits longer than this
 const MAX_WAIT_MS = 10 * 60_000
 
 /**
@@ -63,37 +57,7 @@ export function createAgreementCopies({
   publicUrl?: string | undefined
   logger: Logger
 }): AgreementCopies {
-  let stopped = false
-  let again = false
-  let running: Promise<void> | undefined
-  let timer: NodeJS.Timeout | undefined
-  let lastQueuedAt = 0
-
-  function wake(): void {
-    lastQueuedAt = Date.now()
-    if (stopped) return
-    if (running) {
-      again = true
-      return
-    }
-    clearTimeout(timer)
-    running = sendDue()
-      .catch((error: unknown) => {
-        logger.error(
-          { err: error instanceof Error ? error.message : String(error) },
-          'agreement copies failed',
-        )
-      })
-      .finally(() => {
-        running = undefined
-        if (again) {
-          again = false
-          wake()
-        } else if (!stopped) {
-          timer = setTimeout(wake, POLL_MS).unref()
-        }
-      })
-  }
+  const loop = backgroundLoop({ work: sendDue, pollMs: POLL_MS, logger, failure: 'agreement copies failed' })
 
   async function sendDue(): Promise<void> {
     for (;;) {
@@ -107,8 +71,8 @@ export function createAgreementCopies({
         .execute()
       if (due.length === 0) return
       for (const copy of due) {
-        await quietMoment(Number(copy.due_at))
-        if (stopped) return
+        await loop.quietMoment(Number(copy.due_at) + MAX_WAIT_MS)
+        if (loop.isStopped()) return
         await sendCopy({
           claimId: Number(copy.claim_id),
           dueAt: Number(copy.due_at),
@@ -116,21 +80,6 @@ export function createAgreementCopies({
           linkOrigin: publicUrl ?? copy.link_origin,
         })
       }
-    }
-  }
-
-  /**
-   * Waits while the event loop is busier than BUSY_UTILIZATION or a claim came in less than
-   * QUIET_AFTER_CLAIM_MS ago, until MAX_WAIT_MS after dueAt.
-   */
-  async function quietMoment(dueAt: number): Promise<void> {
-    while (!stopped) {
-      const before = performance.eventLoopUtilization()
-      await sleep(QUIET_CHECK_MS)
-      const busy =
-        performance.eventLoopUtilization(before).utilization >= BUSY_UTILIZATION ||
-        Date.now() - lastQueuedAt < QUIET_AFTER_CLAIM_MS
-      if (!busy || Date.now() - dueAt >= MAX_WAIT_MS) return
     }
   }
 
@@ -198,15 +147,5 @@ export function createAgreementCopies({
       logger.warn({ claimId, attempt: attempts + 1, retryInMs: delay }, 'agreement copy will be retried')
   }
 
-  return {
-    wake,
-    async settled() {
-      while (running && !stopped) await running
-    },
-    async stop() {
-      stopped = true
-      clearTimeout(timer)
-      await running
-    },
-  }
+  return { wake: loop.wake, settled: loop.settled, stop: loop.stop }
 }

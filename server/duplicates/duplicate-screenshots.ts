@@ -1,8 +1,7 @@
-import { setTimeout as sleep } from 'node:timers/promises'
-import { performance } from 'node:perf_hooks'
 import type { Kysely } from 'kysely'
 import type { Database } from '../db/database.ts'
 import type { Logger } from '../logger.ts'
+import { backgroundLoop } from '../background-loop.ts'
 import type { ScreenshotStorage } from '../uploads/screenshot-storage.ts'
 import type { ScreenshotHasher } from './screenshot-hasher.ts'
 import {
@@ -32,12 +31,6 @@ const LEASE_MS = 5 * 60_000
 // a store that cannot be read (S3 down): tried again after 1, 5, 30 minutes, then given up as unreadable
 const RETRY_DELAYS_MS = [60_000, 5 * 60_000, 30 * 60_000]
 const BATCH = 50
-// claims come first: while the event loop is this busy, or a claim came in less than QUIET_AFTER_CLAIM_MS
-// ago (on PostgreSQL a surge keeps the loop waiting on the database more than busy), a check waits
-const BUSY_UTILIZATION = 0.5
-const QUIET_AFTER_CLAIM_MS = 500
-const QUIET_CHECK_MS = 20
-
 /**
  * One claim at a time, oldest first, as agreement-copies.ts sends copies: each check is taken by a lease
  * so two server processes never do the same one; the screenshot is fingerprinted in a low-priority
@@ -56,58 +49,23 @@ export function createDuplicateScreenshots({
   hasher: ScreenshotHasher
   logger: Logger
 }): DuplicateScreenshots {
-  let stopped = false
-  let again = false
-  let running: Promise<void> | undefined
-  let timer: NodeJS.Timeout | undefined
-  let lastClaimAt = 0
-
-  function run(): void {
-    if (stopped) return
-    if (running) {
-      again = true
-      return
-    }
-    clearTimeout(timer)
-    running = checkDue()
-      .catch((error: unknown) => {
-        logger.error(
-          { err: error instanceof Error ? error.message : String(error) },
-          'duplicate screenshot checks failed',
-        )
-      })
-      .finally(() => {
-        running = undefined
-        if (again) {
-          again = false
-          run()
-        } else if (!stopped) {
-          timer = setTimeout(run, POLL_MS).unref()
-        }
-      })
-  }
+  // claims come first: a check waits for backgroundLoop's quiet moment
+  const loop = backgroundLoop({
+    work: checkDue,
+    pollMs: POLL_MS,
+    logger,
+    failure: 'duplicate screenshot checks failed',
+  })
 
   async function checkDue(): Promise<void> {
     for (;;) {
       const due = await findDueChecks(db, BATCH)
       if (due.length === 0) return
       for (const check of due) {
-        await quietMoment()
-        if (stopped) return
+        await loop.quietMoment()
+        if (loop.isStopped()) return
         if (await leaseCheck(db, check, LEASE_MS)) await checkClaim(check)
       }
-    }
-  }
-
-  /** Waits while the event loop is busier than BUSY_UTILIZATION or a claim came in just now. */
-  async function quietMoment(): Promise<void> {
-    while (!stopped) {
-      const before = performance.eventLoopUtilization()
-      await sleep(QUIET_CHECK_MS)
-      const busy =
-        performance.eventLoopUtilization(before).utilization >= BUSY_UTILIZATION ||
-        Date.now() - lastClaimAt < QUIET_AFTER_CLAIM_MS
-      if (!busy) return
     }
   }
 
@@ -152,17 +110,10 @@ export function createDuplicateScreenshots({
   }
 
   return {
-    wake() {
-      lastClaimAt = Date.now()
-      run()
-    },
-    async settled() {
-      while (running && !stopped) await running
-    },
+    wake: loop.wake,
+    settled: loop.settled,
     async stop() {
-      stopped = true
-      clearTimeout(timer)
-      await running
+      await loop.stop()
       await hasher.stop()
     },
   }
