@@ -18,6 +18,7 @@ import * as createProofOfWork from './2026_11_26_1100_create_proof_of_work.ts'
 import * as createAgreementLinks from './2026_11_26_1200_create_agreement_links.ts'
 import * as addClaimConfirmation from './2026_11_26_1300_add_claim_confirmation.ts'
 import * as createScreenshotMatches from './2026_11_26_1400_create_screenshot_matches.ts'
+import * as createStaffAccounts from './2026_11_27_1000_create_staff_accounts.ts'
 
 /** Every migration, by name; names sort in the order they run. */
 export const MIGRATIONS: Record<string, Migration> = {
@@ -40,4 +41,5 @@ export const MIGRATIONS: Record<string, Migration> = {
   '2026_11_26_1200_create_agreement_links': createAgreementLinks,
   '2026_11_26_1300_add_claim_confirmation': addClaimConfirmation,
   '2026_11_26_1400_create_screenshot_matches': createScreenshotMatches,
+  '2026_11_27_1000_create_staff_accounts': createStaffAccounts,
 }

@@ -23,6 +23,7 @@ import type { Logger } from './logger.ts'
 import { requestLogger } from './request-logger.ts'
 import { dashboardRoutes } from './staff/dashboard.routes.ts'
 import { requireStaff } from './staff/require-staff.ts'
+import { DEFAULT_IDLE_TIMEOUT_MS } from './staff/staff-session.ts'
 import { staffAuthRoutes } from './staff/staff-auth.routes.ts'
 import { staticClient } from './static-client.ts'
 import { claimRoutes } from './submissions/claim.routes.ts'
@@ -71,6 +72,8 @@ export interface AppDeps {
   trustProxy?: TrustProxy
   /** The site's external origin (PUBLIC_URL); each request's own when left out. */
   publicUrl?: string | undefined
+  /** STAFF_IDLE_MINUTES in milliseconds; 30 minutes when left out. */
+  staffIdleTimeoutMs?: number
 }
 
 /** The Express app without listen(): tests drive it through supertest. */
@@ -94,6 +97,7 @@ export function createApp({
   clientDir,
   trustProxy = ['loopback'],
   publicUrl,
+  staffIdleTimeoutMs = DEFAULT_IDLE_TIMEOUT_MS,
 }: AppDeps): Express {
   const app = express()
   app.disable('x-powered-by')
@@ -123,8 +127,8 @@ export function createApp({
   )
   // staff: login/logout first, then every other /api/staff route needs a session, whoever adds it
   const audit = auditLog(db, evidenceKey)
-  app.use(staffAuthRoutes({ db, audit }))
-  app.use('/api/staff', requireStaff(db))
+  app.use(staffAuthRoutes({ db, audit, idleTimeoutMs: staffIdleTimeoutMs }))
+  app.use('/api/staff', requireStaff(db, staffIdleTimeoutMs))
   app.use(dashboardRoutes({ db, forms, intake, storage, audit, languages, agreementPdfs }))
   app.use(firmLogoRoutes())
   app.use(uiTextRoutes({ languages }))

@@ -3,6 +3,7 @@ import net from 'node:net'
 import path from 'node:path'
 import { FIRM_SETTINGS } from '../src/firm-settings.ts'
 import type { PublicLimits } from './public-doors.ts'
+import { passwordProblem } from './staff/password-hash.ts'
 
 export interface ServerConfig {
   port: number
@@ -25,8 +26,14 @@ export interface ServerConfig {
   /** smtp(s)://… sends claimants a copy of their agreement; unset writes it to dataDir/outbox as .eml. */
   smtpUrl: string | undefined
   mailFrom: string
-  /** The staff password; unset on a first start, one is generated and printed once. */
+  /**
+   * ADMIN_EMAIL and ADMIN_PASSWORD: with both set, the first admin account is created from them at start
+   * (first-admin.ts); else a fresh install writes a one-time set-up link to a file in DATA_DIR.
+   */
+  adminEmail: string | undefined
   adminPassword: string | undefined
+  /** STAFF_IDLE_MINUTES (default 30): a staff session unused this long ends. */
+  staffIdleTimeoutMs: number
   /** How many server processes share the port (SERVER_PROCESSES, default 1). */
   serverProcesses: number
   /** Which proxies' X-Forwarded-* headers to believe (TRUST_PROXY), in a form Express's 'trust proxy' takes. */
@@ -107,7 +114,8 @@ export function readServerConfig(env: NodeJS.ProcessEnv = process.env): Readonly
     databaseOwnerUrl,
     logLevel: env.LOG_LEVEL ?? 'info',
     smtpUrl: env.SMTP_URL?.trim() || undefined,
-    adminPassword: env.ADMIN_PASSWORD || undefined,
+    ...readFirstAdmin(env),
+    staffIdleTimeoutMs: readCount(env.STAFF_IDLE_MINUTES, 'STAFF_IDLE_MINUTES', 30) * 60 * 1000,
     evidenceKey: readEvidenceKey(env.EVIDENCE_KEY),
     publicLimits: {
       perAddress: readCount(env.PUBLIC_LIMIT_PER_ADDRESS, 'PUBLIC_LIMIT_PER_ADDRESS', DEFAULT_PER_ADDRESS),
@@ -142,6 +150,20 @@ function readCount(value: string | undefined, name: string, fallback: number): n
       `${name} "${value}" is not a count: use a whole number of 1 or more (unset: ${fallback})`,
     )
   return count
+}
+
+function readFirstAdmin(env: NodeJS.ProcessEnv): Pick<ServerConfig, 'adminEmail' | 'adminPassword'> {
+  const adminEmail = env.ADMIN_EMAIL?.trim() || undefined
+  const adminPassword = env.ADMIN_PASSWORD || undefined
+  if (adminEmail && !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(adminEmail)) {
+    throw new SettingError(`ADMIN_EMAIL "${adminEmail}" is not an e-mail address`)
+  }
+  if (adminPassword !== undefined && adminEmail === undefined) {
+    throw new SettingError('ADMIN_PASSWORD needs ADMIN_EMAIL: together they create the first admin account')
+  }
+  const problem = adminPassword === undefined ? undefined : passwordProblem(adminPassword)
+  if (problem) throw new SettingError(`ADMIN_PASSWORD: ${problem}`)
+  return { adminEmail, adminPassword }
 }
 
 function readOnOff(value: string | undefined, name: string, fallback: boolean): boolean {

@@ -9,7 +9,7 @@ import { createAgreementLinks } from './agreements/agreement-links.ts'
 import { createAgreementMailer } from './agreements/agreement-mailer.ts'
 import { loadAgreementTemplates, type AgreementTemplates } from './agreements/agreement-templates.ts'
 import { createApp } from './app.ts'
-import { ensureAdminPassword } from './staff/admin-password.ts'
+import { ensureFirstAdmin } from './staff/first-admin.ts'
 import type { ServerConfig } from './config.ts'
 import { createDb, SQLITE_FILE_NAME } from './db/create-db.ts'
 import type { Database, Dialect } from './db/database.ts'
@@ -132,6 +132,7 @@ export async function startServer(
     clientDir: CLIENT_DIR,
     trustProxy: config.trustProxy,
     publicUrl: config.publicUrl,
+    staffIdleTimeoutMs: config.staffIdleTimeoutMs,
   })
   const server = await new Promise<Server>((resolve, reject) => {
     const listening = app.listen(config.port, config.host, () => resolve(listening))
@@ -193,16 +194,21 @@ export async function prepareData({
   } else {
     await migrateToLatest(db)
   }
-  await ensureAdminPassword({
+  const firstAdmin = await ensureFirstAdmin({
     db,
+    adminEmail: config.adminEmail,
     adminPassword: config.adminPassword,
-    // printed once, to the terminal only: the database keeps just its hash
-    announce: (password) =>
-      console.log(
-        `\nNo ADMIN_PASSWORD was set, so one was generated. Staff password: ${password}\n` +
-          'Keep it somewhere safe: it is not stored and will not be shown again. Set ADMIN_PASSWORD to change it.\n',
-      ),
+    dataDir: config.dataDir,
+    siteOrigin: config.publicUrl ?? serverUrl(config.host, config.port),
   })
+  // only the file's path: the link in it is a credential, and terminals end up in service logs
+  if (firstAdmin.kind === 'setup-link') {
+    console.log(
+      `\nNo staff account exists yet. Open the one-time link in ${firstAdmin.file} to create the first admin ` +
+        '(or set ADMIN_EMAIL and ADMIN_PASSWORD and start again).\n',
+    )
+  }
+  if (firstAdmin.kind === 'created') logger.info('first admin account created from ADMIN_EMAIL')
   // before listening: a crash (or a killed purge) may have left screenshot files that no claim names
   const sweep = await removeOrphanScreenshots({ db, dialect, storage })
   logger.info({ screenshotFiles: sweep.files, orphansRemoved: sweep.removed }, 'screenshot recovery')

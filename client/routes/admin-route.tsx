@@ -1,3 +1,4 @@
+import { canSeeApp } from '../../src/api/staff.ts'
 import { useFormConfig } from '../forms/use-form-config.ts'
 import { AppDashboard } from '../staff/app-dashboard.tsx'
 import { StaffArea } from '../staff/staff-area.tsx'
@@ -19,7 +20,11 @@ export function AdminRoute({ slug }: { slug: string }) {
   }
   const { config } = state
   return (
-    <StaffArea gateTitle={`${config.displayName} Admin Access`} app={config.slug}>
+    <StaffArea
+      gateTitle={`${config.displayName} Admin Access`}
+      app={config.slug}
+      allows={(account) => canSeeApp(account, config.slug)}
+    >
       {(session) => <AppDashboard config={config} session={session} />}
     </StaffArea>
   )

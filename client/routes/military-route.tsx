@@ -3,13 +3,18 @@ import { fetchMilitaryStats } from '../intake/api.ts'
 import { StaffArea } from '../staff/staff-area.tsx'
 import type { StaffSession } from '../staff/use-staff-session.ts'
 import { useStaffResource } from '../staff/use-staff-resource.ts'
+import { StaffUserBar } from '../staff/staff-user-bar.tsx'
 import { Loading } from '../ui/loading.tsx'
 
 const TITLE = 'Military Analysis'
 
 /** /military-analysis: staff only; how many main-form claimants are active-duty military. */
 export function MilitaryRoute() {
-  return <StaffArea gateTitle={TITLE}>{(session) => <MilitaryAnalysis session={session} />}</StaffArea>
+  return (
+    <StaffArea gateTitle={TITLE} allows={(account) => account.role === 'admin'}>
+      {(session) => <MilitaryAnalysis session={session} />}
+    </StaffArea>
+  )
 }
 
 function MilitaryAnalysis({ session }: { session: StaffSession }) {
@@ -30,9 +35,7 @@ function MilitaryAnalysis({ session }: { session: StaffSession }) {
           <h1>{TITLE}</h1>
           <p>Main form submissions from active members of the military</p>
         </div>
-        <button type="button" className="secondary on-blue" onClick={() => void session.logOut()}>
-          Log out
-        </button>
+        <StaffUserBar session={session} />
       </header>
       <div className="card-body">
         {stats.status === 'failed' ? (

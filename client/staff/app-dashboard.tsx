@@ -1,3 +1,4 @@
+import { canExportApp, type StaffAccountView } from '../../src/api/staff.ts'
 import { useEffect, useId, useRef, useState } from 'react'
 import type { FormConfig } from '../../src/form-config.ts'
 import { Loading } from '../ui/loading.tsx'
@@ -18,13 +19,21 @@ import { SubmissionsTable } from './submissions-table.tsx'
 import { localIsoDate, useCsvDownload } from './use-csv-download.ts'
 import { useDebouncedValue } from './use-debounced-value.ts'
 import type { StaffSession } from './use-staff-session.ts'
+import { StaffUserBar } from './staff-user-bar.tsx'
 import { useStaffResource } from './use-staff-resource.ts'
 
 const SEARCH_DELAY_MS = 250
 
 /** /{app}-admin once signed in: stats, chart, server-side search, the list, details and CSV export. */
-export function AppDashboard({ config, session }: { config: FormConfig; session: StaffSession }) {
+export function AppDashboard({
+  config,
+  session,
+}: {
+  config: FormConfig
+  session: StaffSession & { account: StaffAccountView }
+}) {
   const { slug, displayName } = config
+  const canExport = canExportApp(session.account, slug)
   const searchId = useId()
   const [term, setTerm] = useState('')
   const query = useDebouncedValue(term.trim(), SEARCH_DELAY_MS)
@@ -91,9 +100,7 @@ export function AppDashboard({ config, session }: { config: FormConfig; session:
           <h1>{displayName} Admin Dashboard</h1>
           <p>Manage {displayName} submissions and view screenshots</p>
         </div>
-        <button type="button" className="secondary on-blue" onClick={() => void session.logOut()}>
-          Log out
-        </button>
+        <StaffUserBar session={session} />
       </header>
       <div className="card-body">
         <div className="staff-toolbar">
@@ -116,19 +123,21 @@ export function AppDashboard({ config, session }: { config: FormConfig; session:
           </div>
           <ClaimFilterSelects values={filterValues} onChange={setFilterValues} />
           <div className="action-row">
-            <button
-              type="button"
-              className="primary"
-              disabled={csv.isDownloading}
-              onClick={() =>
-                void csv.download({
-                  url: appCsvUrl(slug, query, { filters, flagged }),
-                  fallbackName: `${slug}-submissions-${localIsoDate()}.csv`,
-                })
-              }
-            >
-              {csv.isDownloading ? 'Downloading...' : 'Download CSV'}
-            </button>
+            {canExport ? (
+              <button
+                type="button"
+                className="primary"
+                disabled={csv.isDownloading}
+                onClick={() =>
+                  void csv.download({
+                    url: appCsvUrl(slug, query, { filters, flagged }),
+                    fallbackName: `${slug}-submissions-${localIsoDate()}.csv`,
+                  })
+                }
+              >
+                {csv.isDownloading ? 'Downloading...' : 'Download CSV'}
+              </button>
+            ) : null}
             <button type="button" className="secondary" onClick={() => setReloadCount((count) => count + 1)}>
               Refresh
             </button>
@@ -158,7 +167,12 @@ export function AppDashboard({ config, session }: { config: FormConfig; session:
         )}
 
         {selected ? (
-          <SubmissionDetails ref={detailsRef} submission={selected} onClose={() => setSelected(undefined)}>
+          <SubmissionDetails
+            ref={detailsRef}
+            submission={selected}
+            canExport={canExport}
+            onClose={() => setSelected(undefined)}
+          >
             {selected.duplicateOf.length > 0 ? (
               <DuplicateScreenshots
                 submission={selected}

@@ -6,6 +6,7 @@ import { fetchIntakeSubmissions, INTAKE_CSV_URL } from './staff-api.ts'
 import { StaffArea } from './staff-area.tsx'
 import { useCsvDownload } from './use-csv-download.ts'
 import type { StaffSession } from './use-staff-session.ts'
+import { StaffUserBar } from './staff-user-bar.tsx'
 import { useStaffResource } from './use-staff-resource.ts'
 
 const COLUMNS = ['Name', 'Email', 'Phone', 'Apps Used', 'Signature', 'Date']
@@ -13,7 +14,9 @@ const COLUMNS = ['Name', 'Email', 'Phone', 'Apps Used', 'Signature', 'Date']
 /** The main page's admin mode: the gate, then every main-form submission, newest first. */
 export function IntakeAdminView() {
   return (
-    <StaffArea gateTitle="Admin Access">{(session) => <IntakeSubmissionsView session={session} />}</StaffArea>
+    <StaffArea gateTitle="Admin Access" allows={(account) => account.role === 'admin'}>
+      {(session) => <IntakeSubmissionsView session={session} />}
+    </StaffArea>
   )
 }
 
@@ -43,9 +46,7 @@ function IntakeSubmissionsView({ session }: { session: StaffSession }) {
             Main form submissions, newest first{result ? ` (${result.total.toLocaleString('en-US')})` : ''}
           </p>
         </div>
-        <button type="button" className="secondary on-blue" onClick={() => void session.logOut()}>
-          Log out
-        </button>
+        <StaffUserBar session={session} />
       </header>
       <div className="card-body">
         <div className="action-row">

@@ -5,6 +5,7 @@ import type {
   StaffClaim,
   IntakeSubmission,
   StaffPage,
+  StaffAccountView,
   StaffSession,
   StaffStats,
   StaffSubmission,
@@ -12,6 +13,7 @@ import type {
 import { errorFromResponse, fetchJson, startDownload } from '../http.ts'
 
 export type {
+  StaffAccountView,
   DailyCount,
   DuplicateScreenshot,
   IntakeSubmission,
@@ -23,23 +25,26 @@ export type {
 
 export const PAGE_SIZE = 50
 
-/** 200 means signed in; 401 means show the gate. Anything else is thrown. */
-export async function checkStaffSession(): Promise<boolean> {
+/** 200 gives the signed-in account; 401 (undefined) means show the gate. Anything else is thrown. */
+export async function checkStaffSession(): Promise<StaffAccountView | undefined> {
   try {
-    await fetchJson<StaffSession>('/api/staff/session', { cache: 'no-store' })
-    return true
+    return (await fetchJson<StaffSession>('/api/staff/session', { cache: 'no-store' })).account
   } catch (error) {
-    if (isUnauthorized(error)) return false
+    if (isUnauthorized(error)) return undefined
     throw error
   }
 }
 
 /** The password goes to the server only; the answer is an HttpOnly cookie the page never sees. */
-export async function logInStaff({ password, app }: { password: string; app?: string }): Promise<void> {
+export async function logInStaff(credentials: {
+  email: string
+  password: string
+  app?: string
+}): Promise<void> {
   await fetchJson<void>('/api/staff/login', {
     method: 'POST',
     headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
-    body: JSON.stringify({ password, app }),
+    body: JSON.stringify(credentials),
   })
 }
 

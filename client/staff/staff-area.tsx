@@ -1,21 +1,30 @@
 import type { ReactNode } from 'react'
 import { Loading } from '../ui/loading.tsx'
 import { StaffGate } from './staff-gate.tsx'
+import type { StaffAccountView } from './staff-api.ts'
+import { StaffUserBar } from './staff-user-bar.tsx'
 import { useStaffSession, type StaffSession } from './use-staff-session.ts'
 
-/** Shows the gate until the server says this browser has a staff session, then the staff screen. */
+/**
+ * Shows the gate until the server says this browser has a staff session, then the staff screen when the
+ * account may see it (`allows`), else a notice. The server checks every call again; this only spares
+ * the person a screen of refusals.
+ */
 export function StaffArea({
   gateTitle,
   app,
+  allows = () => true,
   children,
 }: {
   gateTitle: string
   app?: string
-  children: (session: StaffSession) => ReactNode
+  allows?: (account: StaffAccountView) => boolean
+  children: (session: StaffSession & { account: StaffAccountView }) => ReactNode
 }) {
   const session = useStaffSession()
   if (session.status === 'checking') return <Loading label="Checking access..." />
-  if (session.status === 'signed-out') {
+  const { account } = session
+  if (session.status === 'signed-out' || !account) {
     return (
       <StaffGate
         title={gateTitle}
@@ -25,5 +34,20 @@ export function StaffArea({
       />
     )
   }
-  return children(session)
+  if (!allows(account)) {
+    return (
+      <section className="card staff-gate">
+        <header className="card-header staff-header">
+          <h1>{gateTitle}</h1>
+          <StaffUserBar session={session} />
+        </header>
+        <div className="card-body">
+          <p className="alert" role="alert">
+            Your account does not have access to this page. Ask an admin of your firm if you need it.
+          </p>
+        </div>
+      </section>
+    )
+  }
+  return children({ ...session, account })
 }

@@ -4,8 +4,8 @@ import { INVALID_PASSWORD_MESSAGE } from '../../src/staff-messages.ts'
 import { logInStaff } from './staff-api.ts'
 
 /**
- * The login gate. The password is only POSTed to the server, which answers with a session cookie;
- * nothing here knows or compares the password.
+ * The sign-in gate. E-mail and password are only POSTed to the server, which answers with a session
+ * cookie; nothing here knows or compares the password.
  */
 export function StaffGate({
   title,
@@ -20,16 +20,19 @@ export function StaffGate({
   problem?: string | undefined
   onSignedIn: () => void
 }) {
+  const emailId = useId()
   const inputId = useId()
   const errorId = useId()
+  const emailRef = useRef<HTMLInputElement>(null)
   const inputRef = useRef<HTMLInputElement>(null)
+  const [email, setEmail] = useState('')
   const [password, setPassword] = useState('')
   const [isShown, setIsShown] = useState(false)
   const [isVerifying, setIsVerifying] = useState(false)
   const [error, setError] = useState<string | undefined>(problem)
   useEffect(() => {
     document.title = title
-    inputRef.current?.focus()
+    emailRef.current?.focus()
   }, [title])
 
   const submit = async (event: FormEvent) => {
@@ -38,14 +41,14 @@ export function StaffGate({
     setIsVerifying(true)
     setError(undefined)
     try {
-      await logInStaff({ password, ...(app ? { app } : {}) })
+      await logInStaff({ email, password, ...(app ? { app } : {}) })
       setPassword('')
       onSignedIn()
     } catch (caught) {
       const appError = caught instanceof AppError ? caught : undefined
       if (appError?.status === 401) setError(INVALID_PASSWORD_MESSAGE)
       else if (appError?.status === 429) setError(appError.message)
-      else setError(`The password could not be checked: ${(caught as Error).message}. Please try again.`)
+      else setError(`Your sign-in could not be checked: ${(caught as Error).message}. Please try again.`)
       setIsVerifying(false)
       inputRef.current?.select()
     }
@@ -58,7 +61,24 @@ export function StaffGate({
       </header>
       <form className="card-body" onSubmit={(event) => void submit(event)} noValidate>
         <div className="form-group">
-          <label htmlFor={inputId}>Admin Password</label>
+          <label htmlFor={emailId}>Email</label>
+          <input
+            ref={emailRef}
+            id={emailId}
+            className="form-control"
+            type="email"
+            autoComplete="username"
+            autoCapitalize="off"
+            spellCheck={false}
+            required
+            value={email}
+            aria-invalid={error ? true : undefined}
+            aria-describedby={error ? errorId : undefined}
+            onChange={(event) => setEmail(event.target.value)}
+          />
+        </div>
+        <div className="form-group">
+          <label htmlFor={inputId}>Password</label>
           <div className="password-row">
             <input
               ref={inputRef}
@@ -90,7 +110,11 @@ export function StaffGate({
             {error}
           </p>
         ) : null}
-        <button type="submit" className="submit" disabled={isVerifying || password === ''}>
+        <button
+          type="submit"
+          className="submit"
+          disabled={isVerifying || email.trim() === '' || password === ''}
+        >
           {isVerifying ? 'Verifying...' : 'Access Dashboard'}
         </button>
         <p className="hint">Authorized personnel only.</p>

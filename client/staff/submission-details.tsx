@@ -6,11 +6,14 @@ import type { StaffSubmission } from './staff-api.ts'
 /** 'Selected Submission Details': the claim and its screenshot, which opens full size in a new tab. */
 export function SubmissionDetails({
   submission,
+  canExport,
   onClose,
   ref,
   children,
 }: {
   submission: StaffSubmission
+  /** Whether the account may take the claim's evidence away (the server checks again). */
+  canExport: boolean
   onClose: () => void
   ref?: Ref<HTMLElement>
   /** More about the claim, under its details (a flagged claim's matches). */
@@ -22,18 +25,20 @@ export function SubmissionDetails({
       <div className="panel-heading">
         <h2 id="details-heading">Selected Submission Details</h2>
         <div className="panel-actions">
-          <button
-            type="button"
-            className="secondary"
-            onClick={() =>
-              startDownload({
-                href: `/api/staff/claims/${submission.id}/evidence.zip`,
-                fileName: `claim-${submission.id}-evidence.zip`,
-              })
-            }
-          >
-            Download evidence
-          </button>
+          {canExport ? (
+            <button
+              type="button"
+              className="secondary"
+              onClick={() =>
+                startDownload({
+                  href: `/api/staff/claims/${submission.id}/evidence.zip`,
+                  fileName: `claim-${submission.id}-evidence.zip`,
+                })
+              }
+            >
+              Download evidence
+            </button>
+          ) : null}
           <button type="button" className="secondary" onClick={onClose}>
             Close
           </button>

@@ -128,18 +128,54 @@ export interface RateLimitsTable {
   hits: number
 }
 
-export interface AdminCredentialsTable {
-  id: number
-  /** scrypt$N$r$p$salt$hash, never the password */
-  password_hash: string
-  created_at: string
+/** A member of the firm's staff (staff-accounts.ts); e-mail lower-case. */
+export interface StaffAccountsTable {
+  id: Generated<number>
+  email: string
+  name: string
+  role: 'admin' | 'staff'
+  /** scrypt$N$r$p$salt$hash, never the password; null until the invitation is accepted */
+  password_hash: string | null
+  /** base32 TOTP secret once two-factor sign-in is on */
+  totp_secret: string | null
+  /** a secret being set up, not yet confirmed with a code */
+  totp_pending_secret: string | null
+  disabled_at: number | null
+  created_at: number
+}
+
+/** The apps a `staff` account may see; can_export 0/1. */
+export interface StaffAccountAppsTable {
+  account_id: number
+  app: string
+  can_export: number
+}
+
+export interface StaffRecoveryCodesTable {
+  account_id: number
+  /** SHA-256 of the code, never the code */
+  code_hash: string
+  used_at: number | null
+}
+
+/** One-time links to set a password: an invitation, or (account_id null) a fresh install's first admin. */
+export interface StaffInvitesTable {
+  token_hash: string
+  account_id: number | null
+  created_at: number
+  expires_at: number
+  used_at: number | null
 }
 
 /** One row per signed-in staff browser; the cookie holds the token, the table only its SHA-256. */
 export interface StaffSessionsTable {
   token_hash: string
+  account_id: number
   created_at: number
+  /** the absolute end */
   expires_at: number
+  /** for the idle timeout */
+  last_seen_at: number
 }
 
 export interface AuditLogTable {
@@ -149,6 +185,10 @@ export interface AuditLogTable {
   app: string | null
   action: string
   detail: string | null
+  /** the account that acted; null for an attempt nobody could be named for */
+  account_id: number | null
+  /** that account's e-mail when it acted */
+  actor: string | null
 }
 
 /** The main intake form; booleans are 0/1, lists are JSON arrays. */
@@ -291,7 +331,10 @@ export interface Database {
   proof_of_work_keys: ProofOfWorkKeysTable
   proof_of_work_spent: ProofOfWorkSpentTable
   agreement_links: AgreementLinksTable
-  admin_credentials: AdminCredentialsTable
+  staff_accounts: StaffAccountsTable
+  staff_account_apps: StaffAccountAppsTable
+  staff_recovery_codes: StaffRecoveryCodesTable
+  staff_invites: StaffInvitesTable
   staff_sessions: StaffSessionsTable
   audit_log: AuditLogTable
   form_submissions: FormSubmissionsTable

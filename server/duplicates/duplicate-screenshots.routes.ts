@@ -7,6 +7,8 @@ import type { Database } from '../db/database.ts'
 import { SUBMISSION_COLUMNS } from '../staff/claim-list.ts'
 import { submissionRowToSubmission } from '../staff/submission.ts'
 import { findDuplicateIds } from './flagged-claims.ts'
+import { canSeeApp } from '../../src/api/staff.ts'
+import { assertCanSee, staffAccountOf } from '../staff/require-staff.ts'
 import { findMatchesOf } from './screenshot-matches.repository.ts'
 
 const NO_STORE = 'private, no-store'
@@ -32,6 +34,7 @@ export function duplicateScreenshotRoutes({
       .where('claims.id', '=', id)
       .executeTakeFirst()
     if (!row) throw claimNotFound(req.params.id)
+    assertCanSee(res, row.app)
     const duplicates = await findDuplicateIds(db, [id])
     const { app, ...submission } = row
     res.set('Cache-Control', NO_STORE).json({
@@ -42,7 +45,14 @@ export function duplicateScreenshotRoutes({
 
   router.get('/api/staff/claims/:id/duplicates', async (req, res) => {
     const id = claimId(req.params.id)
-    const matches = (await findMatchesOf(db, [id])).get(id) ?? []
+    const claim = await db.selectFrom('claims').select('app').where('id', '=', id).executeTakeFirst()
+    if (!claim) throw claimNotFound(req.params.id)
+    assertCanSee(res, claim.app)
+    const account = staffAccountOf(res)
+    // a match in an app this account may not see is not listed: its link would only answer 403
+    const matches = ((await findMatchesOf(db, [id])).get(id) ?? []).filter((match) =>
+      canSeeApp(account, match.app),
+    )
     res.set('Cache-Control', NO_STORE).json(
       matches.map(({ id: other, app, kind }): DuplicateScreenshot => ({
         id: other,

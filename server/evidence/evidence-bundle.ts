@@ -32,6 +32,7 @@ export async function evidenceBundleFiles({
   translators,
   agreementPdfs,
   claimId,
+  authorize = () => undefined,
   recordDownload,
 }: {
   db: Kysely<Database>
@@ -41,10 +42,13 @@ export async function evidenceBundleFiles({
   translators: (locale: Locale) => Translator
   agreementPdfs: AgreementPdfs
   claimId: number
+  /** Throws when whoever asks may not have the claim's app's evidence; called before any work. */
+  authorize?: (app: string) => void
   /** Puts the download on record (the audit log): no bundle is handed out that is not. */
   recordDownload: (entry: { app: string; action: 'evidence_download'; detail: string }) => Promise<void>
 }): Promise<{ files: BundleFile[]; signedAt: Date }> {
   const claim = await db.selectFrom('claims').selectAll().where('id', '=', claimId).executeTakeFirst()
+  if (claim) authorize(claim.app)
   const record = await db
     .selectFrom('agreement_records')
     .selectAll()

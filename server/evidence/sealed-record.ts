@@ -56,6 +56,9 @@ export interface AuditRecord {
   app: string | null
   action: string
   detail: string | null
+  /** The acting account's id and e-mail; absent from entries written before named accounts. */
+  accountId?: number
+  actor?: string
 }
 
 /**
@@ -202,6 +205,8 @@ export function auditRecordFromRow(row: Selectable<AuditLogTable>): AuditRecord 
     app: row.app,
     action: row.action,
     detail: row.detail,
+    ...(row.account_id === null ? {} : { accountId: Number(row.account_id) }),
+    ...(row.actor === null ? {} : { actor: row.actor }),
   }
 }
 

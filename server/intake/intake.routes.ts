@@ -13,6 +13,7 @@ import { createIntake } from './create-intake.ts'
 import { intakeContentThreadChecker } from '../submissions/claim-content.ts'
 import { computeMilitaryFigures } from './intake.repository.ts'
 import type { CreatedIntake } from '../../src/api/claims.ts'
+import { adminOnly } from '../staff/require-staff.ts'
 import type { PublicDoor } from '../public-doors.ts'
 
 /** The main intake form (public) and the military figures (staff: under /api/staff, behind requireStaff). */
@@ -65,7 +66,7 @@ export function intakeRoutes({
       res.status(201).json({ id: created.id, createdAt: created.createdAt } satisfies CreatedIntake)
     },
   )
-  router.get('/api/staff/military', async (_req, res) => {
+  router.get('/api/staff/military', adminOnly, async (_req, res) => {
     res.set('Cache-Control', 'private, no-store').json(await computeMilitaryFigures(db))
   })
   return router

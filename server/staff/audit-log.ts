@@ -1,8 +1,11 @@
+import type { Request, Response } from 'express'
 import type { Kysely } from 'kysely'
+import { clientAddress as addressOf } from '../client-address.ts'
 import type { Database } from '../db/database.ts'
 import { retryWhileLocked } from '../db/shared-transaction.ts'
 import { appendToLedger, subjectOf } from '../evidence/ledger.ts'
 import { auditRecordFromRow, sealOf } from '../evidence/sealed-record.ts'
+import { staffAccountOf } from './require-staff.ts'
 
 export type AuditAction =
   'login_success' | 'login_failure' | 'logout' | 'export' | 'screenshot_view' | 'evidence_download'
@@ -10,6 +13,10 @@ export type AuditAction =
 /** One line of who did what from where; never a claimant's personal data. */
 export interface AuditEntry {
   clientAddress: string
+  /** The account that acted; left out for an attempt nobody can be named for (an unknown e-mail). */
+  accountId?: number
+  /** That account's e-mail, kept as it is now so the line still names the person later. */
+  actor?: string
   app?: string
   action: AuditAction
   detail?: string
@@ -19,7 +26,7 @@ export type RecordAudit = (entry: AuditEntry) => Promise<void>
 
 /** Writes each staff action to the audit log and seals it into the evidence ledger, in one transaction. */
 export function auditLog(db: Kysely<Database>, evidenceKey: Buffer): RecordAudit {
-  return ({ clientAddress, app, action, detail }) =>
+  return ({ clientAddress, accountId, actor, app, action, detail }) =>
     // another server process may hold SQLite's write lock
     retryWhileLocked(() =>
       db.transaction().execute(async (trx) => {
@@ -29,6 +36,8 @@ export function auditLog(db: Kysely<Database>, evidenceKey: Buffer): RecordAudit
           app: app ?? null,
           action,
           detail: detail ?? null,
+          account_id: accountId ?? null,
+          actor: actor ?? null,
         }
         const { id } = await trx.insertInto('audit_log').values(row).returning('id').executeTakeFirstOrThrow()
         await appendToLedger(trx, evidenceKey, [
@@ -40,4 +49,13 @@ export function auditLog(db: Kysely<Database>, evidenceKey: Buffer): RecordAudit
         ])
       }),
     )
+}
+
+/** Who acts in a request behind requireStaff: the signed-in account, from the client's address. */
+export function actorOf(
+  req: Request,
+  res: Response,
+): Pick<AuditEntry, 'clientAddress' | 'accountId' | 'actor'> {
+  const account = staffAccountOf(res)
+  return { clientAddress: addressOf(req), accountId: account.id, actor: account.email }
 }

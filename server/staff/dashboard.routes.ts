@@ -4,12 +4,12 @@ import type { Kysely } from 'kysely'
 import { AppError } from '../../src/app-error.ts'
 import type { FormConfig } from '../../src/form-config.ts'
 import type { IntakeConfig } from '../../src/intake-config.ts'
-import { clientAddress } from '../client-address.ts'
 import type { Database } from '../db/database.ts'
 import { findFormOrThrow } from '../forms/find-form.ts'
 import { siteOrigin } from '../public-origin.ts'
 import type { ScreenshotStorage } from '../uploads/screenshot-storage.ts'
-import type { RecordAudit } from './audit-log.ts'
+import { actorOf, type RecordAudit } from './audit-log.ts'
+import { assertCanExport, assertCanSee } from './require-staff.ts'
 import { evidenceBundleFiles, zipBundle } from '../evidence/evidence-bundle.ts'
 import type { Languages } from '../i18n/languages.ts'
 import type { AgreementPdfs } from '../agreements/agreement-pdfs.ts'
@@ -53,6 +53,7 @@ export function dashboardRoutes({
 
   router.get('/api/staff/apps/:slug/submissions', async (req, res) => {
     const { slug } = findFormOrThrow(forms, req.params.slug)
+    assertCanSee(res, slug)
     const { term, flagged, page, pageSize } = parseListQuery(req.query)
     const filters = parseClaimFilters(req.query)
     const { rows, count, total } = await claims.page({ app: slug, term, flagged, filters, page, pageSize })
@@ -75,11 +76,13 @@ export function dashboardRoutes({
 
   router.get('/api/staff/apps/:slug/stats', async (req, res) => {
     const { slug } = findFormOrThrow(forms, req.params.slug)
+    assertCanSee(res, slug)
     res.set('Cache-Control', NO_STORE).json(await computeSubmissionStats(db, { app: slug }))
   })
 
   router.get('/api/staff/apps/:slug/export.csv', async (req, res) => {
     const { slug } = findFormOrThrow(forms, req.params.slug)
+    assertCanExport(res, slug)
     const { term, flagged } = parseListQuery(req.query)
     const filters = parseClaimFilters(req.query)
     if (isExportCheck(req)) {
@@ -93,7 +96,7 @@ export function dashboardRoutes({
     })
     const filtered = filters.map(({ name, is }) => `, ${is ? '' : 'not '}${name}`).join('')
     const detail = `${result.written} rows${term ? ' (search)' : ''}${flagged ? ' (flagged)' : ''}${filtered}${result.complete ? '' : ', client left early'}`
-    await audit({ clientAddress: clientAddress(req), app: slug, action: 'export', detail })
+    await audit({ ...actorOf(req, res), app: slug, action: 'export', detail })
     res.end()
   })
 
@@ -101,9 +104,10 @@ export function dashboardRoutes({
     const id = Number(req.params.id)
     const claim = /^\d{1,15}$/.test(req.params.id) ? await findClaimScreenshot(db, id) : undefined
     if (!claim) throw screenshotNotFound(req.params.id)
+    assertCanSee(res, claim.app)
     const file = await openScreenshot(storage, claim.screenshot_key, req.params.id)
     await audit({
-      clientAddress: clientAddress(req),
+      ...actorOf(req, res),
       app: claim.app,
       action: 'screenshot_view',
       detail: `claim ${id}`,
@@ -140,7 +144,8 @@ export function dashboardRoutes({
       translators: languages.t,
       agreementPdfs,
       claimId: id,
-      recordDownload: (entry) => audit({ clientAddress: clientAddress(req), ...entry }),
+      authorize: (app) => assertCanExport(res, app),
+      recordDownload: (entry) => audit({ ...actorOf(req, res), ...entry }),
     })
     res
       .set({ 'Content-Type': 'application/zip', 'Cache-Control': NO_STORE })

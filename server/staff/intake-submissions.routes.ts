@@ -3,9 +3,9 @@ import type { Kysely } from 'kysely'
 import type { FormConfig } from '../../src/form-config.ts'
 import { intakeAppChoices, type IntakeConfig } from '../../src/intake-config.ts'
 import type { IntakeSubmission, StaffPage } from '../../src/api/staff.ts'
-import { clientAddress } from '../client-address.ts'
 import type { Database } from '../db/database.ts'
-import type { RecordAudit } from './audit-log.ts'
+import { actorOf, type RecordAudit } from './audit-log.ts'
+import { adminOnly } from './require-staff.ts'
 import { isExportCheck, sendCsv } from './csv.ts'
 import { findIntakeCaseExportPages, findIntakePage } from './intake-submissions.repository.ts'
 import { parseListQuery } from './list-query.ts'
@@ -32,6 +32,8 @@ export function intakeSubmissionRoutes({
   const labels = new Map(intakeAppChoices(intake).map((choice) => [choice.value, choice.label]))
   const label = (app: string) => labels.get(app) ?? forms.get(app)?.displayName ?? app
 
+  // the main admin view: every claimant of every app
+  router.use('/api/staff/intake-submissions', adminOnly)
   router.get('/api/staff/intake-submissions', async (req, res) => {
     const { page, pageSize } = parseListQuery(req.query)
     const { rows, total } = await findIntakePage(db, { page, pageSize })
@@ -75,7 +77,7 @@ export function intakeSubmissionRoutes({
       ],
     })
     const detail = `intake view, ${result.written} rows${result.complete ? '' : ', client left early'}`
-    await audit({ clientAddress: clientAddress(req), action: 'export', detail })
+    await audit({ ...actorOf(req, res), action: 'export', detail })
     res.end()
   })
   return router

@@ -8,24 +8,55 @@ const scrypt = promisify(crypto.scrypt) as (
   options: crypto.ScryptOptions,
 ) => Promise<Buffer>
 
-const PARAMS = { N: 16384, r: 8, p: 1 }
+/** N=2^17 (128 MiB, about a third of a second here): today's common recommendation for scrypt. */
+const PARAMS = { N: 2 ** 17, r: 8, p: 1 }
 const KEY_LENGTH = 32
+/** scrypt needs 128·N·r bytes; Node refuses past 32 MiB unless told. */
+const MAX_MEMORY = 256 * 1024 * 1024
+
+export const MIN_PASSWORD_LENGTH = 12
+/** Past this a password is refused before hashing: scrypt's cost grows with it. */
+export const MAX_PASSWORD_LENGTH = 256
+
+/** Why a new password is refused, or undefined when it may be used. */
+export function passwordProblem(password: unknown): string | undefined {
+  if (typeof password !== 'string' || password.length < MIN_PASSWORD_LENGTH)
+    return `the password must be at least ${MIN_PASSWORD_LENGTH} characters long`
+  if (password.length > MAX_PASSWORD_LENGTH)
+    return `the password must be at most ${MAX_PASSWORD_LENGTH} characters long`
+  return undefined
+}
 
 /** scrypt with a random salt, stored as `scrypt$N$r$p$salt$hash`. */
 export async function hashPassword(password: string): Promise<string> {
   const salt = crypto.randomBytes(16)
-  const hash = await scrypt(password, salt, KEY_LENGTH, PARAMS)
+  const hash = await scrypt(password, salt, KEY_LENGTH, { ...PARAMS, maxmem: MAX_MEMORY })
   return ['scrypt', PARAMS.N, PARAMS.r, PARAMS.p, salt.toString('base64'), hash.toString('base64')].join('$')
 }
 
+/** Compares in constant time; an unknown format never matches. */
 export async function verifyPassword(password: string, stored: string): Promise<boolean> {
   const [scheme, n, r, p, salt, hash] = stored.split('$')
-  if (scheme !== 'scrypt' || !salt || !hash) return false // fail-closed: an unknown format never matches
+  if (scheme !== 'scrypt' || !salt || !hash) return false
   const expected = Buffer.from(hash, 'base64')
   const actual = await scrypt(password, Buffer.from(salt, 'base64'), expected.length, {
     N: Number(n),
     r: Number(r),
     p: Number(p),
+    maxmem: MAX_MEMORY,
   })
   return crypto.timingSafeEqual(actual, expected)
+}
+
+/** A hash made with weaker parameters than today's, to be replaced at the next sign-in. */
+export function needsRehash(stored: string): boolean {
+  const [scheme, n, r, p] = stored.split('$')
+  return scheme !== 'scrypt' || Number(n) < PARAMS.N || Number(r) < PARAMS.r || Number(p) < PARAMS.p
+}
+
+/** A hash no password matches, compared against when the e-mail is unknown so the answer takes as long. */
+let decoyHash: Promise<string> | undefined
+export function decoyPasswordHash(): Promise<string> {
+  decoyHash ??= hashPassword(crypto.randomBytes(16).toString('hex'))
+  return decoyHash
 }

@@ -2,14 +2,21 @@ import express, { Router } from 'express'
 import type { Kysely } from 'kysely'
 import { AppError } from '../../src/app-error.ts'
 import { INVALID_PASSWORD_MESSAGE, LOGIN_RATE_LIMITED_MESSAGE } from '../../src/staff-messages.ts'
+import type { StaffSession } from '../../src/api/staff.ts'
 import type { Database } from '../db/database.ts'
 import { clientAddress } from '../client-address.ts'
 import { hitRateLimit, type RateLimitRule } from '../rate-limit.ts'
-import { checkAdminPassword } from './admin-password.ts'
 import type { RecordAudit } from './audit-log.ts'
-import { requireStaff, sameOriginOnly } from './require-staff.ts'
-import { endSession, startSession } from './staff-session.ts'
-import type { StaffSession } from '../../src/api/staff.ts'
+import {
+  decoyPasswordHash,
+  hashPassword,
+  MAX_PASSWORD_LENGTH,
+  needsRehash,
+  verifyPassword,
+} from './password-hash.ts'
+import { requireStaff, sameOriginOnly, staffAccountOf } from './require-staff.ts'
+import { findAccountByEmail, findAccountById, replacePasswordHash } from './staff-accounts.ts'
+import { endSession, sessionAccountId, startSession } from './staff-session.ts'
 
 export const LOGIN_LIMIT: RateLimitRule = {
   name: 'staff-login',
@@ -18,17 +25,26 @@ export const LOGIN_LIMIT: RateLimitRule = {
   message: LOGIN_RATE_LIMITED_MESSAGE,
 }
 
-/** POST /api/staff/login and /logout, GET /api/staff/session. The password is checked here, never in the browser. */
-export function staffAuthRoutes({ db, audit }: { db: Kysely<Database>; audit: RecordAudit }): Router {
+/**
+ * POST /api/staff/login and /logout, GET /api/staff/session. E-mail and password are checked here,
+ * never in the browser; an unknown e-mail costs the same scrypt as a wrong password, so the answer's
+ * time does not tell which accounts exist.
+ */
+export function staffAuthRoutes({
+  db,
+  audit,
+  idleTimeoutMs,
+}: {
+  db: Kysely<Database>
+  audit: RecordAudit
+  idleTimeoutMs: number
+}): Router {
   const router = Router()
   router.use('/api/staff', sameOriginOnly)
 
   router.post('/api/staff/login', express.json({ limit: '2kb' }), async (req, res) => {
     const address = clientAddress(req)
-    const { allowed, retryAfterSeconds } = await hitRateLimit(db, {
-      rule: LOGIN_LIMIT,
-      client: address,
-    })
+    const { allowed, retryAfterSeconds } = await hitRateLimit(db, { rule: LOGIN_LIMIT, client: address })
     if (!allowed) {
       throw new AppError('RATE_LIMITED', {
         status: 429,
@@ -36,25 +52,61 @@ export function staffAuthRoutes({ db, audit }: { db: Kysely<Database>; audit: Re
         headers: { 'Retry-After': String(retryAfterSeconds) },
       })
     }
-    const password = (req.body as { password?: unknown } | undefined)?.password
-    const app = typeof req.body?.app === 'string' ? String(req.body.app).slice(0, 40) : undefined
-    if (typeof password !== 'string' || !(await checkAdminPassword(db, password))) {
-      await audit({ clientAddress: address, action: 'login_failure', ...(app ? { app } : {}) })
+    const body = (req.body ?? {}) as { email?: unknown; password?: unknown; app?: unknown }
+    const app = typeof body.app === 'string' ? body.app.slice(0, 40) : undefined
+    const email = typeof body.email === 'string' && body.email.length <= 320 ? body.email : undefined
+    const password =
+      typeof body.password === 'string' && body.password.length <= MAX_PASSWORD_LENGTH
+        ? body.password
+        : undefined
+    const account = email === undefined ? undefined : await findAccountByEmail(db, email)
+    const matches =
+      password !== undefined &&
+      (await verifyPassword(password, account?.passwordHash ?? (await decoyPasswordHash())))
+    if (!account || !matches || account.passwordHash === null || account.disabled) {
+      await audit({
+        clientAddress: address,
+        ...(account ? { accountId: account.id, actor: account.email } : {}),
+        action: 'login_failure',
+        ...(app ? { app } : {}),
+        ...(account?.disabled ? { detail: 'account disabled' } : {}),
+      })
       throw new AppError('INVALID_PASSWORD', { status: 401, message: INVALID_PASSWORD_MESSAGE })
     }
-    await startSession(db, req, res)
-    await audit({ clientAddress: address, action: 'login_success', ...(app ? { app } : {}) })
+    if (needsRehash(account.passwordHash)) {
+      await replacePasswordHash(db, account.id, await hashPassword(password!))
+    }
+    await startSession(db, req, res, account.id)
+    await audit({
+      clientAddress: address,
+      accountId: account.id,
+      actor: account.email,
+      action: 'login_success',
+      ...(app ? { app } : {}),
+    })
     res.status(204).end()
   })
 
+  // answers 204 with or without a live session: signing out of an expired one is no error
   router.post('/api/staff/logout', async (req, res) => {
+    const accountId = await sessionAccountId(db, req, idleTimeoutMs)
+    const account = accountId === undefined ? undefined : await findAccountById(db, accountId)
     await endSession(db, req, res)
-    await audit({ clientAddress: clientAddress(req), action: 'logout' })
+    if (account) {
+      await audit({
+        clientAddress: clientAddress(req),
+        accountId: account.id,
+        actor: account.email,
+        action: 'logout',
+      })
+    }
     res.status(204).end()
   })
 
-  router.get('/api/staff/session', requireStaff(db), (_req, res) => {
-    res.set('Cache-Control', 'no-store').json({ authenticated: true } satisfies StaffSession)
+  router.get('/api/staff/session', requireStaff(db, idleTimeoutMs), (_req, res) => {
+    res
+      .set('Cache-Control', 'no-store')
+      .json({ authenticated: true, account: staffAccountOf(res) } satisfies StaffSession)
   })
   return router
 }

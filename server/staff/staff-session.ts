@@ -8,19 +8,35 @@ import { hasPublicUrl, isHttpsSite } from '../public-origin.ts'
 export const SESSION_COOKIE = 'staff_session'
 /** The name over HTTPS with PUBLIC_URL set: the browser then takes it only Secure, host-only and for path / */
 export const HTTPS_SESSION_COOKIE = '__Host-staff_session'
+/** The absolute end of a session, however busy. */
 export const SESSION_TTL_MS = 8 * 60 * 60 * 1000
+/** STAFF_IDLE_MINUTES' default: a session unused this long ends. */
+export const DEFAULT_IDLE_TIMEOUT_MS = 30 * 60 * 1000
+/** last_seen_at is written at most this often, so a busy dashboard does not write on every call. */
+const TOUCH_INTERVAL_MS = 60 * 1000
 
 function hashToken(token: string): string {
   return crypto.createHash('sha256').update(token).digest('hex')
 }
 
-/** Starts a session and sets its cookie: HttpOnly, SameSite=Strict, Secure when the site is HTTPS. */
-export async function startSession(db: Kysely<Database>, req: Request, res: Response): Promise<void> {
+/** Starts a session of the account and sets its cookie: HttpOnly, SameSite=Strict, Secure when the site is HTTPS. */
+export async function startSession(
+  db: Kysely<Database>,
+  req: Request,
+  res: Response,
+  accountId: number,
+): Promise<void> {
   const token = crypto.randomBytes(32).toString('base64url')
   const now = Date.now()
   await db
     .insertInto('staff_sessions')
-    .values({ token_hash: hashToken(token), created_at: now, expires_at: now + SESSION_TTL_MS })
+    .values({
+      token_hash: hashToken(token),
+      account_id: accountId,
+      created_at: now,
+      expires_at: now + SESSION_TTL_MS,
+      last_seen_at: now,
+    })
     .execute()
   await db.deleteFrom('staff_sessions').where('expires_at', '<', now).execute()
   res.cookie(sessionCookieName(req), token, {
@@ -32,16 +48,39 @@ export async function startSession(db: Kysely<Database>, req: Request, res: Resp
   })
 }
 
-/** Whether the request carries an unexpired session; anything unreadable counts as none. */
-export async function hasValidSession(db: Kysely<Database>, req: Request): Promise<boolean> {
+/**
+ * The account whose session the request carries, or undefined: no cookie, an unknown token, or one past
+ * its absolute end or idle for longer than `idleTimeoutMs` (which also removes it). A live session's
+ * last use is moved forward.
+ */
+export async function sessionAccountId(
+  db: Kysely<Database>,
+  req: Request,
+  idleTimeoutMs: number,
+): Promise<number | undefined> {
   const token = sessionToken(req)
-  if (!token) return false
+  if (!token) return undefined
+  const tokenHash = hashToken(token)
   const session = await db
     .selectFrom('staff_sessions')
-    .select('expires_at')
-    .where('token_hash', '=', hashToken(token))
+    .select(['account_id', 'expires_at', 'last_seen_at'])
+    .where('token_hash', '=', tokenHash)
     .executeTakeFirst()
-  return session !== undefined && Number(session.expires_at) > Date.now()
+  if (!session) return undefined
+  const now = Date.now()
+  const lastSeen = Number(session.last_seen_at)
+  if (Number(session.expires_at) <= now || now - lastSeen >= idleTimeoutMs) {
+    await db.deleteFrom('staff_sessions').where('token_hash', '=', tokenHash).execute()
+    return undefined
+  }
+  if (now - lastSeen >= TOUCH_INTERVAL_MS) {
+    await db
+      .updateTable('staff_sessions')
+      .set({ last_seen_at: now })
+      .where('token_hash', '=', tokenHash)
+      .execute()
+  }
+  return Number(session.account_id)
 }
 
 export async function endSession(db: Kysely<Database>, req: Request, res: Response): Promise<void> {

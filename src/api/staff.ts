@@ -5,9 +5,41 @@
  */
 import type { ClaimData } from '../form-config.ts'
 
+/** `admin`: every app, the main admin view, the military figures, accounts and the audit log. */
+export type StaffRole = 'admin' | 'staff'
+
+/** An app a `staff` account was granted. */
+export interface StaffAppAccess {
+  app: string
+  canExport: boolean
+}
+
+/** A signed-in staff member as the pages see them. */
+export interface StaffAccountView {
+  id: number
+  email: string
+  name: string
+  role: StaffRole
+  /** A `staff` account's apps; empty for an admin, who sees every app. */
+  apps: StaffAppAccess[]
+  /** Whether the account signs in with a code from an authenticator app. */
+  twoFactor: boolean
+}
+
 /** GET /api/staff/session, when signed in (401 otherwise). */
 export interface StaffSession {
   authenticated: true
+  account: StaffAccountView
+}
+
+/** Whether the account may see the app's claims (list, stats, details, screenshots). */
+export function canSeeApp(account: Pick<StaffAccountView, 'role' | 'apps'>, app: string): boolean {
+  return account.role === 'admin' || account.apps.some((access) => access.app === app)
+}
+
+/** Whether the account may export the app's claims (CSV, evidence bundles). */
+export function canExportApp(account: Pick<StaffAccountView, 'role' | 'apps'>, app: string): boolean {
+  return account.role === 'admin' || account.apps.some((access) => access.app === app && access.canExport)
 }
 
 /** A claim's answers as the claimant gave them, without the file and the signature. */

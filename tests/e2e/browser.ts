@@ -76,7 +76,7 @@ export async function staffSessionCookies(): Promise<{ name: string; value: stri
   const response = await fetch(`${baseUrl()}/api/staff/login`, {
     method: 'POST',
     headers: { 'Content-Type': 'application/json', Origin: baseUrl() },
-    body: JSON.stringify({ password: inject('adminPassword') }),
+    body: JSON.stringify({ email: inject('adminEmail'), password: inject('adminPassword') }),
   })
   if (response.status !== 204) throw new Error(`the staff login answered ${response.status}`)
   const cookies = response.headers.getSetCookie().map((header) => {

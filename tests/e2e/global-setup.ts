@@ -10,11 +10,13 @@ declare module 'vitest' {
   export interface ProvidedContext {
     baseUrl: string
     dataDir: string
+    adminEmail: string
     adminPassword: string
   }
 }
 
 // the staff browser tests log in with it; the server keeps only its hash
+const ADMIN_EMAIL = 'admin@e2e.test'
 const ADMIN_PASSWORD = 'e2e-staff-password'
 
 let server: RunningServer | undefined
@@ -31,11 +33,13 @@ export async function setup({ provide }: TestProject): Promise<void> {
       LOG_LEVEL: 'silent',
       // every spec's browser is 127.0.0.1: limits set above the suite's claims
       PUBLIC_LIMIT_PER_ADDRESS: '100000',
+      ADMIN_EMAIL,
       ADMIN_PASSWORD,
     }),
   )
   provide('baseUrl', server.url)
   provide('dataDir', dataDir)
+  provide('adminEmail', ADMIN_EMAIL)
   provide('adminPassword', ADMIN_PASSWORD)
 }
 

@@ -15,7 +15,7 @@ import { createAgreementMailer } from '../../server/agreements/agreement-mailer.
 import { loadAgreementTemplates } from '../../server/agreements/agreement-templates.ts'
 import { createApp } from '../../server/app.ts'
 import type { S3Settings, TrustProxy } from '../../server/config.ts'
-import { ensureAdminPassword } from '../../server/staff/admin-password.ts'
+import { ensureFirstAdmin } from '../../server/staff/first-admin.ts'
 import { createDb } from '../../server/db/create-db.ts'
 import type { ClaimsTable, Database } from '../../server/db/database.ts'
 import { migrateToLatest } from '../../server/db/migrate.ts'
@@ -37,7 +37,8 @@ export { makeClaimData, makePng, pngDataUrl } from './claim-fixtures.ts'
 /** The real agreements/ templates, compiled once for the whole file. */
 export const TEMPLATES = loadAgreementTemplates()
 
-/** The staff password of every test database. */
+/** The first admin of every test database (ADMIN_EMAIL and ADMIN_PASSWORD). */
+export const ADMIN_EMAIL = 'admin@firm.test'
 export const ADMIN_PASSWORD = 'correct horse battery staple'
 
 /**
@@ -119,7 +120,13 @@ export async function createTestContext(
     await database?.drop()
     throw error
   }
-  await ensureAdminPassword({ db, adminPassword: ADMIN_PASSWORD, announce: () => undefined })
+  await ensureFirstAdmin({
+    db,
+    adminEmail: ADMIN_EMAIL,
+    adminPassword: ADMIN_PASSWORD,
+    dataDir,
+    siteOrigin: 'http://claims.test',
+  })
   const storage = createScreenshotStorage({ dataDir, s3 })
   // no SMTP_URL: agreement copies land in dataDir/outbox as .eml files the tests can read
   const mailer = createAgreementMailer({
@@ -274,7 +281,7 @@ export async function loginStaff(
     .post('/api/staff/login')
     .set({ Host: site, Origin: `http://${site}` })
   if (clientAddress) login = login.set('X-Forwarded-For', clientAddress)
-  const res = await login.send({ password: ADMIN_PASSWORD }).expect(204)
+  const res = await login.send({ email: ADMIN_EMAIL, password: ADMIN_PASSWORD }).expect(204)
   const cookie = ([] as string[])
     .concat(res.headers['set-cookie'] ?? [])
     .find((line) => line.startsWith('staff_session='))

@@ -4,6 +4,7 @@ import { LOOKUP_RATE_LIMITED_MESSAGE } from '../../src/lookup-messages.ts'
 import { readServerConfig } from '../../server/config.ts'
 import { hitRateLimit } from '../../server/rate-limit.ts'
 import {
+  ADMIN_EMAIL,
   ADMIN_PASSWORD,
   createTestContext,
   makeClaimData,
@@ -161,7 +162,7 @@ describe('with PUBLIC_URL on HTTPS behind a proxy that rewrites Host', () => {
     return request(ctx.app)
       .post('/api/staff/login')
       .set({ ...BEHIND_PROXY, Origin: origin })
-      .send({ password: ADMIN_PASSWORD })
+      .send({ email: ADMIN_EMAIL, password: ADMIN_PASSWORD })
   }
 
   it('sets a Secure, host-only __Host- session cookie that then opens the dashboard', async () => {

@@ -8,7 +8,14 @@ import {
   LOOKUP_RATE_LIMITED_MESSAGE,
 } from '../../src/lookup-messages.ts'
 import { INVALID_PASSWORD_MESSAGE, LOGIN_RATE_LIMITED_MESSAGE } from '../../src/staff-messages.ts'
-import { ADMIN_PASSWORD, createPostgresDatabase, DIALECTS, makeClaimData, makePng } from './helpers.ts'
+import {
+  ADMIN_EMAIL,
+  ADMIN_PASSWORD,
+  createPostgresDatabase,
+  DIALECTS,
+  makeClaimData,
+  makePng,
+} from './helpers.ts'
 import { linkTokenIn, waitForLinkMail } from './agreement-link.ts'
 import { killServerProcesses, startServerProcess, type ServerProcess } from './server-process.ts'
 
@@ -80,7 +87,12 @@ for (const dialect of DIALECTS) {
       expect(attempts).toEqual(Array(LIMIT).fill({ status: 401, message: INVALID_PASSWORD_MESSAGE }))
 
       for (const server of servers) {
-        const response = await post(server, '/api/staff/login', { password: ADMIN_PASSWORD }, address)
+        const response = await post(
+          server,
+          '/api/staff/login',
+          { email: ADMIN_EMAIL, password: ADMIN_PASSWORD },
+          address,
+        )
         expect(Number(response.headers.get('retry-after'))).toBeGreaterThan(0)
         expect(await answer(response)).toEqual({ status: 429, message: LOGIN_RATE_LIMITED_MESSAGE })
       }
@@ -92,7 +104,12 @@ for (const dialect of DIALECTS) {
         status: 401,
         message: INVALID_PASSWORD_MESSAGE,
       })
-      const login = await post(servers[1], '/api/staff/login', { password: ADMIN_PASSWORD }, other)
+      const login = await post(
+        servers[1],
+        '/api/staff/login',
+        { email: ADMIN_EMAIL, password: ADMIN_PASSWORD },
+        other,
+      )
       expect(login.status).toBe(204)
     })
 

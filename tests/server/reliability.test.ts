@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createLogger } from '../../server/logger.ts'
 import { openAgreementsByLink } from './agreement-link.ts'
 import {
+  ADMIN_EMAIL,
   ADMIN_PASSWORD,
   countClaims,
   createTestContext,
@@ -140,7 +141,10 @@ describe('sqlite: logs', () => {
     expect(
       (await request(ctx.app).post('/api/staff/login').set(SITE).send({ password: 'wrong' })).status,
     ).toBe(401)
-    const login = await request(ctx.app).post('/api/staff/login').set(SITE).send({ password: ADMIN_PASSWORD })
+    const login = await request(ctx.app)
+      .post('/api/staff/login')
+      .set(SITE)
+      .send({ email: ADMIN_EMAIL, password: ADMIN_PASSWORD })
     const cookie = ([] as string[]).concat(login.headers['set-cookie'] ?? [])[0]!.split(';')[0]!
     const search = await request(ctx.app)
       .get('/api/staff/apps/brigit/submissions')

@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process'
 import path from 'node:path'
-import { ADMIN_PASSWORD, TEST_PUBLIC_LIMITS } from './helpers.ts'
+import { ADMIN_EMAIL, ADMIN_PASSWORD, TEST_PUBLIC_LIMITS } from './helpers.ts'
 
 const ROOT = path.resolve(import.meta.dirname, '..', '..')
 const START_TIMEOUT_MS = 30_000
@@ -46,6 +46,7 @@ export async function startServerProcess({
     PORT: '0',
     HOST: '127.0.0.1',
     DATA_DIR: dataDir,
+    ADMIN_EMAIL,
     ADMIN_PASSWORD,
     LOG_LEVEL: 'info',
     SKIP_CLIENT_BUILD: '1',

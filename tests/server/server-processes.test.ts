@@ -4,7 +4,7 @@ import os from 'node:os'
 import path from 'node:path'
 import SQLite from 'better-sqlite3'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { ADMIN_PASSWORD, makeClaimData, makePng } from './helpers.ts'
+import { ADMIN_EMAIL, ADMIN_PASSWORD, makeClaimData, makePng } from './helpers.ts'
 import { killServerProcesses, startServerProcess, type ServerProcess } from './server-process.ts'
 
 /** The server processes the primary forked, from /proc (Linux). */
@@ -109,7 +109,7 @@ describe('SERVER_PROCESSES=2: two server processes share one port and one databa
     const login = await send(`${server.url}/api/staff/login`, {
       method: 'POST',
       headers: { 'Content-Type': 'application/json', Origin: server.url },
-      body: Buffer.from(JSON.stringify({ password: ADMIN_PASSWORD })),
+      body: Buffer.from(JSON.stringify({ email: ADMIN_EMAIL, password: ADMIN_PASSWORD })),
     })
     expect(login.status).toBe(204)
     const cookie = String(login.headers['set-cookie']?.[0]).split(';')[0]!

@@ -1,13 +1,36 @@
+import crypto from 'node:crypto'
 import type { Express } from 'express'
 import request from 'supertest'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { INVALID_PASSWORD_MESSAGE } from '../../src/staff-messages.ts'
-import { ADMIN_PASSWORD, createTestContext, DIALECTS, type TestContext } from './helpers.ts'
+import { createAccount, setAccess, setDisabled, setPassword } from '../../server/staff/staff-accounts.ts'
+import { claimRow } from './claim-fixtures.ts'
+import {
+  ADMIN_EMAIL,
+  ADMIN_PASSWORD,
+  createTestContext,
+  DIALECTS,
+  insertClaim,
+  type TestContext,
+} from './helpers.ts'
 
 // supertest sends no Origin; the staff routes compare Origin's host with Host, so tests send both
 const SITE = 'dashboard.test'
 const SAME_SITE = { Host: SITE, Origin: `http://${SITE}` }
 const UNGUARDED = new Set(['POST /api/staff/login', 'POST /api/staff/logout'])
+/** Routes about the signed-in person themselves: open to every account. */
+const OWN_ACCOUNT = new Set(['GET /api/staff/session'])
+const STAFF_PASSWORD = 'paralegal password 1'
+let nextAccount = 1
+
+/** A route of one app or one claim (it names :slug or :id); every other staff route is an admin's. */
+function isAppRoute(route: string): boolean {
+  return /:(slug|id)\b/.test(route)
+}
+
+function isExportRoute(route: string): boolean {
+  return /export\.csv$|evidence\.zip$/.test(route)
+}
 let nextAddress = 1
 
 /** A client address of its own (trust proxy believes loopback's X-Forwarded-For), so rate limits stay apart. */
@@ -44,20 +67,23 @@ function staffRoutes(app: Express): string[] {
   return routes.filter((route) => route.split(' ')[1]!.startsWith('/api/staff') && !UNGUARDED.has(route))
 }
 
-/** Calls 'METHOD /path/:param' with every parameter filled in. */
-function callRoute(app: Express, route: string, cookie?: string) {
+/** Calls 'METHOD /path/:param' with every parameter filled in: an app's slug, a claim's id. */
+function callRoute(app: Express, route: string, cookie?: string, { slug = 'brigit', id = 1 } = {}) {
   const [method, path] = route.split(' ') as [string, string]
-  const url = path.replace(/:(\w+)/g, (_, name: string) => (name === 'slug' ? 'brigit' : '1'))
+  const url = path.replace(/:(\w+)/g, (_, name: string) => (name === 'slug' ? slug : String(id)))
   const req = request(app)[method.toLowerCase() as 'get'](url).set(SAME_SITE)
   return cookie ? req.set('Cookie', cookie) : req
 }
 
-function login(app: Express, { password = ADMIN_PASSWORD, address = freshAddress() } = {}) {
+function login(
+  app: Express,
+  { email = ADMIN_EMAIL, password = ADMIN_PASSWORD, address = freshAddress() } = {},
+) {
   return request(app)
     .post('/api/staff/login')
     .set(SAME_SITE)
     .set('X-Forwarded-For', address)
-    .send({ password, app: 'brigit' })
+    .send({ email, password, app: 'brigit' })
 }
 
 function sessionCookie(res: request.Response): string {
@@ -190,5 +216,187 @@ for (const dialect of DIALECTS) {
         await callRoute(ctx.app, 'GET /api/staff/session', cookie).expect(200)
       })
     })
+    describe('roles', () => {
+      let brigitClaim: number
+      let earninClaim: number
+      beforeAll(async () => {
+        brigitClaim = (await insertClaim(ctx.db, claimRow('(555) 010-0001'))).id
+        earninClaim = (await insertClaim(ctx.db, { ...claimRow('(555) 010-0002'), app: 'earnin' })).id
+      })
+
+      /** A staff account granted brigit (with or without export) and signed in; its session cookie. */
+      async function brigitStaff({ canExport }: { canExport: boolean }) {
+        const email = `paralegal${nextAccount++}@firm.test`
+        const id = await createAccount(ctx.db, {
+          email,
+          name: 'Pat Paralegal',
+          role: 'staff',
+          apps: [{ app: 'brigit', canExport }],
+          password: STAFF_PASSWORD,
+        })
+        const cookie = sessionCookie(await login(ctx.app, { email, password: STAFF_PASSWORD }).expect(204))
+        return { id, email, cookie }
+      }
+
+      it('gives a brigit account 403 on every route of earnin and every admin route', async () => {
+        const { cookie } = await brigitStaff({ canExport: true })
+        const answers: Record<string, number> = {}
+        for (const route of staffRoutes(ctx.app).filter((route) => !OWN_ACCOUNT.has(route))) {
+          answers[route] = (
+            await callRoute(ctx.app, route, cookie, { slug: 'earnin', id: earninClaim })
+          ).status
+        }
+        expect(answers).toEqual(Object.fromEntries(Object.keys(answers).map((route) => [route, 403])))
+        expect(Object.keys(answers)).toEqual(
+          expect.arrayContaining([
+            'GET /api/staff/apps/:slug/submissions',
+            'GET /api/staff/apps/:slug/stats',
+            'GET /api/staff/apps/:slug/export.csv',
+            'GET /api/staff/claims/:id/screenshot',
+            'GET /api/staff/intake-submissions',
+            'GET /api/staff/military',
+          ]),
+        )
+      })
+
+      it("opens brigit's routes to a brigit account, and the export ones only with export rights", async () => {
+        const exporter = await brigitStaff({ canExport: true })
+        const viewer = await brigitStaff({ canExport: false })
+        for (const route of staffRoutes(ctx.app).filter(isAppRoute)) {
+          const asExporter = await callRoute(ctx.app, route, exporter.cookie, { id: brigitClaim })
+          const asViewer = await callRoute(ctx.app, route, viewer.cookie, { id: brigitClaim })
+          expect([route, asExporter.status]).not.toEqual([route, 403])
+          expect([route, asViewer.status]).toEqual([route, isExportRoute(route) ? 403 : asExporter.status])
+        }
+      })
+
+      it('tells the page who is signed in and what they may see', async () => {
+        const { id, email, cookie } = await brigitStaff({ canExport: false })
+        const res = await callRoute(ctx.app, 'GET /api/staff/session', cookie).expect(200)
+        expect(res.body).toEqual({
+          authenticated: true,
+          account: {
+            id,
+            email,
+            name: 'Pat Paralegal',
+            role: 'staff',
+            apps: [{ app: 'brigit', canExport: false }],
+            twoFactor: false,
+          },
+        })
+      })
+
+      it('names the account in the audit log of what it did', async () => {
+        const { id, email, cookie } = await brigitStaff({ canExport: true })
+        await callRoute(ctx.app, 'GET /api/staff/apps/:slug/export.csv', cookie).expect(200)
+        const rows = await ctx.db
+          .selectFrom('audit_log')
+          .select(['action', 'account_id', 'actor', 'app'])
+          .where('account_id', '=', id)
+          .orderBy('id')
+          .execute()
+        expect(rows.map((row) => ({ ...row, account_id: Number(row.account_id) }))).toEqual([
+          { action: 'login_success', account_id: id, actor: email, app: 'brigit' },
+          { action: 'export', account_id: id, actor: email, app: 'brigit' },
+        ])
+      })
+    })
+
+    describe('sessions of an account', () => {
+      async function signedInAccount() {
+        const email = `member${nextAccount++}@firm.test`
+        const id = await createAccount(ctx.db, {
+          email,
+          name: 'Sam Member',
+          role: 'staff',
+          apps: [{ app: 'brigit', canExport: false }],
+          password: STAFF_PASSWORD,
+        })
+        const cookies = [
+          sessionCookie(await login(ctx.app, { email, password: STAFF_PASSWORD }).expect(204)),
+          sessionCookie(await login(ctx.app, { email, password: STAFF_PASSWORD }).expect(204)),
+        ]
+        return { id, email, cookies }
+      }
+      const isOpen = async (cookie: string) =>
+        (await callRoute(ctx.app, 'GET /api/staff/session', cookie)).status
+
+      it('end after 30 idle minutes, and a used one lives on', async () => {
+        const { id, cookies } = await signedInAccount()
+        const [idle, used] = cookies as [string, string]
+        await ctx.db
+          .updateTable('staff_sessions')
+          .set({ last_seen_at: Date.now() - 31 * 60 * 1000 })
+          .where('account_id', '=', id)
+          .execute()
+        await ctx.db
+          .updateTable('staff_sessions')
+          .set({ last_seen_at: Date.now() - 29 * 60 * 1000 })
+          .where('token_hash', '=', crypto.createHash('sha256').update(used.split('=')[1]!).digest('hex'))
+          .execute()
+
+        expect(await isOpen(idle)).toBe(401)
+        expect(await isOpen(used)).toBe(200)
+      })
+
+      it('all end when the password changes, and the new password signs in', async () => {
+        const { id, email, cookies } = await signedInAccount()
+        await setPassword(ctx.db, id, 'a brand new password')
+        for (const cookie of cookies) expect(await isOpen(cookie)).toBe(401)
+        await login(ctx.app, { email, password: STAFF_PASSWORD }).expect(401)
+        await login(ctx.app, { email, password: 'a brand new password' }).expect(204)
+      })
+
+      it('all end when the role or apps change', async () => {
+        const { id, cookies } = await signedInAccount()
+        await setAccess(ctx.db, id, { role: 'staff', apps: [{ app: 'earnin', canExport: false }] })
+        for (const cookie of cookies) expect(await isOpen(cookie)).toBe(401)
+      })
+
+      it('all end when the account is disabled, which then cannot sign in until re-enabled', async () => {
+        const { id, email, cookies } = await signedInAccount()
+        await setDisabled(ctx.db, id, true)
+        for (const cookie of cookies) expect(await isOpen(cookie)).toBe(401)
+        const refused = await login(ctx.app, { email, password: STAFF_PASSWORD })
+        expect(refused.status).toBe(401)
+        expect(refused.body.error.message).toBe(INVALID_PASSWORD_MESSAGE)
+        await setDisabled(ctx.db, id, false)
+        await login(ctx.app, { email, password: STAFF_PASSWORD }).expect(204)
+      })
+
+      it('refuses an unknown e-mail as it refuses a wrong password', async () => {
+        const res = await login(ctx.app, { email: 'nobody@firm.test' })
+        expect(res.status).toBe(401)
+        expect(res.body).toEqual({ error: { code: 'INVALID_PASSWORD', message: INVALID_PASSWORD_MESSAGE } })
+      })
+
+      it('rehashes a password stored with weaker scrypt parameters at the next sign-in', async () => {
+        const { id, email } = await signedInAccount()
+        // a hash really made at N=2^14, as the shared password's were
+        const old = await legacyHash(STAFF_PASSWORD)
+        await ctx.db.updateTable('staff_accounts').set({ password_hash: old }).where('id', '=', id).execute()
+
+        await login(ctx.app, { email, password: STAFF_PASSWORD }).expect(204)
+        const { password_hash } = await ctx.db
+          .selectFrom('staff_accounts')
+          .select('password_hash')
+          .where('id', '=', id)
+          .executeTakeFirstOrThrow()
+        expect(password_hash).toMatch(/^scrypt\$131072\$8\$1\$/)
+        await login(ctx.app, { email, password: STAFF_PASSWORD }).expect(204)
+      })
+    })
   })
+}
+
+/** scrypt at N=2^14, the parameters of the shared password before named accounts. */
+function legacyHash(password: string): Promise<string> {
+  const salt = crypto.randomBytes(16)
+  return new Promise((resolve, reject) =>
+    crypto.scrypt(password, salt, 32, { N: 16384, r: 8, p: 1 }, (error, hash) =>
+      error
+        ? reject(error)
+        : resolve(`scrypt$16384$8$1$${salt.toString('base64')}$${hash.toString('base64')}`),
+    ),
+  )
 }

@@ -6,7 +6,7 @@ import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { LOOKUP_RATE_LIMITED_MESSAGE } from '../../src/lookup-messages.ts'
 import { LOGIN_RATE_LIMITED_MESSAGE } from '../../src/staff-messages.ts'
-import { ADMIN_PASSWORD, createPostgresDatabase, makeClaimData, readFixture } from './helpers.ts'
+import { ADMIN_EMAIL, ADMIN_PASSWORD, createPostgresDatabase, makeClaimData, readFixture } from './helpers.ts'
 import { createS3ScreenshotStorage } from '../../server/uploads/s3-screenshot-storage.ts'
 import { startS3Process, type S3Process } from './s3-process.ts'
 import { killServerProcesses, startServerProcess, type ServerProcess } from './server-process.ts'
@@ -129,7 +129,7 @@ describe('two instances over one PostgreSQL and one S3 bucket', () => {
   let staffCookie = ''
 
   it('shares a staff session: logged in on A, B opens the dashboard', async () => {
-    const login = await post(a, '/api/staff/login', { password: ADMIN_PASSWORD })
+    const login = await post(a, '/api/staff/login', { email: ADMIN_EMAIL, password: ADMIN_PASSWORD })
     expect(login.status).toBe(204)
     staffCookie = login.headers.getSetCookie()[0]!.split(';')[0]!
     const session = await fetch(`${b.url}/api/staff/session`, { headers: { Cookie: staffCookie } })
@@ -195,7 +195,7 @@ describe('two instances over one PostgreSQL and one S3 bucket', () => {
       const server = i % 2 === 0 ? a : b
       expect((await post(server, '/api/staff/login', { password: 'wrong' }, client)).status).toBe(401)
     }
-    const locked = await post(b, '/api/staff/login', { password: ADMIN_PASSWORD }, client)
+    const locked = await post(b, '/api/staff/login', { email: ADMIN_EMAIL, password: ADMIN_PASSWORD }, client)
     expect(locked.status).toBe(429)
     expect(((await locked.json()) as { error: { message: string } }).error.message).toBe(
       LOGIN_RATE_LIMITED_MESSAGE,

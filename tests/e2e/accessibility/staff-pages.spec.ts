@@ -36,7 +36,7 @@ for (const lang of ['en', 'es'] as const) {
 
     it('/brigit-admin: the gate, the dashboard and a claim’s details', async () => {
       const gate = await open('/brigit-admin', { signedIn: false })
-      await shown(gate.getByLabel('Admin Password'))
+      await shown(gate.getByLabel('Password', { exact: true }))
       expect(await gate.evaluate(() => document.documentElement.lang)).toBe('en')
       expect(await axeViolations(gate)).toEqual([])
 

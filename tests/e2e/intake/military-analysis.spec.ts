@@ -53,7 +53,7 @@ describe('/military-analysis', () => {
     const page = await browser.newPage({ viewport: { width: 390, height: 844 } })
     await page.goto(`${baseUrl()}/military-analysis`)
     expect(await shown(page.getByRole('heading', { level: 1 }))).toBe('Military Analysis')
-    await shown(page.getByLabel('Admin Password'))
+    await shown(page.getByLabel('Password', { exact: true }))
     expect(await page.getByText('Total Submissions').count()).toBe(0)
     const status = await page.evaluate(async () => (await fetch('/api/staff/military')).status)
     expect(status).toBe(401)
@@ -74,7 +74,8 @@ describe('/military-analysis', () => {
     const expected = figuresInDb()
     expect(expected.active).toBeGreaterThanOrEqual(2)
 
-    await page.getByLabel('Admin Password').fill(inject('adminPassword'))
+    await page.getByLabel('Email').fill(inject('adminEmail'))
+    await page.getByLabel('Password', { exact: true }).fill(inject('adminPassword'))
     await page.getByRole('button', { name: 'Access Dashboard' }).click()
     const figures = page.getByRole('list', { name: 'Military figures' })
     await shown(figures)

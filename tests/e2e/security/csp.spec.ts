@@ -69,7 +69,8 @@ describe('the strict Content-Security-Policy', () => {
     expect(await violations()).toEqual([])
 
     await page.goto(`${baseUrl()}/moneylion-admin`)
-    await page.getByLabel('Admin Password').fill(inject('adminPassword'))
+    await page.getByLabel('Email').fill(inject('adminEmail'))
+    await page.getByLabel('Password', { exact: true }).fill(inject('adminPassword'))
     await page.getByRole('button', { name: 'Access Dashboard' }).click()
     await shown(page.getByRole('heading', { name: 'MoneyLion Admin Dashboard' }))
     await page.getByRole('button', { name: 'View Details' }).first().click()

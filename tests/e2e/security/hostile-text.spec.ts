@@ -278,7 +278,8 @@ describe('hostile names and e-mails show as text on every page that shows them',
     const page = await openPage(staff)
     dashboard = page
     await page.goto(`${baseUrl()}/brigit-admin`)
-    await page.getByLabel('Admin Password').fill(inject('adminPassword'))
+    await page.getByLabel('Email').fill(inject('adminEmail'))
+    await page.getByLabel('Password', { exact: true }).fill(inject('adminPassword'))
     await page.getByRole('button', { name: 'Access Dashboard' }).click()
     await shown(page.getByRole('heading', { level: 1, name: 'Brigit Admin Dashboard' }))
 

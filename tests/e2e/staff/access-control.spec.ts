@@ -26,7 +26,7 @@ describe('staff data without logging in', () => {
     const { page, pageErrors } = await openPhonePage(browser)
     await page.goto(`${baseUrl()}/brigit-admin`)
     expect(await shown(page.getByRole('heading', { level: 1 }))).toBe('Brigit Admin Access')
-    await shown(page.getByLabel('Admin Password'))
+    await shown(page.getByLabel('Password', { exact: true }))
 
     const statuses = await page.evaluate(async (id) => {
       const urls = [
@@ -60,7 +60,7 @@ describe('staff data without logging in', () => {
     page.on('request', (request) => requested.push(request.url()))
     await page.goto(`${baseUrl()}/?key=guess-the-secret`)
     expect(await shown(page.getByRole('heading', { level: 1 }))).toBe('Admin Access')
-    await shown(page.getByLabel('Admin Password'))
+    await shown(page.getByLabel('Password', { exact: true }))
     expect(await page.getByRole('heading', { name: 'All Submissions' }).count()).toBe(0)
     expect(requested.slice(1).filter((url) => url.includes('guess-the-secret'))).toEqual([])
   })

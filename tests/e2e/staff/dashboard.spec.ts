@@ -99,7 +99,8 @@ describe('staff use the Brigit dashboard', () => {
     await page.goto(`${baseUrl()}/brigit-admin`)
     expect(await shown(page.getByRole('heading', { level: 1 }))).toBe('Brigit Admin Access')
     await shown(page.getByText('Authorized personnel only.'))
-    const password = page.getByLabel('Admin Password')
+    await page.getByLabel('Email').fill(inject('adminEmail'))
+    const password = page.getByLabel('Password', { exact: true })
     expect(await password.getAttribute('type')).toBe('password')
 
     await password.fill('not-the-password')
@@ -111,14 +112,15 @@ describe('staff use the Brigit dashboard', () => {
     expect(await password.getAttribute('type')).toBe('password')
 
     await page.getByRole('button', { name: 'Access Dashboard' }).click()
-    expect(await shown(page.getByRole('alert'))).toBe('Invalid password. Please try again.')
+    expect(await shown(page.getByRole('alert'))).toBe('Invalid email or password. Please try again.')
     expect(await page.getByRole('table').count()).toBe(0)
     // the gate with its refusal showing passes axe (WCAG 2.1 AA), as every staff page does
     expect(await axeViolations(page)).toEqual([])
   })
 
   it('logs in with the right password and shows the title, subtitle and the right stat cards', async () => {
-    await page.getByLabel('Admin Password').fill(inject('adminPassword'))
+    await page.getByLabel('Email').fill(inject('adminEmail'))
+    await page.getByLabel('Password', { exact: true }).fill(inject('adminPassword'))
     await page.getByRole('button', { name: 'Access Dashboard' }).click()
     await shown(page.getByRole('heading', { level: 1, name: 'Brigit Admin Dashboard' }))
     await shown(page.getByText('Manage Brigit submissions and view screenshots'))
@@ -312,18 +314,19 @@ describe('staff use the Brigit dashboard', () => {
     )
     expect(status).toBe(204)
     await page.getByRole('button', { name: 'Refresh' }).click()
-    await shown(page.getByLabel('Admin Password'))
+    await shown(page.getByLabel('Password', { exact: true }))
     expect(await page.getByRole('table').count()).toBe(0)
   })
 
   it('logs out, and visiting the dashboard again shows the gate', async () => {
-    await page.getByLabel('Admin Password').fill(inject('adminPassword'))
+    await page.getByLabel('Email').fill(inject('adminEmail'))
+    await page.getByLabel('Password', { exact: true }).fill(inject('adminPassword'))
     await page.getByRole('button', { name: 'Access Dashboard' }).click()
     await shown(page.getByRole('heading', { level: 1, name: 'Brigit Admin Dashboard' }))
-    await page.getByRole('button', { name: 'Log out' }).click()
-    await shown(page.getByLabel('Admin Password'))
+    await page.getByRole('button', { name: 'Sign out' }).click()
+    await shown(page.getByLabel('Password', { exact: true }))
     await page.goto(`${baseUrl()}/brigit-admin`)
-    await shown(page.getByLabel('Admin Password'))
+    await shown(page.getByLabel('Password', { exact: true }))
     expect(await page.getByRole('heading', { name: 'Brigit Admin Dashboard' }).count()).toBe(0)
     const status = await page.evaluate(async () => (await fetch('/api/staff/apps/brigit/submissions')).status)
     expect(status).toBe(401)

@@ -38,7 +38,8 @@ describe("the main page's admin mode", () => {
     expect(seeded.status).toBe(201)
     await page.goto(`${baseUrl()}/?key=anything`)
     expect(await shown(page.getByRole('heading', { level: 1 }))).toBe('Admin Access')
-    await page.getByLabel('Admin Password').fill(inject('adminPassword'))
+    await page.getByLabel('Email').fill(inject('adminEmail'))
+    await page.getByLabel('Password', { exact: true }).fill(inject('adminPassword'))
     await page.getByRole('button', { name: 'Access Dashboard' }).click()
 
     await shown(page.getByRole('heading', { level: 1, name: 'All Submissions' }))
@@ -70,8 +71,8 @@ describe("the main page's admin mode", () => {
     expect(ours).toHaveLength(2)
     expect(ours.every((line) => line.includes('not submitted'))).toBe(true)
 
-    await page.getByRole('button', { name: 'Log out' }).click()
-    await shown(page.getByLabel('Admin Password'))
+    await page.getByRole('button', { name: 'Sign out' }).click()
+    await shown(page.getByLabel('Password', { exact: true }))
     expect(pageErrors).toEqual([])
     await context.close()
   })

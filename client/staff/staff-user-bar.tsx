@@ -1,0 +1,17 @@
+import type { StaffSession } from './use-staff-session.ts'
+
+/** Who is signed in, and the way out: in the header of every staff page. */
+export function StaffUserBar({ session }: { session: StaffSession }) {
+  return (
+    <div className="staff-user">
+      {session.account ? (
+        <span className="staff-user-name">
+          Signed in as <strong>{session.account.name}</strong>
+        </span>
+      ) : null}
+      <button type="button" className="secondary on-blue" onClick={() => void session.logOut()}>
+        Sign out
+      </button>
+    </div>
+  )
+}
