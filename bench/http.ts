@@ -61,8 +61,15 @@ export function postJson(
 }
 
 /** Logs in as staff (Origin matching Host, as the dashboard sends it) and returns the session cookie. */
+/** The admin every benchmark's server is started with (ADMIN_EMAIL). */
+export const BENCH_ADMIN_EMAIL = 'bench-admin@firm.test'
+
 export async function loginAsStaff(baseUrl: string, password: string): Promise<string> {
-  const response = await postJson(`${baseUrl}/api/staff/login`, { password }, { Origin: baseUrl })
+  const response = await postJson(
+    `${baseUrl}/api/staff/login`,
+    { email: BENCH_ADMIN_EMAIL, password },
+    { Origin: baseUrl },
+  )
   const cookie = [response.headers['set-cookie'] ?? []]
     .flat()
     .map((line) => line.split(';')[0]!)

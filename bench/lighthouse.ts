@@ -1,5 +1,4 @@
 import { spawn, type ChildProcess } from 'node:child_process'
-import crypto from 'node:crypto'
 import fs from 'node:fs'
 import net from 'node:net'
 import os from 'node:os'
@@ -170,7 +169,6 @@ async function startServer(): Promise<{ url: string }> {
       HOST: '127.0.0.1',
       PORT: String(port),
       DATA_DIR: path.join(workDir, 'data'),
-      ADMIN_PASSWORD: crypto.randomBytes(18).toString('base64url'),
       LOG_LEVEL: 'warn',
     },
     stdio: ['ignore', log, log],

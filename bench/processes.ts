@@ -5,6 +5,7 @@ import path from 'node:path'
 import readline from 'node:readline'
 import pg from 'pg'
 import { BENCH_POSTGRES_SETTINGS, reserveHugePages } from './postgres-memory.ts'
+import { BENCH_ADMIN_EMAIL } from './http.ts'
 
 const ROOT = path.resolve(import.meta.dirname, '..')
 // a stale client build is rebuilt by server/start.ts before it listens: allow for a Vite build
@@ -108,6 +109,7 @@ export function startProductServer({
     script: 'server/start.ts',
     env: {
       DATA_DIR: dataDir,
+      ADMIN_EMAIL: BENCH_ADMIN_EMAIL,
       ADMIN_PASSWORD: adminPassword,
       LOG_LEVEL: 'info',
       // the load generator sends claims far faster than it could solve a challenge for each

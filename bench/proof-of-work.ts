@@ -1,4 +1,3 @@
-import crypto from 'node:crypto'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
@@ -59,7 +58,6 @@ const server = await startServer(
     HOST: '127.0.0.1',
     DATA_DIR: path.join(workDir, 'data'),
     LOG_LEVEL: 'silent',
-    ADMIN_PASSWORD: crypto.randomBytes(18).toString('base64url'),
   }),
 )
 const browser = await chromium.launch({ executablePath: await chromiumPath(), args: CHROME_FLAGS })

@@ -174,7 +174,10 @@ describe('with PUBLIC_URL on HTTPS behind a proxy that rewrites Host', () => {
     await request(ctx.app)
       .get('/api/staff/session')
       .set({ ...BEHIND_PROXY, Cookie: cookie.split(';')[0]! })
-      .expect(200, { authenticated: true })
+      .expect(200)
+      .expect((res) =>
+        expect(res.body).toMatchObject({ authenticated: true, account: { email: ADMIN_EMAIL } }),
+      )
   })
 
   it('compares a staff request’s Origin with PUBLIC_URL, not with the Host header', async () => {

@@ -134,7 +134,10 @@ describe('two instances over one PostgreSQL and one S3 bucket', () => {
     staffCookie = login.headers.getSetCookie()[0]!.split(';')[0]!
     const session = await fetch(`${b.url}/api/staff/session`, { headers: { Cookie: staffCookie } })
     expect(session.status).toBe(200)
-    expect(await session.json()).toEqual({ authenticated: true })
+    expect(await session.json()).toMatchObject({
+      authenticated: true,
+      account: { email: ADMIN_EMAIL, role: 'admin' },
+    })
   })
 
   it('shows a claim filed on A, with its screenshot, on B’s dashboard', async () => {

@@ -1,4 +1,3 @@
-import crypto from 'node:crypto'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
@@ -92,7 +91,6 @@ describe('PROOF_OF_WORK=off', () => {
         HOST: '127.0.0.1',
         DATA_DIR: path.join(workDir, 'data'),
         LOG_LEVEL: 'silent',
-        ADMIN_PASSWORD: crypto.randomBytes(12).toString('hex'),
         PROOF_OF_WORK: 'off',
       }),
     )

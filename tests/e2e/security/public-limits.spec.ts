@@ -26,7 +26,6 @@ describe('the claim form past the limits, and with a picture it does not take', 
         LOG_LEVEL: 'silent',
         // one claim per 15 minutes from this browser's address
         PUBLIC_LIMIT_PER_ADDRESS: '1',
-        ADMIN_PASSWORD: 'e2e-limits-password',
       }),
     )
     browser = await launchBrowser()

@@ -55,7 +55,6 @@ describe('an app added as one short file', () => {
         LOG_LEVEL: 'silent',
         // every spec's browser is 127.0.0.1: limits set above the suite's claims
         PUBLIC_LIMIT_PER_ADDRESS: '100000',
-        ADMIN_PASSWORD: 'e2e-add-app-password',
       }),
     )
     browser = await launchBrowser()
