@@ -17,6 +17,9 @@ const ConfirmRoute = lazy(async () => ({
 const MilitaryRoute = lazy(async () => ({
   default: (await import('./routes/military-route.tsx')).MilitaryRoute,
 }))
+const AuditRoute = lazy(async () => ({
+  default: (await import('./staff/audit/audit-route.tsx')).AuditRoute,
+}))
 
 /** Every page, by its address. Lazy pages suspend inside Layout. */
 export function AppRouter() {
@@ -42,6 +45,8 @@ function Page() {
       return <MilitaryRoute />
     case '/confirm':
       return <ConfirmRoute />
+    case '/staff/audit':
+      return <AuditRoute />
   }
   // /{app}, /{app}-success and /{app}-admin are one segment; AppPageRoute tells them apart
   const page = /^\/([^/]+)$/.exec(pathname)?.[1]

@@ -33,6 +33,7 @@ import { PROJECT_ROOT } from './project-root.ts'
 const DEFAULT_FORMS_DIR = path.join(PROJECT_ROOT, 'forms')
 import type { ScreenshotStorage } from './uploads/screenshot-storage.ts'
 import { auditLog } from './staff/audit-log.ts'
+import { auditRoutes } from './staff/audit/audit.routes.ts'
 import type { AgreementPdfs } from './agreements/agreement-pdfs.ts'
 import { confirmationRoutes } from './confirmations/confirmation.routes.ts'
 import { guardPublicPost, type PublicDoor, type PublicLimits } from './public-doors.ts'
@@ -130,6 +131,7 @@ export function createApp({
   app.use(staffAuthRoutes({ db, audit, idleTimeoutMs: staffIdleTimeoutMs }))
   app.use('/api/staff', requireStaff(db, staffIdleTimeoutMs))
   app.use(dashboardRoutes({ db, forms, intake, storage, audit, languages, agreementPdfs }))
+  app.use(auditRoutes({ db, forms, audit }))
   app.use(firmLogoRoutes())
   app.use(uiTextRoutes({ languages }))
   const proofOfWork = isProofOfWorkOn ? createProofOfWork(db, proofOfWorkTuning) : undefined

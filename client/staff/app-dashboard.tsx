@@ -4,23 +4,18 @@ import type { FormConfig } from '../../src/form-config.ts'
 import { Loading } from '../ui/loading.tsx'
 import { DailyChart } from './daily-chart.tsx'
 import { Pagination } from './pagination.tsx'
-import {
-  appCsvUrl,
-  fetchAppStats,
-  fetchAppSubmissions,
-  fetchClaim,
-  type StaffSubmission,
-} from './staff-api.ts'
+import { appCsvUrl, fetchAppStats, fetchAppSubmissions } from './staff-api.ts'
 import { ClaimFilterSelects, filterParams, type ClaimFilterValues } from './claim-filters.tsx'
 import { DuplicateScreenshots } from './duplicate-screenshots.tsx'
 import { StatCards } from './stat-cards.tsx'
-import { SubmissionDetails } from './submission-details.tsx'
+import { DetailsProblem, SubmissionDetails } from './submission-details.tsx'
 import { SubmissionsTable } from './submissions-table.tsx'
 import { localIsoDate, useCsvDownload } from './use-csv-download.ts'
 import { useDebouncedValue } from './use-debounced-value.ts'
 import type { StaffSession } from './use-staff-session.ts'
 import { StaffUserBar } from './staff-user-bar.tsx'
 import { useStaffResource } from './use-staff-resource.ts'
+import { useClaimDetails } from './use-claim-details.ts'
 
 const SEARCH_DELAY_MS = 250
 
@@ -45,7 +40,14 @@ export function AppDashboard({
   const [paging, setPaging] = useState({ listKey, page: 1 })
   const page = paging.listKey === listKey ? paging.page : 1
   const [reloadCount, setReloadCount] = useState(0)
-  const [selected, setSelected] = useState<StaffSubmission>()
+  const {
+    details,
+    open: openDetails,
+    close: closeDetails,
+  } = useClaimDetails({
+    app: slug,
+    onUnauthorized: session.expired,
+  })
   const detailsRef = useRef<HTMLElement>(null)
   const [shouldFocusDetails, setShouldFocusDetails] = useState(false)
 
@@ -53,14 +55,8 @@ export function AppDashboard({
     document.title = `${displayName} Admin Dashboard`
   }, [displayName])
   const openClaim = (id: number) => {
-    fetchClaim({ id }).then(
-      (claim) => {
-        if (claim.app !== slug) return
-        setSelected(claim)
-        setShouldFocusDetails(true)
-      },
-      (error: unknown) => console.error(error),
-    )
+    openDetails(id)
+    setShouldFocusDetails(true)
   }
   // a link from another app's flagged claim opens this one's details: /{app}-admin?claim=123
   useEffect(() => {
@@ -69,12 +65,13 @@ export function AppDashboard({
     // once, when the dashboard opens
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [])
+  const hasAnswer = details.status === 'ready' || details.status === 'failed'
   useEffect(() => {
-    if (!shouldFocusDetails || !selected) return
+    if (!shouldFocusDetails || !hasAnswer) return
     detailsRef.current?.focus()
     detailsRef.current?.scrollIntoView({ block: 'start' })
     setShouldFocusDetails(false)
-  }, [shouldFocusDetails, selected])
+  }, [shouldFocusDetails, hasAnswer])
 
   const list = useStaffResource({
     key: JSON.stringify([slug, listKey, page, reloadCount]),
@@ -166,16 +163,28 @@ export function AppDashboard({
           </>
         )}
 
-        {selected ? (
+        {details.status === 'loading' ? (
+          <p className="inline-spinner" role="status">
+            <span className="spinner" aria-hidden="true" />
+            Opening the claim&apos;s details...
+          </p>
+        ) : details.status === 'failed' ? (
+          <DetailsProblem
+            ref={detailsRef}
+            message={details.message}
+            onRetry={() => openClaim(details.id)}
+            onClose={closeDetails}
+          />
+        ) : details.status === 'ready' ? (
           <SubmissionDetails
             ref={detailsRef}
-            submission={selected}
+            submission={details.claim}
             canExport={canExport}
-            onClose={() => setSelected(undefined)}
+            onClose={closeDetails}
           >
-            {selected.duplicateOf.length > 0 ? (
+            {details.claim.duplicateOf.length > 0 ? (
               <DuplicateScreenshots
-                submission={selected}
+                submission={details.claim}
                 app={slug}
                 onOpenClaim={openClaim}
                 onUnauthorized={session.expired}
@@ -217,11 +226,8 @@ export function AppDashboard({
               <SubmissionsTable
                 columns={config.dashboard.columns}
                 submissions={result.data}
-                selectedId={selected?.id}
-                onSelect={(submission) => {
-                  setSelected(submission)
-                  setShouldFocusDetails(true)
-                }}
+                selectedId={details.status === 'closed' ? undefined : details.id}
+                onSelect={(submission) => openClaim(submission.id)}
               />
               <Pagination
                 page={result.page}

@@ -3,7 +3,10 @@ import { startDownload } from '../http.ts'
 import { formatDateTime, fullName } from './format.ts'
 import type { StaffSubmission } from './staff-api.ts'
 
-/** 'Selected Submission Details': the claim and its screenshot, which opens full size in a new tab. */
+/**
+ * 'Selected Submission Details': the claim as the server answered it (the view is on record) and its
+ * screenshot, which opens full size in a new tab.
+ */
 export function SubmissionDetails({
   submission,
   canExport,
@@ -65,6 +68,39 @@ export function SubmissionDetails({
         <Screenshot key={submission.id} url={submission.screenshotUrl} name={name} />
       </div>
       {children}
+    </section>
+  )
+}
+
+/** The details panel when the claim could not be loaded: what went wrong and what to do. */
+export function DetailsProblem({
+  message,
+  onRetry,
+  onClose,
+  ref,
+}: {
+  message: string
+  onRetry: () => void
+  onClose: () => void
+  ref?: Ref<HTMLElement>
+}) {
+  return (
+    <section ref={ref} className="staff-panel details-panel" aria-labelledby="details-heading" tabIndex={-1}>
+      <div className="panel-heading">
+        <h2 id="details-heading">Selected Submission Details</h2>
+        <div className="panel-actions">
+          <button type="button" className="secondary" onClick={onRetry}>
+            Try again
+          </button>
+          <button type="button" className="secondary" onClick={onClose}>
+            Close
+          </button>
+        </div>
+      </div>
+      <p className="alert" role="alert">
+        The claim&apos;s details could not be loaded: {message}. Press Try again, or Refresh the list if the
+        claim was removed.
+      </p>
     </section>
   )
 }

@@ -9,20 +9,24 @@ import { submissionRowToSubmission } from '../staff/submission.ts'
 import { findDuplicateIds } from './flagged-claims.ts'
 import { canSeeApp } from '../../src/api/staff.ts'
 import { assertCanSee, staffAccountOf } from '../staff/require-staff.ts'
+import { actorOf, type RecordAudit } from '../staff/audit-log.ts'
 import { findMatchesOf } from './screenshot-matches.repository.ts'
 
 const NO_STORE = 'private, no-store'
 
 /**
- * A flagged claim's links: the claims it matches (GET /api/staff/claims/:id/duplicates), and any one
- * claim by its id (GET /api/staff/claims/:id), which a link opens. Mounted after requireStaff.
+ * One claim by its id (GET /api/staff/claims/:id), which the dashboard's details panel and a flagged
+ * claim's links open, each view written to the audit log; and the claims a flagged one matches
+ * (GET /api/staff/claims/:id/duplicates). Mounted after requireStaff.
  */
 export function duplicateScreenshotRoutes({
   db,
   forms,
+  audit,
 }: {
   db: Kysely<Database>
   forms: Map<string, FormConfig>
+  audit: RecordAudit
 }): Router {
   const router = Router()
 
@@ -36,6 +40,8 @@ export function duplicateScreenshotRoutes({
     if (!row) throw claimNotFound(req.params.id)
     assertCanSee(res, row.app)
     const duplicates = await findDuplicateIds(db, [id])
+    // nothing is shown unless the view is on record
+    await audit({ ...actorOf(req, res), app: row.app, action: 'claim_view', detail: `claim ${id}` })
     const { app, ...submission } = row
     res.set('Cache-Control', NO_STORE).json({
       ...submissionRowToSubmission({ ...submission, duplicate_of: duplicates.get(id) ?? [] }),

@@ -8,7 +8,13 @@ import { auditRecordFromRow, sealOf } from '../evidence/sealed-record.ts'
 import { staffAccountOf } from './require-staff.ts'
 
 export type AuditAction =
-  'login_success' | 'login_failure' | 'logout' | 'export' | 'screenshot_view' | 'evidence_download'
+  | 'login_success'
+  | 'login_failure'
+  | 'logout'
+  | 'export'
+  | 'claim_view'
+  | 'screenshot_view'
+  | 'evidence_download'
 
 /** One line of who did what from where; never a claimant's personal data. */
 export interface AuditEntry {

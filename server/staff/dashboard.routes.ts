@@ -154,7 +154,7 @@ export function dashboardRoutes({
   })
 
   router.use(intakeSubmissionRoutes({ db, intake, forms, audit }))
-  router.use(duplicateScreenshotRoutes({ db, forms }))
+  router.use(duplicateScreenshotRoutes({ db, forms, audit }))
   return router
 }
 

@@ -37,6 +37,7 @@ describe('page addresses', () => {
     '/thank-you',
     '/military-analysis',
     '/confirm',
+    '/staff/audit',
     '/brigit',
     '/brigit-success',
     '/brigit-admin',

@@ -1,0 +1,26 @@
+/** What each action of the audit log reads as on the page; an action not listed shows its own name. */
+const ACTION_LABELS: Record<string, string> = {
+  login_success: 'Signed in',
+  login_failure: 'Failed sign-in',
+  logout: 'Signed out',
+  claim_view: "Viewed a claim's details",
+  screenshot_view: 'Viewed a screenshot',
+  export: 'Exported a CSV',
+  evidence_download: 'Downloaded evidence',
+}
+
+export function actionLabel(action: string): string {
+  return ACTION_LABELS[action] ?? action.replaceAll('_', ' ')
+}
+
+const UTC_TIME = new Intl.DateTimeFormat('en-US', {
+  dateStyle: 'medium',
+  timeStyle: 'medium',
+  timeZone: 'UTC',
+})
+
+/** A time in UTC, the zone the date filters use, so an entry shows under the day it is filtered by. */
+export function formatUtcTime(iso: string): string {
+  const date = new Date(iso)
+  return Number.isNaN(date.getTime()) ? iso : `${UTC_TIME.format(date)} UTC`
+}

@@ -1,0 +1,45 @@
+import type { AuditEntryView } from './audit-api.ts'
+import { actionLabel, formatUtcTime } from './audit-labels.ts'
+
+/** The audit log's entries: who did what, when, in which app, and from where. */
+export function AuditTable({
+  entries,
+  appNames,
+}: {
+  entries: AuditEntryView[]
+  appNames: ReadonlyMap<string, string>
+}) {
+  return (
+    <div className="table-scroll" role="region" aria-label="Audit log table" tabIndex={0}>
+      <table className="staff-table audit-table">
+        <thead>
+          <tr>
+            <th scope="col">Time</th>
+            <th scope="col">Person</th>
+            <th scope="col">Action</th>
+            <th scope="col">App</th>
+            <th scope="col">Detail</th>
+            <th scope="col">Address</th>
+          </tr>
+        </thead>
+        <tbody>
+          {entries.map((entry) => (
+            <tr key={entry.id}>
+              <td>{formatUtcTime(entry.at)}</td>
+              <td>
+                {entry.person}
+                {entry.email && entry.email !== entry.person ? (
+                  <span className="audit-email">{entry.email}</span>
+                ) : null}
+              </td>
+              <td>{actionLabel(entry.action)}</td>
+              <td>{entry.app === null ? '—' : (appNames.get(entry.app) ?? entry.app)}</td>
+              <td>{entry.detail ?? '—'}</td>
+              <td>{entry.clientAddress}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  )
+}
