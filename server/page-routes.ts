@@ -1,5 +1,15 @@
+/** Staff home, accounts, own account, and the pages a one-time link opens. */
+const STAFF_ACCOUNT_PAGES = ['/staff', '/staff/accounts', '/staff/account', '/staff/invite', '/staff/setup']
+
 /** The pages every site has, whatever its apps. */
-const FIXED_PAGES = ['/', '/view-agreement', '/thank-you', '/military-analysis', '/confirm']
+const FIXED_PAGES = [
+  '/',
+  '/view-agreement',
+  '/thank-you',
+  '/military-analysis',
+  '/confirm',
+  ...STAFF_ACCOUNT_PAGES,
+]
 
 export type PageAnswer = { status: 200 } | { status: 301; location: string } | { status: 404 }
 

@@ -8,7 +8,24 @@ import { auditRecordFromRow, sealOf } from '../evidence/sealed-record.ts'
 import { staffAccountOf } from './require-staff.ts'
 
 export type AuditAction =
-  'login_success' | 'login_failure' | 'logout' | 'export' | 'screenshot_view' | 'evidence_download'
+  | 'login_success'
+  | 'login_failure'
+  | 'logout'
+  | 'export'
+  | 'screenshot_view'
+  | 'evidence_download'
+  | AccountAction
+
+/** Changes to staff accounts; the detail names the target by e-mail, never a password or a link. */
+export type AccountAction =
+  | 'account_invited'
+  | 'invite_resent'
+  | 'invite_accepted'
+  | 'account_changed'
+  | 'account_disabled'
+  | 'account_enabled'
+  | 'two_factor_reset'
+  | 'password_changed'
 
 /** One line of who did what from where; never a claimant's personal data. */
 export interface AuditEntry {
