@@ -84,10 +84,11 @@ async function findOpenInvite(
       'staff_accounts.email',
       'staff_accounts.name',
     ])
+    .select('staff_invites.used_at')
     .where('token_hash', '=', hashInviteToken(token))
-    .where('used_at', 'is', null)
     .executeTakeFirst()
-  if (!invite || Number(invite.expires_at) <= Date.now()) throw gone(invite?.account_id ?? undefined)
+  if (!invite || invite.used_at !== null || Number(invite.expires_at) <= Date.now())
+    throw gone(invite ? invite.account_id : undefined)
   const accountId = invite.account_id === null ? null : Number(invite.account_id)
   if (accountId === null) await assertNoAdmin(db)
   return { accountId, email: invite.email ?? '', name: invite.name ?? '' }
