@@ -18,6 +18,19 @@ const MilitaryRoute = lazy(async () => ({
   default: (await import('./routes/military-route.tsx')).MilitaryRoute,
 }))
 
+const StaffHome = lazy(async () => ({
+  default: (await import('./staff/accounts/staff-home.tsx')).StaffHome,
+}))
+const AccountsPage = lazy(async () => ({
+  default: (await import('./staff/accounts/accounts-page.tsx')).AccountsPage,
+}))
+const OwnAccountPage = lazy(async () => ({
+  default: (await import('./staff/accounts/own-account-page.tsx')).OwnAccountPage,
+}))
+const AcceptInvitePage = lazy(async () => ({
+  default: (await import('./staff/accounts/accept-invite-page.tsx')).AcceptInvitePage,
+}))
+
 /** Every page, by its address. Lazy pages suspend inside Layout. */
 export function AppRouter() {
   return (
@@ -42,6 +55,16 @@ function Page() {
       return <MilitaryRoute />
     case '/confirm':
       return <ConfirmRoute />
+    case '/staff':
+      return <StaffHome />
+    case '/staff/accounts':
+      return <AccountsPage />
+    case '/staff/account':
+      return <OwnAccountPage />
+    case '/staff/invite':
+      return <AcceptInvitePage kind="invite" />
+    case '/staff/setup':
+      return <AcceptInvitePage kind="setup" />
   }
   // /{app}, /{app}-success and /{app}-admin are one segment; AppPageRoute tells them apart
   const page = /^\/([^/]+)$/.exec(pathname)?.[1]

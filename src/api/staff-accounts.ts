@@ -4,6 +4,10 @@
  */
 import type { StaffAppAccess, StaffRole } from './staff.ts'
 
+/** The shortest staff password the server takes (passwordProblem), shown before the person types. */
+export const MIN_PASSWORD_LENGTH = 12
+export const PASSWORD_RULE = `At least ${MIN_PASSWORD_LENGTH} characters. A few unrelated words make a strong one.`
+
 /** One account as the admin's list shows it. */
 export interface StaffAccountSummary {
   id: number
