@@ -50,7 +50,7 @@ export function AccessFields({
               const access = granted(app.slug)
               return (
                 <li key={app.slug}>
-                  <label className="check">
+                  <label className="check-option">
                     <input
                       type="checkbox"
                       checked={access !== undefined}
@@ -63,7 +63,7 @@ export function AccessFields({
                     />
                     {app.name}
                   </label>
-                  <label className="check export">
+                  <label className="check-option export">
                     <input
                       type="checkbox"
                       disabled={access === undefined}
