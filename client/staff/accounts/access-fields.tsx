@@ -53,6 +53,7 @@ export function AccessFields({
                   <label className="check-option">
                     <input
                       type="checkbox"
+                      name={`app-${app.slug}`}
                       checked={access !== undefined}
                       onChange={(event) =>
                         setApp(
@@ -66,6 +67,7 @@ export function AccessFields({
                   <label className="check-option export">
                     <input
                       type="checkbox"
+                      name={`export-${app.slug}`}
                       disabled={access === undefined}
                       checked={access?.canExport ?? false}
                       onChange={(event) =>

@@ -2,7 +2,9 @@ import type { Browser } from 'playwright-core'
 import { inject } from 'vitest'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { mailsTo, plainTextOf } from '../../server/agreement-link.ts'
+import { axeViolations } from '../accessibility/axe.ts'
 import { baseUrl, launchBrowser, queryDb, shown, staffSessionCookies } from '../browser.ts'
+import { tabTo, typeText } from '../keyboard.ts'
 
 const PARALEGAL = 'paula.paralegal@e2e.test'
 const PASSWORD = 'brigit claims all day'
@@ -73,5 +75,46 @@ describe('an admin invites a paralegal with brigit only', () => {
     )
     expect(entry?.actor).toBe(inject('adminEmail'))
     await paralegal.close()
+  })
+
+  it('lets an admin invite with the keyboard alone, says a refusal in an alert, and passes axe', async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } })
+    await context.addCookies(await staffSessionCookies())
+    const page = await context.newPage()
+    await page.goto(`${baseUrl()}/staff/accounts`)
+    await shown(page.getByRole('table'))
+    expect(await axeViolations(page)).toEqual([])
+
+    const invite = async (email: string) => {
+      await tabTo(page, 'form input[type="email"]')
+      await typeText(page, email)
+      await page.keyboard.press('Tab')
+      await typeText(page, 'Kim Keyboard')
+      await tabTo(page, 'input[name="app-earnin"]')
+      await page.keyboard.press('Space')
+      await page.keyboard.press('Tab')
+      await page.keyboard.press('Space')
+      await tabTo(page, 'button[type="submit"]')
+      await page.keyboard.press('Enter')
+    }
+    await invite('kim.keyboard@e2e.test')
+    await shown(page.getByText('Invitation sent to kim.keyboard@e2e.test'))
+    expect(await shown(page.getByRole('row', { name: /kim\.keyboard/ }))).toMatch(/Earnin \(export\)/)
+
+    await page.goto(`${baseUrl()}/staff/accounts`)
+    await shown(page.getByRole('table'))
+    await invite('KIM.keyboard@e2e.test')
+    expect(await shown(page.getByRole('alert'))).toMatch(/already exists/)
+
+    await page.getByRole('button', { name: 'Edit access of kim.keyboard@e2e.test' }).click()
+    await shown(page.getByRole('heading', { name: /Access of Kim Keyboard/ }))
+    expect(await axeViolations(page)).toEqual([])
+    for (const path of ['/staff', '/staff/account', `/staff/invite#token=${'x'.repeat(43)}`]) {
+      await page.goto(`${baseUrl()}${path}`)
+      await shown(page.getByRole('heading', { level: 1 }))
+      await page.waitForLoadState('networkidle')
+      expect([path, await axeViolations(page)]).toEqual([path, []])
+    }
+    await context.close()
   })
 })
