@@ -101,15 +101,7 @@ try {
       )
     }
   } else if (command === 'add') {
-    const input = parseAccountInput(
-      {
-        email: values.email,
-        name: values.name,
-        role: values.role,
-        apps: (values.app ?? []).map((app) => ({ app, canExport: values.export ?? false })),
-      },
-      new Set(forms.keys()),
-    )
+    const input = parseAddArguments()
     const { emailed } = await inviteAccount({ db, mailer, siteOrigin, input, record })
     reportInvitation(input.email, emailed)
   } else {
@@ -132,6 +124,23 @@ try {
   process.exitCode = 1
 } finally {
   await db.destroy()
+}
+
+/** add's options as an invitation; a missing or wrong one is a usage error. */
+function parseAddArguments() {
+  try {
+    return parseAccountInput(
+      {
+        email: values.email,
+        name: values.name,
+        role: values.role,
+        apps: (values.app ?? []).map((app) => ({ app, canExport: values.export ?? false })),
+      },
+      new Set(forms.keys()),
+    )
+  } catch (error) {
+    return usage((error as Error).message)
+  }
 }
 
 /** Where the link went, never the link: a terminal's output ends up in logs. */

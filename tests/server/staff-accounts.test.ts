@@ -310,6 +310,11 @@ for (const dialect of DIALECTS) {
         await asAdmin.get('/api/staff/session').expect(200)
       })
 
+      it('leaves an admin who saves their own access unchanged signed in', async () => {
+        await asAdmin.put(`/api/staff/accounts/${adminId}/access`, { role: 'admin', apps: [] }).expect(200)
+        await asAdmin.get('/api/staff/session').expect(200)
+      })
+
       it('answers 404 for an account that does not exist', async () => {
         const res = await asAdmin.post('/api/staff/accounts/999999/disable')
         expect(res.status).toBe(404)

@@ -123,10 +123,13 @@ describe('npm run staff', () => {
     expect(result.stderr).toMatch(/usage: npm run staff -- <command>/)
   })
 
-  it('exits 1 naming the problem for an unknown app or e-mail', () => {
+  it('exits 2 naming the problem for an unknown app or a missing name, and 1 for an unknown e-mail', () => {
     const app = staff('add', '--email', 'y@firm.test', '--name', 'Y', '--role', 'staff', '--app', 'nosuch')
-    expect(app.status).toBe(1)
+    expect(app.status).toBe(2)
     expect(app.stderr).toMatch(/unknown app "nosuch"/)
+    const noName = staff('add', '--email', 'y@firm.test', '--role', 'staff')
+    expect(noName.status).toBe(2)
+    expect(noName.stderr).toMatch(/"name" must be[^]*usage: npm run staff/)
     const nobody = staff('enable', '--email', 'nobody@firm.test')
     expect(nobody.status).toBe(1)
     expect(nobody.stderr).toMatch(/no account has the e-mail "nobody@firm.test"/)

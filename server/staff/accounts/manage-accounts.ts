@@ -149,6 +149,8 @@ export async function changeAccess(
 ): Promise<void> {
   const account = await findAccountById(db, accountId)
   if (!account) throw notFound(accountId)
+  // an admin keeping their own role changes nothing, and ending their sessions would only sign them out
+  if (accountId === actorId && account.role === 'admin' && access.role === 'admin') return
   if (account.role === 'admin' && access.role !== 'admin') {
     if (accountId === actorId)
       throw conflict('you cannot take away your own admin role: ask another admin to do it')
