@@ -21,6 +21,19 @@ const AuditRoute = lazy(async () => ({
   default: (await import('./staff/audit/audit-route.tsx')).AuditRoute,
 }))
 
+const StaffHome = lazy(async () => ({
+  default: (await import('./staff/accounts/staff-home.tsx')).StaffHome,
+}))
+const AccountsPage = lazy(async () => ({
+  default: (await import('./staff/accounts/accounts-page.tsx')).AccountsPage,
+}))
+const OwnAccountPage = lazy(async () => ({
+  default: (await import('./staff/accounts/own-account-page.tsx')).OwnAccountPage,
+}))
+const AcceptInvitePage = lazy(async () => ({
+  default: (await import('./staff/accounts/accept-invite-page.tsx')).AcceptInvitePage,
+}))
+
 /** Every page, by its address. Lazy pages suspend inside Layout. */
 export function AppRouter() {
   return (
@@ -47,6 +60,16 @@ function Page() {
       return <ConfirmRoute />
     case '/staff/audit':
       return <AuditRoute />
+    case '/staff':
+      return <StaffHome />
+    case '/staff/accounts':
+      return <AccountsPage />
+    case '/staff/account':
+      return <OwnAccountPage />
+    case '/staff/invite':
+      return <AcceptInvitePage kind="invite" />
+    case '/staff/setup':
+      return <AcceptInvitePage kind="setup" />
   }
   // /{app}, /{app}-success and /{app}-admin are one segment; AppPageRoute tells them apart
   const page = /^\/([^/]+)$/.exec(pathname)?.[1]

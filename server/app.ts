@@ -25,6 +25,9 @@ import { dashboardRoutes } from './staff/dashboard.routes.ts'
 import { requireStaff } from './staff/require-staff.ts'
 import { DEFAULT_IDLE_TIMEOUT_MS } from './staff/staff-session.ts'
 import { staffAuthRoutes } from './staff/staff-auth.routes.ts'
+import { accountRoutes } from './staff/accounts/accounts.routes.ts'
+import { inviteRoutes } from './staff/accounts/invite.routes.ts'
+import type { InviteMailer } from './staff/accounts/invite-mailer.ts'
 import { staticClient } from './static-client.ts'
 import { claimRoutes } from './submissions/claim.routes.ts'
 import path from 'node:path'
@@ -75,6 +78,8 @@ export interface AppDeps {
   publicUrl?: string | undefined
   /** STAFF_IDLE_MINUTES in milliseconds; 30 minutes when left out. */
   staffIdleTimeoutMs?: number
+  /** E-mails staff invitations (SMTP_URL or the outbox); left out in tests that invite nobody. */
+  inviteMailer?: InviteMailer
 }
 
 /** The Express app without listen(): tests drive it through supertest. */
@@ -99,6 +104,7 @@ export function createApp({
   trustProxy = ['loopback'],
   publicUrl,
   staffIdleTimeoutMs = DEFAULT_IDLE_TIMEOUT_MS,
+  inviteMailer,
 }: AppDeps): Express {
   const app = express()
   app.disable('x-powered-by')
@@ -129,7 +135,9 @@ export function createApp({
   // staff: login/logout first, then every other /api/staff route needs a session, whoever adds it
   const audit = auditLog(db, evidenceKey)
   app.use(staffAuthRoutes({ db, audit, idleTimeoutMs: staffIdleTimeoutMs }))
+  app.use(inviteRoutes({ db, audit }))
   app.use('/api/staff', requireStaff(db, staffIdleTimeoutMs))
+  app.use(accountRoutes({ db, forms, audit, mailer: inviteMailer }))
   app.use(dashboardRoutes({ db, forms, intake, storage, audit, languages, agreementPdfs }))
   app.use(auditRoutes({ db, forms, audit }))
   app.use(firmLogoRoutes())

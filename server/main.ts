@@ -10,6 +10,7 @@ import { createAgreementMailer } from './agreements/agreement-mailer.ts'
 import { loadAgreementTemplates, type AgreementTemplates } from './agreements/agreement-templates.ts'
 import { createApp } from './app.ts'
 import { ensureFirstAdmin } from './staff/first-admin.ts'
+import { createInviteMailer } from './staff/accounts/invite-mailer.ts'
 import type { ServerConfig } from './config.ts'
 import { createDb, SQLITE_FILE_NAME } from './db/create-db.ts'
 import type { Database, Dialect } from './db/database.ts'
@@ -133,6 +134,12 @@ export async function startServer(
     trustProxy: config.trustProxy,
     publicUrl: config.publicUrl,
     staffIdleTimeoutMs: config.staffIdleTimeoutMs,
+    inviteMailer: createInviteMailer({
+      smtpUrl: config.smtpUrl,
+      dataDir: config.dataDir,
+      from: config.mailFrom,
+      logger,
+    }),
   })
   const server = await new Promise<Server>((resolve, reject) => {
     const listening = app.listen(config.port, config.host, () => resolve(listening))

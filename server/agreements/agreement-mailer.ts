@@ -61,7 +61,7 @@ export function createAgreementMailer({
   from: string
   logger: Logger
 }): AgreementMailer {
-  const deliver = smtpUrl ? smtpDelivery(smtpUrl) : outboxDelivery(path.join(dataDir, 'outbox'))
+  const deliver = mailDelivery({ smtpUrl, dataDir })
 
   const deliverOrLog = async (
     message: SendMailOptions,
@@ -91,6 +91,22 @@ export function createAgreementMailer({
         what: 'agreement link e-mail',
       }),
   }
+}
+
+/** The one mail path of the site (SMTP_URL, else DATA_DIR/outbox): other senders compose, this delivers. */
+export function mailDelivery({
+  smtpUrl,
+  dataDir,
+}: {
+  smtpUrl: string | undefined
+  dataDir: string
+}): (message: SendMailOptions) => Promise<void> {
+  return smtpUrl ? smtpDelivery(smtpUrl) : outboxDelivery(outboxDir(dataDir))
+}
+
+/** Where messages are written when no SMTP_URL is set. */
+export function outboxDir(dataDir: string): string {
+  return path.join(dataDir, 'outbox')
 }
 
 function smtpDelivery(smtpUrl: string): (message: SendMailOptions) => Promise<void> {

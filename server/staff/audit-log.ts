@@ -15,6 +15,18 @@ export type AuditAction =
   | 'claim_view'
   | 'screenshot_view'
   | 'evidence_download'
+  | AccountAction
+
+/** Changes to staff accounts; the detail names the target by e-mail, never a password or a link. */
+export type AccountAction =
+  | 'account_invited'
+  | 'invite_resent'
+  | 'invite_accepted'
+  | 'account_changed'
+  | 'account_disabled'
+  | 'account_enabled'
+  | 'two_factor_reset'
+  | 'password_changed'
 
 /** One line of who did what from where; never a claimant's personal data. */
 export interface AuditEntry {

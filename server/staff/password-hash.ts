@@ -1,5 +1,6 @@
 import crypto from 'node:crypto'
 import { promisify } from 'node:util'
+import { MIN_PASSWORD_LENGTH } from '../../src/api/staff-accounts.ts'
 
 const scrypt = promisify(crypto.scrypt) as (
   password: string,
@@ -14,7 +15,7 @@ const KEY_LENGTH = 32
 /** scrypt needs 128·N·r bytes; Node refuses past 32 MiB unless told. */
 const MAX_MEMORY = 256 * 1024 * 1024
 
-export const MIN_PASSWORD_LENGTH = 12
+export { MIN_PASSWORD_LENGTH }
 /** Past this a password is refused before hashing: scrypt's cost grows with it. */
 export const MAX_PASSWORD_LENGTH = 256
 

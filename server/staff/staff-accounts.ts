@@ -139,6 +139,23 @@ export async function setDisabled(db: Kysely<Database>, accountId: number, disab
   })
 }
 
+/**
+ * Turns two-factor sign-in off for an account that lost its authenticator: clears the secret (and one
+ * being set up), deletes the recovery codes and ends every session. The next sign-in is by password
+ * alone, or sets a new authenticator up where REQUIRE_2FA asks for one.
+ */
+export async function resetTwoFactor(db: Kysely<Database>, accountId: number): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    await trx
+      .updateTable('staff_accounts')
+      .set({ totp_secret: null, totp_pending_secret: null })
+      .where('id', '=', accountId)
+      .execute()
+    await trx.deleteFrom('staff_recovery_codes').where('account_id', '=', accountId).execute()
+    await endAccountSessions(trx, accountId)
+  })
+}
+
 export async function endAccountSessions(db: Db, accountId: number): Promise<void> {
   await db.deleteFrom('staff_sessions').where('account_id', '=', accountId).execute()
 }

@@ -17,9 +17,19 @@ import {
 // supertest sends no Origin; the staff routes compare Origin's host with Host, so tests send both
 const SITE = 'dashboard.test'
 const SAME_SITE = { Host: SITE, Origin: `http://${SITE}` }
-const UNGUARDED = new Set(['POST /api/staff/login', 'POST /api/staff/logout'])
+const UNGUARDED = new Set([
+  'POST /api/staff/login',
+  'POST /api/staff/logout',
+  // the one-time links of people without an account yet: the token decides
+  'POST /api/staff/invites/check',
+  'POST /api/staff/invites/accept',
+])
 /** Routes about the signed-in person themselves: open to every account. */
-const OWN_ACCOUNT = new Set(['GET /api/staff/session'])
+const OWN_ACCOUNT = new Set([
+  'GET /api/staff/session',
+  'GET /api/staff/my-apps',
+  'POST /api/staff/account/password',
+])
 const STAFF_PASSWORD = 'paralegal password 1'
 let nextAccount = 1
 

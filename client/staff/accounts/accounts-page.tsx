@@ -1,0 +1,247 @@
+import { useEffect, useId, useRef, useState, type FormEvent } from 'react'
+import { AppError } from '../../../src/app-error.ts'
+import type { StaffAppChoice } from '../../../src/api/staff-accounts.ts'
+import { Loading } from '../../ui/loading.tsx'
+import { StaffArea } from '../staff-area.tsx'
+import { StaffUserBar } from '../staff-user-bar.tsx'
+import type { StaffSession } from '../use-staff-session.ts'
+import { useStaffResource } from '../use-staff-resource.ts'
+import { AccessFields, type Access } from './access-fields.tsx'
+import {
+  changeAccess,
+  fetchAccounts,
+  resendInvitation,
+  resetTwoFactor,
+  setAccountDisabled,
+  type StaffAccountSummary,
+} from './accounts-api.ts'
+import { InviteForm } from './invite-form.tsx'
+import './accounts.css'
+
+const TITLE = 'Staff accounts'
+
+/** /staff/accounts (admins): every account, the invitation form, and each account's changes. */
+export function AccountsPage() {
+  return (
+    <StaffArea gateTitle={TITLE} allows={(account) => account.role === 'admin'}>
+      {(session) => <Accounts session={session} />}
+    </StaffArea>
+  )
+}
+
+function Accounts({ session }: { session: StaffSession }) {
+  const [version, setVersion] = useState(0)
+  const [note, setNote] = useState<string>()
+  const [problem, setProblem] = useState<string>()
+  const [editing, setEditing] = useState<StaffAccountSummary>()
+  useEffect(() => {
+    document.title = TITLE
+  }, [])
+  const list = useStaffResource({
+    key: String(version),
+    load: fetchAccounts,
+    onUnauthorized: session.expired,
+  })
+  const reload = () => setVersion((count) => count + 1)
+  const failed = (error: unknown) => {
+    if (error instanceof AppError && error.status === 401) session.expired()
+  }
+  /** Runs one change, then says what happened (role=status) or why not (role=alert). */
+  const act = async (run: () => Promise<unknown>, done: string) => {
+    setNote(undefined)
+    setProblem(undefined)
+    try {
+      await run()
+      setNote(done)
+      reload()
+    } catch (error) {
+      failed(error)
+      setProblem(`${done.split(':')[0]} failed: ${(error as Error).message}.`)
+    }
+  }
+  const appName = (slug: string) => list.data?.apps.find((app) => app.slug === slug)?.name ?? slug
+
+  return (
+    <article className="card staff-dashboard accounts-page">
+      <header className="card-header staff-header">
+        <div>
+          <h1>{TITLE}</h1>
+          <p>Who may sign in, and what each person may see</p>
+        </div>
+        <StaffUserBar session={session} />
+      </header>
+      <div className="card-body">
+        <div aria-live="polite">{note ? <p className="done-note">{note}</p> : null}</div>
+        {problem ? (
+          <p className="alert" role="alert">
+            {problem}
+          </p>
+        ) : null}
+        {list.status === 'failed' ? (
+          <p className="alert" role="alert">
+            The accounts could not be loaded ({list.message}). Reload the page to try again.
+          </p>
+        ) : !list.data ? (
+          <Loading label="Loading accounts..." />
+        ) : (
+          <div className="table-scroll">
+            <table className="staff-table">
+              <caption className="visually-hidden">Staff accounts</caption>
+              <thead>
+                <tr>
+                  {['Name', 'Email', 'Role', 'Apps', 'Two-factor', 'Status', 'Actions'].map((label) => (
+                    <th key={label} scope="col">
+                      {label}
+                    </th>
+                  ))}
+                </tr>
+              </thead>
+              <tbody>
+                {list.data.accounts.map((account) => (
+                  <tr key={account.id}>
+                    <td>{account.name}</td>
+                    <td>{account.email}</td>
+                    <td>{account.role === 'admin' ? 'Admin' : 'Staff'}</td>
+                    <td>
+                      {account.role === 'admin'
+                        ? 'All apps'
+                        : account.apps
+                            .map(({ app, canExport }) => `${appName(app)}${canExport ? ' (export)' : ''}`)
+                            .join(', ') || 'None'}
+                    </td>
+                    <td>{account.twoFactor ? 'On' : 'Off'}</td>
+                    <td>
+                      <span className="state-tag">
+                        {account.disabled ? 'Disabled' : account.invitePending ? 'Invited' : 'Active'}
+                      </span>
+                    </td>
+                    <td>
+                      <div className="row-actions">
+                        <button type="button" onClick={() => setEditing(account)}>
+                          Edit access<span className="visually-hidden"> of {account.email}</span>
+                        </button>
+                        <button
+                          type="button"
+                          onClick={() =>
+                            void act(
+                              () => setAccountDisabled(account.id, !account.disabled),
+                              `${account.disabled ? 'Enable' : 'Disable'}: ${account.email} is now ${
+                                account.disabled ? 'enabled' : 'disabled'
+                              }`,
+                            )
+                          }
+                        >
+                          {account.disabled ? 'Enable' : 'Disable'}
+                          <span className="visually-hidden"> {account.email}</span>
+                        </button>
+                        {account.twoFactor ? (
+                          <button
+                            type="button"
+                            onClick={() =>
+                              window.confirm(`Turn off two-factor sign-in of ${account.email}?`) &&
+                              void act(
+                                () => resetTwoFactor(account.id),
+                                `Reset two-factor: ${account.email} signs in with a password alone until set up again`,
+                              )
+                            }
+                          >
+                            Reset 2FA<span className="visually-hidden"> of {account.email}</span>
+                          </button>
+                        ) : null}
+                        {account.invitePending ? (
+                          <button
+                            type="button"
+                            onClick={() =>
+                              void act(async () => {
+                                const answer = await resendInvitation(account.id)
+                                if (!answer.emailed) throw new Error('the e-mail could not be sent')
+                              }, `Re-send invitation: a new link went to ${account.email}`)
+                            }
+                          >
+                            Re-send invitation<span className="visually-hidden"> to {account.email}</span>
+                          </button>
+                        ) : null}
+                      </div>
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+        {editing && list.data ? (
+          <AccessEditor
+            key={editing.id}
+            account={editing}
+            apps={list.data.apps}
+            onCancel={() => setEditing(undefined)}
+            onSave={(access) =>
+              act(async () => {
+                await changeAccess(editing.id, access)
+                setEditing(undefined)
+              }, `Change access: ${editing.email} now has the new role and apps`)
+            }
+          />
+        ) : null}
+        <section className="staff-panel" aria-labelledby="invite-heading">
+          <h2 id="invite-heading">Invite a person</h2>
+          {list.data ? (
+            <InviteForm
+              apps={list.data.apps}
+              onError={failed}
+              onInvited={(account, emailed) => {
+                setProblem(undefined)
+                setNote(
+                  emailed
+                    ? `Invitation sent to ${account.email}. The link works once, within 48 hours.`
+                    : `The account of ${account.email} was created, but the e-mail could not be sent: use "Re-send invitation".`,
+                )
+                reload()
+              }}
+            />
+          ) : null}
+        </section>
+      </div>
+    </article>
+  )
+}
+
+function AccessEditor({
+  account,
+  apps,
+  onSave,
+  onCancel,
+}: {
+  account: StaffAccountSummary
+  apps: StaffAppChoice[]
+  onSave: (access: Access) => Promise<void>
+  onCancel: () => void
+}) {
+  const headingId = useId()
+  const headingRef = useRef<HTMLHeadingElement>(null)
+  const [access, setAccess] = useState<Access>({ role: account.role, apps: account.apps })
+  useEffect(() => headingRef.current?.focus(), [])
+  const submit = (event: FormEvent) => {
+    event.preventDefault()
+    void onSave(access)
+  }
+  return (
+    <section className="staff-panel" aria-labelledby={headingId}>
+      <h2 id={headingId} ref={headingRef} tabIndex={-1}>
+        Access of {account.name} ({account.email})
+      </h2>
+      <form onSubmit={submit}>
+        <p className="field-help">Saving signs this person out everywhere, so the change applies at once.</p>
+        <AccessFields value={access} onChange={setAccess} apps={apps} />
+        <div className="action-row">
+          <button type="submit" className="primary">
+            Save access
+          </button>
+          <button type="button" className="secondary" onClick={onCancel}>
+            Cancel
+          </button>
+        </div>
+      </form>
+    </section>
+  )
+}

@@ -1,0 +1,81 @@
+import { useId, useState, type FormEvent } from 'react'
+import type { StaffAppChoice } from '../../../src/api/staff-accounts.ts'
+import { AccessFields, type Access } from './access-fields.tsx'
+import { inviteAccount, type StaffAccountSummary } from './accounts-api.ts'
+
+/** E-mail, name, role and apps; the server creates the account and e-mails its one-time link. */
+export function InviteForm({
+  apps,
+  onInvited,
+  onError,
+}: {
+  apps: StaffAppChoice[]
+  onInvited: (account: StaffAccountSummary, emailed: boolean) => void
+  onError: (error: unknown) => void
+}) {
+  const emailId = useId()
+  const nameId = useId()
+  const errorId = useId()
+  const [email, setEmail] = useState('')
+  const [name, setName] = useState('')
+  const [access, setAccess] = useState<Access>({ role: 'staff', apps: [] })
+  const [error, setError] = useState<string>()
+  const [isSending, setIsSending] = useState(false)
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault()
+    if (isSending) return
+    setIsSending(true)
+    setError(undefined)
+    try {
+      const answer = await inviteAccount({ email, name, ...access })
+      setEmail('')
+      setName('')
+      setAccess({ role: 'staff', apps: [] })
+      onInvited(answer.account, answer.emailed)
+    } catch (caught) {
+      onError(caught)
+      const message = (caught as Error).message
+      setError(`The invitation was not sent: ${message}.`)
+    } finally {
+      setIsSending(false)
+    }
+  }
+
+  return (
+    <form onSubmit={(event) => void submit(event)} noValidate aria-describedby={error ? errorId : undefined}>
+      <div className="form-group">
+        <label htmlFor={emailId}>Email</label>
+        <input
+          id={emailId}
+          className="form-control"
+          type="email"
+          autoComplete="off"
+          required
+          value={email}
+          onChange={(event) => setEmail(event.target.value)}
+        />
+      </div>
+      <div className="form-group">
+        <label htmlFor={nameId}>Name</label>
+        <input
+          id={nameId}
+          className="form-control"
+          autoComplete="off"
+          required
+          value={name}
+          onChange={(event) => setName(event.target.value)}
+        />
+      </div>
+      <AccessFields value={access} onChange={setAccess} apps={apps} />
+      {error ? (
+        <p id={errorId} className="alert" role="alert">
+          {error}
+        </p>
+      ) : null}
+      <button type="submit" className="primary" disabled={isSending}>
+        {isSending ? 'Sending...' : 'Send invitation'}
+      </button>
+    </form>
+  )
+}

@@ -1,0 +1,76 @@
+import { useEffect } from 'react'
+import { Link } from '../../routing/router.tsx'
+import { Loading } from '../../ui/loading.tsx'
+import { StaffArea } from '../staff-area.tsx'
+import { StaffUserBar } from '../staff-user-bar.tsx'
+import type { StaffSession } from '../use-staff-session.ts'
+import { useStaffResource } from '../use-staff-resource.ts'
+import { fetchMyApps } from './accounts-api.ts'
+import './accounts.css'
+
+const TITLE = 'Staff home'
+
+/** The admin pages; the main admin view opens on '/' with ?key (its value is never checked). */
+const ADMIN_LINKS = [
+  { to: '/?key=staff', label: 'All Submissions' },
+  { to: '/military-analysis', label: 'Military Analysis' },
+  { to: '/staff/accounts', label: 'Staff accounts' },
+  { to: '/staff/audit', label: 'Audit log' },
+]
+
+/** /staff: the dashboards this account may open, and an admin's pages. */
+export function StaffHome() {
+  return <StaffArea gateTitle={TITLE}>{(session) => <StaffHomeView session={session} />}</StaffArea>
+}
+
+function StaffHomeView({ session }: { session: StaffSession }) {
+  useEffect(() => {
+    document.title = TITLE
+  }, [])
+  const apps = useStaffResource({ key: 'apps', load: fetchMyApps, onUnauthorized: session.expired })
+  const isAdmin = session.account?.role === 'admin'
+  return (
+    <article className="card staff-home">
+      <header className="card-header staff-header">
+        <h1>{TITLE}</h1>
+        <StaffUserBar session={session} />
+      </header>
+      <div className="card-body">
+        <section aria-labelledby="your-dashboards">
+          <h2 id="your-dashboards">Your dashboards</h2>
+          {apps.status === 'failed' ? (
+            <p className="alert" role="alert">
+              Your dashboards could not be loaded ({apps.message}). Reload the page to try again.
+            </p>
+          ) : !apps.data ? (
+            <Loading label="Loading your dashboards..." />
+          ) : apps.data.apps.length === 0 ? (
+            <p>
+              Your account has no dashboard yet. Ask an admin of your firm to give you the apps you work on.
+            </p>
+          ) : (
+            <ul className="link-list">
+              {apps.data.apps.map((app) => (
+                <li key={app.slug}>
+                  <Link to={`/${app.slug}-admin`}>{app.name}</Link>
+                </li>
+              ))}
+            </ul>
+          )}
+        </section>
+        {isAdmin ? (
+          <section aria-labelledby="admin-pages">
+            <h2 id="admin-pages">Administration</h2>
+            <ul className="link-list">
+              {ADMIN_LINKS.map(({ to, label }) => (
+                <li key={to}>
+                  <Link to={to}>{label}</Link>
+                </li>
+              ))}
+            </ul>
+          </section>
+        ) : null}
+      </div>
+    </article>
+  )
+}
