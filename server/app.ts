@@ -15,7 +15,7 @@ import { createValidatorModules, type ValidatorModules } from './forms/validator
 import { loadLanguages, type Languages } from './i18n/languages.ts'
 import { uiTextRoutes } from './i18n/ui-text.routes.ts'
 import { firmLogoRoutes } from './firm-logo.ts'
-import type { TrustProxy } from './config.ts'
+import type { RequireTwoFactor, TrustProxy } from './config.ts'
 import { healthRoutes } from './health.routes.ts'
 import { setPublicUrl } from './public-origin.ts'
 import { intakeRoutes } from './intake/intake.routes.ts'
@@ -25,6 +25,7 @@ import { dashboardRoutes } from './staff/dashboard.routes.ts'
 import { requireStaff } from './staff/require-staff.ts'
 import { DEFAULT_IDLE_TIMEOUT_MS } from './staff/staff-session.ts'
 import { staffAuthRoutes } from './staff/staff-auth.routes.ts'
+import { twoFactorRoutes } from './staff/two-factor/two-factor.routes.ts'
 import { staticClient } from './static-client.ts'
 import { claimRoutes } from './submissions/claim.routes.ts'
 import path from 'node:path'
@@ -74,6 +75,8 @@ export interface AppDeps {
   publicUrl?: string | undefined
   /** STAFF_IDLE_MINUTES in milliseconds; 30 minutes when left out. */
   staffIdleTimeoutMs?: number
+  /** REQUIRE_2FA: whose accounts must sign in with a code; none when left out (tests). */
+  requireTwoFactor?: RequireTwoFactor
 }
 
 /** The Express app without listen(): tests drive it through supertest. */
@@ -98,6 +101,7 @@ export function createApp({
   trustProxy = ['loopback'],
   publicUrl,
   staffIdleTimeoutMs = DEFAULT_IDLE_TIMEOUT_MS,
+  requireTwoFactor = 'none',
 }: AppDeps): Express {
   const app = express()
   app.disable('x-powered-by')
@@ -127,8 +131,9 @@ export function createApp({
   )
   // staff: login/logout first, then every other /api/staff route needs a session, whoever adds it
   const audit = auditLog(db, evidenceKey)
-  app.use(staffAuthRoutes({ db, audit, idleTimeoutMs: staffIdleTimeoutMs }))
+  app.use(staffAuthRoutes({ db, audit, idleTimeoutMs: staffIdleTimeoutMs, requireTwoFactor }))
   app.use('/api/staff', requireStaff(db, staffIdleTimeoutMs))
+  app.use(twoFactorRoutes({ db, audit, requireTwoFactor }))
   app.use(dashboardRoutes({ db, forms, intake, storage, audit, languages, agreementPdfs }))
   app.use(firmLogoRoutes())
   app.use(uiTextRoutes({ languages }))

@@ -133,6 +133,7 @@ export async function startServer(
     trustProxy: config.trustProxy,
     publicUrl: config.publicUrl,
     staffIdleTimeoutMs: config.staffIdleTimeoutMs,
+    requireTwoFactor: config.requireTwoFactor,
   })
   const server = await new Promise<Server>((resolve, reject) => {
     const listening = app.listen(config.port, config.host, () => resolve(listening))

@@ -8,7 +8,15 @@ import { auditRecordFromRow, sealOf } from '../evidence/sealed-record.ts'
 import { staffAccountOf } from './require-staff.ts'
 
 export type AuditAction =
-  'login_success' | 'login_failure' | 'logout' | 'export' | 'screenshot_view' | 'evidence_download'
+  | 'login_success'
+  | 'login_failure'
+  | 'logout'
+  | 'export'
+  | 'screenshot_view'
+  | 'evidence_download'
+  | 'two_factor_enabled'
+  | 'two_factor_disabled'
+  | 'recovery_codes_regenerated'
 
 /** One line of who did what from where; never a claimant's personal data. */
 export interface AuditEntry {

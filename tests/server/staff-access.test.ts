@@ -19,7 +19,14 @@ const SITE = 'dashboard.test'
 const SAME_SITE = { Host: SITE, Origin: `http://${SITE}` }
 const UNGUARDED = new Set(['POST /api/staff/login', 'POST /api/staff/logout'])
 /** Routes about the signed-in person themselves: open to every account. */
-const OWN_ACCOUNT = new Set(['GET /api/staff/session'])
+const OWN_ACCOUNT = new Set([
+  'GET /api/staff/session',
+  'GET /api/staff/two-factor',
+  'POST /api/staff/two-factor/setup',
+  'POST /api/staff/two-factor/confirm',
+  'POST /api/staff/two-factor/recovery-codes',
+  'POST /api/staff/two-factor/disable',
+])
 const STAFF_PASSWORD = 'paralegal password 1'
 let nextAccount = 1
 
