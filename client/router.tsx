@@ -17,6 +17,9 @@ const ConfirmRoute = lazy(async () => ({
 const MilitaryRoute = lazy(async () => ({
   default: (await import('./routes/military-route.tsx')).MilitaryRoute,
 }))
+const TwoFactorPage = lazy(async () => ({
+  default: (await import('./staff/two-factor/two-factor-page.tsx')).TwoFactorPage,
+}))
 
 /** Every page, by its address. Lazy pages suspend inside Layout. */
 export function AppRouter() {
@@ -42,6 +45,8 @@ function Page() {
       return <MilitaryRoute />
     case '/confirm':
       return <ConfirmRoute />
+    case '/staff/two-factor':
+      return <TwoFactorPage />
   }
   // /{app}, /{app}-success and /{app}-admin are one segment; AppPageRoute tells them apart
   const page = /^\/([^/]+)$/.exec(pathname)?.[1]

@@ -63,8 +63,11 @@ function ownRoute(app: Express, cookie: string, path: string, body?: object) {
   return req.set(SAME_SITE).set('Cookie', cookie)
 }
 
+/** Each sign-in costs a scrypt at N=2^17, about a second on a busy machine; a test here signs in up to 13 times. */
+const SIGN_INS_TIMEOUT = { timeout: 120_000 }
+
 for (const dialect of DIALECTS) {
-  describe(`${dialect}: two-factor sign-in`, () => {
+  describe(`${dialect}: two-factor sign-in`, SIGN_INS_TIMEOUT, () => {
     let ctx: TestContext
 
     beforeAll(async () => {
@@ -348,7 +351,7 @@ for (const dialect of DIALECTS) {
     })
   })
 
-  describe(`${dialect}: REQUIRE_2FA`, () => {
+  describe(`${dialect}: REQUIRE_2FA`, SIGN_INS_TIMEOUT, () => {
     const policies: RequireTwoFactor[] = ['all', 'admins', 'none']
     const contexts = new Map<RequireTwoFactor, TestContext>()
 
