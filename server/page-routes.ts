@@ -1,5 +1,12 @@
 /** The pages every site has, whatever its apps. */
-const FIXED_PAGES = ['/', '/view-agreement', '/thank-you', '/military-analysis', '/confirm', '/staff/two-factor']
+const FIXED_PAGES = [
+  '/',
+  '/view-agreement',
+  '/thank-you',
+  '/military-analysis',
+  '/confirm',
+  '/staff/two-factor',
+]
 
 export type PageAnswer = { status: 200 } | { status: 301; location: string } | { status: 404 }
 
