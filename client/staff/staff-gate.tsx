@@ -1,19 +1,12 @@
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react'
 import { AppError } from '../../src/app-error.ts'
 import { INVALID_PASSWORD_MESSAGE } from '../../src/staff-messages.ts'
-import { CODE_REQUIRED_MESSAGE } from '../../src/two-factor-messages.ts'
-import type { TwoFactorSetup } from '../../src/api/staff-two-factor.ts'
 import { logInStaff } from './staff-api.ts'
-import { CodeField } from './two-factor/code-field.tsx'
 import { RecoveryCodesNotice } from './two-factor/recovery-codes-notice.tsx'
-import { TotpSetupSteps } from './two-factor/totp-setup-steps.tsx'
+import { SecondFactorFields, type CodeStep } from './two-factor/second-factor-fields.tsx'
 
-/** After the password: nothing more, a code (TOTP on), or setting TOTP up (REQUIRE_2FA covers the account). */
-type SecondStep =
-  | { kind: 'none' }
-  | { kind: 'code' }
-  | { kind: 'setup'; setup: TwoFactorSetup; message: string }
-  | { kind: 'recovery-codes'; codes: string[] }
+/** After the password: nothing more, a code or TOTP's set-up, then the recovery codes of a set-up. */
+type SecondStep = { kind: 'none' } | CodeStep | { kind: 'recovery-codes'; codes: string[] }
 
 /**
  * The sign-in gate. E-mail, password and code are only POSTed to the server, which answers with a
@@ -34,8 +27,6 @@ export function StaffGate({
 }) {
   const emailId = useId()
   const inputId = useId()
-  const codeId = useId()
-  const codeHintId = useId()
   const errorId = useId()
   const emailRef = useRef<HTMLInputElement>(null)
   const inputRef = useRef<HTMLInputElement>(null)
@@ -170,43 +161,20 @@ export function StaffGate({
             </button>
           </div>
         </div>
-        {step.kind === 'setup' ? (
-          <div className="totp-setup">
-            <h2>Set up two-factor sign-in</h2>
-            <p>{step.message}</p>
-            <TotpSetupSteps setup={step.setup} />
-          </div>
-        ) : null}
-        {asksForCode ? (
-          <>
-            <CodeField
-              id={codeId}
-              inputRef={codeRef}
-              value={code}
-              onChange={setCode}
-              isRecovery={isRecoveryCode}
-              hint={
-                isRecoveryCode
-                  ? 'Enter one of the recovery codes you saved when you set up two-factor sign-in. Each works once.'
-                  : CODE_REQUIRED_MESSAGE
-              }
-              hintId={codeHintId}
-              errorId={codeError}
-            />
-            {step.kind === 'code' ? (
-              <button
-                type="button"
-                className="secondary code-switch"
-                onClick={() => {
-                  setIsRecoveryCode((recovery) => !recovery)
-                  setCode('')
-                  setError(undefined)
-                }}
-              >
-                {isRecoveryCode ? 'Use a code from my authenticator app' : 'Use a recovery code instead'}
-              </button>
-            ) : null}
-          </>
+        {step.kind === 'code' || step.kind === 'setup' ? (
+          <SecondFactorFields
+            step={step}
+            inputRef={codeRef}
+            code={code}
+            onCodeChange={setCode}
+            isRecoveryCode={isRecoveryCode}
+            onRecoveryCodeChange={(isRecovery) => {
+              setIsRecoveryCode(isRecovery)
+              setCode('')
+              setError(undefined)
+            }}
+            errorId={codeError}
+          />
         ) : null}
         {error ? (
           <p id={errorId} className="alert" role="alert">

@@ -87,7 +87,7 @@ function TwoFactorSettings({ session }: { session: StaffSession }) {
         ) : screen.kind === 'codes' ? (
           <RecoveryCodesNotice codes={screen.codes} onContinue={() => reload()} />
         ) : screen.kind === 'setup' ? (
-          <section aria-labelledby="totp-setup-heading">
+          <section className="totp-setup" aria-labelledby="totp-setup-heading">
             <h2 id="totp-setup-heading">Turn on two-factor sign-in</h2>
             <TotpSetupSteps setup={screen.setup} />
             <CodeForm

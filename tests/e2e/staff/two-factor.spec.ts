@@ -6,7 +6,8 @@ import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { readServerConfig } from '../../../server/config.ts'
 import { startServer, type RunningServer } from '../../../server/main.ts'
-import { baseUrl, launchBrowser, openPhonePage, shown } from '../browser.ts'
+import { axeViolations } from '../accessibility/axe.ts'
+import { baseUrl, launchBrowser, shown } from '../browser.ts'
 import { addStaffAccount } from './staff-account.ts'
 
 const PASSWORD = 'two-factor e2e password'
@@ -22,9 +23,15 @@ function codeFor(key: string, steps = 0): string {
  * sign-ins from 127.0.0.1 share.
  */
 async function openPage(browser: Browser, address: string): Promise<{ page: Page; pageErrors: string[] }> {
-  const opened = await openPhonePage(browser)
-  await opened.page.setExtraHTTPHeaders({ 'X-Forwarded-For': address })
-  return opened
+  // a context of its own, as axe-core needs, at a phone's width
+  const context = await browser.newContext({
+    viewport: { width: 390, height: 844 },
+    extraHTTPHeaders: { 'X-Forwarded-For': address },
+  })
+  const page = await context.newPage()
+  const pageErrors: string[] = []
+  page.on('pageerror', (error) => pageErrors.push(error.message))
+  return { page, pageErrors }
 }
 
 async function enterPassword(page: Page, email: string): Promise<void> {
@@ -105,6 +112,8 @@ describe('two-factor sign-in set up at the gate (REQUIRE_2FA=all)', () => {
     expect(await codeField.getAttribute('inputmode')).toBe('numeric')
     expect(await codeField.getAttribute('autocomplete')).toBe('one-time-code')
 
+    expect(await axeViolations(page)).toEqual([])
+
     await codeField.fill('000000')
     await page.getByRole('button', { name: 'Verify code' }).click()
     expect(await shown(page.getByRole('alert'))).toMatch(/not right or was already used/)
@@ -113,6 +122,7 @@ describe('two-factor sign-in set up at the gate (REQUIRE_2FA=all)', () => {
 
     const recoveryCodes = await shownRecoveryCodes(page)
     expect(recoveryCodes).toHaveLength(10)
+    expect(await axeViolations(page)).toEqual([])
     await page.getByRole('button', { name: 'I have saved these codes' }).click()
     await shown(page.getByRole('heading', { name: 'Brigit Admin Dashboard' }))
 
@@ -170,6 +180,7 @@ describe('two-factor sign-in turned on from /staff/two-factor', () => {
     await page.getByRole('button', { name: 'I have saved these codes' }).click()
     await shown(page.getByText('Two-factor sign-in is on.'))
     expect(await shown(page.getByText(/You have 10 unused recovery codes/))).toBeTruthy()
+    expect(await axeViolations(page)).toEqual([])
 
     await signOut(page)
     await enterPassword(page, email)
