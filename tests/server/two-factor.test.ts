@@ -341,6 +341,23 @@ for (const dialect of DIALECTS) {
         expect((await auditOf(id)).map((row) => row.action)).toContain('two_factor_disabled')
       })
 
+      it('limits the codes tried for one account, from a session too: the 21st in 15 minutes is 429', async () => {
+        const { cookie } = await signedInStaff()
+        const { secret } = (await ownRoute(ctx.app, cookie, '/setup', {}).expect(200)).body as {
+          secret: string
+        }
+        for (let attempt = 1; attempt <= 20; attempt++) {
+          const res = await ownRoute(ctx.app, cookie, '/confirm', { code: '000000' })
+          expect(res.body.error.code).toBe('INVALID_CODE')
+        }
+        const res = await ownRoute(ctx.app, cookie, '/confirm', { code: codeFor(secret) })
+
+        expect(res.status).toBe(429)
+        expect(res.body.error.message).toBe(
+          'Too many codes were tried for this account. Please wait 15 minutes and try again.',
+        )
+      })
+
       it('will not turn TOTP off for an account REQUIRE_2FA covers', async () => {
         const { email, secret } = await adminWithTwoFactor()
         const cookie = sessionCookie(await login(ctx.app, { email, code: codeFor(secret, 1) }).expect(204))

@@ -1,11 +1,24 @@
 import type { Kysely } from 'kysely'
+import { AppError } from '../../../src/app-error.ts'
 import type { TwoFactorSetup } from '../../../src/api/staff-two-factor.ts'
 import type { RequireTwoFactor } from '../../config.ts'
 import type { Database } from '../../db/database.ts'
+import { hitRateLimit, type RateLimitRule } from '../../rate-limit.ts'
 import type { StaffAccountRow } from '../staff-accounts.ts'
 import { endAccountSessions } from '../staff-accounts.ts'
 import { replaceRecoveryCodes, useRecoveryCode } from './recovery-codes.ts'
 import { isTotpCode, newTotpSecret, totpCodeStep, totpSetup } from './totp.ts'
+
+/**
+ * Codes tried per account, wherever from: a stolen session (or a known password) spread over many
+ * addresses still gets few guesses at a 6-digit code. A person's typos stay far below it.
+ */
+export const CODE_LIMIT: RateLimitRule = {
+  name: 'two-factor-code',
+  limit: 20,
+  windowMs: 15 * 60 * 1000,
+  message: 'Too many codes were tried for this account. Please wait 15 minutes and try again.',
+}
 
 /** Whether REQUIRE_2FA makes the account use two-factor sign-in. */
 export function isTwoFactorRequired(
@@ -47,6 +60,7 @@ export async function confirmTwoFactorSetup(
     .where('id', '=', accountId)
     .executeTakeFirstOrThrow()
   if (secret === null) return 'not-started'
+  await countCodeAttempt(db, accountId)
   const step = isTotpCode(normalCode(code)) ? totpCodeStep(secret, normalCode(code)) : undefined
   if (step === undefined) return 'wrong-code'
   return db.transaction().execute(async (trx) => {
@@ -73,6 +87,7 @@ export async function useSecondFactorCode(
   { totpOnly = false } = {},
 ): Promise<boolean> {
   if (account.totpSecret === null) return false // fail-closed
+  await countCodeAttempt(db, account.id)
   const normal = normalCode(code)
   if (isTotpCode(normal)) return useTotpCode(db, account.id, account.totpSecret, normal)
   return !totpOnly && useRecoveryCode(db, account.id, normal)
@@ -115,6 +130,20 @@ async function useTotpCode(
     .where((eb) => eb.or([eb('totp_last_step', 'is', null), eb('totp_last_step', '<', step)]))
     .executeTakeFirst()
   return Number(result.numUpdatedRows) === 1
+}
+
+/** Throws 429 once the account's codes reach CODE_LIMIT. */
+async function countCodeAttempt(db: Kysely<Database>, accountId: number): Promise<void> {
+  const { allowed, retryAfterSeconds } = await hitRateLimit(db, {
+    rule: CODE_LIMIT,
+    client: `account-${accountId}`,
+  })
+  if (allowed) return
+  throw new AppError('RATE_LIMITED', {
+    status: 429,
+    message: CODE_LIMIT.message,
+    headers: { 'Retry-After': String(retryAfterSeconds) },
+  })
 }
 
 /** Codes as people type them: spaces around and inside left out. */
