@@ -1,4 +1,5 @@
 import type { Express } from 'express'
+import { Migrator, type Kysely } from 'kysely'
 import { Secret, TOTP } from 'otpauth'
 import request from 'supertest'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -8,6 +9,7 @@ import {
   SETUP_REQUIRED_MESSAGE,
 } from '../../src/two-factor-messages.ts'
 import type { RequireTwoFactor } from '../../server/config.ts'
+import { MIGRATIONS } from '../../migrations/index.ts'
 import { createAccount } from '../../server/staff/staff-accounts.ts'
 import type { StaffRole } from '../../src/api/staff.ts'
 import { createTestContext, DIALECTS, type TestContext } from './helpers.ts'
@@ -356,6 +358,17 @@ for (const dialect of DIALECTS) {
         expect(res.body.error.message).toBe(
           'Too many codes were tried for this account. Please wait 15 minutes and try again.',
         )
+      })
+
+      it('takes its migration down and up again, and an account with TOTP on still needs its code', async () => {
+        const { email, secret } = await adminWithTwoFactor()
+        const db = ctx.db as unknown as Kysely<unknown>
+        const migrator = new Migrator({ db, provider: { getMigrations: async () => MIGRATIONS } })
+        expect((await migrator.migrateTo('2026_11_27_1000_create_staff_accounts')).error).toBeUndefined()
+        expect((await migrator.migrateToLatest()).error).toBeUndefined()
+
+        expect((await login(ctx.app, { email })).body.error.code).toBe('TWO_FACTOR_REQUIRED')
+        await login(ctx.app, { email, code: codeFor(secret, 1) }).expect(204)
       })
 
       it('will not turn TOTP off for an account REQUIRE_2FA covers', async () => {
