@@ -33,6 +33,9 @@ const OwnAccountPage = lazy(async () => ({
 const AcceptInvitePage = lazy(async () => ({
   default: (await import('./staff/accounts/accept-invite-page.tsx')).AcceptInvitePage,
 }))
+const TwoFactorPage = lazy(async () => ({
+  default: (await import('./staff/two-factor/two-factor-page.tsx')).TwoFactorPage,
+}))
 
 /** Every page, by its address. Lazy pages suspend inside Layout. */
 export function AppRouter() {
@@ -70,6 +73,8 @@ function Page() {
       return <AcceptInvitePage kind="invite" />
     case '/staff/setup':
       return <AcceptInvitePage kind="setup" />
+    case '/staff/two-factor':
+      return <TwoFactorPage />
   }
   // /{app}, /{app}-success and /{app}-admin are one segment; AppPageRoute tells them apart
   const page = /^\/([^/]+)$/.exec(pathname)?.[1]

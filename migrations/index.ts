@@ -19,6 +19,7 @@ import * as createAgreementLinks from './2026_11_26_1200_create_agreement_links.
 import * as addClaimConfirmation from './2026_11_26_1300_add_claim_confirmation.ts'
 import * as createScreenshotMatches from './2026_11_26_1400_create_screenshot_matches.ts'
 import * as createStaffAccounts from './2026_11_27_1000_create_staff_accounts.ts'
+import * as addTotpLastStep from './2026_11_27_1100_add_totp_last_step.ts'
 import * as indexAuditFilters from './2026_11_27_1300_index_audit_filters.ts'
 
 /** Every migration, by name; names sort in the order they run. */
@@ -43,5 +44,6 @@ export const MIGRATIONS: Record<string, Migration> = {
   '2026_11_26_1300_add_claim_confirmation': addClaimConfirmation,
   '2026_11_26_1400_create_screenshot_matches': createScreenshotMatches,
   '2026_11_27_1000_create_staff_accounts': createStaffAccounts,
+  '2026_11_27_1100_add_totp_last_step': addTotpLastStep,
   '2026_11_27_1300_index_audit_filters': indexAuditFilters,
 }

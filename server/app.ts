@@ -15,7 +15,7 @@ import { createValidatorModules, type ValidatorModules } from './forms/validator
 import { loadLanguages, type Languages } from './i18n/languages.ts'
 import { uiTextRoutes } from './i18n/ui-text.routes.ts'
 import { firmLogoRoutes } from './firm-logo.ts'
-import type { TrustProxy } from './config.ts'
+import type { RequireTwoFactor, TrustProxy } from './config.ts'
 import { healthRoutes } from './health.routes.ts'
 import { setPublicUrl } from './public-origin.ts'
 import { intakeRoutes } from './intake/intake.routes.ts'
@@ -28,6 +28,7 @@ import { staffAuthRoutes } from './staff/staff-auth.routes.ts'
 import { accountRoutes } from './staff/accounts/accounts.routes.ts'
 import { inviteRoutes } from './staff/accounts/invite.routes.ts'
 import type { InviteMailer } from './staff/accounts/invite-mailer.ts'
+import { twoFactorRoutes } from './staff/two-factor/two-factor.routes.ts'
 import { staticClient } from './static-client.ts'
 import { claimRoutes } from './submissions/claim.routes.ts'
 import path from 'node:path'
@@ -80,6 +81,8 @@ export interface AppDeps {
   staffIdleTimeoutMs?: number
   /** E-mails staff invitations (SMTP_URL or the outbox); left out in tests that invite nobody. */
   inviteMailer?: InviteMailer
+  /** REQUIRE_2FA: whose accounts must sign in with a code; none when left out (tests). */
+  requireTwoFactor?: RequireTwoFactor
 }
 
 /** The Express app without listen(): tests drive it through supertest. */
@@ -105,6 +108,7 @@ export function createApp({
   publicUrl,
   staffIdleTimeoutMs = DEFAULT_IDLE_TIMEOUT_MS,
   inviteMailer,
+  requireTwoFactor = 'none',
 }: AppDeps): Express {
   const app = express()
   app.disable('x-powered-by')
@@ -134,10 +138,11 @@ export function createApp({
   )
   // staff: login/logout first, then every other /api/staff route needs a session, whoever adds it
   const audit = auditLog(db, evidenceKey)
-  app.use(staffAuthRoutes({ db, audit, idleTimeoutMs: staffIdleTimeoutMs }))
+  app.use(staffAuthRoutes({ db, audit, idleTimeoutMs: staffIdleTimeoutMs, requireTwoFactor }))
   app.use(inviteRoutes({ db, audit }))
   app.use('/api/staff', requireStaff(db, staffIdleTimeoutMs))
   app.use(accountRoutes({ db, forms, audit, mailer: inviteMailer }))
+  app.use(twoFactorRoutes({ db, audit, requireTwoFactor }))
   app.use(dashboardRoutes({ db, forms, intake, storage, audit, languages, agreementPdfs }))
   app.use(auditRoutes({ db, forms, audit }))
   app.use(firmLogoRoutes())

@@ -34,6 +34,8 @@ export interface ServerConfig {
   adminPassword: string | undefined
   /** STAFF_IDLE_MINUTES (default 30): a staff session unused this long ends. */
   staffIdleTimeoutMs: number
+  /** REQUIRE_2FA: whose accounts must sign in with a code; default admins over https, none otherwise. */
+  requireTwoFactor: RequireTwoFactor
   /** How many server processes share the port (SERVER_PROCESSES, default 1). */
   serverProcesses: number
   /** Which proxies' X-Forwarded-* headers to believe (TRUST_PROXY), in a form Express's 'trust proxy' takes. */
@@ -49,6 +51,9 @@ export interface ServerConfig {
   /** PDF_SIGNING_PASSPHRASE: that file's passphrase. */
   pdfSigningPassphrase: string | undefined
 }
+
+/** Whose staff accounts must use two-factor sign-in (REQUIRE_2FA). */
+export type RequireTwoFactor = 'all' | 'admins' | 'none'
 
 /** A number of proxy hops, or the addresses, CIDRs and named ranges (loopback, linklocal, uniquelocal) to trust. */
 export type TrustProxy = number | string[]
@@ -100,10 +105,12 @@ export function readServerConfig(env: NodeJS.ProcessEnv = process.env): Readonly
       `SERVER_PROCESSES "${env.SERVER_PROCESSES}" is not a number of processes: use 1..${MAX_SERVER_PROCESSES} (unset: 1)`,
     )
   }
+  const publicUrl = readPublicUrl(env.PUBLIC_URL)
   return Object.freeze({
     port,
     trustProxy: readTrustProxy(env.TRUST_PROXY),
-    publicUrl: readPublicUrl(env.PUBLIC_URL),
+    publicUrl,
+    requireTwoFactor: readRequireTwoFactor(env.REQUIRE_2FA, publicUrl),
     s3: readS3Settings(env),
     serverProcesses,
     // local-only default: set HOST=0.0.0.0 behind a reverse proxy to serve other machines
@@ -164,6 +171,20 @@ function readFirstAdmin(env: NodeJS.ProcessEnv): Pick<ServerConfig, 'adminEmail'
   const problem = adminPassword === undefined ? undefined : passwordProblem(adminPassword)
   if (problem) throw new SettingError(`ADMIN_PASSWORD: ${problem}`)
   return { adminEmail, adminPassword }
+}
+
+/**
+ * REQUIRE_2FA: all, admins or none. Unset: admins on a public https site, none otherwise, so a trial on
+ * one's own machine signs in with a password alone.
+ */
+function readRequireTwoFactor(value: string | undefined, publicUrl: string | undefined): RequireTwoFactor {
+  const fallback = publicUrl?.startsWith('https:') ? 'admins' : 'none'
+  const text = value?.trim().toLowerCase()
+  if (!text) return fallback
+  if (text === 'all' || text === 'admins' || text === 'none') return text
+  throw new SettingError(
+    `REQUIRE_2FA "${value}" must be all, admins or none (unset: ${fallback}, from PUBLIC_URL)`,
+  )
 }
 
 function readOnOff(value: string | undefined, name: string, fallback: boolean): boolean {

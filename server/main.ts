@@ -140,6 +140,7 @@ export async function startServer(
       from: config.mailFrom,
       logger,
     }),
+    requireTwoFactor: config.requireTwoFactor,
   })
   const server = await new Promise<Server>((resolve, reject) => {
     const listening = app.listen(config.port, config.host, () => resolve(listening))

@@ -1,22 +1,16 @@
-/** Staff home, accounts, own account, the audit log, and the pages a one-time link opens. */
-const STAFF_ACCOUNT_PAGES = [
+/** Staff home, accounts, own account and two-factor sign-in, the audit log, the pages a one-time link opens. */
+const STAFF_PAGES = [
   '/staff',
   '/staff/accounts',
   '/staff/account',
+  '/staff/two-factor',
   '/staff/invite',
   '/staff/setup',
   '/staff/audit',
 ]
 
 /** The pages every site has, whatever its apps. */
-const FIXED_PAGES = [
-  '/',
-  '/view-agreement',
-  '/thank-you',
-  '/military-analysis',
-  '/confirm',
-  ...STAFF_ACCOUNT_PAGES,
-]
+const FIXED_PAGES = ['/', '/view-agreement', '/thank-you', '/military-analysis', '/confirm', ...STAFF_PAGES]
 
 export type PageAnswer = { status: 200 } | { status: 301; location: string } | { status: 404 }
 

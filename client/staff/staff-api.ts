@@ -10,7 +10,8 @@ import type {
   StaffStats,
   StaffSubmission,
 } from '../../src/api/staff.ts'
-import { errorFromResponse, fetchJson, startDownload } from '../http.ts'
+import type { RecoveryCodes, TwoFactorSetup, TwoFactorSetupRequired } from '../../src/api/staff-two-factor.ts'
+import { errorFromBody, errorFromResponse, fetchJson, startDownload } from '../http.ts'
 
 export type {
   StaffAccountView,
@@ -35,17 +36,35 @@ export async function checkStaffSession(): Promise<StaffAccountView | undefined>
   }
 }
 
-/** The password goes to the server only; the answer is an HttpOnly cookie the page never sees. */
+/** What a sign-in that was not refused led to: a session (with recovery codes when it turned TOTP on), or a set-up. */
+export type LogInAnswer =
+  | { isSignedIn: true; recoveryCodes?: string[] }
+  | { isSignedIn: false; setup: TwoFactorSetup; message: string }
+
+/**
+ * The password (and the code, once asked for) go to the server only; the answer is an HttpOnly cookie
+ * the page never sees. Refusals (a wrong password, TWO_FACTOR_REQUIRED, INVALID_CODE) are thrown.
+ */
 export async function logInStaff(credentials: {
   email: string
   password: string
   app?: string
-}): Promise<void> {
-  await fetchJson<void>('/api/staff/login', {
+  code?: string
+}): Promise<LogInAnswer> {
+  const response = await fetch('/api/staff/login', {
     method: 'POST',
     headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
     body: JSON.stringify(credentials),
   })
+  const body: unknown = await response.json().catch(() => undefined)
+  if (response.ok) {
+    const recoveryCodes = (body as Partial<RecoveryCodes> | undefined)?.recoveryCodes
+    return recoveryCodes ? { isSignedIn: true, recoveryCodes } : { isSignedIn: true }
+  }
+  const error = errorFromBody(response.status, body)
+  if (error.code !== 'TWO_FACTOR_SETUP_REQUIRED') throw error
+  const { secret, otpauthUrl, qrCode } = body as TwoFactorSetupRequired
+  return { isSignedIn: false, setup: { secret, otpauthUrl, qrCode }, message: error.message }
 }
 
 export async function logOutStaff(): Promise<void> {

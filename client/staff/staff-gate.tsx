@@ -2,10 +2,15 @@ import { useEffect, useId, useRef, useState, type FormEvent } from 'react'
 import { AppError } from '../../src/app-error.ts'
 import { INVALID_PASSWORD_MESSAGE } from '../../src/staff-messages.ts'
 import { logInStaff } from './staff-api.ts'
+import { RecoveryCodesNotice } from './two-factor/recovery-codes-notice.tsx'
+import { SecondFactorFields, type CodeStep } from './two-factor/second-factor-fields.tsx'
+
+/** After the password: nothing more, a code or TOTP's set-up, then the recovery codes of a set-up. */
+type SecondStep = { kind: 'none' } | CodeStep | { kind: 'recovery-codes'; codes: string[] }
 
 /**
- * The sign-in gate. E-mail and password are only POSTed to the server, which answers with a session
- * cookie; nothing here knows or compares the password.
+ * The sign-in gate. E-mail, password and code are only POSTed to the server, which answers with a
+ * session cookie; nothing here knows or compares the password or the code.
  */
 export function StaffGate({
   title,
@@ -25,15 +30,25 @@ export function StaffGate({
   const errorId = useId()
   const emailRef = useRef<HTMLInputElement>(null)
   const inputRef = useRef<HTMLInputElement>(null)
+  const codeRef = useRef<HTMLInputElement>(null)
   const [email, setEmail] = useState('')
   const [password, setPassword] = useState('')
+  const [code, setCode] = useState('')
+  const [isRecoveryCode, setIsRecoveryCode] = useState(false)
+  const [step, setStep] = useState<SecondStep>({ kind: 'none' })
   const [isShown, setIsShown] = useState(false)
   const [isVerifying, setIsVerifying] = useState(false)
   const [error, setError] = useState<string | undefined>(problem)
+  const [errorField, setErrorField] = useState<'password' | 'code'>('password')
   useEffect(() => {
     document.title = title
     emailRef.current?.focus()
   }, [title])
+  const asksForCode = step.kind === 'code' || step.kind === 'setup'
+  // the code field appears after the password: move to it, as a person would
+  useEffect(() => {
+    if (asksForCode) codeRef.current?.focus()
+  }, [asksForCode, isRecoveryCode])
 
   const submit = async (event: FormEvent) => {
     event.preventDefault()
@@ -41,19 +56,60 @@ export function StaffGate({
     setIsVerifying(true)
     setError(undefined)
     try {
-      await logInStaff({ email, password, ...(app ? { app } : {}) })
+      const answer = await logInStaff({
+        email,
+        password,
+        ...(app ? { app } : {}),
+        ...(asksForCode ? { code } : {}),
+      })
+      setIsVerifying(false)
+      if (!answer.isSignedIn) {
+        setStep({ kind: 'setup', setup: answer.setup, message: answer.message })
+        setIsRecoveryCode(false)
+        setCode('')
+        return
+      }
       setPassword('')
-      onSignedIn()
+      setCode('')
+      if (answer.recoveryCodes) setStep({ kind: 'recovery-codes', codes: answer.recoveryCodes })
+      else onSignedIn()
     } catch (caught) {
+      setIsVerifying(false)
       const appError = caught instanceof AppError ? caught : undefined
+      if (appError?.code === 'TWO_FACTOR_REQUIRED') {
+        setStep({ kind: 'code' })
+        return
+      }
+      if (appError?.code === 'INVALID_CODE') {
+        setError(appError.message)
+        setErrorField('code')
+        codeRef.current?.select()
+        return
+      }
       if (appError?.status === 401) setError(INVALID_PASSWORD_MESSAGE)
       else if (appError?.status === 429) setError(appError.message)
       else setError(`Your sign-in could not be checked: ${(caught as Error).message}. Please try again.`)
-      setIsVerifying(false)
+      setErrorField('password')
       inputRef.current?.select()
     }
   }
 
+  if (step.kind === 'recovery-codes') {
+    return (
+      <section className="card staff-gate">
+        <header className="card-header">
+          <h1>{title}</h1>
+        </header>
+        <div className="card-body">
+          <p>Two-factor sign-in is now on for your account.</p>
+          <RecoveryCodesNotice codes={step.codes} onContinue={onSignedIn} />
+        </div>
+      </section>
+    )
+  }
+
+  const passwordError = error && errorField === 'password' ? errorId : undefined
+  const codeError = error && errorField === 'code' ? errorId : undefined
   return (
     <section className="card staff-gate">
       <header className="card-header">
@@ -72,8 +128,8 @@ export function StaffGate({
             spellCheck={false}
             required
             value={email}
-            aria-invalid={error ? true : undefined}
-            aria-describedby={error ? errorId : undefined}
+            aria-invalid={passwordError ? true : undefined}
+            aria-describedby={passwordError}
             onChange={(event) => setEmail(event.target.value)}
           />
         </div>
@@ -90,8 +146,8 @@ export function StaffGate({
               spellCheck={false}
               required
               value={password}
-              aria-invalid={error ? true : undefined}
-              aria-describedby={error ? errorId : undefined}
+              aria-invalid={passwordError ? true : undefined}
+              aria-describedby={passwordError}
               onChange={(event) => setPassword(event.target.value)}
             />
             <button
@@ -105,6 +161,21 @@ export function StaffGate({
             </button>
           </div>
         </div>
+        {step.kind === 'code' || step.kind === 'setup' ? (
+          <SecondFactorFields
+            step={step}
+            inputRef={codeRef}
+            code={code}
+            onCodeChange={setCode}
+            isRecoveryCode={isRecoveryCode}
+            onRecoveryCodeChange={(isRecovery) => {
+              setIsRecoveryCode(isRecovery)
+              setCode('')
+              setError(undefined)
+            }}
+            errorId={codeError}
+          />
+        ) : null}
         {error ? (
           <p id={errorId} className="alert" role="alert">
             {error}
@@ -113,9 +184,11 @@ export function StaffGate({
         <button
           type="submit"
           className="submit"
-          disabled={isVerifying || email.trim() === '' || password === ''}
+          disabled={
+            isVerifying || email.trim() === '' || password === '' || (asksForCode && code.trim() === '')
+          }
         >
-          {isVerifying ? 'Verifying...' : 'Access Dashboard'}
+          {isVerifying ? 'Verifying...' : asksForCode ? 'Verify code' : 'Access Dashboard'}
         </button>
         <p className="hint">Authorized personnel only.</p>
       </form>

@@ -140,6 +140,8 @@ export interface StaffAccountsTable {
   totp_secret: string | null
   /** a secret being set up, not yet confirmed with a code */
   totp_pending_secret: string | null
+  /** the time step of the last code accepted: a code is good once (two-factor/totp.ts) */
+  totp_last_step: number | null
   disabled_at: number | null
   created_at: number
 }

@@ -15,6 +15,9 @@ export type AuditAction =
   | 'claim_view'
   | 'screenshot_view'
   | 'evidence_download'
+  | 'two_factor_enabled'
+  | 'two_factor_disabled'
+  | 'recovery_codes_regenerated'
   | AccountAction
 
 /** Changes to staff accounts; the detail names the target by e-mail, never a password or a link. */

@@ -3,6 +3,8 @@ import type { Kysely } from 'kysely'
 import { AppError } from '../../src/app-error.ts'
 import { INVALID_PASSWORD_MESSAGE, LOGIN_RATE_LIMITED_MESSAGE } from '../../src/staff-messages.ts'
 import type { StaffSession } from '../../src/api/staff.ts'
+import type { RecoveryCodes } from '../../src/api/staff-two-factor.ts'
+import type { RequireTwoFactor } from '../config.ts'
 import type { Database } from '../db/database.ts'
 import { clientAddress } from '../client-address.ts'
 import { hitRateLimit, type RateLimitRule } from '../rate-limit.ts'
@@ -17,6 +19,7 @@ import {
 import { requireStaff, sameOriginOnly, staffAccountOf } from './require-staff.ts'
 import { findAccountByEmail, findAccountById, replacePasswordHash } from './staff-accounts.ts'
 import { endSession, sessionAccountId, startSession } from './staff-session.ts'
+import { checkSecondFactor } from './two-factor/second-factor.ts'
 
 export const LOGIN_LIMIT: RateLimitRule = {
   name: 'staff-login',
@@ -28,16 +31,18 @@ export const LOGIN_LIMIT: RateLimitRule = {
 /**
  * POST /api/staff/login and /logout, GET /api/staff/session. E-mail and password are checked here,
  * never in the browser; an unknown e-mail costs the same scrypt as a wrong password, so the answer's
- * time does not tell which accounts exist.
+ * time does not tell which accounts exist. After the password, the second factor (two-factor/).
  */
 export function staffAuthRoutes({
   db,
   audit,
   idleTimeoutMs,
+  requireTwoFactor,
 }: {
   db: Kysely<Database>
   audit: RecordAudit
   idleTimeoutMs: number
+  requireTwoFactor: RequireTwoFactor
 }): Router {
   const router = Router()
   router.use('/api/staff', sameOriginOnly)
@@ -52,7 +57,7 @@ export function staffAuthRoutes({
         headers: { 'Retry-After': String(retryAfterSeconds) },
       })
     }
-    const body = (req.body ?? {}) as { email?: unknown; password?: unknown; app?: unknown }
+    const body = (req.body ?? {}) as { email?: unknown; password?: unknown; app?: unknown; code?: unknown }
     const app = typeof body.app === 'string' ? body.app.slice(0, 40) : undefined
     const email = typeof body.email === 'string' && body.email.length <= 320 ? body.email : undefined
     const password =
@@ -73,17 +78,29 @@ export function staffAuthRoutes({
       })
       throw new AppError('INVALID_PASSWORD', { status: 401, message: INVALID_PASSWORD_MESSAGE })
     }
+    const who = {
+      clientAddress: address,
+      accountId: account.id,
+      actor: account.email,
+      ...(app ? { app } : {}),
+    }
+    const code = typeof body.code === 'string' && body.code.length <= 40 ? body.code : undefined
+    const secondFactor = await checkSecondFactor({ db, account, code, requireTwoFactor })
+    if (!secondFactor.passed) {
+      if (secondFactor.wrongCode) await audit({ ...who, action: 'login_failure', detail: 'wrong code' })
+      res.status(401).json(secondFactor.body)
+      return
+    }
     if (needsRehash(account.passwordHash)) {
       await replacePasswordHash(db, account.id, await hashPassword(password!))
     }
     await startSession(db, req, res, account.id)
-    await audit({
-      clientAddress: address,
-      accountId: account.id,
-      actor: account.email,
-      action: 'login_success',
-      ...(app ? { app } : {}),
-    })
+    await audit({ ...who, action: 'login_success' })
+    if (secondFactor.recoveryCodes) {
+      await audit({ ...who, action: 'two_factor_enabled' })
+      res.status(200).json({ recoveryCodes: secondFactor.recoveryCodes } satisfies RecoveryCodes)
+      return
+    }
     res.status(204).end()
   })
 

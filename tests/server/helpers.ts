@@ -14,7 +14,7 @@ import { createAgreementLinks, type AgreementLinks } from '../../server/agreemen
 import { createAgreementMailer } from '../../server/agreements/agreement-mailer.ts'
 import { loadAgreementTemplates } from '../../server/agreements/agreement-templates.ts'
 import { createApp } from '../../server/app.ts'
-import type { S3Settings, TrustProxy } from '../../server/config.ts'
+import type { RequireTwoFactor, S3Settings, TrustProxy } from '../../server/config.ts'
 import { ensureFirstAdmin } from '../../server/staff/first-admin.ts'
 import { createInviteMailer } from '../../server/staff/accounts/invite-mailer.ts'
 import { createDb } from '../../server/db/create-db.ts'
@@ -92,6 +92,7 @@ export async function createTestContext(
     publicLimits = TEST_PUBLIC_LIMITS,
     proofOfWork = false,
     proofOfWorkTuning,
+    requireTwoFactor,
   }: {
     formsDir?: string
     logger?: Logger
@@ -107,6 +108,8 @@ export async function createTestContext(
     /** PROOF_OF_WORK; off when left out, so a test posts without solving a challenge. */
     proofOfWork?: boolean
     proofOfWorkTuning?: Partial<ProofOfWorkTuning>
+    /** REQUIRE_2FA; none when left out, so the first admin signs in with the password alone. */
+    requireTwoFactor?: RequireTwoFactor
   } = {},
 ): Promise<TestContext> {
   const forms = loadFormConfigs(formsDir)
@@ -176,6 +179,7 @@ export async function createTestContext(
       from: 'Claims <claims@example.com>',
       logger,
     }),
+    requireTwoFactor,
   })
   return {
     app,

@@ -29,6 +29,11 @@ const OWN_ACCOUNT = new Set([
   'GET /api/staff/session',
   'GET /api/staff/my-apps',
   'POST /api/staff/account/password',
+  'GET /api/staff/two-factor',
+  'POST /api/staff/two-factor/setup',
+  'POST /api/staff/two-factor/confirm',
+  'POST /api/staff/two-factor/recovery-codes',
+  'POST /api/staff/two-factor/disable',
 ])
 const STAFF_PASSWORD = 'paralegal password 1'
 let nextAccount = 1

@@ -7,6 +7,17 @@ const ACTION_LABELS: Record<string, string> = {
   screenshot_view: 'Viewed a screenshot',
   export: 'Exported a CSV',
   evidence_download: 'Downloaded evidence',
+  account_invited: 'Invited an account',
+  invite_resent: 'Re-sent an invitation',
+  invite_accepted: 'Accepted an invitation',
+  account_changed: "Changed an account's access",
+  account_disabled: 'Disabled an account',
+  account_enabled: 'Re-enabled an account',
+  two_factor_reset: "Reset an account's two-factor sign-in",
+  password_changed: 'Changed their password',
+  two_factor_enabled: 'Turned on two-factor sign-in',
+  two_factor_disabled: 'Turned off two-factor sign-in',
+  recovery_codes_regenerated: 'Made new recovery codes',
 }
 
 export function actionLabel(action: string): string {

@@ -1,0 +1,152 @@
+import type { Kysely } from 'kysely'
+import { AppError } from '../../../src/app-error.ts'
+import type { TwoFactorSetup } from '../../../src/api/staff-two-factor.ts'
+import type { RequireTwoFactor } from '../../config.ts'
+import type { Database } from '../../db/database.ts'
+import { hitRateLimit, type RateLimitRule } from '../../rate-limit.ts'
+import type { StaffAccountRow } from '../staff-accounts.ts'
+import { endAccountSessions } from '../staff-accounts.ts'
+import { replaceRecoveryCodes, useRecoveryCode } from './recovery-codes.ts'
+import { isTotpCode, newTotpSecret, totpCodeStep, totpSetup } from './totp.ts'
+
+/**
+ * Codes tried per account, wherever from: a stolen session (or a known password) spread over many
+ * addresses still gets few guesses at a 6-digit code. A person's typos stay far below it.
+ */
+export const CODE_LIMIT: RateLimitRule = {
+  name: 'two-factor-code',
+  limit: 20,
+  windowMs: 15 * 60 * 1000,
+  message: 'Too many codes were tried for this account. Please wait 15 minutes and try again.',
+}
+
+/** Whether REQUIRE_2FA makes the account use two-factor sign-in. */
+export function isTwoFactorRequired(
+  requireTwoFactor: RequireTwoFactor,
+  role: StaffAccountRow['role'],
+): boolean {
+  return requireTwoFactor === 'all' || (requireTwoFactor === 'admins' && role === 'admin')
+}
+
+/**
+ * A fresh secret waiting for its first code, in place of any earlier one: a secret shown once to
+ * whoever knew the password is never the one the account ends up with unless they confirm it.
+ */
+export async function startTwoFactorSetup(
+  db: Kysely<Database>,
+  account: Pick<StaffAccountRow, 'id' | 'email'>,
+): Promise<TwoFactorSetup> {
+  const secret = newTotpSecret()
+  await db
+    .updateTable('staff_accounts')
+    .set({ totp_pending_secret: secret })
+    .where('id', '=', account.id)
+    .execute()
+  return totpSetup(secret, account.email)
+}
+
+/**
+ * Turns two-factor sign-in on when the code is right for the secret being set up, and gives the ten
+ * recovery codes (to show once). 'not-started': there is no secret being set up.
+ */
+export async function confirmTwoFactorSetup(
+  db: Kysely<Database>,
+  accountId: number,
+  code: string,
+): Promise<string[] | 'wrong-code' | 'not-started'> {
+  const { totp_pending_secret: secret } = await db
+    .selectFrom('staff_accounts')
+    .select('totp_pending_secret')
+    .where('id', '=', accountId)
+    .executeTakeFirstOrThrow()
+  if (secret === null) return 'not-started'
+  await countCodeAttempt(db, accountId)
+  const step = isTotpCode(normalCode(code)) ? totpCodeStep(secret, normalCode(code)) : undefined
+  if (step === undefined) return 'wrong-code'
+  return db.transaction().execute(async (trx) => {
+    // the pending secret in the WHERE: a set-up restarted meanwhile is not turned on with the old code
+    const result = await trx
+      .updateTable('staff_accounts')
+      .set({ totp_secret: secret, totp_pending_secret: null, totp_last_step: step })
+      .where('id', '=', accountId)
+      .where('totp_pending_secret', '=', secret)
+      .executeTakeFirst()
+    if (Number(result.numUpdatedRows) !== 1) return 'wrong-code' as const
+    return replaceRecoveryCodes(trx, accountId)
+  })
+}
+
+/**
+ * Spends a second-factor code of an account with two-factor sign-in on: a current TOTP code not used
+ * before, or (unless `totpOnly`) an unused recovery code. False for anything else.
+ */
+export async function useSecondFactorCode(
+  db: Kysely<Database>,
+  account: Pick<StaffAccountRow, 'id' | 'totpSecret'>,
+  code: string,
+  { totpOnly = false } = {},
+): Promise<boolean> {
+  if (account.totpSecret === null) return false // fail-closed
+  await countCodeAttempt(db, account.id)
+  const normal = normalCode(code)
+  if (isTotpCode(normal)) return useTotpCode(db, account.id, account.totpSecret, normal)
+  return !totpOnly && useRecoveryCode(db, account.id, normal)
+}
+
+/** Ten new recovery codes in place of the old ones. */
+export async function regenerateRecoveryCodes(db: Kysely<Database>, accountId: number): Promise<string[]> {
+  return db.transaction().execute((trx) => replaceRecoveryCodes(trx, accountId))
+}
+
+/** Turns two-factor sign-in off: secret, set-up and recovery codes go, and every session ends. */
+export async function disableTwoFactor(db: Kysely<Database>, accountId: number): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    await trx
+      .updateTable('staff_accounts')
+      .set({ totp_secret: null, totp_pending_secret: null, totp_last_step: null })
+      .where('id', '=', accountId)
+      .execute()
+    await trx.deleteFrom('staff_recovery_codes').where('account_id', '=', accountId).execute()
+    await endAccountSessions(trx, accountId)
+  })
+}
+
+/**
+ * A right code whose time step is later than the last one accepted: the update is the check, so a code
+ * is good once even when two requests carry it at the same moment.
+ */
+async function useTotpCode(
+  db: Kysely<Database>,
+  accountId: number,
+  secret: string,
+  code: string,
+): Promise<boolean> {
+  const step = totpCodeStep(secret, code)
+  if (step === undefined) return false
+  const result = await db
+    .updateTable('staff_accounts')
+    .set({ totp_last_step: step })
+    .where('id', '=', accountId)
+    .where((eb) => eb.or([eb('totp_last_step', 'is', null), eb('totp_last_step', '<', step)]))
+    .executeTakeFirst()
+  return Number(result.numUpdatedRows) === 1
+}
+
+/** Throws 429 once the account's codes reach CODE_LIMIT. */
+async function countCodeAttempt(db: Kysely<Database>, accountId: number): Promise<void> {
+  const { allowed, retryAfterSeconds } = await hitRateLimit(db, {
+    rule: CODE_LIMIT,
+    client: `account-${accountId}`,
+  })
+  if (allowed) return
+  throw new AppError('RATE_LIMITED', {
+    status: 429,
+    message: CODE_LIMIT.message,
+    headers: { 'Retry-After': String(retryAfterSeconds) },
+  })
+}
+
+/** Codes as people type them: spaces around and inside left out. */
+function normalCode(code: string): string {
+  return code.replace(/\s/g, '')
+}

@@ -1,0 +1,123 @@
+import express, { Router, type Request, type Response } from 'express'
+import type { Kysely } from 'kysely'
+import { AppError } from '../../../src/app-error.ts'
+import type { RecoveryCodes, TwoFactorSetup, TwoFactorStatus } from '../../../src/api/staff-two-factor.ts'
+import { INVALID_CODE_MESSAGE } from '../../../src/two-factor-messages.ts'
+import type { RequireTwoFactor } from '../../config.ts'
+import type { Database } from '../../db/database.ts'
+import { actorOf, type RecordAudit } from '../audit-log.ts'
+import { staffAccountOf } from '../require-staff.ts'
+import { findAccountById, type StaffAccountRow } from '../staff-accounts.ts'
+import { startSession } from '../staff-session.ts'
+import { countUnusedRecoveryCodes } from './recovery-codes.ts'
+import {
+  confirmTwoFactorSetup,
+  disableTwoFactor,
+  isTwoFactorRequired,
+  regenerateRecoveryCodes,
+  startTwoFactorSetup,
+  useSecondFactorCode,
+} from './two-factor-account.ts'
+
+/**
+ * The signed-in account's own two-factor sign-in (/staff/two-factor): turn it on with a QR code and a
+ * first code, make new recovery codes, turn it off when REQUIRE_2FA does not cover the account. Behind
+ * requireStaff; every change needs a current code, so a session left open is not enough.
+ */
+export function twoFactorRoutes({
+  db,
+  audit,
+  requireTwoFactor,
+}: {
+  db: Kysely<Database>
+  audit: RecordAudit
+  requireTwoFactor: RequireTwoFactor
+}): Router {
+  const router = Router()
+  const json = express.json({ limit: '1kb' })
+
+  router.get('/api/staff/two-factor', async (_req, res) => {
+    const account = await ownAccount(db, res)
+    res.set('Cache-Control', 'no-store').json({
+      enabled: account.totpSecret !== null,
+      required: isTwoFactorRequired(requireTwoFactor, account.role),
+      recoveryCodesLeft: await countUnusedRecoveryCodes(db, account.id),
+    } satisfies TwoFactorStatus)
+  })
+
+  router.post('/api/staff/two-factor/setup', async (_req, res) => {
+    const account = await ownAccount(db, res)
+    if (account.totpSecret !== null) {
+      throw badRequest('two-factor sign-in is already on: make new recovery codes or turn it off first')
+    }
+    res
+      .set('Cache-Control', 'no-store')
+      .json((await startTwoFactorSetup(db, account)) satisfies TwoFactorSetup)
+  })
+
+  router.post('/api/staff/two-factor/confirm', json, async (req, res) => {
+    const account = await ownAccount(db, res)
+    const confirmed = await confirmTwoFactorSetup(db, account.id, codeOf(req))
+    if (confirmed === 'not-started') throw badRequest('start the set-up first: no QR code was shown')
+    if (confirmed === 'wrong-code') throw invalidCode()
+    await audit({ ...actorOf(req, res), action: 'two_factor_enabled' })
+    res.set('Cache-Control', 'no-store').json({ recoveryCodes: confirmed } satisfies RecoveryCodes)
+  })
+
+  router.post('/api/staff/two-factor/recovery-codes', json, async (req, res) => {
+    const account = await ownAccount(db, res)
+    const code = codeOf(req)
+    if (account.totpSecret === null) throw badRequest('two-factor sign-in is not on for your account')
+    // a recovery code may not make new ones: whoever holds the list would keep a way in
+    if (!(await useSecondFactorCode(db, account, code, { totpOnly: true }))) throw invalidCode()
+    const recoveryCodes = await regenerateRecoveryCodes(db, account.id)
+    await audit({ ...actorOf(req, res), action: 'recovery_codes_regenerated' })
+    res.set('Cache-Control', 'no-store').json({ recoveryCodes } satisfies RecoveryCodes)
+  })
+
+  router.post('/api/staff/two-factor/disable', json, async (req, res) => {
+    const account = await ownAccount(db, res)
+    const code = codeOf(req)
+    if (account.totpSecret === null) throw badRequest('two-factor sign-in is not on for your account')
+    if (isTwoFactorRequired(requireTwoFactor, account.role)) {
+      throw new AppError('FORBIDDEN', {
+        status: 403,
+        message:
+          'your firm requires two-factor sign-in for your account (REQUIRE_2FA): it cannot be turned off',
+      })
+    }
+    if (!(await useSecondFactorCode(db, account, code))) throw invalidCode()
+    const who = actorOf(req, res)
+    // every session ends, a stolen one too; this browser gets a new one so the person stays signed in
+    await disableTwoFactor(db, account.id)
+    await startSession(db, req, res, account.id)
+    await audit({ ...who, action: 'two_factor_disabled' })
+    res.status(204).end()
+  })
+  return router
+}
+
+/** The signed-in account with its secret, which the session's view leaves out. */
+async function ownAccount(db: Kysely<Database>, res: Response): Promise<StaffAccountRow> {
+  const account = await findAccountById(db, staffAccountOf(res).id)
+  if (!account)
+    throw new AppError('UNAUTHENTICATED', { status: 401, message: 'log in on the dashboard to see this' })
+  return account
+}
+
+function codeOf(req: Request): string {
+  const code = (req.body as { code?: unknown } | undefined)?.code
+  if (typeof code !== 'string' || code.trim() === '' || code.length > 40) {
+    throw badRequest('give the 6-digit code from your authenticator app as "code"')
+  }
+  return code
+}
+
+function badRequest(message: string): AppError {
+  return new AppError('BAD_REQUEST', { status: 400, message })
+}
+
+/** 400, not 401: the session is fine, and a 401 would send the page back to the sign-in gate. */
+function invalidCode(): AppError {
+  return new AppError('INVALID_CODE', { status: 400, message: INVALID_CODE_MESSAGE })
+}

@@ -1,0 +1,192 @@
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { Secret, TOTP } from 'otpauth'
+import type { Browser, Page } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { readServerConfig } from '../../../server/config.ts'
+import { startServer, type RunningServer } from '../../../server/main.ts'
+import { axeViolations } from '../accessibility/axe.ts'
+import { baseUrl, launchBrowser, shown } from '../browser.ts'
+import { addStaffAccount } from './staff-account.ts'
+
+const PASSWORD = 'two-factor e2e password'
+
+/** The authenticator app's code for the key, `steps` 30-second steps from now. */
+function codeFor(key: string, steps = 0): string {
+  return new TOTP({ secret: Secret.fromBase32(key) }).generate({ timestamp: Date.now() + steps * 30_000 })
+}
+
+/**
+ * A page whose requests come from an address of their own: the server believes loopback's
+ * X-Forwarded-For, and the login limit (10 a quarter hour) counts per address, which the other specs'
+ * sign-ins from 127.0.0.1 share.
+ */
+async function openPage(browser: Browser, address: string): Promise<{ page: Page; pageErrors: string[] }> {
+  // a context of its own, as axe-core needs, at a phone's width
+  const context = await browser.newContext({
+    viewport: { width: 390, height: 844 },
+    extraHTTPHeaders: { 'X-Forwarded-For': address },
+  })
+  const page = await context.newPage()
+  const pageErrors: string[] = []
+  page.on('pageerror', (error) => pageErrors.push(error.message))
+  return { page, pageErrors }
+}
+
+async function enterPassword(page: Page, email: string): Promise<void> {
+  await page.getByLabel('Email').fill(email)
+  await page.getByLabel('Password', { exact: true }).fill(PASSWORD)
+  await page.getByRole('button', { name: 'Access Dashboard' }).click()
+}
+
+/** Signs out from the staff page's header and waits for the gate. */
+async function signOut(page: Page): Promise<void> {
+  await page.getByRole('button', { name: 'Sign out' }).click()
+  await shown(page.getByLabel('Password', { exact: true }))
+}
+
+/** The key shown as text beside the QR code, as a person would type it into the app. */
+async function shownKey(page: Page): Promise<string> {
+  return (await shown(page.locator('code.totp-key'))).replace(/\s/g, '')
+}
+
+/** The ten recovery codes on screen. */
+async function shownRecoveryCodes(page: Page): Promise<string[]> {
+  const list = page.getByRole('list', { name: 'Recovery codes' })
+  await shown(list)
+  return (await list.getByRole('listitem').allInnerTexts()).map((code) => code.trim())
+}
+
+describe('two-factor sign-in set up at the gate (REQUIRE_2FA=all)', () => {
+  let browser: Browser
+  let server: RunningServer
+  let workDir: string
+  const email = 'gate.person@e2e.test'
+
+  beforeAll(async () => {
+    workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'claims-e2e-2fa-'))
+    const dataDir = path.join(workDir, 'data')
+    server = await startServer(
+      readServerConfig({
+        PORT: '0',
+        HOST: '127.0.0.1',
+        DATA_DIR: dataDir,
+        LOG_LEVEL: 'silent',
+        REQUIRE_2FA: 'all',
+        // a first admin, so the server does not print a fresh install's set-up link
+        ADMIN_EMAIL: 'first.admin@e2e.test',
+        ADMIN_PASSWORD: 'first admin e2e password',
+      }),
+    )
+    await addStaffAccount(
+      {
+        email,
+        name: 'Gale Gatekeeper',
+        role: 'staff',
+        apps: [{ app: 'brigit', canExport: false }],
+        password: PASSWORD,
+      },
+      dataDir,
+    )
+    browser = await launchBrowser()
+  })
+  afterAll(async () => {
+    await browser?.close()
+    await server?.close()
+    fs.rmSync(workDir, { recursive: true, force: true })
+  })
+
+  it('sets up TOTP from the QR step, then signs in with a code and with a recovery code', async () => {
+    const { page, pageErrors } = await openPage(browser, '203.0.113.41')
+    await page.goto(`${server.url}/brigit-admin`)
+    await enterPassword(page, email)
+
+    await shown(page.getByRole('heading', { name: 'Set up two-factor sign-in' }))
+    const qr = page.getByRole('img', { name: /QR code of your two-factor key/ })
+    expect(await qr.getAttribute('src')).toMatch(/^data:image\/svg\+xml,/)
+    expect(await qr.evaluate((image: HTMLImageElement) => image.naturalWidth)).toBeGreaterThan(0)
+    const key = await shownKey(page)
+    const codeField = page.getByLabel('Code', { exact: true })
+    expect(await codeField.evaluate((input) => input === document.activeElement)).toBe(true)
+    expect(await codeField.getAttribute('inputmode')).toBe('numeric')
+    expect(await codeField.getAttribute('autocomplete')).toBe('one-time-code')
+
+    expect(await axeViolations(page)).toEqual([])
+
+    await codeField.fill('000000')
+    await page.getByRole('button', { name: 'Verify code' }).click()
+    expect(await shown(page.getByRole('alert'))).toMatch(/not right or was already used/)
+    await codeField.fill(codeFor(key))
+    await page.getByRole('button', { name: 'Verify code' }).click()
+
+    const recoveryCodes = await shownRecoveryCodes(page)
+    expect(recoveryCodes).toHaveLength(10)
+    expect(await axeViolations(page)).toEqual([])
+    await page.getByRole('button', { name: 'I have saved these codes' }).click()
+    await shown(page.getByRole('heading', { name: 'Brigit Admin Dashboard' }))
+
+    await signOut(page)
+    await enterPassword(page, email)
+    await shown(page.getByText('Enter the 6-digit code from your authenticator app.'))
+    await page.getByLabel('Code', { exact: true }).fill(codeFor(key, 1))
+    await page.getByRole('button', { name: 'Verify code' }).click()
+    await shown(page.getByRole('heading', { name: 'Brigit Admin Dashboard' }))
+
+    await signOut(page)
+    await enterPassword(page, email)
+    await page.getByRole('button', { name: 'Use a recovery code instead' }).click()
+    const recoveryField = page.getByLabel('Recovery code')
+    expect(await recoveryField.evaluate((input) => input === document.activeElement)).toBe(true)
+    await recoveryField.fill(recoveryCodes[0]!)
+    await page.getByRole('button', { name: 'Verify code' }).click()
+    await shown(page.getByRole('heading', { name: 'Brigit Admin Dashboard' }))
+    expect(pageErrors).toEqual([])
+  })
+})
+
+describe('two-factor sign-in turned on from /staff/two-factor', () => {
+  let browser: Browser
+  const email = 'own.page.person@e2e.test'
+
+  beforeAll(async () => {
+    // an account of its own: the e2e admin keeps signing in with its password alone for the other specs
+    await addStaffAccount({
+      email,
+      name: 'Olive Ownpage',
+      role: 'staff',
+      apps: [{ app: 'brigit', canExport: false }],
+      password: PASSWORD,
+    })
+    browser = await launchBrowser()
+  })
+  afterAll(async () => {
+    await browser?.close()
+  })
+
+  it('turns TOTP on with the QR code and a code, shows the recovery codes once, and sign-in then asks for a code', async () => {
+    const { page, pageErrors } = await openPage(browser, '203.0.113.42')
+    await page.goto(`${baseUrl()}/staff/two-factor`)
+    await enterPassword(page, email)
+    await shown(page.getByText('Two-factor sign-in is off.'))
+
+    await page.getByRole('button', { name: 'Turn on two-factor sign-in' }).click()
+    const key = await shownKey(page)
+    const codeField = page.getByLabel('Code', { exact: true })
+    expect(await codeField.evaluate((input) => input === document.activeElement)).toBe(true)
+    await codeField.fill(codeFor(key))
+    await page.getByRole('button', { name: 'Turn on', exact: true }).click()
+    expect(await shownRecoveryCodes(page)).toHaveLength(10)
+    await page.getByRole('button', { name: 'I have saved these codes' }).click()
+    await shown(page.getByText('Two-factor sign-in is on.'))
+    expect(await shown(page.getByText(/You have 10 unused recovery codes/))).toBeTruthy()
+    expect(await axeViolations(page)).toEqual([])
+
+    await signOut(page)
+    await enterPassword(page, email)
+    await page.getByLabel('Code', { exact: true }).fill(codeFor(key, 1))
+    await page.getByRole('button', { name: 'Verify code' }).click()
+    await shown(page.getByText('Two-factor sign-in is on.'))
+    expect(pageErrors).toEqual([])
+  })
+})

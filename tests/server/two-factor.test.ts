@@ -1,0 +1,419 @@
+import type { Express } from 'express'
+import { Migrator, type Kysely } from 'kysely'
+import { Secret, TOTP } from 'otpauth'
+import request from 'supertest'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import {
+  CODE_REQUIRED_MESSAGE,
+  INVALID_CODE_MESSAGE,
+  SETUP_REQUIRED_MESSAGE,
+} from '../../src/two-factor-messages.ts'
+import type { RequireTwoFactor } from '../../server/config.ts'
+import { MIGRATIONS } from '../../migrations/index.ts'
+import { createAccount } from '../../server/staff/staff-accounts.ts'
+import type { StaffRole } from '../../src/api/staff.ts'
+import { createTestContext, DIALECTS, type TestContext } from './helpers.ts'
+
+const SITE = 'dashboard.test'
+const SAME_SITE = { Host: SITE, Origin: `http://${SITE}` }
+const PASSWORD = 'a long enough password'
+let nextAccount = 1
+let nextAddress = 1
+
+/** A client address of its own (trust proxy believes loopback's X-Forwarded-For): the login limit counts per address. */
+function freshAddress(): string {
+  return `203.0.113.${nextAddress++}`
+}
+
+/** The authenticator app's code for the secret, `steps` 30-second steps from now. */
+function codeFor(secret: string, steps = 0): string {
+  return new TOTP({ secret: Secret.fromBase32(secret) }).generate({ timestamp: Date.now() + steps * 30_000 })
+}
+
+function login(
+  app: Express,
+  {
+    email,
+    code,
+    password = PASSWORD,
+    address = freshAddress(),
+  }: {
+    email: string
+    code?: string
+    password?: string
+    address?: string
+  },
+) {
+  return request(app)
+    .post('/api/staff/login')
+    .set(SAME_SITE)
+    .set('X-Forwarded-For', address)
+    .send({ email, password, ...(code === undefined ? {} : { code }) })
+}
+
+function sessionCookie(res: request.Response): string {
+  const cookie = ([] as string[])
+    .concat(res.headers['set-cookie'] ?? [])
+    .find((line) => line.startsWith('staff_session='))
+  if (!cookie) throw new Error('login set no staff_session cookie')
+  return cookie.split(';')[0]!
+}
+
+function ownRoute(app: Express, cookie: string, path: string, body?: object) {
+  const url = `/api/staff/two-factor${path}`
+  const req = body === undefined ? request(app).get(url) : request(app).post(url).send(body)
+  return req.set(SAME_SITE).set('Cookie', cookie)
+}
+
+/** Each sign-in costs a scrypt at N=2^17, about a second on a busy machine; a test here signs in up to 13 times. */
+const SIGN_INS_TIMEOUT = { timeout: 120_000 }
+
+for (const dialect of DIALECTS) {
+  describe(`${dialect}: two-factor sign-in`, SIGN_INS_TIMEOUT, () => {
+    let ctx: TestContext
+
+    beforeAll(async () => {
+      ctx = await createTestContext(dialect, { requireTwoFactor: 'admins' })
+    })
+    afterAll(async () => {
+      await ctx?.close()
+    })
+
+    async function newAccount(role: StaffRole = 'staff'): Promise<{ id: number; email: string }> {
+      const email = `person${nextAccount++}@firm.test`
+      const id = await createAccount(ctx.db, {
+        email,
+        name: 'Kim Person',
+        role,
+        apps: [{ app: 'brigit', canExport: false }],
+        password: PASSWORD,
+      })
+      return { id, email }
+    }
+
+    /** An admin (whom REQUIRE_2FA=admins covers) that set up TOTP at its first sign-in. */
+    async function adminWithTwoFactor() {
+      const { id, email } = await newAccount('admin')
+      const setup = await login(ctx.app, { email }).expect(401)
+      const secret = setup.body.secret as string
+      const confirmed = await login(ctx.app, { email, code: codeFor(secret) }).expect(200)
+      return { id, email, secret, recoveryCodes: confirmed.body.recoveryCodes as string[] }
+    }
+
+    async function accountRow(id: number) {
+      return ctx.db
+        .selectFrom('staff_accounts')
+        .select(['totp_secret', 'totp_pending_secret'])
+        .where('id', '=', id)
+        .executeTakeFirstOrThrow()
+    }
+
+    async function auditOf(id: number) {
+      return ctx.db
+        .selectFrom('audit_log')
+        .select(['action', 'detail', 'actor'])
+        .where('account_id', '=', id)
+        .orderBy('id')
+        .execute()
+    }
+
+    describe('set up at sign-in', () => {
+      it('gives an account REQUIRE_2FA covers a secret and its QR code instead of a session', async () => {
+        const { id, email } = await newAccount('admin')
+        const res = await login(ctx.app, { email })
+
+        expect(res.status).toBe(401)
+        expect(res.body).toEqual({
+          error: { code: 'TWO_FACTOR_SETUP_REQUIRED', message: SETUP_REQUIRED_MESSAGE },
+          secret: expect.stringMatching(/^[A-Z2-7]{32}$/),
+          otpauthUrl: expect.stringMatching(/^otpauth:\/\/totp\//),
+          qrCode: expect.stringMatching(/^<svg[^>]*>[\s\S]*<\/svg>\s*$/),
+        })
+        const url = new URL(res.body.otpauthUrl as string)
+        expect(Object.fromEntries(url.searchParams)).toMatchObject({
+          secret: res.body.secret,
+          algorithm: 'SHA1',
+          digits: '6',
+          period: '30',
+        })
+        expect(decodeURIComponent(url.pathname)).toContain(email)
+        expect(res.headers['set-cookie']).toBeUndefined()
+        expect(await accountRow(id)).toEqual({ totp_secret: null, totp_pending_secret: res.body.secret })
+      })
+
+      it('turns TOTP on with the first right code, starts the session and gives ten recovery codes once', async () => {
+        const { id, email } = await newAccount('admin')
+        const { secret } = (await login(ctx.app, { email }).expect(401)).body as { secret: string }
+        const wrong = await login(ctx.app, { email, code: codeFor(secret, 5) })
+        expect(wrong.status).toBe(401)
+        expect(wrong.body.error.code).toBe('INVALID_CODE')
+        expect((await accountRow(id)).totp_secret).toBeNull()
+
+        const res = await login(ctx.app, { email, code: codeFor(secret) }).expect(200)
+
+        const codes = res.body.recoveryCodes as string[]
+        expect(codes).toHaveLength(10)
+        expect(new Set(codes).size).toBe(10)
+        for (const code of codes) expect(code).toMatch(/^[a-z2-9]{5}-[a-z2-9]{5}$/)
+        expect(await accountRow(id)).toEqual({ totp_secret: secret, totp_pending_secret: null })
+        const stored = await ctx.db
+          .selectFrom('staff_recovery_codes')
+          .select(['code_hash', 'used_at'])
+          .where('account_id', '=', id)
+          .execute()
+        expect(stored).toHaveLength(10)
+        for (const row of stored) {
+          expect(row.code_hash).toMatch(/^[0-9a-f]{64}$/)
+          expect(codes.map((code) => code.replace('-', ''))).not.toContain(row.code_hash)
+        }
+        const session = await request(ctx.app)
+          .get('/api/staff/session')
+          .set('Cookie', sessionCookie(res))
+          .expect(200)
+        expect(session.body.account.twoFactor).toBe(true)
+        expect((await auditOf(id)).map((row) => row.action)).toEqual([
+          'login_failure',
+          'login_success',
+          'two_factor_enabled',
+        ])
+      })
+    })
+
+    describe('sign-in with TOTP on', () => {
+      it('asks for the code after a right password, and starts no session', async () => {
+        const { email } = await adminWithTwoFactor()
+        const res = await login(ctx.app, { email })
+
+        expect(res.status).toBe(401)
+        expect(res.body).toEqual({ error: { code: 'TWO_FACTOR_REQUIRED', message: CODE_REQUIRED_MESSAGE } })
+        expect(res.headers['set-cookie']).toBeUndefined()
+      })
+
+      it('still refuses a wrong password first, whatever the code', async () => {
+        const { email, secret } = await adminWithTwoFactor()
+        const res = await login(ctx.app, { email, password: 'not the password', code: codeFor(secret, 1) })
+        expect(res.status).toBe(401)
+        expect(res.body.error.code).toBe('INVALID_PASSWORD')
+      })
+
+      it('signs in with the password and a current code', async () => {
+        const { email, secret } = await adminWithTwoFactor()
+        const res = await login(ctx.app, { email, code: codeFor(secret, 1) }).expect(204)
+        await request(ctx.app).get('/api/staff/session').set('Cookie', sessionCookie(res)).expect(200)
+      })
+
+      it('refuses a wrong code and audits the failure naming the account', async () => {
+        const { id, email } = await adminWithTwoFactor()
+        const res = await login(ctx.app, { email, code: '000000' })
+
+        expect(res.status).toBe(401)
+        expect(res.body).toEqual({ error: { code: 'INVALID_CODE', message: INVALID_CODE_MESSAGE } })
+        expect(res.headers['set-cookie']).toBeUndefined()
+        expect((await auditOf(id)).at(-1)).toEqual({
+          action: 'login_failure',
+          detail: 'wrong code',
+          actor: email,
+        })
+      })
+
+      it('refuses a code that was already used, even within its time', async () => {
+        const { email, secret } = await adminWithTwoFactor()
+        const code = codeFor(secret, 1)
+        await login(ctx.app, { email, code }).expect(204)
+
+        const replay = await login(ctx.app, { email, code })
+        expect(replay.status).toBe(401)
+        expect(replay.body.error.code).toBe('INVALID_CODE')
+      })
+
+      it('refuses the code of the step before the last one used', async () => {
+        const { email, secret } = await adminWithTwoFactor()
+        await login(ctx.app, { email, code: codeFor(secret, 1) }).expect(204)
+        expect((await login(ctx.app, { email, code: codeFor(secret, -1) })).status).toBe(401)
+      })
+
+      it('counts wrong codes toward the login limit: the 11th attempt is 429', async () => {
+        const { email, secret } = await adminWithTwoFactor()
+        const address = freshAddress()
+        for (let attempt = 1; attempt <= 10; attempt++) {
+          const res = await login(ctx.app, { email, code: '000000', address })
+          expect(res.body.error.code).toBe('INVALID_CODE')
+        }
+        const res = await login(ctx.app, { email, code: codeFor(secret, 1), address })
+
+        expect(res.status).toBe(429)
+        expect(res.body.error.code).toBe('RATE_LIMITED')
+      })
+    })
+
+    describe('recovery codes', () => {
+      it('each sign in once in place of a code, typed in any case and with or without the dash', async () => {
+        const { email, recoveryCodes } = await adminWithTwoFactor()
+        const [first, second] = recoveryCodes as [string, string]
+
+        await login(ctx.app, { email, code: first }).expect(204)
+        const again = await login(ctx.app, { email, code: first })
+        expect(again.status).toBe(401)
+        expect(again.body.error.code).toBe('INVALID_CODE')
+        await login(ctx.app, { email, code: ` ${second.replace('-', '').toUpperCase()} ` }).expect(204)
+        expect((await login(ctx.app, { email, code: second })).status).toBe(401)
+      })
+
+      it('are all replaced by new ones made with a current code, and not with a recovery code', async () => {
+        const { email, secret, recoveryCodes } = await adminWithTwoFactor()
+        const cookie = sessionCookie(await login(ctx.app, { email, code: recoveryCodes[0] }).expect(204))
+
+        const withRecovery = await ownRoute(ctx.app, cookie, '/recovery-codes', { code: recoveryCodes[1] })
+        expect(withRecovery.status).toBe(400)
+        expect(withRecovery.body.error.code).toBe('INVALID_CODE')
+        const res = await ownRoute(ctx.app, cookie, '/recovery-codes', { code: codeFor(secret, 1) }).expect(
+          200,
+        )
+
+        const fresh = res.body.recoveryCodes as string[]
+        expect(fresh).toHaveLength(10)
+        expect((await login(ctx.app, { email, code: recoveryCodes[2] })).status).toBe(401)
+        await login(ctx.app, { email, code: fresh[0] }).expect(204)
+        const status = await ownRoute(ctx.app, cookie, '').expect(200)
+        expect(status.body).toEqual({ enabled: true, required: true, recoveryCodesLeft: 9 })
+      })
+    })
+
+    describe('own set-up page', () => {
+      /** A staff account (not covered by REQUIRE_2FA=admins) signed in with its password alone. */
+      async function signedInStaff() {
+        const { id, email } = await newAccount('staff')
+        const cookie = sessionCookie(await login(ctx.app, { email }).expect(204))
+        return { id, email, cookie }
+      }
+
+      it('turns TOTP on with a QR code and a confirming code, after which sign-in needs a code', async () => {
+        const { id, email, cookie } = await signedInStaff()
+        expect((await ownRoute(ctx.app, cookie, '').expect(200)).body).toEqual({
+          enabled: false,
+          required: false,
+          recoveryCodesLeft: 0,
+        })
+        const setup = await ownRoute(ctx.app, cookie, '/setup', {}).expect(200)
+        const secret = setup.body.secret as string
+        expect(setup.body.qrCode).toMatch(/^<svg/)
+        const wrong = await ownRoute(ctx.app, cookie, '/confirm', { code: codeFor(secret, 4) })
+        expect(wrong.status).toBe(400)
+        expect(wrong.body.error.code).toBe('INVALID_CODE')
+
+        const confirmed = await ownRoute(ctx.app, cookie, '/confirm', { code: codeFor(secret) }).expect(200)
+
+        expect(confirmed.body.recoveryCodes).toHaveLength(10)
+        expect((await ownRoute(ctx.app, cookie, '').expect(200)).body).toEqual({
+          enabled: true,
+          required: false,
+          recoveryCodesLeft: 10,
+        })
+        expect((await login(ctx.app, { email })).body.error.code).toBe('TWO_FACTOR_REQUIRED')
+        await login(ctx.app, { email, code: codeFor(secret, 1) }).expect(204)
+        expect((await auditOf(id)).map((row) => row.action)).toContain('two_factor_enabled')
+      })
+
+      it('refuses to confirm a set-up that was never started', async () => {
+        const { cookie } = await signedInStaff()
+        const res = await ownRoute(ctx.app, cookie, '/confirm', { code: '123456' })
+        expect(res.status).toBe(400)
+        expect(res.body.error.message).toBe('start the set-up first: no QR code was shown')
+      })
+
+      it('turns TOTP off with a code, ending the other sessions, and sign-in needs the password alone', async () => {
+        const { id, email, cookie } = await signedInStaff()
+        const { secret } = (await ownRoute(ctx.app, cookie, '/setup', {}).expect(200)).body as {
+          secret: string
+        }
+        const confirmed = await ownRoute(ctx.app, cookie, '/confirm', { code: codeFor(secret) }).expect(200)
+        const [recoveryCode] = confirmed.body.recoveryCodes as [string]
+        const other = sessionCookie(await login(ctx.app, { email, code: codeFor(secret, 1) }).expect(204))
+        const wrong = await ownRoute(ctx.app, cookie, '/disable', { code: '000000' })
+        expect(wrong.status).toBe(400)
+        expect(wrong.body.error.code).toBe('INVALID_CODE')
+
+        const off = await ownRoute(ctx.app, cookie, '/disable', { code: recoveryCode })
+
+        expect(off.status).toBe(204)
+        await request(ctx.app).get('/api/staff/session').set('Cookie', other).expect(401)
+        await request(ctx.app).get('/api/staff/session').set('Cookie', sessionCookie(off)).expect(200)
+        expect(await accountRow(id)).toEqual({ totp_secret: null, totp_pending_secret: null })
+        await login(ctx.app, { email }).expect(204)
+        expect((await auditOf(id)).map((row) => row.action)).toContain('two_factor_disabled')
+      })
+
+      it('limits the codes tried for one account, from a session too: the 21st in 15 minutes is 429', async () => {
+        const { cookie } = await signedInStaff()
+        const { secret } = (await ownRoute(ctx.app, cookie, '/setup', {}).expect(200)).body as {
+          secret: string
+        }
+        for (let attempt = 1; attempt <= 20; attempt++) {
+          const res = await ownRoute(ctx.app, cookie, '/confirm', { code: '000000' })
+          expect(res.body.error.code).toBe('INVALID_CODE')
+        }
+        const res = await ownRoute(ctx.app, cookie, '/confirm', { code: codeFor(secret) })
+
+        expect(res.status).toBe(429)
+        expect(res.body.error.message).toBe(
+          'Too many codes were tried for this account. Please wait 15 minutes and try again.',
+        )
+      })
+
+      it('takes its migration down and up again, and an account with TOTP on still needs its code', async () => {
+        const { email, secret } = await adminWithTwoFactor()
+        const db = ctx.db as unknown as Kysely<unknown>
+        const migrator = new Migrator({ db, provider: { getMigrations: async () => MIGRATIONS } })
+        expect((await migrator.migrateTo('2026_11_27_1000_create_staff_accounts')).error).toBeUndefined()
+        expect((await migrator.migrateToLatest()).error).toBeUndefined()
+
+        expect((await login(ctx.app, { email })).body.error.code).toBe('TWO_FACTOR_REQUIRED')
+        await login(ctx.app, { email, code: codeFor(secret, 1) }).expect(204)
+      })
+
+      it('will not turn TOTP off for an account REQUIRE_2FA covers', async () => {
+        const { email, secret } = await adminWithTwoFactor()
+        const cookie = sessionCookie(await login(ctx.app, { email, code: codeFor(secret, 1) }).expect(204))
+        const res = await ownRoute(ctx.app, cookie, '/disable', { code: '000000' })
+        expect(res.status).toBe(403)
+        expect(res.body.error.message).toMatch(/REQUIRE_2FA/)
+      })
+    })
+  })
+
+  describe(`${dialect}: REQUIRE_2FA`, SIGN_INS_TIMEOUT, () => {
+    const policies: RequireTwoFactor[] = ['all', 'admins', 'none']
+    const contexts = new Map<RequireTwoFactor, TestContext>()
+
+    beforeAll(async () => {
+      for (const policy of policies)
+        contexts.set(policy, await createTestContext(dialect, { requireTwoFactor: policy }))
+    })
+    afterAll(async () => {
+      for (const ctx of contexts.values()) await ctx.close()
+    })
+
+    async function firstAnswer(policy: RequireTwoFactor, role: StaffRole): Promise<number | string> {
+      const ctx = contexts.get(policy)!
+      const email = `${policy}-${role}-${nextAccount++}@firm.test`
+      await createAccount(ctx.db, { email, name: 'Lee', role, apps: [], password: PASSWORD })
+      const res = await login(ctx.app, { email })
+      return res.status === 204 ? 204 : (res.body.error.code as string)
+    }
+
+    it('all: every account sets up TOTP before its first session', async () => {
+      expect(await firstAnswer('all', 'admin')).toBe('TWO_FACTOR_SETUP_REQUIRED')
+      expect(await firstAnswer('all', 'staff')).toBe('TWO_FACTOR_SETUP_REQUIRED')
+    })
+
+    it('admins: admins set up TOTP, staff accounts sign in with the password alone', async () => {
+      expect(await firstAnswer('admins', 'admin')).toBe('TWO_FACTOR_SETUP_REQUIRED')
+      expect(await firstAnswer('admins', 'staff')).toBe(204)
+    })
+
+    it('none: every account signs in with the password alone', async () => {
+      expect(await firstAnswer('none', 'admin')).toBe(204)
+      expect(await firstAnswer('none', 'staff')).toBe(204)
+    })
+  })
+}
