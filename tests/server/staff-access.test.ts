@@ -109,7 +109,9 @@ function sessionCookie(res: request.Response): string {
 }
 
 for (const dialect of DIALECTS) {
-  describe(`${dialect}: staff access`, () => {
+  // every sign-in is a scrypt at N=2^17 (about half a second on a busy 2-core machine), and some tests
+  // here sign in a dozen times
+  describe(`${dialect}: staff access`, { timeout: 90_000 }, () => {
     let ctx: TestContext
 
     beforeAll(async () => {

@@ -1,7 +1,6 @@
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import { Secret, TOTP } from 'otpauth'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { readServerConfig } from '../../../server/config.ts'
@@ -9,54 +8,17 @@ import { startServer, type RunningServer } from '../../../server/main.ts'
 import { axeViolations } from '../accessibility/axe.ts'
 import { baseUrl, launchBrowser, shown } from '../browser.ts'
 import { addStaffAccount } from './staff-account.ts'
+import {
+  codeFor,
+  enterPassword as enterAnyPassword,
+  openPage,
+  shownKey,
+  shownRecoveryCodes,
+  signOut,
+} from './two-factor-steps.ts'
 
 const PASSWORD = 'two-factor e2e password'
-
-/** The authenticator app's code for the key, `steps` 30-second steps from now. */
-function codeFor(key: string, steps = 0): string {
-  return new TOTP({ secret: Secret.fromBase32(key) }).generate({ timestamp: Date.now() + steps * 30_000 })
-}
-
-/**
- * A page whose requests come from an address of their own: the server believes loopback's
- * X-Forwarded-For, and the login limit (10 a quarter hour) counts per address, which the other specs'
- * sign-ins from 127.0.0.1 share.
- */
-async function openPage(browser: Browser, address: string): Promise<{ page: Page; pageErrors: string[] }> {
-  // a context of its own, as axe-core needs, at a phone's width
-  const context = await browser.newContext({
-    viewport: { width: 390, height: 844 },
-    extraHTTPHeaders: { 'X-Forwarded-For': address },
-  })
-  const page = await context.newPage()
-  const pageErrors: string[] = []
-  page.on('pageerror', (error) => pageErrors.push(error.message))
-  return { page, pageErrors }
-}
-
-async function enterPassword(page: Page, email: string): Promise<void> {
-  await page.getByLabel('Email').fill(email)
-  await page.getByLabel('Password', { exact: true }).fill(PASSWORD)
-  await page.getByRole('button', { name: 'Access Dashboard' }).click()
-}
-
-/** Signs out from the staff page's header and waits for the gate. */
-async function signOut(page: Page): Promise<void> {
-  await page.getByRole('button', { name: 'Sign out' }).click()
-  await shown(page.getByLabel('Password', { exact: true }))
-}
-
-/** The key shown as text beside the QR code, as a person would type it into the app. */
-async function shownKey(page: Page): Promise<string> {
-  return (await shown(page.locator('code.totp-key'))).replace(/\s/g, '')
-}
-
-/** The ten recovery codes on screen. */
-async function shownRecoveryCodes(page: Page): Promise<string[]> {
-  const list = page.getByRole('list', { name: 'Recovery codes' })
-  await shown(list)
-  return (await list.getByRole('listitem').allInnerTexts()).map((code) => code.trim())
-}
+const enterPassword = (page: Page, email: string) => enterAnyPassword(page, email, PASSWORD)
 
 describe('two-factor sign-in set up at the gate (REQUIRE_2FA=all)', () => {
   let browser: Browser

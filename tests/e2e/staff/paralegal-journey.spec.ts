@@ -1,0 +1,90 @@
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import type { Browser } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { readServerConfig } from '../../../server/config.ts'
+import { startServer, type RunningServer } from '../../../server/main.ts'
+import { mailsTo, plainTextOf } from '../../server/agreement-link.ts'
+import { launchBrowser, shown } from '../browser.ts'
+import { codeFor, enterPassword, openPage, setUpTwoFactorAtGate, signOut } from './two-factor-steps.ts'
+
+const ADMIN = { email: 'founding.admin@e2e.test', password: 'founding admin e2e password' }
+const PARALEGAL = { email: 'parker.paralegal@e2e.test', password: 'parker brigit only 2026' }
+
+/**
+ * The issue's whole path on a server of its own that requires two-factor sign-in of everyone: the admin
+ * sets it up at the gate, invites a paralegal with brigit only; the paralegal takes the e-mailed link,
+ * sets a password, sets up two-factor sign-in, and sees Brigit alone.
+ */
+describe('an admin invites a paralegal for brigit, who signs in with two-factor sign-in', () => {
+  let browser: Browser
+  let server: RunningServer
+  let workDir: string
+  let dataDir: string
+
+  beforeAll(async () => {
+    workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'claims-e2e-journey-'))
+    dataDir = path.join(workDir, 'data')
+    server = await startServer(
+      readServerConfig({
+        PORT: '0',
+        HOST: '127.0.0.1',
+        DATA_DIR: dataDir,
+        LOG_LEVEL: 'silent',
+        REQUIRE_2FA: 'all',
+        ADMIN_EMAIL: ADMIN.email,
+        ADMIN_PASSWORD: ADMIN.password,
+      }),
+    )
+    browser = await launchBrowser()
+  })
+  afterAll(async () => {
+    await browser?.close()
+    await server?.close()
+    fs.rmSync(workDir, { recursive: true, force: true })
+  })
+
+  it('works from the invitation to the brigit dashboard, in the browser', async () => {
+    const admin = await openPage(browser, '203.0.113.61', { width: 1280, height: 900 })
+    await admin.page.goto(`${server.url}/staff/accounts`)
+    await enterPassword(admin.page, ADMIN.email, ADMIN.password)
+    await setUpTwoFactorAtGate(admin.page)
+    await shown(admin.page.getByRole('heading', { name: 'Invite a person' }))
+    await admin.page.getByLabel('Email', { exact: true }).fill(PARALEGAL.email)
+    await admin.page.getByLabel('Name', { exact: true }).fill('Parker Paralegal')
+    await admin.page.getByRole('checkbox', { name: 'Brigit', exact: true }).check()
+    await admin.page.getByRole('button', { name: 'Send invitation' }).click()
+    await shown(admin.page.getByText(`Invitation sent to ${PARALEGAL.email}`))
+
+    const text = plainTextOf(mailsTo(dataDir, PARALEGAL.email).at(-1)?.eml ?? '')
+    const link = /(\S+\/staff\/invite#token=[\w-]+)/.exec(text)?.[1]
+    expect(link?.startsWith(`${server.url}/staff/invite#token=`)).toBe(true)
+
+    const { page, pageErrors } = await openPage(browser, '203.0.113.62')
+    await page.goto(link!)
+    await page.getByLabel('New password', { exact: true }).fill(PARALEGAL.password)
+    await page.getByRole('button', { name: 'Set password' }).click()
+    await shown(page.getByText('Your password is set.'))
+    await page.getByRole('link', { name: 'Sign in to the staff pages' }).click()
+    await enterPassword(page, PARALEGAL.email, PARALEGAL.password)
+    const key = await setUpTwoFactorAtGate(page)
+
+    await shown(page.getByRole('heading', { name: 'Your dashboards' }))
+    const dashboards = page.getByRole('region', { name: 'Your dashboards' }).getByRole('link')
+    await shown(dashboards)
+    expect(await dashboards.allInnerTexts()).toEqual(['Brigit'])
+    expect(await shown(page.getByText(/Signed in as/))).toContain('Parker Paralegal')
+
+    await page.goto(`${server.url}/earnin-admin`)
+    expect(await shown(page.getByRole('alert'))).toMatch(/does not have access to this page/)
+    await signOut(page)
+    await page.goto(`${server.url}/brigit-admin`)
+    await enterPassword(page, PARALEGAL.email, PARALEGAL.password)
+    await shown(page.getByText('Enter the 6-digit code from your authenticator app.'))
+    await page.getByLabel('Code', { exact: true }).fill(codeFor(key, 1))
+    await page.getByRole('button', { name: 'Verify code' }).click()
+    await shown(page.getByRole('heading', { name: 'Brigit Admin Dashboard' }))
+    expect([...pageErrors, ...admin.pageErrors]).toEqual([])
+  })
+})
