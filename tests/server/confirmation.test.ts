@@ -5,7 +5,10 @@ import request from 'supertest'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { MIGRATIONS } from '../../migrations/index.ts'
 import { verifyEvidence } from '../../server/evidence/verify-evidence.ts'
+import { ensureFirstAdmin } from '../../server/staff/first-admin.ts'
 import {
+  ADMIN_EMAIL,
+  ADMIN_PASSWORD,
   clearClaims,
   createTestContext,
   DIALECTS,
@@ -294,6 +297,15 @@ for (const dialect of DIALECTS) {
       const migrator = new Migrator({ db, provider: { getMigrations: async () => MIGRATIONS } })
       expect((await migrator.migrateTo('2026_11_26_1000_create_evidence_ledger')).error).toBeUndefined()
       expect((await migrator.migrateToLatest()).error).toBeUndefined()
+      // the later migrations' tables came back empty: the staff accounts among them
+      await ensureFirstAdmin({
+        db: ctx.db,
+        adminEmail: ADMIN_EMAIL,
+        adminPassword: ADMIN_PASSWORD,
+        dataDir: ctx.dataDir,
+        siteOrigin: `http://${SITE}`,
+      })
+      cookie = await loginStaff(ctx.app, { site: SITE })
       expect(await listed()).toMatchObject({ ids: [id], rows: [{ confirmedAt: null }] })
     })
   })
