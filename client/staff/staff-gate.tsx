@@ -3,6 +3,7 @@ import { AppError } from '../../src/app-error.ts'
 import { INVALID_PASSWORD_MESSAGE } from '../../src/staff-messages.ts'
 import { logInStaff } from './staff-api.ts'
 import { RecoveryCodesNotice } from './two-factor/recovery-codes-notice.tsx'
+import { TextField } from '../ui/text-field.tsx'
 import { SecondFactorFields, type CodeStep } from './two-factor/second-factor-fields.tsx'
 
 /** After the password: nothing more, a code or TOTP's set-up, then the recovery codes of a set-up. */
@@ -25,7 +26,6 @@ export function StaffGate({
   problem?: string | undefined
   onSignedIn: () => void
 }) {
-  const emailId = useId()
   const inputId = useId()
   const errorId = useId()
   const emailRef = useRef<HTMLInputElement>(null)
@@ -116,23 +116,15 @@ export function StaffGate({
         <h1>{title}</h1>
       </header>
       <form className="card-body" onSubmit={(event) => void submit(event)} noValidate>
-        <div className="form-group">
-          <label htmlFor={emailId}>Email</label>
-          <input
-            ref={emailRef}
-            id={emailId}
-            className="form-control"
-            type="email"
-            autoComplete="username"
-            autoCapitalize="off"
-            spellCheck={false}
-            required
-            value={email}
-            aria-invalid={passwordError ? true : undefined}
-            aria-describedby={passwordError}
-            onChange={(event) => setEmail(event.target.value)}
-          />
-        </div>
+        <TextField
+          label="Email"
+          type="email"
+          autoComplete="username"
+          inputRef={emailRef}
+          value={email}
+          onChange={setEmail}
+          describedBy={passwordError}
+        />
         <div className="form-group">
           <label htmlFor={inputId}>Password</label>
           <div className="password-row">

@@ -190,12 +190,32 @@ function composeLinkMessage(
     url,
     t('If you did not ask for it, you can ignore this email: nobody can see your agreements without it.'),
   ]
+  return linkMail({ from, to, subject: t('Your link to view your signed agreements'), paragraphs: body, url })
+}
+
+/**
+ * A short e-mail whose point is one link: the paragraphs as plain text, and as HTML with the link's
+ * paragraph made a link.
+ */
+export function linkMail({
+  from,
+  to,
+  subject,
+  paragraphs,
+  url,
+}: {
+  from: string
+  to: string
+  subject: string
+  paragraphs: string[]
+  url: string
+}): SendMailOptions {
   return {
     from,
     to,
-    subject: t('Your link to view your signed agreements'),
-    text: `${body.join('\n\n')}\n`,
-    html: body
+    subject,
+    text: `${paragraphs.join('\n\n')}\n`,
+    html: paragraphs
       .map((paragraph) =>
         paragraph === url
           ? `<p><a href="${escapeHtml(url)}">${escapeHtml(url)}</a></p>`

@@ -1,8 +1,9 @@
-import { useEffect, useId, useRef, useState, type FormEvent } from 'react'
+import { useEffect, useRef, useState, type FormEvent } from 'react'
 import { AppError } from '../../../src/app-error.ts'
 import { Link } from '../../routing/router.tsx'
 import { Loading } from '../../ui/loading.tsx'
 import { acceptInviteLink, checkInviteLink, type InviteLinkInfo } from './accounts-api.ts'
+import { TextField } from '../../ui/text-field.tsx'
 import { NewPasswordField } from './new-password-field.tsx'
 
 type LinkState =
@@ -77,8 +78,6 @@ function PasswordForm({
   info: InviteLinkInfo
   onAccepted: () => void
 }) {
-  const emailId = useId()
-  const nameId = useId()
   const [email, setEmail] = useState('')
   const [name, setName] = useState('')
   const [password, setPassword] = useState('')
@@ -108,29 +107,8 @@ function PasswordForm({
       ) : (
         <>
           <p>This account will be the firm&apos;s first admin. It can then invite everyone else.</p>
-          <div className="form-group">
-            <label htmlFor={emailId}>Email</label>
-            <input
-              id={emailId}
-              className="form-control"
-              type="email"
-              autoComplete="username"
-              required
-              value={email}
-              onChange={(event) => setEmail(event.target.value)}
-            />
-          </div>
-          <div className="form-group">
-            <label htmlFor={nameId}>Your name</label>
-            <input
-              id={nameId}
-              className="form-control"
-              autoComplete="name"
-              required
-              value={name}
-              onChange={(event) => setName(event.target.value)}
-            />
-          </div>
+          <TextField label="Email" type="email" autoComplete="username" value={email} onChange={setEmail} />
+          <TextField label="Your name" autoComplete="name" value={name} onChange={setName} />
         </>
       )}
       <NewPasswordField label="New password" value={password} onChange={setPassword} />

@@ -1,6 +1,7 @@
 import { useId, useState, type FormEvent } from 'react'
 import type { StaffAppChoice } from '../../../src/api/staff-accounts.ts'
 import { AccessFields, type Access } from './access-fields.tsx'
+import { TextField } from '../../ui/text-field.tsx'
 import { inviteAccount, type StaffAccountSummary } from './accounts-api.ts'
 
 /** E-mail, name, role and apps; the server creates the account and e-mails its one-time link. */
@@ -13,8 +14,6 @@ export function InviteForm({
   onInvited: (account: StaffAccountSummary, emailed: boolean) => void
   onError: (error: unknown) => void
 }) {
-  const emailId = useId()
-  const nameId = useId()
   const errorId = useId()
   const [email, setEmail] = useState('')
   const [name, setName] = useState('')
@@ -44,29 +43,8 @@ export function InviteForm({
 
   return (
     <form onSubmit={(event) => void submit(event)} noValidate aria-describedby={error ? errorId : undefined}>
-      <div className="form-group">
-        <label htmlFor={emailId}>Email</label>
-        <input
-          id={emailId}
-          className="form-control"
-          type="email"
-          autoComplete="off"
-          required
-          value={email}
-          onChange={(event) => setEmail(event.target.value)}
-        />
-      </div>
-      <div className="form-group">
-        <label htmlFor={nameId}>Name</label>
-        <input
-          id={nameId}
-          className="form-control"
-          autoComplete="off"
-          required
-          value={name}
-          onChange={(event) => setName(event.target.value)}
-        />
-      </div>
+      <TextField label="Email" type="email" autoComplete="off" value={email} onChange={setEmail} />
+      <TextField label="Name" autoComplete="off" value={name} onChange={setName} />
       <AccessFields value={access} onChange={setAccess} apps={apps} />
       {error ? (
         <p id={errorId} className="alert" role="alert">

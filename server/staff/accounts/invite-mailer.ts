@@ -1,5 +1,5 @@
 import type { SendMailOptions } from 'nodemailer'
-import { mailDelivery, outboxDir } from '../../agreements/agreement-mailer.ts'
+import { linkMail, mailDelivery, outboxDir } from '../../agreements/agreement-mailer.ts'
 import type { Logger } from '../../logger.ts'
 import { INVITE_TTL_MS } from '../staff-invites.ts'
 
@@ -54,21 +54,5 @@ function composeInvite(from: string, { to, name, url }: InviteMail): SendMailOpt
     url,
     'If the link has expired, ask an admin of your firm to send a new invitation.',
   ]
-  return {
-    from,
-    to,
-    subject: 'Your staff account on the claims dashboard',
-    text: `${body.join('\n\n')}\n`,
-    html: body
-      .map((paragraph) =>
-        paragraph === url
-          ? `<p><a href="${escapeHtml(url)}">${escapeHtml(url)}</a></p>`
-          : `<p>${escapeHtml(paragraph)}</p>`,
-      )
-      .join('\n'),
-  }
-}
-
-function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`)
+  return linkMail({ from, to, subject: 'Your staff account on the claims dashboard', paragraphs: body, url })
 }

@@ -5,7 +5,6 @@ import type { RequireTwoFactor } from '../../config.ts'
 import type { Database } from '../../db/database.ts'
 import { hitRateLimit, type RateLimitRule } from '../../rate-limit.ts'
 import type { StaffAccountRow } from '../staff-accounts.ts'
-import { endAccountSessions } from '../staff-accounts.ts'
 import { replaceRecoveryCodes, useRecoveryCode } from './recovery-codes.ts'
 import { isTotpCode, newTotpSecret, totpCodeStep, totpSetup } from './totp.ts'
 
@@ -96,19 +95,6 @@ export async function useSecondFactorCode(
 /** Ten new recovery codes in place of the old ones. */
 export async function regenerateRecoveryCodes(db: Kysely<Database>, accountId: number): Promise<string[]> {
   return db.transaction().execute((trx) => replaceRecoveryCodes(trx, accountId))
-}
-
-/** Turns two-factor sign-in off: secret, set-up and recovery codes go, and every session ends. */
-export async function disableTwoFactor(db: Kysely<Database>, accountId: number): Promise<void> {
-  await db.transaction().execute(async (trx) => {
-    await trx
-      .updateTable('staff_accounts')
-      .set({ totp_secret: null, totp_pending_secret: null, totp_last_step: null })
-      .where('id', '=', accountId)
-      .execute()
-    await trx.deleteFrom('staff_recovery_codes').where('account_id', '=', accountId).execute()
-    await endAccountSessions(trx, accountId)
-  })
 }
 
 /**

@@ -7,12 +7,11 @@ import type { RequireTwoFactor } from '../../config.ts'
 import type { Database } from '../../db/database.ts'
 import { actorOf, type RecordAudit } from '../audit-log.ts'
 import { staffAccountOf } from '../require-staff.ts'
-import { findAccountById, type StaffAccountRow } from '../staff-accounts.ts'
+import { findAccountById, resetTwoFactor, type StaffAccountRow } from '../staff-accounts.ts'
 import { startSession } from '../staff-session.ts'
 import { countUnusedRecoveryCodes } from './recovery-codes.ts'
 import {
   confirmTwoFactorSetup,
-  disableTwoFactor,
   isTwoFactorRequired,
   regenerateRecoveryCodes,
   startTwoFactorSetup,
@@ -89,7 +88,7 @@ export function twoFactorRoutes({
     if (!(await useSecondFactorCode(db, account, code))) throw invalidCode()
     const who = actorOf(req, res)
     // every session ends, a stolen one too; this browser gets a new one so the person stays signed in
-    await disableTwoFactor(db, account.id)
+    await resetTwoFactor(db, account.id)
     await startSession(db, req, res, account.id)
     await audit({ ...who, action: 'two_factor_disabled' })
     res.status(204).end()
