@@ -7,6 +7,16 @@ import type { Request } from 'express'
  * this one; an IPv4 address that reached an IPv6 socket (::ffff:203.0.113.7) is written as IPv4.
  */
 export function clientAddress(req: Request): string {
+  // req.ip walks X-Forwarded-For through the trust setting on every read; a claim asks twice (its limit,
+  // its signed record)
+  let known = addressOf.get(req)
+  if (known === undefined) addressOf.set(req, (known = readClientAddress(req)))
+  return known
+}
+
+const addressOf = new WeakMap<Request, string>()
+
+function readClientAddress(req: Request): string {
   const address = req.ip ?? req.socket.remoteAddress
   if (!address) return 'unknown'
   const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address)

@@ -2,6 +2,7 @@ import { sql, type Kysely } from 'kysely'
 import { addressBucket } from './client-address.ts'
 import { compileOnce } from './db/compile-once.ts'
 import type { Database } from './db/database.ts'
+import { isPostgresDb } from './db/dialect.ts'
 
 export interface RateLimitRule {
   /** What is limited, e.g. 'lookup'; the client's address (an IPv6 one's /64) is added to it. */
@@ -67,23 +68,14 @@ function groupBy<T, K>(items: T[], keyOf: (item: T) => K): Map<K, T[]> {
 
 async function writeHits(db: Kysely<Database>, hits: PendingHit[]): Promise<void> {
   const byRule = groupBy(hits, (hit) => hit.rule)
+  const upsert = isPostgresDb(db) ? upsertInOneStatement : upsertRowByRow
   await Promise.all(
     [...byRule].map(async ([rule, ruleHits]) => {
       try {
         const byKey = groupBy(ruleHits, (hit) => hit.key)
         const now = Math.max(...ruleHits.map((hit) => hit.now))
-        const expired = now - rule.windowMs
-        const rows = await db
-          .insertInto('rate_limits')
-          .values([...byKey].map(([key, keyHits]) => ({ key, window_started_at: now, hits: keyHits.length })))
-          .onConflict((conflict) =>
-            conflict.column('key').doUpdateSet({
-              hits: sql<number>`CASE WHEN rate_limits.window_started_at <= ${expired} THEN excluded.hits ELSE rate_limits.hits + excluded.hits END`,
-              window_started_at: sql<number>`CASE WHEN rate_limits.window_started_at <= ${expired} THEN excluded.window_started_at ELSE rate_limits.window_started_at END`,
-            }),
-          )
-          .returning(['key', 'hits', 'window_started_at'])
-          .execute()
+        const counts = [...byKey].map(([key, keyHits]) => ({ key, hits: keyHits.length }))
+        const rows = await upsert(db, { counts, now, expired: now - rule.windowMs })
         const rowOf = new Map(rows.map((row) => [row.key, row]))
         for (const [key, keyHits] of byKey) {
           const row = rowOf.get(key)
@@ -101,6 +93,58 @@ async function writeHits(db: Kysely<Database>, hits: PendingHit[]): Promise<void
       }
     }),
   )
+}
+
+interface HitCounts {
+  counts: { key: string; hits: number }[]
+  now: number
+  /** A window that started at or before this has ended: its count starts again. */
+  expired: number
+}
+type CountedRow = { key: string; hits: number; window_started_at: number }
+
+// each client's count starts again once its window has ended
+const countSet = (expired: unknown) => ({
+  hits: sql<number>`CASE WHEN rate_limits.window_started_at <= ${expired} THEN excluded.hits ELSE rate_limits.hits + excluded.hits END`,
+  window_started_at: sql<number>`CASE WHEN rate_limits.window_started_at <= ${expired} THEN excluded.window_started_at ELSE rate_limits.window_started_at END`,
+})
+
+/** PostgreSQL: one statement is one round trip, so a turn's clients go in one, a row each. */
+async function upsertInOneStatement(db: Kysely<Database>, { counts, now, expired }: HitCounts) {
+  return db
+    .insertInto('rate_limits')
+    .values(counts.map(({ key, hits }) => ({ key, window_started_at: now, hits })))
+    .onConflict((conflict) => conflict.column('key').doUpdateSet(countSet(expired)))
+    .returning(['key', 'hits', 'window_started_at'])
+    .execute() as Promise<CountedRow[]>
+}
+
+const rowUpserts = new WeakMap<Kysely<Database>, ReturnType<typeof compileRowUpsert>>()
+
+function compileRowUpsert(db: Kysely<Database>) {
+  return compileOnce<'key' | 'now' | 'hits' | 'expired', CountedRow>((slot) =>
+    db
+      .insertInto('rate_limits')
+      .values({ key: slot('key'), window_started_at: slot('now'), hits: slot('hits') })
+      .onConflict((conflict) => conflict.column('key').doUpdateSet(countSet(slot('expired'))))
+      .returning(['key', 'hits', 'window_started_at']),
+  )
+}
+
+/**
+ * SQLite: a statement costs microseconds but building one costs more, and a turn's clients would make a
+ * differently shaped statement each time; so one statement, compiled once, runs for each client, and
+ * they share one commit.
+ */
+async function upsertRowByRow(db: Kysely<Database>, { counts, now, expired }: HitCounts) {
+  let upsertRow = rowUpserts.get(db)
+  if (!upsertRow) rowUpserts.set(db, (upsertRow = compileRowUpsert(db)))
+  const run = upsertRow
+  return db.transaction().execute(async (trx) => {
+    const rows: CountedRow[] = []
+    for (const { key, hits } of counts) rows.push(...(await run(trx, { key, now, hits, expired })).rows)
+    return rows
+  })
 }
 
 /** How often a process adds its hits of a shared ceiling to the database. */

@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely'
+import { sql, type Kysely } from 'kysely'
 import { compileOnce, type QueryRunner } from './compile-once.ts'
 import type { Database } from './database.ts'
 import { isPostgresDb } from './dialect.ts'
@@ -13,6 +13,7 @@ import {
   type AgreementRecordValues,
   type ClaimToCommit,
   type ClaimValues,
+  utf8Text,
 } from './new-claim.ts'
 
 /**
@@ -65,7 +66,11 @@ export function claimStore(db: Kysely<Database>, evidenceKey: Buffer): ClaimStor
 export interface ClaimStatements {
   hasClaimForPhone(runner: QueryRunner, values: { app: string; phoneNumber: string }): Promise<boolean>
   insertClaim(runner: QueryRunner, row: ClaimValues): Promise<{ id: number }>
-  insertAgreementRecord(runner: QueryRunner, record: AgreementRecordValues): Promise<void>
+  /** The record's `html` as UTF-8 bytes (ClaimToCommit), stored as text. */
+  insertAgreementRecord(
+    runner: QueryRunner,
+    record: Omit<AgreementRecordValues, 'html'> & { html: Uint8Array },
+  ): Promise<void>
   /** Queues the claimant's e-mail copy, due now; run it in the claim's transaction. */
   queueAgreementCopy(runner: QueryRunner, values: { claimId: number; linkOrigin: string }): Promise<void>
 }
@@ -86,8 +91,13 @@ export function compileClaimStatements(db: Kysely<Database>): ClaimStatements {
   const claim = compileOnce((slot) =>
     db.insertInto('claims').values(slots(CLAIM_COLUMNS, slot)).returning('id'),
   )
+  const isPostgres = isPostgresDb(db)
   const agreement = compileOnce((slot) =>
-    db.insertInto('agreement_records').values(slots(AGREEMENT_COLUMNS, slot)),
+    db.insertInto('agreement_records').values({
+      ...slots(AGREEMENT_COLUMNS, slot),
+      // SQLite takes the bytes as they are and stores them as text (cast reinterprets, it does not convert)
+      html: isPostgres ? slot('html') : sql<string>`cast(${slot('html')} as text)`,
+    }),
   )
   const copy = compileOnce<'claimId' | 'dueAt' | 'linkOrigin', never>((slot) =>
     db.insertInto('agreement_copies').values({
@@ -106,7 +116,7 @@ export function compileClaimStatements(db: Kysely<Database>): ClaimStatements {
       return { id: Number(inserted.id) }
     },
     async insertAgreementRecord(runner, record) {
-      await agreement(runner, record)
+      await agreement(runner, isPostgres ? { ...record, html: utf8Text(record.html) } : record)
     },
     async queueAgreementCopy(runner, { claimId, linkOrigin }) {
       await copy(runner, { claimId, dueAt: Date.now(), linkOrigin })

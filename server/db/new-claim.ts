@@ -8,7 +8,8 @@ export type AgreementRecordValues = Required<Omit<Insertable<AgreementRecordsTab
 /** A claim as it commits: its row, its signed record, its seal and its e-mail copy. */
 export interface ClaimToCommit {
   claim: ClaimValues
-  record: Omit<AgreementRecordValues, 'claim_id'>
+  /** Its `html` as UTF-8 bytes, as the content thread made it: stored as text. */
+  record: Omit<AgreementRecordValues, 'claim_id' | 'html'> & { html: Uint8Array }
   /** The claim's sealed record around its id: its seal goes into the ledger with the claim. */
   recordParts: RecordParts
   /** The site's origin the claim came in through, kept with its e-mail copy for the confirmation link. */
@@ -56,3 +57,8 @@ export const AGREEMENT_COLUMNS = [
   'signature_method',
   'typed_signature',
 ] as const
+
+/** A record's HTML bytes as the text they store (PostgreSQL takes the text, not the bytes). */
+export function utf8Text(bytes: Uint8Array): string {
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8')
+}

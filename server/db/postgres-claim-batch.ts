@@ -8,6 +8,7 @@ import {
   CLAIM_COLUMNS,
   SCREENSHOT_REMOVED_MESSAGE,
   type ClaimToCommit,
+  utf8Text,
 } from './new-claim.ts'
 import type { BatchWriter } from './shared-transaction.ts'
 
@@ -170,6 +171,7 @@ export function claimBatchWriter(
       const rows = items.map(({ claim, record: { locale, ...record }, linkOrigin }, i) => ({
         ...claim,
         ...record,
+        html: utf8Text(record.html),
         id: ids[i],
         record_locale: locale,
         link_origin: linkOrigin,

@@ -2,7 +2,7 @@ import crypto from 'node:crypto'
 import { workerData } from 'node:worker_threads'
 import type { AgreementSources } from '../agreements/agreement-sources.ts'
 import { compileAgreementTemplates } from '../agreements/agreement-templates.ts'
-import { recordParts } from '../evidence/sealed-record.ts'
+import { ownUtf8, recordParts } from '../evidence/sealed-record.ts'
 import { serveRequests, type Answer } from '../threads/serve-requests.ts'
 import { checkSignaturePng } from '../uploads/check-png.ts'
 import { sniffImage } from '../uploads/sniff-image.ts'
@@ -17,7 +17,8 @@ const templates = compileAgreementTemplates((workerData as { sources: AgreementS
 serveRequests<ContentRequest, ContentReply>(async (request) => {
   const signature = checkSignaturePng(request.signature)
   const html = templates.render(request.variant, request.context, request.locale)
-  const sha256 = crypto.createHash('sha256').update(html, 'utf8').digest('hex')
+  const htmlUtf8 = ownUtf8(html)
+  const sha256 = crypto.createHash('sha256').update(htmlUtf8).digest('hex')
   if (request.kind === 'intake') return { reply: { signature, html, sha256 } }
   const { screenshot, variant, locale, record } = request
   const bytes = Buffer.from(screenshot.buffer, screenshot.byteOffset, screenshot.byteLength)
@@ -30,7 +31,9 @@ serveRequests<ContentRequest, ContentReply>(async (request) => {
     screenshot: { sha256: screenshotSha256, type: image?.mime ?? '' },
   })
   return {
-    reply: { screenshot, image, signature, html, sha256, screenshotSha256, recordParts: parts },
-    transfer: [screenshot.buffer, parts.before.buffer, parts.after.buffer] as ArrayBuffer[],
+    // the claim's HTML goes back as its UTF-8 bytes, moved, not as a string for the event loop to copy,
+    // keep alive until the commit and convert again for SQLite
+    reply: { screenshot, image, signature, htmlUtf8, sha256, screenshotSha256, recordParts: parts },
+    transfer: [screenshot.buffer, htmlUtf8.buffer, parts.before.buffer, parts.after.buffer] as ArrayBuffer[],
   } satisfies Answer<ContentReply>
 })

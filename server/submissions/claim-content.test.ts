@@ -48,8 +48,8 @@ describe('contentThreadChecker (the content thread)', () => {
     const copy = Buffer.from(png)
     const content = await claim(png)
     const html = templates.render('full', context)
-    expect(content.html).toBe(html)
-    expect(content.html).toContain('Ana Lopez')
+    expect(content.htmlUtf8.toString('utf8')).toBe(html)
+    expect(content.htmlUtf8.toString('utf8')).toContain('Ana Lopez')
     expect(content.sha256).toBe(crypto.createHash('sha256').update(html, 'utf8').digest('hex'))
     expect(content.image).toEqual({ mime: 'image/png', extension: 'png' })
     expect(content.signature).toBe('png')
@@ -99,7 +99,7 @@ describe('contentThreadChecker (the content thread)', () => {
   it('starts a new thread for the next claim once its thread has been stopped', async () => {
     await startContentThread(templates)
     await stopContentThreads()
-    expect((await claim(makeNoisePng())).html).toContain('Ana Lopez')
+    expect((await claim(makeNoisePng())).htmlUtf8.toString('utf8')).toContain('Ana Lopez')
   })
 
   it("checks an intake's signature and renders its agreement in the same thread", async () => {

@@ -14,8 +14,8 @@ export interface ClaimContent {
   image: SniffedImage | undefined
   /** Whether the signature is a PNG that decodes, with no markup in it, no larger than a pad makes. */
   signature: SignatureCheck
-  /** The agreement as signed, and its SHA-256 (hex). */
-  html: string
+  /** The agreement as signed, as UTF-8, and its SHA-256 (hex). */
+  htmlUtf8: Buffer
   sha256: string
   /** The screenshot's SHA-256 (hex). */
   screenshotSha256: string
@@ -37,7 +37,9 @@ export interface IntakeContent {
 export type ContentRequest =
   | ({ kind: 'claim' } & Omit<ContentCheckRequest, 'screenshot'> & { screenshot: Uint8Array })
   | ({ kind: 'intake' } & IntakeContentRequest)
-export type ContentReply = (Omit<ClaimContent, 'screenshot'> & { screenshot: Uint8Array }) | IntakeContent
+export type ContentReply =
+  | (Omit<ClaimContent, 'screenshot' | 'htmlUtf8'> & { screenshot: Uint8Array; htmlUtf8: Uint8Array })
+  | IntakeContent
 
 /** One thread per set of templates (in practice one per process), started on first use. */
 const threads = new Map<string, RequestThread<ContentRequest, ContentReply>>()
@@ -81,10 +83,13 @@ export function contentThreadChecker(templates: AgreementTemplates): ContentChec
         : new Uint8Array(screenshot)
     const reply = (await contentThread(templates).ask({ kind: 'claim', screenshot: owned, ...rest }, [
       owned.buffer as ArrayBuffer,
-    ])) as Omit<ClaimContent, 'screenshot'> & { screenshot: Uint8Array }
-    const bytes = reply.screenshot
-    return { ...reply, screenshot: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength) }
+    ])) as Omit<ClaimContent, 'screenshot' | 'htmlUtf8'> & { screenshot: Uint8Array; htmlUtf8: Uint8Array }
+    return { ...reply, screenshot: asBuffer(reply.screenshot), htmlUtf8: asBuffer(reply.htmlUtf8) }
   }
+}
+
+function asBuffer(bytes: Uint8Array): Buffer {
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)
 }
 
 /** The intake's signature check and agreement, in the same thread as the claims': the same costs, off the event loop. */

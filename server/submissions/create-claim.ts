@@ -225,7 +225,7 @@ function claimToCommit(
     record: {
       template: config.agreement.template,
       template_version: templateVersion,
-      html: content.html,
+      html: content.htmlUtf8,
       sha256: content.sha256,
       signature: claim.signature,
       signed_at: signedAt,

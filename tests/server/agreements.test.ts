@@ -4,6 +4,7 @@ import path from 'node:path'
 import type { Express } from 'express'
 import request from 'supertest'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { sql } from 'kysely'
 import { createAgreementCopies, type AgreementCopies } from '../../server/agreements/agreement-copies.ts'
 import { createAgreementMailer } from '../../server/agreements/agreement-mailer.ts'
 import { createAgreementLinks } from '../../server/agreements/agreement-links.ts'
@@ -220,6 +221,13 @@ for (const dialect of DIALECTS) {
         expect(record.html).toBe(expectedHtml)
         expect(record.sha256).toBe(sha256(expectedHtml))
         expect(record.template_version).toBe(TEMPLATES.version)
+        // the server hands SQLite the agreement's UTF-8 bytes: they must be stored as text, searchable as such
+        const { kind } = await sql<{ kind: string }>`
+          SELECT ${sql.raw(dialect === 'sqlite' ? 'typeof(html)' : 'pg_typeof(html)::text')} AS kind
+          FROM agreement_records`
+          .execute(ctx.db)
+          .then(({ rows }) => rows[0]!)
+        expect(kind).toBe('text')
       })
 
       it('records the signature, the signing time, the IP address, the user agent and the consent text', async () => {
