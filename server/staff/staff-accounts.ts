@@ -1,6 +1,7 @@
-import type { Kysely, Transaction } from 'kysely'
+import { sql, type Kysely, type Transaction } from 'kysely'
 import type { StaffAccountView, StaffAppAccess, StaffRole } from '../../src/api/staff.ts'
 import type { Database } from '../db/database.ts'
+import { isPostgresDb } from '../db/dialect.ts'
 import { hashPassword } from './password-hash.ts'
 
 type Db = Kysely<Database> | Transaction<Database>
@@ -116,28 +117,55 @@ export async function replacePasswordHash(db: Db, accountId: number, passwordHas
 
 /** Changes role and apps, and ends every session of the account so the change applies at once. */
 export async function setAccess(
-  db: Kysely<Database>,
+  trx: Transaction<Database>,
   accountId: number,
   { role, apps }: { role: StaffRole; apps: StaffAppAccess[] },
 ): Promise<void> {
-  await db.transaction().execute(async (trx) => {
-    await trx.updateTable('staff_accounts').set({ role }).where('id', '=', accountId).execute()
-    await replaceApps(trx, accountId, role === 'admin' ? [] : apps)
-    await endAccountSessions(trx, accountId)
-  })
+  await trx.updateTable('staff_accounts').set({ role }).where('id', '=', accountId).execute()
+  await replaceApps(trx, accountId, role === 'admin' ? [] : apps)
+  await endAccountSessions(trx, accountId)
 }
 
-/** Disables (ending every session) or re-enables an account. */
-export async function setDisabled(db: Kysely<Database>, accountId: number, disabled: boolean): Promise<void> {
-  await db.transaction().execute(async (trx) => {
-    await trx
-      .updateTable('staff_accounts')
-      .set({ disabled_at: disabled ? Date.now() : null })
-      .where('id', '=', accountId)
-      .execute()
-    if (disabled) await endAccountSessions(trx, accountId)
-  })
+/** Disables (ending every session) or re-enables an account, in the caller's transaction. */
+export async function setDisabled(
+  trx: Transaction<Database>,
+  accountId: number,
+  disabled: boolean,
+): Promise<void> {
+  await trx
+    .updateTable('staff_accounts')
+    .set({ disabled_at: disabled ? Date.now() : null })
+    .where('id', '=', accountId)
+    .execute()
+  if (disabled) await endAccountSessions(trx, accountId)
 }
+
+/**
+ * The accounts that are enabled admins, read in the caller's transaction after `lockAdminChanges`, so a
+ * change that checks them and then demotes or disables one cannot cross another such change.
+ */
+export async function enabledAdminIds(trx: Transaction<Database>): Promise<number[]> {
+  const rows = await trx
+    .selectFrom('staff_accounts')
+    .select('id')
+    .where('role', '=', 'admin')
+    .where('disabled_at', 'is', null)
+    .execute()
+  return rows.map(({ id }) => Number(id))
+}
+
+/**
+ * Makes changes to who is an enabled admin run one at a time: on PostgreSQL a lock held to the commit
+ * (two admins disabling each other at once would each still see the other enabled); SQLite runs one
+ * writing transaction at a time already, and one that read before another committed is refused and
+ * run again (retryWhileLocked).
+ */
+export async function lockAdminChanges(trx: Transaction<Database>): Promise<void> {
+  if (isPostgresDb<Database>(trx)) await sql`SELECT pg_advisory_xact_lock(${ADMIN_CHANGES_LOCK})`.execute(trx)
+}
+
+// any fixed number no other lock of the product uses (the evidence ledger's is another)
+const ADMIN_CHANGES_LOCK = 0x5741_4430
 
 /**
  * Turns two-factor sign-in off for an account that lost its authenticator: clears the secret (and one

@@ -366,18 +366,22 @@ for (const dialect of DIALECTS) {
 
       it('all end when the role or apps change', async () => {
         const { id, cookies } = await signedInAccount()
-        await setAccess(ctx.db, id, { role: 'staff', apps: [{ app: 'earnin', canExport: false }] })
+        await ctx.db
+          .transaction()
+          .execute((trx) =>
+            setAccess(trx, id, { role: 'staff', apps: [{ app: 'earnin', canExport: false }] }),
+          )
         for (const cookie of cookies) expect(await isOpen(cookie)).toBe(401)
       })
 
       it('all end when the account is disabled, which then cannot sign in until re-enabled', async () => {
         const { id, email, cookies } = await signedInAccount()
-        await setDisabled(ctx.db, id, true)
+        await ctx.db.transaction().execute((trx) => setDisabled(trx, id, true))
         for (const cookie of cookies) expect(await isOpen(cookie)).toBe(401)
         const refused = await login(ctx.app, { email, password: STAFF_PASSWORD })
         expect(refused.status).toBe(401)
         expect(refused.body.error.message).toBe(INVALID_PASSWORD_MESSAGE)
-        await setDisabled(ctx.db, id, false)
+        await ctx.db.transaction().execute((trx) => setDisabled(trx, id, false))
         await login(ctx.app, { email, password: STAFF_PASSWORD }).expect(204)
       })
 

@@ -346,6 +346,64 @@ for (const dialect of DIALECTS) {
         const apps = await request(ctx.app).get('/api/staff/my-apps').set('Cookie', cookie).expect(200)
         expect(apps.body.apps).toEqual([{ slug: 'brigit', name: expect.any(String), canExport: true }])
       })
+
+      it('keeps one enabled admin when the last two disable each other at the same moment', async () => {
+        const admins = await Promise.all(
+          ['Bo', 'Cy'].map(async (name) => {
+            const email = freshEmail()
+            const id = await createAccount(ctx.db, {
+              email,
+              name,
+              role: 'admin',
+              apps: [],
+              password: NEW_PASSWORD,
+            })
+            const res = await login(email, NEW_PASSWORD).expect(204)
+            const cookie = ([] as string[])
+              .concat(res.headers['set-cookie'] ?? [])
+              .find((line) => line.startsWith('staff_session='))!
+              .split(';')[0]!
+            return { id, cookie }
+          }),
+        )
+        const [bo, cy] = admins as [(typeof admins)[0], (typeof admins)[0]]
+        const enabledAdmins = async () =>
+          (
+            await ctx.db
+              .selectFrom('staff_accounts')
+              .select('id')
+              .where('role', '=', 'admin')
+              .where('disabled_at', 'is', null)
+              .execute()
+          ).map(({ id }) => Number(id))
+        // the first admin steps aside for this test (its session stays, for the tests after it)
+        await ctx.db.updateTable('staff_accounts').set({ disabled_at: 1 }).where('id', '=', adminId).execute()
+        try {
+          const disable = (who: { cookie: string }, whom: { id: number }) =>
+            request(ctx.app)
+              .post(`/api/staff/accounts/${whom.id}/disable`)
+              .set(SAME_SITE)
+              .set('Cookie', who.cookie)
+          const answers = await Promise.all([disable(bo, cy), disable(cy, bo)])
+          // one wins; the other is refused as the last admin, or finds its own session ended
+          expect(answers.map((res) => res.status).filter((status) => status === 200)).toHaveLength(1)
+          expect(answers.map((res) => res.status)).toContainEqual(
+            expect.toSatisfy((s) => s === 409 || s === 401),
+          )
+          expect(await enabledAdmins()).toHaveLength(1)
+        } finally {
+          await ctx.db
+            .updateTable('staff_accounts')
+            .set({ disabled_at: null })
+            .where('id', '=', adminId)
+            .execute()
+          await ctx.db
+            .updateTable('staff_accounts')
+            .set({ disabled_at: 1 })
+            .where('id', 'in', [bo.id, cy.id])
+            .execute()
+        }
+      })
     })
 
     describe('own password', () => {

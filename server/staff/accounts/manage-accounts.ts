@@ -1,15 +1,18 @@
-import type { Kysely } from 'kysely'
+import type { Kysely, Transaction } from 'kysely'
 import { AppError } from '../../../src/app-error.ts'
 import type { StaffAppAccess } from '../../../src/api/staff.ts'
 import type { StaffAccountSummary } from '../../../src/api/staff-accounts.ts'
 import { isUniqueViolation } from '../../db/create-db.ts'
 import type { Database } from '../../db/database.ts'
+import { retryWhileLocked } from '../../db/shared-transaction.ts'
 import type { AuditAction } from '../audit-log.ts'
 import {
   accountApps,
   createAccount,
+  enabledAdminIds,
   findAccountByEmail,
   findAccountById,
+  lockAdminChanges,
   resetTwoFactor,
   setAccess,
   setDisabled,
@@ -151,12 +154,13 @@ export async function changeAccess(
   if (!account) throw notFound(accountId)
   // an admin keeping their own role changes nothing, and ending their sessions would only sign them out
   if (accountId === actorId && account.role === 'admin' && access.role === 'admin') return
-  if (account.role === 'admin' && access.role !== 'admin') {
-    if (accountId === actorId)
-      throw conflict('you cannot take away your own admin role: ask another admin to do it')
-    await assertNotLastAdmin(db, account)
-  }
-  await setAccess(db, accountId, access)
+  const demotes = account.role === 'admin' && access.role !== 'admin'
+  if (demotes && accountId === actorId)
+    throw conflict('you cannot take away your own admin role: ask another admin to do it')
+  await inAdminChange(db, async (trx) => {
+    if (demotes) await assertNotLastAdmin(trx, accountId)
+    await setAccess(trx, accountId, access)
+  })
   await record('account_changed', `${account.email}: ${describeAccess(access)}`)
 }
 
@@ -166,8 +170,10 @@ export async function changeDisabled({ db, actorId, accountId, record }: Account
   if (!account) throw notFound(accountId)
   if (disabled && accountId === actorId)
     throw conflict('you cannot disable your own account: ask another admin to do it')
-  if (disabled && account.role === 'admin') await assertNotLastAdmin(db, account)
-  await setDisabled(db, accountId, disabled)
+  await inAdminChange(db, async (trx) => {
+    if (disabled && account.role === 'admin') await assertNotLastAdmin(trx, accountId)
+    await setDisabled(trx, accountId, disabled)
+  })
   await record(disabled ? 'account_disabled' : 'account_enabled', account.email)
 }
 
@@ -182,15 +188,22 @@ export async function resetAccountTwoFactor({ db, actorId, accountId, record }: 
   await record('two_factor_reset', account.email)
 }
 
-async function assertNotLastAdmin(db: Kysely<Database>, account: { id: number; disabled: boolean }) {
-  if (account.disabled) return
-  const admins = await db
-    .selectFrom('staff_accounts')
-    .select('id')
-    .where('role', '=', 'admin')
-    .where('disabled_at', 'is', null)
-    .execute()
-  if (admins.every(({ id }) => Number(id) === account.id))
+/** Runs a change of role or of enabled state in one transaction with the check that comes before it. */
+function inAdminChange(db: Kysely<Database>, change: (trx: Transaction<Database>) => Promise<void>) {
+  return retryWhileLocked(() =>
+    db.transaction().execute(async (trx) => {
+      await lockAdminChanges(trx)
+      await change(trx)
+    }),
+  )
+}
+
+/** Refuses to demote or disable the account when no other enabled admin would be left (read in the change's transaction). */
+async function assertNotLastAdmin(trx: Transaction<Database>, accountId: number) {
+  const admins = await enabledAdminIds(trx)
+  // a disabled admin leaves the enabled ones as they are
+  if (!admins.includes(accountId)) return
+  if (admins.every((id) => id === accountId))
     throw conflict('this is the last enabled admin: make another account admin first')
 }
 
