@@ -137,12 +137,11 @@ function compileRowUpsert(db: Kysely<Database>) {
  * they share one commit.
  */
 async function upsertRowByRow(db: Kysely<Database>, { counts, now, expired }: HitCounts) {
-  let upsertRow = rowUpserts.get(db)
-  if (!upsertRow) rowUpserts.set(db, (upsertRow = compileRowUpsert(db)))
-  const run = upsertRow
+  const upsertRow = rowUpserts.get(db) ?? compileRowUpsert(db)
+  rowUpserts.set(db, upsertRow)
   return db.transaction().execute(async (trx) => {
     const rows: CountedRow[] = []
-    for (const { key, hits } of counts) rows.push(...(await run(trx, { key, now, hits, expired })).rows)
+    for (const { key, hits } of counts) rows.push(...(await upsertRow(trx, { key, now, hits, expired })).rows)
     return rows
   })
 }

@@ -1,10 +1,6 @@
-import fs from 'node:fs'
-import os from 'node:os'
-import path from 'node:path'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { readServerConfig } from '../../../server/config.ts'
-import { startServer, type RunningServer } from '../../../server/main.ts'
+import { startOwnServer, type OwnServer } from '../own-server.ts'
 import { baseUrl, launchBrowser, openPhonePage, shown } from '../browser.ts'
 
 const FAILED =
@@ -81,25 +77,14 @@ describe('the proof of work on the claimant forms', () => {
 
 describe('PROOF_OF_WORK=off', () => {
   let browser: Browser
-  let server: RunningServer
-  let workDir: string
+  let server: OwnServer
   beforeAll(async () => {
-    workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'claims-pow-off-e2e-'))
-    server = await startServer(
-      readServerConfig({
-        PORT: '0',
-        HOST: '127.0.0.1',
-        DATA_DIR: path.join(workDir, 'data'),
-        LOG_LEVEL: 'silent',
-        PROOF_OF_WORK: 'off',
-      }),
-    )
+    server = await startOwnServer('pow-off', { PROOF_OF_WORK: 'off' })
     browser = await launchBrowser()
   })
   afterAll(async () => {
     await browser?.close()
-    await server?.close()
-    fs.rmSync(workDir, { recursive: true, force: true })
+    await server?.stop()
   })
 
   it('has the page send no proof of work, and search all the same', async () => {

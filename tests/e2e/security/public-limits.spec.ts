@@ -1,10 +1,8 @@
 import fs from 'node:fs'
-import os from 'node:os'
 import path from 'node:path'
 import type { Browser } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { readServerConfig } from '../../../server/config.ts'
-import { startServer, type RunningServer } from '../../../server/main.ts'
+import { startOwnServer, type OwnServer } from '../own-server.ts'
 import { launchBrowser, openPhonePage, queryDbIn, shown } from '../browser.ts'
 import { fillClaim, submitButton } from '../step2/fill-claim.ts'
 
@@ -13,27 +11,16 @@ const GIF = Buffer.from('R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA
 
 describe('the claim form past the limits, and with a picture it does not take', () => {
   let browser: Browser
-  let server: RunningServer
-  let workDir: string
+  let server: OwnServer
 
   beforeAll(async () => {
-    workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'claims-limits-e2e-'))
-    server = await startServer(
-      readServerConfig({
-        PORT: '0',
-        HOST: '127.0.0.1',
-        DATA_DIR: path.join(workDir, 'data'),
-        LOG_LEVEL: 'silent',
-        // one claim per 15 minutes from this browser's address
-        PUBLIC_LIMIT_PER_ADDRESS: '1',
-      }),
-    )
+    // one claim per 15 minutes from this browser's address
+    server = await startOwnServer('limits', { PUBLIC_LIMIT_PER_ADDRESS: '1' })
     browser = await launchBrowser()
   })
   afterAll(async () => {
     await browser?.close()
-    await server?.close()
-    fs.rmSync(workDir, { recursive: true, force: true })
+    await server?.stop()
   })
 
   it('takes the first claim, and tells the claimant of the second to wait, storing nothing', async () => {
@@ -51,7 +38,7 @@ describe('the claim form past the limits, and with a picture it does not take', 
       'Too many submissions from your connection. Please wait 15 minutes and try again.',
     )
     expect(second.pageErrors).toEqual([])
-    const rows = queryDbIn(path.join(workDir, 'data'), 'SELECT email FROM claims ORDER BY id')
+    const rows = queryDbIn(server.dataDir, 'SELECT email FROM claims ORDER BY id')
     expect(rows).toEqual([{ email: 'first@example.com' }])
   })
 
@@ -60,7 +47,7 @@ describe('the claim form past the limits, and with a picture it does not take', 
     await page.goto(`${server.url}/brigit`)
     const picker = page.getByLabel('Bank Statement Screenshot')
     expect(await picker.getAttribute('accept')).toBe('image/png,image/jpeg')
-    const gif = path.join(workDir, 'statement.gif')
+    const gif = path.join(server.workDir, 'statement.gif')
     fs.writeFileSync(gif, GIF)
     await picker.setInputFiles(gif)
     await shown(page.getByText('Please upload an image file'))

@@ -1,10 +1,8 @@
 import fs from 'node:fs'
-import os from 'node:os'
 import path from 'node:path'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { readServerConfig } from '../../../server/config.ts'
-import { startServer, type RunningServer } from '../../../server/main.ts'
+import { startOwnServer, type OwnServer } from '../own-server.ts'
 import { SETUP_LINK_FILE } from '../../../server/staff/first-admin.ts'
 import { launchBrowser, shown } from '../browser.ts'
 import { tabTo, typeText } from '../keyboard.ts'
@@ -24,26 +22,19 @@ const isWiderThanWindow = (page: Page) =>
  */
 describe('the first admin, from the set-up link to a changed password', () => {
   let browser: Browser
-  let server: RunningServer
-  let workDir: string
-  let dataDir: string
+  let server: OwnServer
 
   beforeAll(async () => {
-    workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'claims-e2e-setup-'))
-    dataDir = path.join(workDir, 'data')
-    server = await startServer(
-      readServerConfig({ PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'silent' }),
-    )
+    server = await startOwnServer('setup')
     browser = await launchBrowser()
   })
   afterAll(async () => {
     await browser?.close()
-    await server?.close()
-    fs.rmSync(workDir, { recursive: true, force: true })
+    await server?.stop()
   })
 
   it('creates the admin with the keyboard on a phone, once, and the admin changes the password', async () => {
-    const linkFile = fs.readFileSync(path.join(dataDir, SETUP_LINK_FILE), 'utf8')
+    const linkFile = fs.readFileSync(path.join(server.dataDir, SETUP_LINK_FILE), 'utf8')
     // the file names the configured port; this server listens on a free one (PORT=0), found after
     const token = /\/staff\/setup#token=([\w-]+)/.exec(linkFile)?.[1]
     expect(token).toBeDefined()

@@ -1,10 +1,6 @@
-import fs from 'node:fs'
-import os from 'node:os'
-import path from 'node:path'
 import type { Browser } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { readServerConfig } from '../../../server/config.ts'
-import { startServer, type RunningServer } from '../../../server/main.ts'
+import { startOwnServer, type OwnServer } from '../own-server.ts'
 import { mailsTo, plainTextOf } from '../../server/agreement-link.ts'
 import { launchBrowser, shown } from '../browser.ts'
 import { codeFor, enterPassword, openPage, setUpTwoFactorAtGate, signOut } from './two-factor-steps.ts'
@@ -19,30 +15,19 @@ const PARALEGAL = { email: 'parker.paralegal@e2e.test', password: 'parker brigit
  */
 describe('an admin invites a paralegal for brigit, who signs in with two-factor sign-in', () => {
   let browser: Browser
-  let server: RunningServer
-  let workDir: string
-  let dataDir: string
+  let server: OwnServer
 
   beforeAll(async () => {
-    workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'claims-e2e-journey-'))
-    dataDir = path.join(workDir, 'data')
-    server = await startServer(
-      readServerConfig({
-        PORT: '0',
-        HOST: '127.0.0.1',
-        DATA_DIR: dataDir,
-        LOG_LEVEL: 'silent',
-        REQUIRE_2FA: 'all',
-        ADMIN_EMAIL: ADMIN.email,
-        ADMIN_PASSWORD: ADMIN.password,
-      }),
-    )
+    server = await startOwnServer('journey', {
+      REQUIRE_2FA: 'all',
+      ADMIN_EMAIL: ADMIN.email,
+      ADMIN_PASSWORD: ADMIN.password,
+    })
     browser = await launchBrowser()
   })
   afterAll(async () => {
     await browser?.close()
-    await server?.close()
-    fs.rmSync(workDir, { recursive: true, force: true })
+    await server?.stop()
   })
 
   it('works from the invitation to the brigit dashboard, in the browser', async () => {
@@ -57,7 +42,7 @@ describe('an admin invites a paralegal for brigit, who signs in with two-factor 
     await admin.page.getByRole('button', { name: 'Send invitation' }).click()
     await shown(admin.page.getByText(`Invitation sent to ${PARALEGAL.email}`))
 
-    const text = plainTextOf(mailsTo(dataDir, PARALEGAL.email).at(-1)?.eml ?? '')
+    const text = plainTextOf(mailsTo(server.dataDir, PARALEGAL.email).at(-1)?.eml ?? '')
     const link = /(\S+\/staff\/invite#token=[\w-]+)/.exec(text)?.[1]
     expect(link?.startsWith(`${server.url}/staff/invite#token=`)).toBe(true)
 

@@ -1,10 +1,6 @@
-import fs from 'node:fs'
-import os from 'node:os'
-import path from 'node:path'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { readServerConfig } from '../../../server/config.ts'
-import { startServer, type RunningServer } from '../../../server/main.ts'
+import { startOwnServer, type OwnServer } from '../own-server.ts'
 import { axeViolations } from '../accessibility/axe.ts'
 import { baseUrl, launchBrowser, shown } from '../browser.ts'
 import { addStaffAccount } from './staff-account.ts'
@@ -22,25 +18,16 @@ const enterPassword = (page: Page, email: string) => enterAnyPassword(page, emai
 
 describe('two-factor sign-in set up at the gate (REQUIRE_2FA=all)', () => {
   let browser: Browser
-  let server: RunningServer
-  let workDir: string
+  let server: OwnServer
   const email = 'gate.person@e2e.test'
 
   beforeAll(async () => {
-    workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'claims-e2e-2fa-'))
-    const dataDir = path.join(workDir, 'data')
-    server = await startServer(
-      readServerConfig({
-        PORT: '0',
-        HOST: '127.0.0.1',
-        DATA_DIR: dataDir,
-        LOG_LEVEL: 'silent',
-        REQUIRE_2FA: 'all',
-        // a first admin, so the server does not print a fresh install's set-up link
-        ADMIN_EMAIL: 'first.admin@e2e.test',
-        ADMIN_PASSWORD: 'first admin e2e password',
-      }),
-    )
+    server = await startOwnServer('2fa', {
+      REQUIRE_2FA: 'all',
+      // a first admin, so the server does not print a fresh install's set-up link
+      ADMIN_EMAIL: 'first.admin@e2e.test',
+      ADMIN_PASSWORD: 'first admin e2e password',
+    })
     await addStaffAccount(
       {
         email,
@@ -49,14 +36,13 @@ describe('two-factor sign-in set up at the gate (REQUIRE_2FA=all)', () => {
         apps: [{ app: 'brigit', canExport: false }],
         password: PASSWORD,
       },
-      dataDir,
+      server.dataDir,
     )
     browser = await launchBrowser()
   })
   afterAll(async () => {
     await browser?.close()
-    await server?.close()
-    fs.rmSync(workDir, { recursive: true, force: true })
+    await server?.stop()
   })
 
   it('sets up TOTP from the QR step, then signs in with a code and with a recovery code', async () => {
