@@ -8,7 +8,7 @@ import { loadFormConfigs } from '../server/forms/load-form-configs.ts'
 import { createLogger } from '../server/logger.ts'
 import { serverUrl } from '../server/main.ts'
 import { parseAccountInput } from '../server/staff/accounts/account-input.ts'
-import { createInviteMailer } from '../server/staff/accounts/invite-mailer.ts'
+import { createStaffMailer } from '../server/staff/accounts/staff-mailer.ts'
 import {
   changeDisabled,
   describeAccess,
@@ -76,7 +76,7 @@ const { db } = createDb(config)
 const audit = auditLog(db, loadEvidenceKey({ setting: config.evidenceKey, dataDir: config.dataDir }))
 const record: RecordChange = (action, detail) =>
   audit({ clientAddress: 'command line', actor: 'command line', action, detail })
-const mailer = createInviteMailer({
+const mailer = createStaffMailer({
   smtpUrl: config.smtpUrl,
   dataDir: config.dataDir,
   from: config.mailFrom,

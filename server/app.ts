@@ -27,7 +27,7 @@ import { DEFAULT_IDLE_TIMEOUT_MS } from './staff/staff-session.ts'
 import { staffAuthRoutes } from './staff/staff-auth.routes.ts'
 import { accountRoutes } from './staff/accounts/accounts.routes.ts'
 import { inviteRoutes } from './staff/accounts/invite.routes.ts'
-import type { InviteMailer } from './staff/accounts/invite-mailer.ts'
+import type { StaffMailer } from './staff/accounts/staff-mailer.ts'
 import { twoFactorRoutes } from './staff/two-factor/two-factor.routes.ts'
 import { staticClient } from './static-client.ts'
 import { claimRoutes } from './submissions/claim.routes.ts'
@@ -79,8 +79,8 @@ export interface AppDeps {
   publicUrl?: string | undefined
   /** STAFF_IDLE_MINUTES in milliseconds; 30 minutes when left out. */
   staffIdleTimeoutMs?: number
-  /** E-mails staff invitations (SMTP_URL or the outbox); left out in tests that invite nobody. */
-  inviteMailer?: InviteMailer
+  /** E-mails staff invitations and two-factor notices (SMTP_URL or the outbox); left out in tests that mail nobody. */
+  staffMailer?: StaffMailer
   /** REQUIRE_2FA: whose accounts must sign in with a code; none when left out (tests). */
   requireTwoFactor?: RequireTwoFactor
 }
@@ -107,7 +107,7 @@ export function createApp({
   trustProxy = ['loopback'],
   publicUrl,
   staffIdleTimeoutMs = DEFAULT_IDLE_TIMEOUT_MS,
-  inviteMailer,
+  staffMailer,
   requireTwoFactor = 'none',
 }: AppDeps): Express {
   const app = express()
@@ -138,11 +138,13 @@ export function createApp({
   )
   // staff: login/logout first, then every other /api/staff route needs a session, whoever adds it
   const audit = auditLog(db, evidenceKey)
-  app.use(staffAuthRoutes({ db, audit, idleTimeoutMs: staffIdleTimeoutMs, requireTwoFactor }))
+  app.use(
+    staffAuthRoutes({ db, audit, idleTimeoutMs: staffIdleTimeoutMs, requireTwoFactor, mailer: staffMailer }),
+  )
   app.use(inviteRoutes({ db, audit }))
   app.use('/api/staff', requireStaff(db, staffIdleTimeoutMs))
-  app.use(accountRoutes({ db, forms, audit, mailer: inviteMailer }))
-  app.use(twoFactorRoutes({ db, audit, requireTwoFactor }))
+  app.use(accountRoutes({ db, forms, audit, mailer: staffMailer }))
+  app.use(twoFactorRoutes({ db, audit, requireTwoFactor, mailer: staffMailer }))
   app.use(dashboardRoutes({ db, forms, intake, storage, audit, languages, agreementPdfs }))
   app.use(auditRoutes({ db, forms, audit }))
   app.use(firmLogoRoutes())

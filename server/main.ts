@@ -10,7 +10,7 @@ import { createAgreementMailer } from './agreements/agreement-mailer.ts'
 import { loadAgreementTemplates, type AgreementTemplates } from './agreements/agreement-templates.ts'
 import { createApp } from './app.ts'
 import { ensureFirstAdmin } from './staff/first-admin.ts'
-import { createInviteMailer } from './staff/accounts/invite-mailer.ts'
+import { createStaffMailer } from './staff/accounts/staff-mailer.ts'
 import type { ServerConfig } from './config.ts'
 import { createDb, SQLITE_FILE_NAME } from './db/create-db.ts'
 import type { Database, Dialect } from './db/database.ts'
@@ -134,7 +134,7 @@ export async function startServer(
     trustProxy: config.trustProxy,
     publicUrl: config.publicUrl,
     staffIdleTimeoutMs: config.staffIdleTimeoutMs,
-    inviteMailer: createInviteMailer({
+    staffMailer: createStaffMailer({
       smtpUrl: config.smtpUrl,
       dataDir: config.dataDir,
       from: config.mailFrom,

@@ -46,21 +46,19 @@ export interface AgreementMailer {
 // a query in the URL (smtp://…?connectionTimeout=…) still wins
 const SMTP_TIMEOUTS = { connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 30_000 }
 
-/**
- * Sends through SMTP when `smtpUrl` is set; otherwise writes each message to
- * {dataDir}/outbox/{timestamp}-{random}.eml, so development and tests need no mail server.
- */
-export function createAgreementMailer({
-  smtpUrl,
-  dataDir,
-  from,
-  logger,
-}: {
+/** What every mailer of the site is made from: SMTP_URL, DATA_DIR (for the outbox), MAIL_FROM, the log. */
+export interface MailSettings {
   smtpUrl: string | undefined
   dataDir: string
   from: string
   logger: Logger
-}): AgreementMailer {
+}
+
+/**
+ * Sends through SMTP when `smtpUrl` is set; otherwise writes each message to
+ * {dataDir}/outbox/{timestamp}-{random}.eml, so development and tests need no mail server.
+ */
+export function createAgreementMailer({ smtpUrl, dataDir, from, logger }: MailSettings): AgreementMailer {
   const deliver = mailDelivery({ smtpUrl, dataDir })
 
   const deliverOrLog = async (
@@ -194,8 +192,8 @@ function composeLinkMessage(
 }
 
 /**
- * A short e-mail whose point is one link: the paragraphs as plain text, and as HTML with the link's
- * paragraph made a link.
+ * A short e-mail, its point most often one link: the paragraphs as plain text, and as HTML with the
+ * link's paragraph (if any) made a link.
  */
 export function linkMail({
   from,
@@ -208,7 +206,7 @@ export function linkMail({
   to: string
   subject: string
   paragraphs: string[]
-  url: string
+  url?: string
 }): SendMailOptions {
   return {
     from,

@@ -19,6 +19,7 @@ import {
 import { requireStaff, sameOriginOnly, staffAccountOf } from './require-staff.ts'
 import { findAccountByEmail, findAccountById, replacePasswordHash } from './staff-accounts.ts'
 import { endSession, sessionAccountId, startSession } from './staff-session.ts'
+import type { StaffMailer } from './accounts/staff-mailer.ts'
 import { checkSecondFactor } from './two-factor/second-factor.ts'
 
 export const LOGIN_LIMIT: RateLimitRule = {
@@ -38,11 +39,14 @@ export function staffAuthRoutes({
   audit,
   idleTimeoutMs,
   requireTwoFactor,
+  mailer,
 }: {
   db: Kysely<Database>
   audit: RecordAudit
   idleTimeoutMs: number
   requireTwoFactor: RequireTwoFactor
+  /** Tells the account's owner when this sign-in turns two-factor sign-in on; none in tests without mail. */
+  mailer?: StaffMailer | undefined
 }): Router {
   const router = Router()
   router.use('/api/staff', sameOriginOnly)
@@ -98,6 +102,13 @@ export function staffAuthRoutes({
     await audit({ ...who, action: 'login_success' })
     if (secondFactor.recoveryCodes) {
       await audit({ ...who, action: 'two_factor_enabled' })
+      await mailer?.sendTwoFactorNotice({
+        to: account.email,
+        name: account.name,
+        change: 'on',
+        at: new Date(),
+        address,
+      })
       res.status(200).json({ recoveryCodes: secondFactor.recoveryCodes } satisfies RecoveryCodes)
       return
     }

@@ -16,7 +16,7 @@ import { loadAgreementTemplates } from '../../server/agreements/agreement-templa
 import { createApp } from '../../server/app.ts'
 import type { RequireTwoFactor, S3Settings, TrustProxy } from '../../server/config.ts'
 import { ensureFirstAdmin } from '../../server/staff/first-admin.ts'
-import { createInviteMailer } from '../../server/staff/accounts/invite-mailer.ts'
+import { createStaffMailer } from '../../server/staff/accounts/staff-mailer.ts'
 import { createDb } from '../../server/db/create-db.ts'
 import type { ClaimsTable, Database } from '../../server/db/database.ts'
 import { migrateToLatest } from '../../server/db/migrate.ts'
@@ -173,7 +173,7 @@ export async function createTestContext(
     clientDir,
     trustProxy,
     publicUrl,
-    inviteMailer: createInviteMailer({
+    staffMailer: createStaffMailer({
       smtpUrl: undefined,
       dataDir,
       from: 'Claims <claims@example.com>',

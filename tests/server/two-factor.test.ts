@@ -12,6 +12,7 @@ import type { RequireTwoFactor } from '../../server/config.ts'
 import { MIGRATIONS } from '../../migrations/index.ts'
 import { createAccount } from '../../server/staff/staff-accounts.ts'
 import type { StaffRole } from '../../src/api/staff.ts'
+import { mailsTo, plainTextOf } from './agreement-link.ts'
 import { createTestContext, DIALECTS, type TestContext } from './helpers.ts'
 
 const SITE = 'dashboard.test'
@@ -176,6 +177,66 @@ for (const dialect of DIALECTS) {
           'login_success',
           'two_factor_enabled',
         ])
+      })
+    })
+
+    describe("the owner's notice", () => {
+      /** The subject and plain text of each e-mail to `email`, oldest first. */
+      function noticesTo(email: string) {
+        return mailsTo(ctx.dataDir, email).map(({ eml }) => ({
+          subject: /^Subject: (.*)$/m.exec(eml)?.[1],
+          text: plainTextOf(eml).replace(/\s+/g, ' '),
+        }))
+      }
+
+      it("e-mails the account's own address when a sign-in turns two-factor sign-in on, naming the address it came from", async () => {
+        const { email } = await newAccount('admin')
+        const address = freshAddress()
+        const { secret } = (await login(ctx.app, { email, address }).expect(401)).body as { secret: string }
+        await login(ctx.app, { email, address, code: codeFor(secret, 5) }).expect(401)
+        expect(noticesTo(email)).toEqual([])
+
+        await login(ctx.app, { email, address, code: codeFor(secret) }).expect(200)
+
+        const notices = noticesTo(email)
+        expect(notices).toHaveLength(1)
+        expect(notices[0]!.subject).toBe('Two-factor sign-in was turned on for your staff account')
+        expect(notices[0]!.text).toContain('Hello Kim Person,')
+        expect(notices[0]!.text).toContain(`from the address ${address}.`)
+        expect(notices[0]!.text).toMatch(/at \d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC/)
+        expect(notices[0]!.text).toContain(
+          'If this was not you, someone else knows your password: ask an admin of your firm to disable your account and reset its two-factor sign-in now.',
+        )
+        // a later sign-in with the code changes nothing, and tells nobody
+        await login(ctx.app, { email, code: codeFor(secret, 1) }).expect(204)
+        expect(noticesTo(email)).toHaveLength(1)
+      })
+
+      it('e-mails the owner when the own page turns it on and off', async () => {
+        const { email } = await newAccount('staff')
+        const address = freshAddress()
+        const cookie = sessionCookie(await login(ctx.app, { email, address }).expect(204))
+        const { secret } = (await ownRoute(ctx.app, cookie, '/setup', {}).expect(200)).body as {
+          secret: string
+        }
+        await ownRoute(ctx.app, cookie, '/confirm', { code: codeFor(secret) })
+          .set('X-Forwarded-For', address)
+          .expect(200)
+        await ownRoute(ctx.app, cookie, '/disable', { code: codeFor(secret, 1) })
+          .set('X-Forwarded-For', address)
+          .expect(204)
+
+        const notices = noticesTo(email)
+        expect(notices.map((notice) => notice.subject)).toEqual([
+          'Two-factor sign-in was turned on for your staff account',
+          'Two-factor sign-in was turned off for your staff account',
+        ])
+        expect(notices[1]!.text).toContain(
+          `from the address ${address}. Your account now signs in with its password alone.`,
+        )
+        expect(notices[1]!.text).toContain(
+          'If this was not you, ask an admin of your firm to disable your account now.',
+        )
       })
     })
 

@@ -14,7 +14,7 @@ import { siteOrigin } from '../../public-origin.ts'
 import { actorOf, type AuditAction, type RecordAudit } from '../audit-log.ts'
 import { adminOnly, staffAccountOf } from '../require-staff.ts'
 import { parseAccess, parseAccountInput } from './account-input.ts'
-import type { InviteMailer } from './invite-mailer.ts'
+import type { StaffMailer } from './staff-mailer.ts'
 import {
   accountSummary,
   changeAccess,
@@ -43,7 +43,7 @@ export function accountRoutes({
   db: Kysely<Database>
   forms: Map<string, FormConfig>
   audit: RecordAudit
-  mailer: InviteMailer | undefined
+  mailer: StaffMailer | undefined
 }): Router {
   const router = Router()
   const slugs = new Set(forms.keys())
@@ -139,7 +139,7 @@ function parseAccountId(value: unknown): number {
   return Number(value)
 }
 
-function mailerOrThrow(mailer: InviteMailer | undefined): InviteMailer {
-  if (!mailer) throw new Error('createApp was given no inviteMailer: invitations cannot be sent')
+function mailerOrThrow(mailer: StaffMailer | undefined): StaffMailer {
+  if (!mailer) throw new Error('createApp was given no staffMailer: invitations cannot be sent')
   return mailer
 }

@@ -19,7 +19,7 @@ import {
 } from '../staff-accounts.ts'
 import { createInvite } from '../staff-invites.ts'
 import type { AccountInput } from './account-input.ts'
-import type { InviteMailer } from './invite-mailer.ts'
+import type { StaffMailer } from './staff-mailer.ts'
 
 /** Records one account change in the audit log as the acting person's (or the command line's). */
 export type RecordChange = (action: AuditAction, detail: string) => Promise<void>
@@ -84,7 +84,7 @@ export async function inviteAccount({
   record,
 }: {
   db: Kysely<Database>
-  mailer: InviteMailer
+  mailer: StaffMailer
   siteOrigin: string
   input: AccountInput
   record: RecordChange
@@ -110,7 +110,7 @@ export async function resendInvite({
   record,
 }: {
   db: Kysely<Database>
-  mailer: InviteMailer
+  mailer: StaffMailer
   siteOrigin: string
   accountId: number
   record: RecordChange
@@ -132,7 +132,7 @@ async function sendInvitation({
   name,
 }: {
   db: Kysely<Database>
-  mailer: InviteMailer
+  mailer: StaffMailer
   siteOrigin: string
   id: number
   email: string

@@ -4,8 +4,10 @@ import { AppError } from '../../../src/app-error.ts'
 import type { RecoveryCodes, TwoFactorSetup, TwoFactorStatus } from '../../../src/api/staff-two-factor.ts'
 import { INVALID_CODE_MESSAGE } from '../../../src/two-factor-messages.ts'
 import type { RequireTwoFactor } from '../../config.ts'
+import { clientAddress } from '../../client-address.ts'
 import type { Database } from '../../db/database.ts'
 import { actorOf, type RecordAudit } from '../audit-log.ts'
+import type { StaffMailer } from '../accounts/staff-mailer.ts'
 import { staffAccountOf } from '../require-staff.ts'
 import { findAccountById, resetTwoFactor, type StaffAccountRow } from '../staff-accounts.ts'
 import { startSession } from '../staff-session.ts'
@@ -27,12 +29,23 @@ export function twoFactorRoutes({
   db,
   audit,
   requireTwoFactor,
+  mailer,
 }: {
   db: Kysely<Database>
   audit: RecordAudit
   requireTwoFactor: RequireTwoFactor
+  /** Tells the account's owner of each change; none in tests without mail. */
+  mailer?: StaffMailer | undefined
 }): Router {
   const router = Router()
+  const tellOwner = (req: Request, account: StaffAccountRow, change: 'on' | 'off') =>
+    mailer?.sendTwoFactorNotice({
+      to: account.email,
+      name: account.name,
+      change,
+      at: new Date(),
+      address: clientAddress(req),
+    })
   const json = express.json({ limit: '1kb' })
 
   router.get('/api/staff/two-factor', async (_req, res) => {
@@ -60,6 +73,7 @@ export function twoFactorRoutes({
     if (confirmed === 'not-started') throw badRequest('start the set-up first: no QR code was shown')
     if (confirmed === 'wrong-code') throw invalidCode()
     await audit({ ...actorOf(req, res), action: 'two_factor_enabled' })
+    await tellOwner(req, account, 'on')
     res.set('Cache-Control', 'no-store').json({ recoveryCodes: confirmed } satisfies RecoveryCodes)
   })
 
@@ -91,6 +105,7 @@ export function twoFactorRoutes({
     await resetTwoFactor(db, account.id)
     await startSession(db, req, res, account.id)
     await audit({ ...who, action: 'two_factor_disabled' })
+    await tellOwner(req, account, 'off')
     res.status(204).end()
   })
   return router
