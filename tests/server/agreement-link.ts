@@ -25,6 +25,18 @@ export function mailsTo(dataDir: string, address: string): OutboxMail[] {
     .filter(({ eml }) => to.test(eml))
 }
 
+/**
+ * The staff invitation link e-mailed last to `email`, and its token: the newest e-mail that holds one
+ * (a two-factor notice may have come after it).
+ */
+export function invitationTo(dataDir: string, email: string): { url: string; token: string } {
+  for (const { eml } of mailsTo(dataDir, email).reverse()) {
+    const match = /(\S+\/staff\/invite#token=([\w-]+))/.exec(plainTextOf(eml))
+    if (match) return { url: match[1]!, token: match[2]! }
+  }
+  throw new Error(`no invitation to ${email} in the outbox`)
+}
+
 /** The e-mails to `address` that carry an agreement link (not the copies of signed agreements). */
 export function linkMailsTo(dataDir: string, address: string): OutboxMail[] {
   return mailsTo(dataDir, address).filter(({ eml }) => linkTokenIn(eml) !== undefined)

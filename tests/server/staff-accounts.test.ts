@@ -2,7 +2,7 @@ import request from 'supertest'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { INVITE_GONE_MESSAGE } from '../../server/staff/accounts/accept-invite.ts'
 import { createAccount } from '../../server/staff/staff-accounts.ts'
-import { mailsTo, plainTextOf } from './agreement-link.ts'
+import { invitationTo } from './agreement-link.ts'
 import { ADMIN_EMAIL, createTestContext, DIALECTS, loginStaff, type TestContext } from './helpers.ts'
 
 const SITE = 'dashboard.test'
@@ -10,15 +10,6 @@ const SAME_SITE = { Host: SITE, Origin: `http://${SITE}` }
 const NEW_PASSWORD = 'a paralegal passphrase'
 let nextAccount = 1
 let nextAddress = 1
-
-/** The invitation link e-mailed last to `email` (DATA_DIR/outbox), and its token. */
-function invitationTo(dataDir: string, email: string): { url: string; token: string } {
-  const mails = mailsTo(dataDir, email)
-  const text = plainTextOf(mails.at(-1)?.eml ?? '')
-  const match = /(\S+\/staff\/invite#token=([\w-]+))/.exec(text)
-  if (!match) throw new Error(`no invitation to ${email} in the outbox`)
-  return { url: match[1]!, token: match[2]! }
-}
 
 function freshEmail(): string {
   return `person${nextAccount++}@firm.test`

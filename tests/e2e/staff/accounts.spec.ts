@@ -1,21 +1,13 @@
 import type { Browser } from 'playwright-core'
 import { inject } from 'vitest'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { mailsTo, plainTextOf } from '../../server/agreement-link.ts'
+import { invitationTo } from '../../server/agreement-link.ts'
 import { axeViolations } from '../accessibility/axe.ts'
 import { baseUrl, launchBrowser, queryDb, shown, staffSessionCookies } from '../browser.ts'
 import { tabTo, typeText } from '../keyboard.ts'
 
 const PARALEGAL = 'paula.paralegal@e2e.test'
 const PASSWORD = 'brigit claims all day'
-
-/** The invitation link of the last e-mail to `email` in the e2e server's outbox. */
-function invitationLink(email: string): string {
-  const text = plainTextOf(mailsTo(inject('dataDir'), email).at(-1)?.eml ?? '')
-  const link = /(\S+\/staff\/invite#token=[\w-]+)/.exec(text)?.[1]
-  if (!link) throw new Error(`no invitation to ${email} in the outbox`)
-  return link
-}
 
 describe('an admin invites a paralegal with brigit only', () => {
   let browser: Browser
@@ -46,7 +38,7 @@ describe('an admin invites a paralegal with brigit only', () => {
     const page = await paralegal.newPage()
     const pageErrors: string[] = []
     page.on('pageerror', (error) => pageErrors.push(error.message))
-    await page.goto(invitationLink(PARALEGAL))
+    await page.goto(invitationTo(inject('dataDir'), PARALEGAL).url)
     expect(await shown(page.getByRole('heading', { level: 1 }))).toBe('Set up your staff account')
     expect(await shown(page.getByText('At least 12 characters'))).toMatch(/12 characters/)
     await page.getByLabel('New password', { exact: true }).fill(PASSWORD)
