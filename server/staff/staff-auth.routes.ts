@@ -102,13 +102,7 @@ export function staffAuthRoutes({
     await audit({ ...who, action: 'login_success' })
     if (secondFactor.recoveryCodes) {
       await audit({ ...who, action: 'two_factor_enabled' })
-      await mailer?.sendTwoFactorNotice({
-        to: account.email,
-        name: account.name,
-        change: 'on',
-        at: new Date(),
-        address,
-      })
+      await mailer?.sendTwoFactorNotice({ account, change: 'on', address })
       res.status(200).json({ recoveryCodes: secondFactor.recoveryCodes } satisfies RecoveryCodes)
       return
     }

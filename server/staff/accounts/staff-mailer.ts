@@ -11,10 +11,8 @@ export interface InviteMail {
 
 /** A change to an account's two-factor sign-in, told to the account's own address. */
 export interface TwoFactorNotice {
-  to: string
-  name: string
+  account: { email: string; name: string }
   change: 'on' | 'off'
-  at: Date
   /** The client address the change came from, as the audit trail records it. */
   address: string
 }
@@ -70,9 +68,9 @@ function composeInvite(from: string, { to, name, url }: InviteMail): SendMailOpt
  */
 function composeTwoFactorNotice(
   from: string,
-  { to, name, change, at, address }: TwoFactorNotice,
+  { account: { email: to, name }, change, address }: TwoFactorNotice,
 ): SendMailOptions {
-  const when = `${at.toISOString().slice(0, 16).replace('T', ' ')} UTC`
+  const when = `${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC`
   const body =
     change === 'on'
       ? [

@@ -38,14 +38,6 @@ export function twoFactorRoutes({
   mailer?: StaffMailer | undefined
 }): Router {
   const router = Router()
-  const tellOwner = (req: Request, account: StaffAccountRow, change: 'on' | 'off') =>
-    mailer?.sendTwoFactorNotice({
-      to: account.email,
-      name: account.name,
-      change,
-      at: new Date(),
-      address: clientAddress(req),
-    })
   const json = express.json({ limit: '1kb' })
 
   router.get('/api/staff/two-factor', async (_req, res) => {
@@ -73,7 +65,7 @@ export function twoFactorRoutes({
     if (confirmed === 'not-started') throw badRequest('start the set-up first: no QR code was shown')
     if (confirmed === 'wrong-code') throw invalidCode()
     await audit({ ...actorOf(req, res), action: 'two_factor_enabled' })
-    await tellOwner(req, account, 'on')
+    await mailer?.sendTwoFactorNotice({ account, change: 'on', address: clientAddress(req) })
     res.set('Cache-Control', 'no-store').json({ recoveryCodes: confirmed } satisfies RecoveryCodes)
   })
 
@@ -105,7 +97,7 @@ export function twoFactorRoutes({
     await resetTwoFactor(db, account.id)
     await startSession(db, req, res, account.id)
     await audit({ ...who, action: 'two_factor_disabled' })
-    await tellOwner(req, account, 'off')
+    await mailer?.sendTwoFactorNotice({ account, change: 'off', address: clientAddress(req) })
     res.status(204).end()
   })
   return router
