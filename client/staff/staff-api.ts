@@ -36,20 +36,26 @@ export async function checkStaffSession(): Promise<StaffAccountView | undefined>
   }
 }
 
-/** What a sign-in that was not refused led to: a session (with recovery codes when it turned TOTP on), or a set-up. */
+/**
+ * What a sign-in that was not refused led to: a session (with recovery codes when it turned TOTP on), or
+ * a set-up (after the e-mailed code).
+ */
 export type LogInAnswer =
   | { isSignedIn: true; recoveryCodes?: string[] }
   | { isSignedIn: false; setup: TwoFactorSetup; message: string }
 
 /**
  * The password (and the code, once asked for) go to the server only; the answer is an HttpOnly cookie
- * the page never sees. Refusals (a wrong password, TWO_FACTOR_REQUIRED, INVALID_CODE) are thrown.
+ * the page never sees. Refusals (a wrong password, TWO_FACTOR_REQUIRED, TWO_FACTOR_EMAIL_CODE_REQUIRED,
+ * INVALID_CODE, INVALID_EMAIL_CODE) are thrown.
  */
 export async function logInStaff(credentials: {
   email: string
   password: string
   app?: string
   code?: string
+  /** The code of the set-up e-mail, once the server asked for it. */
+  emailCode?: string
 }): Promise<LogInAnswer> {
   const response = await fetch('/api/staff/login', {
     method: 'POST',

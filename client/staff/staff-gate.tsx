@@ -1,12 +1,13 @@
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react'
 import { AppError } from '../../src/app-error.ts'
 import { INVALID_PASSWORD_MESSAGE } from '../../src/staff-messages.ts'
+import { EMAIL_CODE_SENT_MESSAGE } from '../../src/two-factor-messages.ts'
 import { logInStaff } from './staff-api.ts'
 import { RecoveryCodesNotice } from './two-factor/recovery-codes-notice.tsx'
 import { TextField } from '../ui/text-field.tsx'
 import { SecondFactorFields, type CodeStep } from './two-factor/second-factor-fields.tsx'
 
-/** After the password: nothing more, a code or TOTP's set-up, then the recovery codes of a set-up. */
+/** After the password: nothing more, a code, or the e-mailed code and TOTP's set-up, then the recovery codes of a set-up. */
 type SecondStep = { kind: 'none' } | CodeStep | { kind: 'recovery-codes'; codes: string[] }
 
 /**
@@ -34,6 +35,7 @@ export function StaffGate({
   const [email, setEmail] = useState('')
   const [password, setPassword] = useState('')
   const [code, setCode] = useState('')
+  const [emailCode, setEmailCode] = useState('')
   const [isRecoveryCode, setIsRecoveryCode] = useState(false)
   const [step, setStep] = useState<SecondStep>({ kind: 'none' })
   const [isShown, setIsShown] = useState(false)
@@ -44,11 +46,12 @@ export function StaffGate({
     document.title = title
     emailRef.current?.focus()
   }, [title])
-  const asksForCode = step.kind === 'code' || step.kind === 'setup'
-  // the code field appears after the password: move to it, as a person would
+  const asksForCode = step.kind === 'code' || step.kind === 'setup' || step.kind === 'email-code'
+  // the code field appears after the password, and changes at each step: move to it, as a person would
   useEffect(() => {
     if (asksForCode) codeRef.current?.focus()
-  }, [asksForCode, isRecoveryCode])
+  }, [asksForCode, step.kind, isRecoveryCode])
+  const fieldCode = step.kind === 'email-code' ? emailCode : code
 
   const submit = async (event: FormEvent) => {
     event.preventDefault()
@@ -60,7 +63,8 @@ export function StaffGate({
         email,
         password,
         ...(app ? { app } : {}),
-        ...(asksForCode ? { code } : {}),
+        ...(step.kind === 'code' || step.kind === 'setup' ? { code } : {}),
+        ...(step.kind === 'email-code' || step.kind === 'setup' ? { emailCode } : {}),
       })
       setIsVerifying(false)
       if (!answer.isSignedIn) {
@@ -71,6 +75,7 @@ export function StaffGate({
       }
       setPassword('')
       setCode('')
+      setEmailCode('')
       if (answer.recoveryCodes) setStep({ kind: 'recovery-codes', codes: answer.recoveryCodes })
       else onSignedIn()
     } catch (caught) {
@@ -80,6 +85,21 @@ export function StaffGate({
         setStep({ kind: 'code' })
         return
       }
+      if (appError?.code === 'TWO_FACTOR_EMAIL_CODE_REQUIRED') {
+        setStep({ kind: 'email-code', message: appError.message })
+        setEmailCode('')
+        return
+      }
+      if (appError?.code === 'INVALID_EMAIL_CODE') {
+        // also when the e-mailed code ran out while the QR code was being scanned: ask for it again
+        setStep((current) =>
+          current.kind === 'email-code' ? current : { kind: 'email-code', message: EMAIL_CODE_SENT_MESSAGE },
+        )
+        setError(appError.message)
+        setErrorField('code')
+        codeRef.current?.select()
+        return
+      }
       if (appError?.code === 'INVALID_CODE') {
         setError(appError.message)
         setErrorField('code')
@@ -87,7 +107,7 @@ export function StaffGate({
         return
       }
       if (appError?.status === 401) setError(INVALID_PASSWORD_MESSAGE)
-      else if (appError?.status === 429) setError(appError.message)
+      else if (appError?.status === 429 || appError?.code === 'MAIL_UNAVAILABLE') setError(appError.message)
       else setError(`Your sign-in could not be checked: ${(caught as Error).message}. Please try again.`)
       setErrorField('password')
       inputRef.current?.select()
@@ -153,12 +173,12 @@ export function StaffGate({
             </button>
           </div>
         </div>
-        {step.kind === 'code' || step.kind === 'setup' ? (
+        {step.kind === 'code' || step.kind === 'setup' || step.kind === 'email-code' ? (
           <SecondFactorFields
             step={step}
             inputRef={codeRef}
-            code={code}
-            onCodeChange={setCode}
+            code={fieldCode}
+            onCodeChange={step.kind === 'email-code' ? setEmailCode : setCode}
             isRecoveryCode={isRecoveryCode}
             onRecoveryCodeChange={(isRecovery) => {
               setIsRecoveryCode(isRecovery)
@@ -177,10 +197,16 @@ export function StaffGate({
           type="submit"
           className="submit"
           disabled={
-            isVerifying || email.trim() === '' || password === '' || (asksForCode && code.trim() === '')
+            isVerifying || email.trim() === '' || password === '' || (asksForCode && fieldCode.trim() === '')
           }
         >
-          {isVerifying ? 'Verifying...' : asksForCode ? 'Verify code' : 'Access Dashboard'}
+          {isVerifying
+            ? 'Verifying...'
+            : step.kind === 'email-code'
+              ? 'Continue'
+              : asksForCode
+                ? 'Verify code'
+                : 'Access Dashboard'}
         </button>
         <p className="hint">Authorized personnel only.</p>
       </form>

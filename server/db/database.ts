@@ -142,6 +142,9 @@ export interface StaffAccountsTable {
   totp_pending_secret: string | null
   /** the time step of the last code accepted: a code is good once (two-factor/totp.ts) */
   totp_last_step: number | null
+  /** SHA-256 of the code e-mailed before a required set-up (two-factor/two-factor-account.ts), and until when it works */
+  totp_setup_code_hash: string | null
+  totp_setup_code_expires_at: number | null
   disabled_at: number | null
   created_at: number
 }

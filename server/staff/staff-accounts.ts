@@ -176,7 +176,13 @@ export async function resetTwoFactor(db: Kysely<Database>, accountId: number): P
   await db.transaction().execute(async (trx) => {
     await trx
       .updateTable('staff_accounts')
-      .set({ totp_secret: null, totp_pending_secret: null, totp_last_step: null })
+      .set({
+        totp_secret: null,
+        totp_pending_secret: null,
+        totp_last_step: null,
+        totp_setup_code_hash: null,
+        totp_setup_code_expires_at: null,
+      })
       .where('id', '=', accountId)
       .execute()
     await trx.deleteFrom('staff_recovery_codes').where('account_id', '=', accountId).execute()

@@ -45,7 +45,7 @@ export function staffAuthRoutes({
   audit: RecordAudit
   idleTimeoutMs: number
   requireTwoFactor: RequireTwoFactor
-  /** Tells the account's owner when this sign-in turns two-factor sign-in on; none in tests without mail. */
+  /** Sends the set-up code of a required two-factor sign-in, and tells the owner when it is turned on; none in tests without mail. */
   mailer?: StaffMailer | undefined
 }): Router {
   const router = Router()
@@ -61,7 +61,13 @@ export function staffAuthRoutes({
         headers: { 'Retry-After': String(retryAfterSeconds) },
       })
     }
-    const body = (req.body ?? {}) as { email?: unknown; password?: unknown; app?: unknown; code?: unknown }
+    const body = (req.body ?? {}) as {
+      email?: unknown
+      password?: unknown
+      app?: unknown
+      code?: unknown
+      emailCode?: unknown
+    }
     const app = typeof body.app === 'string' ? body.app.slice(0, 40) : undefined
     const email = typeof body.email === 'string' && body.email.length <= 320 ? body.email : undefined
     const password =
@@ -89,9 +95,23 @@ export function staffAuthRoutes({
       ...(app ? { app } : {}),
     }
     const code = typeof body.code === 'string' && body.code.length <= 40 ? body.code : undefined
-    const secondFactor = await checkSecondFactor({ db, account, code, requireTwoFactor })
+    const emailCode =
+      typeof body.emailCode === 'string' && body.emailCode.length <= 40 ? body.emailCode : undefined
+    const secondFactor = await checkSecondFactor({
+      db,
+      account,
+      code,
+      emailCode,
+      requireTwoFactor,
+      mailer,
+      address,
+    })
     if (!secondFactor.passed) {
-      if (secondFactor.wrongCode) await audit({ ...who, action: 'login_failure', detail: 'wrong code' })
+      if (secondFactor.wrongCode) {
+        const detail =
+          secondFactor.body.error.code === 'INVALID_EMAIL_CODE' ? 'wrong e-mailed code' : 'wrong code'
+        await audit({ ...who, action: 'login_failure', detail })
+      }
       res.status(401).json(secondFactor.body)
       return
     }

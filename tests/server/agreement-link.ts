@@ -37,6 +37,16 @@ export function invitationTo(dataDir: string, email: string): { url: string; tok
   throw new Error(`no invitation to ${email} in the outbox`)
 }
 
+/** The code of the newest two-factor set-up e-mail to `email` (8 digits on a line of their own). */
+export function setupCodeTo(dataDir: string, email: string): string {
+  for (const { eml } of mailsTo(dataDir, email).reverse()) {
+    if (!/^Subject: Your code to set up two-factor sign-in$/m.test(eml)) continue
+    const code = /^\s*(\d{8})\s*$/m.exec(plainTextOf(eml))?.[1]
+    if (code) return code
+  }
+  throw new Error(`no two-factor set-up code to ${email} in the outbox`)
+}
+
 /** The e-mails to `address` that carry an agreement link (not the copies of signed agreements). */
 export function linkMailsTo(dataDir: string, address: string): OutboxMail[] {
   return mailsTo(dataDir, address).filter(({ eml }) => linkTokenIn(eml) !== undefined)

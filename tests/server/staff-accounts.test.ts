@@ -258,11 +258,16 @@ for (const dialect of DIALECTS) {
         )
       })
 
-      it('resets two-factor sign-in: secret, pending secret and recovery codes go', async () => {
+      it('resets two-factor sign-in: secret, pending secret, e-mailed set-up code and recovery codes go', async () => {
         const { id, email } = await invited()
         await ctx.db
           .updateTable('staff_accounts')
-          .set({ totp_secret: 'JBSWY3DPEHPK3PXP', totp_pending_secret: 'KRSXG5CTMVRXEZLU' })
+          .set({
+            totp_secret: 'JBSWY3DPEHPK3PXP',
+            totp_pending_secret: 'KRSXG5CTMVRXEZLU',
+            totp_setup_code_hash: 'e'.repeat(64),
+            totp_setup_code_expires_at: Date.now() + 60_000,
+          })
           .where('id', '=', id)
           .execute()
         await ctx.db
@@ -275,10 +280,10 @@ for (const dialect of DIALECTS) {
         expect(res.body.twoFactor).toBe(false)
         const row = await ctx.db
           .selectFrom('staff_accounts')
-          .select(['totp_secret', 'totp_pending_secret'])
+          .select(['totp_secret', 'totp_pending_secret', 'totp_setup_code_hash'])
           .where('id', '=', id)
           .executeTakeFirstOrThrow()
-        expect(row).toEqual({ totp_secret: null, totp_pending_secret: null })
+        expect(row).toEqual({ totp_secret: null, totp_pending_secret: null, totp_setup_code_hash: null })
         const codes = await ctx.db
           .selectFrom('staff_recovery_codes')
           .where('account_id', '=', id)

@@ -5,14 +5,16 @@ import request from 'supertest'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {
   CODE_REQUIRED_MESSAGE,
+  EMAIL_CODE_SENT_MESSAGE,
   INVALID_CODE_MESSAGE,
+  INVALID_EMAIL_CODE_MESSAGE,
   SETUP_REQUIRED_MESSAGE,
 } from '../../src/two-factor-messages.ts'
 import type { RequireTwoFactor } from '../../server/config.ts'
 import { MIGRATIONS } from '../../migrations/index.ts'
 import { createAccount } from '../../server/staff/staff-accounts.ts'
 import type { StaffRole } from '../../src/api/staff.ts'
-import { mailsTo, plainTextOf } from './agreement-link.ts'
+import { mailsTo, plainTextOf, setupCodeTo } from './agreement-link.ts'
 import { createTestContext, DIALECTS, type TestContext } from './helpers.ts'
 
 const SITE = 'dashboard.test'
@@ -36,11 +38,14 @@ function login(
   {
     email,
     code,
+    emailCode,
     password = PASSWORD,
     address = freshAddress(),
   }: {
     email: string
     code?: string
+    /** The code of the set-up e-mail. */
+    emailCode?: string
     password?: string
     address?: string
   },
@@ -49,7 +54,12 @@ function login(
     .post('/api/staff/login')
     .set(SAME_SITE)
     .set('X-Forwarded-For', address)
-    .send({ email, password, ...(code === undefined ? {} : { code }) })
+    .send({
+      email,
+      password,
+      ...(code === undefined ? {} : { code }),
+      ...(emailCode === undefined ? {} : { emailCode }),
+    })
 }
 
 function sessionCookie(res: request.Response): string {
@@ -92,12 +102,19 @@ for (const dialect of DIALECTS) {
       return { id, email }
     }
 
+    /** The QR code's secret a required set-up gives, after the password and the e-mailed code. */
+    async function startSetupAtSignIn(email: string, address = freshAddress()) {
+      await login(ctx.app, { email, address }).expect(401)
+      const emailCode = setupCodeTo(ctx.dataDir, email)
+      const setup = await login(ctx.app, { email, address, emailCode }).expect(401)
+      return { secret: setup.body.secret as string, emailCode }
+    }
+
     /** An admin (whom REQUIRE_2FA=admins covers) that set up TOTP at its first sign-in. */
     async function adminWithTwoFactor() {
       const { id, email } = await newAccount('admin')
-      const setup = await login(ctx.app, { email }).expect(401)
-      const secret = setup.body.secret as string
-      const confirmed = await login(ctx.app, { email, code: codeFor(secret) }).expect(200)
+      const { secret, emailCode } = await startSetupAtSignIn(email)
+      const confirmed = await login(ctx.app, { email, emailCode, code: codeFor(secret) }).expect(200)
       return { id, email, secret, recoveryCodes: confirmed.body.recoveryCodes as string[] }
     }
 
@@ -119,9 +136,72 @@ for (const dialect of DIALECTS) {
     }
 
     describe('set up at sign-in', () => {
-      it('gives an account REQUIRE_2FA covers a secret and its QR code instead of a session', async () => {
+      it('e-mails an account REQUIRE_2FA covers a code, and shows no QR code to the password alone', async () => {
         const { id, email } = await newAccount('admin')
-        const res = await login(ctx.app, { email })
+        const address = freshAddress()
+        const res = await login(ctx.app, { email, address })
+
+        expect(res.status).toBe(401)
+        expect(res.body).toEqual({
+          error: { code: 'TWO_FACTOR_EMAIL_CODE_REQUIRED', message: EMAIL_CODE_SENT_MESSAGE },
+        })
+        expect(res.headers['set-cookie']).toBeUndefined()
+        expect(await accountRow(id)).toEqual({ totp_secret: null, totp_pending_secret: null })
+        const [mail] = mailsTo(ctx.dataDir, email)
+        expect(/^Subject: (.*)$/m.exec(mail!.eml)?.[1]).toBe('Your code to set up two-factor sign-in')
+        const text = plainTextOf(mail!.eml).replace(/\s+/g, ' ')
+        expect(text).toContain(`from the address ${address}.`)
+        expect(text).toContain('It works for 30 minutes:')
+        const code = setupCodeTo(ctx.dataDir, email)
+        expect(code).toMatch(/^\d{8}$/)
+        const stored = await ctx.db
+          .selectFrom('staff_accounts')
+          .select('totp_setup_code_hash')
+          .where('id', '=', id)
+          .executeTakeFirstOrThrow()
+        expect(stored.totp_setup_code_hash).toMatch(/^[0-9a-f]{64}$/)
+
+        // guessing the e-mailed code gets no secret, and is a failed sign-in in the audit trail
+        const guessed = String((Number(code) + 1) % 100_000_000).padStart(8, '0')
+        const wrong = await login(ctx.app, { email, emailCode: guessed })
+        expect(wrong.status).toBe(401)
+        expect(wrong.body).toEqual({
+          error: { code: 'INVALID_EMAIL_CODE', message: INVALID_EMAIL_CODE_MESSAGE },
+        })
+        expect(await accountRow(id)).toEqual({ totp_secret: null, totp_pending_secret: null })
+        expect(await auditOf(id)).toContainEqual({
+          action: 'login_failure',
+          detail: 'wrong e-mailed code',
+          actor: email,
+        })
+      })
+
+      it('refuses an e-mailed code once a newer one was sent, or once it is 30 minutes old', async () => {
+        const { id, email } = await newAccount('admin')
+        await login(ctx.app, { email }).expect(401)
+        const first = setupCodeTo(ctx.dataDir, email)
+        await login(ctx.app, { email }).expect(401)
+        const second = setupCodeTo(ctx.dataDir, email)
+        if (first !== second) {
+          expect((await login(ctx.app, { email, emailCode: first })).body.error.code).toBe(
+            'INVALID_EMAIL_CODE',
+          )
+        }
+        await ctx.db
+          .updateTable('staff_accounts')
+          .set({ totp_setup_code_expires_at: Date.now() - 1 })
+          .where('id', '=', id)
+          .execute()
+        expect((await login(ctx.app, { email, emailCode: second })).body.error.code).toBe(
+          'INVALID_EMAIL_CODE',
+        )
+        expect(await accountRow(id)).toEqual({ totp_secret: null, totp_pending_secret: null })
+      })
+
+      it('gives the secret and its QR code, with the e-mailed code, instead of a session', async () => {
+        const { id, email } = await newAccount('admin')
+        await login(ctx.app, { email }).expect(401)
+        const res = await login(ctx.app, { email, emailCode: setupCodeTo(ctx.dataDir, email) })
 
         expect(res.status).toBe(401)
         expect(res.body).toEqual({
@@ -144,13 +224,17 @@ for (const dialect of DIALECTS) {
 
       it('turns TOTP on with the first right code, starts the session and gives ten recovery codes once', async () => {
         const { id, email } = await newAccount('admin')
-        const { secret } = (await login(ctx.app, { email }).expect(401)).body as { secret: string }
-        const wrong = await login(ctx.app, { email, code: codeFor(secret, 5) })
+        const { secret, emailCode } = await startSetupAtSignIn(email)
+        const wrong = await login(ctx.app, { email, emailCode, code: codeFor(secret, 5) })
         expect(wrong.status).toBe(401)
         expect(wrong.body.error.code).toBe('INVALID_CODE')
         expect((await accountRow(id)).totp_secret).toBeNull()
+        // without the e-mailed code, the right TOTP code sets nothing up
+        const bare = await login(ctx.app, { email, code: codeFor(secret) })
+        expect(bare.body.error.code).toBe('TWO_FACTOR_EMAIL_CODE_REQUIRED')
+        const latest = setupCodeTo(ctx.dataDir, email)
 
-        const res = await login(ctx.app, { email, code: codeFor(secret) }).expect(200)
+        const res = await login(ctx.app, { email, emailCode: latest, code: codeFor(secret) }).expect(200)
 
         const codes = res.body.recoveryCodes as string[]
         expect(codes).toHaveLength(10)
@@ -181,22 +265,24 @@ for (const dialect of DIALECTS) {
     })
 
     describe("the owner's notice", () => {
-      /** The subject and plain text of each e-mail to `email`, oldest first. */
+      /** The subject and plain text of each notice of a change to `email`, oldest first. */
       function noticesTo(email: string) {
-        return mailsTo(ctx.dataDir, email).map(({ eml }) => ({
-          subject: /^Subject: (.*)$/m.exec(eml)?.[1],
-          text: plainTextOf(eml).replace(/\s+/g, ' '),
-        }))
+        return mailsTo(ctx.dataDir, email)
+          .map(({ eml }) => ({
+            subject: /^Subject: (.*)$/m.exec(eml)?.[1],
+            text: plainTextOf(eml).replace(/\s+/g, ' '),
+          }))
+          .filter(({ subject }) => subject?.startsWith('Two-factor sign-in was turned'))
       }
 
       it("e-mails the account's own address when a sign-in turns two-factor sign-in on, naming the address it came from", async () => {
         const { email } = await newAccount('admin')
         const address = freshAddress()
-        const { secret } = (await login(ctx.app, { email, address }).expect(401)).body as { secret: string }
-        await login(ctx.app, { email, address, code: codeFor(secret, 5) }).expect(401)
+        const { secret, emailCode } = await startSetupAtSignIn(email, address)
+        await login(ctx.app, { email, address, emailCode, code: codeFor(secret, 5) }).expect(401)
         expect(noticesTo(email)).toEqual([])
 
-        await login(ctx.app, { email, address, code: codeFor(secret) }).expect(200)
+        await login(ctx.app, { email, address, emailCode, code: codeFor(secret) }).expect(200)
 
         const notices = noticesTo(email)
         expect(notices).toHaveLength(1)
@@ -463,12 +549,12 @@ for (const dialect of DIALECTS) {
     }
 
     it('all: every account sets up TOTP before its first session', async () => {
-      expect(await firstAnswer('all', 'admin')).toBe('TWO_FACTOR_SETUP_REQUIRED')
-      expect(await firstAnswer('all', 'staff')).toBe('TWO_FACTOR_SETUP_REQUIRED')
+      expect(await firstAnswer('all', 'admin')).toBe('TWO_FACTOR_EMAIL_CODE_REQUIRED')
+      expect(await firstAnswer('all', 'staff')).toBe('TWO_FACTOR_EMAIL_CODE_REQUIRED')
     })
 
     it('admins: admins set up TOTP, staff accounts sign in with the password alone', async () => {
-      expect(await firstAnswer('admins', 'admin')).toBe('TWO_FACTOR_SETUP_REQUIRED')
+      expect(await firstAnswer('admins', 'admin')).toBe('TWO_FACTOR_EMAIL_CODE_REQUIRED')
       expect(await firstAnswer('admins', 'staff')).toBe(204)
     })
 

@@ -4,12 +4,18 @@ import { CODE_REQUIRED_MESSAGE } from '../../../src/two-factor-messages.ts'
 import { CodeField } from './code-field.tsx'
 import { TotpSetupSteps } from './totp-setup-steps.tsx'
 
-/** What the gate asks after the password: a code (TOTP on), or setting TOTP up first. */
-export type CodeStep = { kind: 'code' } | { kind: 'setup'; setup: TwoFactorSetup; message: string }
+/**
+ * What the gate asks after the password: a code (TOTP on), or, where TOTP must be set up first, the
+ * code e-mailed to the account and then the set-up's first code.
+ */
+export type CodeStep =
+  | { kind: 'code' }
+  | { kind: 'email-code'; message: string }
+  | { kind: 'setup'; setup: TwoFactorSetup; message: string }
 
 /**
- * The gate's second step, below the password: the set-up steps when the account must set TOTP up, then
- * the code field; with TOTP on, a switch to type a recovery code instead.
+ * The gate's second step, below the password: the e-mailed code, then the set-up steps, when the
+ * account must set TOTP up; then the code field; with TOTP on, a switch to type a recovery code instead.
  */
 export function SecondFactorFields({
   step,
@@ -33,11 +39,11 @@ export function SecondFactorFields({
   const hintId = useId()
   return (
     <>
-      {step.kind === 'setup' ? (
+      {step.kind === 'setup' || step.kind === 'email-code' ? (
         <div className="totp-setup">
           <h2>Set up two-factor sign-in</h2>
           <p>{step.message}</p>
-          <TotpSetupSteps setup={step.setup} />
+          {step.kind === 'setup' ? <TotpSetupSteps setup={step.setup} /> : null}
         </div>
       ) : null}
       <CodeField
@@ -45,11 +51,13 @@ export function SecondFactorFields({
         inputRef={inputRef}
         value={code}
         onChange={onCodeChange}
-        isRecovery={isRecoveryCode}
+        kind={step.kind === 'email-code' ? 'email' : isRecoveryCode ? 'recovery' : 'app'}
         hint={
-          isRecoveryCode
-            ? 'Enter one of the recovery codes you saved when you set up two-factor sign-in. Each works once.'
-            : CODE_REQUIRED_MESSAGE
+          step.kind === 'email-code'
+            ? 'The e-mail went to the address of your staff account. It can take a minute to arrive.'
+            : isRecoveryCode
+              ? 'Enter one of the recovery codes you saved when you set up two-factor sign-in. Each works once.'
+              : CODE_REQUIRED_MESSAGE
         }
         hintId={hintId}
         errorId={errorId}

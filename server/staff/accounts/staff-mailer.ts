@@ -1,6 +1,7 @@
 import type { SendMailOptions } from 'nodemailer'
 import { linkMail, mailDelivery, outboxDir, type MailSettings } from '../../agreements/agreement-mailer.ts'
 import { INVITE_TTL_MS } from '../staff-invites.ts'
+import { SETUP_CODE_TTL_MS } from '../two-factor/two-factor-account.ts'
 
 export interface InviteMail {
   to: string
@@ -17,11 +18,21 @@ export interface TwoFactorNotice {
   address: string
 }
 
+/** The code that lets a sign-in show the QR code of a required two-factor set-up. */
+export interface SetupCodeMail {
+  account: { email: string; name: string }
+  code: string
+  /** The client address the sign-in came from. */
+  address: string
+}
+
 export interface StaffMailer {
   /** Never rejects: true once delivered (or written to the outbox); a failure is logged without the address. */
   sendInvite(mail: InviteMail): Promise<boolean>
   /** As sendInvite, never rejects. */
   sendTwoFactorNotice(notice: TwoFactorNotice): Promise<boolean>
+  /** As sendInvite, never rejects. */
+  sendSetupCode(mail: SetupCodeMail): Promise<boolean>
   /** Where the messages go, for the command line to say: 'SMTP (SMTP_URL)' or the outbox folder. */
   destination: string
 }
@@ -47,6 +58,7 @@ export function createStaffMailer({ smtpUrl, dataDir, from, logger }: MailSettin
     destination: smtpUrl ? 'SMTP (SMTP_URL)' : outboxDir(dataDir),
     sendInvite: (mail) => send(composeInvite(from, mail), 'staff invitation'),
     sendTwoFactorNotice: (notice) => send(composeTwoFactorNotice(from, notice), 'two-factor notice'),
+    sendSetupCode: (mail) => send(composeSetupCode(from, mail), 'two-factor set-up code'),
   }
 }
 
@@ -61,16 +73,30 @@ function composeInvite(from: string, { to, name, url }: InviteMail): SendMailOpt
   return linkMail({ from, to, subject: 'Your staff account on the claims dashboard', paragraphs: body, url })
 }
 
+function composeSetupCode(from: string, { account: { email: to, name }, code, address }: SetupCodeMail) {
+  const minutes = SETUP_CODE_TTL_MS / 60_000
+  return linkMail({
+    from,
+    to,
+    subject: 'Your code to set up two-factor sign-in',
+    paragraphs: [
+      `Hello ${name},`,
+      `Someone signed in to your staff account on the claims dashboard with your password at ${utcMinute()}, from the address ${address}. Your firm requires two-factor sign-in, so the dashboard asks for this code before it shows the QR code to scan. It works for ${minutes} minutes:`,
+      code,
+      'If this was not you, someone else knows your password: do not give them this code, and ask an admin of your firm to disable your account now.',
+    ],
+  })
+}
+
 /**
- * A person who knows an account's password can set up two-factor sign-in for it before its owner does
- * (REQUIRE_2FA covers the account and it has no code yet): the owner hears of every change at once,
- * from the address only the owner reads.
+ * The owner hears of every change at once, at the address only the owner reads: a change they did not
+ * make means someone holds their password and their session, authenticator or mailbox.
  */
 function composeTwoFactorNotice(
   from: string,
   { account: { email: to, name }, change, address }: TwoFactorNotice,
 ): SendMailOptions {
-  const when = `${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC`
+  const when = utcMinute()
   const body =
     change === 'on'
       ? [
@@ -89,4 +115,9 @@ function composeTwoFactorNotice(
     subject: `Two-factor sign-in was turned ${change} for your staff account`,
     paragraphs: body,
   })
+}
+
+/** Now, to the minute, as the e-mails name it: 2026-11-26 19:05 UTC. */
+function utcMinute(): string {
+  return `${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC`
 }

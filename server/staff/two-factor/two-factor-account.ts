@@ -1,3 +1,4 @@
+import crypto from 'node:crypto'
 import type { Kysely } from 'kysely'
 import { AppError } from '../../../src/app-error.ts'
 import type { TwoFactorSetup } from '../../../src/api/staff-two-factor.ts'
@@ -25,6 +26,49 @@ export function isTwoFactorRequired(
   role: StaffAccountRow['role'],
 ): boolean {
   return requireTwoFactor === 'all' || (requireTwoFactor === 'admins' && role === 'admin')
+}
+
+/** How long an e-mailed set-up code works. */
+export const SETUP_CODE_TTL_MS = 30 * 60 * 1000
+
+/**
+ * A new 8-digit code for the account's own mailbox, in place of any earlier one: the sign-in shows the QR
+ * code only to whoever gives it with the password (checkSecondFactor). Only its SHA-256 is kept.
+ */
+export async function issueSetupCode(db: Kysely<Database>, accountId: number): Promise<string> {
+  const code = String(crypto.randomInt(0, 100_000_000)).padStart(8, '0')
+  await db
+    .updateTable('staff_accounts')
+    .set({
+      totp_setup_code_hash: hashSetupCode(code),
+      totp_setup_code_expires_at: Date.now() + SETUP_CODE_TTL_MS,
+    })
+    .where('id', '=', accountId)
+    .execute()
+  return code
+}
+
+/** Whether the code is the account's latest e-mailed set-up code and still works; each try counts to CODE_LIMIT. */
+export async function isRightSetupCode(
+  db: Kysely<Database>,
+  accountId: number,
+  code: string,
+): Promise<boolean> {
+  await countCodeAttempt(db, accountId)
+  const row = await db
+    .selectFrom('staff_accounts')
+    .select(['totp_setup_code_hash', 'totp_setup_code_expires_at'])
+    .where('id', '=', accountId)
+    .executeTakeFirstOrThrow()
+  if (row.totp_setup_code_hash === null || Number(row.totp_setup_code_expires_at) < Date.now()) return false
+  return crypto.timingSafeEqual(
+    Buffer.from(row.totp_setup_code_hash, 'hex'),
+    Buffer.from(hashSetupCode(normalCode(code)), 'hex'),
+  )
+}
+
+function hashSetupCode(code: string): string {
+  return crypto.createHash('sha256').update(code).digest('hex')
 }
 
 /**
@@ -66,7 +110,13 @@ export async function confirmTwoFactorSetup(
     // the pending secret in the WHERE: a set-up restarted meanwhile is not turned on with the old code
     const result = await trx
       .updateTable('staff_accounts')
-      .set({ totp_secret: secret, totp_pending_secret: null, totp_last_step: step })
+      .set({
+        totp_secret: secret,
+        totp_pending_secret: null,
+        totp_last_step: step,
+        totp_setup_code_hash: null,
+        totp_setup_code_expires_at: null,
+      })
       .where('id', '=', accountId)
       .where('totp_pending_secret', '=', secret)
       .executeTakeFirst()

@@ -34,7 +34,7 @@ describe('an admin invites a paralegal for brigit, who signs in with two-factor 
     const admin = await openPage(browser, '203.0.113.61', { width: 1280, height: 900 })
     await admin.page.goto(`${server.url}/staff/accounts`)
     await enterPassword(admin.page, ADMIN.email, ADMIN.password)
-    await setUpTwoFactorAtGate(admin.page)
+    await setUpTwoFactorAtGate(admin.page, { dataDir: server.dataDir, email: ADMIN.email })
     await shown(admin.page.getByRole('heading', { name: 'Invite a person' }))
     await admin.page.getByLabel('Email', { exact: true }).fill(PARALEGAL.email)
     await admin.page.getByLabel('Name', { exact: true }).fill('Parker Paralegal')
@@ -52,7 +52,7 @@ describe('an admin invites a paralegal for brigit, who signs in with two-factor 
     await shown(page.getByText('Your password is set.'))
     await page.getByRole('link', { name: 'Sign in to the staff pages' }).click()
     await enterPassword(page, PARALEGAL.email, PARALEGAL.password)
-    const key = await setUpTwoFactorAtGate(page)
+    const key = await setUpTwoFactorAtGate(page, { dataDir: server.dataDir, email: PARALEGAL.email })
 
     await shown(page.getByRole('heading', { name: 'Your dashboards' }))
     const dashboards = page.getByRole('region', { name: 'Your dashboards' }).getByRole('link')

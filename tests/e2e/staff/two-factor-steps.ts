@@ -1,6 +1,7 @@
 import { Secret, TOTP } from 'otpauth'
 import type { Browser, Page } from 'playwright-core'
 import { shown } from '../browser.ts'
+import { setupCodeTo } from '../../server/agreement-link.ts'
 
 /** The authenticator app's code for the key, `steps` 30-second steps from now. */
 export function codeFor(key: string, steps = 0): string {
@@ -50,11 +51,26 @@ export async function shownRecoveryCodes(page: Page): Promise<string[]> {
 }
 
 /**
- * The gate's set-up step of an account that must use two-factor sign-in and has none yet: reads the
- * key beside the QR code, enters its code, and continues past the recovery codes. Gives the key.
+ * The gate's first set-up step of an account that must use two-factor sign-in and has none yet: the
+ * code the server e-mailed (to the outbox in `dataDir`), as the person would copy it from their mail.
  */
-export async function setUpTwoFactorAtGate(page: Page): Promise<string> {
-  await shown(page.getByRole('heading', { name: 'Set up two-factor sign-in' }))
+export async function enterEmailedCode(page: Page, { dataDir, email }: { dataDir: string; email: string }) {
+  await shown(page.getByLabel('Code from the e-mail'))
+  await page.getByLabel('Code from the e-mail').fill(setupCodeTo(dataDir, email))
+  await page.getByRole('button', { name: 'Continue' }).click()
+}
+
+/**
+ * The gate's set-up of an account that must use two-factor sign-in and has none yet: enters the
+ * e-mailed code, reads the key beside the QR code, enters its code, and continues past the recovery
+ * codes. Gives the key.
+ */
+export async function setUpTwoFactorAtGate(
+  page: Page,
+  mailbox: { dataDir: string; email: string },
+): Promise<string> {
+  await enterEmailedCode(page, mailbox)
+  await shown(page.locator('code.totp-key'))
   const key = await shownKey(page)
   await page.getByLabel('Code', { exact: true }).fill(codeFor(key))
   await page.getByRole('button', { name: 'Verify code' }).click()

@@ -5,7 +5,13 @@ import { axeViolations } from '../accessibility/axe.ts'
 import { baseUrl, launchBrowser, shown } from '../browser.ts'
 import { addStaffAccount } from './staff-account.ts'
 import {
+  EMAIL_CODE_SENT_MESSAGE,
+  INVALID_EMAIL_CODE_MESSAGE,
+  SETUP_REQUIRED_MESSAGE,
+} from '../../../src/two-factor-messages.ts'
+import {
   codeFor,
+  enterEmailedCode,
   enterPassword as enterAnyPassword,
   openPage,
   shownKey,
@@ -45,12 +51,26 @@ describe('two-factor sign-in set up at the gate (REQUIRE_2FA=all)', () => {
     await server?.stop()
   })
 
-  it('sets up TOTP from the QR step, then signs in with a code and with a recovery code', async () => {
+  it('asks for the e-mailed code, sets up TOTP from the QR step, then signs in with a code and with a recovery code', async () => {
     const { page, pageErrors } = await openPage(browser, '203.0.113.41')
     await page.goto(`${server.url}/brigit-admin`)
     await enterPassword(page, email)
 
+    // the password alone shows no QR code: first the code sent to the account's own address
     await shown(page.getByRole('heading', { name: 'Set up two-factor sign-in' }))
+    await shown(page.getByText(EMAIL_CODE_SENT_MESSAGE))
+    const emailField = page.getByLabel('Code from the e-mail')
+    expect(await emailField.evaluate((input) => input === document.activeElement)).toBe(true)
+    expect(await emailField.getAttribute('inputmode')).toBe('numeric')
+    expect(await page.locator('code.totp-key').count()).toBe(0)
+    expect(await axeViolations(page)).toEqual([])
+    await emailField.fill('00000000')
+    await page.getByRole('button', { name: 'Continue' }).click()
+    expect(await shown(page.getByRole('alert'))).toBe(INVALID_EMAIL_CODE_MESSAGE)
+    expect(await page.locator('code.totp-key').count()).toBe(0)
+    await enterEmailedCode(page, { dataDir: server.dataDir, email })
+
+    await shown(page.getByText(SETUP_REQUIRED_MESSAGE))
     const qr = page.getByRole('img', { name: /QR code of your two-factor key/ })
     expect(await qr.getAttribute('src')).toMatch(/^data:image\/svg\+xml,/)
     expect(await qr.evaluate((image: HTMLImageElement) => image.naturalWidth)).toBeGreaterThan(0)
