@@ -94,14 +94,11 @@ export function staffAuthRoutes({
       actor: account.email,
       ...(app ? { app } : {}),
     }
-    const code = typeof body.code === 'string' && body.code.length <= 40 ? body.code : undefined
-    const emailCode =
-      typeof body.emailCode === 'string' && body.emailCode.length <= 40 ? body.emailCode : undefined
     const secondFactor = await checkSecondFactor({
       db,
       account,
-      code,
-      emailCode,
+      code: codeOf(body.code),
+      emailCode: codeOf(body.emailCode),
       requireTwoFactor,
       mailer,
       address,
@@ -151,4 +148,9 @@ export function staffAuthRoutes({
       .json({ authenticated: true, account: staffAccountOf(res) } satisfies StaffSession)
   })
   return router
+}
+
+/** A code field of the sign-in's body: a string of at most 40 characters, else none. */
+function codeOf(value: unknown): string | undefined {
+  return typeof value === 'string' && value.length <= 40 ? value : undefined
 }
