@@ -7,6 +7,6 @@ export const SETUP_REQUIRED_MESSAGE =
 export const EMAIL_CODE_SENT_MESSAGE =
   'Your account must use two-factor sign-in. To set it up, enter the 8-digit code we have just e-mailed to you.'
 export const INVALID_EMAIL_CODE_MESSAGE =
-  'That e-mailed code is not right or has expired. Enter the code from the newest e-mail, or reload the page and sign in again for a new one.'
+  'That e-mailed code is not right or has expired. Enter the code from the newest e-mail, or send a new code.'
 export const MAIL_UNAVAILABLE_MESSAGE =
   'We could not e-mail your set-up code just now. Please try again in a few minutes.'

@@ -53,8 +53,9 @@ export function StaffGate({
   }, [asksForCode, step.kind, isRecoveryCode])
   const fieldCode = step.kind === 'email-code' ? emailCode : code
 
-  const submit = async (event: FormEvent) => {
-    event.preventDefault()
+  /** newEmailCode: the password again without the e-mailed code, which has the server send a new one. */
+  const submit = async (event?: FormEvent, { newEmailCode = false } = {}) => {
+    event?.preventDefault()
     if (isVerifying) return
     setIsVerifying(true)
     setError(undefined)
@@ -64,7 +65,7 @@ export function StaffGate({
         password,
         ...(app ? { app } : {}),
         ...(step.kind === 'code' || step.kind === 'setup' ? { code } : {}),
-        ...(step.kind === 'email-code' || step.kind === 'setup' ? { emailCode } : {}),
+        ...((step.kind === 'email-code' || step.kind === 'setup') && !newEmailCode ? { emailCode } : {}),
       })
       setIsVerifying(false)
       if (!answer.isSignedIn) {
@@ -86,8 +87,9 @@ export function StaffGate({
         return
       }
       if (appError?.code === 'TWO_FACTOR_EMAIL_CODE_REQUIRED') {
-        setStep({ kind: 'email-code', message: appError.message })
+        setStep({ kind: 'email-code', message: appError.message, resent: newEmailCode })
         setEmailCode('')
+        codeRef.current?.focus()
         return
       }
       if (appError?.code === 'INVALID_EMAIL_CODE') {
@@ -185,6 +187,7 @@ export function StaffGate({
               setCode('')
               setError(undefined)
             }}
+            onNewEmailCode={() => void submit(undefined, { newEmailCode: true })}
             errorId={codeError}
           />
         ) : null}

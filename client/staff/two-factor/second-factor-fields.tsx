@@ -10,7 +10,8 @@ import { TotpSetupSteps } from './totp-setup-steps.tsx'
  */
 export type CodeStep =
   | { kind: 'code' }
-  | { kind: 'email-code'; message: string }
+  /** resent: a new code was asked for on this step, so only the newest works. */
+  | { kind: 'email-code'; message: string; resent?: boolean }
   | { kind: 'setup'; setup: TwoFactorSetup; message: string }
 
 /**
@@ -24,6 +25,7 @@ export function SecondFactorFields({
   onCodeChange,
   isRecoveryCode,
   onRecoveryCodeChange,
+  onNewEmailCode,
   errorId,
 }: {
   step: CodeStep
@@ -32,6 +34,8 @@ export function SecondFactorFields({
   onCodeChange: (code: string) => void
   isRecoveryCode: boolean
   onRecoveryCodeChange: (isRecoveryCode: boolean) => void
+  /** Asks the server for a new e-mailed code (the email-code step's button). */
+  onNewEmailCode: () => void
   /** The alert's id while it is about the code. */
   errorId: string | undefined
 }) {
@@ -43,6 +47,9 @@ export function SecondFactorFields({
         <div className="totp-setup">
           <h2>Set up two-factor sign-in</h2>
           <p>{step.message}</p>
+          {step.kind === 'email-code' && step.resent ? (
+            <p role="status">We have sent a new code. Only the newest code works.</p>
+          ) : null}
           {step.kind === 'setup' ? <TotpSetupSteps setup={step.setup} /> : null}
         </div>
       ) : null}
@@ -69,6 +76,11 @@ export function SecondFactorFields({
           onClick={() => onRecoveryCodeChange(!isRecoveryCode)}
         >
           {isRecoveryCode ? 'Use a code from my authenticator app' : 'Use a recovery code instead'}
+        </button>
+      ) : null}
+      {step.kind === 'email-code' ? (
+        <button type="button" className="secondary code-switch" onClick={onNewEmailCode}>
+          Send a new code
         </button>
       ) : null}
     </>
