@@ -141,7 +141,7 @@ export function createApp({
   app.use(
     staffAuthRoutes({ db, audit, idleTimeoutMs: staffIdleTimeoutMs, requireTwoFactor, mailer: staffMailer }),
   )
-  app.use(inviteRoutes({ db, audit }))
+  app.use(inviteRoutes({ db, audit, requireTwoFactor }))
   app.use('/api/staff', requireStaff(db, staffIdleTimeoutMs))
   app.use(accountRoutes({ db, forms, audit, mailer: staffMailer }))
   app.use(twoFactorRoutes({ db, audit, requireTwoFactor, mailer: staffMailer }))

@@ -5,6 +5,7 @@ import { EMAIL_CODE_SENT_MESSAGE } from '../../src/two-factor-messages.ts'
 import { logInStaff } from './staff-api.ts'
 import { RecoveryCodesNotice } from './two-factor/recovery-codes-notice.tsx'
 import { TextField } from '../ui/text-field.tsx'
+import { handedOverSetupCode, handOverSetupCode } from './two-factor/handed-over-code.ts'
 import { SecondFactorFields, type CodeStep } from './two-factor/second-factor-fields.tsx'
 
 /** After the password: nothing more, a code, or the e-mailed code and TOTP's set-up, then the recovery codes of a set-up. */
@@ -35,7 +36,8 @@ export function StaffGate({
   const [email, setEmail] = useState('')
   const [password, setPassword] = useState('')
   const [code, setCode] = useState('')
-  const [emailCode, setEmailCode] = useState('')
+  // a code handed over by the invitation page goes with the first password, so no e-mail is needed
+  const [emailCode, setEmailCode] = useState(() => handedOverSetupCode() ?? '')
   const [isRecoveryCode, setIsRecoveryCode] = useState(false)
   const [step, setStep] = useState<SecondStep>({ kind: 'none' })
   const [isShown, setIsShown] = useState(false)
@@ -65,7 +67,7 @@ export function StaffGate({
         password,
         ...(app ? { app } : {}),
         ...(step.kind === 'code' || step.kind === 'setup' ? { code } : {}),
-        ...((step.kind === 'email-code' || step.kind === 'setup') && !newEmailCode ? { emailCode } : {}),
+        ...(emailCode !== '' && step.kind !== 'code' && !newEmailCode ? { emailCode } : {}),
       })
       setIsVerifying(false)
       if (!answer.isSignedIn) {
@@ -77,6 +79,7 @@ export function StaffGate({
       setPassword('')
       setCode('')
       setEmailCode('')
+      handOverSetupCode(undefined)
       if (answer.recoveryCodes) setStep({ kind: 'recovery-codes', codes: answer.recoveryCodes })
       else onSignedIn()
     } catch (caught) {
@@ -87,6 +90,7 @@ export function StaffGate({
         return
       }
       if (appError?.code === 'TWO_FACTOR_EMAIL_CODE_REQUIRED') {
+        handOverSetupCode(undefined)
         setStep({ kind: 'email-code', message: appError.message, resent: newEmailCode })
         setEmailCode('')
         codeRef.current?.focus()

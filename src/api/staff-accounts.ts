@@ -65,6 +65,15 @@ export interface AcceptInviteRequest {
   name?: string
 }
 
+/**
+ * POST /api/staff/invites/accept's answer. The link came by e-mail (or, for the first admin, from the
+ * server's disk), so an account REQUIRE_2FA covers gets the code a sign-in would e-mail for its
+ * two-factor set-up here instead: the sign-in that follows in this browser goes straight to the QR code.
+ */
+export interface InviteAccepted {
+  twoFactorSetupCode?: string
+}
+
 /** POST /api/staff/account/password */
 export interface ChangePasswordRequest {
   currentPassword: string

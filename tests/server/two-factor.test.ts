@@ -13,6 +13,7 @@ import {
 import type { RequireTwoFactor } from '../../server/config.ts'
 import { MIGRATIONS } from '../../migrations/index.ts'
 import { createAccount } from '../../server/staff/staff-accounts.ts'
+import { createInvite } from '../../server/staff/staff-invites.ts'
 import type { StaffRole } from '../../src/api/staff.ts'
 import { mailsTo, plainTextOf, setupCodeTo } from './agreement-link.ts'
 import { createTestContext, DIALECTS, type TestContext } from './helpers.ts'
@@ -261,6 +262,45 @@ for (const dialect of DIALECTS) {
           'login_success',
           'two_factor_enabled',
         ])
+      })
+    })
+
+    describe('set up after an invitation', () => {
+      /** An account of `role` invited by link, as an admin's invitation makes it: no password yet. */
+      async function acceptedInvitation(role: StaffRole) {
+        const email = `invited${nextAccount++}@firm.test`
+        const id = await createAccount(ctx.db, { email, name: 'Ivy Invited', role, apps: [] })
+        const token = await createInvite(ctx.db, id)
+        const res = await request(ctx.app)
+          .post('/api/staff/invites/accept')
+          .set(SAME_SITE)
+          .send({ token, password: PASSWORD })
+          .expect(200)
+        return { id, email, body: res.body as { twoFactorSetupCode?: string } }
+      }
+
+      it('hands the set-up code to the browser that used the link, so its sign-in shows the QR code without an e-mail', async () => {
+        const { id, email, body } = await acceptedInvitation('admin')
+        expect(body.twoFactorSetupCode).toMatch(/^\d{8}$/)
+
+        const setup = await login(ctx.app, { email, emailCode: body.twoFactorSetupCode })
+        expect(setup.body.error.code).toBe('TWO_FACTOR_SETUP_REQUIRED')
+        const confirmed = await login(ctx.app, {
+          email,
+          emailCode: body.twoFactorSetupCode,
+          code: codeFor(setup.body.secret as string),
+        }).expect(200)
+        expect(confirmed.body.recoveryCodes).toHaveLength(10)
+        expect((await accountRow(id)).totp_secret).toBe(setup.body.secret)
+        expect(mailsTo(ctx.dataDir, email).map(({ eml }) => /^Subject: (.*)$/m.exec(eml)?.[1])).toEqual([
+          'Two-factor sign-in was turned on for your staff account',
+        ])
+      })
+
+      it('hands no code over for an account REQUIRE_2FA does not cover', async () => {
+        const { email, body } = await acceptedInvitation('staff')
+        expect(body).toEqual({})
+        await login(ctx.app, { email }).expect(204)
       })
     })
 

@@ -4,6 +4,7 @@ import { Link } from '../../routing/router.tsx'
 import { Loading } from '../../ui/loading.tsx'
 import { acceptInviteLink, checkInviteLink, type InviteLinkInfo } from './accounts-api.ts'
 import { TextField } from '../../ui/text-field.tsx'
+import { handOverSetupCode } from '../two-factor/handed-over-code.ts'
 import { NewPasswordField } from './new-password-field.tsx'
 
 type LinkState =
@@ -90,7 +91,12 @@ function PasswordForm({
     setIsSaving(true)
     setError(undefined)
     try {
-      await acceptInviteLink({ token, password, ...(info.kind === 'setup' ? { email, name } : {}) })
+      const accepted = await acceptInviteLink({
+        token,
+        password,
+        ...(info.kind === 'setup' ? { email, name } : {}),
+      })
+      handOverSetupCode(accepted.twoFactorSetupCode)
       onAccepted()
     } catch (caught) {
       setError(explain(caught as Error, info.kind))

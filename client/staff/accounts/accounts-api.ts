@@ -1,5 +1,6 @@
 import type {
   AcceptInviteRequest,
+  InviteAccepted,
   AccountAccessRequest,
   ChangePasswordRequest,
   InviteAccountRequest,
@@ -60,8 +61,8 @@ export function checkInviteLink(token: string): Promise<InviteLinkInfo> {
   return post('/api/staff/invites/check', { token })
 }
 
-export async function acceptInviteLink(request: AcceptInviteRequest): Promise<void> {
-  await post<void>('/api/staff/invites/accept', request)
+export function acceptInviteLink(request: AcceptInviteRequest): Promise<InviteAccepted> {
+  return post('/api/staff/invites/accept', request)
 }
 
 export async function changeOwnPassword(request: ChangePasswordRequest): Promise<void> {

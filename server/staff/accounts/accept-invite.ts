@@ -1,5 +1,6 @@
 import type { Kysely, Transaction } from 'kysely'
 import { AppError } from '../../../src/app-error.ts'
+import type { StaffRole } from '../../../src/api/staff.ts'
 import type { InviteLinkInfo } from '../../../src/api/staff-accounts.ts'
 import { isUniqueViolation } from '../../db/create-db.ts'
 import type { Database } from '../../db/database.ts'
@@ -27,7 +28,7 @@ export async function checkInvite(db: Kysely<Database>, token: unknown): Promise
 export async function acceptInvite(
   db: Kysely<Database>,
   body: unknown,
-): Promise<{ accountId: number; email: string; kind: InviteLinkInfo['kind'] }> {
+): Promise<{ accountId: number; email: string; role: StaffRole; kind: InviteLinkInfo['kind'] }> {
   const input = (body ?? {}) as Record<string, unknown>
   const tokenHash = hashInviteToken(parseToken(input.token))
   const invite = await findOpenInvite(db, parseToken(input.token))
@@ -52,7 +53,7 @@ export async function acceptInvite(
         .where('id', '=', invite.accountId!)
         .execute()
       await endAccountSessions(trx, invite.accountId!)
-      return { accountId: invite.accountId!, email: invite.email, kind: 'invite' as const }
+      return { accountId: invite.accountId!, email: invite.email, role: invite.role, kind: 'invite' as const }
     }
     await assertNoAdmin(trx)
     const { id } = await trx
@@ -67,14 +68,14 @@ export async function acceptInvite(
           message: `a staff account with the e-mail "${newAdmin.email}" already exists: use another e-mail`,
         })
       })
-    return { accountId: Number(id), email: newAdmin.email, kind: 'setup' as const }
+    return { accountId: Number(id), email: newAdmin.email, role: 'admin' as const, kind: 'setup' as const }
   })
 }
 
 async function findOpenInvite(
   db: Kysely<Database>,
   token: string,
-): Promise<{ accountId: number | null; email: string; name: string }> {
+): Promise<{ accountId: number | null; email: string; name: string; role: StaffRole }> {
   const invite = await db
     .selectFrom('staff_invites')
     .leftJoin('staff_accounts', 'staff_accounts.id', 'staff_invites.account_id')
@@ -83,6 +84,7 @@ async function findOpenInvite(
       'staff_invites.expires_at',
       'staff_accounts.email',
       'staff_accounts.name',
+      'staff_accounts.role',
     ])
     .select('staff_invites.used_at')
     .where('token_hash', '=', hashInviteToken(token))
@@ -91,7 +93,7 @@ async function findOpenInvite(
     throw gone(invite ? invite.account_id : undefined)
   const accountId = invite.account_id === null ? null : Number(invite.account_id)
   if (accountId === null) await assertNoAdmin(db)
-  return { accountId, email: invite.email ?? '', name: invite.name ?? '' }
+  return { accountId, email: invite.email ?? '', name: invite.name ?? '', role: invite.role ?? 'admin' }
 }
 
 /** The set-up link makes the first admin only: once one exists, it is spent. */

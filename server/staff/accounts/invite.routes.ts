@@ -1,9 +1,11 @@
 import express, { Router } from 'express'
 import type { Kysely } from 'kysely'
-import type { InviteLinkInfo } from '../../../src/api/staff-accounts.ts'
+import type { InviteAccepted, InviteLinkInfo } from '../../../src/api/staff-accounts.ts'
 import { clientAddress } from '../../client-address.ts'
+import type { RequireTwoFactor } from '../../config.ts'
 import type { Database } from '../../db/database.ts'
 import type { RecordAudit } from '../audit-log.ts'
+import { isTwoFactorRequired, issueSetupCode } from '../two-factor/two-factor-account.ts'
 import { acceptInvite, checkInvite } from './accept-invite.ts'
 
 /**
@@ -11,7 +13,15 @@ import { acceptInvite, checkInvite } from './accept-invite.ts'
  * opens, and setting the password with it. The token travels in the body, never in a URL a log keeps.
  * Mounted before requireStaff; same-origin checked like every /api/staff POST (staff-auth.routes.ts).
  */
-export function inviteRoutes({ db, audit }: { db: Kysely<Database>; audit: RecordAudit }): Router {
+export function inviteRoutes({
+  db,
+  audit,
+  requireTwoFactor,
+}: {
+  db: Kysely<Database>
+  audit: RecordAudit
+  requireTwoFactor: RequireTwoFactor
+}): Router {
   const router = Router()
   const json = express.json({ limit: '2kb' })
 
@@ -21,7 +31,7 @@ export function inviteRoutes({ db, audit }: { db: Kysely<Database>; audit: Recor
   })
 
   router.post('/api/staff/invites/accept', json, async (req, res) => {
-    const { accountId, email, kind } = await acceptInvite(db, req.body)
+    const { accountId, email, role, kind } = await acceptInvite(db, req.body)
     await audit({
       clientAddress: clientAddress(req),
       accountId,
@@ -29,7 +39,11 @@ export function inviteRoutes({ db, audit }: { db: Kysely<Database>; audit: Recor
       action: 'invite_accepted',
       detail: kind === 'setup' ? `${email}: first admin set up` : email,
     })
-    res.status(204).end()
+    // the link vouched for the mailbox (or the server's disk) as the e-mailed code would
+    const answer: InviteAccepted = isTwoFactorRequired(requireTwoFactor, role)
+      ? { twoFactorSetupCode: await issueSetupCode(db, accountId) }
+      : {}
+    res.set('Cache-Control', 'no-store').json(answer)
   })
   return router
 }
