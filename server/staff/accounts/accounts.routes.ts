@@ -14,7 +14,7 @@ import { siteOrigin } from '../../public-origin.ts'
 import { actorOf, type AuditAction, type RecordAudit } from '../audit-log.ts'
 import { adminOnly, staffAccountOf } from '../require-staff.ts'
 import { parseAccess, parseAccountInput } from './account-input.ts'
-import type { StaffMailer } from './staff-mailer.ts'
+import { requireMailer, type StaffMailer } from './staff-mailer.ts'
 import {
   accountSummary,
   changeAccess,
@@ -84,7 +84,7 @@ export function accountRoutes({
     const input = parseAccountInput(req.body, slugs)
     const { id, emailed } = await inviteAccount({
       db,
-      mailer: mailerOrThrow(mailer),
+      mailer: requireMailer(mailer, 'invitations'),
       siteOrigin: siteOrigin(req),
       input,
       record: recorder(req, res),
@@ -96,7 +96,7 @@ export function accountRoutes({
     const { accountId, record } = change(req, res)
     const emailed = await resendInvite({
       db,
-      mailer: mailerOrThrow(mailer),
+      mailer: requireMailer(mailer, 'invitations'),
       siteOrigin: siteOrigin(req),
       accountId,
       record,
@@ -137,9 +137,4 @@ function parseAccountId(value: unknown): number {
       message: `no staff account has the id "${String(value)}"`,
     })
   return Number(value)
-}
-
-function mailerOrThrow(mailer: StaffMailer | undefined): StaffMailer {
-  if (!mailer) throw new Error('createApp was given no staffMailer: invitations cannot be sent')
-  return mailer
 }

@@ -37,6 +37,12 @@ export interface StaffMailer {
   destination: string
 }
 
+/** The app's mailer, for a route that cannot work without one; createApp leaves it out only in tests that mail nobody. */
+export function requireMailer(mailer: StaffMailer | undefined, what: string): StaffMailer {
+  if (!mailer) throw new Error(`createApp was given no staffMailer: ${what} cannot be sent`)
+  return mailer
+}
+
 /**
  * Staff invitations and notices of two-factor changes, through the site's one mail path (SMTP_URL, else
  * DATA_DIR/outbox).

@@ -12,7 +12,7 @@ import {
 } from '../../../src/two-factor-messages.ts'
 import type { RequireTwoFactor } from '../../config.ts'
 import type { Database } from '../../db/database.ts'
-import type { StaffMailer } from '../accounts/staff-mailer.ts'
+import { requireMailer, type StaffMailer } from '../accounts/staff-mailer.ts'
 import type { StaffAccountRow } from '../staff-accounts.ts'
 import {
   confirmTwoFactorSetup,
@@ -62,8 +62,11 @@ export async function checkSecondFactor({
   }
   if (!isTwoFactorRequired(requireTwoFactor, account.role)) return { passed: true }
   if (emailCode === undefined) {
-    if (!mailer) throw new Error('createApp was given no staffMailer: two-factor set-up codes cannot be sent')
-    const sent = await mailer.sendSetupCode({ account, code: await issueSetupCode(db, account.id), address })
+    const sent = await requireMailer(mailer, 'two-factor set-up codes').sendSetupCode({
+      account,
+      code: await issueSetupCode(db, account.id),
+      address,
+    })
     if (!sent) throw new AppError('MAIL_UNAVAILABLE', { status: 503, message: MAIL_UNAVAILABLE_MESSAGE })
     return refused('TWO_FACTOR_EMAIL_CODE_REQUIRED', EMAIL_CODE_SENT_MESSAGE)
   }

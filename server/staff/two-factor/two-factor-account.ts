@@ -4,6 +4,7 @@ import { AppError } from '../../../src/app-error.ts'
 import type { TwoFactorSetup } from '../../../src/api/staff-two-factor.ts'
 import type { RequireTwoFactor } from '../../config.ts'
 import type { Database } from '../../db/database.ts'
+import { sha256Hex } from '../../evidence/evidence-key.ts'
 import { hitRateLimit, type RateLimitRule } from '../../rate-limit.ts'
 import type { StaffAccountRow } from '../staff-accounts.ts'
 import { replaceRecoveryCodes, useRecoveryCode } from './recovery-codes.ts'
@@ -40,7 +41,7 @@ export async function issueSetupCode(db: Kysely<Database>, accountId: number): P
   await db
     .updateTable('staff_accounts')
     .set({
-      totp_setup_code_hash: hashSetupCode(code),
+      totp_setup_code_hash: sha256Hex(code),
       totp_setup_code_expires_at: Date.now() + SETUP_CODE_TTL_MS,
     })
     .where('id', '=', accountId)
@@ -55,20 +56,15 @@ export async function isRightSetupCode(
   code: string,
 ): Promise<boolean> {
   await countCodeAttempt(db, accountId)
-  const row = await db
+  // the hash in the WHERE, as for recovery codes: a code that is not the latest, or is past its time, finds no row
+  const match = await db
     .selectFrom('staff_accounts')
-    .select(['totp_setup_code_hash', 'totp_setup_code_expires_at'])
+    .select('id')
     .where('id', '=', accountId)
-    .executeTakeFirstOrThrow()
-  if (row.totp_setup_code_hash === null || Number(row.totp_setup_code_expires_at) < Date.now()) return false
-  return crypto.timingSafeEqual(
-    Buffer.from(row.totp_setup_code_hash, 'hex'),
-    Buffer.from(hashSetupCode(normalCode(code)), 'hex'),
-  )
-}
-
-function hashSetupCode(code: string): string {
-  return crypto.createHash('sha256').update(code).digest('hex')
+    .where('totp_setup_code_hash', '=', sha256Hex(normalCode(code)))
+    .where('totp_setup_code_expires_at', '>', Date.now())
+    .executeTakeFirst()
+  return match !== undefined
 }
 
 /**
