@@ -1,4 +1,4 @@
-import express, { type Express } from 'express'
+import express, { Router, type Express } from 'express'
 import helmet from 'helmet'
 import type { Kysely } from 'kysely'
 import type { FormConfig } from '../src/form-config.ts'
@@ -138,15 +138,21 @@ export function createApp({
   )
   // staff: login/logout first, then every other /api/staff route needs a session, whoever adds it
   const audit = auditLog(db, evidenceKey)
-  app.use(
+  const staff = Router()
+  // Express walks every route of every router a request enters, allocating as it goes: a claim walked
+  // a dozen staff routers that way, a fifth of what its request allocated on the event loop. Anything
+  // outside /api/staff now leaves them at once.
+  staff.use((req, _res, next) => (req.path.startsWith('/api/staff') ? next() : next('router')))
+  staff.use(
     staffAuthRoutes({ db, audit, idleTimeoutMs: staffIdleTimeoutMs, requireTwoFactor, mailer: staffMailer }),
   )
-  app.use(inviteRoutes({ db, audit, requireTwoFactor }))
-  app.use('/api/staff', requireStaff(db, staffIdleTimeoutMs))
-  app.use(accountRoutes({ db, forms, audit, mailer: staffMailer }))
-  app.use(twoFactorRoutes({ db, audit, requireTwoFactor, mailer: staffMailer }))
-  app.use(dashboardRoutes({ db, forms, intake, storage, audit, languages, agreementPdfs }))
-  app.use(auditRoutes({ db, forms, audit }))
+  staff.use(inviteRoutes({ db, audit, requireTwoFactor }))
+  staff.use('/api/staff', requireStaff(db, staffIdleTimeoutMs))
+  staff.use(accountRoutes({ db, forms, audit, mailer: staffMailer }))
+  staff.use(twoFactorRoutes({ db, audit, requireTwoFactor, mailer: staffMailer }))
+  staff.use(dashboardRoutes({ db, forms, intake, storage, audit, languages, agreementPdfs }))
+  staff.use(auditRoutes({ db, forms, audit }))
+  app.use(staff)
   app.use(firmLogoRoutes())
   app.use(uiTextRoutes({ languages }))
   const proofOfWork = isProofOfWorkOn ? createProofOfWork(db, proofOfWorkTuning) : undefined

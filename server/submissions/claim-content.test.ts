@@ -7,6 +7,7 @@ import { recordText, sealOf, sealOfParts, type ClaimRecord } from '../evidence/s
 import {
   contentThreadChecker,
   intakeContentThreadChecker,
+  releaseScreenshot,
   startContentThread,
   stopContentThreads,
   type RecordInput,
@@ -87,6 +88,18 @@ describe('contentThreadChecker (the content thread)', () => {
     // moved rather than copied, the larger buffer would be left empty
     expect(larger.subarray(png.length).toString()).toBe('and what follows it')
     expect(larger.subarray(0, png.length).equals(png)).toBe(true)
+  })
+
+  it("gives a stored screenshot's bytes back at once, and leaves bytes it shares memory with alone", async () => {
+    const content = await claim(makeNoisePng())
+    expect(content.screenshot.length).toBeGreaterThan(100_000)
+    releaseScreenshot(content)
+    expect(content.screenshot.length).toBe(0)
+    expect(content.screenshot.buffer.byteLength).toBe(0)
+    // bytes that are part of a larger buffer (Node's shared pool, say) would take their neighbours along
+    const shared = Buffer.from('a neighbour|a screenshot')
+    releaseScreenshot({ ...content, screenshot: shared.subarray(12) })
+    expect(shared.toString()).toBe('a neighbour|a screenshot')
   })
 
   it('answers an unknown template with its error, and the thread goes on', async () => {

@@ -21,7 +21,7 @@ import { assertValidOnServer } from '../forms/validate-on-server.ts'
 import { assertSignatureAccepted } from '../uploads/check-signature.ts'
 import type { ScreenshotStorage } from '../uploads/screenshot-storage.ts'
 import type { UploadedFile } from '../uploads/upload-middleware.ts'
-import type { ClaimContent, ContentChecker } from './claim-content.ts'
+import { releaseScreenshot, type ClaimContent, type ContentChecker } from './claim-content.ts'
 import { parseData } from './claim-input.ts'
 
 /** What the claim path works with, given once when the server starts. */
@@ -113,6 +113,7 @@ export async function createClaim(
     extension: content.image.extension,
     bytes: content.screenshot,
   })
+  releaseScreenshot(content)
   const toCommit = claimToCommit(
     { config, locale, claim, claimant, signing, signer },
     {
