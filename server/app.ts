@@ -139,8 +139,8 @@ export function createApp({
   const proofOfWork = isProofOfWorkOn ? createProofOfWork(db, proofOfWorkTuning) : undefined
   const guardPost = (door: PublicDoor) =>
     guardPublicPost({ db, door, limits: publicLimits, proofOfWork, translators: languages.t })
-  // Express walks every route of every router a request enters, allocating as it goes: the claims of a
-  // surge come first, and pass no other router (a claim walked a dozen, a fifth of what it allocated)
+  // Express walks every route of every router a request enters, allocating as it goes: claims, which come
+  // in surges, are matched first and pass no other router
   app.use(
     claimRoutes({
       db,

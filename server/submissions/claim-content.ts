@@ -77,10 +77,7 @@ export type IntakeContentChecker = (request: IntakeContentRequest) => Promise<In
 export function contentThreadChecker(templates: AgreementTemplates): ContentChecker {
   return async ({ screenshot, ...rest }) => {
     // a Buffer may be a slice of a larger (pooled) one, which must not leave this thread: copy those
-    const owned =
-      screenshot.byteOffset === 0 && screenshot.byteLength === screenshot.buffer.byteLength
-        ? screenshot
-        : new Uint8Array(screenshot)
+    const owned = ownsItsBuffer(screenshot) ? screenshot : new Uint8Array(screenshot)
     const reply = (await contentThread(templates).ask({ kind: 'claim', screenshot: owned, ...rest }, [
       owned.buffer as ArrayBuffer,
     ])) as Omit<ClaimContent, 'screenshot' | 'htmlUtf8'> & { screenshot: Uint8Array; htmlUtf8: Uint8Array }
@@ -90,15 +87,20 @@ export function contentThreadChecker(templates: AgreementTemplates): ContentChec
 
 /**
  * Gives the screenshot's memory back once it is stored. V8 frees a buffer's bytes only when a collection
- * finds it dead, and a screenshot that outlives a scavenge (its claim waits on the disk's sync) waits for
- * a full mark-compact: under a surge those buffers made the event loop's heap, some 45 MB, be marked every
- * half second. Moved into a clone that nothing holds, the bytes go at the next scavenge; the claim's
- * Buffer is left empty.
+ * finds it dead, and a screenshot that outlives a scavenge (its claim waits on the disk's sync) would wait
+ * for a full mark-compact; V8 starts one for every 64 MB of such bytes, and each marks the whole heap.
+ * Moved into a clone that nothing holds, the bytes go at the next scavenge; the claim's Buffer is left
+ * empty.
  */
 export function releaseScreenshot({ screenshot }: ClaimContent): void {
-  // only bytes that own their whole buffer: a slice of Node's shared pool must stay where it is
-  if (screenshot.byteOffset !== 0 || screenshot.byteLength !== screenshot.buffer.byteLength) return
+  // a slice of a larger buffer (Node's shared pool) would take its neighbours along
+  if (!ownsItsBuffer(screenshot)) return
   structuredClone(screenshot.buffer, { transfer: [screenshot.buffer] })
+}
+
+/** Whether the bytes are the whole of their ArrayBuffer, which can then be moved without moving others. */
+function ownsItsBuffer(bytes: Uint8Array): boolean {
+  return bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength
 }
 
 function asBuffer(bytes: Uint8Array): Buffer {

@@ -32,8 +32,8 @@ export function findsMarkup(bytes: Uint8Array): boolean {
     if (next === undefined || !(isLetter(next) || next === 0x21)) continue
     if (opensRunningTag(bytes, at) || opensTagWithHandler(bytes, at)) return true
   }
-  // `javascript:` ends in `t:` or `T:`: two searches for those pairs stop a few times in a file, where
-  // one for each colon stopped at every colon in the pixel data (each stop a call into Node)
+  // `javascript:` ends in `t:` or `T:`: searching for those pairs stops a few times in a file, where pixel
+  // data holds a colon every few hundred bytes, and each stop is a call into Node
   const view = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)
   for (const ending of JAVASCRIPT_ENDINGS) {
     for (let at = view.indexOf(ending); at !== -1; at = view.indexOf(ending, at + 1)) {
