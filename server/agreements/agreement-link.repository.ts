@@ -1,5 +1,7 @@
 import crypto from 'node:crypto'
-import type { Kysely } from 'kysely'
+import { sql, type Kysely } from 'kysely'
+import { isPostgresDb } from '../db/dialect.ts'
+import { retryWhileLocked } from '../db/shared-transaction.ts'
 import type { Database } from '../db/database.ts'
 import type { Contact } from './own-agreements.ts'
 
@@ -55,21 +57,46 @@ export async function deleteAgreementLink(db: Kysely<Database>, token: string): 
   await db.deleteFrom('agreement_links').where('token_hash', '=', hashOf(token)).execute()
 }
 
-/** The e-mailed links to this address not yet used nor expired. */
-export async function countOpenLinks(
+/**
+ * Stores a new e-mailed link for the contact unless its address already holds `limit` links not yet
+ * used nor expired; false when it does. Counting and storing are one transaction that takes turns per
+ * address (PostgreSQL: a lock held to the commit; SQLite: one writer at a time, a transaction that read
+ * before another committed is run again), so requests at once, on any server process, cannot pass the
+ * limit together.
+ */
+export async function reserveAgreementLink(
   db: Kysely<Database>,
-  { email, now }: { email: string; now: number },
-): Promise<number> {
-  const row = await db
-    .selectFrom('agreement_links')
-    .select((eb) => eb.fn.countAll<number | string>().as('count'))
-    .where('email', '=', email)
-    .where('purpose', '=', 'link')
-    .where('used_at', 'is', null)
-    .where('expires_at', '>', now)
-    .executeTakeFirstOrThrow()
-  return Number(row.count)
+  {
+    token,
+    contact,
+    now,
+    ttlMs,
+    limit,
+  }: { token: string; contact: Contact; now: number; ttlMs: number; limit: number },
+): Promise<boolean> {
+  return retryWhileLocked(() =>
+    db.transaction().execute(async (trx) => {
+      if (isPostgresDb<Database>(trx)) {
+        await sql`SELECT pg_advisory_xact_lock(${OPEN_LINKS_LOCK}, hashtext(${contact.email}))`.execute(trx)
+      }
+      const row = await trx
+        .selectFrom('agreement_links')
+        .select((eb) => eb.fn.countAll<number | string>().as('count'))
+        .where('email', '=', contact.email)
+        .where('purpose', '=', 'link')
+        .where('used_at', 'is', null)
+        .where('expires_at', '>', now)
+        .executeTakeFirstOrThrow()
+      if (Number(row.count) >= limit) return false
+      await insertAgreementLink(trx, { token, purpose: 'link', contact, now, ttlMs })
+      return true
+    }),
+  )
 }
+
+// the two-number form of an advisory lock, whose keys never meet the one-number locks of the ledger and
+// of admin changes: this number, and the address's hash
+const OPEN_LINKS_LOCK = 0x4c49_4e4b
 
 /**
  * Marks an e-mailed link used and gives its contact, in one conditional update: of two opens at once,

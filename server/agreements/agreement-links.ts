@@ -3,11 +3,10 @@ import { DEFAULT_LOCALE, parseLocale, translator, type Locale, type Translator }
 import type { Database } from '../db/database.ts'
 import type { Logger } from '../logger.ts'
 import {
-  countOpenLinks,
   deleteAgreementLink,
-  insertAgreementLink,
   newLinkToken,
   pruneAgreementLinks,
+  reserveAgreementLink,
 } from './agreement-link.repository.ts'
 import type { AgreementMailer } from './agreement-mailer.ts'
 import { findOwnAgreements, type Contact } from './own-agreements.ts'
@@ -66,12 +65,12 @@ export function createAgreementLinks({
     const { claims, intakes } = await findOwnAgreements(db, contact)
     const first = intakes[0] ?? claims[0]
     if (!first) return
-    if ((await countOpenLinks(db, { email: contact.email, now })) >= MAX_OPEN_LINKS_PER_ADDRESS) {
+    const token = newLinkToken()
+    const limit = MAX_OPEN_LINKS_PER_ADDRESS
+    if (!(await reserveAgreementLink(db, { token, contact, now, ttlMs: LINK_TTL_MS, limit }))) {
       logger.info('agreement link not sent: the address already holds unused links')
       return
     }
-    const token = newLinkToken()
-    await insertAgreementLink(db, { token, purpose: 'link', contact, now, ttlMs: LINK_TTL_MS })
     const mailLocale = locale === 'es' ? locale : (parseLocale(first.locale) ?? DEFAULT_LOCALE)
     const language = mailLocale === DEFAULT_LOCALE ? '' : `?lang=${mailLocale}`
     const sent = await mailer.sendLink({

@@ -249,7 +249,9 @@ for (const dialect of DIALECTS) {
     it('sends at most three unused links to one address, however often it is asked', async () => {
       await fileClaim()
 
-      for (let i = 0; i < 5; i++) expect((await lookup(ANA_CONTACT)).status).toBe(202)
+      // at once: each lookup's link is made in the background, so these overlap as one after another do
+      const answers = await Promise.all(Array.from({ length: 8 }, () => lookup(ANA_CONTACT)))
+      expect(answers.map((res) => res.status)).toEqual(Array(8).fill(202))
       await ctx.agreementLinks.settled()
 
       expect(linkMailsTo(ctx.dataDir, ANA.email)).toHaveLength(3)
