@@ -5,6 +5,7 @@ import { loadAgreementTemplates } from '../server/agreements/agreement-templates
 import { loadPdfCertificate } from '../server/agreements/pdf-seal.ts'
 import { agreementPdfThread } from '../server/agreements/agreement-pdfs.ts'
 import { readServerConfig } from '../server/config.ts'
+import { createLogger } from '../server/logger.ts'
 import { createDb } from '../server/db/create-db.ts'
 import { migrateToLatest } from '../server/db/migrate.ts'
 import { evidenceBundleFiles, zipBundle } from '../server/evidence/evidence-bundle.ts'
@@ -39,7 +40,10 @@ try {
   const claimId = Number(claimText)
   const agreementPdfs = agreementPdfThread({
     certificate: loadPdfCertificate(config),
+    tsaUrl: config.tsaUrl,
     languages,
+    // stdout is the bundle's path alone
+    logger: createLogger(config.logLevel, process.stderr),
   })
   const bundle = await evidenceBundleFiles({
     db,

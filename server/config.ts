@@ -50,6 +50,8 @@ export interface ServerConfig {
   pdfSigningP12: string | undefined
   /** PDF_SIGNING_PASSPHRASE: that file's passphrase. */
   pdfSigningPassphrase: string | undefined
+  /** TSA_URL: an RFC 3161 time-stamp authority whose token vouches for each PDF seal's time; unset: none. */
+  tsaUrl: string | undefined
 }
 
 /** Whose staff accounts must use two-factor sign-in (REQUIRE_2FA). */
@@ -131,6 +133,7 @@ export function readServerConfig(env: NodeJS.ProcessEnv = process.env): Readonly
     proofOfWork: readOnOff(env.PROOF_OF_WORK, 'PROOF_OF_WORK', true),
     pdfSigningP12: readPdfSigningP12(env.PDF_SIGNING_P12),
     pdfSigningPassphrase: env.PDF_SIGNING_PASSPHRASE || undefined,
+    tsaUrl: readTsaUrl(env.TSA_URL),
     mailFrom: env.MAIL_FROM ?? `${FIRM_SETTINGS.firmName} <${FIRM_SETTINGS.contactEmail}>`,
   })
 }
@@ -212,6 +215,24 @@ function readPdfSigningP12(value: string | undefined): string | undefined {
     )
   }
   return path.resolve(file)
+}
+
+/** TSA_URL: the http(s) URL a time-stamp authority takes RFC 3161 requests at. */
+function readTsaUrl(value: string | undefined): string | undefined {
+  const text = value?.trim()
+  if (!text) return undefined
+  let protocol: string | undefined
+  try {
+    protocol = new URL(text).protocol
+  } catch {
+    protocol = undefined
+  }
+  if (protocol !== 'https:' && protocol !== 'http:') {
+    throw new SettingError(
+      `TSA_URL "${text}" is not an http(s) URL: give the address your time-stamp authority takes RFC 3161 requests at, e.g. https://freetsa.org/tsr (unset: no time-stamp)`,
+    )
+  }
+  return text
 }
 
 const NAMED_RANGES = new Set(['loopback', 'linklocal', 'uniquelocal'])

@@ -90,7 +90,9 @@ export async function startServer(
       : undefined
   const agreementPdfs = agreementPdfThread({
     certificate: loadPdfCertificate(config),
+    tsaUrl: config.tsaUrl,
     languages,
+    logger,
   })
   const agreementCopies = createAgreementCopies({
     db,

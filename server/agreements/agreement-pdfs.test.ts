@@ -5,12 +5,15 @@ import { afterAll, describe, expect, it } from 'vitest'
 import { checkSeal } from '../../tests/server/check-pdf-seal.ts'
 import { pdfText } from '../../tests/server/pdf-text.ts'
 import type { AgreementAudit } from './agreement-audit.ts'
+import { createLogger } from '../logger.ts'
 import { agreementPdfThread, PDF_QUEUE_LIMIT } from './agreement-pdfs.ts'
 import { loadPdfCertificate } from './pdf-seal.ts'
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'claims-agreement-pdfs-'))
 const pdfs = agreementPdfThread({
   certificate: loadPdfCertificate({ pdfSigningP12: undefined, dataDir }),
+  tsaUrl: undefined,
+  logger: createLogger('silent'),
   languages: {
     dictionary: (locale) => (locale === 'es' ? { 'Audit Details': 'Datos de auditoría' } : undefined),
   },

@@ -1,6 +1,7 @@
 import { AppError } from '../../src/app-error.ts'
 import { LOCALES, type Dictionary, type Locale } from '../../src/translate.ts'
 import type { Languages } from '../i18n/languages.ts'
+import type { Logger } from '../logger.ts'
 import { startRequestThread, threadEntry, type RequestThread } from '../threads/request-thread.ts'
 import type { AgreementAudit } from './agreement-audit.ts'
 import type { PdfCertificate } from './pdf-seal.ts'
@@ -22,8 +23,16 @@ export interface AgreementPdfs {
 /** What the PDF thread (agreement-pdf-thread.ts) is started with. */
 export interface PdfThreadData {
   certificate: PdfCertificate
+  /** TSA_URL: the time-stamp authority whose token goes into each seal; unset: none. */
+  tsaUrl: string | undefined
   /** The server's texts per language (Languages.dictionary), for the audit page's labels. */
   dictionaries: Partial<Record<Locale, Dictionary>>
+}
+
+/** The PDF thread's answer: the sealed PDF, and why its seal has no time-stamp when it should. */
+export interface PdfThreadReply {
+  pdf: Uint8Array
+  timestampProblem: string | undefined
 }
 
 /** PDFs waiting beyond the one being made; past this a download is refused with 503 until the queue drains. */
@@ -37,21 +46,26 @@ export const PDF_QUEUE_LIMIT = 20
  */
 export function agreementPdfThread({
   certificate,
+  tsaUrl,
   languages,
+  logger,
 }: {
   certificate: PdfCertificate
+  tsaUrl: string | undefined
   languages: Pick<Languages, 'dictionary'>
+  logger: Pick<Logger, 'error'>
 }): AgreementPdfs {
   const data: PdfThreadData = {
     certificate,
+    tsaUrl,
     dictionaries: Object.fromEntries(LOCALES.map((locale) => [locale, languages.dictionary(locale)])),
   }
-  let thread: RequestThread<AgreementPdfDocument, Uint8Array> | undefined
+  let thread: RequestThread<AgreementPdfDocument, PdfThreadReply> | undefined
   let queue: Promise<unknown> = Promise.resolve()
   let waiting = 0
   const pdfThread = () => {
     if (!thread || thread.ended) {
-      thread = startRequestThread<AgreementPdfDocument, Uint8Array>(
+      thread = startRequestThread<AgreementPdfDocument, PdfThreadReply>(
         threadEntry('agreement-pdf-thread', import.meta.url),
         data,
       )
@@ -73,7 +87,10 @@ export function agreementPdfThread({
         return pdfThread().ask(document)
       })
       queue = made.catch(() => undefined)
-      const pdf = await made
+      const { pdf, timestampProblem } = await made
+      if (timestampProblem !== undefined) {
+        logger.error({ err: timestampProblem }, 'agreement PDF sealed without a time-stamp')
+      }
       return Buffer.from(pdf.buffer, pdf.byteOffset, pdf.byteLength)
     },
     async stop() {

@@ -7,15 +7,29 @@ import { P12Signer } from '@signpdf/signer-p12'
 import forge from 'node-forge'
 import { FIRM_SETTINGS } from '../../src/firm-settings.ts'
 import { renderAgreementPdf } from './agreement-pdf.ts'
+import { MAX_TIMESTAMP_TOKEN_BYTES, timestampSignature } from './timestamp-signature.ts'
 import { makePrivateFolder, PRIVATE_FILE_MODE } from '../private-files.ts'
 
 /** The certificate file made on first start when the firm gives none (PDF_SIGNING_P12). */
 export const PDF_SIGNING_FILE = 'pdf-signing.p12'
 
-/** Seals a PDF with the firm's certificate: any PDF reader then shows whether the file was changed. */
+/**
+ * Seals a PDF with the firm's certificate: any PDF reader then shows whether the file was changed. The
+ * seal's time is when it was made (the agreement's own signing time is in the document's text); with a
+ * TSA, a time-stamp token vouches for that time.
+ */
 export interface PdfSealer {
-  seal(pdf: Buffer, signedAt: Date): Promise<Buffer>
+  seal(pdf: Buffer): Promise<SealedPdf>
 }
+
+export interface SealedPdf {
+  pdf: Buffer
+  /** Why the seal has no time-stamp token though TSA_URL is set (the TSA was down or answered badly). */
+  timestampProblem: string | undefined
+}
+
+/** @signpdf's own default: room for the signature and the firm's certificate chain. */
+const SIGNATURE_LENGTH = 8192
 
 /** The firm's PKCS#12 certificate and key, and the passphrase that opens it. */
 export interface PdfCertificate {
@@ -50,21 +64,54 @@ export function loadPdfCertificate({
   return { p12, passphrase }
 }
 
-/** Seals PDFs with the certificate loadPdfCertificate opened. */
-export function pdfSealer({ p12, passphrase }: PdfCertificate): PdfSealer {
+/**
+ * Seals PDFs with the certificate loadPdfCertificate opened and, with `tsaUrl` (TSA_URL), the RFC 3161
+ * token of that time-stamp authority. A TSA that is down or answers badly costs the seal its token, not
+ * the claimant their download: the PDF is sealed without it and the reason returned for the log.
+ */
+export function pdfSealer(
+  { p12, passphrase }: PdfCertificate,
+  { tsaUrl }: { tsaUrl?: string | undefined } = {},
+): PdfSealer {
   return {
-    async seal(pdf, signedAt) {
+    async seal(pdf) {
+      const sealedAt = new Date()
       const withPlaceholder = plainAddPlaceholder({
         pdfBuffer: pdf,
         reason: 'The agreement as signed and stored',
         contactInfo: FIRM_SETTINGS.contactEmail,
         name: FIRM_SETTINGS.firmName,
         location: FIRM_SETTINGS.firmName,
-        signingTime: signedAt,
+        signingTime: sealedAt,
+        signatureLength: tsaUrl ? SIGNATURE_LENGTH + MAX_TIMESTAMP_TOKEN_BYTES : SIGNATURE_LENGTH,
       })
       // a P12Signer reads its certificate as it signs, once: one signer per PDF
-      return new SignPdf().sign(withPlaceholder, new P12Signer(p12, { passphrase }), signedAt)
+      const signer = new TimestampedP12Signer(p12, passphrase, tsaUrl)
+      const sealed = await new SignPdf().sign(withPlaceholder, signer, sealedAt)
+      return { pdf: sealed, timestampProblem: signer.timestampProblem }
     },
+  }
+}
+
+/** The P12Signer's CMS signature, with the TSA's token over it when there is a TSA and it answers. */
+class TimestampedP12Signer extends P12Signer {
+  timestampProblem: string | undefined
+  private readonly tsaUrl: string | undefined
+
+  constructor(p12: Buffer, passphrase: string, tsaUrl: string | undefined) {
+    super(p12, { passphrase })
+    this.tsaUrl = tsaUrl
+  }
+
+  override async sign(pdf: Buffer, signingTime?: Date): Promise<Buffer> {
+    const cms = await super.sign(pdf, signingTime)
+    if (this.tsaUrl === undefined) return cms
+    try {
+      return await timestampSignature({ cms, tsaUrl: this.tsaUrl })
+    } catch (error) {
+      this.timestampProblem = error instanceof Error ? error.message : String(error)
+      return cms
+    }
   }
 }
 
@@ -110,10 +157,10 @@ function selfSignedP12(dataDir: string): Buffer {
   }
 }
 
-/** The agreement's PDF as every download gives it: rendered, then sealed at the time it was signed. */
+/** The agreement's PDF as every download gives it: rendered (with its signing time), then sealed now. */
 export async function sealedAgreementPdf(
   sealer: PdfSealer,
   document: Parameters<typeof renderAgreementPdf>[0],
-): Promise<Buffer> {
-  return sealer.seal(await renderAgreementPdf(document), new Date(document.audit.signedAt))
+): Promise<SealedPdf> {
+  return sealer.seal(await renderAgreementPdf(document))
 }

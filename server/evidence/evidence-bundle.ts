@@ -147,7 +147,7 @@ Every hash below is SHA-256, written as 64 hexadecimal characters. On Linux and 
 /** The files as one ZIP, streamed as it is written. */
 export function zipBundle(files: readonly BundleFile[], signedAt: Date): Readable {
   const zip = new yazl.ZipFile()
-  // the signing time on every file, not now: one claim's bundle holds the same bytes each time
+  // the signing time on every file, not now; agreement.pdf's seal alone says when the bundle was made
   for (const { name, bytes } of files) zip.addBuffer(bytes, name, { mtime: signedAt, mode: 0o100644 })
   zip.end()
   return zip.outputStream as Readable

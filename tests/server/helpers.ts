@@ -143,7 +143,9 @@ export async function createTestContext(
   const evidenceKey = loadEvidenceKey({ setting: undefined, dataDir })
   const agreementPdfs = agreementPdfThread({
     certificate: loadPdfCertificate({ pdfSigningP12: undefined, dataDir }),
+    tsaUrl: undefined,
     languages,
+    logger,
   })
   const agreementCopies = createAgreementCopies({
     db,

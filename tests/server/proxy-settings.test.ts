@@ -63,6 +63,17 @@ describe('settings read at start-up', () => {
     }
   })
 
+  it('takes TSA_URL as an http(s) URL, none when unset, and refuses anything else by name', () => {
+    expect(readServerConfig({}).tsaUrl).toBeUndefined()
+    expect(readServerConfig({ TSA_URL: ' https://tsa.example.com/tsr ' }).tsaUrl).toBe(
+      'https://tsa.example.com/tsr',
+    )
+    expect(readServerConfig({ TSA_URL: 'http://127.0.0.1:3180' }).tsaUrl).toBe('http://127.0.0.1:3180')
+    for (const bad of ['tsa.example.com/tsr', 'ftp://tsa.example.com', 'file:///tmp/tsr']) {
+      expect(() => readServerConfig({ TSA_URL: bad })).toThrow(`TSA_URL "${bad}" is not an http(s) URL`)
+    }
+  })
+
   it('wants S3 credentials with S3_BUCKET, and a URL for S3_ENDPOINT', () => {
     expect(() => readServerConfig({ S3_BUCKET: 'screenshots' })).toThrow(
       /^S3_BUCKET is set but S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY are not/,
