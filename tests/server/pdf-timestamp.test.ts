@@ -106,11 +106,15 @@ describe('the time in an agreement PDF’s seal', () => {
     )
   })
 
-  it('is sealed without a token when the TSA refuses, or answers with another request’s nonce', async () => {
+  it('is sealed without a token when the TSA refuses, or answers for another request or another signature', async () => {
     const pdfs = pdfThread(tsa.url)
     for (const [answer, reason] of [
       ['rejection', `the TSA at ${new URL(tsa.url).origin} refused: status 2 (the stand-in refuses)`],
       ['another nonce', `the TSA at ${new URL(tsa.url).origin} answered another request (its nonce differs)`],
+      [
+        'another imprint',
+        `the TSA at ${new URL(tsa.url).origin} answered a token for another signature (its messageImprint differs)`,
+      ],
     ] as const) {
       tsa.answer = answer
       logLines.length = 0

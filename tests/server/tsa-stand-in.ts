@@ -19,7 +19,7 @@ const OIDS = {
 }
 
 /** What the stand-in answers: a token, or one of the ways a TSA can answer badly. */
-export type TsaAnswer = 'granted' | 'rejection' | 'another nonce'
+export type TsaAnswer = 'granted' | 'rejection' | 'another nonce' | 'another imprint'
 
 /** A small RFC 3161 time-stamp authority on 127.0.0.1, for tests: what TSA_URL points to. */
 export interface TsaStandIn {
@@ -119,7 +119,13 @@ function timeStampResponse({
     )
   }
   const fields = asn1.fromDer(request.toString('binary')).value as forge.asn1.Asn1[]
-  const messageImprint = fields[1]!
+  const messageImprint =
+    answer === 'another imprint'
+      ? seq([
+          seq([oid(OIDS.sha256), asn1.create(Class.UNIVERSAL, Type.NULL, false, '')]),
+          octets(sha256(Buffer.from('another signature'))),
+        ])
+      : fields[1]!
   const nonce = fields.find((field, index) => index > 1 && field.type === Type.INTEGER)
   const certReq = fields.find((field) => field.type === Type.BOOLEAN)?.value === '\xff'
   const tstInfo = der(
