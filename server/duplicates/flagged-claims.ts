@@ -1,4 +1,5 @@
-import { sql, type Kysely, type SqlBool } from 'kysely'
+import { sql, type Kysely, type RawBuilder, type SqlBool } from 'kysely'
+import type { VisibleApps } from '../../src/api/staff.ts'
 import type { Database } from '../db/database.ts'
 import { EXPORT_PAGE_SIZE } from '../db/keyset-pages.ts'
 import {
@@ -70,19 +71,28 @@ export async function* flaggedExportPages(
   }
 }
 
-/** For each of these claims with a duplicate screenshot, the other claims' ids, lowest first. */
+/**
+ * For each of these claims with a duplicate screenshot, the other claims' ids, lowest first: only those
+ * in the apps given, so that an account limited to some apps never learns another app's claim ids.
+ */
 export async function findDuplicateIds(
   db: Kysely<Database>,
-  claimIds: number[],
+  { claimIds, apps }: { claimIds: number[]; apps: VisibleApps },
 ): Promise<Map<number, number[]>> {
   const byClaim = new Map<number, number[]>()
-  if (claimIds.length === 0) return byClaim
-  const rows = await db
+  if (claimIds.length === 0 || apps.length === 0) return byClaim
+  let query = db
     .selectFrom('screenshot_matches')
-    .select(['claim_id', 'other_claim_id'])
-    .where('claim_id', 'in', claimIds)
-    .orderBy('claim_id')
-    .orderBy('other_claim_id')
+    .select(['screenshot_matches.claim_id', 'screenshot_matches.other_claim_id'])
+    .where('screenshot_matches.claim_id', 'in', claimIds)
+  if (apps !== 'every') {
+    query = query
+      .innerJoin('claims as other', 'other.id', 'screenshot_matches.other_claim_id')
+      .where('other.app', 'in', apps)
+  }
+  const rows = await query
+    .orderBy('screenshot_matches.claim_id')
+    .orderBy('screenshot_matches.other_claim_id')
     .execute()
   for (const { claim_id, other_claim_id } of rows) {
     const list = byClaim.get(Number(claim_id)) ?? []
@@ -92,16 +102,13 @@ export async function findDuplicateIds(
   return byClaim
 }
 
-/** Each page's rows with their duplicates' ids (duplicate_of), read in one query a page. */
+/** Each page's rows with their duplicates' ids (duplicate_of) in these apps, read in one query a page. */
 export async function* withDuplicateIds(
   db: Kysely<Database>,
-  pages: AsyncIterable<SubmissionRow[]>,
+  { pages, apps }: { pages: AsyncIterable<SubmissionRow[]>; apps: VisibleApps },
 ): AsyncGenerator<SubmissionRow[]> {
   for await (const rows of pages) {
-    const duplicates = await findDuplicateIds(
-      db,
-      rows.map(({ id }) => Number(id)),
-    )
+    const duplicates = await findDuplicateIds(db, { claimIds: rows.map(({ id }) => Number(id)), apps })
     yield rows.map((row) => ({ ...row, duplicate_of: duplicates.get(Number(row.id)) ?? [] }))
   }
 }
@@ -109,7 +116,18 @@ export async function* withDuplicateIds(
 /** Whether a claim has a duplicate screenshot (a row in screenshot_matches), as a condition on claims. */
 export const IS_FLAGGED_CLAIM = sql<SqlBool>`EXISTS (SELECT 1 FROM screenshot_matches WHERE screenshot_matches.claim_id = claims.id)`
 
-/** The CSV's Flagged cell in PostgreSQL (see submissionCsvRecordSql): the duplicates' ids, lowest first. */
-export const DUPLICATE_IDS_CSV_SQL = sql<string>`coalesce((
+/**
+ * The CSV's Flagged cell in PostgreSQL (see submissionCsvRecordSql): the ids of the duplicates in these
+ * apps (as findDuplicateIds), lowest first.
+ */
+export function duplicateIdsCsvSql(apps: VisibleApps): RawBuilder<string> {
+  const inApps =
+    apps === 'every'
+      ? sql``
+      : // no app at all: IN (NULL) holds for no claim, fail-closed
+        sql`AND EXISTS (SELECT 1 FROM claims AS other WHERE other.id = screenshot_matches.other_claim_id
+          AND other.app IN (${sql.join(apps.length > 0 ? apps : [null])}))`
+  return sql<string>`coalesce((
   SELECT string_agg(screenshot_matches.other_claim_id::text, ' ' ORDER BY screenshot_matches.other_claim_id)
-  FROM screenshot_matches WHERE screenshot_matches.claim_id = claims.id), '')`
+  FROM screenshot_matches WHERE screenshot_matches.claim_id = claims.id ${inApps}), '')`
+}

@@ -47,7 +47,7 @@ export function sqliteClaimSearch(db: Kysely<Database>): ClaimSearch {
       ])
       return { ...found, total }
     },
-    exportBody({ app, term, flagged, filters, origin }) {
+    exportBody({ app, term, flagged, filters, origin, visibleApps }) {
       const pages = flagged
         ? flaggedExportPages(db, {
             app,
@@ -55,7 +55,7 @@ export function sqliteClaimSearch(db: Kysely<Database>): ClaimSearch {
           })
         : exportPages(db, { app, term, filters })
       return {
-        pages: withDuplicateIds(db, pages),
+        pages: withDuplicateIds(db, { pages, apps: visibleApps }),
         record: (row) => submissionCsvRecord(submissionRowToSubmission(row), origin),
       }
     },
