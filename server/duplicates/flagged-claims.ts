@@ -10,35 +10,61 @@ import {
 } from '../staff/claim-list.ts'
 
 /**
- * The flagged claims of an app: those in screenshot_matches. The query starts from the matches (a few
- * claims in a million, read in their primary key's order) and looks each claim up by its id, so its
- * cost follows the flagged claims, not the app's: CROSS JOIN keeps SQLite to that order.
+ * A condition on screenshot_matches: the other claim is in one of these apps. A staff account limited
+ * to some apps is told of a match only when it may see the other claim: neither its id nor that there
+ * is one (a claim whose only match it may not see is not flagged for it).
+ */
+function otherClaimIn(apps: readonly string[]): RawBuilder<SqlBool> {
+  // no app at all: IN (NULL) holds for no claim, fail-closed
+  return sql<SqlBool>`EXISTS (SELECT 1 FROM claims AS other WHERE other.id = screenshot_matches.other_claim_id
+    AND other.app IN (${sql.join(apps.length > 0 ? apps : [null])}))`
+}
+
+/** The matches the apps given may see: every one for 'every'. */
+function visibleMatches(db: Kysely<Database>, apps: VisibleApps) {
+  const matches = db.selectFrom('screenshot_matches')
+  return apps === 'every' ? matches : matches.where(otherClaimIn(apps))
+}
+
+/**
+ * The flagged claims of an app: those in screenshot_matches with a match in the apps given. The query
+ * starts from the matches (a few claims in a million, read in their primary key's order) and looks each
+ * claim up by its id, so its cost follows the flagged claims, not the app's: CROSS JOIN keeps SQLite to
+ * that order.
  */
 function flaggedClaims(
   db: Kysely<Database>,
-  { app, where }: { app: string; where: ClaimCondition | undefined },
+  { app, where, apps }: { app: string; where: ClaimCondition | undefined; apps: VisibleApps },
 ) {
   const claims = db
-    .selectFrom(
-      db.selectFrom('screenshot_matches').select('screenshot_matches.claim_id').distinct().as('flagged'),
-    )
+    .selectFrom(visibleMatches(db, apps).select('screenshot_matches.claim_id').distinct().as('flagged'))
     .crossJoin('claims')
     .whereRef('claims.id', '=', 'flagged.claim_id')
     .where('claims.app', '=', app)
   return where ? claims.where(where) : claims
 }
 
-/** A page of the app's flagged claims meeting the condition (any when undefined), newest first, and their count. */
+/**
+ * A page of the app's claims flagged by a match in `apps`, meeting the condition (any when undefined),
+ * newest first, and their count.
+ */
 export async function flaggedPage(
   db: Kysely<Database>,
   {
     app,
     where,
+    apps,
     offset,
     pageSize,
-  }: { app: string; where: ClaimCondition | undefined; offset: number; pageSize: number },
+  }: {
+    app: string
+    where: ClaimCondition | undefined
+    apps: VisibleApps
+    offset: number
+    pageSize: number
+  },
 ): Promise<Omit<SubmissionsPage, 'total'>> {
-  const found = await flaggedClaims(db, { app, where })
+  const found = await flaggedClaims(db, { app, where, apps })
     .select([...SUBMISSION_COLUMNS, sql<number | string | bigint>`count(*) OVER ()`.as('match_count')])
     .orderBy('claims.created_at', 'desc')
     .orderBy('claims.id', 'desc')
@@ -47,19 +73,22 @@ export async function flaggedPage(
     .execute()
   const rows = found.map(({ match_count: _count, ...row }) => row)
   if (found.length > 0 || offset === 0) return { rows, count: Number(found[0]?.match_count ?? 0) }
-  const { count } = await flaggedClaims(db, { app, where })
+  const { count } = await flaggedClaims(db, { app, where, apps })
     .select((eb) => eb.fn.countAll<number | string | bigint>().as('count'))
     .executeTakeFirstOrThrow()
   return { rows, count: Number(count) }
 }
 
-/** Every flagged claim of the app meeting the condition, newest id first, EXPORT_PAGE_SIZE at a time. */
+/**
+ * Every claim of the app flagged by a match in `apps`, meeting the condition, newest id first,
+ * EXPORT_PAGE_SIZE at a time.
+ */
 export async function* flaggedExportPages(
   db: Kysely<Database>,
-  { app, where }: { app: string; where: ClaimCondition | undefined },
+  { app, where, apps }: { app: string; where: ClaimCondition | undefined; apps: VisibleApps },
 ): AsyncGenerator<SubmissionRow[]> {
   const ids = (
-    await flaggedClaims(db, { app, where }).select('claims.id').orderBy('claims.id', 'desc').execute()
+    await flaggedClaims(db, { app, where, apps }).select('claims.id').orderBy('claims.id', 'desc').execute()
   ).map(({ id }) => Number(id))
   for (let start = 0; start < ids.length; start += EXPORT_PAGE_SIZE) {
     yield await db
@@ -80,17 +109,10 @@ export async function findDuplicateIds(
   { claimIds, apps }: { claimIds: number[]; apps: VisibleApps },
 ): Promise<Map<number, number[]>> {
   const byClaim = new Map<number, number[]>()
-  if (claimIds.length === 0 || apps.length === 0) return byClaim
-  let query = db
-    .selectFrom('screenshot_matches')
+  if (claimIds.length === 0) return byClaim
+  const rows = await visibleMatches(db, apps)
     .select(['screenshot_matches.claim_id', 'screenshot_matches.other_claim_id'])
     .where('screenshot_matches.claim_id', 'in', claimIds)
-  if (apps !== 'every') {
-    query = query
-      .innerJoin('claims as other', 'other.id', 'screenshot_matches.other_claim_id')
-      .where('other.app', 'in', apps)
-  }
-  const rows = await query
     .orderBy('screenshot_matches.claim_id')
     .orderBy('screenshot_matches.other_claim_id')
     .execute()
@@ -113,20 +135,18 @@ export async function* withDuplicateIds(
   }
 }
 
-/** Whether a claim has a duplicate screenshot (a row in screenshot_matches), as a condition on claims. */
-export const IS_FLAGGED_CLAIM = sql<SqlBool>`EXISTS (SELECT 1 FROM screenshot_matches WHERE screenshot_matches.claim_id = claims.id)`
+/** Whether a claim has a duplicate screenshot in these apps (a row in screenshot_matches), as a condition on claims. */
+export function isFlaggedIn(apps: VisibleApps): RawBuilder<SqlBool> {
+  const visible = apps === 'every' ? sql`` : sql`AND ${otherClaimIn(apps)}`
+  return sql<SqlBool>`EXISTS (SELECT 1 FROM screenshot_matches WHERE screenshot_matches.claim_id = claims.id ${visible})`
+}
 
 /**
  * The CSV's Flagged cell in PostgreSQL (see submissionCsvRecordSql): the ids of the duplicates in these
  * apps (as findDuplicateIds), lowest first.
  */
 export function duplicateIdsCsvSql(apps: VisibleApps): RawBuilder<string> {
-  const inApps =
-    apps === 'every'
-      ? sql``
-      : // no app at all: IN (NULL) holds for no claim, fail-closed
-        sql`AND EXISTS (SELECT 1 FROM claims AS other WHERE other.id = screenshot_matches.other_claim_id
-          AND other.app IN (${sql.join(apps.length > 0 ? apps : [null])}))`
+  const inApps = apps === 'every' ? sql`` : sql`AND ${otherClaimIn(apps)}`
   return sql<string>`coalesce((
   SELECT string_agg(screenshot_matches.other_claim_id::text, ' ' ORDER BY screenshot_matches.other_claim_id)
   FROM screenshot_matches WHERE screenshot_matches.claim_id = claims.id ${inApps}), '')`

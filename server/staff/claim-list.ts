@@ -64,10 +64,13 @@ export interface ClaimSearch {
     filters: readonly ClaimFilter[]
     page: number
     pageSize: number
+    /** With `flagged`: only claims with a duplicate in these apps (those of the account that asks). */
+    visibleApps: VisibleApps
   }): Promise<SubmissionsPage>
   /**
    * Every claim matching the term, newest first, as a CSV body with this origin in the screenshot links;
-   * its Flagged column names only the duplicates in `visibleApps` (those of the account that exports).
+   * its Flagged column (and `flagged`) takes only the duplicates in `visibleApps` (those of the account
+   * that exports).
    */
   exportBody(query: {
     app: string

@@ -56,11 +56,17 @@ export function dashboardRoutes({
     assertCanSee(res, slug)
     const { term, flagged, page, pageSize } = parseListQuery(req.query)
     const filters = parseClaimFilters(req.query)
-    const { rows, count, total } = await claims.page({ app: slug, term, flagged, filters, page, pageSize })
-    const duplicates = await findDuplicateIds(db, {
-      claimIds: rows.map(({ id }) => Number(id)),
-      apps: visibleApps(staffAccountOf(res)),
+    const seen = visibleApps(staffAccountOf(res))
+    const { rows, count, total } = await claims.page({
+      app: slug,
+      term,
+      flagged,
+      filters,
+      page,
+      pageSize,
+      visibleApps: seen,
     })
+    const duplicates = await findDuplicateIds(db, { claimIds: rows.map(({ id }) => Number(id)), apps: seen })
     res.set('Cache-Control', NO_STORE).json({
       success: true,
       data: rows.map((row) =>

@@ -6,7 +6,7 @@ import { appTotal, matchingPage, newestPage, type ClaimCondition, type ClaimSear
 import { filtersHold, type ClaimFilter } from './claim-filters.ts'
 import { likePattern, type SearchTerm } from './search-term.ts'
 import { submissionCsvRecordSql } from './submission.ts'
-import { flaggedPage, IS_FLAGGED_CLAIM } from '../duplicates/flagged-claims.ts'
+import { flaggedPage, isFlaggedIn } from '../duplicates/flagged-claims.ts'
 
 /**
  * PostgreSQL: a term is matched with LIKE on claims.search_text (the four fields lowercased, migration
@@ -14,13 +14,13 @@ import { flaggedPage, IS_FLAGGED_CLAIM } from '../duplicates/flagged-claims.ts'
  */
 export function postgresClaimSearch(db: Kysely<Database>): ClaimSearch {
   return {
-    async page({ app, term, flagged, filters, page, pageSize }) {
+    async page({ app, term, flagged, filters, page, pageSize, visibleApps }) {
       const offset = (page - 1) * pageSize
       if (flagged) {
         const where: ClaimCondition = (eb) =>
           eb.and([...(term ? [matchesTerm(term)(eb)] : []), filtersHold(filters)])
         const [found, total] = await Promise.all([
-          flaggedPage(db, { app, where, offset, pageSize }),
+          flaggedPage(db, { app, where, apps: visibleApps, offset, pageSize }),
           appTotal(db, app),
         ])
         return { ...found, total }
@@ -64,7 +64,7 @@ async function* csvChunks(
   },
 ) {
   const inApp = db.selectFrom('claims').where('claims.app', '=', app).where(filtersHold(filters))
-  const claims = flagged ? inApp.where(IS_FLAGGED_CLAIM) : inApp
+  const claims = flagged ? inApp.where(isFlaggedIn(visibleApps)) : inApp
   const records = (term ? claims.where(matchesTerm(term)) : claims)
     .select(submissionCsvRecordSql({ origin, apps: visibleApps }).as('record'))
     .orderBy('claims.id', 'desc')

@@ -127,6 +127,7 @@ for (const dialect of DIALECTS) {
         .trim()
         .split('\r\n')
         .slice(1)
+        .filter((line) => line !== '')
         .map((line) => [line.split(',')[0]!, line.split(',').at(-1)!])
     }
 
@@ -163,13 +164,21 @@ for (const dialect of DIALECTS) {
     })
 
     it("leaves the other app's claim out of the CSV's Flagged column for the paralegal, not for an admin", async () => {
-      for (const url of [
-        '/api/staff/apps/brigit/export.csv',
-        '/api/staff/apps/brigit/export.csv?flagged=1',
-      ]) {
-        expect(await flaggedCells(url, paralegal)).toEqual([[String(brigitClaim), '']])
-        expect(await flaggedCells(url, admin)).toEqual([[String(brigitClaim), String(cleoClaim)]])
-      }
+      const url = '/api/staff/apps/brigit/export.csv'
+      expect(await flaggedCells(url, paralegal)).toEqual([[String(brigitClaim), '']])
+      expect(await flaggedCells(url, admin)).toEqual([[String(brigitClaim), String(cleoClaim)]])
+      expect(await flaggedCells(`${url}?flagged=1`, admin)).toEqual([
+        [String(brigitClaim), String(cleoClaim)],
+      ])
+    })
+
+    it('does not count a claim as flagged for the paralegal when its only match is in an app they may not see', async () => {
+      const list = await get('/api/staff/apps/brigit/submissions?flagged=1', paralegal).expect(200)
+      expect(list.body).toMatchObject({ count: 0, total: 1, data: [] })
+      expect(await flaggedCells('/api/staff/apps/brigit/export.csv?flagged=1', paralegal)).toEqual([])
+
+      const seen = await get('/api/staff/apps/brigit/submissions?flagged=1', admin).expect(200)
+      expect(seen.body).toMatchObject({ count: 1, total: 1, data: [{ id: brigitClaim }] })
     })
 
     it("gives the paralegal's bundle the neighbouring entry of the other app's claim as its hashes only, still linked", async () => {
