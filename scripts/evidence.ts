@@ -52,6 +52,8 @@ try {
     translators: languages.t,
     agreementPdfs,
     claimId,
+    // the firm's own command: every neighbouring ledger entry whole
+    visibleApps: 'every',
     recordDownload: (entry) =>
       auditLog(
         db,

@@ -110,6 +110,14 @@ describe('formatPhone', () => {
     expect(formatPhone('+1 555 867 53091')).toBe('+155586753091')
   })
 
+  it('shows every digit of each prefix of 12345678901234 but the eleven-digit one, whose leading 1 is the country code', () => {
+    const typed = '12345678901234'
+    for (let length = 1; length <= typed.length; length++) {
+      const shown = formatPhone(typed.slice(0, length)).replace(/\D/g, '')
+      expect(shown).toBe(length === 11 ? typed.slice(1, 11) : typed.slice(0, length))
+    }
+  })
+
   it('keeps the plus of another country code, for the form to refuse', () => {
     expect(formatPhone('+44 20 7946 0958')).toBe('+442079460958')
   })

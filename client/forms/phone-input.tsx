@@ -19,6 +19,8 @@ type PhoneInputProps = Omit<
 export function PhoneInput({ value, onValueChange, ...attributes }: PhoneInputProps) {
   const ref = useRef<HTMLInputElement>(null)
   const pendingCaret = useRef<number | null>(null)
+  // the country code the last edit took off a complete number, while the field still shows that number
+  const lastEdit = useRef<{ value: string; hiddenCountryCode?: string }>({ value: '' })
 
   function placeCaret() {
     const input = ref.current
@@ -38,7 +40,9 @@ export function PhoneInput({ value, onValueChange, ...attributes }: PhoneInputPr
       after: input.value,
       caret: input.selectionStart ?? input.value.length,
       inputType,
+      hiddenCountryCode: lastEdit.current.value === value ? lastEdit.current.hiddenCountryCode : undefined,
     })
+    lastEdit.current = edit
     pendingCaret.current = edit.caret
     onValueChange(edit.value)
     // an edit that changes nothing shown (a letter typed) re-renders nothing: React puts the old text

@@ -86,7 +86,8 @@ function IntakeFormFields({
   validator: ValidatorType
 }) {
   const navigate = useNavigate()
-  // RJSF fills the schema defaults (both consents ticked) in its own state; start ours from the same data
+  // RJSF fills the schema's defaults in its own state; start ours from the same data (no consent box is
+  // ticked: the meta-schema refuses a boolean default of true, so the claimant ticks each one)
   const [formData, setFormData] = useState<FormData>(
     () => getDefaultFormState(validator, schema, {}, schema, false, DEFAULTS_BEHAVIOR) as FormData,
   )

@@ -7,7 +7,7 @@ import type { Database } from '../db/database.ts'
 import { SUBMISSION_COLUMNS } from '../staff/claim-list.ts'
 import { submissionRowToSubmission } from '../staff/submission.ts'
 import { findDuplicateIds } from './flagged-claims.ts'
-import { canSeeApp } from '../../src/api/staff.ts'
+import { canSeeApp, visibleApps } from '../../src/api/staff.ts'
 import { assertCanSee, staffAccountOf } from '../staff/require-staff.ts'
 import { actorOf, type RecordAudit } from '../staff/audit-log.ts'
 import { findMatchesOf } from './screenshot-matches.repository.ts'
@@ -39,7 +39,10 @@ export function duplicateScreenshotRoutes({
       .executeTakeFirst()
     if (!row) throw claimNotFound(req.params.id)
     assertCanSee(res, row.app)
-    const duplicates = await findDuplicateIds(db, [id])
+    const duplicates = await findDuplicateIds(db, {
+      claimIds: [id],
+      apps: visibleApps(staffAccountOf(res)),
+    })
     // nothing is shown unless the view is on record
     await audit({ ...actorOf(req, res), app: row.app, action: 'claim_view', detail: `claim ${id}` })
     const { app, ...submission } = row

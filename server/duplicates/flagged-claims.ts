@@ -1,4 +1,5 @@
-import { sql, type Kysely, type SqlBool } from 'kysely'
+import { sql, type Kysely, type RawBuilder, type SqlBool } from 'kysely'
+import type { VisibleApps } from '../../src/api/staff.ts'
 import type { Database } from '../db/database.ts'
 import { EXPORT_PAGE_SIZE } from '../db/keyset-pages.ts'
 import {
@@ -9,35 +10,61 @@ import {
 } from '../staff/claim-list.ts'
 
 /**
- * The flagged claims of an app: those in screenshot_matches. The query starts from the matches (a few
- * claims in a million, read in their primary key's order) and looks each claim up by its id, so its
- * cost follows the flagged claims, not the app's: CROSS JOIN keeps SQLite to that order.
+ * A condition on screenshot_matches: the other claim is in one of these apps. A staff account limited
+ * to some apps is told of a match only when it may see the other claim: neither its id nor that there
+ * is one (a claim whose only match it may not see is not flagged for it).
+ */
+function otherClaimIn(apps: readonly string[]): RawBuilder<SqlBool> {
+  // no app at all: IN (NULL) holds for no claim, fail-closed
+  return sql<SqlBool>`EXISTS (SELECT 1 FROM claims AS other WHERE other.id = screenshot_matches.other_claim_id
+    AND other.app IN (${sql.join(apps.length > 0 ? apps : [null])}))`
+}
+
+/** The matches the apps given may see: every one for 'every'. */
+function visibleMatches(db: Kysely<Database>, apps: VisibleApps) {
+  const matches = db.selectFrom('screenshot_matches')
+  return apps === 'every' ? matches : matches.where(otherClaimIn(apps))
+}
+
+/**
+ * The flagged claims of an app: those in screenshot_matches with a match in the apps given. The query
+ * starts from the matches (a few claims in a million, read in their primary key's order) and looks each
+ * claim up by its id, so its cost follows the flagged claims, not the app's: CROSS JOIN keeps SQLite to
+ * that order.
  */
 function flaggedClaims(
   db: Kysely<Database>,
-  { app, where }: { app: string; where: ClaimCondition | undefined },
+  { app, where, apps }: { app: string; where: ClaimCondition | undefined; apps: VisibleApps },
 ) {
   const claims = db
-    .selectFrom(
-      db.selectFrom('screenshot_matches').select('screenshot_matches.claim_id').distinct().as('flagged'),
-    )
+    .selectFrom(visibleMatches(db, apps).select('screenshot_matches.claim_id').distinct().as('flagged'))
     .crossJoin('claims')
     .whereRef('claims.id', '=', 'flagged.claim_id')
     .where('claims.app', '=', app)
   return where ? claims.where(where) : claims
 }
 
-/** A page of the app's flagged claims meeting the condition (any when undefined), newest first, and their count. */
+/**
+ * A page of the app's claims flagged by a match in `apps`, meeting the condition (any when undefined),
+ * newest first, and their count.
+ */
 export async function flaggedPage(
   db: Kysely<Database>,
   {
     app,
     where,
+    apps,
     offset,
     pageSize,
-  }: { app: string; where: ClaimCondition | undefined; offset: number; pageSize: number },
+  }: {
+    app: string
+    where: ClaimCondition | undefined
+    apps: VisibleApps
+    offset: number
+    pageSize: number
+  },
 ): Promise<Omit<SubmissionsPage, 'total'>> {
-  const found = await flaggedClaims(db, { app, where })
+  const found = await flaggedClaims(db, { app, where, apps })
     .select([...SUBMISSION_COLUMNS, sql<number | string | bigint>`count(*) OVER ()`.as('match_count')])
     .orderBy('claims.created_at', 'desc')
     .orderBy('claims.id', 'desc')
@@ -46,19 +73,22 @@ export async function flaggedPage(
     .execute()
   const rows = found.map(({ match_count: _count, ...row }) => row)
   if (found.length > 0 || offset === 0) return { rows, count: Number(found[0]?.match_count ?? 0) }
-  const { count } = await flaggedClaims(db, { app, where })
+  const { count } = await flaggedClaims(db, { app, where, apps })
     .select((eb) => eb.fn.countAll<number | string | bigint>().as('count'))
     .executeTakeFirstOrThrow()
   return { rows, count: Number(count) }
 }
 
-/** Every flagged claim of the app meeting the condition, newest id first, EXPORT_PAGE_SIZE at a time. */
+/**
+ * Every claim of the app flagged by a match in `apps`, meeting the condition, newest id first,
+ * EXPORT_PAGE_SIZE at a time.
+ */
 export async function* flaggedExportPages(
   db: Kysely<Database>,
-  { app, where }: { app: string; where: ClaimCondition | undefined },
+  { app, where, apps }: { app: string; where: ClaimCondition | undefined; apps: VisibleApps },
 ): AsyncGenerator<SubmissionRow[]> {
   const ids = (
-    await flaggedClaims(db, { app, where }).select('claims.id').orderBy('claims.id', 'desc').execute()
+    await flaggedClaims(db, { app, where, apps }).select('claims.id').orderBy('claims.id', 'desc').execute()
   ).map(({ id }) => Number(id))
   for (let start = 0; start < ids.length; start += EXPORT_PAGE_SIZE) {
     yield await db
@@ -70,19 +100,21 @@ export async function* flaggedExportPages(
   }
 }
 
-/** For each of these claims with a duplicate screenshot, the other claims' ids, lowest first. */
+/**
+ * For each of these claims with a duplicate screenshot, the other claims' ids, lowest first: only those
+ * in the apps given, so that an account limited to some apps never learns another app's claim ids.
+ */
 export async function findDuplicateIds(
   db: Kysely<Database>,
-  claimIds: number[],
+  { claimIds, apps }: { claimIds: number[]; apps: VisibleApps },
 ): Promise<Map<number, number[]>> {
   const byClaim = new Map<number, number[]>()
   if (claimIds.length === 0) return byClaim
-  const rows = await db
-    .selectFrom('screenshot_matches')
-    .select(['claim_id', 'other_claim_id'])
-    .where('claim_id', 'in', claimIds)
-    .orderBy('claim_id')
-    .orderBy('other_claim_id')
+  const rows = await visibleMatches(db, apps)
+    .select(['screenshot_matches.claim_id', 'screenshot_matches.other_claim_id'])
+    .where('screenshot_matches.claim_id', 'in', claimIds)
+    .orderBy('screenshot_matches.claim_id')
+    .orderBy('screenshot_matches.other_claim_id')
     .execute()
   for (const { claim_id, other_claim_id } of rows) {
     const list = byClaim.get(Number(claim_id)) ?? []
@@ -92,24 +124,30 @@ export async function findDuplicateIds(
   return byClaim
 }
 
-/** Each page's rows with their duplicates' ids (duplicate_of), read in one query a page. */
+/** Each page's rows with their duplicates' ids (duplicate_of) in these apps, read in one query a page. */
 export async function* withDuplicateIds(
   db: Kysely<Database>,
-  pages: AsyncIterable<SubmissionRow[]>,
+  { pages, apps }: { pages: AsyncIterable<SubmissionRow[]>; apps: VisibleApps },
 ): AsyncGenerator<SubmissionRow[]> {
   for await (const rows of pages) {
-    const duplicates = await findDuplicateIds(
-      db,
-      rows.map(({ id }) => Number(id)),
-    )
+    const duplicates = await findDuplicateIds(db, { claimIds: rows.map(({ id }) => Number(id)), apps })
     yield rows.map((row) => ({ ...row, duplicate_of: duplicates.get(Number(row.id)) ?? [] }))
   }
 }
 
-/** Whether a claim has a duplicate screenshot (a row in screenshot_matches), as a condition on claims. */
-export const IS_FLAGGED_CLAIM = sql<SqlBool>`EXISTS (SELECT 1 FROM screenshot_matches WHERE screenshot_matches.claim_id = claims.id)`
+/** Whether a claim has a duplicate screenshot in these apps (a row in screenshot_matches), as a condition on claims. */
+export function isFlaggedIn(apps: VisibleApps): RawBuilder<SqlBool> {
+  const visible = apps === 'every' ? sql`` : sql`AND ${otherClaimIn(apps)}`
+  return sql<SqlBool>`EXISTS (SELECT 1 FROM screenshot_matches WHERE screenshot_matches.claim_id = claims.id ${visible})`
+}
 
-/** The CSV's Flagged cell in PostgreSQL (see submissionCsvRecordSql): the duplicates' ids, lowest first. */
-export const DUPLICATE_IDS_CSV_SQL = sql<string>`coalesce((
+/**
+ * The CSV's Flagged cell in PostgreSQL (see submissionCsvRecordSql): the ids of the duplicates in these
+ * apps (as findDuplicateIds), lowest first.
+ */
+export function duplicateIdsCsvSql(apps: VisibleApps): RawBuilder<string> {
+  const inApps = apps === 'every' ? sql`` : sql`AND ${otherClaimIn(apps)}`
+  return sql<string>`coalesce((
   SELECT string_agg(screenshot_matches.other_claim_id::text, ' ' ORDER BY screenshot_matches.other_claim_id)
-  FROM screenshot_matches WHERE screenshot_matches.claim_id = claims.id), '')`
+  FROM screenshot_matches WHERE screenshot_matches.claim_id = claims.id ${inApps}), '')`
+}

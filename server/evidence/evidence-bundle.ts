@@ -3,6 +3,7 @@ import { buffer } from 'node:stream/consumers'
 import yazl from 'yazl'
 import type { Kysely } from 'kysely'
 import { AppError } from '../../src/app-error.ts'
+import type { VisibleApps } from '../../src/api/staff.ts'
 import type { FormConfig } from '../../src/form-config.ts'
 import { DEFAULT_LOCALE, parseLocale, type Locale, type Translator } from '../../src/translate.ts'
 import { findAgreementByClaimId } from '../agreements/agreement-record.repository.ts'
@@ -32,6 +33,7 @@ export async function evidenceBundleFiles({
   translators,
   agreementPdfs,
   claimId,
+  visibleApps,
   authorize = () => undefined,
   recordDownload,
 }: {
@@ -42,6 +44,8 @@ export async function evidenceBundleFiles({
   translators: (locale: Locale) => Translator
   agreementPdfs: AgreementPdfs
   claimId: number
+  /** The apps whose claims the one who asks may see: ledger.json shows other entries as hashes only. */
+  visibleApps: VisibleApps
   /** Throws when whoever asks may not have the claim's app's evidence; called before any work. */
   authorize?: (app: string) => void
   /** Puts the download on record (the audit log): no bundle is handed out that is not. */
@@ -83,7 +87,7 @@ export async function evidenceBundleFiles({
     { name: 'record.json', bytes: Buffer.from(recordText(claimRecordFromRows(claim, record)), 'utf8') },
     {
       name: 'ledger.json',
-      bytes: Buffer.from(`${JSON.stringify(await ledgerAround(db, claimId), null, 2)}\n`),
+      bytes: Buffer.from(`${JSON.stringify(await ledgerAround(db, { claimId, visibleApps }), null, 2)}\n`),
     },
     { name: 'VERIFY.txt', bytes: Buffer.from(verifyText(claimId, extension), 'utf8') },
   ]
@@ -91,8 +95,18 @@ export async function evidenceBundleFiles({
   return { files, signedAt: new Date(signed.signedAt) }
 }
 
-/** The claim's ledger entries, each with the entry before it and the one after it. */
-async function ledgerAround(db: Kysely<Database>, claimId: number) {
+/**
+ * The claim's ledger entries, each with the entry before it and the one after it. A neighbour that is not
+ * a claim of an app in `visibleApps` (another app's claim, an intake, a staff action, a purge) keeps only
+ * its seq, prev_hash, hash and hmac: its subject would name a record the reader may not see, and the
+ * chain proof needs no more of it: the claim's own entries recompute whole, the entry before holds the
+ * hash the claim's first entry names as prev_hash, the entry after names the claim's last hash as its
+ * own prev_hash, and each hmac is checked under the firm's key as before.
+ */
+async function ledgerAround(
+  db: Kysely<Database>,
+  { claimId, visibleApps }: { claimId: number; visibleApps: VisibleApps },
+) {
   const own = await db
     .selectFrom('evidence_ledger')
     .select('seq')
@@ -105,7 +119,37 @@ async function ledgerAround(db: Kysely<Database>, claimId: number) {
     .where('seq', 'in', seqs)
     .orderBy('seq')
     .execute()
-  return entries.map((entry) => ({ ...entry, seq: Number(entry.seq) }))
+  const subject = subjectOf('claim', claimId)
+  const seen = await visibleSubjects(db, {
+    subjects: entries.map((entry) => entry.subject).filter((other) => other !== subject),
+    visibleApps,
+  })
+  return entries.map((entry) => {
+    const seq = Number(entry.seq)
+    if (entry.subject === subject || seen.has(entry.subject)) return { ...entry, seq }
+    return { seq, prev_hash: entry.prev_hash, hash: entry.hash, hmac: entry.hmac }
+  })
+}
+
+/** Which of these ledger subjects the reader may see whole: every one for 'every', else claims of their apps. */
+async function visibleSubjects(
+  db: Kysely<Database>,
+  { subjects, visibleApps }: { subjects: string[]; visibleApps: VisibleApps },
+): Promise<Set<string>> {
+  if (visibleApps === 'every') return new Set(subjects)
+  const claimIds = subjects.flatMap((other) => {
+    const match = /^claim:(\d{1,15})$/.exec(other)
+    return match ? [Number(match[1])] : []
+  })
+  // anything else, or a claim purged since (no row left to say its app), stays hashes only: fail-closed
+  if (claimIds.length === 0 || visibleApps.length === 0) return new Set()
+  const rows = await db
+    .selectFrom('claims')
+    .select('id')
+    .where('id', 'in', claimIds)
+    .where('app', 'in', visibleApps)
+    .execute()
+  return new Set(rows.map(({ id }) => subjectOf('claim', Number(id))))
 }
 
 function verifyText(claimId: number, extension: string): string {
@@ -133,6 +177,10 @@ Every hash below is SHA-256, written as 64 hexadecimal characters. On Linux and 
    no white space). Each entry's prev_hash is
    the hash of the entry before it, so no entry can be changed, removed or put in between without
    breaking every hash that follows. ledger.json holds the claim's entries and those on either side.
+   A neighbour about a record the downloading account may not see (another app's claim, a staff
+   action) shows only its seq, prev_hash, hash and hmac: its own hash cannot be recomputed from this
+   bundle, but the claim's first entry names it as prev_hash and the entry after the claim's last one
+   names that entry's hash as its prev_hash, so the claim's place in the chain still checks.
 
 4. The keyed checks. "seal_hmac" and "hmac" are HMAC-SHA-256 of the seal and of the entry's hash
    under the firm's evidence key, which is not in this bundle: the firm checks them with

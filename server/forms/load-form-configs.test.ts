@@ -2,7 +2,14 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import { BASE_CONFIG_FILE, FormConfigError, loadFormConfigs, META_SCHEMA_FILE } from './load-form-configs.ts'
+import {
+  BASE_CONFIG_FILE,
+  FormConfigError,
+  INTAKE_CONFIG_FILE,
+  loadFormConfigs,
+  META_SCHEMA_FILE,
+} from './load-form-configs.ts'
+import { loadIntakeConfig } from './load-intake-config.ts'
 
 const FORMS_DIR = path.resolve(import.meta.dirname, '..', '..', 'forms')
 const STEP_2_SLUGS = [
@@ -144,6 +151,41 @@ describe('loadFormConfigs', () => {
     expect(problemsOf(dir).join('\n')).toMatch(
       /base\/step2\.json: \/schema\/properties\/email: must have required property 'maxLength'/,
     )
+  })
+
+  it('refuses a box that starts ticked: a boolean field with "default": true, in an app or the intake', () => {
+    const consent = { type: 'boolean', title: 'I agree to be contacted about my claim', default: true }
+    const dir = makeFormsDir({
+      'acme-cash.json': makeFormConfig('acme-cash', {
+        schema: { properties: { contactConsent: consent } },
+      }),
+    })
+
+    expect(problemsOf(dir).join('\n')).toMatch(
+      /acme-cash\.json: \/schema\/properties\/contactConsent\/default: must be equal to constant: false/,
+    )
+
+    const intake = readJsonFile(path.join(FORMS_DIR, INTAKE_CONFIG_FILE)) as {
+      schema: { properties: Record<string, Json> }
+    }
+    intake.schema.properties.communicationsConsent!.default = true
+    const intakeDir = makeFormsDir({ [INTAKE_CONFIG_FILE]: intake })
+    fs.copyFileSync(
+      path.join(FORMS_DIR, 'intake-config.schema.json'),
+      path.join(intakeDir, 'intake-config.schema.json'),
+    )
+    expect(() => loadIntakeConfig(intakeDir)).toThrow(
+      /intake\.json: \/schema\/properties\/communicationsConsent\/default: must be equal to constant: false/,
+    )
+  })
+
+  it('loads forms/intake.json with both consent boxes unticked', () => {
+    const { schema } = loadIntakeConfig(FORMS_DIR)
+    const properties = schema.properties as Record<string, Json>
+    expect([properties.consentAgreed!.default, properties.communicationsConsent!.default]).toEqual([
+      undefined,
+      undefined,
+    ])
   })
 
   it("lays an app's file over the base: one key overridden, the rest of the base kept", () => {

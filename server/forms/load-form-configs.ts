@@ -124,7 +124,9 @@ export function describeErrors(file: string, errors: ErrorObject[]): string[] {
         ? `unknown property "${String(error.params.additionalProperty)}"`
         : error.keyword === 'enum'
           ? `${error.message}: ${(error.params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`
-          : error.message
+          : error.keyword === 'const'
+            ? `${error.message}: ${JSON.stringify(error.params.allowedValue)}`
+            : error.message
     return `${file}: ${pointer}: ${detail}`
   })
 }

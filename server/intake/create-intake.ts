@@ -123,7 +123,8 @@ export async function createIntake({
         zip_code: intake.zipCode.trim(),
         signature: intake.signature,
         consent_agreed: intake.consentAgreed ? 1 : 0,
-        communications_consent: intake.communicationsConsent === false ? 0 : 1,
+        // an unticked box sends nothing: only a tick is consent, never its absence
+        communications_consent: intake.communicationsConsent === true ? 1 : 0,
         consent_version: config.consentVersion,
         consent_text: consents.main,
         communications_consent_text: consents.communications,

@@ -6,6 +6,7 @@ import {
   type Selectable,
   type SqlBool,
 } from 'kysely'
+import type { VisibleApps } from '../../src/api/staff.ts'
 import type { ClaimsTable, Database } from '../db/database.ts'
 import { filteredCount, filtersHold, type ClaimFilter } from './claim-filters.ts'
 import type { CsvBody } from './csv.ts'
@@ -63,14 +64,21 @@ export interface ClaimSearch {
     filters: readonly ClaimFilter[]
     page: number
     pageSize: number
+    /** With `flagged`: only claims with a duplicate in these apps (those of the account that asks). */
+    visibleApps: VisibleApps
   }): Promise<SubmissionsPage>
-  /** Every claim matching the term, newest first, as a CSV body with this origin in the screenshot links. */
+  /**
+   * Every claim matching the term, newest first, as a CSV body with this origin in the screenshot links;
+   * its Flagged column (and `flagged`) takes only the duplicates in `visibleApps` (those of the account
+   * that exports).
+   */
   exportBody(query: {
     app: string
     term: SearchTerm | undefined
     flagged: boolean
     filters: readonly ClaimFilter[]
     origin: string
+    visibleApps: VisibleApps
   }): CsvBody<SubmissionRow>
 }
 

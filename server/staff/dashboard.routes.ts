@@ -9,7 +9,7 @@ import { findFormOrThrow } from '../forms/find-form.ts'
 import { siteOrigin } from '../public-origin.ts'
 import type { ScreenshotStorage } from '../uploads/screenshot-storage.ts'
 import { actorOf, type RecordAudit } from './audit-log.ts'
-import { assertCanExport, assertCanSee } from './require-staff.ts'
+import { assertCanExport, assertCanSee, staffAccountOf } from './require-staff.ts'
 import { evidenceBundleFiles, zipBundle } from '../evidence/evidence-bundle.ts'
 import type { Languages } from '../i18n/languages.ts'
 import type { AgreementPdfs } from '../agreements/agreement-pdfs.ts'
@@ -23,7 +23,7 @@ import { parseClaimFilters } from './claim-filters.ts'
 import { findDuplicateIds } from '../duplicates/flagged-claims.ts'
 import { duplicateScreenshotRoutes } from '../duplicates/duplicate-screenshots.routes.ts'
 import { SUBMISSION_CSV_HEADER, submissionRowToSubmission } from './submission.ts'
-import type { StaffPage, StaffSubmission } from '../../src/api/staff.ts'
+import { visibleApps, type StaffPage, type StaffSubmission } from '../../src/api/staff.ts'
 
 const NO_STORE = 'private, no-store'
 
@@ -56,11 +56,17 @@ export function dashboardRoutes({
     assertCanSee(res, slug)
     const { term, flagged, page, pageSize } = parseListQuery(req.query)
     const filters = parseClaimFilters(req.query)
-    const { rows, count, total } = await claims.page({ app: slug, term, flagged, filters, page, pageSize })
-    const duplicates = await findDuplicateIds(
-      db,
-      rows.map(({ id }) => Number(id)),
-    )
+    const seen = visibleApps(staffAccountOf(res))
+    const { rows, count, total } = await claims.page({
+      app: slug,
+      term,
+      flagged,
+      filters,
+      page,
+      pageSize,
+      visibleApps: seen,
+    })
+    const duplicates = await findDuplicateIds(db, { claimIds: rows.map(({ id }) => Number(id)), apps: seen })
     res.set('Cache-Control', NO_STORE).json({
       success: true,
       data: rows.map((row) =>
@@ -92,7 +98,14 @@ export function dashboardRoutes({
     const result = await sendCsv(res, {
       fileName: `${slug}-submissions-${new Date().toISOString().slice(0, 10)}.csv`,
       header: SUBMISSION_CSV_HEADER,
-      ...claims.exportBody({ app: slug, term, flagged, filters, origin: siteOrigin(req) }),
+      ...claims.exportBody({
+        app: slug,
+        term,
+        flagged,
+        filters,
+        origin: siteOrigin(req),
+        visibleApps: visibleApps(staffAccountOf(res)),
+      }),
     })
     const filtered = filters.map(({ name, is }) => `, ${is ? '' : 'not '}${name}`).join('')
     const detail = `${result.written} rows${term ? ' (search)' : ''}${flagged ? ' (flagged)' : ''}${filtered}${result.complete ? '' : ', client left early'}`
@@ -145,6 +158,7 @@ export function dashboardRoutes({
       agreementPdfs,
       claimId: id,
       authorize: (app) => assertCanExport(res, app),
+      visibleApps: visibleApps(staffAccountOf(res)),
       recordDownload: (entry) => audit({ ...actorOf(req, res), ...entry }),
     })
     res

@@ -1,11 +1,12 @@
 import { sql, type Kysely, type SqlBool } from 'kysely'
+import type { VisibleApps } from '../../src/api/staff.ts'
 import { copyColumnOut } from '../db/copy-out.ts'
 import type { Database } from '../db/database.ts'
 import { appTotal, matchingPage, newestPage, type ClaimCondition, type ClaimSearch } from './claim-list.ts'
 import { filtersHold, type ClaimFilter } from './claim-filters.ts'
 import { likePattern, type SearchTerm } from './search-term.ts'
 import { submissionCsvRecordSql } from './submission.ts'
-import { flaggedPage, IS_FLAGGED_CLAIM } from '../duplicates/flagged-claims.ts'
+import { flaggedPage, isFlaggedIn } from '../duplicates/flagged-claims.ts'
 
 /**
  * PostgreSQL: a term is matched with LIKE on claims.search_text (the four fields lowercased, migration
@@ -13,13 +14,13 @@ import { flaggedPage, IS_FLAGGED_CLAIM } from '../duplicates/flagged-claims.ts'
  */
 export function postgresClaimSearch(db: Kysely<Database>): ClaimSearch {
   return {
-    async page({ app, term, flagged, filters, page, pageSize }) {
+    async page({ app, term, flagged, filters, page, pageSize, visibleApps }) {
       const offset = (page - 1) * pageSize
       if (flagged) {
         const where: ClaimCondition = (eb) =>
           eb.and([...(term ? [matchesTerm(term)(eb)] : []), filtersHold(filters)])
         const [found, total] = await Promise.all([
-          flaggedPage(db, { app, where, offset, pageSize }),
+          flaggedPage(db, { app, where, apps: visibleApps, offset, pageSize }),
           appTotal(db, app),
         ])
         return { ...found, total }
@@ -32,8 +33,8 @@ export function postgresClaimSearch(db: Kysely<Database>): ClaimSearch {
       ])
       return { ...found, total }
     },
-    exportBody({ app, term, flagged, filters, origin }) {
-      return { chunks: csvChunks(db, { app, term, flagged, filters, origin }) }
+    exportBody({ app, term, flagged, filters, origin, visibleApps }) {
+      return { chunks: csvChunks(db, { app, term, flagged, filters, origin, visibleApps }) }
     },
   }
 }
@@ -52,18 +53,20 @@ async function* csvChunks(
     flagged,
     filters,
     origin,
+    visibleApps,
   }: {
     app: string
     term: SearchTerm | undefined
     flagged: boolean
     filters: readonly ClaimFilter[]
     origin: string
+    visibleApps: VisibleApps
   },
 ) {
   const inApp = db.selectFrom('claims').where('claims.app', '=', app).where(filtersHold(filters))
-  const claims = flagged ? inApp.where(IS_FLAGGED_CLAIM) : inApp
+  const claims = flagged ? inApp.where(isFlaggedIn(visibleApps)) : inApp
   const records = (term ? claims.where(matchesTerm(term)) : claims)
-    .select(submissionCsvRecordSql(origin).as('record'))
+    .select(submissionCsvRecordSql({ origin, apps: visibleApps }).as('record'))
     .orderBy('claims.id', 'desc')
     .compile()
   for await (const { bytes, count } of copyColumnOut(db, records)) yield { text: bytes, records: count }

@@ -25,13 +25,13 @@ import { flaggedExportPages, flaggedPage, withDuplicateIds } from '../duplicates
  */
 export function sqliteClaimSearch(db: Kysely<Database>): ClaimSearch {
   return {
-    async page({ app, term, flagged, filters, page, pageSize }) {
+    async page({ app, term, flagged, filters, page, pageSize, visibleApps }) {
       const offset = (page - 1) * pageSize
       if (flagged) {
         const where: ClaimCondition = (eb) =>
           eb.and([...(term ? [likeAnyField(term)(eb)] : []), filtersHold(filters)])
         const [found, total] = await Promise.all([
-          flaggedPage(db, { app, where, offset, pageSize }),
+          flaggedPage(db, { app, where, apps: visibleApps, offset, pageSize }),
           appTotal(db, app),
         ])
         return { ...found, total }
@@ -47,15 +47,16 @@ export function sqliteClaimSearch(db: Kysely<Database>): ClaimSearch {
       ])
       return { ...found, total }
     },
-    exportBody({ app, term, flagged, filters, origin }) {
+    exportBody({ app, term, flagged, filters, origin, visibleApps }) {
       const pages = flagged
         ? flaggedExportPages(db, {
             app,
             where: (eb) => eb.and([...(term ? [likeAnyField(term)(eb)] : []), filtersHold(filters)]),
+            apps: visibleApps,
           })
         : exportPages(db, { app, term, filters })
       return {
-        pages: withDuplicateIds(db, pages),
+        pages: withDuplicateIds(db, { pages, apps: visibleApps }),
         record: (row) => submissionCsvRecord(submissionRowToSubmission(row), origin),
       }
     },

@@ -1,8 +1,8 @@
 import { sql, type RawBuilder } from 'kysely'
-import type { StaffSubmission } from '../../src/api/staff.ts'
+import type { StaffSubmission, VisibleApps } from '../../src/api/staff.ts'
 import type { SubmissionRow } from './claim-list.ts'
 import { isoTimestamp } from '../db/timestamp.ts'
-import { DUPLICATE_IDS_CSV_SQL } from '../duplicates/flagged-claims.ts'
+import { duplicateIdsCsvSql } from '../duplicates/flagged-claims.ts'
 import { csvCell, csvCellSql, csvCountSql, CSV_LINE_END } from './csv.ts'
 
 /** A claim as the dashboards receive it (the contract lives in src/api/staff.ts). */
@@ -70,7 +70,14 @@ export function submissionCsvRecord(submission: Submission, origin: string): (st
  * line end): what the export streams from the database. Each cell follows csvCell, the date
  * toISOString (to the millisecond, cut rather than rounded, as pg's Date is).
  */
-export function submissionCsvRecordSql(origin: string): RawBuilder<string> {
+export function submissionCsvRecordSql({
+  origin,
+  apps,
+}: {
+  origin: string
+  /** The apps whose claims the Flagged cell may name. */
+  apps: VisibleApps
+}): RawBuilder<string> {
   // the screenshot URL's cell around its id: digits change neither the formula prefix nor the quoting
   const idMark = String(Number.MAX_SAFE_INTEGER)
   const urlCell = csvCell(`${origin}${screenshotPath(Number.MAX_SAFE_INTEGER)}`)
@@ -88,7 +95,7 @@ export function submissionCsvRecordSql(origin: string): RawBuilder<string> {
     csvCountSql(sql.ref('claims.membership_months')),
     csvCellSql(sql.ref('claims.locale')),
     sql`${urlCell.slice(0, idAt)}::text || claims.id || ${urlCell.slice(idAt + idMark.length)}::text`,
-    DUPLICATE_IDS_CSV_SQL,
+    duplicateIdsCsvSql(apps),
   ]
   return sql<string>`${sql.join(cells, sql` || ',' || `)} || ${CSV_LINE_END}::text`
 }

@@ -37,6 +37,18 @@ export function canSeeApp(account: Pick<StaffAccountView, 'role' | 'apps'>, app:
   return account.role === 'admin' || account.apps.some((access) => access.app === app)
 }
 
+/**
+ * The apps whose claims the account may see, for a query that must leave the others out: 'every' for an
+ * admin, else the account's apps (none: nothing is visible).
+ * @example visibleApps({ role: 'staff', apps: [{ app: 'brigit', canExport: false }] }) // ['brigit']
+ */
+export function visibleApps(account: Pick<StaffAccountView, 'role' | 'apps'>): VisibleApps {
+  return account.role === 'admin' ? 'every' : account.apps.map(({ app }) => app)
+}
+
+/** What visibleApps answers. */
+export type VisibleApps = 'every' | readonly string[]
+
 /** Whether the account may export the app's claims (CSV, evidence bundles). */
 export function canExportApp(account: Pick<StaffAccountView, 'role' | 'apps'>, app: string): boolean {
   return account.role === 'admin' || account.apps.some((access) => access.app === app && access.canExport)

@@ -6,6 +6,7 @@ import { sql } from 'kysely'
 import request from 'supertest'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { intakeAppChoices, intakeConsentTexts } from '../../src/intake-config.ts'
+import { intakeRecordFromRow, sealOf } from '../../server/evidence/sealed-record.ts'
 import {
   TEMPLATES,
   addSpanishTexts,
@@ -446,10 +447,40 @@ for (const dialect of DIALECTS) {
         expect(cases[0]).toMatchObject({ app: 'moneylion', address_line_2: 'Apt 4', is_active_military: 1 })
       })
 
-      it('stores the marketing consent as given when left out (checked by default)', async () => {
-        await postIntake(ctx, makeIntakeData({ communicationsConsent: undefined })).expect(201)
-        const row = await ctx.db.selectFrom('form_submissions').selectAll().executeTakeFirstOrThrow()
-        expect(row.communications_consent).toBe(1)
+      it('stores the communications consent as not given when its box is left unticked, and seals it so with its text', async () => {
+        // an unticked box the claimant never touched sends nothing; one ticked and unticked sends false
+        for (const communicationsConsent of [undefined, false]) {
+          await clearIntakes(ctx)
+          const created = await postIntake(ctx, makeIntakeData({ communicationsConsent })).expect(201)
+          const row = await ctx.db.selectFrom('form_submissions').selectAll().executeTakeFirstOrThrow()
+          expect(row.communications_consent).toBe(0)
+          const record = intakeRecordFromRow(row)
+          expect(record.fields).toMatchObject({ consentAgreed: true, communicationsConsent: false })
+          expect(record.consent).toEqual({
+            version: ctx.intake.consentVersion,
+            text: intakeConsentTexts(ctx.intake).main,
+            communicationsText: intakeConsentTexts(ctx.intake).communications,
+          })
+          const sealed = await ctx.db
+            .selectFrom('evidence_ledger')
+            .select('seal')
+            .where('subject', '=', `intake:${created.body.id}`)
+            .executeTakeFirstOrThrow()
+          expect(sealed.seal).toBe(sealOf(record))
+        }
+      })
+
+      it('refuses an intake whose agreement consent is not ticked with 422 naming it, and stores nothing', async () => {
+        for (const consentAgreed of [undefined, false]) {
+          const res = await postIntake(ctx, makeIntakeData({ consentAgreed })).expect(422)
+          expect(res.body.error.message).toBe(
+            `${intakeConsentTexts(ctx.intake).main}: You must agree to the terms`,
+          )
+          expect(res.body.error.fields).toEqual({
+            consentAgreed: { __errors: ['You must agree to the terms'] },
+          })
+          expect(await counts(ctx)).toEqual({ intakes: 0, cases: 0 })
+        }
       })
 
       it('makes one case for each of the four apps', async () => {

@@ -13,6 +13,10 @@ export interface IntakeInput {
   email: string
   phoneDigits: string
   state?: string
+  /** Ticks the agreement consent unless false: the box starts unticked. */
+  agreementConsent?: boolean
+  /** Ticks the communications consent unless false: the box starts unticked. */
+  communicationsConsent?: boolean
 }
 
 export const APPS_QUESTION = 'Which cash advance apps have you used?'
@@ -20,6 +24,8 @@ export const FEES_QUESTION = 'Which fees have you paid?'
 export const OVER_18_QUESTION = 'Are you 18 years of age or older?'
 export const MILITARY_QUESTION = 'Are you an active member of the military?'
 export const BANKRUPTCY_QUESTION = 'Have you filed for bankruptcy?'
+export const AGREEMENT_CONSENT = /^I agree to the Attorney-Client Agreement/
+export const COMMUNICATIONS_CONSENT = /^I agree to receive calls, texts and e-mails/
 
 export function submitButton(page: Page) {
   return page.getByRole('button', { name: 'Submit My Claim' })
@@ -45,6 +51,10 @@ export async function fillIntake(page: Page, input: IntakeInput): Promise<void> 
   await page.getByLabel(/^State\W*$/).selectOption({ label: input.state ?? 'Hawaii' })
   await page.getByLabel('ZIP Code').fill('96814')
   await drawSignature(page)
+  if (input.agreementConsent !== false) await page.getByRole('checkbox', { name: AGREEMENT_CONSENT }).check()
+  if (input.communicationsConsent !== false) {
+    await page.getByRole('checkbox', { name: COMMUNICATIONS_CONSENT }).check()
+  }
 }
 
 export async function answer(page: Page, question: string, choice: 'Yes' | 'No'): Promise<void> {

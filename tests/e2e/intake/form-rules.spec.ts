@@ -2,8 +2,10 @@ import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { baseUrl, launchBrowser, openPhonePage, shown } from '../browser.ts'
 import {
+  AGREEMENT_CONSENT,
   answer,
   APPS_QUESTION,
+  COMMUNICATIONS_CONSENT,
   BANKRUPTCY_QUESTION,
   MILITARY_QUESTION,
   OVER_18_QUESTION,
@@ -27,9 +29,6 @@ const EVERY_MESSAGE = [
   'Signature is required',
   'You must agree to the terms',
 ]
-
-const MAIN_CONSENT = /^I agree to the Attorney-Client Agreement/
-const COMMUNICATIONS_CONSENT = /^I agree to receive calls, texts and e-mails/
 
 describe('the main intake form checks every answer before sending', () => {
   let browser: Browser
@@ -65,7 +64,7 @@ describe('the main intake form checks every answer before sending', () => {
     await page.waitForURL('**/view-agreement')
   })
 
-  it('lists the four apps, leaves Yes/No unanswered and ticks both consents', async () => {
+  it('lists the four apps, leaves Yes/No unanswered and both consents unticked', async () => {
     const apps = page.getByRole('group', { name: APPS_QUESTION }).getByRole('checkbox')
     const labels = await page.getByRole('group', { name: APPS_QUESTION }).locator('label').allInnerTexts()
     expect(labels.map((label) => label.trim())).toEqual(['Earnin', 'Chime', 'MoneyLion', 'FloatMe'])
@@ -82,8 +81,8 @@ describe('the main intake form checks every answer before sending', () => {
         await radios.evaluateAll((inputs) => inputs.some((input) => (input as HTMLInputElement).checked)),
       ).toBe(false)
     }
-    expect(await page.getByRole('checkbox', { name: MAIN_CONSENT }).isChecked()).toBe(true)
-    expect(await page.getByRole('checkbox', { name: COMMUNICATIONS_CONSENT }).isChecked()).toBe(true)
+    expect(await page.getByRole('checkbox', { name: AGREEMENT_CONSENT }).isChecked()).toBe(false)
+    expect(await page.getByRole('checkbox', { name: COMMUNICATIONS_CONSENT }).isChecked()).toBe(false)
     const states = await page
       .getByLabel(/^State\W*$/)
       .locator('option')
@@ -104,7 +103,6 @@ describe('the main intake form checks every answer before sending', () => {
   })
 
   it('shows every message on an empty submit and sends nothing', async () => {
-    await page.getByRole('checkbox', { name: MAIN_CONSENT }).click()
     await submitButton(page).click()
     for (const message of EVERY_MESSAGE) await shown(page.getByText(message, { exact: true }))
     await page.waitForTimeout(300)
@@ -139,13 +137,11 @@ describe('the main intake form checks every answer before sending', () => {
     await shown(page.getByText('First name is required'))
   })
 
-  it('asks for the main consent again when it is unticked, and not for the communications one', async () => {
-    await page.getByRole('checkbox', { name: COMMUNICATIONS_CONSENT }).click()
-    await page.getByRole('checkbox', { name: MAIN_CONSENT }).click()
+  it('asks for the agreement consent when it is left unticked, and not for the communications one', async () => {
     await submitButton(page).click()
     await shown(page.getByText('You must agree to the terms'))
     expect(await page.getByText('Please answer the communications consent').count()).toBe(0)
-    await page.getByRole('checkbox', { name: MAIN_CONSENT }).click()
+    await page.getByRole('checkbox', { name: AGREEMENT_CONSENT }).click()
     expect(await page.getByText('You must agree to the terms').count()).toBe(0)
   })
 

@@ -62,6 +62,8 @@ describe('a claimant completes the main form with the keyboard alone', () => {
     await page.waitForFunction(() => document.activeElement?.id === 'root_signature')
     await typeText(page, 'Keala Keys')
     await shown(page.getByText('✓ Signature captured'))
+    await tabTo(page, '#root_consentAgreed')
+    await page.keyboard.press('Space')
 
     await tabTo(page, 'button.submit[type="submit"]')
     await page.keyboard.press('Enter')

@@ -70,6 +70,24 @@ describe('a phone typed, pasted or autofilled with its country code', () => {
     },
   )
 
+  for (const path of ['/brigit', '/']) {
+    it(`shows every digit of 12345678901234 typed key by key on ${path}, the leading 1 included`, async () => {
+      const { phone } = await openForm(browser, path)
+      await phone.pressSequentially('12345678901')
+      expect(await phone.inputValue()).toBe('(234) 567-8901')
+      await phone.pressSequentially('234')
+
+      expect(await phone.inputValue()).toBe('12345678901234')
+    })
+  }
+
+  it('shows every digit of +12345678901234 typed key by key, its +1 included', async () => {
+    const { phone } = await openForm(browser, '/brigit')
+    await phone.pressSequentially('+12345678901234')
+
+    expect(await phone.inputValue()).toBe('+12345678901234')
+  })
+
   it('keeps a typed +1 in front while the number is being typed', async () => {
     const { phone } = await openForm(browser, '/brigit')
     await phone.pressSequentially('+1 (555) 8')
