@@ -1,6 +1,7 @@
 import fs from 'node:fs'
 import { createRequire } from 'node:module'
-import { isDecodablePng, PNG_SIGNATURE } from '../uploads/check-png.ts'
+import { isDecodablePng } from '../uploads/check-png.ts'
+import { PNG_SIGNATURE } from '../uploads/png-image.ts'
 import { Parser } from 'htmlparser2'
 import PDFDocument from 'pdfkit'
 import { translator, type Translator } from '../../src/translate.ts'

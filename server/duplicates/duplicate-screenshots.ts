@@ -28,15 +28,19 @@ export interface DuplicateScreenshots {
 const POLL_MS = 10_000
 // a sweeper that dies holding a check (crash, deploy) leaves it to be taken again after this
 const LEASE_MS = 5 * 60_000
-// a store that cannot be read (S3 down): tried again after 1, 5, 30 minutes, then given up as unreadable
-const RETRY_DELAYS_MS = [60_000, 5 * 60_000, 30 * 60_000]
+// a check taken this often without an outcome is given up as unreadable, never taken again: a file that
+// takes its process down (memory, a crash in a decoder) would otherwise be taken after every restart
+const MAX_ATTEMPTS = 3
+// a store that cannot be read (S3 down): tried again after 1, then 30 minutes (the third attempt is the last)
+const RETRY_DELAYS_MS = [60_000, 30 * 60_000]
 const BATCH = 50
 /**
  * One claim at a time, oldest first, as agreement-copies.ts sends copies: each check is taken by a lease
  * so two server processes never do the same one; the screenshot is fingerprinted in a low-priority
  * thread (or its hashes reused when the same bytes were seen before), matched against the other
  * claimants' through indexed hash bands, and recorded in one transaction. A file that is missing or
- * does not decode is recorded as unreadable, never tried again.
+ * does not decode, or whose check was taken MAX_ATTEMPTS times without an outcome, is recorded as
+ * unreadable, never tried again.
  */
 export function createDuplicateScreenshots({
   db,
@@ -64,9 +68,16 @@ export function createDuplicateScreenshots({
       for (const check of due) {
         await loop.quietMoment()
         if (loop.isStopped()) return
-        if (await leaseCheck(db, check, LEASE_MS)) await checkClaim(check)
+        if (!(await leaseCheck(db, check, LEASE_MS))) continue
+        if (check.attempts >= MAX_ATTEMPTS) await giveUp(check)
+        else await checkClaim(check)
       }
     }
+  }
+
+  async function giveUp({ claimId, attempts }: DueCheck): Promise<void> {
+    logger.warn({ claimId, attempts }, 'screenshot check never finished; not checked for duplicates')
+    await recordCheck(db, { claimId, fingerprint: undefined, matches: [] })
   }
 
   async function checkClaim({ claimId, attempts }: DueCheck): Promise<void> {

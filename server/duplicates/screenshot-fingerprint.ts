@@ -1,7 +1,8 @@
 import crypto from 'node:crypto'
 import jpeg from 'jpeg-js'
 import { PNG } from 'pngjs'
-import { isPng } from '../uploads/check-png.ts'
+import { isImageWithinLimits, MAX_IMAGE_PIXELS } from '../uploads/image-limits.ts'
+import { isPng } from '../uploads/png-image.ts'
 
 /** What a screenshot is compared by: its bytes' SHA-256, and hashes of what it looks like. */
 export interface ScreenshotFingerprint {
@@ -34,8 +35,6 @@ const WINDOWS: readonly (readonly [left: number, right: number, top: number, bot
 // the picture is first shrunk to at most this, and every window's grid taken from that
 const SMALL_WIDTH = 256
 const SMALL_HEIGHT = 512
-// a phone screenshot is a few megapixels; past this the decoded pixels alone would be hundreds of MB
-const MAX_PIXELS = 25_000_000
 // the brightness's standard deviation (0 to 255) below which a picture is too flat to compare
 const MIN_CONTRAST = 4
 
@@ -74,22 +73,24 @@ interface DecodedImage {
 
 function decodeImage(bytes: Uint8Array): DecodedImage {
   const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)
-  if (isPng(buffer)) {
-    if (buffer.length >= 24) {
-      const pixels = buffer.readUInt32BE(16) * buffer.readUInt32BE(20)
-      if (pixels > MAX_PIXELS) throw new Error('the image has too many pixels to decode')
-    }
-    return PNG.sync.read(buffer)
+  // the door's limits again, before any decoder sizes its work by a header: a file stored before they
+  // were kept, or by another way in, must not make this thread inflate without bound
+  const mime = isPng(buffer)
+    ? 'image/png'
+    : buffer[0] === 0xff && buffer[1] === 0xd8
+      ? 'image/jpeg'
+      : undefined
+  if (!mime) throw new Error('the file is neither a PNG nor a JPEG')
+  if (!isImageWithinLimits(buffer, mime)) {
+    throw new Error('the image has more pixels than a screenshot may, or more data than its header allows')
   }
-  if (buffer[0] === 0xff && buffer[1] === 0xd8) {
-    return jpeg.decode(buffer, {
-      useTArray: true,
-      formatAsRGBA: true,
-      maxResolutionInMP: MAX_PIXELS / 1_000_000,
-      maxMemoryUsageInMB: 256,
-    })
-  }
-  throw new Error('the file is neither a PNG nor a JPEG')
+  if (mime === 'image/png') return PNG.sync.read(buffer)
+  return jpeg.decode(buffer, {
+    useTArray: true,
+    formatAsRGBA: true,
+    maxResolutionInMP: MAX_IMAGE_PIXELS / 1_000_000,
+    maxMemoryUsageInMB: 256,
+  })
 }
 
 interface GrayImage {

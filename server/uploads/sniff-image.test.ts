@@ -4,7 +4,7 @@ import { fileTypeFromBuffer } from 'file-type'
 import { describe, expect, it } from 'vitest'
 import { pngChunk } from '../../scripts/seed/png.ts'
 import { readFixture } from '../../tests/server/helpers.ts'
-import { PNG_SIGNATURE } from './check-png.ts'
+import { PNG_SIGNATURE } from './png-image.ts'
 import { isPlainPng, sniffImage } from './sniff-image.ts'
 
 const IHDR = pngChunk('IHDR', Buffer.from([0, 0, 0, 1, 0, 0, 0, 1, 8, 2, 0, 0, 0]))

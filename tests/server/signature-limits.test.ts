@@ -2,7 +2,7 @@ import zlib from 'node:zlib'
 import request from 'supertest'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { makePng, pngChunk } from '../../scripts/seed/png.ts'
-import { PNG_SIGNATURE } from '../../server/uploads/check-png.ts'
+import { PNG_SIGNATURE } from '../../server/uploads/png-image.ts'
 import {
   countClaims,
   createTestContext,

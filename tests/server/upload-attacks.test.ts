@@ -19,6 +19,7 @@ import {
   readFixture,
   type TestContext,
 } from './helpers.ts'
+import { bankScreenshot, encodeJpegImage } from './bank-screenshots.ts'
 
 // The 10 MB + 1 byte upload (413, nothing stored) and the HTML page renamed .png (422) are in claims.test.ts.
 
@@ -29,13 +30,9 @@ const SCRIPT = '<script>window.__pwned=1</script>'
 const PNG = readFixture('bank-statement.png')
 // the classic 1×1 transparent GIF
 const GIF = Buffer.from('R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7', 'base64')
+// a real JPEG: the server reads its frame header for the pixel cap
+const JPEG = encodeJpegImage(bankScreenshot({ seed: 3, width: 16, height: 16 }), 80)
 // a generated key: the app's folder, a timestamp, 16 random hex digits, the sniffed extension
-// a JPEG's start (SOI, a JFIF header) and end, all file-type and the server look at
-const JPEG = Buffer.concat([
-  Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10]),
-  Buffer.from('JFIF\0\x01\x01\0\0\x01\0\x01\0\0', 'latin1'),
-  Buffer.from([0xff, 0xd9]),
-])
 const GENERATED_KEY = /^brigit-screenshots\/\d{13}-[0-9a-f]{16}\.(png|jpg)$/
 
 /** A PNG chunk (length, type, data, CRC), to hide text inside an otherwise valid PNG. */
