@@ -16,7 +16,7 @@ type CheckResult = 'ok' | string
  * rate limits and the staff session: probes come every few seconds and carry no one's data.
  */
 export function healthRoutes({ db, storage }: { db: Kysely<Database>; storage: ScreenshotStorage }): Router {
-  const router = Router()
+  const router = Router({ caseSensitive: true })
   router.get('/healthz', (_req, res) => {
     res.set('Cache-Control', 'no-store').json({ status: 'ok' })
   })

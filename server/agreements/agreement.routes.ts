@@ -66,7 +66,7 @@ export function agreementRoutes({
   /** The Origin check and the limits every public POST passes first (guardPublicPost). */
   guardPost: (door: PublicDoor) => RequestHandler
 }): Router {
-  const router = Router()
+  const router = Router({ caseSensitive: true })
   const json = express.json({ limit: '4kb' })
 
   router.post('/api/agreements/lookup', guardPost('lookup'), json, async (req, res) => {

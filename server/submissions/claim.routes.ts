@@ -43,7 +43,7 @@ export function claimRoutes({
   /** The Origin check and the limits every public POST passes first (guardPublicPost). */
   guardPost: (door: PublicDoor) => RequestHandler
 }): Router {
-  const router = Router()
+  const router = Router({ caseSensitive: true })
   const services = {
     claims: claimStore(db, evidenceKey),
     storage,

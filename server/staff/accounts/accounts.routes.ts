@@ -45,7 +45,7 @@ export function accountRoutes({
   audit: RecordAudit
   mailer: StaffMailer | undefined
 }): Router {
-  const router = Router()
+  const router = Router({ caseSensitive: true })
   const slugs = new Set(forms.keys())
   const apps = [...forms.values()].map(({ slug, displayName }) => ({ slug, name: displayName }))
   const json = express.json({ limit: '8kb' })
