@@ -119,7 +119,7 @@ export function createApp({
   // req.ip, req.protocol and req.secure come from X-Forwarded-* only as far as these proxies vouch for them
   app.set('trust proxy', trustProxy)
   setPublicUrl(app, publicUrl)
-  app.use(healthRoutes({ db, storage }))
+  app.use(healthRoutes({ db, storage, logger }))
   app.use(requestLogger(logger))
   app.use(
     helmet({
