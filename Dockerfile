@@ -21,6 +21,9 @@ RUN npm run build
 RUN --mount=type=cache,target=/root/.npm npm ci --omit=dev
 
 FROM ${NODE_IMAGE} AS runtime
+# HOST=0.0.0.0 lets other machines (the proxy) connect, so the server refuses to start without
+# PUBLIC_URL, the origin its e-mailed links are built from: give it at run time, as compose.yaml does
+# (docker run -e PUBLIC_URL=https://claims.example-firm.com …)
 ENV NODE_ENV=production \
   HOST=0.0.0.0 \
   PORT=3000 \

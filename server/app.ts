@@ -19,6 +19,7 @@ import type { RequireTwoFactor, TrustProxy } from './config.ts'
 import { healthRoutes } from './health.routes.ts'
 import { setPublicUrl } from './public-origin.ts'
 import { intakeRoutes } from './intake/intake.routes.ts'
+import { militaryRoutes } from './intake/military.routes.ts'
 import type { Logger } from './logger.ts'
 import { requestLogger } from './request-logger.ts'
 import { dashboardRoutes } from './staff/dashboard.routes.ts'
@@ -112,10 +113,13 @@ export function createApp({
 }: AppDeps): Express {
   const app = express()
   app.disable('x-powered-by')
+  // requireStaff guards /api/staff as written: a route that also answered /API/staff would skip it
+  // (each Router is made case-sensitive too, which this setting does not reach)
+  app.set('case sensitive routing', true)
   // req.ip, req.protocol and req.secure come from X-Forwarded-* only as far as these proxies vouch for them
   app.set('trust proxy', trustProxy)
   setPublicUrl(app, publicUrl)
-  app.use(healthRoutes({ db, storage }))
+  app.use(healthRoutes({ db, storage, logger }))
   app.use(requestLogger(logger))
   app.use(
     helmet({
@@ -157,7 +161,7 @@ export function createApp({
   // staff: login/logout first, then every other /api/staff route needs a session, whoever adds it;
   // anything outside /api/staff leaves the staff routers at once
   const audit = auditLog(db, evidenceKey)
-  const staff = Router()
+  const staff = Router({ caseSensitive: true })
   staff.use((req, _res, next) => (req.path.startsWith('/api/staff') ? next() : next('router')))
   staff.use(
     staffAuthRoutes({ db, audit, idleTimeoutMs: staffIdleTimeoutMs, requireTwoFactor, mailer: staffMailer }),
@@ -168,6 +172,7 @@ export function createApp({
   staff.use(twoFactorRoutes({ db, audit, requireTwoFactor, mailer: staffMailer }))
   staff.use(dashboardRoutes({ db, forms, intake, storage, audit, languages, agreementPdfs }))
   staff.use(auditRoutes({ db, forms, audit }))
+  staff.use(militaryRoutes({ db }))
   app.use(staff)
   app.use(firmLogoRoutes())
   app.use(uiTextRoutes({ languages }))

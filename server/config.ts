@@ -108,6 +108,14 @@ export function readServerConfig(env: NodeJS.ProcessEnv = process.env): Readonly
     )
   }
   const publicUrl = readPublicUrl(env.PUBLIC_URL)
+  // local-only default; a server others reach (HOST=0.0.0.0 behind a proxy) needs PUBLIC_URL, since
+  // e-mailed links are built from it, else from HOST:PORT (public-origin.ts), never from a request's Host
+  const host = env.HOST ?? '127.0.0.1'
+  if (!publicUrl && !isLoopbackHost(host)) {
+    throw new SettingError(
+      `PUBLIC_URL must be set when HOST "${host}" lets other machines connect: give the origin users reach, e.g. https://claims.example-firm.com (e-mailed links are built from it), or leave HOST unset (127.0.0.1)`,
+    )
+  }
   return Object.freeze({
     port,
     trustProxy: readTrustProxy(env.TRUST_PROXY),
@@ -115,8 +123,7 @@ export function readServerConfig(env: NodeJS.ProcessEnv = process.env): Readonly
     requireTwoFactor: readRequireTwoFactor(env.REQUIRE_2FA, publicUrl),
     s3: readS3Settings(env),
     serverProcesses,
-    // local-only default: set HOST=0.0.0.0 behind a reverse proxy to serve other machines
-    host: env.HOST ?? '127.0.0.1',
+    host,
     dataDir: path.resolve(env.DATA_DIR ?? 'data'),
     formsDir: path.resolve(env.FORMS_DIR ?? 'forms'),
     databaseUrl,
@@ -268,6 +275,14 @@ function isAddressOrCidr(entry: string): boolean {
   if (bits === undefined) return true
   if (!/^\d{1,3}$/.test(bits)) return false
   return Number(bits) <= (version === 4 ? 32 : 128)
+}
+
+/** Whether HOST lets only this machine connect: localhost, 127.0.0.0/8 or ::1. */
+function isLoopbackHost(host: string): boolean {
+  const name = host.trim().toLowerCase()
+  if (name === 'localhost') return true
+  if (net.isIPv4(name)) return name.startsWith('127.')
+  return net.isIPv6(name) && new URL(`http://[${name}]`).hostname === '[::1]'
 }
 
 /** PUBLIC_URL: an origin only (scheme, host, optional port), http or https; a trailing slash is forgiven. */

@@ -38,7 +38,7 @@ export function firmLogoSvg(firmName: string): string {
  * without carrying its drawing in their JavaScript.
  */
 export function firmLogoRoutes(): Router {
-  const router = Router()
+  const router = Router({ caseSensitive: true })
   const svg = firmLogoSvg(FIRM_SETTINGS.firmName)
   router.get('/firm-logo.svg', (_req, res) => {
     res.set('Cache-Control', 'public, max-age=3600').type('image/svg+xml').send(svg)

@@ -1,4 +1,5 @@
 import type { Server } from 'node:http'
+import net from 'node:net'
 import type { Kysely } from 'kysely'
 import path from 'node:path'
 import { PROJECT_ROOT } from './project-root.ts'
@@ -9,6 +10,7 @@ import { createAgreementLinks } from './agreements/agreement-links.ts'
 import { createAgreementMailer } from './agreements/agreement-mailer.ts'
 import { loadAgreementTemplates, type AgreementTemplates } from './agreements/agreement-templates.ts'
 import { createApp } from './app.ts'
+import { setOwnOrigin } from './public-origin.ts'
 import { ensureFirstAdmin } from './staff/first-admin.ts'
 import { createStaffMailer } from './staff/accounts/staff-mailer.ts'
 import type { ServerConfig } from './config.ts'
@@ -150,6 +152,8 @@ export async function startServer(
   })
   const address = server.address()
   const url = serverUrl(config.host, typeof address === 'object' && address ? address.port : config.port)
+  // without PUBLIC_URL, e-mailed links point here (public-origin.ts): the port is known only now
+  setOwnOrigin(app, url)
   logger.info(
     {
       url,
@@ -224,7 +228,8 @@ export async function prepareData({
   logger.info({ screenshotFiles: sweep.files, orphansRemoved: sweep.removed }, 'screenshot recovery')
 }
 
-/** The address to print: 0.0.0.0 means every interface, of which localhost is one. */
+/** The address to print: 0.0.0.0 (or ::) means every interface, of which localhost is one. */
 export function serverUrl(host: string, port: number): string {
-  return `http://${host === '0.0.0.0' ? 'localhost' : host}:${port}`
+  const name = host === '0.0.0.0' || host === '::' ? 'localhost' : net.isIPv6(host) ? `[${host}]` : host
+  return `http://${name}:${port}`
 }

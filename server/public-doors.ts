@@ -38,9 +38,9 @@ const ONE_MINUTE = 60 * 1000
  * What every public POST passes first, before its body is read: a browser's request from another site
  * is refused (403); with `proofOfWork`, a claim, intake or lookup without a fresh solved challenge is
  * refused (4xx, proof-of-work.ts) before anything is counted; then the POST is counted per client
- * address and kind of form, and against the ceiling across all of them, in the database so every
- * server process shares the counts (429 with Retry-After past either; the ceiling is synced once a
- * second, sharedCeiling). The download keeps its own per-address limit (agreement.routes.ts) instead.
+ * address and kind of form, and only if that lets it through, against the ceiling across all of them,
+ * in the database so every server process shares the counts (429 with Retry-After past either; the
+ * ceiling is synced once a second, sharedCeiling). The download keeps its own per-address limit (agreement.routes.ts) instead.
  */
 export function guardPublicPost({
   db,
@@ -73,10 +73,9 @@ export function guardPublicPost({
     assertSameSiteOrNoOrigin(req)
     const t = translators(requestLocale(req))
     if (proof) await proof.spend(req.get(PROOF_OF_WORK_HEADER), t)
-    const [own, all] = await Promise.all([
-      perAddress ? hitRateLimit(db, { rule: perAddress, client: clientAddress(req) }) : undefined,
-      global(),
-    ])
+    const own = perAddress
+      ? await hitRateLimit(db, { rule: perAddress, client: clientAddress(req) })
+      : undefined
     if (own && !own.allowed) {
       const message =
         door === 'lookup'
@@ -84,6 +83,9 @@ export function guardPublicPost({
           : t(PUBLIC_RATE_LIMITED_MESSAGE, { minutes: Math.ceil(own.retryAfterSeconds / 60) })
       throw tooMany(message, own)
     }
+    // only what its address may send counts toward the ceiling: else one address past its own limit
+    // could use up everyone's
+    const all = await global()
     if (!all.allowed) throw tooMany(t(PUBLIC_BUSY_MESSAGE), all)
     next()
   }

@@ -13,7 +13,7 @@ const NOT_FOUND_MARK = '<meta name="page-status" content="404">'
  * any other address, so the client shows "Page not found" without asking the API about it.
  */
 export function staticClient(clientDir: string, { slugs }: { slugs: ReadonlySet<string> }): Router {
-  const router = Router()
+  const router = Router({ caseSensitive: true })
   const indexFile = path.join(clientDir, 'index.html')
   const assetsDir = path.join(clientDir, 'assets')
   router.use('/assets', gzippedAssets(assetsDir))

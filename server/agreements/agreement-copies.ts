@@ -53,7 +53,7 @@ export function createAgreementCopies({
   agreementPdfs: AgreementPdfs
   /** Each language's texts: a copy is written in the language its agreement was signed in. */
   translators?: (locale: Locale) => Translator
-  /** PUBLIC_URL: the confirmation link's origin; unset, the one each claim came in through. */
+  /** PUBLIC_URL: the confirmation link's origin; unset, the one stored with each claim (linkOrigin). */
   publicUrl?: string | undefined
   logger: Logger
 }): AgreementCopies {

@@ -24,7 +24,7 @@ import { intakeAgreementApp } from '../../src/intake-config.ts'
 import { requestLocale } from '../i18n/request-locale.ts'
 import type { AgreementLinkSent, OpenedAgreementLink } from '../../src/api/agreements.ts'
 import type { PublicDoor } from '../public-doors.ts'
-import { siteOrigin } from '../public-origin.ts'
+import { linkOrigin } from '../public-origin.ts'
 import { LINK_TTL_MS, type AgreementLinks } from './agreement-links.ts'
 import {
   findDownloadKey,
@@ -66,7 +66,7 @@ export function agreementRoutes({
   /** The Origin check and the limits every public POST passes first (guardPublicPost). */
   guardPost: (door: PublicDoor) => RequestHandler
 }): Router {
-  const router = Router()
+  const router = Router({ caseSensitive: true })
   const json = express.json({ limit: '4kb' })
 
   router.post('/api/agreements/lookup', guardPost('lookup'), json, async (req, res) => {
@@ -77,7 +77,7 @@ export function agreementRoutes({
       .status(202)
       .set('Cache-Control', 'no-store')
       .json({ message: languages.t(locale)(LINK_SENT_MESSAGE) } satisfies AgreementLinkSent)
-    agreementLinks.request({ contact, origin: siteOrigin(req), locale })
+    agreementLinks.request({ contact, origin: linkOrigin(req), locale })
   })
 
   router.post('/api/agreements/open', guardPost('open'), json, async (req, res) => {

@@ -25,7 +25,7 @@ export function confirmationRoutes({
   /** The Origin check and the limits every public POST passes first (guardPublicPost). */
   guardPost: (door: PublicDoor) => RequestHandler
 }): Router {
-  const router = Router()
+  const router = Router({ caseSensitive: true })
   router.post(
     '/api/confirmations',
     guardPost('confirm'),

@@ -54,7 +54,7 @@ export interface AgreementCopiesTable {
   attempts: Generated<number>
   /** epoch ms, null until sent */
   sent_at: number | null
-  /** The site's origin the claim came in through: the confirmation link's when PUBLIC_URL is unset. */
+  /** The server's own origin when the claim came in (linkOrigin): the confirmation link's when PUBLIC_URL is unset. */
   link_origin: string | null
 }
 

@@ -28,7 +28,7 @@ export function duplicateScreenshotRoutes({
   forms: Map<string, FormConfig>
   audit: RecordAudit
 }): Router {
-  const router = Router()
+  const router = Router({ caseSensitive: true })
 
   router.get('/api/staff/claims/:id', async (req, res) => {
     const id = claimId(req.params.id)

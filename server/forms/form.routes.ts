@@ -20,7 +20,7 @@ export function formRoutes({
   languages: Languages
   validators: ValidatorModules
 }): Router {
-  const router = Router()
+  const router = Router({ caseSensitive: true })
   router.get('/api/forms', (_req, res) => {
     res.json({
       forms: [...forms.values()].map(({ slug, displayName, status }) => ({

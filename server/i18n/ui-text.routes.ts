@@ -9,7 +9,7 @@ import { requestLocale } from './request-locale.ts'
  * once per language for the browsers that accept it (all of them), as a Spanish page waits for it.
  */
 export function uiTextRoutes({ languages }: { languages: Languages }): Router {
-  const router = Router()
+  const router = Router({ caseSensitive: true })
   const bodies = new Map<Locale, { json: string; gzip: Buffer }>()
   router.get('/api/ui-text', (req, res) => {
     const locale = requestLocale(req)

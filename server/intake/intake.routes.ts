@@ -11,12 +11,10 @@ import { signerOf } from '../agreements/signer.ts'
 import { requestLocale } from '../i18n/request-locale.ts'
 import { createIntake } from './create-intake.ts'
 import { intakeContentThreadChecker } from '../submissions/claim-content.ts'
-import { computeMilitaryFigures } from './intake.repository.ts'
 import type { CreatedIntake } from '../../src/api/claims.ts'
-import { adminOnly } from '../staff/require-staff.ts'
 import type { PublicDoor } from '../public-doors.ts'
 
-/** The main intake form (public) and the military figures (staff: under /api/staff, behind requireStaff). */
+/** The main intake form (public); its military figures are staff's (military.routes.ts). */
 export function intakeRoutes({
   db,
   templates,
@@ -33,7 +31,7 @@ export function intakeRoutes({
   /** The Origin check and the limits every public POST passes first (guardPublicPost). */
   guardPost: (door: PublicDoor) => RequestHandler
 }): Router {
-  const router = Router()
+  const router = Router({ caseSensitive: true })
   const checkContent = intakeContentThreadChecker(templates)
   router.get('/api/intake/config', (req, res) => {
     res.set('Cache-Control', 'no-cache').json(languages.intake(requestLocale(req)))
@@ -66,9 +64,6 @@ export function intakeRoutes({
       res.status(201).json({ id: created.id, createdAt: created.createdAt } satisfies CreatedIntake)
     },
   )
-  router.get('/api/staff/military', adminOnly, async (_req, res) => {
-    res.set('Cache-Control', 'private, no-store').json(await computeMilitaryFigures(db))
-  })
   return router
 }
 

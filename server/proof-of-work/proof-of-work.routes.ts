@@ -6,7 +6,7 @@ import type { ProofOfWork } from './proof-of-work.ts'
  * never cached (each is spent once); 204 when PROOF_OF_WORK=off, and the page then sends none.
  */
 export function proofOfWorkRoutes(proofOfWork: ProofOfWork | undefined): Router {
-  const router = Router()
+  const router = Router({ caseSensitive: true })
   router.get('/api/proof-of-work', async (_req, res) => {
     res.set('Cache-Control', 'no-store')
     if (!proofOfWork) {

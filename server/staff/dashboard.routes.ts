@@ -48,7 +48,7 @@ export function dashboardRoutes({
   languages: Languages
   agreementPdfs: AgreementPdfs
 }): Router {
-  const router = Router()
+  const router = Router({ caseSensitive: true })
   const claims = claimSearch(db)
 
   router.get('/api/staff/apps/:slug/submissions', async (req, res) => {

@@ -28,7 +28,7 @@ export function intakeSubmissionRoutes({
   forms: Map<string, FormConfig>
   audit: RecordAudit
 }): Router {
-  const router = Router()
+  const router = Router({ caseSensitive: true })
   const labels = new Map(intakeAppChoices(intake).map((choice) => [choice.value, choice.label]))
   const label = (app: string) => labels.get(app) ?? forms.get(app)?.displayName ?? app
 

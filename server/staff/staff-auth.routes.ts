@@ -48,7 +48,7 @@ export function staffAuthRoutes({
   /** Sends the set-up code of a required two-factor sign-in, and tells the owner when it is turned on; none in tests without mail. */
   mailer?: StaffMailer | undefined
 }): Router {
-  const router = Router()
+  const router = Router({ caseSensitive: true })
   router.use('/api/staff', sameOriginOnly)
 
   router.post('/api/staff/login', express.json({ limit: '2kb' }), async (req, res) => {

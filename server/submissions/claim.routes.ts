@@ -17,7 +17,7 @@ import { contentThreadChecker } from './claim-content.ts'
 import { assertFormTakesClaims, createClaim } from './create-claim.ts'
 import type { CreatedClaim } from '../../src/api/claims.ts'
 import type { PublicDoor } from '../public-doors.ts'
-import { siteOrigin } from '../public-origin.ts'
+import { linkOrigin } from '../public-origin.ts'
 
 /** POST /api/forms/:slug/submissions — one endpoint for every app's Step 2 claims. */
 export function claimRoutes({
@@ -43,7 +43,7 @@ export function claimRoutes({
   /** The Origin check and the limits every public POST passes first (guardPublicPost). */
   guardPost: (door: PublicDoor) => RequestHandler
 }): Router {
-  const router = Router()
+  const router = Router({ caseSensitive: true })
   const services = {
     claims: claimStore(db, evidenceKey),
     storage,
@@ -72,7 +72,7 @@ export function claimRoutes({
         signing: { signatureMethod, typedSignature },
         file: req.file,
         signer: signerOf(req),
-        siteOrigin: siteOrigin(req),
+        siteOrigin: linkOrigin(req),
       })
       res.status(201).json({ id: created.id, createdAt: created.createdAt } satisfies CreatedClaim)
       // the claimant's e-mail copy was queued with the claim; the sender takes it when the server is quiet

@@ -50,7 +50,7 @@ export interface ClaimRequest {
   signing: { signatureMethod: unknown; typedSignature: unknown }
   file: UploadedFile | undefined
   signer: SignerInfo
-  /** The site's origin as the claimant reached it: the e-mail copy's confirmation link points there. */
+  /** The e-mailed links' origin (linkOrigin): the e-mail copy's confirmation link points there. */
   siteOrigin: string
 }
 

@@ -100,11 +100,13 @@ for (const dialect of DIALECTS) {
         .send({ token })
     }
 
-    it("puts a link to the confirmation page in the claimant's copy, on the site the claim came through", async () => {
+    it("puts a link to the confirmation page in the claimant's copy, on the server's own origin", async () => {
       const id = await fileClaim(1)
       const eml = await emailOf(id)
       const { url, token } = linkOf(eml)
-      expect(url.origin).toBe(`http://${SITE}:4000`)
+      // PUBLIC_URL unset: the address the server listens on, never the Host the claim came with
+      expect(url.origin).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/)
+      expect(url.origin).not.toBe(`http://${SITE}:4000`)
       expect(url.pathname).toBe('/confirm')
       expect(token).toMatch(/^[A-Za-z0-9_-]{43}$/)
       expect(textOf(eml, 'html')).toContain(`<a href="${url.href}">Confirm it was you</a>`)

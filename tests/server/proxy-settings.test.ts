@@ -74,6 +74,19 @@ describe('settings read at start-up', () => {
     }
   })
 
+  it('stops on a HOST other machines reach without PUBLIC_URL, which e-mailed links are built from', () => {
+    for (const host of ['0.0.0.0', '::', '10.0.0.11', 'claims.internal', '']) {
+      expect(() => readServerConfig({ HOST: host })).toThrow(
+        /^PUBLIC_URL must be set when HOST ".*" lets other machines connect/,
+      )
+      expect(readServerConfig({ HOST: host, PUBLIC_URL }).host).toBe(host)
+    }
+    for (const host of ['127.0.0.1', '127.0.0.2', 'localhost', '::1']) {
+      expect(readServerConfig({ HOST: host }).host).toBe(host)
+    }
+    expect(readServerConfig({}).host).toBe('127.0.0.1')
+  })
+
   it('wants S3 credentials with S3_BUCKET, and a URL for S3_ENDPOINT', () => {
     expect(() => readServerConfig({ S3_BUCKET: 'screenshots' })).toThrow(
       /^S3_BUCKET is set but S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY are not/,

@@ -158,6 +158,32 @@ for (const dialect of DIALECTS) {
         await own.close()
       }
     })
+
+    it('counts toward the ceiling only what its address may send: one address’s 20 claims leave room for the others', async () => {
+      const intoMinute = Date.now() % 60_000
+      if (intoMinute > 45_000) await new Promise((resolve) => setTimeout(resolve, 60_000 - intoMinute))
+      const own = await createTestContext(dialect, { publicLimits: { perAddress: 3, globalPerMinute: 8 } })
+      try {
+        const statuses: number[] = []
+        const messages = new Set<string>()
+        for (let n = 1; n <= 20; n++) {
+          const res = await claimFrom(own, '203.0.113.50', n)
+          statuses.push(res.status)
+          if (res.status === 429) messages.add(res.body.error.message)
+        }
+        expect(statuses.filter((status) => status === 201)).toHaveLength(3)
+        expect(statuses.filter((status) => status === 429)).toHaveLength(17)
+        expect([...messages]).toEqual([TOO_MANY])
+        // the 3 taken and 5 from other addresses fill the 8 of the minute; the 9th is one too many
+        for (let n = 1; n <= 5; n++) await claimFrom(own, `203.0.113.${60 + n}`, 100 + n).expect(201)
+        const refused = await claimFrom(own, '203.0.113.70', 200)
+        expect(refused.status).toBe(429)
+        expect(refused.body.error.message).toBe(BUSY)
+        expect(await countClaims(own.db)).toBe(8)
+      } finally {
+        await own.close()
+      }
+    })
   })
 
   describe(`${dialect}: the ceiling shared by server processes`, () => {

@@ -36,6 +36,10 @@ describe('npm start with a setting it cannot use', () => {
     [{ PUBLIC_URL: 'claims.example-firm.com' }, 'PUBLIC_URL "claims.example-firm.com" is not an origin'],
     [{ S3_BUCKET: 'screenshots' }, 'S3_BUCKET is set but S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY are not'],
     [{ EVIDENCE_KEY: 'correct horse' }, 'EVIDENCE_KEY must be 64 hex characters'],
+    [
+      { HOST: '0.0.0.0', PUBLIC_URL: '' },
+      'PUBLIC_URL must be set when HOST "0.0.0.0" lets other machines connect',
+    ],
   ])('stops with exit code 1 and one line naming the setting: %o', (settings, message) => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'claims-bad-setting-'))
     const result = spawnSync(process.execPath, ['--import', 'tsx', 'server/start.ts'], {

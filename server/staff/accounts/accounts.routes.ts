@@ -10,7 +10,7 @@ import type {
 import { canExportApp, canSeeApp } from '../../../src/api/staff.ts'
 import type { FormConfig } from '../../../src/form-config.ts'
 import type { Database } from '../../db/database.ts'
-import { siteOrigin } from '../../public-origin.ts'
+import { linkOrigin } from '../../public-origin.ts'
 import { actorOf, type AuditAction, type RecordAudit } from '../audit-log.ts'
 import { adminOnly, staffAccountOf } from '../require-staff.ts'
 import { parseAccess, parseAccountInput } from './account-input.ts'
@@ -45,7 +45,7 @@ export function accountRoutes({
   audit: RecordAudit
   mailer: StaffMailer | undefined
 }): Router {
-  const router = Router()
+  const router = Router({ caseSensitive: true })
   const slugs = new Set(forms.keys())
   const apps = [...forms.values()].map(({ slug, displayName }) => ({ slug, name: displayName }))
   const json = express.json({ limit: '8kb' })
@@ -85,7 +85,7 @@ export function accountRoutes({
     const { id, emailed } = await inviteAccount({
       db,
       mailer: requireMailer(mailer, 'invitations'),
-      siteOrigin: siteOrigin(req),
+      siteOrigin: linkOrigin(req),
       input,
       record: recorder(req, res),
     })
@@ -97,7 +97,7 @@ export function accountRoutes({
     const emailed = await resendInvite({
       db,
       mailer: requireMailer(mailer, 'invitations'),
-      siteOrigin: siteOrigin(req),
+      siteOrigin: linkOrigin(req),
       accountId,
       record,
     })

@@ -22,7 +22,7 @@ export function inviteRoutes({
   audit: RecordAudit
   requireTwoFactor: RequireTwoFactor
 }): Router {
-  const router = Router()
+  const router = Router({ caseSensitive: true })
   const json = express.json({ limit: '2kb' })
 
   router.post('/api/staff/invites/check', json, async (req, res) => {

@@ -30,7 +30,7 @@ export function auditRoutes({
   forms: Map<string, FormConfig>
   audit: RecordAudit
 }): Router {
-  const router = Router()
+  const router = Router({ caseSensitive: true })
   router.use('/api/staff/audit', adminOnly)
 
   router.get('/api/staff/audit', async (req, res) => {

@@ -37,7 +37,7 @@ export function twoFactorRoutes({
   /** Tells the account's owner of each change; none in tests without mail. */
   mailer?: StaffMailer | undefined
 }): Router {
-  const router = Router()
+  const router = Router({ caseSensitive: true })
   const json = express.json({ limit: '1kb' })
 
   router.get('/api/staff/two-factor', async (_req, res) => {
