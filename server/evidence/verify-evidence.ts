@@ -4,7 +4,7 @@ import type { Database } from '../db/database.ts'
 import { keysetPages, EXPORT_PAGE_SIZE } from '../db/keyset-pages.ts'
 import type { ScreenshotStorage } from '../uploads/screenshot-storage.ts'
 import { keyedDigest, sha256Hex } from './evidence-key.ts'
-import { entryText, GENESIS_HASH, subjectOf } from './ledger.ts'
+import { entryText, GENESIS_HASH, LEGAL_HOLD_KINDS, sameHex, subjectOf } from './ledger.ts'
 import {
   auditRecordFromRow,
   claimRecordFromRows,
@@ -170,7 +170,9 @@ async function checkLedger(
       }
       if (only === undefined || entry.subject === only) {
         if (entry.kind === 'purge') purged.add(entry.subject)
-        else if (entry.kind === 'confirmation') confirmations.set(entry.subject, entry.seal)
+        else if ((LEGAL_HOLD_KINDS as readonly string[]).includes(entry.kind)) {
+          // a hold seals nothing of its own: it names the record it holds and that record's seal
+        } else if (entry.kind === 'confirmation') confirmations.set(entry.subject, entry.seal)
         else seals.set(entry.subject, entry.seal)
       }
       expectedSeq = seq + 1
@@ -184,13 +186,24 @@ async function checkLedger(
 }
 
 /** The signed record's columns of a claim page's row, once it is known to have one. */
-function signedRecordOf(row: Awaited<ReturnType<typeof claimPagesQuery>>[number]) {
-  return { ...row, locale: row.record_locale } as Parameters<typeof claimRecordFromRows>[1]
+export function signedRecordOf<Row extends { record_locale: string | null }>(row: Row) {
+  return { ...row, locale: row.record_locale } as unknown as Parameters<typeof claimRecordFromRows>[1]
 }
 
-function sameHex(a: string, b: string): boolean {
-  return a.length === b.length && crypto.timingSafeEqual(Buffer.from(a), Buffer.from(b))
-}
+/** A claim's signed record's columns, read beside the claim's (a left join: null when it is missing). */
+export const SIGNED_RECORD_COLUMNS = [
+  'agreement_records.template',
+  'agreement_records.template_version',
+  'agreement_records.locale as record_locale',
+  'agreement_records.html',
+  'agreement_records.consent_text',
+  'agreement_records.signature',
+  'agreement_records.signature_method',
+  'agreement_records.typed_signature',
+  'agreement_records.signed_at',
+  'agreement_records.ip_address',
+  'agreement_records.user_agent',
+] as const
 
 /** Every row of a table, newest first, in keyset pages. */
 function allRows<Table extends 'form_submissions' | 'audit_log'>(db: Kysely<Database>, table: Table) {
@@ -216,19 +229,7 @@ function claimPagesQuery(db: Kysely<Database>, claimId: number | undefined, befo
     .selectFrom('claims')
     .leftJoin('agreement_records', 'agreement_records.claim_id', 'claims.id')
     .selectAll('claims')
-    .select([
-      'agreement_records.template',
-      'agreement_records.template_version',
-      'agreement_records.locale as record_locale',
-      'agreement_records.html',
-      'agreement_records.consent_text',
-      'agreement_records.signature',
-      'agreement_records.signature_method',
-      'agreement_records.typed_signature',
-      'agreement_records.signed_at',
-      'agreement_records.ip_address',
-      'agreement_records.user_agent',
-    ])
+    .select(SIGNED_RECORD_COLUMNS)
     .where('claims.id', '<', beforeId)
     .orderBy('claims.id', 'desc')
     .limit(EXPORT_PAGE_SIZE)
