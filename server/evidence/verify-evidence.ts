@@ -4,6 +4,7 @@ import type { Database } from '../db/database.ts'
 import { keysetPages, EXPORT_PAGE_SIZE } from '../db/keyset-pages.ts'
 import type { ScreenshotStorage } from '../uploads/screenshot-storage.ts'
 import { keyedDigest, sha256Hex } from './evidence-key.ts'
+import { anchorProblem, readAnchor } from './ledger-anchor.ts'
 import { entryText, GENESIS_HASH, LEGAL_HOLD_KINDS, sameHex, subjectOf } from './ledger.ts'
 import {
   auditRecordFromRow,
@@ -29,19 +30,24 @@ const MAX_NAMED_PROBLEMS = 1000
 /**
  * Recomputes every link, hash and HMAC of the evidence ledger, every claim's, intake's and staff
  * action's seal from their rows, and every stored screenshot's SHA-256, and names what fails and why.
- * With `claimId`, the whole chain and that claim only. Nothing is written.
+ * With `dataDir`, the chain must also reach the head anchored beside the key, with the same hash there
+ * (newest entries removed with their rows leave no gap in the chain). With `claimId`, the whole chain
+ * and that claim only. Nothing is written.
  */
 export async function verifyEvidence({
   db,
   storage,
   evidenceKey,
   claimId,
+  dataDir,
   onProgress = () => undefined,
 }: {
   db: Kysely<Database>
   storage: ScreenshotStorage
   evidenceKey: Buffer
   claimId?: number
+  /** DATA_DIR: the chain must reach the head anchored in its head file (ledger-anchor.ts). */
+  dataDir?: string
   /** Called now and then with what has been checked so far. */
   onProgress?: (line: string) => void
 }): Promise<EvidenceReport> {
@@ -52,7 +58,14 @@ export async function verifyEvidence({
     else unnamed += 1
   }
   const only = claimId === undefined ? undefined : subjectOf('claim', claimId)
-  const ledger = await checkLedger(db, evidenceKey, { only, problem, onProgress })
+  const anchor = dataDir === undefined ? ({ kind: 'none' } as const) : readAnchor(dataDir, evidenceKey)
+  if (anchor.kind === 'unreadable') problem(anchor.problem)
+  const anchorSeq = anchor.kind === 'anchored' ? anchor.head.seq : undefined
+  const ledger = await checkLedger(db, evidenceKey, { only, anchorSeq, problem, onProgress })
+  if (anchor.kind === 'anchored') {
+    const anchored = anchorProblem(anchor.head, ledger.lastSeq, ledger.hashAtAnchor)
+    if (anchored) problem(anchored)
+  }
 
   let claims = 0
   for await (const page of claimPages(db, claimId)) {
@@ -131,10 +144,18 @@ async function checkLedger(
   evidenceKey: Buffer,
   {
     only,
+    anchorSeq,
     problem,
     onProgress,
-  }: { only: string | undefined; problem: (line: string) => void; onProgress: (line: string) => void },
+  }: {
+    only: string | undefined
+    anchorSeq: number | undefined
+    problem: (line: string) => void
+    onProgress: (line: string) => void
+  },
 ) {
+  let hashAtAnchor: string | undefined
+  let lastSeq = 0
   const seals = new Map<string, string>()
   // a claimant's confirmation, under the claim's subject beside the claim's own seal
   const confirmations = new Map<string, string>()
@@ -175,6 +196,8 @@ async function checkLedger(
         } else if (entry.kind === 'confirmation') confirmations.set(entry.subject, entry.seal)
         else seals.set(entry.subject, entry.seal)
       }
+      if (seq === anchorSeq) hashAtAnchor = entry.hash
+      lastSeq = seq
       expectedSeq = seq + 1
       prev = entry.hash
     }
@@ -182,7 +205,7 @@ async function checkLedger(
     afterSeq = Number(page.at(-1)!.seq)
     onProgress(`${entries.toLocaleString('en-US')} ledger entries checked`)
   }
-  return { entries, seals, confirmations, purged, seen: new Set<string>() }
+  return { entries, seals, confirmations, purged, seen: new Set<string>(), lastSeq, hashAtAnchor }
 }
 
 /** The signed record's columns of a claim page's row, once it is known to have one. */
