@@ -84,6 +84,12 @@ export async function verifyEvidence({
       else if (sealOf(claimRecordFromRows(row, signedRecordOf(row))) !== sealed) {
         problem(`${name}: sealed record differs (the claim or its signed record was changed)`)
       }
+      // the column is a cache of the ledger's hold: cleared by hand, it would mislead whoever reads it
+      if (ledger.held.get(subject) === true && Number(row.legal_hold) !== 1) {
+        problem(
+          `${name}: on legal hold in the ledger, but its legal_hold column says ${Number(row.legal_hold)}`,
+        )
+      }
       const confirmation = confirmationRecordFromRow({ ...row, id: Number(row.id) })
       const confirmationSeal = ledger.confirmations.get(subject)
       if (confirmation === undefined && confirmationSeal !== undefined) {
@@ -160,6 +166,8 @@ async function checkLedger(
   // a claimant's confirmation, under the claim's subject beside the claim's own seal
   const confirmations = new Map<string, string>()
   const purged = new Set<string>()
+  // each record's legal hold as its last hold entry says (legal-hold.ts)
+  const held = new Map<string, boolean>()
   let entries = 0
   let expectedSeq = 1
   let prev = GENESIS_HASH
@@ -193,6 +201,7 @@ async function checkLedger(
         if (entry.kind === 'purge') purged.add(entry.subject)
         else if ((LEGAL_HOLD_KINDS as readonly string[]).includes(entry.kind)) {
           // a hold seals nothing of its own: it names the record it holds and that record's seal
+          held.set(entry.subject, entry.kind === 'legal_hold_set')
         } else if (entry.kind === 'confirmation') confirmations.set(entry.subject, entry.seal)
         else seals.set(entry.subject, entry.seal)
       }
@@ -205,7 +214,7 @@ async function checkLedger(
     afterSeq = Number(page.at(-1)!.seq)
     onProgress(`${entries.toLocaleString('en-US')} ledger entries checked`)
   }
-  return { entries, seals, confirmations, purged, seen: new Set<string>(), lastSeq, hashAtAnchor }
+  return { entries, seals, confirmations, purged, held, seen: new Set<string>(), lastSeq, hashAtAnchor }
 }
 
 /** The signed record's columns of a claim page's row, once it is known to have one. */

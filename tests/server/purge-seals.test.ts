@@ -151,6 +151,9 @@ for (const dialect of DIALECTS) {
       expect(result.problems).toEqual([
         `claim ${id}: on legal hold in the ledger, but its legal_hold column says 0 (changed in the database); kept`,
       ])
+      expect(
+        (await verifyEvidence({ db: ctx.db, storage: ctx.storage, evidenceKey: ctx.evidenceKey })).problems,
+      ).toEqual([`claim ${id}: on legal hold in the ledger, but its legal_hold column says 0`])
     })
 
     it('lifts a hold by a ledger entry, after which purge removes the claim with a purge entry and the chain verifies', async () => {
