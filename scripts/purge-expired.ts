@@ -7,7 +7,8 @@ import { loadEvidenceKey } from '../server/evidence/evidence-key.ts'
 import { purgeExpired } from '../server/ops/purge-expired.ts'
 import { createScreenshotStorage } from '../server/uploads/create-screenshot-storage.ts'
 
-// npm run purge-expired [-- --dry-run]: delete what is older than firm.json's retention, except legal holds
+// npm run purge-expired [-- --dry-run]: delete what was signed before firm.json's retention, except legal
+// holds; exits 1 naming each record kept because its rows no longer match its seal
 const dryRun = process.argv.includes('--dry-run')
 const config = readServerConfig()
 // the owner's connection when DATABASE_OWNER_URL is set: the server's own role may not delete sealed records
@@ -25,13 +26,18 @@ try {
     dryRun,
   })
   // ids, apps and dates only: no claimant's personal data on the terminal
-  for (const item of result.candidates)
-    console.log(`${item.kind}\t${item.id}\t${item.app}\t${item.createdAt}`)
+  for (const item of result.candidates) console.log(`${item.kind}\t${item.id}\t${item.app}\t${item.signedAt}`)
   console.log(
     dryRun
-      ? `dry run: ${result.candidates.length} records older than ${result.cutoff} would be deleted`
-      : `deleted ${result.deletedClaims} claims (${result.removedFiles} screenshots) and ${result.deletedIntakes} intakes older than ${result.cutoff}`,
+      ? `dry run: ${result.candidates.length} records signed before ${result.cutoff} would be deleted`
+      : `deleted ${result.deletedClaims} claims (${result.removedFiles} screenshots) and ${result.deletedIntakes} intakes signed before ${result.cutoff}`,
   )
+  // a record kept because it fails its seal is evidence tampering until shown otherwise: exit 1
+  for (const line of result.problems) console.log(line)
+  if (result.problems.length > 0) {
+    console.log(`${result.problems.length} records kept that need looking into (npm run verify-evidence)`)
+    process.exitCode = 1
+  }
 } catch (error) {
   console.error(error instanceof Error ? error.message : error)
   process.exitCode = 1

@@ -5,8 +5,9 @@ import { loadEvidenceKey } from '../server/evidence/evidence-key.ts'
 import { verifyEvidence } from '../server/evidence/verify-evidence.ts'
 import { createScreenshotStorage } from '../server/uploads/create-screenshot-storage.ts'
 
-// npm run verify-evidence [-- --claim ID]: every seal, HMAC, chain link and screenshot hash recomputed;
-// exits 1 naming what fails. Ids and reasons only: no claimant's personal data on the terminal.
+// npm run verify-evidence [-- --claim ID]: every seal, HMAC, chain link and screenshot hash recomputed,
+// and the chain must reach the head anchored in DATA_DIR/evidence-head.json; exits 1 naming what fails.
+// Ids and reasons only: no claimant's personal data on the terminal.
 const claimArgument = process.argv.indexOf('--claim')
 const claimText = claimArgument === -1 ? undefined : process.argv[claimArgument + 1]
 if (claimText !== undefined && !/^\d{1,15}$/.test(claimText)) {
@@ -24,6 +25,8 @@ try {
     storage,
     evidenceKey: loadEvidenceKey({ setting: config.evidenceKey, dataDir: config.dataDir }),
     claimId: claimText === undefined ? undefined : Number(claimText),
+    // the head file beside the key: a ledger that ends before it lost its newest entries
+    dataDir: config.dataDir,
     onProgress: (line) => console.error(line),
   })
   for (const line of report.problems) console.log(line)

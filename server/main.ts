@@ -25,6 +25,7 @@ import { createValidatorModules } from './forms/validator-modules.ts'
 import { loadLanguages, type Languages } from './i18n/languages.ts'
 import { createLogger, type Logger } from './logger.ts'
 import { openEvidenceKey } from './evidence/open-evidence-key.ts'
+import { ledgerAnchorLoop } from './evidence/ledger-anchor-loop.ts'
 import { loadPdfCertificate } from './agreements/pdf-seal.ts'
 import { agreementPdfThread } from './agreements/agreement-pdfs.ts'
 import { removeOrphanScreenshots } from './uploads/remove-orphan-screenshots.ts'
@@ -118,6 +119,14 @@ export async function startServer(
   const agreementLinks = createAgreementLinks({ db, mailer, translators: languages.t, logger })
   // links that expired while no server ran still hold a contact; later ones go as lookups come
   await agreementLinks.pruneNow()
+  const staffMailer = createStaffMailer({
+    smtpUrl: config.smtpUrl,
+    dataDir: config.dataDir,
+    from: config.mailFrom,
+    logger,
+  })
+  // the ledger's head, kept beside the key every minute and at close, and mailed to the admins daily
+  const ledgerAnchor = ledgerAnchorLoop({ db, evidenceKey, dataDir: config.dataDir, staffMailer, logger })
   const app = createApp({
     db,
     forms,
@@ -138,12 +147,7 @@ export async function startServer(
     trustProxy: config.trustProxy,
     publicUrl: config.publicUrl,
     staffIdleTimeoutMs: config.staffIdleTimeoutMs,
-    staffMailer: createStaffMailer({
-      smtpUrl: config.smtpUrl,
-      dataDir: config.dataDir,
-      from: config.mailFrom,
-      logger,
-    }),
+    staffMailer,
     requireTwoFactor: config.requireTwoFactor,
   })
   const server = await new Promise<Server>((resolve, reject) => {
@@ -170,6 +174,7 @@ export async function startServer(
       await agreementCopies.stop()
       await duplicateScreenshots.stop()
       await agreementLinks.settled()
+      await ledgerAnchor.stop()
       await agreementPdfs.stop()
       await checkpointer?.stop()
       await storage.close()

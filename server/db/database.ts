@@ -259,6 +259,12 @@ export interface EvidenceLedgerTable {
   hmac: string
 }
 
+/** A day the admins were e-mailed the evidence ledger's head (YYYY-MM-DD, UTC), and when (epoch ms). */
+export interface EvidenceDigestsTable {
+  day: string
+  sent_at: number
+}
+
 /** One case per app chosen on the main form (the spec's per-app case tables, as one table). */
 export interface IntakeCasesTable {
   id: Generated<number>
@@ -325,6 +331,7 @@ export interface ScreenshotMatchesTable {
 export interface Database {
   claims: ClaimsTable
   evidence_ledger: EvidenceLedgerTable
+  evidence_digests: EvidenceDigestsTable
   agreement_records: AgreementRecordsTable
   agreement_copies: AgreementCopiesTable
   claim_confirmation_links: ClaimConfirmationLinksTable

@@ -1,3 +1,4 @@
+import crypto from 'node:crypto'
 import { sql, type Kysely, type Transaction } from 'kysely'
 import { compileOnce, type QueryRunner } from '../db/compile-once.ts'
 import type { Database, EvidenceLedgerTable } from '../db/database.ts'
@@ -7,9 +8,13 @@ import { keyedDigest, sha256Hex } from './evidence-key.ts'
 
 /**
  * What an entry records: a signing sealed, a staff action, a claimant's confirmation from the e-mail's
- * link (its subject is the claim's), or a purge (the tombstone of a removed record).
+ * link (its subject is the claim's), a purge (the tombstone of a removed record), or a legal hold set on
+ * or lifted from a claim or intake (legal-hold.ts; its seal is the held record's).
  */
-export type LedgerKind = 'claim' | 'intake' | 'audit' | 'confirmation' | 'purge'
+export type LedgerKind =
+  'claim' | 'intake' | 'audit' | 'confirmation' | 'purge' | 'legal_hold_set' | 'legal_hold_lifted'
+
+export const LEGAL_HOLD_KINDS = ['legal_hold_set', 'legal_hold_lifted'] as const
 
 /** An entry before it is chained. */
 export interface LedgerInput {
@@ -44,6 +49,22 @@ export function entryText(entry: Omit<LedgerEntry, 'hash' | 'hmac' | 'seal_hmac'
     detail: entry.detail,
     prev: entry.prev_hash,
   })
+}
+
+/**
+ * Whether an entry is as it was appended: its hash is its text's, and both HMACs are the evidence key's.
+ * Whoever can write the database but lacks the key cannot make a changed or made-up entry pass.
+ */
+export function isAuthenticEntry(entry: LedgerEntry, key: Buffer): boolean {
+  return (
+    sha256Hex(entryText(entry)) === entry.hash &&
+    sameHex(keyedDigest(key, entry.hash), entry.hmac) &&
+    sameHex(keyedDigest(key, entry.seal), entry.seal_hmac)
+  )
+}
+
+export function sameHex(a: string, b: string): boolean {
+  return a.length === b.length && crypto.timingSafeEqual(Buffer.from(a), Buffer.from(b))
 }
 
 /** The entries that follow `head`, each covering the previous one's hash. */

@@ -4,7 +4,8 @@ import type { Database } from '../db/database.ts'
 import { keysetPages, EXPORT_PAGE_SIZE } from '../db/keyset-pages.ts'
 import type { ScreenshotStorage } from '../uploads/screenshot-storage.ts'
 import { keyedDigest, sha256Hex } from './evidence-key.ts'
-import { entryText, GENESIS_HASH, subjectOf } from './ledger.ts'
+import { anchorProblem, readAnchor } from './ledger-anchor.ts'
+import { entryText, GENESIS_HASH, LEGAL_HOLD_KINDS, sameHex, subjectOf } from './ledger.ts'
 import {
   auditRecordFromRow,
   claimRecordFromRows,
@@ -29,19 +30,24 @@ const MAX_NAMED_PROBLEMS = 1000
 /**
  * Recomputes every link, hash and HMAC of the evidence ledger, every claim's, intake's and staff
  * action's seal from their rows, and every stored screenshot's SHA-256, and names what fails and why.
- * With `claimId`, the whole chain and that claim only. Nothing is written.
+ * With `dataDir`, the chain must also reach the head anchored beside the key, with the same hash there
+ * (newest entries removed with their rows leave no gap in the chain). With `claimId`, the whole chain
+ * and that claim only. Nothing is written.
  */
 export async function verifyEvidence({
   db,
   storage,
   evidenceKey,
   claimId,
+  dataDir,
   onProgress = () => undefined,
 }: {
   db: Kysely<Database>
   storage: ScreenshotStorage
   evidenceKey: Buffer
   claimId?: number
+  /** DATA_DIR: the chain must reach the head anchored in its head file (ledger-anchor.ts). */
+  dataDir?: string
   /** Called now and then with what has been checked so far. */
   onProgress?: (line: string) => void
 }): Promise<EvidenceReport> {
@@ -52,7 +58,14 @@ export async function verifyEvidence({
     else unnamed += 1
   }
   const only = claimId === undefined ? undefined : subjectOf('claim', claimId)
-  const ledger = await checkLedger(db, evidenceKey, { only, problem, onProgress })
+  const anchor = dataDir === undefined ? ({ kind: 'none' } as const) : readAnchor(dataDir, evidenceKey)
+  if (anchor.kind === 'unreadable') problem(anchor.problem)
+  const anchorSeq = anchor.kind === 'anchored' ? anchor.head.seq : undefined
+  const ledger = await checkLedger(db, evidenceKey, { only, anchorSeq, problem, onProgress })
+  if (anchor.kind === 'anchored') {
+    const anchored = anchorProblem(anchor.head, ledger.lastSeq, ledger.hashAtAnchor)
+    if (anchored) problem(anchored)
+  }
 
   let claims = 0
   for await (const page of claimPages(db, claimId)) {
@@ -70,6 +83,12 @@ export async function verifyEvidence({
       else if (sealed === undefined) problem(`${name}: no seal in the ledger`)
       else if (sealOf(claimRecordFromRows(row, signedRecordOf(row))) !== sealed) {
         problem(`${name}: sealed record differs (the claim or its signed record was changed)`)
+      }
+      // the column is a cache of the ledger's hold: cleared by hand, it would mislead whoever reads it
+      if (ledger.held.get(subject) === true && Number(row.legal_hold) !== 1) {
+        problem(
+          `${name}: on legal hold in the ledger, but its legal_hold column says ${Number(row.legal_hold)}`,
+        )
       }
       const confirmation = confirmationRecordFromRow({ ...row, id: Number(row.id) })
       const confirmationSeal = ledger.confirmations.get(subject)
@@ -131,14 +150,24 @@ async function checkLedger(
   evidenceKey: Buffer,
   {
     only,
+    anchorSeq,
     problem,
     onProgress,
-  }: { only: string | undefined; problem: (line: string) => void; onProgress: (line: string) => void },
+  }: {
+    only: string | undefined
+    anchorSeq: number | undefined
+    problem: (line: string) => void
+    onProgress: (line: string) => void
+  },
 ) {
+  let hashAtAnchor: string | undefined
+  let lastSeq = 0
   const seals = new Map<string, string>()
   // a claimant's confirmation, under the claim's subject beside the claim's own seal
   const confirmations = new Map<string, string>()
   const purged = new Set<string>()
+  // each record's legal hold as its last hold entry says (legal-hold.ts)
+  const held = new Map<string, boolean>()
   let entries = 0
   let expectedSeq = 1
   let prev = GENESIS_HASH
@@ -170,9 +199,14 @@ async function checkLedger(
       }
       if (only === undefined || entry.subject === only) {
         if (entry.kind === 'purge') purged.add(entry.subject)
-        else if (entry.kind === 'confirmation') confirmations.set(entry.subject, entry.seal)
+        else if ((LEGAL_HOLD_KINDS as readonly string[]).includes(entry.kind)) {
+          // a hold seals nothing of its own: it names the record it holds and that record's seal
+          held.set(entry.subject, entry.kind === 'legal_hold_set')
+        } else if (entry.kind === 'confirmation') confirmations.set(entry.subject, entry.seal)
         else seals.set(entry.subject, entry.seal)
       }
+      if (seq === anchorSeq) hashAtAnchor = entry.hash
+      lastSeq = seq
       expectedSeq = seq + 1
       prev = entry.hash
     }
@@ -180,17 +214,28 @@ async function checkLedger(
     afterSeq = Number(page.at(-1)!.seq)
     onProgress(`${entries.toLocaleString('en-US')} ledger entries checked`)
   }
-  return { entries, seals, confirmations, purged, seen: new Set<string>() }
+  return { entries, seals, confirmations, purged, held, seen: new Set<string>(), lastSeq, hashAtAnchor }
 }
 
 /** The signed record's columns of a claim page's row, once it is known to have one. */
-function signedRecordOf(row: Awaited<ReturnType<typeof claimPagesQuery>>[number]) {
-  return { ...row, locale: row.record_locale } as Parameters<typeof claimRecordFromRows>[1]
+export function signedRecordOf<Row extends { record_locale: string | null }>(row: Row) {
+  return { ...row, locale: row.record_locale } as unknown as Parameters<typeof claimRecordFromRows>[1]
 }
 
-function sameHex(a: string, b: string): boolean {
-  return a.length === b.length && crypto.timingSafeEqual(Buffer.from(a), Buffer.from(b))
-}
+/** A claim's signed record's columns, read beside the claim's (a left join: null when it is missing). */
+export const SIGNED_RECORD_COLUMNS = [
+  'agreement_records.template',
+  'agreement_records.template_version',
+  'agreement_records.locale as record_locale',
+  'agreement_records.html',
+  'agreement_records.consent_text',
+  'agreement_records.signature',
+  'agreement_records.signature_method',
+  'agreement_records.typed_signature',
+  'agreement_records.signed_at',
+  'agreement_records.ip_address',
+  'agreement_records.user_agent',
+] as const
 
 /** Every row of a table, newest first, in keyset pages. */
 function allRows<Table extends 'form_submissions' | 'audit_log'>(db: Kysely<Database>, table: Table) {
@@ -216,19 +261,7 @@ function claimPagesQuery(db: Kysely<Database>, claimId: number | undefined, befo
     .selectFrom('claims')
     .leftJoin('agreement_records', 'agreement_records.claim_id', 'claims.id')
     .selectAll('claims')
-    .select([
-      'agreement_records.template',
-      'agreement_records.template_version',
-      'agreement_records.locale as record_locale',
-      'agreement_records.html',
-      'agreement_records.consent_text',
-      'agreement_records.signature',
-      'agreement_records.signature_method',
-      'agreement_records.typed_signature',
-      'agreement_records.signed_at',
-      'agreement_records.ip_address',
-      'agreement_records.user_agent',
-    ])
+    .select(SIGNED_RECORD_COLUMNS)
     .where('claims.id', '<', beforeId)
     .orderBy('claims.id', 'desc')
     .limit(EXPORT_PAGE_SIZE)

@@ -1,33 +1,45 @@
 import type { Kysely, Transaction } from 'kysely'
 import type { Database } from '../db/database.ts'
 import type { ScreenshotStorage } from '../uploads/screenshot-storage.ts'
-import { isoTimestamp } from '../db/timestamp.ts'
+import { isPostgresDb } from '../db/dialect.ts'
 import { retryWhileLocked } from '../db/shared-transaction.ts'
-import { appendToLedger, subjectOf } from '../evidence/ledger.ts'
+import { legalHolds } from '../evidence/legal-hold.ts'
+import { appendToLedger, lockLedger, subjectOf } from '../evidence/ledger.ts'
+import { judgeClaimPage, judgeIntakePage, type Expired } from './purge-verdicts.ts'
 
 export interface PurgeCandidate {
   kind: 'claim' | 'intake'
   id: number
   app: string
-  createdAt: string
+  /** The signing time inside the sealed record, which decided the age. */
+  signedAt: string
 }
 
 export interface PurgeResult {
   cutoff: string
+  /** What was deleted (on a dry run: what would be). */
   candidates: PurgeCandidate[]
   deletedClaims: number
   deletedIntakes: number
   removedFiles: number
+  /**
+   * Records kept because their rows no longer match their seal, a ledger entry of theirs does not
+   * verify, or a column the seal does not cover was changed: one line each, for someone to look into.
+   */
+  problems: string[]
 }
 
 const BATCH = 500
 
 /**
- * Deletes claims (with their signed records and screenshots) and intakes (with their cases) older than
- * the retention period, except those on legal hold. Each leaves a purge entry in the evidence ledger
- * (removeSealed), so the chain still verifies without the personal data. Rows go first, then files: a crash in between
- * leaves an orphan file (the server's next start-up removes it), never a row without its screenshot.
- * With dryRun nothing is deleted.
+ * Deletes claims (with their signed records and screenshots) and intakes (with their cases) signed
+ * longer ago than the retention period, except those on legal hold. Only what the evidence key vouches
+ * for decides (purge-verdicts.ts): the signing time inside the sealed record, once the record rebuilt
+ * from its rows matches its seal, and the hold entries of the ledger (legal-hold.ts); a record that
+ * fails a check is kept and named in `problems`. Each deleted record leaves a purge entry in the
+ * evidence ledger (removeSealed), so the chain still verifies without the personal data. Rows go
+ * first, then files: a crash in between leaves an orphan file (the server's next start-up removes it),
+ * never a row without its screenshot. With dryRun nothing is deleted.
  */
 export async function purgeExpired({
   db,
@@ -39,7 +51,7 @@ export async function purgeExpired({
 }: {
   db: Kysely<Database>
   storage: ScreenshotStorage
-  /** Makes the HMACs of the purge entries written into the evidence ledger. */
+  /** Verifies the seals and holds, and makes the HMACs of the purge entries written into the ledger. */
   evidenceKey: Buffer
   retentionYears: number
   now?: Date
@@ -48,60 +60,63 @@ export async function purgeExpired({
   const cutoffDate = new Date(now)
   cutoffDate.setUTCFullYear(cutoffDate.getUTCFullYear() - retentionYears)
   const cutoff = cutoffDate.toISOString()
-  const claims = await db
-    .selectFrom('claims')
-    .select(['id', 'app', 'created_at', 'screenshot_key'])
-    .where('created_at', '<', cutoff)
-    .where('legal_hold', '=', 0)
-    .orderBy('id')
-    .execute()
-  const intakes = await db
-    .selectFrom('form_submissions')
-    .select(['id', 'cash_advance_apps', 'created_at'])
-    .where('created_at', '<', cutoff)
-    .where('legal_hold', '=', 0)
-    .orderBy('id')
-    .execute()
-  const candidates: PurgeCandidate[] = [
-    ...claims.map((row) => ({
-      kind: 'claim' as const,
-      id: Number(row.id),
-      app: row.app,
-      createdAt: isoTimestamp(row.created_at),
-    })),
-    ...intakes.map((row) => ({
-      kind: 'intake' as const,
-      id: Number(row.id),
-      app: (JSON.parse(row.cash_advance_apps) as string[]).join('+'),
-      createdAt: isoTimestamp(row.created_at),
-    })),
-  ]
-  if (dryRun) return { cutoff, candidates, deletedClaims: 0, deletedIntakes: 0, removedFiles: 0 }
-
+  const result: PurgeResult = {
+    cutoff,
+    candidates: [],
+    deletedClaims: 0,
+    deletedIntakes: 0,
+    removedFiles: 0,
+    problems: [],
+  }
   const reason = { reason: 'retention period over', cutoff }
-  let removedFiles = 0
-  for (let start = 0; start < claims.length; start += BATCH) {
-    const batch = claims.slice(start, start + BATCH)
-    const ids = batch.map((row) => Number(row.id))
-    await retryWhileLocked(() =>
-      db
-        .transaction()
-        .execute((trx) => removeSealed(trx, evidenceKey, { kind: 'claim', ids, detail: reason })),
-    )
-    for (const row of batch) {
-      await storage.remove(row.screenshot_key)
-      removedFiles += 1
+  for (const kind of ['claim', 'intake'] as const) {
+    const judge = kind === 'claim' ? judgeClaimPage : judgeIntakePage
+    for (let afterId = 0; ;) {
+      const page = await judge({ db, evidenceKey, cutoff, afterId, limit: BATCH })
+      result.problems.push(...page.problems)
+      if (page.lastId === undefined) break
+      afterId = page.lastId
+      const removed = dryRun ? page.expired : await removeExpired(db, evidenceKey, page.expired, reason)
+      result.candidates.push(...removed.map(({ kind, id, app, signedAt }) => ({ kind, id, app, signedAt })))
+      if (dryRun) continue
+      if (kind === 'intake') result.deletedIntakes += removed.length
+      else result.deletedClaims += removed.length
+      for (const { screenshotKey } of removed) {
+        if (screenshotKey === undefined) continue
+        await storage.remove(screenshotKey)
+        result.removedFiles += 1
+      }
     }
   }
-  for (let start = 0; start < intakes.length; start += BATCH) {
-    const ids = intakes.slice(start, start + BATCH).map((row) => Number(row.id))
-    await retryWhileLocked(() =>
-      db
-        .transaction()
-        .execute((trx) => removeSealed(trx, evidenceKey, { kind: 'intake', ids, detail: reason })),
-    )
-  }
-  return { cutoff, candidates, deletedClaims: claims.length, deletedIntakes: intakes.length, removedFiles }
+  return result
+}
+
+/**
+ * Removes one page's expired records in one transaction, asking the ledger again about holds once it
+ * holds the ledger's lock: a hold set since the page was judged keeps its record.
+ */
+async function removeExpired(
+  db: Kysely<Database>,
+  evidenceKey: Buffer,
+  expired: Expired[],
+  detail: Record<string, string>,
+): Promise<Expired[]> {
+  if (expired.length === 0) return []
+  const kind = expired[0]!.kind
+  return retryWhileLocked(() =>
+    db.transaction().execute(async (trx) => {
+      if (isPostgresDb<Database>(trx)) await lockLedger(trx)
+      const holds = await legalHolds(
+        trx,
+        evidenceKey,
+        kind,
+        expired.map(({ id }) => id),
+      )
+      const removed = expired.filter(({ id }) => !holds.get(id)!.isHeld)
+      await removeSealed(trx, evidenceKey, { kind, ids: removed.map(({ id }) => id), detail })
+      return removed
+    }),
+  )
 }
 
 /**

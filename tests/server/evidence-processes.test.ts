@@ -48,8 +48,12 @@ describe.each(DIALECTS)('%s: the evidence ledger under two server processes', (d
           db,
           storage,
           evidenceKey: Buffer.from(env.EVIDENCE_KEY, 'hex'),
+          dataDir,
         })
         expect(report).toMatchObject({ ledgerEntries: CLAIMS, claims: CLAIMS, problems: [] })
+        // both wrote the head as they stopped, and neither moved it back
+        const head = JSON.parse(fs.readFileSync(path.join(dataDir, 'evidence-head.json'), 'utf8'))
+        expect(head).toMatchObject({ seq: CLAIMS })
       } finally {
         await storage.close()
         await db.destroy()

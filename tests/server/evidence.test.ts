@@ -19,6 +19,7 @@ import {
   type TestContext,
 } from './helpers.ts'
 import { makeIntakeData } from './malformed-intakes.ts'
+import { signedAt, yearsAgo } from './signed-at.ts'
 
 const SITE = 'evidence.test'
 
@@ -221,13 +222,10 @@ describe.each(DIALECTS)('%s: sealed records and the evidence ledger', (dialect) 
 
   it('removes an expired claim only by purge, which leaves a tombstone the chain verifies with', async () => {
     const context = await start()
-    const expired = await fileClaim(context, '(555) 700-0013')
-    const kept = await fileClaim(context, '(555) 700-0014')
-    const longAgo = new Date()
-    longAgo.setUTCFullYear(longAgo.getUTCFullYear() - FIRM_SETTINGS.retentionYears - 1)
-    await sql`UPDATE claims SET created_at = ${longAgo.toISOString()} WHERE id = ${expired}`.execute(
-      context.db,
+    const expired = await signedAt(yearsAgo(FIRM_SETTINGS.retentionYears + 1), () =>
+      fileClaim(context, '(555) 700-0013'),
     )
+    const kept = await fileClaim(context, '(555) 700-0014')
     const seal = await context.db
       .selectFrom('evidence_ledger')
       .select('seal')

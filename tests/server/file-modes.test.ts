@@ -49,6 +49,8 @@ describe('the data folder', () => {
       expect.arrayContaining([
         'claims.db',
         'evidence.key',
+        // the ledger's head, written as the server stops
+        'evidence-head.json',
         'pdf-signing.p12',
         expect.stringMatching(/\.eml$/),
       ]),

@@ -2,11 +2,11 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import SQLite from 'better-sqlite3'
-import { sql } from 'kysely'
 import request from 'supertest'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { FIRM_SETTINGS } from '../../src/firm-settings.ts'
 import { backupDataDir, restoreBackup } from '../../server/ops/backup.ts'
+import { setLegalHold } from '../../server/evidence/legal-hold.ts'
 import { purgeExpired } from '../../server/ops/purge-expired.ts'
 import {
   clearClaims,
@@ -18,6 +18,7 @@ import {
   makePng,
   type TestContext,
 } from './helpers.ts'
+import { signedAt, yearsAgo } from './signed-at.ts'
 
 const SCREENSHOT = makePng({ width: 40, height: 20 })
 
@@ -26,12 +27,6 @@ function postClaim(ctx: TestContext, phoneNumber: string) {
     .post('/api/forms/brigit/submissions')
     .field('data', JSON.stringify(makeClaimData({ phoneNumber })))
     .attach('screenshot', SCREENSHOT, 'statement.png')
-}
-
-function yearsAgo(years: number): string {
-  const date = new Date()
-  date.setUTCFullYear(date.getUTCFullYear() - years)
-  return date.toISOString()
 }
 
 for (const dialect of DIALECTS) {
@@ -47,15 +42,23 @@ for (const dialect of DIALECTS) {
       await clearClaims(ctx)
     })
 
-    /** A claim through the real endpoint, then moved back in time (and on hold) in the database. */
-    async function claimFrom(phone: string, createdAt: string, legalHold = 0): Promise<number> {
-      const res = await postClaim(ctx, phone)
+    /** A claim through the real endpoint, signed at `when` (and put on hold through the ledger). */
+    async function claimFrom(phone: string, when: string, isHeld = false): Promise<number> {
+      const res = await signedAt(when, () => postClaim(ctx, phone))
       expect(res.status).toBe(201)
-      // created_at never changes in the product; only a test may move a claim back in time
-      await sql`UPDATE claims SET created_at = ${createdAt}, legal_hold = ${legalHold} WHERE id = ${res.body.id}`.execute(
-        ctx.db,
-      )
-      return res.body.id as number
+      const id = res.body.id as number
+      if (isHeld) {
+        await setLegalHold({
+          db: ctx.db,
+          evidenceKey: ctx.evidenceKey,
+          kind: 'claim',
+          id,
+          isHeld: true,
+          reason: 'litigation hold',
+          actor: 'test',
+        })
+      }
+      return id
     }
 
     it('lists what it would delete on a dry run and deletes nothing', async () => {
@@ -75,7 +78,7 @@ for (const dialect of DIALECTS) {
 
     it('deletes expired claims with their signed records and screenshots, keeping recent ones and legal holds', async () => {
       const expired = await claimFrom('(555) 200-0003', yearsAgo(FIRM_SETTINGS.retentionYears + 1))
-      const held = await claimFrom('(555) 200-0004', yearsAgo(FIRM_SETTINGS.retentionYears + 2), 1)
+      const held = await claimFrom('(555) 200-0004', yearsAgo(FIRM_SETTINGS.retentionYears + 2), true)
       const recent = await claimFrom('(555) 200-0005', yearsAgo(FIRM_SETTINGS.retentionYears - 1))
       const expiredKey = (
         await ctx.db

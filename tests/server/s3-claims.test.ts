@@ -1,4 +1,3 @@
-import { sql } from 'kysely'
 import request from 'supertest'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { FIRM_SETTINGS } from '../../src/firm-settings.ts'
@@ -15,6 +14,7 @@ import {
   type TestContext,
 } from './helpers.ts'
 import { startS3Process, type S3Process } from './s3-process.ts'
+import { setLegalHold } from '../../server/evidence/legal-hold.ts'
 
 const SCREENSHOT = makePng({ width: 40, height: 20 })
 const SITE = 'claims.test'
@@ -119,16 +119,25 @@ describe('screenshots in an S3 bucket', () => {
     expect((await ctx.storage.keys('brigit')).sort()).toEqual([keptKey, expiredKey].sort())
     expect(await ctx.storage.has(orphan)).toBe(false)
 
-    const longAgo = new Date()
-    longAgo.setUTCFullYear(longAgo.getUTCFullYear() - FIRM_SETTINGS.retentionYears - 1)
-    await sql`UPDATE claims SET created_at = ${longAgo.toISOString()} WHERE id = ${expired.body.id}`.execute(
-      ctx.db,
-    )
+    // the bucket checks each request's time, so the clock stays: the purge runs past the retention
+    // period instead, and a legal hold keeps the other claim
+    await setLegalHold({
+      db: ctx.db,
+      evidenceKey: ctx.evidenceKey,
+      kind: 'claim',
+      id: kept.body.id as number,
+      isHeld: true,
+      reason: 'litigation hold',
+      actor: 'test',
+    })
+    const later = new Date()
+    later.setUTCFullYear(later.getUTCFullYear() + FIRM_SETTINGS.retentionYears + 1)
     const purged = await purgeExpired({
       db: ctx.db,
       storage: ctx.storage,
       evidenceKey: ctx.evidenceKey,
       retentionYears: FIRM_SETTINGS.retentionYears,
+      now: later,
       dryRun: false,
     })
     expect(purged).toMatchObject({ deletedClaims: 1, removedFiles: 1 })

@@ -26,6 +26,13 @@ export interface SetupCodeMail {
   address: string
 }
 
+/** The evidence ledger's head, e-mailed to each admin once a day (evidence-digest.ts). */
+export interface EvidenceDigestMail {
+  account: { email: string; name: string }
+  head: { seq: number; hash: string }
+  at: Date
+}
+
 export interface StaffMailer {
   /** Never rejects: true once delivered (or written to the outbox); a failure is logged without the address. */
   sendInvite(mail: InviteMail): Promise<boolean>
@@ -33,6 +40,8 @@ export interface StaffMailer {
   sendTwoFactorNotice(notice: TwoFactorNotice): Promise<boolean>
   /** As sendInvite, never rejects. */
   sendSetupCode(mail: SetupCodeMail): Promise<boolean>
+  /** As sendInvite, never rejects. */
+  sendEvidenceDigest(mail: EvidenceDigestMail): Promise<boolean>
   /** Where the messages go, for the command line to say: 'SMTP (SMTP_URL)' or the outbox folder. */
   destination: string
 }
@@ -65,6 +74,7 @@ export function createStaffMailer({ smtpUrl, dataDir, from, logger }: MailSettin
     sendInvite: (mail) => send(composeInvite(from, mail), 'staff invitation'),
     sendTwoFactorNotice: (notice) => send(composeTwoFactorNotice(from, notice), 'two-factor notice'),
     sendSetupCode: (mail) => send(composeSetupCode(from, mail), 'two-factor set-up code'),
+    sendEvidenceDigest: (mail) => send(composeEvidenceDigest(from, mail), 'evidence digest'),
   }
 }
 
@@ -120,6 +130,24 @@ function composeTwoFactorNotice(
     to,
     subject: `Two-factor sign-in was turned ${change} for your staff account`,
     paragraphs: body,
+  })
+}
+
+function composeEvidenceDigest(
+  from: string,
+  { account: { email: to, name }, head, at }: EvidenceDigestMail,
+): SendMailOptions {
+  const when = `${at.toISOString().slice(0, 16).replace('T', ' ')} UTC`
+  return linkMail({
+    from,
+    to,
+    subject: `Evidence ledger head, ${at.toISOString().slice(0, 10)}: entry ${head.seq}`,
+    paragraphs: [
+      `Hello ${name},`,
+      `At ${when} the evidence ledger of the claims site ended at entry ${head.seq}, whose hash is:`,
+      head.hash,
+      `Keep this e-mail: it is a copy of the ledger's head outside the server. If npm run verify-evidence ever finds the ledger ending before entry ${head.seq}, or another hash at that entry, entries were removed or rewritten after this day.`,
+    ],
   })
 }
 
