@@ -26,6 +26,14 @@ export interface SetupCodeMail {
   address: string
 }
 
+/** Sign-in to an account was paused after repeated wrong passwords or codes. */
+export interface SignInFailureNotice {
+  account: { email: string; name: string }
+  failures: number
+  /** The client address of the latest failure. */
+  address: string
+}
+
 export interface StaffMailer {
   /** Never rejects: true once delivered (or written to the outbox); a failure is logged without the address. */
   sendInvite(mail: InviteMail): Promise<boolean>
@@ -33,6 +41,8 @@ export interface StaffMailer {
   sendTwoFactorNotice(notice: TwoFactorNotice): Promise<boolean>
   /** As sendInvite, never rejects. */
   sendSetupCode(mail: SetupCodeMail): Promise<boolean>
+  /** As sendInvite, never rejects. */
+  sendSignInFailureNotice(notice: SignInFailureNotice): Promise<boolean>
   /** Where the messages go, for the command line to say: 'SMTP (SMTP_URL)' or the outbox folder. */
   destination: string
 }
@@ -65,6 +75,8 @@ export function createStaffMailer({ smtpUrl, dataDir, from, logger }: MailSettin
     sendInvite: (mail) => send(composeInvite(from, mail), 'staff invitation'),
     sendTwoFactorNotice: (notice) => send(composeTwoFactorNotice(from, notice), 'two-factor notice'),
     sendSetupCode: (mail) => send(composeSetupCode(from, mail), 'two-factor set-up code'),
+    sendSignInFailureNotice: (notice) =>
+      send(composeSignInFailureNotice(from, notice), 'failed sign-ins notice'),
   }
 }
 
@@ -120,6 +132,27 @@ function composeTwoFactorNotice(
     to,
     subject: `Two-factor sign-in was turned ${change} for your staff account`,
     paragraphs: body,
+  })
+}
+
+/**
+ * Sent once when a run of failures pauses sign-in, not per guess: the owner learns that someone is
+ * guessing, and why their own sign-in may be refused for a while.
+ */
+function composeSignInFailureNotice(
+  from: string,
+  { account: { email: to, name }, failures, address }: SignInFailureNotice,
+): SendMailOptions {
+  return linkMail({
+    from,
+    to,
+    subject: 'Failed sign-ins to your staff account',
+    paragraphs: [
+      `Hello ${name},`,
+      `There were ${failures} failed sign-ins in a row to your staff account on the claims dashboard (a wrong password or code), the latest at ${utcMinute()} from the address ${address}. Sign-in to your account is now paused for a while, longer after each further failure, until a sign-in succeeds.`,
+      'If this was you, wait a few minutes and try again, or ask an admin of your firm to send you a new invitation to set a new password.',
+      'If this was not you, someone is trying to guess your password or codes: tell an admin of your firm.',
+    ],
   })
 }
 
