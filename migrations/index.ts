@@ -22,6 +22,7 @@ import * as createStaffAccounts from './2026_11_27_1000_create_staff_accounts.ts
 import * as addTotpLastStep from './2026_11_27_1100_add_totp_last_step.ts'
 import * as indexAuditFilters from './2026_11_27_1300_index_audit_filters.ts'
 import * as addTotpSetupCode from './2026_11_27_1400_add_totp_setup_code.ts'
+import * as createSignInFailures from './2026_11_28_1100_create_sign_in_failures.ts'
 import * as createEvidenceDigests from './2026_11_28_1200_create_evidence_digests.ts'
 
 /** Every migration, by name; names sort in the order they run. */
@@ -49,5 +50,6 @@ export const MIGRATIONS: Record<string, Migration> = {
   '2026_11_27_1100_add_totp_last_step': addTotpLastStep,
   '2026_11_27_1300_index_audit_filters': indexAuditFilters,
   '2026_11_27_1400_add_totp_setup_code': addTotpSetupCode,
+  '2026_11_28_1100_create_sign_in_failures': createSignInFailures,
   '2026_11_28_1200_create_evidence_digests': createEvidenceDigests,
 }

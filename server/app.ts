@@ -30,6 +30,7 @@ import { accountRoutes } from './staff/accounts/accounts.routes.ts'
 import { inviteRoutes } from './staff/accounts/invite.routes.ts'
 import type { StaffMailer } from './staff/accounts/staff-mailer.ts'
 import { twoFactorRoutes } from './staff/two-factor/two-factor.routes.ts'
+import type { TwoFactorKey } from './staff/two-factor/two-factor-key.ts'
 import { staticClient } from './static-client.ts'
 import { claimRoutes } from './submissions/claim.routes.ts'
 import path from 'node:path'
@@ -84,6 +85,8 @@ export interface AppDeps {
   staffMailer?: StaffMailer
   /** REQUIRE_2FA: whose accounts must sign in with a code; none when left out (tests). */
   requireTwoFactor?: RequireTwoFactor
+  /** Seals the TOTP secrets (DATA_DIR/two-factor.key); left out in tests that set none up, which then fail closed. */
+  twoFactorKey?: TwoFactorKey
 }
 
 /** The Express app without listen(): tests drive it through supertest. */
@@ -110,6 +113,7 @@ export function createApp({
   staffIdleTimeoutMs = DEFAULT_IDLE_TIMEOUT_MS,
   staffMailer,
   requireTwoFactor = 'none',
+  twoFactorKey,
 }: AppDeps): Express {
   const app = express()
   app.disable('x-powered-by')
@@ -164,12 +168,19 @@ export function createApp({
   const staff = Router({ caseSensitive: true })
   staff.use((req, _res, next) => (req.path.startsWith('/api/staff') ? next() : next('router')))
   staff.use(
-    staffAuthRoutes({ db, audit, idleTimeoutMs: staffIdleTimeoutMs, requireTwoFactor, mailer: staffMailer }),
+    staffAuthRoutes({
+      db,
+      audit,
+      idleTimeoutMs: staffIdleTimeoutMs,
+      requireTwoFactor,
+      mailer: staffMailer,
+      twoFactorKey,
+    }),
   )
   staff.use(inviteRoutes({ db, audit, requireTwoFactor }))
   staff.use('/api/staff', requireStaff(db, staffIdleTimeoutMs))
   staff.use(accountRoutes({ db, forms, audit, mailer: staffMailer }))
-  staff.use(twoFactorRoutes({ db, audit, requireTwoFactor, mailer: staffMailer }))
+  staff.use(twoFactorRoutes({ db, audit, requireTwoFactor, mailer: staffMailer, twoFactorKey }))
   staff.use(dashboardRoutes({ db, forms, intake, storage, audit, languages, agreementPdfs }))
   staff.use(auditRoutes({ db, forms, audit }))
   staff.use(militaryRoutes({ db }))

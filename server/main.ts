@@ -18,6 +18,7 @@ import { createDb, SQLITE_FILE_NAME } from './db/create-db.ts'
 import type { Database, Dialect } from './db/database.ts'
 import { migrateToLatest } from './db/migrate.ts'
 import { asOwner, grantServerRole } from './db/server-role.ts'
+import { loadTwoFactorKey, sealClearTotpSecrets } from './staff/two-factor/two-factor-key.ts'
 import { startWalCheckpointer } from './db/wal-checkpointer.ts'
 import { loadFormConfigs } from './forms/load-form-configs.ts'
 import { loadIntakeConfig } from './forms/load-intake-config.ts'
@@ -149,6 +150,7 @@ export async function startServer(
     staffIdleTimeoutMs: config.staffIdleTimeoutMs,
     staffMailer,
     requireTwoFactor: config.requireTwoFactor,
+    twoFactorKey: loadTwoFactorKey(config.dataDir),
   })
   const server = await new Promise<Server>((resolve, reject) => {
     const listening = app.listen(config.port, config.host, () => resolve(listening))
@@ -228,6 +230,9 @@ export async function prepareData({
     )
   }
   if (firstAdmin.kind === 'created') logger.info('first admin account created from ADMIN_EMAIL')
+  // TOTP secrets stored in clear by an older version are sealed under DATA_DIR/two-factor.key
+  const sealedSecrets = await sealClearTotpSecrets(db, loadTwoFactorKey(config.dataDir))
+  if (sealedSecrets > 0) logger.info({ sealedSecrets }, 'two-factor secrets sealed with two-factor.key')
   // before listening: a crash (or a killed purge) may have left screenshot files that no claim names
   const sweep = await removeOrphanScreenshots({ db, dialect, storage })
   logger.info({ screenshotFiles: sweep.files, orphansRemoved: sweep.removed }, 'screenshot recovery')

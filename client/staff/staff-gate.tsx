@@ -113,7 +113,9 @@ export function StaffGate({
         return
       }
       if (appError?.status === 401) setError(INVALID_PASSWORD_MESSAGE)
-      else if (appError?.status === 429 || appError?.code === 'MAIL_UNAVAILABLE') setError(appError.message)
+      // a pause after failed sign-ins, or too many sign-ins being checked at once: the server says how long
+      else if (appError?.status === 429 || appError?.code === 'MAIL_UNAVAILABLE' || appError?.code === 'BUSY')
+        setError(appError.message)
       else setError(`Your sign-in could not be checked: ${(caught as Error).message}. Please try again.`)
       setErrorField('password')
       inputRef.current?.select()

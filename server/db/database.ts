@@ -149,6 +149,15 @@ export interface StaffAccountsTable {
   created_at: number
 }
 
+/** Failed sign-ins per e-mail address typed (staff/sign-in-backoff.ts); email_key is the address's SHA-256. */
+export interface StaffSignInFailuresTable {
+  email_key: string
+  failures: number
+  last_failure_at: number
+  /** sign-in to the address is refused until then */
+  paused_until: number | null
+}
+
 /** The apps a `staff` account may see; can_export 0/1. */
 export interface StaffAccountAppsTable {
   account_id: number
@@ -346,6 +355,7 @@ export interface Database {
   staff_accounts: StaffAccountsTable
   staff_account_apps: StaffAccountAppsTable
   staff_recovery_codes: StaffRecoveryCodesTable
+  staff_sign_in_failures: StaffSignInFailuresTable
   staff_invites: StaffInvitesTable
   staff_sessions: StaffSessionsTable
   audit_log: AuditLogTable

@@ -1,13 +1,19 @@
 import crypto from 'node:crypto'
 import { promisify } from 'node:util'
 import { MIN_PASSWORD_LENGTH } from '../../src/api/staff-accounts.ts'
+import { inScryptQueue } from './scrypt-queue.ts'
 
-const scrypt = promisify(crypto.scrypt) as (
+const scryptNow = promisify(crypto.scrypt) as (
   password: string,
   salt: Buffer,
   keyLength: number,
   options: crypto.ScryptOptions,
 ) => Promise<Buffer>
+
+/** Every hash waits its turn (scrypt-queue.ts); a full queue throws 503. */
+function scrypt(password: string, salt: Buffer, keyLength: number, options: crypto.ScryptOptions) {
+  return inScryptQueue(() => scryptNow(password, salt, keyLength, options))
+}
 
 /** N=2^17 (128 MiB, about a third of a second here): today's common recommendation for scrypt. */
 const PARAMS = { N: 2 ** 17, r: 8, p: 1 }
@@ -58,6 +64,10 @@ export function needsRehash(stored: string): boolean {
 /** A hash no password matches, compared against when the e-mail is unknown so the answer takes as long. */
 let decoyHash: Promise<string> | undefined
 export function decoyPasswordHash(): Promise<string> {
-  decoyHash ??= hashPassword(crypto.randomBytes(16).toString('hex'))
+  // a hash refused by a full queue is not kept: the next sign-in makes it
+  decoyHash ??= hashPassword(crypto.randomBytes(16).toString('hex')).catch((error: unknown) => {
+    decoyHash = undefined
+    throw error
+  })
   return decoyHash
 }

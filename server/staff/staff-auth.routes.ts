@@ -19,8 +19,10 @@ import {
 import { requireStaff, sameOriginOnly, staffAccountOf } from './require-staff.ts'
 import { findAccountByEmail, findAccountById, replacePasswordHash } from './staff-accounts.ts'
 import { endSession, sessionAccountId, startSession } from './staff-session.ts'
+import { clearSignInFailures, countSignInFailure, signInPause, signInPausedError } from './sign-in-backoff.ts'
 import type { StaffMailer } from './accounts/staff-mailer.ts'
 import { checkSecondFactor } from './two-factor/second-factor.ts'
+import type { TwoFactorKey } from './two-factor/two-factor-key.ts'
 
 export const LOGIN_LIMIT: RateLimitRule = {
   name: 'staff-login',
@@ -32,7 +34,8 @@ export const LOGIN_LIMIT: RateLimitRule = {
 /**
  * POST /api/staff/login and /logout, GET /api/staff/session. E-mail and password are checked here,
  * never in the browser; an unknown e-mail costs the same scrypt as a wrong password, so the answer's
- * time does not tell which accounts exist. After the password, the second factor (two-factor/).
+ * time does not tell which accounts exist. After the password, the second factor (two-factor/). Wrong
+ * passwords and codes pause sign-in to the address typed (sign-in-backoff.ts), from any client address.
  */
 export function staffAuthRoutes({
   db,
@@ -40,6 +43,7 @@ export function staffAuthRoutes({
   idleTimeoutMs,
   requireTwoFactor,
   mailer,
+  twoFactorKey,
 }: {
   db: Kysely<Database>
   audit: RecordAudit
@@ -47,6 +51,8 @@ export function staffAuthRoutes({
   requireTwoFactor: RequireTwoFactor
   /** Sends the set-up code of a required two-factor sign-in, and tells the owner when it is turned on; none in tests without mail. */
   mailer?: StaffMailer | undefined
+  /** Opens the stored TOTP secrets (two-factor/two-factor-key.ts); left out in tests that set none up. */
+  twoFactorKey?: TwoFactorKey | undefined
 }): Router {
   const router = Router({ caseSensitive: true })
   router.use('/api/staff', sameOriginOnly)
@@ -75,9 +81,28 @@ export function staffAuthRoutes({
         ? body.password
         : undefined
     const account = email === undefined ? undefined : await findAccountByEmail(db, email)
+    const refuseWhilePaused = async () => {
+      const paused = email === undefined ? undefined : await signInPause(db, email)
+      if (paused === undefined) return
+      await audit({
+        clientAddress: address,
+        ...(account ? { accountId: account.id, actor: account.email } : {}),
+        action: 'login_failure',
+        ...(app ? { app } : {}),
+        detail: 'sign-in paused after failures',
+      })
+      throw signInPausedError(paused)
+    }
+    // before the hash, which a paused sign-in need not cost
+    await refuseWhilePaused()
+    const failed = () =>
+      email === undefined ? Promise.resolve() : countSignInFailure({ db, email, account, mailer, address })
     const matches =
       password !== undefined &&
       (await verifyPassword(password, account?.passwordHash ?? (await decoyPasswordHash())))
+    // and after it: guesses sent at once passed the first check together, while the hashes before them
+    // in the queue were counting failures
+    await refuseWhilePaused()
     if (!account || !matches || account.passwordHash === null || account.disabled) {
       await audit({
         clientAddress: address,
@@ -86,6 +111,7 @@ export function staffAuthRoutes({
         ...(app ? { app } : {}),
         ...(account?.disabled ? { detail: 'account disabled' } : {}),
       })
+      await failed()
       throw new AppError('INVALID_PASSWORD', { status: 401, message: INVALID_PASSWORD_MESSAGE })
     }
     const who = {
@@ -102,12 +128,14 @@ export function staffAuthRoutes({
       requireTwoFactor,
       mailer,
       address,
+      twoFactorKey,
     })
     if (!secondFactor.passed) {
       if (secondFactor.wrongCode) {
         const detail =
           secondFactor.body.error.code === 'INVALID_EMAIL_CODE' ? 'wrong e-mailed code' : 'wrong code'
         await audit({ ...who, action: 'login_failure', detail })
+        await failed()
       }
       res.status(401).json(secondFactor.body)
       return
@@ -116,6 +144,8 @@ export function staffAuthRoutes({
       await replacePasswordHash(db, account.id, await hashPassword(password!))
     }
     await startSession(db, req, res, account.id)
+    // only a whole sign-in starts the count again: a right password alone would let codes be guessed on
+    await clearSignInFailures(db, account.email)
     await audit({ ...who, action: 'login_success' })
     if (secondFactor.recoveryCodes) {
       await audit({ ...who, action: 'two_factor_enabled' })

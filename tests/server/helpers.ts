@@ -23,6 +23,7 @@ import { migrateToLatest } from '../../server/db/migrate.ts'
 import { loadFormConfigs } from '../../server/forms/load-form-configs.ts'
 import { loadIntakeConfig } from '../../server/forms/load-intake-config.ts'
 import { loadEvidenceKey } from '../../server/evidence/evidence-key.ts'
+import { loadTwoFactorKey, type TwoFactorKey } from '../../server/staff/two-factor/two-factor-key.ts'
 import { removeSealed } from '../../server/ops/purge-expired.ts'
 import { loadPdfCertificate } from '../../server/agreements/pdf-seal.ts'
 import { agreementPdfThread, type AgreementPdfs } from '../../server/agreements/agreement-pdfs.ts'
@@ -65,6 +66,8 @@ export interface TestContext {
   dataDir: string
   /** The key of this context's evidence seals (its DATA_DIR/evidence.key). */
   evidenceKey: Buffer
+  /** The key its TOTP secrets are sealed with (its DATA_DIR/two-factor.key). */
+  twoFactorKey: TwoFactorKey
   /** Seals this context's PDFs (its DATA_DIR/pdf-signing.p12). */
   agreementPdfs: AgreementPdfs
   storage: ScreenshotStorage
@@ -141,6 +144,7 @@ export async function createTestContext(
   })
   const languages = loadLanguages({ formsDir, forms, intake })
   const evidenceKey = loadEvidenceKey({ setting: undefined, dataDir })
+  const twoFactorKey = loadTwoFactorKey(dataDir)
   const agreementPdfs = agreementPdfThread({
     certificate: loadPdfCertificate({ pdfSigningP12: undefined, dataDir }),
     tsaUrl: undefined,
@@ -182,12 +186,14 @@ export async function createTestContext(
       logger,
     }),
     requireTwoFactor,
+    twoFactorKey,
   })
   return {
     app,
     db,
     dataDir,
     evidenceKey,
+    twoFactorKey,
     agreementPdfs,
     storage,
     forms,

@@ -10,10 +10,12 @@ import {
   INVALID_EMAIL_CODE_MESSAGE,
   SETUP_REQUIRED_MESSAGE,
 } from '../../src/two-factor-messages.ts'
+import { LOGIN_RATE_LIMITED_MESSAGE } from '../../src/staff-messages.ts'
 import type { RequireTwoFactor } from '../../server/config.ts'
 import { MIGRATIONS } from '../../migrations/index.ts'
 import { createAccount } from '../../server/staff/staff-accounts.ts'
 import { createInvite } from '../../server/staff/staff-invites.ts'
+import { openTotpSecret } from '../../server/staff/two-factor/two-factor-key.ts'
 import type { StaffRole } from '../../src/api/staff.ts'
 import { mailsTo, plainTextOf, setupCodeTo } from './agreement-link.ts'
 import { createTestContext, DIALECTS, type TestContext } from './helpers.ts'
@@ -127,6 +129,17 @@ for (const dialect of DIALECTS) {
         .executeTakeFirstOrThrow()
     }
 
+    /** The row's secrets as the server reads them: stored sealed under the context's two-factor key. */
+    async function openedRow(id: number) {
+      const row = await accountRow(id)
+      const open = (stored: string | null) => {
+        if (stored === null) return null
+        expect(stored).toMatch(/^totp1:/)
+        return openTotpSecret(ctx.twoFactorKey, stored)
+      }
+      return { totp_secret: open(row.totp_secret), totp_pending_secret: open(row.totp_pending_secret) }
+    }
+
     async function auditOf(id: number) {
       return ctx.db
         .selectFrom('audit_log')
@@ -220,7 +233,7 @@ for (const dialect of DIALECTS) {
         })
         expect(decodeURIComponent(url.pathname)).toContain(email)
         expect(res.headers['set-cookie']).toBeUndefined()
-        expect(await accountRow(id)).toEqual({ totp_secret: null, totp_pending_secret: res.body.secret })
+        expect(await openedRow(id)).toEqual({ totp_secret: null, totp_pending_secret: res.body.secret })
       })
 
       it('turns TOTP on with the first right code, starts the session and gives ten recovery codes once', async () => {
@@ -241,7 +254,7 @@ for (const dialect of DIALECTS) {
         expect(codes).toHaveLength(10)
         expect(new Set(codes).size).toBe(10)
         for (const code of codes) expect(code).toMatch(/^[a-z2-9]{5}-[a-z2-9]{5}$/)
-        expect(await accountRow(id)).toEqual({ totp_secret: secret, totp_pending_secret: null })
+        expect(await openedRow(id)).toEqual({ totp_secret: secret, totp_pending_secret: null })
         const stored = await ctx.db
           .selectFrom('staff_recovery_codes')
           .select(['code_hash', 'used_at'])
@@ -291,7 +304,7 @@ for (const dialect of DIALECTS) {
           code: codeFor(setup.body.secret as string),
         }).expect(200)
         expect(confirmed.body.recoveryCodes).toHaveLength(10)
-        expect((await accountRow(id)).totp_secret).toBe(setup.body.secret)
+        expect((await openedRow(id)).totp_secret).toBe(setup.body.secret)
         expect(mailsTo(ctx.dataDir, email).map(({ eml }) => /^Subject: (.*)$/m.exec(eml)?.[1])).toEqual([
           'Two-factor sign-in was turned on for your staff account',
         ])
@@ -342,10 +355,11 @@ for (const dialect of DIALECTS) {
         const { email } = await newAccount('staff')
         const address = freshAddress()
         const cookie = sessionCookie(await login(ctx.app, { email, address }).expect(204))
-        const { secret } = (await ownRoute(ctx.app, cookie, '/setup', {}).expect(200)).body as {
+        const { secret } = (await ownRoute(ctx.app, cookie, '/setup', { password: PASSWORD }).expect(200))
+          .body as {
           secret: string
         }
-        await ownRoute(ctx.app, cookie, '/confirm', { code: codeFor(secret) })
+        await ownRoute(ctx.app, cookie, '/confirm', { code: codeFor(secret), password: PASSWORD })
           .set('X-Forwarded-For', address)
           .expect(200)
         await ownRoute(ctx.app, cookie, '/disable', { code: codeFor(secret, 1) })
@@ -419,17 +433,20 @@ for (const dialect of DIALECTS) {
         expect((await login(ctx.app, { email, code: codeFor(secret, -1) })).status).toBe(401)
       })
 
-      it('counts wrong codes toward the login limit: the 11th attempt is 429', async () => {
-        const { email, secret } = await adminWithTwoFactor()
+      it('counts wrong codes toward the login limit of their address: the 11th attempt is 429', async () => {
         const address = freshAddress()
-        for (let attempt = 1; attempt <= 10; attempt++) {
-          const res = await login(ctx.app, { email, code: '000000', address })
-          expect(res.body.error.code).toBe('INVALID_CODE')
+        // five for each of two accounts: a sixth for one would be paused by its own count
+        for (const { email } of [await adminWithTwoFactor(), await adminWithTwoFactor()]) {
+          for (let attempt = 1; attempt <= 5; attempt++) {
+            const res = await login(ctx.app, { email, code: '000000', address })
+            expect(res.body.error.code).toBe('INVALID_CODE')
+          }
         }
-        const res = await login(ctx.app, { email, code: codeFor(secret, 1), address })
+        const { email } = await newAccount('staff')
+        const res = await login(ctx.app, { email, address })
 
         expect(res.status).toBe(429)
-        expect(res.body.error.code).toBe('RATE_LIMITED')
+        expect(res.body.error.message).toBe(LOGIN_RATE_LIMITED_MESSAGE)
       })
     })
 
@@ -481,14 +498,20 @@ for (const dialect of DIALECTS) {
           required: false,
           recoveryCodesLeft: 0,
         })
-        const setup = await ownRoute(ctx.app, cookie, '/setup', {}).expect(200)
+        const setup = await ownRoute(ctx.app, cookie, '/setup', { password: PASSWORD }).expect(200)
         const secret = setup.body.secret as string
         expect(setup.body.qrCode).toMatch(/^<svg/)
-        const wrong = await ownRoute(ctx.app, cookie, '/confirm', { code: codeFor(secret, 4) })
+        const wrong = await ownRoute(ctx.app, cookie, '/confirm', {
+          code: codeFor(secret, 4),
+          password: PASSWORD,
+        })
         expect(wrong.status).toBe(400)
         expect(wrong.body.error.code).toBe('INVALID_CODE')
 
-        const confirmed = await ownRoute(ctx.app, cookie, '/confirm', { code: codeFor(secret) }).expect(200)
+        const confirmed = await ownRoute(ctx.app, cookie, '/confirm', {
+          code: codeFor(secret),
+          password: PASSWORD,
+        }).expect(200)
 
         expect(confirmed.body.recoveryCodes).toHaveLength(10)
         expect((await ownRoute(ctx.app, cookie, '').expect(200)).body).toEqual({
@@ -503,17 +526,21 @@ for (const dialect of DIALECTS) {
 
       it('refuses to confirm a set-up that was never started', async () => {
         const { cookie } = await signedInStaff()
-        const res = await ownRoute(ctx.app, cookie, '/confirm', { code: '123456' })
+        const res = await ownRoute(ctx.app, cookie, '/confirm', { code: '123456', password: PASSWORD })
         expect(res.status).toBe(400)
         expect(res.body.error.message).toBe('start the set-up first: no QR code was shown')
       })
 
       it('turns TOTP off with a code, ending the other sessions, and sign-in needs the password alone', async () => {
         const { id, email, cookie } = await signedInStaff()
-        const { secret } = (await ownRoute(ctx.app, cookie, '/setup', {}).expect(200)).body as {
+        const { secret } = (await ownRoute(ctx.app, cookie, '/setup', { password: PASSWORD }).expect(200))
+          .body as {
           secret: string
         }
-        const confirmed = await ownRoute(ctx.app, cookie, '/confirm', { code: codeFor(secret) }).expect(200)
+        const confirmed = await ownRoute(ctx.app, cookie, '/confirm', {
+          code: codeFor(secret),
+          password: PASSWORD,
+        }).expect(200)
         const [recoveryCode] = confirmed.body.recoveryCodes as [string]
         const other = sessionCookie(await login(ctx.app, { email, code: codeFor(secret, 1) }).expect(204))
         const wrong = await ownRoute(ctx.app, cookie, '/disable', { code: '000000' })
@@ -530,21 +557,79 @@ for (const dialect of DIALECTS) {
         expect((await auditOf(id)).map((row) => row.action)).toContain('two_factor_disabled')
       })
 
-      it('limits the codes tried for one account, from a session too: the 21st in 15 minutes is 429', async () => {
-        const { cookie } = await signedInStaff()
-        const { secret } = (await ownRoute(ctx.app, cookie, '/setup', {}).expect(200)).body as {
-          secret: string
-        }
-        for (let attempt = 1; attempt <= 20; attempt++) {
-          const res = await ownRoute(ctx.app, cookie, '/confirm', { code: '000000' })
+      it('pauses the account after five wrong codes, from a session too', async () => {
+        const { email, cookie } = await signedInStaff()
+        const { secret } = (await ownRoute(ctx.app, cookie, '/setup', { password: PASSWORD }).expect(200))
+          .body as { secret: string }
+        for (let attempt = 1; attempt <= 5; attempt++) {
+          const res = await ownRoute(ctx.app, cookie, '/confirm', { code: '000000', password: PASSWORD })
           expect(res.body.error.code).toBe('INVALID_CODE')
         }
-        const res = await ownRoute(ctx.app, cookie, '/confirm', { code: codeFor(secret) })
+        const res = await ownRoute(ctx.app, cookie, '/confirm', { code: codeFor(secret), password: PASSWORD })
 
         expect(res.status).toBe(429)
-        expect(res.body.error.message).toBe(
-          'Too many codes were tried for this account. Please wait 15 minutes and try again.',
-        )
+        expect(Number(res.headers['retry-after'])).toBeGreaterThan(0)
+        expect(res.body.error.message).toMatch(/^Too many failed sign-ins to this account/)
+        expect((await login(ctx.app, { email })).status).toBe(429)
+      })
+
+      it('asks for the current password to start a set-up, and sets nothing up without it', async () => {
+        const { id, cookie } = await signedInStaff()
+        const without = await ownRoute(ctx.app, cookie, '/setup', {})
+        expect(without.status).toBe(403)
+        expect(without.body.error).toEqual({
+          code: 'INVALID_PASSWORD',
+          message: 'type your current password to set up two-factor sign-in',
+        })
+        const wrong = await ownRoute(ctx.app, cookie, '/setup', { password: 'not the password' })
+        expect(wrong.status).toBe(403)
+        expect(wrong.body.error).toEqual({
+          code: 'INVALID_PASSWORD',
+          message: 'the password is not right: type the password you sign in with',
+        })
+        expect(wrong.body.secret).toBeUndefined()
+        expect(await accountRow(id)).toEqual({ totp_secret: null, totp_pending_secret: null })
+        expect((await auditOf(id)).at(-1)).toMatchObject({
+          action: 'login_failure',
+          detail: 'wrong password at two-factor set-up',
+        })
+
+        const setup = await ownRoute(ctx.app, cookie, '/setup', { password: PASSWORD }).expect(200)
+        expect(setup.body.secret).toMatch(/^[A-Z2-7]{32}$/)
+      })
+
+      it('asks for the current password again to turn it on, and a right code alone turns nothing on', async () => {
+        const { id, cookie } = await signedInStaff()
+        const { secret } = (await ownRoute(ctx.app, cookie, '/setup', { password: PASSWORD }).expect(200))
+          .body as { secret: string }
+        const without = await ownRoute(ctx.app, cookie, '/confirm', { code: codeFor(secret) })
+        expect(without.status).toBe(403)
+        expect(without.body.error.message).toBe('type your current password to set up two-factor sign-in')
+        const wrong = await ownRoute(ctx.app, cookie, '/confirm', {
+          code: codeFor(secret),
+          password: 'not the password',
+        })
+        expect(wrong.status).toBe(403)
+        expect(wrong.body.error.code).toBe('INVALID_PASSWORD')
+        expect(wrong.body.recoveryCodes).toBeUndefined()
+        expect((await accountRow(id)).totp_secret).toBeNull()
+
+        const confirmed = await ownRoute(ctx.app, cookie, '/confirm', {
+          code: codeFor(secret),
+          password: PASSWORD,
+        }).expect(200)
+        expect(confirmed.body.recoveryCodes).toHaveLength(10)
+      })
+
+      it('counts wrong passwords at set-up toward the pause of sign-in', async () => {
+        const { email, cookie } = await signedInStaff()
+        for (let attempt = 1; attempt <= 5; attempt++) {
+          await ownRoute(ctx.app, cookie, '/setup', { password: `guess ${attempt}` }).expect(403)
+        }
+        const res = await ownRoute(ctx.app, cookie, '/setup', { password: PASSWORD })
+        expect(res.status).toBe(429)
+        expect(res.body.secret).toBeUndefined()
+        expect((await login(ctx.app, { email })).status).toBe(429)
       })
 
       it('takes its migration down and up again, and an account with TOTP on still needs its code', async () => {

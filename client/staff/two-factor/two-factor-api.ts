@@ -9,13 +9,22 @@ export function fetchTwoFactorStatus({ signal }: { signal?: AbortSignal } = {}):
   return fetchJson(BASE, { signal, cache: 'no-store' })
 }
 
-/** A new secret to scan; two-factor sign-in is on only once confirmTwoFactor gets its first code. */
-export function startTwoFactorSetup(): Promise<TwoFactorSetup> {
-  return post('/setup', {})
+/**
+ * A new secret to scan; two-factor sign-in is on only once confirmTwoFactor gets its first code. Both
+ * ask for the current password: a session alone cannot set it up.
+ */
+export function startTwoFactorSetup(password: string): Promise<TwoFactorSetup> {
+  return post('/setup', { password })
 }
 
-export function confirmTwoFactor(code: string): Promise<RecoveryCodes> {
-  return post('/confirm', { code })
+export function confirmTwoFactor({
+  code,
+  password,
+}: {
+  code: string
+  password: string
+}): Promise<RecoveryCodes> {
+  return post('/confirm', { code, password })
 }
 
 export function regenerateRecoveryCodes(code: string): Promise<RecoveryCodes> {

@@ -1,10 +1,11 @@
-import { useEffect, useState } from 'react'
+import { useEffect, useState, type FormEvent } from 'react'
 import { AppError } from '../../../src/app-error.ts'
 import { StaffArea } from '../staff-area.tsx'
 import { StaffUserBar } from '../staff-user-bar.tsx'
 import { useStaffResource } from '../use-staff-resource.ts'
 import type { StaffSession } from '../use-staff-session.ts'
 import { Loading } from '../../ui/loading.tsx'
+import { NewPasswordField } from '../accounts/new-password-field.tsx'
 import { CodeForm } from './code-form.tsx'
 import { RecoveryCodesNotice } from './recovery-codes-notice.tsx'
 import { TotpSetupSteps } from './totp-setup-steps.tsx'
@@ -27,7 +28,10 @@ export function TwoFactorPage() {
 
 /** What the page shows below the status: the status alone, a set-up under way, or new recovery codes. */
 type Screen =
-  { kind: 'status' } | { kind: 'setup'; setup: TwoFactorSetup } | { kind: 'codes'; codes: string[] }
+  | { kind: 'status' }
+  /** password: the one the set-up started with, sent again with the first code */
+  | { kind: 'setup'; setup: TwoFactorSetup; password: string }
+  | { kind: 'codes'; codes: string[] }
 
 function TwoFactorSettings({ session }: { session: StaffSession }) {
   const [version, setVersion] = useState(0)
@@ -47,12 +51,14 @@ function TwoFactorSettings({ session }: { session: StaffSession }) {
     setScreen({ kind: 'status' })
     setVersion((count) => count + 1)
   }
-  const startSetup = async () => {
+  const startSetup = async (password: string) => {
     setProblem(undefined)
     try {
-      setScreen({ kind: 'setup', setup: await startTwoFactorSetup() })
+      setScreen({ kind: 'setup', setup: await startTwoFactorSetup(password), password })
     } catch (error) {
       if (error instanceof AppError && error.status === 401) session.expired()
+      // the server's own words for a wrong password, a pause after failures or a busy moment
+      else if (error instanceof AppError && [403, 429, 503].includes(error.status)) setProblem(error.message)
       else setProblem(`The set-up could not start: ${(error as Error).message}. Please try again.`)
     }
   }
@@ -96,7 +102,7 @@ function TwoFactorSettings({ session }: { session: StaffSession }) {
               isFocused
               onUnauthorized={session.expired}
               onSubmit={async (code) => {
-                const { recoveryCodes } = await confirmTwoFactor(code)
+                const { recoveryCodes } = await confirmTwoFactor({ code, password: screen.password })
                 setNotice('Two-factor sign-in is now on for your account.')
                 setScreen({ kind: 'codes', codes: recoveryCodes })
               }}
@@ -107,7 +113,7 @@ function TwoFactorSettings({ session }: { session: StaffSession }) {
         ) : (
           <TwoFactorStatusView
             status={status.data}
-            onStartSetup={() => void startSetup()}
+            onStartSetup={startSetup}
             onUnauthorized={session.expired}
             onNewCodes={(codes) => setScreen({ kind: 'codes', codes })}
             onDisabled={() => reload('Two-factor sign-in is now off. Your other sessions were signed out.')}
@@ -126,24 +132,12 @@ function TwoFactorStatusView({
   onDisabled,
 }: {
   status: TwoFactorStatus
-  onStartSetup: () => void
+  onStartSetup: (password: string) => Promise<void>
   onUnauthorized: () => void
   onNewCodes: (codes: string[]) => void
   onDisabled: () => void
 }) {
-  if (!status.enabled) {
-    return (
-      <section>
-        <p>
-          <strong>Two-factor sign-in is off.</strong> Turn it on so that your password alone cannot open your
-          account.
-        </p>
-        <button type="button" className="submit" onClick={onStartSetup}>
-          Turn on two-factor sign-in
-        </button>
-      </section>
-    )
-  }
+  if (!status.enabled) return <StartSetupForm onStartSetup={onStartSetup} />
   return (
     <>
       <p>
@@ -178,5 +172,38 @@ function TwoFactorStatusView({
         )}
       </section>
     </>
+  )
+}
+
+/** Two-factor sign-in is off: the current password starts the set-up, so an open session alone cannot. */
+function StartSetupForm({ onStartSetup }: { onStartSetup: (password: string) => Promise<void> }) {
+  const [password, setPassword] = useState('')
+  const [isStarting, setIsStarting] = useState(false)
+  const submit = async (event: FormEvent) => {
+    event.preventDefault()
+    if (isStarting) return
+    setIsStarting(true)
+    await onStartSetup(password)
+    setIsStarting(false)
+  }
+  return (
+    <section>
+      <p>
+        <strong>Two-factor sign-in is off.</strong> Turn it on so that your password alone cannot open your
+        account.
+      </p>
+      <form onSubmit={(event) => void submit(event)} noValidate>
+        <NewPasswordField
+          label="Current password"
+          value={password}
+          onChange={setPassword}
+          autoComplete="current-password"
+          showRule={false}
+        />
+        <button type="submit" className="submit" disabled={isStarting || password === ''}>
+          {isStarting ? 'Checking...' : 'Turn on two-factor sign-in'}
+        </button>
+      </form>
+    </section>
   )
 }

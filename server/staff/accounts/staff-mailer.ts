@@ -33,6 +33,14 @@ export interface EvidenceDigestMail {
   at: Date
 }
 
+/** Sign-in to an account was paused after repeated wrong passwords or codes. */
+export interface SignInFailureNotice {
+  account: { email: string; name: string }
+  failures: number
+  /** The client address of the latest failure. */
+  address: string
+}
+
 export interface StaffMailer {
   /** Never rejects: true once delivered (or written to the outbox); a failure is logged without the address. */
   sendInvite(mail: InviteMail): Promise<boolean>
@@ -42,6 +50,7 @@ export interface StaffMailer {
   sendSetupCode(mail: SetupCodeMail): Promise<boolean>
   /** As sendInvite, never rejects. */
   sendEvidenceDigest(mail: EvidenceDigestMail): Promise<boolean>
+  sendSignInFailureNotice(notice: SignInFailureNotice): Promise<boolean>
   /** Where the messages go, for the command line to say: 'SMTP (SMTP_URL)' or the outbox folder. */
   destination: string
 }
@@ -75,6 +84,8 @@ export function createStaffMailer({ smtpUrl, dataDir, from, logger }: MailSettin
     sendTwoFactorNotice: (notice) => send(composeTwoFactorNotice(from, notice), 'two-factor notice'),
     sendSetupCode: (mail) => send(composeSetupCode(from, mail), 'two-factor set-up code'),
     sendEvidenceDigest: (mail) => send(composeEvidenceDigest(from, mail), 'evidence digest'),
+    sendSignInFailureNotice: (notice) =>
+      send(composeSignInFailureNotice(from, notice), 'failed sign-ins notice'),
   }
 }
 
@@ -147,6 +158,27 @@ function composeEvidenceDigest(
       `At ${when} the evidence ledger of the claims site ended at entry ${head.seq}, whose hash is:`,
       head.hash,
       `Keep this e-mail: it is a copy of the ledger's head outside the server. If npm run verify-evidence ever finds the ledger ending before entry ${head.seq}, or another hash at that entry, entries were removed or rewritten after this day.`,
+    ],
+  })
+}
+
+/**
+ * Sent once when a run of failures pauses sign-in, not per guess: the owner learns that someone is
+ * guessing, and why their own sign-in may be refused for a while.
+ */
+function composeSignInFailureNotice(
+  from: string,
+  { account: { email: to, name }, failures, address }: SignInFailureNotice,
+): SendMailOptions {
+  return linkMail({
+    from,
+    to,
+    subject: 'Failed sign-ins to your staff account',
+    paragraphs: [
+      `Hello ${name},`,
+      `There were ${failures} failed sign-ins in a row to your staff account on the claims dashboard (a wrong password or code), the latest at ${utcMinute()} from the address ${address}. Sign-in to your account is now paused for a while, longer after each further failure, until a sign-in succeeds.`,
+      'If this was you, wait a few minutes and try again, or ask an admin of your firm to send you a new invitation to set a new password.',
+      'If this was not you, someone is trying to guess your password or codes: tell an admin of your firm.',
     ],
   })
 }

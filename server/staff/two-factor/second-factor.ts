@@ -22,6 +22,7 @@ import {
   startTwoFactorSetup,
   useSecondFactorCode,
 } from './two-factor-account.ts'
+import type { TwoFactorKey } from './two-factor-key.ts'
 
 /** What the sign-in's second step decided, once the password was right. */
 export type SecondFactorResult =
@@ -45,6 +46,7 @@ export async function checkSecondFactor({
   requireTwoFactor,
   mailer,
   address,
+  twoFactorKey,
 }: {
   db: Kysely<Database>
   account: StaffAccountRow
@@ -55,10 +57,12 @@ export async function checkSecondFactor({
   mailer: StaffMailer | undefined
   /** The sign-in's client address, named in the set-up e-mail. */
   address: string
+  /** Opens the stored TOTP secrets (two-factor-key.ts). */
+  twoFactorKey: TwoFactorKey | undefined
 }): Promise<SecondFactorResult> {
   if (account.totpSecret !== null) {
     if (code === undefined) return refused('TWO_FACTOR_REQUIRED', CODE_REQUIRED_MESSAGE)
-    return (await useSecondFactorCode(db, account, code)) ? { passed: true } : wrongCode()
+    return (await useSecondFactorCode(db, account, code, { twoFactorKey })) ? { passed: true } : wrongCode()
   }
   if (!isTwoFactorRequired(requireTwoFactor, account.role)) return { passed: true }
   if (emailCode === undefined) {
@@ -73,10 +77,11 @@ export async function checkSecondFactor({
   if (!(await isRightSetupCode(db, account.id, emailCode))) {
     return refused('INVALID_EMAIL_CODE', INVALID_EMAIL_CODE_MESSAGE)
   }
-  const confirmed = code === undefined ? 'not-started' : await confirmTwoFactorSetup(db, account.id, code)
+  const confirmed =
+    code === undefined ? 'not-started' : await confirmTwoFactorSetup(db, account.id, { code, twoFactorKey })
   if (confirmed === 'wrong-code') return wrongCode()
   if (confirmed !== 'not-started') return { passed: true, recoveryCodes: confirmed }
-  const setup = await startTwoFactorSetup(db, account)
+  const setup = await startTwoFactorSetup(db, account, twoFactorKey)
   return {
     passed: false,
     body: { error: { code: 'TWO_FACTOR_SETUP_REQUIRED', message: SETUP_REQUIRED_MESSAGE }, ...setup },

@@ -1,25 +1,13 @@
 import crypto from 'node:crypto'
 import type { Kysely } from 'kysely'
-import { AppError } from '../../../src/app-error.ts'
 import type { TwoFactorSetup } from '../../../src/api/staff-two-factor.ts'
 import type { RequireTwoFactor } from '../../config.ts'
 import type { Database } from '../../db/database.ts'
 import { sha256Hex } from '../../evidence/evidence-key.ts'
-import { hitRateLimit, type RateLimitRule } from '../../rate-limit.ts'
 import type { StaffAccountRow } from '../staff-accounts.ts'
 import { replaceRecoveryCodes, useRecoveryCode } from './recovery-codes.ts'
 import { isTotpCode, newTotpSecret, totpCodeStep, totpSetup } from './totp.ts'
-
-/**
- * Codes tried per account, wherever from: a stolen session (or a known password) spread over many
- * addresses still gets few guesses at a 6-digit code. A person's typos stay far below it.
- */
-export const CODE_LIMIT: RateLimitRule = {
-  name: 'two-factor-code',
-  limit: 20,
-  windowMs: 15 * 60 * 1000,
-  message: 'Too many codes were tried for this account. Please wait 15 minutes and try again.',
-}
+import { openTotpSecret, sealTotpSecret, type TwoFactorKey } from './two-factor-key.ts'
 
 /** Whether REQUIRE_2FA makes the account use two-factor sign-in. */
 export function isTwoFactorRequired(
@@ -49,13 +37,15 @@ export async function issueSetupCode(db: Kysely<Database>, accountId: number): P
   return code
 }
 
-/** Whether the code is the account's latest e-mailed set-up code and still works; each try counts to CODE_LIMIT. */
+/**
+ * Whether the code is the account's latest e-mailed set-up code and still works. A wrong one is a failed
+ * sign-in: the caller counts it toward the account's pause (sign-in-backoff.ts), as every wrong code.
+ */
 export async function isRightSetupCode(
   db: Kysely<Database>,
   accountId: number,
   code: string,
 ): Promise<boolean> {
-  await countCodeAttempt(db, accountId)
   // the hash in the WHERE, as for recovery codes: a code that is not the latest, or is past its time, finds no row
   const match = await db
     .selectFrom('staff_accounts')
@@ -74,11 +64,13 @@ export async function isRightSetupCode(
 export async function startTwoFactorSetup(
   db: Kysely<Database>,
   account: Pick<StaffAccountRow, 'id' | 'email'>,
+  twoFactorKey: TwoFactorKey | undefined,
 ): Promise<TwoFactorSetup> {
+  if (!twoFactorKey) throw new Error('createApp was given no twoFactorKey: no secret can be stored')
   const secret = newTotpSecret()
   await db
     .updateTable('staff_accounts')
-    .set({ totp_pending_secret: secret })
+    .set({ totp_pending_secret: sealTotpSecret(twoFactorKey, secret) })
     .where('id', '=', account.id)
     .execute()
   return totpSetup(secret, account.email)
@@ -91,16 +83,18 @@ export async function startTwoFactorSetup(
 export async function confirmTwoFactorSetup(
   db: Kysely<Database>,
   accountId: number,
-  code: string,
+  { code, twoFactorKey }: { code: string; twoFactorKey: TwoFactorKey | undefined },
 ): Promise<string[] | 'wrong-code' | 'not-started'> {
+  // `secret` stays sealed: it moves to totp_secret as it is stored
   const { totp_pending_secret: secret } = await db
     .selectFrom('staff_accounts')
     .select('totp_pending_secret')
     .where('id', '=', accountId)
     .executeTakeFirstOrThrow()
   if (secret === null) return 'not-started'
-  await countCodeAttempt(db, accountId)
-  const step = isTotpCode(normalCode(code)) ? totpCodeStep(secret, normalCode(code)) : undefined
+  const step = isTotpCode(normalCode(code))
+    ? totpCodeStep(openTotpSecret(twoFactorKey, secret), normalCode(code))
+    : undefined
   if (step === undefined) return 'wrong-code'
   return db.transaction().execute(async (trx) => {
     // the pending secret in the WHERE: a set-up restarted meanwhile is not turned on with the old code
@@ -129,12 +123,13 @@ export async function useSecondFactorCode(
   db: Kysely<Database>,
   account: Pick<StaffAccountRow, 'id' | 'totpSecret'>,
   code: string,
-  { totpOnly = false } = {},
+  { totpOnly = false, twoFactorKey }: { totpOnly?: boolean; twoFactorKey: TwoFactorKey | undefined },
 ): Promise<boolean> {
   if (account.totpSecret === null) return false // fail-closed
-  await countCodeAttempt(db, account.id)
   const normal = normalCode(code)
-  if (isTotpCode(normal)) return useTotpCode(db, account.id, account.totpSecret, normal)
+  if (isTotpCode(normal)) {
+    return useTotpCode(db, account.id, openTotpSecret(twoFactorKey, account.totpSecret), normal)
+  }
   return !totpOnly && useRecoveryCode(db, account.id, normal)
 }
 
@@ -162,20 +157,6 @@ async function useTotpCode(
     .where((eb) => eb.or([eb('totp_last_step', 'is', null), eb('totp_last_step', '<', step)]))
     .executeTakeFirst()
   return Number(result.numUpdatedRows) === 1
-}
-
-/** Throws 429 once the account's codes reach CODE_LIMIT. */
-async function countCodeAttempt(db: Kysely<Database>, accountId: number): Promise<void> {
-  const { allowed, retryAfterSeconds } = await hitRateLimit(db, {
-    rule: CODE_LIMIT,
-    client: `account-${accountId}`,
-  })
-  if (allowed) return
-  throw new AppError('RATE_LIMITED', {
-    status: 429,
-    message: CODE_LIMIT.message,
-    headers: { 'Retry-After': String(retryAfterSeconds) },
-  })
 }
 
 /** Codes as people type them: spaces around and inside left out. */

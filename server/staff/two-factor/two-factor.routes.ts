@@ -11,6 +11,8 @@ import type { StaffMailer } from '../accounts/staff-mailer.ts'
 import { staffAccountOf } from '../require-staff.ts'
 import { findAccountById, resetTwoFactor, type StaffAccountRow } from '../staff-accounts.ts'
 import { startSession } from '../staff-session.ts'
+import { MAX_PASSWORD_LENGTH, verifyPassword } from '../password-hash.ts'
+import { assertSignInNotPaused, countSignInFailure } from '../sign-in-backoff.ts'
 import { countUnusedRecoveryCodes } from './recovery-codes.ts'
 import {
   confirmTwoFactorSetup,
@@ -19,21 +21,26 @@ import {
   startTwoFactorSetup,
   useSecondFactorCode,
 } from './two-factor-account.ts'
+import type { TwoFactorKey } from './two-factor-key.ts'
 
 /**
  * The signed-in account's own two-factor sign-in (/staff/two-factor): turn it on with a QR code and a
  * first code, make new recovery codes, turn it off when REQUIRE_2FA does not cover the account. Behind
- * requireStaff; every change needs a current code, so a session left open is not enough.
+ * requireStaff; every change needs a current code, and turning it on the current password, so a session
+ * left open is not enough. Wrong passwords and codes count toward the account's pause (sign-in-backoff.ts).
  */
 export function twoFactorRoutes({
   db,
   audit,
   requireTwoFactor,
   mailer,
+  twoFactorKey,
 }: {
   db: Kysely<Database>
   audit: RecordAudit
   requireTwoFactor: RequireTwoFactor
+  /** Seals and opens the TOTP secrets (two-factor-key.ts); left out in tests that set none up. */
+  twoFactorKey?: TwoFactorKey | undefined
   /** Tells the account's owner of each change; none in tests without mail. */
   mailer?: StaffMailer | undefined
 }): Router {
@@ -49,21 +56,59 @@ export function twoFactorRoutes({
     } satisfies TwoFactorStatus)
   })
 
-  router.post('/api/staff/two-factor/setup', async (_req, res) => {
+  /** Counts a wrong password or code toward the account's pause, as sign-in does. */
+  const failed = (req: Request, account: StaffAccountRow) =>
+    countSignInFailure({ db, email: account.email, account, mailer, address: clientAddress(req) })
+
+  /**
+   * The account's current password, asked before a set-up starts and again at its confirmation: a
+   * session alone (a browser left open, a stolen cookie) cannot tie the account to another authenticator
+   * app and take its recovery codes. 403, not 401, so the page stays and shows the message.
+   */
+  const checkPassword = async (req: Request, res: Response, account: StaffAccountRow) => {
+    const password = (req.body as { password?: unknown } | undefined)?.password
+    if (typeof password !== 'string' || password === '' || password.length > MAX_PASSWORD_LENGTH) {
+      throw new AppError('INVALID_PASSWORD', {
+        status: 403,
+        message: 'type your current password to set up two-factor sign-in',
+      })
+    }
+    if (account.passwordHash !== null && (await verifyPassword(password, account.passwordHash))) return
+    await audit({
+      ...actorOf(req, res),
+      action: 'login_failure',
+      detail: 'wrong password at two-factor set-up',
+    })
+    await failed(req, account)
+    throw new AppError('INVALID_PASSWORD', {
+      status: 403,
+      message: 'the password is not right: type the password you sign in with',
+    })
+  }
+
+  router.post('/api/staff/two-factor/setup', json, async (req, res) => {
     const account = await ownAccount(db, res)
     if (account.totpSecret !== null) {
       throw badRequest('two-factor sign-in is already on: make new recovery codes or turn it off first')
     }
+    await assertSignInNotPaused(db, account.email)
+    await checkPassword(req, res, account)
     res
       .set('Cache-Control', 'no-store')
-      .json((await startTwoFactorSetup(db, account)) satisfies TwoFactorSetup)
+      .json((await startTwoFactorSetup(db, account, twoFactorKey)) satisfies TwoFactorSetup)
   })
 
   router.post('/api/staff/two-factor/confirm', json, async (req, res) => {
     const account = await ownAccount(db, res)
-    const confirmed = await confirmTwoFactorSetup(db, account.id, codeOf(req))
+    const code = codeOf(req)
+    await assertSignInNotPaused(db, account.email)
+    await checkPassword(req, res, account)
+    const confirmed = await confirmTwoFactorSetup(db, account.id, { code, twoFactorKey })
     if (confirmed === 'not-started') throw badRequest('start the set-up first: no QR code was shown')
-    if (confirmed === 'wrong-code') throw invalidCode()
+    if (confirmed === 'wrong-code') {
+      await failed(req, account)
+      throw invalidCode()
+    }
     await audit({ ...actorOf(req, res), action: 'two_factor_enabled' })
     await mailer?.sendTwoFactorNotice({ account, change: 'on', address: clientAddress(req) })
     res.set('Cache-Control', 'no-store').json({ recoveryCodes: confirmed } satisfies RecoveryCodes)
@@ -73,8 +118,12 @@ export function twoFactorRoutes({
     const account = await ownAccount(db, res)
     const code = codeOf(req)
     if (account.totpSecret === null) throw badRequest('two-factor sign-in is not on for your account')
+    await assertSignInNotPaused(db, account.email)
     // a recovery code may not make new ones: whoever holds the list would keep a way in
-    if (!(await useSecondFactorCode(db, account, code, { totpOnly: true }))) throw invalidCode()
+    if (!(await useSecondFactorCode(db, account, code, { totpOnly: true, twoFactorKey }))) {
+      await failed(req, account)
+      throw invalidCode()
+    }
     const recoveryCodes = await regenerateRecoveryCodes(db, account.id)
     await audit({ ...actorOf(req, res), action: 'recovery_codes_regenerated' })
     res.set('Cache-Control', 'no-store').json({ recoveryCodes } satisfies RecoveryCodes)
@@ -91,7 +140,11 @@ export function twoFactorRoutes({
           'your firm requires two-factor sign-in for your account (REQUIRE_2FA): it cannot be turned off',
       })
     }
-    if (!(await useSecondFactorCode(db, account, code))) throw invalidCode()
+    await assertSignInNotPaused(db, account.email)
+    if (!(await useSecondFactorCode(db, account, code, { twoFactorKey }))) {
+      await failed(req, account)
+      throw invalidCode()
+    }
     const who = actorOf(req, res)
     // every session ends, a stolen one too; this browser gets a new one so the person stays signed in
     await resetTwoFactor(db, account.id)

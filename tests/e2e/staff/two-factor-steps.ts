@@ -32,6 +32,12 @@ export async function enterPassword(page: Page, email: string, password: string)
   await page.getByRole('button', { name: 'Access Dashboard' }).click()
 }
 
+/** /staff/two-factor's set-up: the current password, which the server asks for, then the button. */
+export async function startSetupOnOwnPage(page: Page, password: string): Promise<void> {
+  await page.getByLabel('Current password', { exact: true }).fill(password)
+  await page.getByRole('button', { name: 'Turn on two-factor sign-in' }).click()
+}
+
 /** Signs out from the staff page's header and waits for the gate. */
 export async function signOut(page: Page): Promise<void> {
   await page.getByRole('button', { name: 'Sign out' }).click()

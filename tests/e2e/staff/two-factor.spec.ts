@@ -18,6 +18,7 @@ import {
   shownKey,
   shownRecoveryCodes,
   signOut,
+  startSetupOnOwnPage,
 } from './two-factor-steps.ts'
 
 const PASSWORD = 'two-factor e2e password'
@@ -145,7 +146,13 @@ describe('two-factor sign-in turned on from /staff/two-factor', () => {
     await enterPassword(page, email)
     await shown(page.getByText('Two-factor sign-in is off.'))
 
-    await page.getByRole('button', { name: 'Turn on two-factor sign-in' }).click()
+    // a session alone sets nothing up: a wrong password is refused, and nothing is shown to scan
+    await startSetupOnOwnPage(page, 'not my password')
+    expect(await shown(page.getByRole('alert'))).toBe(
+      'the password is not right: type the password you sign in with',
+    )
+    expect(await page.locator('code.totp-key').count()).toBe(0)
+    await startSetupOnOwnPage(page, PASSWORD)
     const key = await shownKey(page)
     const codeField = page.getByLabel('Code', { exact: true })
     expect(await codeField.evaluate((input) => input === document.activeElement)).toBe(true)
