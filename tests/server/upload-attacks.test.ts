@@ -3,6 +3,7 @@ import path from 'node:path'
 import zlib from 'node:zlib'
 import request from 'supertest'
 import { EVIDENCE_KEY_FILE } from '../../server/evidence/evidence-key.ts'
+import { TWO_FACTOR_KEY_FILE } from '../../server/staff/two-factor/two-factor-key.ts'
 import { PDF_SIGNING_FILE } from '../../server/agreements/pdf-seal.ts'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { SQLITE_FILE_NAME } from '../../server/db/create-db.ts'
@@ -216,10 +217,10 @@ for (const dialect of DIALECTS) {
             ? walk(full)
             : [path.relative(ctx.dataDir, full).split(path.sep).join('/')]
         })
-      // the database, the evidence key and the PDF certificate are the server's own files
+      // the database, the two keys and the PDF certificate are the server's own files
+      const ownFiles = new Set([EVIDENCE_KEY_FILE, TWO_FACTOR_KEY_FILE, PDF_SIGNING_FILE])
       const files = walk(ctx.dataDir).filter(
-        (file) =>
-          !file.startsWith(SQLITE_FILE_NAME) && file !== EVIDENCE_KEY_FILE && file !== PDF_SIGNING_FILE,
+        (file) => !file.startsWith(SQLITE_FILE_NAME) && !ownFiles.has(file),
       )
       // the copy is mailed after the 201, so it may or may not be there yet; its name is made by the server too
       const [mail, other] = [
