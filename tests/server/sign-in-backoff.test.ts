@@ -165,6 +165,28 @@ for (const dialect of DIALECTS) {
       await endPause()
       await login(ctx.app, { email, code: codeFor(secret, 1) }).expect(204)
     })
+
+    it('counts wrong current passwords on the own-password change toward the pause, so a session cannot guess on', async () => {
+      const { email } = await newAccount()
+      const cookie = sessionCookie(await login(ctx.app, { email }).expect(204))
+      const change = (currentPassword: string) =>
+        request(ctx.app)
+          .post('/api/staff/account/password')
+          .set(SAME_SITE)
+          .set('X-Forwarded-For', freshAddress())
+          .set('Cookie', cookie)
+          .send({ currentPassword, newPassword: 'another long enough password' })
+      for (let attempt = 1; attempt <= 5; attempt++) {
+        const res = await change(`guess number ${attempt}`)
+        expect(res.status).toBe(400)
+        expect(res.body.error.message).toBe('the current password is not right')
+      }
+      const right = await change(PASSWORD)
+      expect(right.status).toBe(429)
+      expect(right.body.error.message).toMatch(/^Too many failed sign-ins to this account/)
+      expect(failureMails(email)).toHaveLength(1)
+      expect((await login(ctx.app, { email })).status).toBe(429)
+    })
   })
 
   describe(`${dialect}: password hashes at once`, SIGN_INS_TIMEOUT, () => {

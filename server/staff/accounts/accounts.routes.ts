@@ -70,7 +70,7 @@ export function accountRoutes({
   })
 
   router.post('/api/staff/account/password', json, async (req, res) => {
-    await changeOwnPassword({ db, req, res, body: req.body, record: recorder(req, res) })
+    await changeOwnPassword({ db, req, res, body: req.body, record: recorder(req, res), mailer })
     res.status(204).end()
   })
 

@@ -6,9 +6,11 @@ import { clientAddress } from '../../client-address.ts'
 import { hitRateLimit, type RateLimitRule } from '../../rate-limit.ts'
 import { MAX_PASSWORD_LENGTH, passwordProblem, verifyPassword } from '../password-hash.ts'
 import { staffAccountOf } from '../require-staff.ts'
+import { assertSignInNotPaused, countSignInFailure } from '../sign-in-backoff.ts'
 import { findAccountById, setPassword } from '../staff-accounts.ts'
 import { startSession } from '../staff-session.ts'
 import type { RecordChange } from './manage-accounts.ts'
+import type { StaffMailer } from './staff-mailer.ts'
 
 /** A stolen session must not try current passwords faster than the sign-in page allows. */
 const PASSWORD_CHANGE_LIMIT: RateLimitRule = {
@@ -28,12 +30,14 @@ export async function changeOwnPassword({
   res,
   body,
   record,
+  mailer,
 }: {
   db: Kysely<Database>
   req: Request
   res: Response
   body: unknown
   record: RecordChange
+  mailer: StaffMailer | undefined
 }): Promise<void> {
   const { currentPassword, newPassword } = (body ?? {}) as Record<string, unknown>
   const { allowed, retryAfterSeconds } = await hitRateLimit(db, {
@@ -48,14 +52,20 @@ export async function changeOwnPassword({
     })
   }
   const account = await findAccountById(db, staffAccountOf(res).id)
+  // a stolen session guessing the password counts toward the account's pause like the sign-in page
+  if (account) await assertSignInNotPaused(db, account.email)
   const isCurrent =
     typeof currentPassword === 'string' &&
     currentPassword.length <= MAX_PASSWORD_LENGTH &&
     account?.passwordHash != null &&
     (await verifyPassword(currentPassword, account.passwordHash))
   // 400, not 401: the session is fine, only the field is wrong
-  if (!account || !isCurrent)
+  if (!account || !isCurrent) {
+    if (account) {
+      await countSignInFailure({ db, email: account.email, account, mailer, address: clientAddress(req) })
+    }
     throw new AppError('INVALID_PASSWORD', { status: 400, message: 'the current password is not right' })
+  }
   const problem = passwordProblem(newPassword)
   if (problem) throw new AppError('BAD_REQUEST', { status: 400, message: problem })
   await setPassword(db, account.id, newPassword as string)
