@@ -1,7 +1,6 @@
 import crypto from 'node:crypto'
-import fs from 'node:fs'
 import path from 'node:path'
-import { makePrivateFolder, PRIVATE_FILE_MODE } from '../private-files.ts'
+import { readOrMakeKeyFile } from '../private-files.ts'
 
 /** The key file's name in DATA_DIR, made on first start when EVIDENCE_KEY is not set. */
 export const EVIDENCE_KEY_FILE = 'evidence.key'
@@ -22,26 +21,7 @@ export function loadEvidenceKey({
 }): Buffer {
   if (setting !== undefined) return parseKey(setting, 'EVIDENCE_KEY')
   const file = path.join(dataDir, EVIDENCE_KEY_FILE)
-  try {
-    return parseKey(fs.readFileSync(file, 'utf8'), file)
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error
-  }
-  makePrivateFolder(dataDir)
-  const key = crypto.randomBytes(KEY_BYTES)
-  // written whole under another name, then linked: a process starting at the same moment either links
-  // first (and its key is the key) or reads a complete file
-  const draft = `${file}.${process.pid}.${crypto.randomBytes(4).toString('hex')}`
-  fs.writeFileSync(draft, `${key.toString('hex')}\n`, { mode: PRIVATE_FILE_MODE, flag: 'wx' })
-  try {
-    fs.linkSync(draft, file)
-    return key
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error
-    return parseKey(fs.readFileSync(file, 'utf8'), file)
-  } finally {
-    fs.rmSync(draft, { force: true })
-  }
+  return parseKey(readOrMakeKeyFile({ dataDir, name: EVIDENCE_KEY_FILE, bytes: KEY_BYTES }), file)
 }
 
 function parseKey(text: string, source: string): Buffer {

@@ -1,10 +1,9 @@
 import crypto from 'node:crypto'
-import fs from 'node:fs'
 import path from 'node:path'
 import type { Kysely } from 'kysely'
 import { AppError } from '../../../src/app-error.ts'
 import type { Database } from '../../db/database.ts'
-import { makePrivateFolder, PRIVATE_FILE_MODE } from '../../private-files.ts'
+import { readOrMakeKeyFile } from '../../private-files.ts'
 
 /** The key file's name in DATA_DIR, beside evidence.key; made on the first start. */
 export const TWO_FACTOR_KEY_FILE = 'two-factor.key'
@@ -26,26 +25,7 @@ export interface TwoFactorKey {
  */
 export function loadTwoFactorKey(dataDir: string): TwoFactorKey {
   const file = path.join(dataDir, TWO_FACTOR_KEY_FILE)
-  try {
-    return keyOf(fs.readFileSync(file, 'utf8'), file)
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error
-  }
-  makePrivateFolder(dataDir)
-  const key = crypto.randomBytes(KEY_BYTES)
-  // written whole under another name, then linked: a process starting at the same moment either links
-  // first (and its key is the key) or reads a complete file
-  const draft = `${file}.${process.pid}.${crypto.randomBytes(4).toString('hex')}`
-  fs.writeFileSync(draft, `${key.toString('hex')}\n`, { mode: PRIVATE_FILE_MODE, flag: 'wx' })
-  try {
-    fs.linkSync(draft, file)
-    return keyOf(key.toString('hex'), file)
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error
-    return keyOf(fs.readFileSync(file, 'utf8'), file)
-  } finally {
-    fs.rmSync(draft, { force: true })
-  }
+  return keyOf(readOrMakeKeyFile({ dataDir, name: TWO_FACTOR_KEY_FILE, bytes: KEY_BYTES }), file)
 }
 
 /** A key given as 64 hex characters (tests make their own). */
