@@ -38,6 +38,33 @@ export function subjectOf(kind: 'claim' | 'intake' | 'audit', id: number): strin
   return `${kind}:${id}`
 }
 
+/**
+ * The entries of the given kinds about these claims or intakes, oldest first, each with the record's id
+ * (purge and legal holds read a page of records' seals and holds this way).
+ */
+export async function entriesAbout(
+  db: Kysely<Database> | Transaction<Database>,
+  {
+    subject,
+    ids,
+    kinds,
+  }: { subject: 'claim' | 'intake'; ids: readonly number[]; kinds: readonly LedgerKind[] },
+): Promise<{ id: number; entry: LedgerEntry }[]> {
+  if (ids.length === 0) return []
+  const entries = await db
+    .selectFrom('evidence_ledger')
+    .selectAll()
+    .where(
+      'subject',
+      'in',
+      ids.map((id) => subjectOf(subject, id)),
+    )
+    .where('kind', 'in', kinds)
+    .orderBy('seq')
+    .execute()
+  return entries.map((entry) => ({ id: Number(entry.subject.slice(subject.length + 1)), entry }))
+}
+
 /** The text an entry's hash is the SHA-256 of: every column but the hash and HMACs, canonical. */
 export function entryText(entry: Omit<LedgerEntry, 'hash' | 'hmac' | 'seal_hmac'>): string {
   return canonicalJson({

@@ -2,7 +2,7 @@ import type { Kysely, Transaction } from 'kysely'
 import { AppError } from '../../src/app-error.ts'
 import type { Database } from '../db/database.ts'
 import { retryWhileLocked } from '../db/shared-transaction.ts'
-import { appendToLedger, isAuthenticEntry, LEGAL_HOLD_KINDS, subjectOf } from './ledger.ts'
+import { appendToLedger, entriesAbout, isAuthenticEntry, LEGAL_HOLD_KINDS, subjectOf } from './ledger.ts'
 
 export type HeldKind = 'claim' | 'intake'
 
@@ -97,20 +97,8 @@ export async function legalHolds(
   ids: readonly number[],
 ): Promise<Map<number, LegalHold>> {
   const holds = new Map(ids.map((id) => [id, { isHeld: false, isForged: false }]))
-  if (ids.length === 0) return holds
-  const entries = await db
-    .selectFrom('evidence_ledger')
-    .selectAll()
-    .where(
-      'subject',
-      'in',
-      ids.map((id) => subjectOf(kind, id)),
-    )
-    .where('kind', 'in', LEGAL_HOLD_KINDS)
-    .orderBy('seq')
-    .execute()
-  for (const entry of entries) {
-    const hold = holds.get(Number(entry.subject.slice(kind.length + 1)))
+  for (const { id, entry } of await entriesAbout(db, { subject: kind, ids, kinds: LEGAL_HOLD_KINDS })) {
+    const hold = holds.get(id)
     if (!hold) continue
     if (!isAuthenticEntry(entry, evidenceKey)) hold.isForged = true
     else hold.isHeld = entry.kind === 'legal_hold_set'

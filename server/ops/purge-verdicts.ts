@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely'
 import type { Database } from '../db/database.ts'
 import { isoTimestamp } from '../db/timestamp.ts'
 import { legalHolds, type HeldKind } from '../evidence/legal-hold.ts'
-import { isAuthenticEntry, subjectOf } from '../evidence/ledger.ts'
+import { entriesAbout, isAuthenticEntry } from '../evidence/ledger.ts'
 import { claimRecordFromRows, intakeRecordFromRow, sealOf } from '../evidence/sealed-record.ts'
 import { SIGNED_RECORD_COLUMNS, signedRecordOf } from '../evidence/verify-evidence.ts'
 
@@ -173,19 +173,7 @@ async function sealsOf(
   const seals = new Map<number, string | { problem: string }>(
     ids.map((id) => [id, { problem: 'no seal in the ledger' }]),
   )
-  if (ids.length === 0) return seals
-  const entries = await db
-    .selectFrom('evidence_ledger')
-    .selectAll()
-    .where(
-      'subject',
-      'in',
-      ids.map((id) => subjectOf(kind, id)),
-    )
-    .where('kind', '=', kind)
-    .execute()
-  for (const entry of entries) {
-    const id = Number(entry.subject.slice(kind.length + 1))
+  for (const { id, entry } of await entriesAbout(db, { subject: kind, ids, kinds: [kind] })) {
     seals.set(
       id,
       isAuthenticEntry(entry, evidenceKey)
