@@ -5,6 +5,7 @@ import { createDb } from '../server/db/create-db.ts'
 import { migrateToLatest } from '../server/db/migrate.ts'
 import { loadEvidenceKey } from '../server/evidence/evidence-key.ts'
 import { legalHolds, setLegalHold, type HeldKind } from '../server/evidence/legal-hold.ts'
+import { auditLog } from '../server/staff/audit-log.ts'
 
 // npm run legal-hold -- set|lift|show --claim ID|--intake ID [--reason TEXT]: a legal hold goes into the
 // evidence ledger (purge-expired trusts nothing else), with the legal_hold column beside it as a cache.
@@ -67,6 +68,18 @@ try {
       reason: reason!,
       actor: 'command line',
     })
+    // the audit page lists it with the staff's actions; the hold entry itself is what purge reads
+    if (changed) {
+      await auditLog(
+        db,
+        evidenceKey,
+      )({
+        clientAddress: 'command line',
+        actor: 'command line',
+        action: isHeld ? 'legal_hold_set' : 'legal_hold_lifted',
+        detail: `${kind} ${id}: ${reason!.trim()}`,
+      })
+    }
     console.log(
       `${kind} ${id}: ${changed ? '' : 'already '}${isHeld ? 'on legal hold' : 'not on legal hold'}` +
         (changed ? ' (written into the evidence ledger)' : ''),

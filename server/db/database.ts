@@ -136,9 +136,9 @@ export interface StaffAccountsTable {
   role: 'admin' | 'staff'
   /** scrypt$N$r$p$salt$hash, never the password; null until the invitation is accepted */
   password_hash: string | null
-  /** base32 TOTP secret once two-factor sign-in is on */
+  /** the TOTP secret once two-factor sign-in is on, encrypted under DATA_DIR/two-factor.key (totp1:…) */
   totp_secret: string | null
-  /** a secret being set up, not yet confirmed with a code */
+  /** a secret being set up, not yet confirmed with a code; encrypted like totp_secret */
   totp_pending_secret: string | null
   /** the time step of the last code accepted: a code is good once (two-factor/totp.ts) */
   totp_last_step: number | null

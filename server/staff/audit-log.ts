@@ -18,6 +18,8 @@ export type AuditAction =
   | 'two_factor_enabled'
   | 'two_factor_disabled'
   | 'recovery_codes_regenerated'
+  | 'legal_hold_set'
+  | 'legal_hold_lifted'
   | AccountAction
 
 /** Changes to staff accounts; the detail names the target by e-mail, never a password or a link. */

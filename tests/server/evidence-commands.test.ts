@@ -60,6 +60,15 @@ describe('npm run legal-hold, purge-expired and verify-evidence', () => {
     expect(run('legal-hold', 'lift', '--claim', String(old), '--reason', 'case settled')).toMatchObject({
       status: 0,
     })
+    const audit = await ctx.db
+      .selectFrom('audit_log')
+      .select(['action', 'actor', 'detail'])
+      .orderBy('id')
+      .execute()
+    expect(audit.filter(({ action }) => action.startsWith('legal_hold'))).toEqual([
+      { action: 'legal_hold_set', actor: 'command line', detail: `claim ${old}: litigation hold` },
+      { action: 'legal_hold_lifted', actor: 'command line', detail: `claim ${old}: case settled` },
+    ])
     const purged = run('purge-expired')
     expect(purged.stdout).toContain(`claim\t${old}\tbrigit\t`)
     expect(purged.stdout).toContain('deleted 1 claims')

@@ -18,6 +18,8 @@ const ACTION_LABELS: Record<string, string> = {
   two_factor_enabled: 'Turned on two-factor sign-in',
   two_factor_disabled: 'Turned off two-factor sign-in',
   recovery_codes_regenerated: 'Made new recovery codes',
+  legal_hold_set: 'Put a record on legal hold',
+  legal_hold_lifted: 'Lifted a legal hold',
 }
 
 export function actionLabel(action: string): string {
