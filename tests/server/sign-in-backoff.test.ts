@@ -1,5 +1,3 @@
-import type { Express } from 'express'
-import { Secret, TOTP } from 'otpauth'
 import request from 'supertest'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { INVALID_PASSWORD_MESSAGE } from '../../src/staff-messages.ts'
@@ -7,38 +5,18 @@ import { createAccount } from '../../server/staff/staff-accounts.ts'
 import { SIGN_IN_BUSY_MESSAGE } from '../../server/staff/scrypt-queue.ts'
 import { mailsTo, plainTextOf } from './agreement-link.ts'
 import { createTestContext, DIALECTS, makeClaimData, makePng, type TestContext } from './helpers.ts'
+import {
+  codeFor,
+  SAME_SITE,
+  sessionCookie,
+  freshAddress,
+  STAFF_PASSWORD,
+  staffLogin as login,
+} from './staff-sign-in.ts'
 
-const SITE = 'dashboard.test'
-const SAME_SITE = { Host: SITE, Origin: `http://${SITE}` }
-const PASSWORD = 'a long enough password'
+const PASSWORD = STAFF_PASSWORD
 const FAILURE_SUBJECT = 'Failed sign-ins to your staff account'
 let nextAccount = 1
-let nextAddress = 1
-
-/** A client address of its own (trust proxy believes loopback's X-Forwarded-For): each guess from another. */
-function freshAddress(): string {
-  return `198.51.100.${nextAddress++}`
-}
-
-function codeFor(secret: string, steps = 0): string {
-  return new TOTP({ secret: Secret.fromBase32(secret) }).generate({ timestamp: Date.now() + steps * 30_000 })
-}
-
-function login(app: Express, body: { email: string; password?: string; code?: string }) {
-  return request(app)
-    .post('/api/staff/login')
-    .set(SAME_SITE)
-    .set('X-Forwarded-For', freshAddress())
-    .send({ password: PASSWORD, ...body })
-}
-
-function sessionCookie(res: request.Response): string {
-  const cookie = ([] as string[])
-    .concat(res.headers['set-cookie'] ?? [])
-    .find((line) => line.startsWith('staff_session='))
-  if (!cookie) throw new Error('login set no staff_session cookie')
-  return cookie.split(';')[0]!
-}
 
 /** Each sign-in is a scrypt at N=2^17, about a second on a busy machine. */
 const SIGN_INS_TIMEOUT = { timeout: 180_000 }

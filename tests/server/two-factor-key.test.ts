@@ -1,8 +1,6 @@
 import crypto from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
-import type { Express } from 'express'
-import { Secret, TOTP } from 'otpauth'
 import request from 'supertest'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createAccount } from '../../server/staff/staff-accounts.ts'
@@ -14,24 +12,10 @@ import {
 } from '../../server/staff/two-factor/two-factor-key.ts'
 import { newTotpSecret } from '../../server/staff/two-factor/totp.ts'
 import { createTestContext, DIALECTS, type TestContext } from './helpers.ts'
+import { codeFor, SAME_SITE, STAFF_PASSWORD, staffLogin as login } from './staff-sign-in.ts'
 
-const SITE = 'dashboard.test'
-const SAME_SITE = { Host: SITE, Origin: `http://${SITE}` }
-const PASSWORD = 'a long enough password'
+const PASSWORD = STAFF_PASSWORD
 let nextAccount = 1
-let nextAddress = 1
-
-function codeFor(secret: string, steps = 0): string {
-  return new TOTP({ secret: Secret.fromBase32(secret) }).generate({ timestamp: Date.now() + steps * 30_000 })
-}
-
-function login(app: Express, body: { email: string; code?: string }) {
-  return request(app)
-    .post('/api/staff/login')
-    .set(SAME_SITE)
-    .set('X-Forwarded-For', `192.0.2.${nextAddress++}`)
-    .send({ password: PASSWORD, ...body })
-}
 
 for (const dialect of DIALECTS) {
   describe(`${dialect}: TOTP secrets sealed under DATA_DIR/two-factor.key`, { timeout: 120_000 }, () => {

@@ -1,6 +1,5 @@
 import type { Express } from 'express'
 import { Migrator, type Kysely } from 'kysely'
-import { Secret, TOTP } from 'otpauth'
 import request from 'supertest'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {
@@ -19,59 +18,17 @@ import { openTotpSecret } from '../../server/staff/two-factor/two-factor-key.ts'
 import type { StaffRole } from '../../src/api/staff.ts'
 import { mailsTo, plainTextOf, setupCodeTo } from './agreement-link.ts'
 import { createTestContext, DIALECTS, type TestContext } from './helpers.ts'
+import {
+  codeFor,
+  SAME_SITE,
+  sessionCookie,
+  freshAddress,
+  STAFF_PASSWORD,
+  staffLogin as login,
+} from './staff-sign-in.ts'
 
-const SITE = 'dashboard.test'
-const SAME_SITE = { Host: SITE, Origin: `http://${SITE}` }
-const PASSWORD = 'a long enough password'
+const PASSWORD = STAFF_PASSWORD
 let nextAccount = 1
-let nextAddress = 1
-
-/** A client address of its own (trust proxy believes loopback's X-Forwarded-For): the login limit counts per address. */
-function freshAddress(): string {
-  return `203.0.113.${nextAddress++}`
-}
-
-/** The authenticator app's code for the secret, `steps` 30-second steps from now. */
-function codeFor(secret: string, steps = 0): string {
-  return new TOTP({ secret: Secret.fromBase32(secret) }).generate({ timestamp: Date.now() + steps * 30_000 })
-}
-
-function login(
-  app: Express,
-  {
-    email,
-    code,
-    emailCode,
-    password = PASSWORD,
-    address = freshAddress(),
-  }: {
-    email: string
-    code?: string
-    /** The code of the set-up e-mail. */
-    emailCode?: string
-    password?: string
-    address?: string
-  },
-) {
-  return request(app)
-    .post('/api/staff/login')
-    .set(SAME_SITE)
-    .set('X-Forwarded-For', address)
-    .send({
-      email,
-      password,
-      ...(code === undefined ? {} : { code }),
-      ...(emailCode === undefined ? {} : { emailCode }),
-    })
-}
-
-function sessionCookie(res: request.Response): string {
-  const cookie = ([] as string[])
-    .concat(res.headers['set-cookie'] ?? [])
-    .find((line) => line.startsWith('staff_session='))
-  if (!cookie) throw new Error('login set no staff_session cookie')
-  return cookie.split(';')[0]!
-}
 
 function ownRoute(app: Express, cookie: string, path: string, body?: object) {
   const url = `/api/staff/two-factor${path}`
