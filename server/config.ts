@@ -3,7 +3,7 @@ import net from 'node:net'
 import path from 'node:path'
 import { FIRM_SETTINGS } from '../src/firm-settings.ts'
 import type { PublicLimits } from './public-doors.ts'
-import { passwordProblem } from './staff/password-hash.ts'
+import { passwordProblem, readPasswordHashCost } from './staff/password-hash.ts'
 
 export interface ServerConfig {
   port: number
@@ -78,6 +78,11 @@ export function readServerConfig(env: NodeJS.ProcessEnv = process.env): Readonly
   const port = Number(env.PORT ?? 3000)
   if (!Number.isInteger(port) || port < 0 || port > 65535) {
     throw new SettingError(`PORT "${env.PORT}" is not a port number: use 0..65535`)
+  }
+  try {
+    readPasswordHashCost(env)
+  } catch (error) {
+    throw new SettingError((error as Error).message)
   }
   const databaseUrl = env.DATABASE_URL?.trim() || undefined
   if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) {

@@ -15,8 +15,34 @@ function scrypt(password: string, salt: Buffer, keyLength: number, options: cryp
   return inScryptQueue(() => scryptNow(password, salt, keyLength, options))
 }
 
-/** N=2^17 (128 MiB, about a third of a second here): today's common recommendation for scrypt. */
-const PARAMS = { N: 2 ** 17, r: 8, p: 1 }
+/** log2 of scrypt's N: 17 (128 MiB, about a third of a second here) is today's common recommendation. */
+export const DEFAULT_PASSWORD_HASH_COST = 17
+const LOWEST_PASSWORD_HASH_COST = 10
+const HIGHEST_PASSWORD_HASH_COST = 20
+
+/**
+ * PASSWORD_HASH_COST, log2 of scrypt's N (10..20, default 17). Lower than 17 is only for test runs, where
+ * hundreds of sign-ins at full cost would take minutes; a stored hash weaker than today's setting is
+ * replaced at its next sign-in, so raising it again upgrades every account as its owner signs in.
+ */
+export function readPasswordHashCost(env: NodeJS.ProcessEnv = process.env): number {
+  const text = env.PASSWORD_HASH_COST
+  if (text === undefined || text === '') return DEFAULT_PASSWORD_HASH_COST
+  const cost = Number(text)
+  if (!Number.isInteger(cost) || cost < LOWEST_PASSWORD_HASH_COST || cost > HIGHEST_PASSWORD_HASH_COST) {
+    throw new Error(
+      `PASSWORD_HASH_COST "${text}" is not a whole number from ${LOWEST_PASSWORD_HASH_COST} to ${HIGHEST_PASSWORD_HASH_COST}`,
+    )
+  }
+  return cost
+}
+
+/** Read at the first hash, after readServerConfig has refused a bad value with its message. */
+let params: { N: number; r: number; p: number } | undefined
+function hashParams() {
+  params ??= { N: 2 ** readPasswordHashCost(), r: 8, p: 1 }
+  return params
+}
 const KEY_LENGTH = 32
 /** scrypt needs 128·N·r bytes; Node refuses past 32 MiB unless told. */
 const MAX_MEMORY = 256 * 1024 * 1024
@@ -37,6 +63,7 @@ export function passwordProblem(password: unknown): string | undefined {
 /** scrypt with a random salt, stored as `scrypt$N$r$p$salt$hash`. */
 export async function hashPassword(password: string): Promise<string> {
   const salt = crypto.randomBytes(16)
+  const PARAMS = hashParams()
   const hash = await scrypt(password, salt, KEY_LENGTH, { ...PARAMS, maxmem: MAX_MEMORY })
   return ['scrypt', PARAMS.N, PARAMS.r, PARAMS.p, salt.toString('base64'), hash.toString('base64')].join('$')
 }
@@ -58,6 +85,7 @@ export async function verifyPassword(password: string, stored: string): Promise<
 /** A hash made with weaker parameters than today's, to be replaced at the next sign-in. */
 export function needsRehash(stored: string): boolean {
   const [scheme, n, r, p] = stored.split('$')
+  const PARAMS = hashParams()
   return scheme !== 'scrypt' || Number(n) < PARAMS.N || Number(r) < PARAMS.r || Number(p) < PARAMS.p
 }
 
