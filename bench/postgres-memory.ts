@@ -2,12 +2,12 @@ import fs from 'node:fs'
 import os from 'node:os'
 
 /**
- * The bench's PostgreSQL gets the memory settings the README's "Deploying" section gives a firm's
+ * The bench's PostgreSQL gets the memory settings docs/deploying.md gives a firm's
  * database server: shared buffers that hold the seeded data set (the claims table and its indexes are
  * about 700 MB at a million claims; the default is 128 MB), and huge pages for them. Without huge
  * pages every new server process faults in each 4 KB page of the shared buffers it touches, which on
  * this kind of VM made the first surname search of each connection several times slower than the
- * next (BENCHMARKS.md, issue 17).
+ * next (BENCHMARKS.md).
  */
 export const BENCH_POSTGRES_SETTINGS = { shared_buffers: '1GB', huge_pages: 'try' }
 const SHARED_BUFFERS_BYTES = 1024 ** 3

@@ -19,7 +19,7 @@ import {
 import { linkTokenIn, waitForLinkMail } from './agreement-link.ts'
 import { killServerProcesses, startServerProcess, type ServerProcess } from './server-process.ts'
 
-/** Both limits are 10 per 15 minutes per client address (README, "Staff dashboards" and "Agreements"). */
+/** Both limits are 10 per 15 minutes per client address (docs/staff-dashboards.md and docs/claimant-pages.md). */
 const LIMIT = 10
 const CLAIMANT = { email: 'rosa.diaz@example.com', phone: '(555) 321-7788' }
 
