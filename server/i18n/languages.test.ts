@@ -4,7 +4,8 @@ import path from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { loadFormConfigs } from '../forms/load-form-configs.ts'
 import { loadIntakeConfig } from '../forms/load-intake-config.ts'
-import { loadLanguages } from './languages.ts'
+import { createLogger } from '../logger.ts'
+import { loadLanguages, logLanguageWarnings } from './languages.ts'
 
 const FORMS_DIR = path.resolve(import.meta.dirname, '..', '..', 'forms')
 const forms = loadFormConfigs(FORMS_DIR)
@@ -110,6 +111,24 @@ describe('loadLanguages', () => {
       'forms/brigit.json: not offered in es: 1 text has no es translation',
     ])
     expect(languages.forms('es').get('brigit')!.languages).toEqual(['en'])
+  })
+
+  it('logs each warning at level warn, naming the text without a translation', () => {
+    const lines: string[] = []
+    const logger = createLogger('info', { write: (line: string) => lines.push(line) })
+
+    logLanguageWarnings(languagesOf(formsWithout('Submit Brigit Claim')), logger)
+
+    expect(lines.map((line) => JSON.parse(line) as { level: number; msg: string })).toEqual([
+      expect.objectContaining({
+        level: 40,
+        msg: 'forms/brigit.json: /submitLabel: no es text for "Submit Brigit Claim" in forms/es/config.json',
+      }),
+      expect.objectContaining({
+        level: 40,
+        msg: 'forms/brigit.json: not offered in es: 1 text has no es translation',
+      }),
+    ])
   })
 
   it('gives the Spanish config with the stored values, patterns and slugs untouched', () => {

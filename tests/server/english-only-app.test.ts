@@ -103,7 +103,7 @@ describe('npm start with an app that has English texts only', () => {
   beforeAll(async () => {
     formsDir = formsWithEnglishOnlyAcme()
     const dataDir = path.join(path.dirname(formsDir), 'data')
-    server = await startServerProcess({ dataDir, env: { FORMS_DIR: formsDir } })
+    server = await startServerProcess({ dataDir, env: { FORMS_DIR: formsDir }, startTimeoutMs: 90_000 })
   })
   afterAll(async () => {
     await killServerProcesses()
