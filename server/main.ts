@@ -23,7 +23,7 @@ import { startWalCheckpointer } from './db/wal-checkpointer.ts'
 import { loadFormConfigs } from './forms/load-form-configs.ts'
 import { loadIntakeConfig } from './forms/load-intake-config.ts'
 import { createValidatorModules } from './forms/validator-modules.ts'
-import { loadLanguages, type Languages } from './i18n/languages.ts'
+import { loadLanguages, logLanguageWarnings, type Languages } from './i18n/languages.ts'
 import { createLogger, type Logger } from './logger.ts'
 import { openEvidenceKey } from './evidence/open-evidence-key.ts'
 import { ledgerAnchorLoop } from './evidence/ledger-anchor-loop.ts'
@@ -67,6 +67,8 @@ export async function startServer(
   // the thread that checks claims' files and renders their agreements, loaded before the first claim
   await startContentThread(templates)
   const logger = createLogger(config.logLevel)
+  // with several server processes, their primary has logged them once
+  if (!prepared) logLanguageWarnings(languages, logger)
   const mailer = createAgreementMailer({
     smtpUrl: config.smtpUrl,
     dataDir: config.dataDir,

@@ -8,7 +8,7 @@ import { readServerConfig, SettingError, type ServerConfig } from './config.ts'
 import { createDb } from './db/create-db.ts'
 import { FormConfigError, loadFormConfigs } from './forms/load-form-configs.ts'
 import { loadIntakeConfig } from './forms/load-intake-config.ts'
-import { loadLanguages } from './i18n/languages.ts'
+import { loadLanguages, logLanguageWarnings, type Languages } from './i18n/languages.ts'
 import { createLogger } from './logger.ts'
 import { CLIENT_DIR, prepareData, serverUrl, startServer } from './main.ts'
 import { forkServerProcesses } from './server-processes.ts'
@@ -45,7 +45,7 @@ try {
       console.log(`Claims intake is running on ${server.url}`)
       stopOnSignal(() => server.close())
     } else {
-      await startPrimary(config)
+      await startPrimary(config, languages)
     }
   }
 } catch (error) {
@@ -60,8 +60,9 @@ try {
 }
 
 /** Prepares the data once, then forks the server processes and watches over them. */
-async function startPrimary(config: ServerConfig): Promise<void> {
+async function startPrimary(config: ServerConfig, languages: Languages): Promise<void> {
   const logger = createLogger(config.logLevel)
+  logLanguageWarnings(languages, logger)
   const { db, dialect } = createDb(config)
   const storage = createScreenshotStorage(config)
   try {

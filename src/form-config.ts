@@ -69,6 +69,11 @@ export interface FormConfig {
   tracking: { success: TrackingEvent[] }
   success: { line: string; note?: string }
   status: FormStatus
+  /**
+   * The languages the form is offered in: as forms/<slug>.json names them (optional), and in the config
+   * the server serves, those it is served in (English and each language whose texts are complete).
+   */
+  languages?: string[]
 }
 
 /**

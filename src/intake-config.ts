@@ -39,6 +39,8 @@ export interface IntakeConfig {
   schema: RJSFSchema
   uiSchema: UiSchema
   tracking: { thankYou: TrackingEvent[] }
+  /** As FormConfig's: named in forms/intake.json (optional), resolved in the config the server serves. */
+  languages?: string[]
 }
 
 export interface IntakeAppChoice {

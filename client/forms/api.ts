@@ -3,6 +3,7 @@ import type { CreatedClaim } from '../../src/api/claims.ts'
 import type { FormConfig } from '../../src/form-config.ts'
 import { errorFromBody, fetchJson } from '../http.ts'
 import { withLang } from '../i18n/locale.ts'
+import type { Locale } from '../../src/translate.ts'
 import { signingFields, type Signing } from './widgets/signing.ts'
 
 export function fetchFormConfig(slug: string): Promise<FormConfig> {
@@ -22,6 +23,7 @@ export function submitClaim({
   screenshot,
   onProgress,
   headers,
+  locale,
 }: {
   slug: string
   data: Record<string, unknown>
@@ -31,6 +33,8 @@ export function submitClaim({
   onProgress: (fraction: number) => void
   /** The proof of work (useProofOfWork). */
   headers: Record<string, string>
+  /** The form's language, which the agreement is signed in (the page's, unless the form is not offered in it). */
+  locale: Locale
 }): Promise<CreatedClaim> {
   const body = new FormData()
   body.append('data', JSON.stringify(data))
@@ -39,7 +43,7 @@ export function submitClaim({
   body.append('screenshot', screenshot, screenshot.name)
   return new Promise((resolve, reject) => {
     const xhr = new XMLHttpRequest()
-    xhr.open('POST', withLang(`/api/forms/${encodeURIComponent(slug)}/submissions`))
+    xhr.open('POST', withLang(`/api/forms/${encodeURIComponent(slug)}/submissions`, locale))
     xhr.setRequestHeader('Accept', 'application/json')
     for (const [name, value] of Object.entries(headers)) xhr.setRequestHeader(name, value)
     xhr.responseType = 'json'

@@ -10,7 +10,7 @@ import { AgreementBox } from './agreement-box.tsx'
 import { submitClaim } from './api.ts'
 import { fieldName, useFieldMessages } from './use-field-messages.ts'
 import { Loading } from '../ui/loading.tsx'
-import { useText } from '../i18n/use-text.ts'
+import { useLocale, useText } from '../i18n/use-text.ts'
 import { firstProblem, focusField } from './first-problem.ts'
 import { SubmitProgress } from './submit-progress.tsx'
 import { usePrecompiledValidator } from './use-precompiled-validator.ts'
@@ -47,7 +47,7 @@ export function ClaimForm({ config }: { config: FormConfig }) {
 
 function ClaimFormFields({ config, validator }: { config: FormConfig; validator: ValidatorType }) {
   const navigate = useNavigate()
-  const t = useText()
+  const { locale, t } = useLocale()
   const formRef = useRef<HTMLDivElement>(null)
   const [formData, setFormData] = useState<FormData>({})
   const [alertText, setAlertText] = useState<string>()
@@ -106,6 +106,7 @@ function ClaimFormFields({ config, validator }: { config: FormConfig; validator:
           screenshot: file,
           onProgress: (fraction) => setProgress(Math.min(95, Math.round(fraction * 95))),
           headers,
+          locale,
         }),
       )
       setProgress(100)

@@ -6,6 +6,7 @@ import { useText } from '../i18n/use-text.ts'
 import { Loading } from '../ui/loading.tsx'
 import { LandingCopy } from './landing-copy.tsx'
 import { useIntakeConfig } from './use-intake-config.ts'
+import { FormLanguage } from '../i18n/form-language.tsx'
 
 // the form renderer is the heavy part: it loads while the landing copy is already on screen
 const IntakeForm = lazy(async () => ({ default: (await import('./intake-form.tsx')).IntakeForm }))
@@ -55,9 +56,11 @@ export function IntakePage() {
         </div>
       ) : null}
       {config && hasOpenApps ? (
-        <Suspense fallback={<Loading label="Loading form..." />}>
-          <IntakeForm config={config} />
-        </Suspense>
+        <FormLanguage languages={config.languages}>
+          <Suspense fallback={<Loading label="Loading form..." />}>
+            <IntakeForm config={config} />
+          </Suspense>
+        </FormLanguage>
       ) : null}
     </article>
   )

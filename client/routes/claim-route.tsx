@@ -1,8 +1,10 @@
 import { lazy, Suspense, useEffect } from 'react'
-import { formTitle } from '../../src/form-config.ts'
+import { formTitle, type FormConfig } from '../../src/form-config.ts'
 import { ClosedNotice } from '../forms/closed-notice.tsx'
 import { useFormConfig } from '../forms/use-form-config.ts'
-import { useText } from '../i18n/use-text.ts'
+import { translator } from '../../src/translate.ts'
+import { FormLanguage, isOfferedOnPage } from '../i18n/form-language.tsx'
+import { useLocale, useText } from '../i18n/use-text.ts'
 import { Loading } from '../ui/loading.tsx'
 import { NotFoundRoute } from './not-found-route.tsx'
 
@@ -11,9 +13,12 @@ const ClaimForm = lazy(async () => ({ default: (await import('../forms/claim-for
 
 /** /{app}: the app's Step 2 form, or its closed notice. */
 export function ClaimRoute({ slug }: { slug: string }) {
-  const t = useText()
+  const { locale, t } = useLocale()
   const state = useFormConfig(slug)
-  const title = state.status === 'ready' ? formTitle(state.config, t) : undefined
+  const title =
+    state.status === 'ready'
+      ? formTitle(state.config, isOfferedOnPage(state.config.languages, locale) ? t : translator(undefined))
+      : undefined
   useEffect(() => {
     if (title) document.title = title
   }, [title])
@@ -30,6 +35,16 @@ export function ClaimRoute({ slug }: { slug: string }) {
   }
   const { config } = state
   if (config.status.state === 'closed') return <ClosedNotice notice={config.status.notice} />
+  return (
+    <FormLanguage languages={config.languages}>
+      <ClaimCard config={config} />
+    </FormLanguage>
+  )
+}
+
+/** The form's heading, intro and fields, in the form's language (FormLanguage). */
+function ClaimCard({ config }: { config: FormConfig }) {
+  const t = useText()
   return (
     <article className="card">
       <header className="card-header">

@@ -35,7 +35,7 @@ export function formRoutes({
     res.set('Cache-Control', 'no-cache').json(config)
   })
   router.get('/api/forms/:slug/validator.js', async (req, res) => {
-    const locale = requestLocale(req)
+    const locale = languages.formLocale(req.params.slug, requestLocale(req))
     const config = findFormOrThrow(languages.forms(locale), req.params.slug)
     sendValidatorModule(req, res, await validators.forForm(config, locale))
   })

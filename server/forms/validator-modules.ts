@@ -45,8 +45,11 @@ export function createValidatorModules({ languages }: { languages: Languages }):
     async compileAll() {
       await Promise.all(
         LOCALES.flatMap((locale) => [
-          ...[...languages.forms(locale).values()].map((config) => forForm(config, locale)),
-          forIntake(languages.intake(locale), locale),
+          // a form not offered in a language is served (and validated) in English there
+          ...[...languages.forms(locale).values()]
+            .filter((config) => languages.formLocale(config.slug, locale) === locale)
+            .map((config) => forForm(config, locale)),
+          ...(languages.intakeLocale(locale) === locale ? [forIntake(languages.intake(locale), locale)] : []),
         ]),
       )
     },

@@ -37,7 +37,7 @@ export function intakeRoutes({
     res.set('Cache-Control', 'no-cache').json(languages.intake(requestLocale(req)))
   })
   router.get('/api/intake/validator.js', async (req, res) => {
-    const locale = requestLocale(req)
+    const locale = languages.intakeLocale(requestLocale(req))
     sendValidatorModule(req, res, await validators.forIntake(languages.intake(locale), locale))
   })
   // the signature travels inside the JSON as a PNG data URL; strict: false lets createIntake name a
@@ -48,7 +48,8 @@ export function intakeRoutes({
     requireJsonBody,
     express.json({ limit: '1500kb', strict: false }),
     async (req, res) => {
-      const locale = requestLocale(req)
+      // a reader of a language the intake is not offered in was shown it in English: it is signed in English
+      const locale = languages.intakeLocale(requestLocale(req))
       const created = await createIntake({
         db,
         evidenceKey,

@@ -60,8 +60,10 @@ export function claimRoutes({
     guardPost('claim'),
     claimUpload,
     async (req, res) => {
-      const locale = requestLocale(req)
-      const config = findFormOrThrow(languages.forms(locale), String(req.params.slug))
+      const slug = String(req.params.slug)
+      // a reader of a language the app is not offered in was shown the English form: it is signed in English
+      const locale = languages.formLocale(slug, requestLocale(req))
+      const config = findFormOrThrow(languages.forms(locale), slug)
       const { rawData, agreementDate, signatureMethod, typedSignature } = readClaimFields(req.body)
       const created = await createClaim(services, {
         config,

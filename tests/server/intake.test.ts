@@ -296,7 +296,11 @@ for (const dialect of DIALECTS) {
     describe('GET /api/intake/config', () => {
       it('returns forms/intake.json: the apps and fee types come from it', async () => {
         const res = await request(ctx.app).get('/api/intake/config').expect(200)
-        expect(res.body).toEqual(JSON.parse(fs.readFileSync(INTAKE_FILE, 'utf8')))
+        // with the languages it is offered in, every text of it being translated
+        expect(res.body).toEqual({
+          ...JSON.parse(fs.readFileSync(INTAKE_FILE, 'utf8')),
+          languages: ['en', 'es'],
+        })
         expect(intakeAppChoices(res.body)).toEqual([
           { value: 'earnin', label: 'Earnin' },
           { value: 'chime', label: 'Chime' },

@@ -33,6 +33,7 @@ export async function startServerProcess({
   databaseUrl,
   serverProcesses,
   env: settings = {},
+  startTimeoutMs = START_TIMEOUT_MS,
 }: {
   dataDir: string
   databaseUrl?: string
@@ -40,6 +41,8 @@ export async function startServerProcess({
   serverProcesses?: number
   /** More settings (S3_BUCKET, TRUST_PROXY…), as a firm's environment gives them. */
   env?: Record<string, string>
+  /** How long it may take to listen: 30 s unless given. */
+  startTimeoutMs?: number
 }): Promise<ServerProcess> {
   const env: NodeJS.ProcessEnv = {
     ...process.env,
@@ -85,10 +88,7 @@ export async function startServerProcess({
   }
 
   const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(
-      () => fail(`did not listen within ${START_TIMEOUT_MS / 1000} s`),
-      START_TIMEOUT_MS,
-    )
+    const timer = setTimeout(() => fail(`did not listen within ${startTimeoutMs / 1000} s`), startTimeoutMs)
     const onData = () => {
       const match = LISTENING.exec(printed)
       if (!match) return
