@@ -57,8 +57,22 @@ const productProcesses = Number(process.env.SERVER_PROCESSES || 1)
 const dialect = args.postgres ? 'postgres' : 'sqlite'
 const EXPORT_RUNS = 3
 // how long the bench waits, after the submission loads, for the product to send their e-mail copies
+// (with --submissions-only too: the copies are the submissions' own work)
 const COPIES_WAIT_MS = 180_000
-const budgets = { searchP95: dialect === 'postgres' ? 25 : 15, statsP95: 20, lookupP95: 10 }
+const budgets = {
+  searchP95: dialect === 'postgres' ? 25 : 15,
+  // PostgreSQL counts a surname's thousands of matches row by row (BENCHMARKS.md): its own budget there
+  surnameSearchP95: dialect === 'postgres' ? 40 : 15,
+  statsP95: 20,
+  lookupP95: 10,
+  // of the bare baseline's claims a second, the median pair: the product does the sealed record, the
+  // evidence ledger, the public limits and the duplicate queue a claim, which the baseline does not
+  submissionRatio: dialect === 'postgres' ? 0.5 : 0.55,
+  submissionP99: 250,
+  // the e-mail copies after the loads: a second, and the first one's wait
+  copiesPerSecond: 10,
+  firstCopySeconds: 60,
+}
 const log = (line: string) => console.log(line)
 
 // with --postgres, the baseline handler's own database on the same PostgreSQL server
@@ -150,11 +164,12 @@ async function main(): Promise<ResultRow[]> {
   })
   for (const search of [...searches, ...broad]) {
     const hasBudget = !search.kind.startsWith('(no term)') && !search.kind.startsWith('broad')
+    const p95Budget = search.kind.includes('surname') ? budgets.surnameSearchP95 : budgets.searchP95
     rows.push({
       benchmark: `search: ${search.kind} (n=${search.count}, median ${count(search.medianMatches)} matches)`,
       figure: `p50 ${ms(search.p50)}, p95 ${ms(search.p95)}`,
-      budget: hasBudget ? `p95 ≤ ${budgets.searchP95} ms` : 'reported only',
-      isWithinBudget: hasBudget ? search.p95 <= budgets.searchP95 : undefined,
+      budget: hasBudget ? `p95 ≤ ${p95Budget} ms` : 'reported only',
+      isWithinBudget: hasBudget ? search.p95 <= p95Budget : undefined,
     })
   }
   const otherApps = seed.plan.apps.filter((app) => app !== hotApp)
@@ -279,19 +294,36 @@ async function benchSubmissions(product: RunningProcess): Promise<ResultRow[]> {
   // on PostgreSQL, the SQLite baseline once more, for comparison with the SQLite runs (information only)
   const sqliteBare = baselineDatabaseUrl ? await measureSqliteBaseline(product, warmUp, measure) : undefined
   const loadEnded = Date.now()
+  const cpuAtLoadEnd = readCpuTime(product.pid)
   const ratios = reals.map((real, pair) => real.requestsPerSecond / bares[pair]!.requestsPerSecond)
   const ratio = median(ratios)
   // the e-mail copies are queued with the claims and sent when the server is quiet: time the catch-up
   const copiesDuringLoad = countOutbox() - copiesBefore
   // + the claim each load sends on its own first, and the warm-up's claims
   const expectedCopies = productWarmUpClaims + reals.reduce((sum, real) => sum + real.ok + 1, 0)
-  // --submissions-only counts the copies sent during the loads without waiting for the rest
-  const copiesWaitMs = args['submissions-only'] ? 0 : COPIES_WAIT_MS
-  while (countOutbox() - copiesBefore < expectedCopies && Date.now() - loadEnded < copiesWaitMs) {
+  log(`e-mail copies: ${count(copiesDuringLoad)} of ${count(expectedCopies)} sent during the loads; waiting…`)
+  let firstCopyAfter: number | undefined
+  let nextLog = loadEnded + 30_000
+  while (countOutbox() - copiesBefore < expectedCopies && Date.now() - loadEnded < COPIES_WAIT_MS) {
     await new Promise((resolve) => setTimeout(resolve, 250))
+    if (firstCopyAfter === undefined && countOutbox() - copiesBefore > copiesDuringLoad) {
+      firstCopyAfter = (Date.now() - loadEnded) / 1000
+    }
+    if (Date.now() >= nextLog) {
+      log(
+        `  ${count(countOutbox() - copiesBefore)} sent ${((Date.now() - loadEnded) / 1000).toFixed(0)} s after the loads`,
+      )
+      nextLog += 30_000
+    }
   }
   const copiesSent = countOutbox() - copiesBefore
   const catchUp = (Date.now() - loadEnded) / 1000
+  // the server's CPU over the catch-up (its other background work too, the screenshot checks) a copy:
+  // steadier than the rate when other work shares the machine, as the PDF thread yields to it
+  const cpuPerCopy =
+    (readCpuTime(product.pid).all - cpuAtLoadEnd.all) / Math.max(copiesSent - copiesDuringLoad, 1)
+  const copiesPerSecond = (copiesSent - copiesDuringLoad) / Math.max(catchUp, 0.001)
+  const cpuRatio = cpuOfAll(reals).all / cpuOfAll(bares).all
   const realClaims = reals.reduce((sum, real) => sum + real.ok, 0)
   const worstP99 = Math.max(...reals.map((real) => real.p99))
   const failures = reals.reduce((sum, real) => sum + real.non2xx + real.errors, 0)
@@ -306,8 +338,8 @@ async function benchSubmissions(product: RunningProcess): Promise<ResultRow[]> {
     {
       benchmark: `submissions: product, ${productProcesses} server process${productProcesses === 1 ? '' : 'es'}, ${pairs} loads (${each(reals)} req/s; ${count(realClaims)} claims)`,
       figure: describeLoads(reals),
-      budget: 'p99 < 250 ms (the worst load)',
-      isWithinBudget: worstP99 < 250 && failures === 0,
+      budget: `p99 < ${budgets.submissionP99} ms (the worst load)`,
+      isWithinBudget: worstP99 < budgets.submissionP99 && failures === 0,
     },
     {
       benchmark: 'submissions: server CPU per claim, event loop / all threads (all loads)',
@@ -315,17 +347,31 @@ async function benchSubmissions(product: RunningProcess): Promise<ResultRow[]> {
       budget: 'information',
     },
     {
-      benchmark: `submissions: e-mail copies (${count(copiesDuringLoad)} sent while they came in)`,
+      benchmark: 'submissions: server CPU per claim, all threads, product ÷ baseline (all loads)',
+      figure: `${cpuRatio.toFixed(2)} ×`,
+      // steadier than the ratio of claims a second: compared with the figure in BENCHMARKS.md
+      budget: 'a rise of over 10 % is a regression to explain',
+    },
+    {
+      benchmark:
+        `submissions: e-mail copies, each with its sealed PDF (${count(copiesDuringLoad)} sent while the claims came in; ` +
+        `${count(copiesSent)} of ${count(expectedCopies)} by ${catchUp.toFixed(1)} s after the loads)`,
       figure:
-        `${count(copiesSent)} of ${count(expectedCopies)} sent ${catchUp.toFixed(1)} s after the loads ` +
-        `(${count((copiesSent - copiesDuringLoad) / Math.max(catchUp, 0.001))} a second)`,
-      budget: 'information',
+        `${copiesPerSecond.toFixed(1)} a second, the first ` +
+        (firstCopyAfter === undefined ? 'never' : `${firstCopyAfter.toFixed(1)} s after the loads`) +
+        `; server CPU ${ms(cpuPerCopy)} a copy`,
+      budget: `≥ ${budgets.copiesPerSecond} a second, the first within ${budgets.firstCopySeconds} s`,
+      isWithinBudget:
+        copiesDuringLoad >= expectedCopies ||
+        (copiesPerSecond >= budgets.copiesPerSecond &&
+          firstCopyAfter !== undefined &&
+          firstCopyAfter <= budgets.firstCopySeconds),
     },
     {
       benchmark: `submissions: product / baseline, median of ${pairs} pair${pairs === 1 ? '' : 's'} (${ratios.map((each) => `${(each * 100).toFixed(0)} %`).join(', ')})`,
       figure: `${(ratio * 100).toFixed(0)} %`,
-      budget: '≥ 70 %',
-      isWithinBudget: ratio >= 0.7,
+      budget: `≥ ${(budgets.submissionRatio * 100).toFixed(0)} %`,
+      isWithinBudget: ratio >= budgets.submissionRatio,
     },
     ...(sqliteBare
       ? [

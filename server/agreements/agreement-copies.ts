@@ -27,15 +27,18 @@ const LEASE_MS = 5 * 60_000
 // after a failed send (mail server down, address refused): 1 min, 5 min, 30 min, 2 h, then every 12 h
 const RETRY_DELAYS_MS = [60_000, 5 * 60_000, 30 * 60_000, 2 * 3600_000, 12 * 3600_000]
 const BATCH = 50
+// copies under way at once: while the PDF thread makes one copy's PDF, the event loop writes the others'
+// mail and rows, so the thread never waits on a disk's sync or the database
+const IN_FLIGHT = 3
 // claims come first (backgroundLoop's quietMoment): each copy makes a sealed PDF, and a surge of claims
 // needs the cores more than a courtesy e-mail does; but no copy waits longer than this
 const MAX_WAIT_MS = 10 * 60_000
 
 /**
- * One copy at a time, oldest first. Each copy is taken by pushing its due time past a lease, in one
- * conditional update, so two server processes on one database never both send it; it is marked sent
- * only once the mailer has it. When the event loop is busy (a burst of claims) a copy waits for a quiet
- * moment, up to ten minutes after it was queued.
+ * Oldest first, a few under way at once (IN_FLIGHT). Each copy is taken by pushing its due time past a
+ * lease, in one conditional update, so two server processes on one database never both send it; it is
+ * marked sent only once the mailer has it. When the event loop is busy (a burst of claims) the next copy
+ * waits for a quiet moment, up to ten minutes after it was queued.
  */
 export function createAgreementCopies({
   db,
@@ -70,16 +73,28 @@ export function createAgreementCopies({
         .limit(BATCH)
         .execute()
       if (due.length === 0) return
+      const underWay = new Set<Promise<void>>()
+      let failure: { error: unknown } | undefined
       for (const copy of due) {
         await loop.quietMoment(Number(copy.due_at) + MAX_WAIT_MS)
-        if (loop.isStopped()) return
-        await sendCopy({
+        if (loop.isStopped() || failure) break
+        const sending: Promise<void> = sendCopy({
           claimId: Number(copy.claim_id),
           dueAt: Number(copy.due_at),
           attempts: copy.attempts,
           linkOrigin: publicUrl ?? copy.link_origin,
         })
+          .catch((error: unknown) => {
+            failure ??= { error }
+          })
+          .finally(() => underWay.delete(sending))
+        underWay.add(sending)
+        if (underWay.size >= IN_FLIGHT) await Promise.race(underWay)
       }
+      await Promise.all(underWay)
+      // a failed copy (the database gone) fails the run, as one alone did: the next poll tries again
+      if (failure) throw failure.error
+      if (loop.isStopped()) return
     }
   }
 

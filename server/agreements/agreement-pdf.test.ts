@@ -269,4 +269,18 @@ describe('renderAgreementPdf', () => {
   it('renders the same record to the same bytes', async () => {
     expect((await render()).equals(await render())).toBe(true)
   })
+
+  it('prints each agreement with its own words and the same bytes, whichever agreements came before it', async () => {
+    const ana = makeAgreementHtml({ name: 'Ana Lopez' })
+    const first = await render(ana)
+    const zoe = await render(
+      makeAgreementHtml({ name: 'Zoë Ångström-Øre', extra: '<p>Ωμέγα Жизнь Việt</p>' }),
+    )
+    expect((await render(ana)).equals(first)).toBe(true)
+    const [anaText, zoeText] = await Promise.all([readPdf(first), readPdf(zoe)])
+    expect(anaText.pages[0]?.words.join(' ')).toContain('between Ana Lopez and')
+    expect(anaText.pages[0]?.words.join(' ')).not.toContain('Zoë')
+    expect(zoeText.pages[0]?.words.join(' ')).toContain('between Zoë Ångström-Øre and')
+    expect(zoeText.pages[0]?.words.join(' ')).toContain('Ωμέγα Жизнь Việt')
+  })
 })

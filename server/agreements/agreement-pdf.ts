@@ -60,13 +60,85 @@ const FONT_FILES = {
   'Body-Italic': '@expo-google-fonts/noto-sans/400Regular_Italic/NotoSans_400Regular_Italic.ttf',
   'Body-BoldItalic': '@expo-google-fonts/noto-sans/700Bold_Italic/NotoSans_700Bold_Italic.ttf',
 } as const
-let fonts: Record<keyof typeof FONT_FILES, Buffer> | undefined
+type FaceName = keyof typeof FONT_FILES
 
-function loadFonts(): Record<keyof typeof FONT_FILES, Buffer> {
-  fonts ??= Object.fromEntries(
-    Object.entries(FONT_FILES).map(([name, file]) => [name, fs.readFileSync(require.resolve(file))]),
-  ) as Record<keyof typeof FONT_FILES, Buffer>
+/** A font pdfkit has opened (fontkit's): pdfkit embeds one given to registerFont as it does a file. */
+interface OpenedFont {
+  layout(text: string, ...options: unknown[]): GlyphRun
+}
+
+/** What fontkit's layout gives and pdfkit reads: the glyphs, their positions, the run's width. */
+interface GlyphRun {
+  glyphs: unknown[]
+  positions: GlyphPosition[]
+  readonly advanceWidth: number
+}
+
+interface GlyphPosition {
+  xAdvance: number
+  yAdvance: number
+  xOffset: number
+  yOffset: number
+}
+
+/** A shaped word as the cache hands it out: positions of its own, as pdfkit scales them in place. */
+class CachedRun implements GlyphRun {
+  constructor(
+    readonly glyphs: unknown[],
+    readonly positions: GlyphPosition[],
+  ) {}
+
+  get advanceWidth(): number {
+    return this.positions.reduce((width, position) => width + position.xAdvance, 0)
+  }
+}
+
+/** Words shaped per face before the cache starts again: agreements share most of their words. */
+const SHAPED_WORDS_LIMIT = 50_000
+let fonts: Record<FaceName, OpenedFont> | undefined
+
+/**
+ * The four faces, opened once for the process and shared by every document, each word shaped once:
+ * opening a face, decoding its layout tables (kerning, ligatures) and shaping the words (pdfkit lays
+ * out text word by word, caching each only within its document) were most of a document's render.
+ * Each document still embeds its own subset of the glyphs it uses.
+ */
+function openFonts(): Record<FaceName, OpenedFont> {
+  if (fonts) return fonts
+  const opener = new PDFDocument({ autoFirstPage: false })
+  const opened: Partial<Record<FaceName, OpenedFont>> = {}
+  for (const [name, file] of Object.entries(FONT_FILES) as [FaceName, string][]) {
+    opener.registerFont(name, fs.readFileSync(require.resolve(file)))
+    opener.font(name)
+    opened[name] = withShapedWords((opener as unknown as { _font: { font: OpenedFont } })._font.font)
+  }
+  fonts = opened as Record<FaceName, OpenedFont>
   return fonts
+}
+
+/** The font, its layout of plain text (no features asked) kept per word across documents. */
+function withShapedWords(font: OpenedFont): OpenedFont {
+  const layout = font.layout.bind(font)
+  const shaped = new Map<string, { glyphs: unknown[]; positions: GlyphPosition[] }>()
+  font.layout = (text, ...options) => {
+    if (options.some((option) => option !== undefined)) return layout(text, ...options)
+    let word = shaped.get(text)
+    if (!word) {
+      const run = layout(text)
+      word = { glyphs: run.glyphs, positions: run.positions.map((position) => copyPosition(position)) }
+      if (shaped.size >= SHAPED_WORDS_LIMIT) shaped.clear()
+      shaped.set(text, word)
+    }
+    return new CachedRun(
+      word.glyphs,
+      word.positions.map((position) => copyPosition(position)),
+    )
+  }
+  return font
+}
+
+function copyPosition({ xAdvance, yAdvance, xOffset, yOffset }: GlyphPosition): GlyphPosition {
+  return { xAdvance, yAdvance, xOffset, yOffset }
 }
 
 /**
@@ -98,7 +170,8 @@ export async function renderAgreementPdf({
     lang: audit.locale === 'es' ? 'es-US' : 'en-US',
     pdfVersion: '1.7',
   })
-  for (const [name, bytes] of Object.entries(loadFonts())) doc.registerFont(name, bytes)
+  // pdfkit's types know fonts as files and buffers only
+  for (const [name, font] of Object.entries(openFonts())) doc.registerFont(name, font as unknown as Buffer)
   doc.font('Body')
   const chunks: Buffer[] = []
   doc.on('data', (chunk: Buffer) => chunks.push(chunk))

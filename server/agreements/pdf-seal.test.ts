@@ -1,6 +1,8 @@
+import crypto from 'node:crypto'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
+import forge from 'node-forge'
 import { afterAll, describe, expect, it } from 'vitest'
 import { renderAgreementPdf } from './agreement-pdf.ts'
 import { checkSeal } from '../../tests/server/check-pdf-seal.ts'
@@ -15,6 +17,37 @@ describe('the agreement PDF sealed with the firm certificate', () => {
     fs.writeFileSync(bad, 'not a PKCS#12 file')
     expect(() => loadPdfCertificate({ pdfSigningP12: bad, pdfSigningPassphrase: 'x', dataDir })).toThrow(
       `the PDF certificate ${bad} cannot be opened with PDF_SIGNING_PASSPHRASE`,
+    )
+  })
+
+  it('refuses, at start-up, a certificate file whose key matches none of its certificates', () => {
+    const key = (bits: number) => {
+      const { privateKey, publicKey } = crypto.generateKeyPairSync('rsa', { modulusLength: bits })
+      return {
+        privateKey: forge.pki.privateKeyFromPem(
+          privateKey.export({ type: 'pkcs1', format: 'pem' }).toString(),
+        ),
+        publicKey: forge.pki.publicKeyFromPem(publicKey.export({ type: 'spki', format: 'pem' }).toString()),
+      }
+    }
+    const [signer, other] = [key(2048), key(2048)]
+    const certificate = forge.pki.createCertificate()
+    certificate.publicKey = other.publicKey
+    certificate.serialNumber = '01'
+    certificate.validity.notAfter = new Date(Date.now() + 86_400_000)
+    certificate.sign(other.privateKey, forge.md.sha256.create())
+    const mismatched = path.join(dataDir, 'mismatched.p12')
+    fs.writeFileSync(
+      mismatched,
+      Buffer.from(
+        forge.asn1.toDer(forge.pkcs12.toPkcs12Asn1(signer.privateKey, [certificate], 'pass')).getBytes(),
+        'binary',
+      ),
+    )
+    expect(() =>
+      loadPdfCertificate({ pdfSigningP12: mismatched, pdfSigningPassphrase: 'pass', dataDir }),
+    ).toThrow(
+      `the PDF certificate ${mismatched} cannot be opened with PDF_SIGNING_PASSPHRASE: the PDF certificate holds no certificate for its private key`,
     )
   })
 

@@ -2,8 +2,7 @@ import crypto from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
 import { plainAddPlaceholder } from '@signpdf/placeholder-plain'
-import { SignPdf } from '@signpdf/signpdf'
-import { P12Signer } from '@signpdf/signer-p12'
+import { SignPdf, Signer } from '@signpdf/signpdf'
 import forge from 'node-forge'
 import { FIRM_SETTINGS } from '../../src/firm-settings.ts'
 import { renderAgreementPdf } from './agreement-pdf.ts'
@@ -54,7 +53,7 @@ export function loadPdfCertificate({
 }): PdfCertificate {
   const p12 = file === undefined ? selfSignedP12(dataDir) : fs.readFileSync(file)
   try {
-    forge.pkcs12.pkcs12FromAsn1(forge.asn1.fromDer(p12.toString('binary')), passphrase)
+    openCertificate({ p12, passphrase })
   } catch (error) {
     // at start-up, not at a claimant's first download
     throw new Error(
@@ -70,9 +69,10 @@ export function loadPdfCertificate({
  * the claimant their download: the PDF is sealed without it and the reason returned for the log.
  */
 export function pdfSealer(
-  { p12, passphrase }: PdfCertificate,
+  certificate: PdfCertificate,
   { tsaUrl }: { tsaUrl?: string | undefined } = {},
 ): PdfSealer {
+  const firm = openCertificate(certificate)
   return {
     async seal(pdf) {
       const sealedAt = new Date()
@@ -85,26 +85,94 @@ export function pdfSealer(
         signingTime: sealedAt,
         signatureLength: tsaUrl ? SIGNATURE_LENGTH + MAX_TIMESTAMP_TOKEN_BYTES : SIGNATURE_LENGTH,
       })
-      // a P12Signer reads its certificate as it signs, once: one signer per PDF
-      const signer = new TimestampedP12Signer(p12, passphrase, tsaUrl)
+      // one signer per PDF: it keeps the reason its seal has no time-stamp
+      const signer = new FirmSigner(firm, tsaUrl)
       const sealed = await new SignPdf().sign(withPlaceholder, signer, sealedAt)
       return { pdf: sealed, timestampProblem: signer.timestampProblem }
     },
   }
 }
 
-/** The P12Signer's CMS signature, with the TSA's token over it when there is a TSA and it answers. */
-class TimestampedP12Signer extends P12Signer {
-  timestampProblem: string | undefined
-  private readonly tsaUrl: string | undefined
+/** The firm's certificate chain and key, opened for signing. */
+interface OpenedCertificate {
+  /** Every certificate in the file, carried in each signature. */
+  certificates: forge.pki.Certificate[]
+  /** The one whose public key matches the private key: it names the signer. */
+  signerCertificate: forge.pki.Certificate
+  key: crypto.KeyObject
+}
 
-  constructor(p12: Buffer, passphrase: string, tsaUrl: string | undefined) {
-    super(p12, { passphrase })
-    this.tsaUrl = tsaUrl
+/**
+ * Opens the PKCS#12 file once for every seal a sealer makes: opening it (a key derivation and 3DES in
+ * JavaScript) and signing with forge's JavaScript RSA cost more than the rest of a seal; the key goes to
+ * node's crypto, which signs in a fraction of that.
+ */
+function openCertificate({ p12, passphrase }: PdfCertificate): OpenedCertificate {
+  const opened = forge.pkcs12.pkcs12FromAsn1(forge.asn1.fromDer(p12.toString('binary')), false, passphrase)
+  const { certBag, pkcs8ShroudedKeyBag } = forge.pki.oids as Record<string, string>
+  const certificates = (opened.getBags({ bagType: certBag! })[certBag!] ?? []).flatMap((bag) =>
+    bag.cert ? [bag.cert] : [],
+  )
+  const privateKey = opened.getBags({ bagType: pkcs8ShroudedKeyBag! })[pkcs8ShroudedKeyBag!]?.[0]?.key as
+    forge.pki.rsa.PrivateKey | undefined
+  if (!privateKey) throw new Error('the PDF certificate holds no private key')
+  const signerCertificate = certificates.find((certificate) => {
+    const publicKey = certificate.publicKey as forge.pki.rsa.PublicKey
+    return privateKey.n.compareTo(publicKey.n) === 0 && privateKey.e.compareTo(publicKey.e) === 0
+  })
+  if (!signerCertificate) throw new Error('the PDF certificate holds no certificate for its private key')
+  return {
+    certificates,
+    signerCertificate,
+    key: crypto.createPrivateKey(forge.pki.privateKeyToPem(privateKey)),
+  }
+}
+
+/** DigestInfo's DER before the digest, for SHA-256 (RFC 8017 section 9.2, note 1). */
+const SHA256_DIGEST_INFO = Buffer.from('3031300d060960864801650304020105000420', 'hex')
+
+/**
+ * The detached CMS signature Adobe.PPKLite's adbe.pkcs7.detached expects (SHA-256, the attributes
+ * contentType, signingTime and messageDigest in that order, which EU validators check), as @signpdf's
+ * P12Signer makes it; with the TSA's token over it when there is a TSA and it answers.
+ */
+class FirmSigner extends Signer {
+  timestampProblem: string | undefined
+
+  constructor(
+    private readonly firm: OpenedCertificate,
+    private readonly tsaUrl: string | undefined,
+  ) {
+    super()
   }
 
   override async sign(pdf: Buffer, signingTime?: Date): Promise<Buffer> {
-    const cms = await super.sign(pdf, signingTime)
+    const { oids } = forge.pki
+    const signed = forge.pkcs7.createSignedData()
+    signed.content = forge.util.createBuffer(pdf.toString('binary'))
+    for (const certificate of this.firm.certificates) signed.addCertificate(certificate)
+    const { key } = this.firm
+    signed.addSigner({
+      // forge asks the key for a PKCS#1 v1.5 signature of the attributes' digest: node's crypto makes it
+      key: {
+        sign: (md: forge.md.MessageDigest) =>
+          crypto
+            .privateEncrypt(
+              { key, padding: crypto.constants.RSA_PKCS1_PADDING },
+              Buffer.concat([SHA256_DIGEST_INFO, Buffer.from(md.digest().getBytes(), 'binary')]),
+            )
+            .toString('binary'),
+      } as unknown as forge.pki.rsa.PrivateKey,
+      certificate: this.firm.signerCertificate,
+      digestAlgorithm: oids.sha256!,
+      authenticatedAttributes: [
+        { type: oids.contentType!, value: oids.data },
+        { type: oids.signingTime!, value: (signingTime ?? new Date()) as unknown as string },
+        { type: oids.messageDigest! },
+      ],
+    })
+    signed.sign({ detached: true })
+    const cms = Buffer.from(forge.asn1.toDer(signed.toAsn1()).getBytes(), 'binary')
     if (this.tsaUrl === undefined) return cms
     try {
       return await timestampSignature({ cms, tsaUrl: this.tsaUrl })

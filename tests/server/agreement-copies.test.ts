@@ -111,6 +111,29 @@ for (const dialect of DIALECTS) {
       expect(Number(row!.sent_at)).toBeGreaterThan(0)
     })
 
+    it('sends copies made together each whole, to its own claimant, with a sealed PDF of its own agreement', async () => {
+      const ids = await fileClaims(5)
+      const copy = sender()
+      copy.wake()
+      await copy.settled()
+
+      const emls = outbox()
+      expect(emls).toHaveLength(5)
+      const byClaimant = new Map(emls.map((eml) => [/^To: (.+)$/m.exec(eml)![1], eml]))
+      for (const [i, id] of ids.entries()) {
+        const eml = byClaimant.get(`copy${i}@example.com`)
+        expect(eml, `copy${i}@example.com's copy`).toBeDefined()
+        const pdfName = /filename=(\S+\.pdf)/.exec(eml!)?.[1] ?? 'no PDF attached'
+        const pdf = attachmentOf(eml!, pdfName, 'application/pdf')
+        expect(checkSeal(pdf)).toBe('valid')
+        expect(await pdfText(pdf)).toContain(`Audit Details Claim ID ${id} App brigit`)
+        const html = attachmentOf(eml!, pdfName.replace(/\.pdf$/, '.html')).toString('utf8')
+        expect(html).toContain(`copy${i}@example.com`)
+        expect(html).toContain('</html>')
+      }
+      expect((await copies()).every((row) => row.attempts === 1 && row.sent_at !== null)).toBe(true)
+    })
+
     it('sends the claimant of albert, whose agreement has no text, what they signed: the consent and the signature', async () => {
       const res = await request(ctx.app)
         .post('/api/forms/albert/submissions')
