@@ -26,13 +26,55 @@ const MAX_CACHED_OFFSETS = 100_000
 
 /**
  * A stored time as Excel reads it, to the second, in the firm's zone: '2026-11-28 06:05:09' (seconds
- * cut, not rounded, as PostgreSQL's to_char does). Intl is asked once per quarter hour of times, so an
- * export of a million claims costs a cached offset and one toISOString a claim.
+ * cut, not rounded, as PostgreSQL's to_char does). Intl is asked once per quarter hour of times and the
+ * rest is arithmetic, with no Date built: an export writes a million of these.
  */
 export function csvTime(value: Date | string): string {
-  const time = typeof value === 'string' ? Date.parse(value) : value.getTime()
-  const local = new Date(time + offsetAt(time)).toISOString()
-  return `${local.slice(0, 10)} ${local.slice(11, 19)}`
+  const time = typeof value === 'string' ? parseUtc(value) : value.getTime()
+  return wallClock(time + offsetAt(time))
+}
+
+/** SQLite's stored times are toISOString()'s 'YYYY-MM-DDTHH:MM:SS.sssZ', read digit by digit; others by Date.parse. */
+function parseUtc(text: string): number {
+  if (text.length !== 24 || text.charCodeAt(10) !== 84 /* T */ || text.charCodeAt(23) !== 90 /* Z */)
+    return Date.parse(text)
+  const at = (start: number, length: number) => {
+    let n = 0
+    for (let i = start; i < start + length; i++) n = n * 10 + text.charCodeAt(i) - 48
+    return n
+  }
+  return Date.UTC(at(0, 4), at(5, 2) - 1, at(8, 2), at(11, 2), at(14, 2), at(17, 2), at(20, 3))
+}
+
+/** 'YYYY-MM-DD HH:MM:SS' of a time counted like Date's, its civil date by Howard Hinnant's days_from_civil inverse. */
+function wallClock(time: number): string {
+  const seconds = Math.floor(time / 1000)
+  const days = Math.floor(seconds / 86_400)
+  let rest = seconds - days * 86_400
+  const hour = Math.floor(rest / 3600)
+  rest -= hour * 3600
+  const minute = Math.floor(rest / 60)
+  const second = rest - minute * 60
+  const z = days + 719_468
+  const era = Math.floor(z / 146_097)
+  const dayOfEra = z - era * 146_097
+  const yearOfEra = Math.floor(
+    (dayOfEra -
+      Math.floor(dayOfEra / 1460) +
+      Math.floor(dayOfEra / 36_524) -
+      Math.floor(dayOfEra / 146_096)) /
+      365,
+  )
+  const dayOfYear = dayOfEra - (365 * yearOfEra + Math.floor(yearOfEra / 4) - Math.floor(yearOfEra / 100))
+  const shiftedMonth = Math.floor((5 * dayOfYear + 2) / 153)
+  const day = dayOfYear - Math.floor((153 * shiftedMonth + 2) / 5) + 1
+  const month = shiftedMonth < 10 ? shiftedMonth + 3 : shiftedMonth - 9
+  const year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
+  return `${year < 1000 ? String(year).padStart(4, '0') : year}-${two(month)}-${two(day)} ${two(hour)}:${two(minute)}:${two(second)}`
+}
+
+function two(n: number): string {
+  return n < 10 ? `0${n}` : String(n)
 }
 
 function offsetAt(time: number): number {
