@@ -223,6 +223,11 @@ async function benchCsvExports(server: RunningProcess, cookie: string): Promise<
       budget: '≤ 100 MB',
       isWithinBudget: mostMemory.rssGrowth <= 100 * 1024 * 1024,
     },
+    {
+      benchmark: `CSV export: the server's CPU, all threads (runs: ${exports.map((run) => `${run.serverCpuSeconds.toFixed(1)} s`).join(', ')})`,
+      figure: `median run ${csv.serverCpuSeconds.toFixed(1)} s, ${count(csv.rows / csv.serverCpuSeconds)} rows a CPU-second`,
+      budget: 'information',
+    },
   ]
 }
 
