@@ -1,5 +1,5 @@
 import http from 'node:http'
-import { readRss } from './processes.ts'
+import { readCpuTime, readRss } from './processes.ts'
 
 export interface ExportResult {
   rows: number
@@ -10,6 +10,11 @@ export interface ExportResult {
   rssPeak: number
   /** Peak resident memory during the export minus the resident memory just before it. */
   rssGrowth: number
+  /**
+   * The server's CPU time (all its threads and processes) for the export, in seconds: steadier than the
+   * wall time when other work shares the cores.
+   */
+  serverCpuSeconds: number
 }
 
 const RSS_SAMPLE_MS = 20
@@ -35,6 +40,7 @@ export async function benchExport({
   const sampler = setInterval(() => {
     rssPeak = Math.max(rssPeak, readRss(serverPid))
   }, RSS_SAMPLE_MS)
+  const cpuBefore = readCpuTime(serverPid).all
   const started = performance.now()
   try {
     const { lines, bytes } = await new Promise<{ lines: number; bytes: number }>((resolve, reject) => {
@@ -71,6 +77,7 @@ export async function benchExport({
       rssBefore,
       rssPeak,
       rssGrowth: rssPeak - rssBefore,
+      serverCpuSeconds: (readCpuTime(serverPid).all - cpuBefore) / 1000,
     }
   } finally {
     clearInterval(sampler)

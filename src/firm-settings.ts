@@ -1,7 +1,7 @@
 import firm from '../firm.json' with { type: 'json' }
 
 /**
- * The firm's constants (name, attorney, fees, contact mailbox, retention), kept once in firm.json
+ * The firm's constants (name, attorney, fees, contact mailbox, retention, time zone), kept once in firm.json
  * and read by every template and page from here.
  * @example FIRM_SETTINGS.contactEmail // 'claims@example.com'
  */
@@ -16,6 +16,8 @@ export interface FirmSettings {
   arbitrationCity: string
   filingDeadlineWarningDays: number
   retentionYears: number
+  /** The IANA zone the firm's staff read times in (the CSV exports' dates), e.g. 'America/Los_Angeles'. */
+  timeZone: string
 }
 
 export const FIRM_SETTINGS: Readonly<FirmSettings> = Object.freeze(firm)

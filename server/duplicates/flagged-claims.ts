@@ -124,15 +124,30 @@ export async function findDuplicateIds(
   return byClaim
 }
 
-/** Each page's rows with their duplicates' ids (duplicate_of) in these apps, read in one query a page. */
-export async function* withDuplicateIds(
+/**
+ * For each claim with an id from `lowest` to `highest` that has a duplicate screenshot, the other
+ * claims' ids in the apps given, lowest first: one range read of screenshot_matches' primary key for a
+ * whole page of an export (a list of the page's ids would be thousands of parameters to bind and look up
+ * one by one).
+ */
+export async function findDuplicateIdsBetween(
   db: Kysely<Database>,
-  { pages, apps }: { pages: AsyncIterable<SubmissionRow[]>; apps: VisibleApps },
-): AsyncGenerator<SubmissionRow[]> {
-  for await (const rows of pages) {
-    const duplicates = await findDuplicateIds(db, { claimIds: rows.map(({ id }) => Number(id)), apps })
-    yield rows.map((row) => ({ ...row, duplicate_of: duplicates.get(Number(row.id)) ?? [] }))
+  { lowest, highest, apps }: { lowest: number; highest: number; apps: VisibleApps },
+): Promise<Map<number, number[]>> {
+  const rows = await visibleMatches(db, apps)
+    .select(['screenshot_matches.claim_id', 'screenshot_matches.other_claim_id'])
+    .where('screenshot_matches.claim_id', '>=', lowest)
+    .where('screenshot_matches.claim_id', '<=', highest)
+    .orderBy('screenshot_matches.claim_id')
+    .orderBy('screenshot_matches.other_claim_id')
+    .execute()
+  const byClaim = new Map<number, number[]>()
+  for (const { claim_id, other_claim_id } of rows) {
+    const list = byClaim.get(Number(claim_id))
+    if (list) list.push(Number(other_claim_id))
+    else byClaim.set(Number(claim_id), [Number(other_claim_id)])
   }
+  return byClaim
 }
 
 /** Whether a claim has a duplicate screenshot in these apps (a row in screenshot_matches), as a condition on claims. */
@@ -142,12 +157,17 @@ export function isFlaggedIn(apps: VisibleApps): RawBuilder<SqlBool> {
 }
 
 /**
- * The CSV's Flagged cell in PostgreSQL (see submissionCsvRecordSql): the ids of the duplicates in these
- * apps (as findDuplicateIds), lowest first.
+ * The CSV's Flagged and Flagged Claim IDs cells in PostgreSQL (see submissionCsvRecordSql): 'Yes' and
+ * the ids of the duplicates in these apps (as findDuplicateIds), lowest first, or 'No' and nothing. The
+ * IN is uncorrelated, so PostgreSQL hashes the flagged claims' ids once and each claim costs a hash
+ * probe; the ids are read only for a flagged claim.
  */
-export function duplicateIdsCsvSql(apps: VisibleApps): RawBuilder<string> {
-  const inApps = apps === 'every' ? sql`` : sql`AND ${otherClaimIn(apps)}`
-  return sql<string>`coalesce((
-  SELECT string_agg(screenshot_matches.other_claim_id::text, ' ' ORDER BY screenshot_matches.other_claim_id)
-  FROM screenshot_matches WHERE screenshot_matches.claim_id = claims.id ${inApps}), '')`
+export function flaggedCellsSql(apps: VisibleApps): RawBuilder<string> {
+  const inApps = apps === 'every' ? sql`` : sql`WHERE ${otherClaimIn(apps)}`
+  const inAppsAnd = apps === 'every' ? sql`` : sql`AND ${otherClaimIn(apps)}`
+  return sql<string>`CASE WHEN claims.id IN (SELECT screenshot_matches.claim_id FROM screenshot_matches ${inApps})
+  THEN 'Yes,' || (
+    SELECT string_agg(screenshot_matches.other_claim_id::text, ' ' ORDER BY screenshot_matches.other_claim_id)
+    FROM screenshot_matches WHERE screenshot_matches.claim_id = claims.id ${inAppsAnd})
+  ELSE 'No,' END`
 }

@@ -26,7 +26,7 @@ export type SubmissionRow = Pick<
   | 'locale'
   | 'confirmed_at'
 > & {
-  /** The claims of other claimants with the same screenshot, when read (withDuplicateIds). */
+  /** The claims of other claimants with the same screenshot, when read (findDuplicateIds). */
   duplicate_of?: number[]
 }
 
@@ -69,7 +69,7 @@ export interface ClaimSearch {
   }): Promise<SubmissionsPage>
   /**
    * Every claim matching the term, newest first, as a CSV body with this origin in the screenshot links;
-   * its Flagged column (and `flagged`) takes only the duplicates in `visibleApps` (those of the account
+   * its Flagged columns (and `flagged`) take only the duplicates in `visibleApps` (those of the account
    * that exports).
    */
   exportBody(query: {

@@ -5,6 +5,7 @@ import { sql, type Expression, type RawBuilder } from 'kysely'
 export const CSV_LINE_END = '\r\n'
 const FORMULA_START = /^[=+\-@\t\r]/
 const NEEDS_QUOTES = /[",\r\n]/
+const NEEDS_CARE = /^[=+\-@\t\r]|[",\r\n]/
 const FLUSH_BYTES = 64 * 1024
 /** Excel reads a CSV as the system's legacy code page unless it starts with UTF-8's byte-order mark. */
 export const UTF8_BOM = '\ufeff'
@@ -18,6 +19,8 @@ export function csvCell(value: string | number): string {
   // a count is a plain number: nothing to quote or neutralise
   if (typeof value === 'number' && value >= 0) return String(value)
   let text = String(value)
+  // most cells need neither: one test finds them
+  if (!NEEDS_CARE.test(text)) return text
   if (FORMULA_START.test(text)) text = `'${text}`
   return NEEDS_QUOTES.test(text) ? `"${text.replaceAll('"', '""')}"` : text
 }

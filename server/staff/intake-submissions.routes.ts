@@ -7,11 +7,24 @@ import type { Database } from '../db/database.ts'
 import { actorOf, type RecordAudit } from './audit-log.ts'
 import { adminOnly } from './require-staff.ts'
 import { isExportCheck, sendCsv } from './csv.ts'
+import { csvTime, csvTimeLabel } from './csv-time.ts'
 import { findIntakeCaseExportPages, findIntakePage } from './intake-submissions.repository.ts'
 import { parseListQuery } from './list-query.ts'
 import { isoTimestamp } from '../db/timestamp.ts'
 
-const INTAKE_CSV_HEADER = ['Name', 'Email', 'Phone', 'Apps Used', 'App', 'Step 2 Status', 'Date']
+/**
+ * The columns of the site this replaces (its main-page list without the signature image) first, in
+ * their order, then the ones added since: the row's app and its Step 2 status.
+ */
+const INTAKE_CSV_HEADER = [
+  'Name',
+  'Email',
+  'Phone',
+  'Apps Used',
+  csvTimeLabel('Date'),
+  'App',
+  'Step 2 Status',
+]
 
 /**
  * The main page's admin mode: every intake, newest first and paginated, and the
@@ -71,9 +84,9 @@ export function intakeSubmissionRoutes({
         row.email,
         row.phone,
         (JSON.parse(row.cash_advance_apps) as string[]).map(label).join('; '),
+        csvTime(row.created_at),
         label(row.app),
         row.claim_id === null ? 'not submitted' : 'submitted',
-        isoTimestamp(row.created_at),
       ],
     })
     const detail = `intake view, ${result.written} rows${result.complete ? '' : ', client left early'}`

@@ -15,8 +15,10 @@ import {
 } from './claim-list.ts'
 import { filtersHold, filtersHoldForId, type ClaimFilter } from './claim-filters.ts'
 import { likePattern, MIN_INDEXED_LENGTH, type SearchTerm } from './search-term.ts'
-import { submissionCsvRecord, submissionRowToSubmission } from './submission.ts'
-import { flaggedExportPages, flaggedPage, withDuplicateIds } from '../duplicates/flagged-claims.ts'
+import type { VisibleApps } from '../../src/api/staff.ts'
+import type { CsvChunk } from './csv.ts'
+import { submissionCsvRenderer } from './submission.ts'
+import { findDuplicateIdsBetween, flaggedExportPages, flaggedPage } from '../duplicates/flagged-claims.ts'
 
 /**
  * SQLite: a term of three characters or more is matched in the app's partition of claims_search (an
@@ -55,10 +57,7 @@ export function sqliteClaimSearch(db: Kysely<Database>): ClaimSearch {
             apps: visibleApps,
           })
         : exportPages(db, { app, term, filters })
-      return {
-        pages: withDuplicateIds(db, { pages, apps: visibleApps }),
-        record: (row) => submissionCsvRecord(submissionRowToSubmission(row), origin),
-      }
+      return { chunks: csvChunks(db, { pages, origin, apps: visibleApps }) }
     },
   }
 }
@@ -108,6 +107,29 @@ async function indexedPage(
     .orderBy('claims.id', 'desc')
     .execute()
   return { rows, count }
+}
+
+/**
+ * The pages' claims as CSV records (submissionCsvRenderer), one chunk of text a page, with their
+ * duplicates read by one range query a page.
+ */
+async function* csvChunks(
+  db: Kysely<Database>,
+  { pages, origin, apps }: { pages: AsyncIterable<SubmissionRow[]>; origin: string; apps: VisibleApps },
+): AsyncGenerator<CsvChunk> {
+  const render = submissionCsvRenderer(origin)
+  for await (const rows of pages) {
+    if (rows.length === 0) continue
+    // newest id first
+    const duplicates = await findDuplicateIdsBetween(db, {
+      lowest: Number(rows.at(-1)!.id),
+      highest: Number(rows[0]!.id),
+      apps,
+    })
+    let text = ''
+    for (const row of rows) text += render(row, duplicates.get(Number(row.id)))
+    yield { text, records: rows.length }
+  }
 }
 
 /**

@@ -2,8 +2,9 @@ import { sql, type RawBuilder } from 'kysely'
 import type { StaffSubmission, VisibleApps } from '../../src/api/staff.ts'
 import type { SubmissionRow } from './claim-list.ts'
 import { isoTimestamp } from '../db/timestamp.ts'
-import { duplicateIdsCsvSql } from '../duplicates/flagged-claims.ts'
+import { flaggedCellsSql } from '../duplicates/flagged-claims.ts'
 import { csvCell, csvCellSql, csvCountSql, CSV_LINE_END } from './csv.ts'
+import { csvTime, csvTimeLabel, csvTimeSql } from './csv-time.ts'
 
 /** A claim as the dashboards receive it (the contract lives in src/api/staff.ts). */
 export type Submission = StaffSubmission
@@ -31,71 +32,88 @@ export function submissionRowToSubmission(row: SubmissionRow): Submission {
   }
 }
 
+/**
+ * The claims CSV's columns: first the nine of the site it replaces, in that order, so that an import
+ * reading columns by position keeps working; every column added since comes after them.
+ */
 export const SUBMISSION_CSV_HEADER = [
   'ID',
-  'Submission Date',
-  'Confirmed At',
+  csvTimeLabel('Submission Date'),
   'First Name',
   'Last Name',
   'Email',
   'Phone Number',
   'Cash Advance Count',
   'Membership Months',
-  'Language',
   'Screenshot URL',
+  csvTimeLabel('Confirmed At'),
+  'Language',
   'Flagged',
+  'Flagged Claim IDs',
 ] as const
 
-/** One CSV record in SUBMISSION_CSV_HEADER's order; origin makes the screenshot URL absolute. */
-export function submissionCsvRecord(submission: Submission, origin: string): (string | number)[] {
-  return [
-    submission.id,
-    submission.createdAt,
-    submission.confirmedAt ?? '',
-    submission.firstName,
-    submission.lastName,
-    submission.email,
-    submission.phoneNumber,
-    submission.cashAdvanceCount,
-    submission.membershipMonths,
-    submission.locale,
-    `${origin}${submission.screenshotUrl}`,
-    // the claims of other claimants with the same screenshot; empty when it is not flagged
-    submission.duplicateOf.join(' '),
-  ]
+/**
+ * The screenshot link's cell around a claim's id, for this origin: csvCell of the whole URL, cut where
+ * the id goes (digits change neither the formula prefix nor the quoting).
+ */
+function screenshotCellAround(origin: string): [before: string, after: string] {
+  const idMark = String(Number.MAX_SAFE_INTEGER)
+  const cell = csvCell(`${origin}${screenshotPath(Number.MAX_SAFE_INTEGER)}`)
+  const idAt = cell.lastIndexOf(idMark)
+  return [cell.slice(0, idAt), cell.slice(idAt + idMark.length)]
 }
 
 /**
- * submissionCsvRecord rendered by PostgreSQL, as one text value per claim (a whole CSV record, with its
- * line end): what the export streams from the database. Each cell follows csvCell, the date
- * toISOString (to the millisecond, cut rather than rounded, as pg's Date is).
+ * Renders a claim as one CSV record in SUBMISSION_CSV_HEADER's order, line end included, with this
+ * origin in the screenshot link and the ids of its duplicates (lowest first; none when not flagged).
+ * Written straight from the row, with no object or array built per claim: an export renders a million.
+ */
+export function submissionCsvRenderer(
+  origin: string,
+): (row: SubmissionRow, duplicateOf: readonly number[] | undefined) => string {
+  const [linkBefore, linkAfter] = screenshotCellAround(origin)
+  return (row, duplicateOf) => {
+    const id = Number(row.id)
+    const flagged = duplicateOf !== undefined && duplicateOf.length > 0
+    return (
+      `${id},${csvTime(row.created_at)},${csvCell(row.first_name)},${csvCell(row.last_name)},` +
+      `${csvCell(row.email)},${csvCell(row.phone_number)},${csvCell(Number(row.cash_advance_count))},` +
+      `${csvCell(Number(row.membership_months))},${linkBefore}${id}${linkAfter},` +
+      `${row.confirmed_at === null ? '' : csvTime(row.confirmed_at)},${csvCell(row.locale)},` +
+      `${flagged ? `Yes,${duplicateOf.join(' ')}` : 'No,'}${CSV_LINE_END}`
+    )
+  }
+}
+
+/**
+ * submissionCsvRenderer's records rendered by PostgreSQL, as one text value per claim (a whole CSV
+ * record, with its line end): what the export streams from the database. Each cell follows csvCell and
+ * csvTime, byte for byte.
  */
 export function submissionCsvRecordSql({
   origin,
   apps,
 }: {
   origin: string
-  /** The apps whose claims the Flagged cell may name. */
+  /** The apps whose claims the Flagged cells may name. */
   apps: VisibleApps
 }): RawBuilder<string> {
-  // the screenshot URL's cell around its id: digits change neither the formula prefix nor the quoting
-  const idMark = String(Number.MAX_SAFE_INTEGER)
-  const urlCell = csvCell(`${origin}${screenshotPath(Number.MAX_SAFE_INTEGER)}`)
-  const idAt = urlCell.lastIndexOf(idMark)
+  const [linkBefore, linkAfter] = screenshotCellAround(origin)
   const cells = [
     sql`claims.id::text`,
-    sql`to_char(claims.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`,
-    // empty while the claim is not confirmed
-    sql`coalesce(to_char(claims.confirmed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), '')`,
+    csvTimeSql(sql.ref('claims.created_at')),
     csvCellSql(sql.ref('claims.first_name')),
     csvCellSql(sql.ref('claims.last_name')),
     csvCellSql(sql.ref('claims.email')),
     csvCellSql(sql.ref('claims.phone_number')),
     csvCountSql(sql.ref('claims.cash_advance_count')),
     csvCountSql(sql.ref('claims.membership_months')),
+    sql`${linkBefore}::text || claims.id || ${linkAfter}::text`,
+    // empty while the claim is not confirmed
+    sql`coalesce(${csvTimeSql(sql.ref('claims.confirmed_at'))}, '')`,
     csvCellSql(sql.ref('claims.locale')),
-    sql`${urlCell.slice(0, idAt)}::text || claims.id || ${urlCell.slice(idAt + idMark.length)}::text`,
-    duplicateIdsCsvSql(apps),
+    // Flagged and Flagged Claim IDs together
+    flaggedCellsSql(apps),
   ]
   return sql<string>`${sql.join(cells, sql` || ',' || `)} || ${CSV_LINE_END}::text`
 }

@@ -257,13 +257,13 @@ for (const dialect of DIALECTS) {
         await staffGet('/api/staff/claims/99999999').expect(404)
       })
 
-      it("puts the matching claims in the CSV's Flagged column, and exports only flagged claims with ?flagged=1", async () => {
+      it("says Yes in the CSV's Flagged column with the matching claims in the next, and exports only flagged claims with ?flagged=1", async () => {
         const csv = await staffGet('/api/staff/apps/brigit/export.csv').expect(200)
         const [header, ...records] = csv.text.slice(1).trim().split('\r\n')
-        expect(header!.split(',').at(-1)).toBe('Flagged')
-        expect(records.map((line) => [line.split(',')[0], line.split(',').at(-1)])).toEqual([
-          [String(other), ''],
-          [String(first), String(copy)],
+        expect(header!.split(',').slice(-2)).toEqual(['Flagged', 'Flagged Claim IDs'])
+        expect(records.map((line) => [line.split(',')[0], ...line.split(',').slice(-2)])).toEqual([
+          [String(other), 'No', ''],
+          [String(first), 'Yes', String(copy)],
         ])
 
         const flagged = await staffGet('/api/staff/apps/brigit/export.csv?flagged=1').expect(200)

@@ -24,7 +24,7 @@ const SITE = 'intake.test'
 const SAME_SITE = { Host: SITE, Origin: `http://${SITE}` }
 const DUPLICATE_MESSAGE =
   'A submission with this email and phone number already exists. Numerous submissions will not increase your chances of a payout.'
-const CSV_HEADER = 'Name,Email,Phone,Apps Used,App,Step 2 Status,Date'
+const CSV_HEADER = 'Name,Email,Phone,Apps Used,Date (America/Los_Angeles),App,Step 2 Status'
 const INTAKE_FILE = path.join(FORMS_DIR, 'intake.json')
 const SIGNATURE = pngDataUrl()
 let nextAddress = 1
@@ -273,6 +273,11 @@ async function failChimeCases(ctx: TestContext, dialect: TestDialect): Promise<(
     await sql.raw('DROP TRIGGER fail_chime_case ON intake_cases').execute(ctx.db)
     await sql.raw('DROP FUNCTION fail_chime_case()').execute(ctx.db)
   }
+}
+
+/** A time as the CSVs write it: Los Angeles' wall clock to the second, as Intl gives it (Sweden's format). */
+function losAngeles(iso: string): string {
+  return new Date(iso).toLocaleString('sv-SE', { timeZone: 'America/Los_Angeles' })
 }
 
 function iso(value: Date | string): string {
@@ -816,9 +821,9 @@ for (const dialect of DIALECTS) {
           expect(res.headers['content-disposition']).toMatch(/app-submissions-view\.csv/)
           expect(res.text.split('\r\n')).toEqual([
             `\ufeff${CSV_HEADER}`,
-            `Sam Rivers,sam@example.com,(212) 555-0199,MoneyLion,MoneyLion,not submitted,${sam.body.createdAt}`,
-            `Jane Doe,jane.doe@example.com,(808) 555-0100,Earnin; Chime,Chime,not submitted,${jane.body.createdAt}`,
-            `Jane Doe,jane.doe@example.com,(808) 555-0100,Earnin; Chime,Earnin,submitted,${jane.body.createdAt}`,
+            `Sam Rivers,sam@example.com,(212) 555-0199,MoneyLion,${losAngeles(sam.body.createdAt)},MoneyLion,not submitted`,
+            `Jane Doe,jane.doe@example.com,(808) 555-0100,Earnin; Chime,${losAngeles(jane.body.createdAt)},Chime,not submitted`,
+            `Jane Doe,jane.doe@example.com,(808) 555-0100,Earnin; Chime,${losAngeles(jane.body.createdAt)},Earnin,submitted`,
             '',
           ])
         })

@@ -128,7 +128,7 @@ for (const dialect of DIALECTS) {
         .split('\r\n')
         .slice(1)
         .filter((line) => line !== '')
-        .map((line) => [line.split(',')[0]!, line.split(',').at(-1)!])
+        .map((line) => [line.split(',')[0]!, ...line.split(',').slice(-2)])
     }
 
     async function ledgerOf(id: number, cookie: string): Promise<LedgerJsonEntry[]> {
@@ -163,12 +163,12 @@ for (const dialect of DIALECTS) {
       expect(details.body).toMatchObject({ id: cleoClaim, duplicateOf: [brigitClaim] })
     })
 
-    it("leaves the other app's claim out of the CSV's Flagged column for the paralegal, not for an admin", async () => {
+    it("leaves the other app's claim out of the CSV's Flagged columns for the paralegal, not for an admin", async () => {
       const url = '/api/staff/apps/brigit/export.csv'
-      expect(await flaggedCells(url, paralegal)).toEqual([[String(brigitClaim), '']])
-      expect(await flaggedCells(url, admin)).toEqual([[String(brigitClaim), String(cleoClaim)]])
+      expect(await flaggedCells(url, paralegal)).toEqual([[String(brigitClaim), 'No', '']])
+      expect(await flaggedCells(url, admin)).toEqual([[String(brigitClaim), 'Yes', String(cleoClaim)]])
       expect(await flaggedCells(`${url}?flagged=1`, admin)).toEqual([
-        [String(brigitClaim), String(cleoClaim)],
+        [String(brigitClaim), 'Yes', String(cleoClaim)],
       ])
     })
 

@@ -26,7 +26,7 @@ function withoutBom(text: string): string {
 }
 
 const CSV_HEADER =
-  'ID,Submission Date,Confirmed At,First Name,Last Name,Email,Phone Number,Cash Advance Count,Membership Months,Language,Screenshot URL,Flagged'
+  'ID,Submission Date (America/Los_Angeles),First Name,Last Name,Email,Phone Number,Cash Advance Count,Membership Months,Screenshot URL,Confirmed At (America/Los_Angeles),Language,Flagged,Flagged Claim IDs'
 const ONE_DAY_MS = 24 * 60 * 60 * 1000
 const NOW = Date.now()
 
@@ -40,6 +40,11 @@ function readBytes(res: request.Response, done: (error: Error | null, body: Buff
 /** The attachment's file name, quoted or not. */
 function fileName(res: request.Response): string | undefined {
   return /^attachment; filename="?([^";]+)"?$/.exec(res.headers['content-disposition'] ?? '')?.[1]
+}
+
+/** A time as the CSV writes it: Los Angeles' wall clock to the second, as Intl gives it (Sweden's format). */
+function losAngeles(time: Date): string {
+  return time.toLocaleString('sv-SE', { timeZone: 'America/Los_Angeles' })
 }
 
 function utcDay(time: number): string {
@@ -487,16 +492,17 @@ for (const dialect of DIALECTS) {
         expect(lines[1]).toBe(
           [
             second,
-            new Date(row.created_at).toISOString(),
-            '',
+            losAngeles(new Date(row.created_at)),
             'Ann',
             'Rivers',
             row.email,
             '(555) 000-2222',
             3,
             6,
-            'en',
             `http://${SITE}/api/staff/claims/${second}/screenshot`,
+            '',
+            'en',
+            'No',
             '',
           ].join(','),
         )
@@ -524,7 +530,7 @@ for (const dialect of DIALECTS) {
         expect(text).toContain(`,"Ann, Jr.","O""Brien\nSmith",`)
       })
 
-      // PostgreSQL renders these records itself: the expected bytes are the ones SQLite's csvRecord gives
+      // PostgreSQL renders these records itself: the expected bytes are the ones SQLite's renderer gives
       it('writes backslashes, tabs, line breaks, accents, emoji and negative counts byte for byte', async () => {
         const tricky = await seedClaim({
           created_at: '2026-11-20T08:09:10.007Z',
@@ -546,9 +552,9 @@ for (const dialect of DIALECTS) {
         const lines = withoutBom((await exportCsv()).text).split('\r\n')
 
         expect(lines.slice(1)).toEqual([
-          `${plain},2026-11-21T00:00:00.000Z,,,😀 Ñandú,\\N,\\.,3,6,en,http://${SITE}/api/staff/claims/${plain}/screenshot,`,
-          `${tricky},2026-11-20T08:09:10.007Z,,Zoë \\ back\\slash,tab\tinside,"a,b""c@x.test","'@home`,
-          `next",'-2,0,es,http://${SITE}/api/staff/claims/${tricky}/screenshot,`,
+          `${plain},2026-11-20 16:00:00,,😀 Ñandú,\\N,\\.,3,6,http://${SITE}/api/staff/claims/${plain}/screenshot,,en,No,`,
+          `${tricky},2026-11-20 00:09:10,Zoë \\ back\\slash,tab\tinside,"a,b""c@x.test","'@home`,
+          `next",'-2,0,http://${SITE}/api/staff/claims/${tricky}/screenshot,,es,No,`,
           '',
         ])
       })
@@ -558,7 +564,7 @@ for (const dialect of DIALECTS) {
         const res = await staffGet('/api/staff/apps/brigit/export.csv').set('Host', 'a,"b"').expect(200)
 
         expect(withoutBom(res.text).split('\r\n')[1]).toMatch(
-          new RegExp(`,"http://a,""b""/api/staff/claims/${id}/screenshot",$`),
+          new RegExp(`,"http://a,""b""/api/staff/claims/${id}/screenshot",,en,No,$`),
         )
       })
 
@@ -629,7 +635,7 @@ for (const dialect of DIALECTS) {
         await seedMany(2500, (i) => ({ last_name: i % 2 ? 'Exported' : 'Kept' }))
         const lines = withoutBom((await exportCsv({ q: 'XPORT' })).text).split('\r\n')
 
-        const lastNames = lines.slice(1, -1).map((line) => line.split(',')[4])
+        const lastNames = lines.slice(1, -1).map((line) => line.split(',')[3])
         expect(lastNames).toHaveLength(1250)
         expect(new Set(lastNames)).toEqual(new Set(['Exported']))
         if (dialect === 'sqlite') {
@@ -664,7 +670,9 @@ for (const dialect of DIALECTS) {
         const res = await staffGet('/api/staff/intake-submissions/export.csv').expect(200)
         expect(res.headers['content-type']).toBe('text/csv; charset=utf-8')
         expect(fileName(res)).toBe('app-submissions-view.csv')
-        expect(res.text).toBe('\ufeffName,Email,Phone,Apps Used,App,Step 2 Status,Date\r\n')
+        expect(res.text).toBe(
+          '\ufeffName,Email,Phone,Apps Used,Date (America/Los_Angeles),App,Step 2 Status\r\n',
+        )
       })
     })
   })

@@ -319,22 +319,23 @@ describe('hostile names and e-mails show as text on every page that shows them',
     const [header, ...rows] = parseCsv(await readDownload(download))
     expect(header).toEqual([
       'ID',
-      'Submission Date',
-      'Confirmed At',
+      'Submission Date (America/Los_Angeles)',
       'First Name',
       'Last Name',
       'Email',
       'Phone Number',
       'Cash Advance Count',
       'Membership Months',
-      'Language',
       'Screenshot URL',
+      'Confirmed At (America/Los_Angeles)',
+      'Language',
       'Flagged',
+      'Flagged Claim IDs',
     ])
     expect(rows).toHaveLength(NAMES.length)
     for (let i = 0; i < NAMES.length; i++) {
-      const row = rows.find((cells) => cells[6] === formatPhone(BRIGIT_PHONES[i]!))
-      expect(row?.slice(3, 6)).toEqual([
+      const row = rows.find((cells) => cells[5] === formatPhone(BRIGIT_PHONES[i]!))
+      expect(row?.slice(2, 5)).toEqual([
         neutralised(NAMES[i]!.firstName),
         neutralised(NAMES[i]!.lastName),
         neutralised(EMAILS[i]!),
@@ -366,7 +367,15 @@ describe('hostile names and e-mails show as text on every page that shows them',
       page.getByRole('button', { name: 'Download App Submissions View (CSV)' }).click(),
     ])
     const [header, ...rows] = parseCsv(await readDownload(download))
-    expect(header).toEqual(['Name', 'Email', 'Phone', 'Apps Used', 'App', 'Step 2 Status', 'Date'])
+    expect(header).toEqual([
+      'Name',
+      'Email',
+      'Phone',
+      'Apps Used',
+      'Date (America/Los_Angeles)',
+      'App',
+      'Step 2 Status',
+    ])
     for (let i = 0; i < NAMES.length; i++) {
       const ours = rows.filter((cells) => cells[2] === INTAKE_PHONES[i])
       expect(ours).toHaveLength(1)

@@ -248,11 +248,11 @@ describe('staff use the Brigit dashboard', () => {
       .split(/\r?\n/)
       .filter((line) => line !== '')
     expect(lines[0]).toBe(
-      'ID,Submission Date,Confirmed At,First Name,Last Name,Email,Phone Number,Cash Advance Count,Membership Months,Language,Screenshot URL,Flagged',
+      'ID,Submission Date (America/Los_Angeles),First Name,Last Name,Email,Phone Number,Cash Advance Count,Membership Months,Screenshot URL,Confirmed At (America/Los_Angeles),Language,Flagged,Flagged Claim IDs',
     )
     expect(lines.length - 1).toBe(brigitFigures().total)
     const fern = lines.find((line) => line.includes('fern.staffview@example.org'))
-    expect(csvCells(fern ?? '').slice(3, 9)).toEqual([
+    expect(csvCells(fern ?? '').slice(2, 8)).toEqual([
       'Fern',
       'Staffview',
       'fern.staffview@example.org',

@@ -66,7 +66,7 @@ describe("the main page's admin mode", () => {
       .readFileSync((await download.path())!, 'utf8')
       .replace(/^\ufeff/, '')
       .split(/\r?\n/)
-    expect(lines[0]).toBe('Name,Email,Phone,Apps Used,App,Step 2 Status,Date')
+    expect(lines[0]).toBe('Name,Email,Phone,Apps Used,Date (America/Los_Angeles),App,Step 2 Status')
     const ours = lines.filter((line) => line.includes('leilani.adminview@example.com'))
     expect(ours).toHaveLength(2)
     expect(ours.every((line) => line.includes('not submitted'))).toBe(true)
