@@ -7,6 +7,13 @@ export default defineConfig({
     exclude: ['**/node_modules/**', 'tests/e2e/**'],
     environment: 'node',
     globalSetup: ['tests/server/global-setup.ts'],
+    // scrypt at the product's N=2^17 costs about a second a sign-in here, and the suite signs in hundreds
+    // of times; the servers the tests spawn inherit this too. The tests of the cost itself and of rehashing
+    // set the product's N again in their own file, the flood of sign-ins one slow enough to fill the queue.
+    env: { PASSWORD_HASH_COST: '10' },
+    // vitest's default is one file at a time on a 2-core machine (cores - 1); the files spend much of
+    // their time waiting on PostgreSQL, spawned servers and worker threads, so two run at once
+    maxWorkers: 2,
     testTimeout: 30_000,
     hookTimeout: 120_000,
   },

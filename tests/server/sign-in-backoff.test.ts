@@ -2,9 +2,8 @@ import request from 'supertest'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { INVALID_PASSWORD_MESSAGE } from '../../src/staff-messages.ts'
 import { createAccount } from '../../server/staff/staff-accounts.ts'
-import { SIGN_IN_BUSY_MESSAGE } from '../../server/staff/scrypt-queue.ts'
 import { mailsTo, plainTextOf } from './agreement-link.ts'
-import { createTestContext, DIALECTS, makeClaimData, makePng, type TestContext } from './helpers.ts'
+import { createTestContext, DIALECTS, type TestContext } from './helpers.ts'
 import {
   codeFor,
   SAME_SITE,
@@ -18,11 +17,8 @@ const PASSWORD = STAFF_PASSWORD
 const FAILURE_SUBJECT = 'Failed sign-ins to your staff account'
 let nextAccount = 1
 
-/** Each sign-in is a scrypt at N=2^17, about a second on a busy machine. */
-const SIGN_INS_TIMEOUT = { timeout: 180_000 }
-
 for (const dialect of DIALECTS) {
-  describe(`${dialect}: failed sign-ins per account`, SIGN_INS_TIMEOUT, () => {
+  describe(`${dialect}: failed sign-ins per account`, () => {
     let ctx: TestContext
 
     beforeAll(async () => {
@@ -164,50 +160,6 @@ for (const dialect of DIALECTS) {
       expect(right.body.error.message).toMatch(/^Too many failed sign-ins to this account/)
       expect(failureMails(email)).toHaveLength(1)
       expect((await login(ctx.app, { email })).status).toBe(429)
-    })
-  })
-
-  describe(`${dialect}: password hashes at once`, SIGN_INS_TIMEOUT, () => {
-    let ctx: TestContext
-
-    beforeAll(async () => {
-      ctx = await createTestContext(dialect)
-    })
-    afterAll(async () => {
-      await ctx?.close()
-    })
-
-    it('answers a flood of sign-ins beyond the queue 503 with Retry-After, while a claim sent meanwhile is stored', async () => {
-      const signIns = Array.from({ length: 40 }, (_, i) =>
-        request(ctx.app)
-          .post('/api/staff/login')
-          .set(SAME_SITE)
-          .set('X-Forwarded-For', freshAddress())
-          .send({ email: `flood${i}@firm.test`, password: `flood guess ${i}` })
-          .then((res) => res),
-      )
-      const claim = request(ctx.app)
-        .post('/api/forms/brigit/submissions')
-        .field('data', JSON.stringify(makeClaimData({ phoneNumber: '(555) 223-7001' })))
-        .attach('screenshot', makePng({ width: 40, height: 20 }), 'statement.png')
-        .then((res) => res)
-
-      const answers = await Promise.all(signIns)
-      expect((await claim).status).toBe(201)
-      const busy = answers.filter((res) => res.status === 503)
-      expect(busy.length).toBeGreaterThan(0)
-      for (const res of busy) {
-        expect(res.body.error).toEqual({ code: 'BUSY', message: SIGN_IN_BUSY_MESSAGE })
-        expect(Number(res.headers['retry-after'])).toBeGreaterThan(0)
-      }
-      expect(answers.filter((res) => res.status !== 503).every((res) => res.status === 401)).toBe(true)
-      // the queue empties again: a sign-in after the flood is checked
-      await request(ctx.app)
-        .post('/api/staff/login')
-        .set(SAME_SITE)
-        .set('X-Forwarded-For', freshAddress())
-        .send({ email: 'after@firm.test', password: 'after the flood' })
-        .expect(401)
     })
   })
 }

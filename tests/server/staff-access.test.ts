@@ -109,8 +109,6 @@ function sessionCookie(res: request.Response): string {
 }
 
 for (const dialect of DIALECTS) {
-  // every sign-in is a scrypt at N=2^17 (about half a second on a busy 2-core machine), and some tests
-  // here sign in a dozen times
   describe(`${dialect}: staff access`, { timeout: 90_000 }, () => {
     let ctx: TestContext
 
@@ -390,34 +388,6 @@ for (const dialect of DIALECTS) {
         expect(res.status).toBe(401)
         expect(res.body).toEqual({ error: { code: 'INVALID_PASSWORD', message: INVALID_PASSWORD_MESSAGE } })
       })
-
-      it('rehashes a password stored with weaker scrypt parameters at the next sign-in', async () => {
-        const { id, email } = await signedInAccount()
-        // a hash really made at N=2^14, as the shared password's were
-        const old = await legacyHash(STAFF_PASSWORD)
-        await ctx.db.updateTable('staff_accounts').set({ password_hash: old }).where('id', '=', id).execute()
-
-        await login(ctx.app, { email, password: STAFF_PASSWORD }).expect(204)
-        const { password_hash } = await ctx.db
-          .selectFrom('staff_accounts')
-          .select('password_hash')
-          .where('id', '=', id)
-          .executeTakeFirstOrThrow()
-        expect(password_hash).toMatch(/^scrypt\$131072\$8\$1\$/)
-        await login(ctx.app, { email, password: STAFF_PASSWORD }).expect(204)
-      })
     })
   })
-}
-
-/** scrypt at N=2^14, the parameters of the shared password before named accounts. */
-function legacyHash(password: string): Promise<string> {
-  const salt = crypto.randomBytes(16)
-  return new Promise((resolve, reject) =>
-    crypto.scrypt(password, salt, 32, { N: 16384, r: 8, p: 1 }, (error, hash) =>
-      error
-        ? reject(error)
-        : resolve(`scrypt$16384$8$1$${salt.toString('base64')}$${hash.toString('base64')}`),
-    ),
-  )
 }

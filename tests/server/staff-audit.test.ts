@@ -87,7 +87,7 @@ for (const dialect of DIALECTS) {
     let ctx: TestContext
     let admin: string
     let claimId: number
-    // one paralegal for the file: each sign-in costs a scrypt of 128 MiB
+    // one paralegal for the file, signed in once
     let pat: Awaited<ReturnType<typeof paralegal>>
 
     beforeAll(async () => {

@@ -36,7 +36,7 @@ function ownRoute(app: Express, cookie: string, path: string, body?: object) {
   return req.set(SAME_SITE).set('Cookie', cookie)
 }
 
-/** Each sign-in costs a scrypt at N=2^17, about a second on a busy machine; a test here signs in up to 13 times. */
+/** A test here signs in up to 13 times, on a machine that may be busy. */
 const SIGN_INS_TIMEOUT = { timeout: 120_000 }
 
 for (const dialect of DIALECTS) {
