@@ -1,6 +1,6 @@
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { baseUrl, launchBrowser, shown, staffSessionCookies } from '../browser.ts'
+import { baseUrl, connectBrowser, shown, staffSessionCookies } from '../browser.ts'
 import { fillClaim, submitButton } from '../step2/fill-claim.ts'
 import { axeViolations } from './axe.ts'
 
@@ -13,7 +13,7 @@ for (const lang of ['en', 'es'] as const) {
   describe(`staff pages, opened after ${lang === 'en' ? 'English' : 'Spanish'} (axe, WCAG 2.1 AA)`, () => {
     let browser: Browser
     beforeAll(async () => {
-      browser = await launchBrowser()
+      browser = await connectBrowser()
       // one claim, so the dashboard has a row and details to open
       const page = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage()
       await page.goto(`${baseUrl()}/brigit`)

@@ -2,7 +2,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
-import { baseUrl, launchBrowser, openPhonePage, queryDb, shown, staffSessionCookies } from '../browser.ts'
+import { baseUrl, connectBrowser, openPhonePage, queryDb, shown, staffSessionCookies } from '../browser.ts'
 import { axeViolations } from '../accessibility/axe.ts'
 import { tabTo } from '../keyboard.ts'
 import { fillClaim, submitButton } from '../step2/fill-claim.ts'
@@ -63,7 +63,7 @@ describe("a claimant confirms their claim from the e-mail's link, and staff see 
   let browser: Browser
   let link: string
   beforeAll(async () => {
-    browser = await launchBrowser()
+    browser = await connectBrowser()
     const { page } = await openPhonePage(browser)
     await page.goto(`${baseUrl()}/brigit`)
     await fillClaim(page, CLAIMANT)

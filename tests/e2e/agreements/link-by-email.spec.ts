@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 import { linkIn, linkMailsTo, waitForLinkMail } from '../../server/agreement-link.ts'
 import { makeClaimData, makePng } from '../../server/claim-fixtures.ts'
 import { axeViolations } from '../accessibility/axe.ts'
-import { baseUrl, launchBrowser, proofOfWorkHeaders, shown } from '../browser.ts'
+import { baseUrl, connectBrowser, downloadedFile, proofOfWorkHeaders, shown } from '../browser.ts'
 import { tabTo, typeText } from '../keyboard.ts'
 import { requestAgreementLink } from './agreement-link.ts'
 
@@ -34,7 +34,7 @@ async function fileClaim(person: { firstName: string; email: string; phoneNumber
 describe('a claimant gets a one-time link by e-mail and opens their agreement with it', () => {
   let browser: Browser
   beforeAll(async () => {
-    browser = await launchBrowser()
+    browser = await connectBrowser()
   })
   afterAll(async () => {
     await browser.close()
@@ -79,7 +79,7 @@ describe('a claimant gets a one-time link by e-mail and opens their agreement wi
     await tabTo(page, '.download-actions button.secondary')
     const [download] = await Promise.all([page.waitForEvent('download'), page.keyboard.press('Enter')])
     expect(download.suggestedFilename()).toBe('Kwame-Mensah-agreement.pdf')
-    const pdf = fs.readFileSync((await download.path())!)
+    const pdf = fs.readFileSync(await downloadedFile(download))
     expect(pdf.subarray(0, 5).toString('latin1')).toBe('%PDF-')
     expect(pageErrors).toEqual([])
   })

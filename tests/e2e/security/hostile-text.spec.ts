@@ -7,7 +7,7 @@ import type { Browser, BrowserContext, Download, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 import { formatPhone } from '../../../src/phone.ts'
 import { intakeBody } from '../intake/fill-intake.ts'
-import { baseUrl, launchBrowser, proofOfWorkHeaders, queryDb, shown } from '../browser.ts'
+import { baseUrl, connectBrowser, downloadedFile, proofOfWorkHeaders, queryDb, shown } from '../browser.ts'
 import { fillClaim, SCREENSHOT_PNG, submitButton } from '../step2/fill-claim.ts'
 import { requestAgreementLink } from '../agreements/agreement-link.ts'
 
@@ -148,7 +148,7 @@ function parseCsv(text: string): string[][] {
 
 /** The CSV's text after the UTF-8 byte-order mark every export starts with. */
 async function readDownload(download: Download): Promise<string> {
-  const text = fs.readFileSync((await download.path())!, 'utf8')
+  const text = fs.readFileSync(await downloadedFile(download), 'utf8')
   expect(text.startsWith('\ufeff')).toBe(true)
   return text.slice(1)
 }
@@ -211,7 +211,7 @@ describe('hostile names and e-mails show as text on every page that shows them',
   }
 
   beforeAll(async () => {
-    browser = await launchBrowser()
+    browser = await connectBrowser()
     downloadsDir = fs.mkdtempSync(path.join(os.tmpdir(), 'hostile-downloads-'))
     // brigit claims 1-4 and the lookup claimant's other four apps; brigit claim 0 goes through the form below
     for (let i = 1; i < NAMES.length; i++) {
@@ -435,7 +435,7 @@ describe('hostile names and e-mails show as text on every page that shows them',
         page.waitForEvent('download'),
         card.getByRole('button', { name: 'Download PDF' }).click(),
       ])
-      const bytes = fs.readFileSync((await pdf.path())!)
+      const bytes = fs.readFileSync(await downloadedFile(pdf))
       expect(withoutSpaces(await pdfText(bytes))).toContain(withoutSpaces(`Name: ${fullName(i)}`))
       // no action that could run when the PDF opens (the compressed streams are left out of the search)
       const objects = bytes.toString('latin1').replace(/stream[\s\S]*?endstream/g, '')

@@ -1,6 +1,6 @@
 import type { Browser, Response } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { baseUrl, launchBrowser, openPhonePage, queryDb, shown } from '../browser.ts'
+import { baseUrl, connectBrowser, openPhonePage, queryDb, shown } from '../browser.ts'
 import { fillClaim, submitButton } from '../step2/fill-claim.ts'
 
 describe('staff data without logging in', () => {
@@ -8,7 +8,7 @@ describe('staff data without logging in', () => {
   let claimId: number
 
   beforeAll(async () => {
-    browser = await launchBrowser()
+    browser = await connectBrowser()
     const { page } = await openPhonePage(browser)
     await page.goto(`${baseUrl()}/brigit`)
     await fillClaim(page, { email: 'nosy.neighbour@example.com', phoneDigits: '6025550201' })

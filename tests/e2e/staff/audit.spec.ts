@@ -2,7 +2,7 @@ import fs from 'node:fs'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 import { axeViolations } from '../accessibility/axe.ts'
-import { baseUrl, launchBrowser, queryDb, shown, staffSessionCookies } from '../browser.ts'
+import { baseUrl, connectBrowser, downloadedFile, queryDb, shown, staffSessionCookies } from '../browser.ts'
 import { tabTo } from '../keyboard.ts'
 import { fillClaim, submitButton } from '../step2/fill-claim.ts'
 
@@ -25,7 +25,7 @@ describe('an admin reads the audit log', () => {
   const pageErrors: string[] = []
 
   beforeAll(async () => {
-    browser = await launchBrowser()
+    browser = await connectBrowser()
     const claimant = await browser.newPage({ viewport: { width: 390, height: 844 } })
     await claimant.goto(`${baseUrl()}/brigit`)
     await fillClaim(claimant, CLAIMANT)
@@ -106,7 +106,7 @@ describe('an admin reads the audit log', () => {
     const [download] = await Promise.all([page.waitForEvent('download'), page.keyboard.press('Enter')])
     expect(download.suggestedFilename()).toMatch(/^audit-log-\d{4}-\d{2}-\d{2}\.csv$/)
     const lines = fs
-      .readFileSync((await download.path())!, 'utf8')
+      .readFileSync(await downloadedFile(download), 'utf8')
       .replace(/^\ufeff/, '')
       .split('\r\n')
       .filter((line) => line !== '')

@@ -1,7 +1,7 @@
 import fs from 'node:fs'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
-import { baseUrl, launchBrowser, queryDb, shown } from '../browser.ts'
+import { baseUrl, connectBrowser, downloadedFile, queryDb, shown } from '../browser.ts'
 import { axeViolations } from '../accessibility/axe.ts'
 import { fillClaim, submitButton, type ClaimantInput } from '../step2/fill-claim.ts'
 
@@ -84,7 +84,7 @@ describe('staff use the Brigit dashboard', () => {
   const pageErrors: string[] = []
 
   beforeAll(async () => {
-    browser = await launchBrowser()
+    browser = await connectBrowser()
     for (const claimant of CLAIMANTS) await submitBrigitClaim(browser, claimant)
     // one context for the file: its cookie jar holds the session after the login test
     context = await browser.newContext({ viewport: { width: 1280, height: 900 }, acceptDownloads: true })
@@ -221,7 +221,7 @@ describe('staff use the Brigit dashboard', () => {
       panel.getByRole('button', { name: 'Download evidence' }).click(),
     ])
     expect(download.suggestedFilename()).toBe(`claim-${stored!.id}-evidence.zip`)
-    const bytes = fs.readFileSync((await download.path())!)
+    const bytes = fs.readFileSync(await downloadedFile(download))
     // a ZIP, its files named in its central directory
     expect(bytes.subarray(0, 2).toString('latin1')).toBe('PK')
     for (const name of ['agreement.pdf', 'record.json', 'ledger.json', 'VERIFY.txt']) {
@@ -239,7 +239,7 @@ describe('staff use the Brigit dashboard', () => {
       page.getByRole('button', { name: 'Download CSV' }).click(),
     ])
     expect(download.suggestedFilename()).toMatch(/^brigit-submissions-\d{4}-\d{2}-\d{2}\.csv$/)
-    const bytes = fs.readFileSync((await download.path())!)
+    const bytes = fs.readFileSync(await downloadedFile(download))
     // UTF-8's byte-order mark first, so Excel reads accented names right
     expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf])
     const lines = bytes

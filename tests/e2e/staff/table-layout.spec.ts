@@ -1,6 +1,6 @@
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { baseUrl, launchBrowser, shown, staffSessionCookies } from '../browser.ts'
+import { baseUrl, connectBrowser, shown, staffSessionCookies } from '../browser.ts'
 import { fillClaim, submitButton } from '../step2/fill-claim.ts'
 
 async function openDashboard(browser: Browser, width: number): Promise<Page> {
@@ -19,7 +19,7 @@ function tableRegion(page: Page) {
 describe('the staff table on a laptop and on a phone', () => {
   let browser: Browser
   beforeAll(async () => {
-    browser = await launchBrowser()
+    browser = await connectBrowser()
     const page = await browser.newPage({ viewport: { width: 1280, height: 900 } })
     await page.goto(`${baseUrl()}/brigit`)
     // a long name and a long address, as real ones can be: the newest claim, so the first row
