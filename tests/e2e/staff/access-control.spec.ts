@@ -1,7 +1,7 @@
 import type { Browser, Response } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { baseUrl, connectBrowser, openPhonePage, queryDb, shown } from '../browser.ts'
-import { fillClaim, submitButton } from '../step2/fill-claim.ts'
+import { baseUrl, connectBrowser, openPhonePage, shown } from '../browser.ts'
+import { fileClaim } from '../seed.ts'
 
 describe('staff data without logging in', () => {
   let browser: Browser
@@ -9,14 +9,7 @@ describe('staff data without logging in', () => {
 
   beforeAll(async () => {
     browser = await connectBrowser()
-    const { page } = await openPhonePage(browser)
-    await page.goto(`${baseUrl()}/brigit`)
-    await fillClaim(page, { email: 'nosy.neighbour@example.com', phoneDigits: '6025550201' })
-    await submitButton(page, 'Brigit').click()
-    await page.waitForURL('**/brigit-success')
-    const [claim] = queryDb<{ id: number }>('SELECT id FROM claims WHERE phone_number = ?', '(602) 555-0201')
-    claimId = claim!.id
-    await page.close()
+    claimId = await fileClaim('brigit', { email: 'nosy.neighbour@example.com', phoneDigits: '6025550201' })
   })
   afterAll(async () => {
     await browser.close()
