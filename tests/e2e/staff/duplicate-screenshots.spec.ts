@@ -101,6 +101,7 @@ describe('staff see claims flagged for a duplicate screenshot', () => {
   })
 
   it("lists the matching claims in a flagged claim's details, and each link opens that claim", async () => {
+    await page.goto(`${baseUrl()}/brigit-admin`)
     await page
       .getByRole('row')
       .filter({ hasText: FIRST.email })
