@@ -1,7 +1,8 @@
 import fs from 'node:fs'
+import os from 'node:os'
 import path from 'node:path'
 import Database from 'better-sqlite3'
-import { chromium, type Browser, type Locator, type Page } from 'playwright-core'
+import { chromium, type Browser, type Download, type Locator, type Page } from 'playwright-core'
 import { inject } from 'vitest'
 import { SQLITE_FILE_NAME } from '../../server/db/create-db.ts'
 import {
@@ -11,25 +12,29 @@ import {
   type ProofOfWorkChallenge,
 } from '../../src/proof-of-work.ts'
 
-const LAUNCH_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-]
-
-/** CHROMIUM_PATH, else Debian's chromium, else the one @sparticuz/chromium ships in its npm package. */
-async function chromiumPath(): Promise<string> {
-  if (process.env.CHROMIUM_PATH) return process.env.CHROMIUM_PATH
-  if (fs.existsSync('/usr/bin/chromium')) return '/usr/bin/chromium'
-  const { default: sparticuz } = await import('@sparticuz/chromium')
-  return sparticuz.executablePath()
+/**
+ * A connection to the run's one Chromium (global-setup.ts starts it): contexts and pages opened through
+ * it close when the spec closes it in its afterAll.
+ */
+export async function connectBrowser(): Promise<Browser> {
+  return chromium.connect(inject('browserEndpoint'))
 }
 
-export async function launchBrowser(): Promise<Browser> {
-  return chromium.launch({ executablePath: await chromiumPath(), args: LAUNCH_ARGS })
+/**
+ * The downloaded file's path on this machine. The browser runs beside the test rather than under it, so
+ * the file comes over the connection (Download.path() works only in a browser the test launched).
+ */
+export async function downloadedFile(download: Download): Promise<string> {
+  const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'e2e-download-'))
+  const file = path.join(folder, download.suggestedFilename())
+  await download.saveAs(file)
+  return file
+}
+
+/** Saves a screenshot for a person to look at when E2E_SCREENSHOTS names a folder; nothing compares them. */
+export async function keepScreenshot(page: Page, name: string): Promise<void> {
+  const folder = process.env.E2E_SCREENSHOTS
+  if (folder) await page.screenshot({ path: path.join(folder, `${name}.png`), fullPage: true })
 }
 
 /** A phone-sized page that fails the test on any uncaught page error. */

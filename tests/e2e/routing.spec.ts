@@ -1,6 +1,6 @@
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { baseUrl, launchBrowser, openPhonePage, shown } from './browser.ts'
+import { baseUrl, connectBrowser, openPhonePage, shown } from './browser.ts'
 
 /** Every request the page makes to the API from now on, as path and query. */
 function recordApiRequests(page: Page): string[] {
@@ -28,7 +28,7 @@ function pathAndQuery(page: Page): string {
 describe('addresses that are not pages, and app addresses in other letter case', () => {
   let browser: Browser
   beforeAll(async () => {
-    browser = await launchBrowser()
+    browser = await connectBrowser()
   })
   afterAll(async () => {
     await browser.close()

@@ -1,6 +1,6 @@
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { baseUrl, launchBrowser, shown } from '../browser.ts'
+import { baseUrl, connectBrowser, shown } from '../browser.ts'
 import { axeViolations } from './axe.ts'
 
 /**
@@ -12,7 +12,7 @@ for (const lang of ['en', 'es'] as const) {
   describe(`claimant pages in ${lang === 'en' ? 'English' : 'Spanish'} (axe, WCAG 2.1 AA)`, () => {
     let browser: Browser
     beforeAll(async () => {
-      browser = await launchBrowser()
+      browser = await connectBrowser()
     })
     afterAll(async () => {
       await browser.close()

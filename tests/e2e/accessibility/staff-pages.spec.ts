@@ -1,11 +1,11 @@
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { baseUrl, launchBrowser, shown, staffSessionCookies } from '../browser.ts'
-import { fillClaim, submitButton } from '../step2/fill-claim.ts'
+import { baseUrl, connectBrowser, shown, staffSessionCookies } from '../browser.ts'
+import { fileClaim } from '../seed.ts'
 import { axeViolations } from './axe.ts'
 
 /**
- * Every staff page checked by axe-core against WCAG 2.1 AA, reached from a page in each language:
+ * Every staff page checked by axe-core against WCAG 2.1 AA, and reached from a page in each language:
  * staff pages are English whatever the claimant language last chosen in that browser was. The
  * refused-password state of the gate is checked in dashboard.spec.ts, with its login attempt.
  */
@@ -13,17 +13,21 @@ for (const lang of ['en', 'es'] as const) {
   describe(`staff pages, opened after ${lang === 'en' ? 'English' : 'Spanish'} (axe, WCAG 2.1 AA)`, () => {
     let browser: Browser
     beforeAll(async () => {
-      browser = await launchBrowser()
+      browser = await connectBrowser()
       // one claim, so the dashboard has a row and details to open
-      const page = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage()
-      await page.goto(`${baseUrl()}/brigit`)
-      await fillClaim(page, { phoneDigits: lang === 'en' ? '3055550170' : '3055550171', lastName: 'Axe' })
-      await submitButton(page, 'Brigit').click()
-      await page.waitForURL('**/brigit-success')
+      await fileClaim('brigit', { phoneDigits: lang === 'en' ? '3055550170' : '3055550171', lastName: 'Axe' })
     })
     afterAll(async () => {
       await browser.close()
     })
+
+    /**
+     * axe-core's check, in the English block: after Spanish the pages are the same English pages (the
+     * lang checks here show it), so a second axe pass over them would find what the first found.
+     */
+    async function expectAccessible(page: Page): Promise<void> {
+      if (lang === 'en') expect(await axeViolations(page)).toEqual([])
+    }
 
     async function open(path: string, { signedIn }: { signedIn: boolean }): Promise<Page> {
       const context = await browser.newContext({ viewport: { width: 1280, height: 900 } })
@@ -38,16 +42,16 @@ for (const lang of ['en', 'es'] as const) {
       const gate = await open('/brigit-admin', { signedIn: false })
       await shown(gate.getByLabel('Password', { exact: true }))
       expect(await gate.evaluate(() => document.documentElement.lang)).toBe('en')
-      expect(await axeViolations(gate)).toEqual([])
+      await expectAccessible(gate)
 
       const page = await open('/brigit-admin', { signedIn: true })
       await shown(page.getByRole('heading', { level: 1, name: 'Brigit Admin Dashboard' }))
       await shown(page.getByRole('row').nth(1))
       expect(await page.evaluate(() => document.documentElement.lang)).toBe('en')
-      expect(await axeViolations(page)).toEqual([])
+      await expectAccessible(page)
       await page.getByRole('button', { name: 'View Details' }).first().click()
       await shown(page.getByRole('heading', { name: /Submission Details/i }))
-      expect(await axeViolations(page)).toEqual([])
+      await expectAccessible(page)
     })
 
     it('/military-analysis and the main page’s admin view', async () => {
@@ -57,12 +61,13 @@ for (const lang of ['en', 'es'] as const) {
         .getByText(/active/i)
         .first()
         .waitFor()
-      expect(await axeViolations(page)).toEqual([])
+      expect(await page.evaluate(() => document.documentElement.lang)).toBe('en')
+      await expectAccessible(page)
 
       const admin = await open('/?key=staff', { signedIn: true })
       await shown(admin.getByRole('heading', { level: 1, name: 'All Submissions' }))
       expect(await admin.evaluate(() => document.documentElement.lang)).toBe('en')
-      expect(await axeViolations(admin)).toEqual([])
+      await expectAccessible(admin)
     })
   })
 }

@@ -2,10 +2,10 @@ import fs from 'node:fs'
 import path from 'node:path'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
-import { baseUrl, launchBrowser, openPhonePage, queryDb, shown, staffSessionCookies } from '../browser.ts'
+import { baseUrl, connectBrowser, keepScreenshot, queryDb, shown, staffSessionCookies } from '../browser.ts'
 import { axeViolations } from '../accessibility/axe.ts'
 import { tabTo } from '../keyboard.ts'
-import { fillClaim, submitButton } from '../step2/fill-claim.ts'
+import { fileClaim } from '../seed.ts'
 
 // an e-mail and phone no other spec uses
 const CLAIMANT = {
@@ -40,12 +40,6 @@ async function linkFromOutbox(email: string): Promise<string> {
   }
 }
 
-/** Saves a screenshot for a person to look at when E2E_SCREENSHOTS names a folder. */
-async function keepScreenshot(page: Page, name: string): Promise<void> {
-  const folder = process.env.E2E_SCREENSHOTS
-  if (folder) await page.screenshot({ path: path.join(folder, `${name}.png`), fullPage: true })
-}
-
 /** A page in a context of its own (axe-core needs one), at this size. */
 async function newPage(browser: Browser, viewport: { width: number; height: number }): Promise<Page> {
   const context = await browser.newContext({ viewport })
@@ -63,18 +57,25 @@ describe("a claimant confirms their claim from the e-mail's link, and staff see 
   let browser: Browser
   let link: string
   beforeAll(async () => {
-    browser = await launchBrowser()
-    const { page } = await openPhonePage(browser)
-    await page.goto(`${baseUrl()}/brigit`)
-    await fillClaim(page, CLAIMANT)
-    await submitButton(page, 'Brigit').click()
-    await page.waitForURL('**/brigit-success')
-    await page.close()
+    browser = await connectBrowser()
+    await fileClaim('brigit', CLAIMANT)
     link = await linkFromOutbox(CLAIMANT.email)
   })
   afterAll(async () => {
     await browser.close()
   })
+
+  /** Confirms the claim from the link unless it is confirmed already, so each test can start from it. */
+  async function confirmedOnce(): Promise<string> {
+    if (!storedConfirmation()?.confirmed_at) {
+      const page = await newPage(browser, { width: 390, height: 844 })
+      await page.goto(link)
+      await page.getByRole('button', { name: 'Confirm it was you' }).click()
+      await shown(page.getByText(/^Your claim (is|was already) confirmed/))
+      await page.context().close()
+    }
+    return storedConfirmation()!.confirmed_at!
+  }
 
   it('opens the link on a phone, confirms with the keyboard alone, and the claim is confirmed', async () => {
     expect(link.startsWith(`${baseUrl()}/confirm#token=`)).toBe(true)
@@ -99,7 +100,7 @@ describe("a claimant confirms their claim from the e-mail's link, and staff see 
   })
 
   it('says the claim was already confirmed when the link is used again, keeping the first time', async () => {
-    const first = storedConfirmation()?.confirmed_at
+    const first = await confirmedOnce()
     const page = await newPage(browser, { width: 1280, height: 800 })
     await page.goto(link)
     await page.getByRole('button', { name: 'Confirm it was you' }).click()
@@ -123,6 +124,7 @@ describe("a claimant confirms their claim from the e-mail's link, and staff see 
   })
 
   it('shows staff the claim as confirmed, and finds it with the Confirmed filter', async () => {
+    await confirmedOnce()
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 } })
     await context.addCookies(await staffSessionCookies())
     const page = await context.newPage()

@@ -1,17 +1,19 @@
 import fs from 'node:fs'
-import os from 'node:os'
-import path from 'node:path'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 import { linkIn, linkMailsTo, waitForLinkMail } from '../../server/agreement-link.ts'
 import { makeClaimData, makePng } from '../../server/claim-fixtures.ts'
 import { axeViolations } from '../accessibility/axe.ts'
-import { baseUrl, launchBrowser, proofOfWorkHeaders, shown } from '../browser.ts'
+import {
+  baseUrl,
+  connectBrowser,
+  downloadedFile,
+  keepScreenshot,
+  proofOfWorkHeaders,
+  shown,
+} from '../browser.ts'
 import { tabTo, typeText } from '../keyboard.ts'
 import { requestAgreementLink } from './agreement-link.ts'
-
-/** Where the screenshots go, for a person to look at (they are not compared). */
-const SHOTS = fs.mkdtempSync(path.join(os.tmpdir(), 'agreement-link-shots-'))
 
 /** A Step 2 claim filed straight through the API: this spec is about finding it afterwards. */
 async function fileClaim(person: { firstName: string; email: string; phoneNumber: string }): Promise<void> {
@@ -34,7 +36,7 @@ async function fileClaim(person: { firstName: string; email: string; phoneNumber
 describe('a claimant gets a one-time link by e-mail and opens their agreement with it', () => {
   let browser: Browser
   beforeAll(async () => {
-    browser = await launchBrowser()
+    browser = await connectBrowser()
   })
   afterAll(async () => {
     await browser.close()
@@ -64,7 +66,7 @@ describe('a claimant gets a one-time link by e-mail and opens their agreement wi
     const seen = linkMailsTo(dataDir, person.email)
     await page.keyboard.press('Enter')
     await shown(page.getByRole('heading', { name: 'Check Your Email' }))
-    await page.screenshot({ path: path.join(SHOTS, 'asked-1280.png'), fullPage: true })
+    await keepScreenshot(page, 'agreement-link-asked-1280')
     const link = linkIn((await waitForLinkMail({ dataDir, address: person.email, seen })).eml)!
 
     await page.goto(link)
@@ -74,12 +76,12 @@ describe('a claimant gets a one-time link by e-mail and opens their agreement wi
       /After that, ask for a new link\.$/,
     )
     expect(await axeViolations(page)).toEqual([])
-    await page.screenshot({ path: path.join(SHOTS, 'opened-1280.png'), fullPage: true })
+    await keepScreenshot(page, 'agreement-link-opened-1280')
 
     await tabTo(page, '.download-actions button.secondary')
     const [download] = await Promise.all([page.waitForEvent('download'), page.keyboard.press('Enter')])
     expect(download.suggestedFilename()).toBe('Kwame-Mensah-agreement.pdf')
-    const pdf = fs.readFileSync((await download.path())!)
+    const pdf = fs.readFileSync(await downloadedFile(download))
     expect(pdf.subarray(0, 5).toString('latin1')).toBe('%PDF-')
     expect(pageErrors).toEqual([])
   })
@@ -90,13 +92,13 @@ describe('a claimant gets a one-time link by e-mail and opens their agreement wi
     const { page, pageErrors } = await openPage(390)
     await page.goto(`${baseUrl()}/view-agreement`)
     const link = await requestAgreementLink(page, { email: person.email, phone: '702-555-0132' })
-    await page.screenshot({ path: path.join(SHOTS, 'asked-390.png'), fullPage: true })
+    await keepScreenshot(page, 'agreement-link-asked-390')
     const fitsWidth = () => page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)
     expect(await fitsWidth()).toBe(true)
 
     await page.goto(link)
     await shown(page.getByRole('heading', { name: 'Agreement Found!' }))
-    await page.screenshot({ path: path.join(SHOTS, 'opened-390.png'), fullPage: true })
+    await keepScreenshot(page, 'agreement-link-opened-390')
     expect(await fitsWidth()).toBe(true)
     const [download] = await Promise.all([
       page.waitForEvent('download'),
@@ -109,7 +111,7 @@ describe('a claimant gets a one-time link by e-mail and opens their agreement wi
       'This link has already been used or has expired. Ask for a new one below.',
     )
     expect(await axeViolations(page)).toEqual([])
-    await page.screenshot({ path: path.join(SHOTS, 'spent-390.png'), fullPage: true })
+    await keepScreenshot(page, 'agreement-link-spent-390')
     expect(pageErrors).toEqual([])
   })
 

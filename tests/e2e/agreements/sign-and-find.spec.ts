@@ -1,7 +1,7 @@
 import fs from 'node:fs'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { baseUrl, launchBrowser, openPhonePage, queryDb, shown } from '../browser.ts'
+import { baseUrl, connectBrowser, downloadedFile, openPhonePage, queryDb, shown } from '../browser.ts'
 import { drawSignature, fillClaim, submitButton } from '../step2/fill-claim.ts'
 import { askForLink, linkMailCount, requestAgreementLink } from './agreement-link.ts'
 
@@ -23,7 +23,7 @@ async function readableText(page: Page, html: string): Promise<string> {
 describe('a claimant signs the agreement and later finds it', () => {
   let browser: Browser
   beforeAll(async () => {
-    browser = await launchBrowser()
+    browser = await connectBrowser()
   })
   afterAll(async () => {
     await browser.close()
@@ -114,7 +114,7 @@ describe('a claimant signs the agreement and later finds it', () => {
       page.getByRole('button', { name: 'Download Agreement' }).click(),
     ])
     expect(htmlDownload.suggestedFilename()).toBe('Ruth-Okafor-agreement.html')
-    const document = fs.readFileSync((await htmlDownload.path())!, 'utf8')
+    const document = fs.readFileSync(await downloadedFile(htmlDownload), 'utf8')
     expect(document).toContain(record!.html)
     expect(document).toContain(record!.sha256)
 
@@ -125,7 +125,7 @@ describe('a claimant signs the agreement and later finds it', () => {
     expect(pdfDownload.suggestedFilename()).toBe('Ruth-Okafor-agreement.pdf')
     expect(
       fs
-        .readFileSync((await pdfDownload.path())!)
+        .readFileSync(await downloadedFile(pdfDownload))
         .subarray(0, 5)
         .toString(),
     ).toBe('%PDF-')

@@ -1,12 +1,12 @@
 import type { Browser } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { baseUrl, launchBrowser, openPhonePage, queryDb, shown } from '../browser.ts'
+import { baseUrl, connectBrowser, openPhonePage, queryDb, shown } from '../browser.ts'
 import { AGREEMENT_CONSENT, COMMUNICATIONS_CONSENT, fillIntake, submitButton } from './fill-intake.ts'
 
 describe('the consent boxes on / are ticked by the claimant, never for them', () => {
   let browser: Browser
   beforeAll(async () => {
-    browser = await launchBrowser()
+    browser = await connectBrowser()
   })
   afterAll(async () => {
     await browser.close()

@@ -1,6 +1,6 @@
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { baseUrl, launchBrowser, openPhonePage, shown } from '../browser.ts'
+import { baseUrl, connectBrowser, openPhonePage, shown } from '../browser.ts'
 import {
   AGREEMENT_CONSENT,
   answer,
@@ -35,7 +35,7 @@ describe('the main intake form checks every answer before sending', () => {
   let page: Page
   let intakePosts: number
   beforeAll(async () => {
-    browser = await launchBrowser()
+    browser = await connectBrowser()
   })
   afterAll(async () => {
     await browser.close()

@@ -2,7 +2,7 @@ import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 import {
   baseUrl,
-  launchBrowser,
+  connectBrowser,
   proofOfWorkHeaders,
   queryDb,
   shown,
@@ -43,7 +43,7 @@ function figuresInDb() {
 describe('/military-analysis', () => {
   let browser: Browser
   beforeAll(async () => {
-    browser = await launchBrowser()
+    browser = await connectBrowser()
   })
   afterAll(async () => {
     await browser.close()

@@ -1,6 +1,6 @@
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { baseUrl, launchBrowser, openPhonePage, queryDb, shown } from '../browser.ts'
+import { baseUrl, connectBrowser, openPhonePage, queryDb, shown } from '../browser.ts'
 import { fillIntake, submitButton } from './fill-intake.ts'
 
 const THANK_YOU_LINE = 'Thank you. We will be in touch with next steps.'
@@ -27,7 +27,7 @@ function dataLayerOf(page: Page) {
 describe('a claimant completes the main intake form', () => {
   let browser: Browser
   beforeAll(async () => {
-    browser = await launchBrowser()
+    browser = await connectBrowser()
   })
   afterAll(async () => {
     await browser.close()

@@ -1,6 +1,6 @@
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
-import { baseUrl, launchBrowser, shown } from '../browser.ts'
+import { baseUrl, connectBrowser, shown } from '../browser.ts'
 import { fillClaim, submitButton } from '../step2/fill-claim.ts'
 
 /** Records every Content-Security-Policy violation the page reports, from before its first script. */
@@ -18,7 +18,7 @@ async function watchViolations(page: Page): Promise<() => Promise<string[]>> {
 describe('the strict Content-Security-Policy', () => {
   let browser: Browser
   beforeAll(async () => {
-    browser = await launchBrowser()
+    browser = await connectBrowser()
   })
   afterAll(async () => {
     await browser.close()

@@ -3,38 +3,23 @@ import os from 'node:os'
 import path from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs'
-import type { Browser, BrowserContext, Download, Page } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
+import type { Browser, BrowserContext, Page } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { formatPhone } from '../../../src/phone.ts'
 import { intakeBody } from '../intake/fill-intake.ts'
-import { baseUrl, launchBrowser, proofOfWorkHeaders, queryDb, shown } from '../browser.ts'
+import {
+  baseUrl,
+  connectBrowser,
+  downloadedFile,
+  proofOfWorkHeaders,
+  queryDb,
+  shown,
+  staffSessionCookies,
+} from '../browser.ts'
 import { fillClaim, SCREENSHOT_PNG, submitButton } from '../step2/fill-claim.ts'
 import { requestAgreementLink } from '../agreements/agreement-link.ts'
+import { EMAILS, fullName, NAMES, PAYLOADS } from './hostile-values.ts'
 
-// what a claimant could type to run script, evaluate a template or plant a spreadsheet formula
-const PAYLOADS = [
-  '<img src=x onerror=window.__pwned=1>',
-  '<script>window.__pwned=1</script>',
-  "{{constructor.constructor('window.__pwned=1')()}}",
-  '{{firmName}}',
-  '=HYPERLINK("http://evil","x")',
-  '+SUM(1,2)',
-  '@cmd',
-  '-1+1',
-  '{{firm.firmName}}',
-  '"><svg onload=window.__pwned=1>',
-] as const
-
-/** Pair i is one claimant's first and last name. */
-const NAMES = [0, 2, 4, 6, 8].map((i) => ({ firstName: PAYLOADS[i]!, lastName: PAYLOADS[i + 1]! }))
-// hostile and still valid: the forms accept any non-space, non-@ text around one @ and a dot (stored lowercased)
-const EMAILS = [
-  "o'brien+{{x}}@evil.example",
-  '<img/src=x/onerror=window.__pwned=1>@evil.example',
-  '<script>window.__pwned=1</script>@evil.example',
-  '=hyperlink("http://evil","x")@evil.example',
-  "-2+3+cmd|'/c_calc'!a0@evil.example",
-]
 // one claimant (e-mail 0, this phone) files on five apps, so one lookup shows five signed agreements
 const LOOKUP_PHONE = '3125550170'
 const LOOKUP_APPS = [
@@ -55,15 +40,6 @@ const INTAKE_PHONES = [
 const FIRM_NAME = 'Cash Advance Claims Law Group'
 const SCREENSHOT = fs.readFileSync(SCREENSHOT_PNG)
 const SIGNATURE = `data:image/png;base64,${SCREENSHOT.toString('base64')}`
-
-function fullName(i: number): string {
-  return `${NAMES[i]!.firstName} ${NAMES[i]!.lastName}`
-}
-
-/** The product's rule: a cell a spreadsheet would run as a formula starts with a single quote. */
-function neutralised(value: string): string {
-  return /^[=+\-@\t\r]/.test(value) ? `'${value}` : value
-}
 
 /** A Step 2 claim through the public API, as the form sends it (multipart: data JSON + screenshot). */
 async function postClaim(
@@ -92,67 +68,6 @@ async function postClaim(
   expect({ slug, status: response.status, body: await response.text() }).toMatchObject({ slug, status: 201 })
 }
 
-/**
- * RFC 4180, strictly: a quote may only open a cell or close it (doubled inside), so a value that needed
- * quotes and did not get them throws instead of being read back by luck.
- */
-function parseCsv(text: string): string[][] {
-  const rows: string[][] = []
-  let row: string[] = []
-  let cell = ''
-  let i = 0
-  const endCell = () => {
-    row.push(cell)
-    cell = ''
-  }
-  while (i < text.length) {
-    const char = text[i]!
-    if (char === '"' && cell === '') {
-      i += 1
-      for (;;) {
-        if (i >= text.length) throw new Error('unterminated quoted cell')
-        if (text[i] === '"' && text[i + 1] === '"') {
-          cell += '"'
-          i += 2
-        } else if (text[i] === '"') {
-          i += 1
-          break
-        } else {
-          cell += text[i]
-          i += 1
-        }
-      }
-      if (i < text.length && text[i] !== ',' && text[i] !== '\r')
-        throw new Error(`text after a closing quote: ${cell}`)
-      continue
-    }
-    if (char === '"') throw new Error(`a quote inside an unquoted cell: ${cell}`)
-    if (char === ',') {
-      endCell()
-    } else if (char === '\r' && text[i + 1] === '\n') {
-      endCell()
-      rows.push(row)
-      row = []
-      i += 1
-    } else {
-      cell += char
-    }
-    i += 1
-  }
-  if (cell !== '' || row.length > 0) {
-    endCell()
-    rows.push(row)
-  }
-  return rows
-}
-
-/** The CSV's text after the UTF-8 byte-order mark every export starts with. */
-async function readDownload(download: Download): Promise<string> {
-  const text = fs.readFileSync((await download.path())!, 'utf8')
-  expect(text.startsWith('\ufeff')).toBe(true)
-  return text.slice(1)
-}
-
 async function pdfText(bytes: Buffer): Promise<string> {
   const document = await getDocument({ data: new Uint8Array(bytes), verbosity: 0 }).promise
   try {
@@ -172,7 +87,6 @@ const withoutSpaces = (text: string) => text.replace(/\s+/g, '')
 describe('hostile names and e-mails show as text on every page that shows them', () => {
   let browser: Browser
   let staff: BrowserContext
-  let dashboard: Page
   let downloadsDir: string
   /** Every page opened here, with the dialogs it raised and its uncaught errors. */
   const watched: { page: Page; dialogs: string[]; errors: string[] }[] = []
@@ -211,7 +125,7 @@ describe('hostile names and e-mails show as text on every page that shows them',
   }
 
   beforeAll(async () => {
-    browser = await launchBrowser()
+    browser = await connectBrowser()
     downloadsDir = fs.mkdtempSync(path.join(os.tmpdir(), 'hostile-downloads-'))
     // brigit claims 1-4 and the lookup claimant's other four apps; brigit claim 0 goes through the form below
     for (let i = 1; i < NAMES.length; i++) {
@@ -235,7 +149,34 @@ describe('hostile names and e-mails show as text on every page that shows them',
       expect(response.status).toBe(201)
     }
     staff = await browser.newContext({ viewport: { width: 1280, height: 900 }, acceptDownloads: true })
+    // the run's one shared sign-in: the gate is dashboard.spec.ts's subject
+    await staff.addCookies(await staffSessionCookies())
   })
+
+  /**
+   * Brigit claim 0 is filed through the form by the first test; a test run without it files the same
+   * claim through the API, so each test finds all five.
+   */
+  async function claimZeroFiled(): Promise<void> {
+    const stored = queryDb(
+      "SELECT id FROM claims WHERE app = 'brigit' AND phone_number = ?",
+      formatPhone(BRIGIT_PHONES[0]!),
+    )
+    if (stored.length === 0) {
+      await postClaim('brigit', { ...NAMES[0]!, email: EMAILS[0]!, phone: BRIGIT_PHONES[0]! })
+    }
+  }
+
+  /** The Brigit dashboard, signed in, searched down to the five hostile claims. */
+  async function openDashboard(): Promise<Page> {
+    await claimZeroFiled()
+    const page = await openPage(staff)
+    await page.goto(`${baseUrl()}/brigit-admin`)
+    await shown(page.getByRole('heading', { level: 1, name: 'Brigit Admin Dashboard' }))
+    await page.getByPlaceholder('Search by phone number or email...').fill('312555017')
+    await shown(page.getByText(/^Search results: 5 of \d+ submissions$/))
+    return page
+  }
   afterAll(async () => {
     await browser?.close()
     if (downloadsDir) fs.rmSync(downloadsDir, { recursive: true, force: true })
@@ -275,17 +216,8 @@ describe('hostile names and e-mails show as text on every page that shows them',
   })
 
   it('shows every payload literally in the Brigit dashboard list, its details and a hostile search', async () => {
-    const page = await openPage(staff)
-    dashboard = page
-    await page.goto(`${baseUrl()}/brigit-admin`)
-    await page.getByLabel('Email').fill(inject('adminEmail'))
-    await page.getByLabel('Password', { exact: true }).fill(inject('adminPassword'))
-    await page.getByRole('button', { name: 'Access Dashboard' }).click()
-    await shown(page.getByRole('heading', { level: 1, name: 'Brigit Admin Dashboard' }))
-
+    const page = await openDashboard()
     const search = page.getByPlaceholder('Search by phone number or email...')
-    await search.fill('312555017')
-    await shown(page.getByText(/^Search results: 5 of \d+ submissions$/))
     for (let i = 0; i < NAMES.length; i++) {
       const row = page.getByRole('row').filter({ hasText: formatPhone(BRIGIT_PHONES[i]!) })
       await shown(row.getByRole('cell', { name: fullName(i), exact: true }))
@@ -307,51 +239,8 @@ describe('hostile names and e-mails show as text on every page that shows them',
     await expectNothingRan(page)
   })
 
-  it('exports the Brigit CSV with every formula neutralised and every value quoted as needed', async () => {
-    const page = dashboard
-    const search = page.getByPlaceholder('Search by phone number or email...')
-    await search.fill('312555017')
-    await shown(page.getByText(/^Search results: 5 of \d+ submissions$/))
-    const [download] = await Promise.all([
-      page.waitForEvent('download'),
-      page.getByRole('button', { name: 'Download CSV' }).click(),
-    ])
-    const [header, ...rows] = parseCsv(await readDownload(download))
-    expect(header).toEqual([
-      'ID',
-      'Submission Date (America/Los_Angeles)',
-      'First Name',
-      'Last Name',
-      'Email',
-      'Phone Number',
-      'Cash Advance Count',
-      'Membership Months',
-      'Screenshot URL',
-      'Confirmed At (America/Los_Angeles)',
-      'Language',
-      'Flagged',
-      'Flagged Claim IDs',
-    ])
-    expect(rows).toHaveLength(NAMES.length)
-    for (let i = 0; i < NAMES.length; i++) {
-      const row = rows.find((cells) => cells[5] === formatPhone(BRIGIT_PHONES[i]!))
-      expect(row?.slice(2, 5)).toEqual([
-        neutralised(NAMES[i]!.firstName),
-        neutralised(NAMES[i]!.lastName),
-        neutralised(EMAILS[i]!),
-      ])
-      for (const cell of row!) expect(cell).not.toMatch(/^[=+\-@\t\r]/)
-    }
-    const cells = rows.flat()
-    expect(cells).toContain(`'=HYPERLINK("http://evil","x")`)
-    expect(cells).toContain("'+SUM(1,2)")
-    expect(cells).toContain("'@cmd")
-    expect(cells).toContain("'-1+1")
-    expect(cells).toContain(`'=hyperlink("http://evil","x")@evil.example`)
-    await expectNothingRan(page)
-  })
-
-  it("shows the intakes literally in the main page's admin list and neutralises its CSV", async () => {
+  // the exports' cells (neutralised formulas, quoting) are tests/server/e2e-moved-hostile-csv.test.ts's
+  it("shows the intakes literally in the main page's admin list", async () => {
     const page = await openPage(staff)
     await page.goto(`${baseUrl()}/?key=anything`)
     await shown(page.getByRole('heading', { level: 1, name: 'All Submissions' }))
@@ -361,44 +250,10 @@ describe('hostile names and e-mails show as text on every page that shows them',
       await shown(row.getByRole('cell', { name: EMAILS[i]!, exact: true }))
     }
     await expectNothingRan(page)
-
-    const [download] = await Promise.all([
-      page.waitForEvent('download'),
-      page.getByRole('button', { name: 'Download App Submissions View (CSV)' }).click(),
-    ])
-    const [header, ...rows] = parseCsv(await readDownload(download))
-    expect(header).toEqual([
-      'Name',
-      'Email',
-      'Phone',
-      'Apps Used',
-      'Date (America/Los_Angeles)',
-      'App',
-      'Step 2 Status',
-    ])
-    for (let i = 0; i < NAMES.length; i++) {
-      const ours = rows.filter((cells) => cells[2] === INTAKE_PHONES[i])
-      expect(ours).toHaveLength(1)
-      expect(ours[0]!.slice(0, 2)).toEqual([neutralised(fullName(i)), neutralised(EMAILS[i]!)])
-      for (const cell of ours[0]!) expect(cell).not.toMatch(/^[=+\-@\t\r]/)
-    }
-    expect(rows.map((cells) => cells[0])).toContain(`'=HYPERLINK("http://evil","x") +SUM(1,2)`)
-
-    // the address and city are shown on no page and in no export; they are kept exactly as typed
-    const stored = queryDb<{ first_name: string; last_name: string; address: string; city: string }>(
-      `SELECT first_name, last_name, address, city FROM form_submissions WHERE phone IN (${INTAKE_PHONES.map(() => '?').join(', ')}) ORDER BY phone`,
-      ...INTAKE_PHONES,
-    )
-    expect(stored).toEqual(
-      NAMES.map((name, i) => ({
-        ...toRow(name),
-        address: `${PAYLOADS[(2 * i + 2) % PAYLOADS.length]} ${PAYLOADS[(2 * i + 3) % PAYLOADS.length]}`,
-        city: PAYLOADS[2 * i],
-      })),
-    )
   })
 
   it('finds the five signed agreements with every payload as text, and downloads HTML and PDF that run nothing', async () => {
+    await claimZeroFiled()
     const context = await browser.newContext({
       viewport: { width: 1280, height: 900 },
       acceptDownloads: true,
@@ -444,7 +299,7 @@ describe('hostile names and e-mails show as text on every page that shows them',
         page.waitForEvent('download'),
         card.getByRole('button', { name: 'Download PDF' }).click(),
       ])
-      const bytes = fs.readFileSync((await pdf.path())!)
+      const bytes = fs.readFileSync(await downloadedFile(pdf))
       expect(withoutSpaces(await pdfText(bytes))).toContain(withoutSpaces(`Name: ${fullName(i)}`))
       // no action that could run when the PDF opens (the compressed streams are left out of the search)
       const objects = bytes.toString('latin1').replace(/stream[\s\S]*?endstream/g, '')

@@ -1,7 +1,7 @@
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startOwnServer, type OwnServer } from '../own-server.ts'
-import { baseUrl, launchBrowser, openPhonePage, shown } from '../browser.ts'
+import { baseUrl, connectBrowser, openPhonePage, shown } from '../browser.ts'
 
 const FAILED =
   'Your browser could not finish this form’s automatic security check. Trying again… If this message stays, check your connection and reload the page.'
@@ -26,7 +26,7 @@ async function search(page: Page): Promise<void> {
 describe('the proof of work on the claimant forms', () => {
   let browser: Browser
   beforeAll(async () => {
-    browser = await launchBrowser()
+    browser = await connectBrowser()
   })
   afterAll(async () => {
     await browser.close()
@@ -80,7 +80,7 @@ describe('PROOF_OF_WORK=off', () => {
   let server: OwnServer
   beforeAll(async () => {
     server = await startOwnServer('pow-off', { PROOF_OF_WORK: 'off' })
-    browser = await launchBrowser()
+    browser = await connectBrowser()
   })
   afterAll(async () => {
     await browser?.close()

@@ -3,7 +3,7 @@ import path from 'node:path'
 import type { Browser } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startOwnServer, type OwnServer } from '../own-server.ts'
-import { launchBrowser, openPhonePage, queryDbIn, shown } from '../browser.ts'
+import { connectBrowser, openPhonePage, queryDbIn, shown } from '../browser.ts'
 import { fillClaim, submitButton } from '../step2/fill-claim.ts'
 
 // the classic 1×1 transparent GIF: an image, but not the PNG or JPG the form asks for
@@ -16,7 +16,7 @@ describe('the claim form past the limits, and with a picture it does not take', 
   beforeAll(async () => {
     // one claim per 15 minutes from this browser's address
     server = await startOwnServer('limits', { PUBLIC_LIMIT_PER_ADDRESS: '1' })
-    browser = await launchBrowser()
+    browser = await connectBrowser()
   })
   afterAll(async () => {
     await browser?.close()

@@ -1,22 +1,15 @@
 import type { Browser, Response } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { baseUrl, launchBrowser, openPhonePage, queryDb, shown } from '../browser.ts'
-import { fillClaim, submitButton } from '../step2/fill-claim.ts'
+import { baseUrl, connectBrowser, openPhonePage, shown } from '../browser.ts'
+import { fileClaim } from '../seed.ts'
 
 describe('staff data without logging in', () => {
   let browser: Browser
   let claimId: number
 
   beforeAll(async () => {
-    browser = await launchBrowser()
-    const { page } = await openPhonePage(browser)
-    await page.goto(`${baseUrl()}/brigit`)
-    await fillClaim(page, { email: 'nosy.neighbour@example.com', phoneDigits: '6025550201' })
-    await submitButton(page, 'Brigit').click()
-    await page.waitForURL('**/brigit-success')
-    const [claim] = queryDb<{ id: number }>('SELECT id FROM claims WHERE phone_number = ?', '(602) 555-0201')
-    claimId = claim!.id
-    await page.close()
+    browser = await connectBrowser()
+    claimId = await fileClaim('brigit', { email: 'nosy.neighbour@example.com', phoneDigits: '6025550201' })
   })
   afterAll(async () => {
     await browser.close()

@@ -3,7 +3,7 @@ import { inject } from 'vitest'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { invitationTo } from '../../server/agreement-link.ts'
 import { axeViolations } from '../accessibility/axe.ts'
-import { baseUrl, launchBrowser, queryDb, shown, staffSessionCookies } from '../browser.ts'
+import { baseUrl, connectBrowser, queryDb, shown, staffSessionCookies } from '../browser.ts'
 import { tabTo, typeText } from '../keyboard.ts'
 
 const PARALEGAL = 'paula.paralegal@e2e.test'
@@ -13,7 +13,7 @@ describe('an admin invites a paralegal with brigit only', () => {
   let browser: Browser
 
   beforeAll(async () => {
-    browser = await launchBrowser()
+    browser = await connectBrowser()
   })
   afterAll(async () => {
     await browser.close()

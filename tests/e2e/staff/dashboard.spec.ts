@@ -1,9 +1,10 @@
 import fs from 'node:fs'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
-import { baseUrl, launchBrowser, queryDb, shown } from '../browser.ts'
+import { baseUrl, connectBrowser, downloadedFile, queryDb, shown, staffSessionCookies } from '../browser.ts'
 import { axeViolations } from '../accessibility/axe.ts'
-import { fillClaim, submitButton, type ClaimantInput } from '../step2/fill-claim.ts'
+import { fileClaim } from '../seed.ts'
+import { type ClaimantInput } from '../step2/fill-claim.ts'
 
 type Claimant = Required<ClaimantInput>
 
@@ -42,15 +43,6 @@ interface StoredClaim {
   phone_number: string
 }
 
-async function submitBrigitClaim(browser: Browser, claimant: ClaimantInput): Promise<void> {
-  const page = await browser.newPage({ viewport: { width: 390, height: 844 } })
-  await page.goto(`${baseUrl()}/brigit`)
-  await fillClaim(page, claimant)
-  await submitButton(page, 'Brigit').click()
-  await page.waitForURL('**/brigit-success')
-  await page.close()
-}
-
 function brigitFigures(): { total: number; months: number; advances: number } {
   const [row] = queryDb<{ total: number; months: number | null; advances: number | null }>(
     "SELECT COUNT(*) AS total, AVG(membership_months) AS months, AVG(cash_advance_count) AS advances FROM claims WHERE app = 'brigit'",
@@ -79,23 +71,52 @@ function rowFor(page: Page, text: string) {
 
 describe('staff use the Brigit dashboard', () => {
   let browser: Browser
-  let context: BrowserContext
-  let page: Page
   const pageErrors: string[] = []
 
   beforeAll(async () => {
-    browser = await launchBrowser()
-    for (const claimant of CLAIMANTS) await submitBrigitClaim(browser, claimant)
-    // one context for the file: its cookie jar holds the session after the login test
-    context = await browser.newContext({ viewport: { width: 1280, height: 900 }, acceptDownloads: true })
-    page = await context.newPage()
-    page.on('pageerror', (error) => pageErrors.push(error.message))
+    browser = await connectBrowser()
+    // the claims reach the server the way the form sends them; the form is the step2 specs' subject
+    for (const claimant of CLAIMANTS) await fileClaim('brigit', claimant)
   })
   afterAll(async () => {
     await browser.close()
   })
 
+  /**
+   * A laptop-sized page of its own. Its requests come from an address of their own (the server believes
+   * loopback's X-Forwarded-For): sign-ins are limited per address, and the other specs sign in from
+   * 127.0.0.1.
+   */
+  async function openPage(): Promise<{ context: BrowserContext; page: Page }> {
+    const context = await browser.newContext({
+      viewport: { width: 1280, height: 900 },
+      acceptDownloads: true,
+      extraHTTPHeaders: { 'X-Forwarded-For': '203.0.113.31' },
+    })
+    const page = await context.newPage()
+    page.on('pageerror', (error) => pageErrors.push(error.message))
+    return { context, page }
+  }
+
+  /** The dashboard, signed in with the run's shared staff session (the sign-in is the first tests' subject). */
+  async function openDashboard(): Promise<{ context: BrowserContext; page: Page }> {
+    const opened = await openPage()
+    await opened.context.addCookies(await staffSessionCookies())
+    await opened.page.goto(`${baseUrl()}/brigit-admin`)
+    await shown(rowFor(opened.page, DANA.email))
+    return opened
+  }
+
+  /** Signs in at the gate the page shows, as a person does. */
+  async function signIn(page: Page): Promise<void> {
+    await page.getByLabel('Email').fill(inject('adminEmail'))
+    await page.getByLabel('Password', { exact: true }).fill(inject('adminPassword'))
+    await page.getByRole('button', { name: 'Access Dashboard' }).click()
+    await shown(page.getByRole('heading', { level: 1, name: 'Brigit Admin Dashboard' }))
+  }
+
   it('shows the gate, and a wrong password is refused with the spec message', async () => {
+    const { page } = await openPage()
     await page.goto(`${baseUrl()}/brigit-admin`)
     expect(await shown(page.getByRole('heading', { level: 1 }))).toBe('Brigit Admin Access')
     await shown(page.getByText('Authorized personnel only.'))
@@ -119,10 +140,9 @@ describe('staff use the Brigit dashboard', () => {
   })
 
   it('logs in with the right password and shows the title, subtitle and the right stat cards', async () => {
-    await page.getByLabel('Email').fill(inject('adminEmail'))
-    await page.getByLabel('Password', { exact: true }).fill(inject('adminPassword'))
-    await page.getByRole('button', { name: 'Access Dashboard' }).click()
-    await shown(page.getByRole('heading', { level: 1, name: 'Brigit Admin Dashboard' }))
+    const { page } = await openPage()
+    await page.goto(`${baseUrl()}/brigit-admin`)
+    await signIn(page)
     await shown(page.getByText('Manage Brigit submissions and view screenshots'))
     await shown(rowFor(page, DANA.email))
 
@@ -148,6 +168,7 @@ describe('staff use the Brigit dashboard', () => {
   })
 
   it('searches on the server by an e-mail fragment and by a digits-only phone', async () => {
+    const { page } = await openDashboard()
     const total = brigitFigures().total
     const search = page.getByPlaceholder(SEARCH_BOX)
     await search.fill('eli.staffview@example')
@@ -172,6 +193,7 @@ describe('staff use the Brigit dashboard', () => {
   })
 
   it('opens the details of a claim with its screenshot, full size in a new tab', async () => {
+    const { context, page } = await openDashboard()
     const [stored] = queryDb<StoredClaim>(
       "SELECT id, first_name, email, phone_number FROM claims WHERE app = 'brigit' AND email = ?",
       DANA.email,
@@ -210,6 +232,7 @@ describe('staff use the Brigit dashboard', () => {
   })
 
   it("downloads a claim's evidence bundle from its details, and the download is on record", async () => {
+    const { page } = await openDashboard()
     const [stored] = queryDb<StoredClaim>(
       "SELECT id FROM claims WHERE app = 'brigit' AND email = ?",
       DANA.email,
@@ -221,7 +244,7 @@ describe('staff use the Brigit dashboard', () => {
       panel.getByRole('button', { name: 'Download evidence' }).click(),
     ])
     expect(download.suggestedFilename()).toBe(`claim-${stored!.id}-evidence.zip`)
-    const bytes = fs.readFileSync((await download.path())!)
+    const bytes = fs.readFileSync(await downloadedFile(download))
     // a ZIP, its files named in its central directory
     expect(bytes.subarray(0, 2).toString('latin1')).toBe('PK')
     for (const name of ['agreement.pdf', 'record.json', 'ledger.json', 'VERIFY.txt']) {
@@ -234,12 +257,13 @@ describe('staff use the Brigit dashboard', () => {
   })
 
   it('downloads the CSV with the spec columns and the claims in it', async () => {
+    const { page } = await openDashboard()
     const [download] = await Promise.all([
       page.waitForEvent('download'),
       page.getByRole('button', { name: 'Download CSV' }).click(),
     ])
     expect(download.suggestedFilename()).toMatch(/^brigit-submissions-\d{4}-\d{2}-\d{2}\.csv$/)
-    const bytes = fs.readFileSync((await download.path())!)
+    const bytes = fs.readFileSync(await downloadedFile(download))
     // UTF-8's byte-order mark first, so Excel reads accented names right
     expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf])
     const lines = bytes
@@ -264,6 +288,7 @@ describe('staff use the Brigit dashboard', () => {
   })
 
   it('tells the user with an alert when the CSV download fails', async () => {
+    const { page } = await openDashboard()
     // the real server does not fail on demand: its answer to the download's check is replaced here
     let downloads = 0
     page.on('download', () => downloads++)
@@ -285,7 +310,8 @@ describe('staff use the Brigit dashboard', () => {
   })
 
   it('shows a claim sent after the page loaded once Refresh is pressed', async () => {
-    await submitBrigitClaim(browser, LATE_CLAIMANT)
+    const { page } = await openDashboard()
+    await fileClaim('brigit', LATE_CLAIMANT)
     expect(await rowFor(page, LATE_CLAIMANT.email).count()).toBe(0)
     const reloaded = page.waitForResponse((response) => response.url().includes('/stats'))
     await page.getByRole('button', { name: 'Refresh' }).click()
@@ -295,6 +321,7 @@ describe('staff use the Brigit dashboard', () => {
   })
 
   it('keeps the page inside a phone screen: the table scrolls sideways in its own region', async () => {
+    const { page } = await openDashboard()
     await page.setViewportSize({ width: 390, height: 844 })
     const region = page.getByRole('region', { name: 'All Submissions table' })
     await shown(region)
@@ -305,10 +332,13 @@ describe('staff use the Brigit dashboard', () => {
     }))
     expect(sizes.inner).toBeGreaterThan(sizes.outer)
     expect(sizes.page).toBeLessThanOrEqual(390)
-    await page.setViewportSize({ width: 1280, height: 900 })
   })
 
   it('goes back to the gate when a call answers 401 because the session ended elsewhere', async () => {
+    // a session of its own, which this test ends
+    const { page } = await openPage()
+    await page.goto(`${baseUrl()}/brigit-admin`)
+    await signIn(page)
     const status = await page.evaluate(
       async () => (await fetch('/api/staff/logout', { method: 'POST' })).status,
     )
@@ -319,10 +349,9 @@ describe('staff use the Brigit dashboard', () => {
   })
 
   it('logs out, and visiting the dashboard again shows the gate', async () => {
-    await page.getByLabel('Email').fill(inject('adminEmail'))
-    await page.getByLabel('Password', { exact: true }).fill(inject('adminPassword'))
-    await page.getByRole('button', { name: 'Access Dashboard' }).click()
-    await shown(page.getByRole('heading', { level: 1, name: 'Brigit Admin Dashboard' }))
+    const { page } = await openPage()
+    await page.goto(`${baseUrl()}/brigit-admin`)
+    await signIn(page)
     await page.getByRole('button', { name: 'Sign out' }).click()
     await shown(page.getByLabel('Password', { exact: true }))
     await page.goto(`${baseUrl()}/brigit-admin`)

@@ -2,7 +2,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import {
   baseUrl,
-  launchBrowser,
+  connectBrowser,
   proofOfWorkHeaders,
   queryDb,
   shown,
@@ -75,7 +75,7 @@ describe('staff see claims flagged for a duplicate screenshot', () => {
       },
       { timeout: 60_000, interval: 500 },
     )
-    browser = await launchBrowser()
+    browser = await connectBrowser()
     context = await browser.newContext({ viewport: { width: 1280, height: 900 } })
     await context.addCookies(await staffSessionCookies())
     page = await context.newPage()
@@ -101,6 +101,7 @@ describe('staff see claims flagged for a duplicate screenshot', () => {
   })
 
   it("lists the matching claims in a flagged claim's details, and each link opens that claim", async () => {
+    await page.goto(`${baseUrl()}/brigit-admin`)
     await page
       .getByRole('row')
       .filter({ hasText: FIRST.email })

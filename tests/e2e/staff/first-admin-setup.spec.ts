@@ -4,7 +4,7 @@ import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startOwnServer, type OwnServer } from '../own-server.ts'
 import { SETUP_LINK_FILE } from '../../../server/staff/first-admin.ts'
-import { launchBrowser, shown } from '../browser.ts'
+import { connectBrowser, shown } from '../browser.ts'
 import { tabTo, typeText } from '../keyboard.ts'
 import { enterPassword, openPage, signOut } from './two-factor-steps.ts'
 
@@ -26,7 +26,7 @@ describe('the first admin, from the set-up link to a changed password', () => {
 
   beforeAll(async () => {
     server = await startOwnServer('setup')
-    browser = await launchBrowser()
+    browser = await connectBrowser()
   })
   afterAll(async () => {
     await browser?.close()

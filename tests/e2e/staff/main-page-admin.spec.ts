@@ -1,13 +1,13 @@
 import fs from 'node:fs'
 import type { Browser } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
-import { baseUrl, launchBrowser, proofOfWorkHeaders, shown } from '../browser.ts'
+import { baseUrl, connectBrowser, downloadedFile, proofOfWorkHeaders, shown } from '../browser.ts'
 import { intakeBody } from '../intake/fill-intake.ts'
 
 describe("the main page's admin mode", () => {
   let browser: Browser
   beforeAll(async () => {
-    browser = await launchBrowser()
+    browser = await connectBrowser()
   })
   afterAll(async () => {
     await browser.close()
@@ -63,7 +63,7 @@ describe("the main page's admin mode", () => {
     ])
     expect(download.suggestedFilename()).toBe('app-submissions-view.csv')
     const lines = fs
-      .readFileSync((await download.path())!, 'utf8')
+      .readFileSync(await downloadedFile(download), 'utf8')
       .replace(/^\ufeff/, '')
       .split(/\r?\n/)
     expect(lines[0]).toBe('Name,Email,Phone,Apps Used,Date (America/Los_Angeles),App,Step 2 Status')

@@ -2,7 +2,7 @@ import type { Browser } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startOwnServer, type OwnServer } from '../own-server.ts'
 import { invitationTo, mailsTo } from '../../server/agreement-link.ts'
-import { launchBrowser, shown } from '../browser.ts'
+import { connectBrowser, shown } from '../browser.ts'
 import { codeFor, enterPassword, openPage, setUpTwoFactorAtGate, signOut } from './two-factor-steps.ts'
 
 const ADMIN = { email: 'founding.admin@e2e.test', password: 'founding admin e2e password' }
@@ -24,7 +24,7 @@ describe('an admin invites a paralegal for brigit, who signs in with two-factor 
       ADMIN_EMAIL: ADMIN.email,
       ADMIN_PASSWORD: ADMIN.password,
     })
-    browser = await launchBrowser()
+    browser = await connectBrowser()
   })
   afterAll(async () => {
     await browser?.close()

@@ -1,7 +1,7 @@
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { baseUrl, launchBrowser, shown, staffSessionCookies } from '../browser.ts'
-import { fillClaim, submitButton } from '../step2/fill-claim.ts'
+import { baseUrl, connectBrowser, shown, staffSessionCookies } from '../browser.ts'
+import { fileClaim } from '../seed.ts'
 
 async function openDashboard(browser: Browser, width: number): Promise<Page> {
   const context = await browser.newContext({ viewport: { width, height: 900 } })
@@ -19,18 +19,14 @@ function tableRegion(page: Page) {
 describe('the staff table on a laptop and on a phone', () => {
   let browser: Browser
   beforeAll(async () => {
-    browser = await launchBrowser()
-    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } })
-    await page.goto(`${baseUrl()}/brigit`)
+    browser = await connectBrowser()
     // a long name and a long address, as real ones can be: the newest claim, so the first row
-    await fillClaim(page, {
+    await fileClaim('brigit', {
       firstName: 'Maximiliana Esperanza',
       lastName: 'Villalobos-Hutchinson',
       phoneDigits: '7025550143',
       email: 'maximiliana.longaddress-for-layout@example-mail-provider.com',
     })
-    await submitButton(page, 'Brigit').click()
-    await page.waitForURL('**/brigit-success')
   })
   afterAll(async () => {
     await browser.close()

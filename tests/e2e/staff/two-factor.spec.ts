@@ -2,7 +2,7 @@ import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startOwnServer, type OwnServer } from '../own-server.ts'
 import { axeViolations } from '../accessibility/axe.ts'
-import { baseUrl, launchBrowser, shown } from '../browser.ts'
+import { baseUrl, connectBrowser, shown } from '../browser.ts'
 import { mailsTo } from '../../server/agreement-link.ts'
 import { addStaffAccount } from './staff-account.ts'
 import {
@@ -46,7 +46,7 @@ describe('two-factor sign-in set up at the gate (REQUIRE_2FA=all)', () => {
       },
       server.dataDir,
     )
-    browser = await launchBrowser()
+    browser = await connectBrowser()
   })
   afterAll(async () => {
     await browser?.close()
@@ -134,7 +134,7 @@ describe('two-factor sign-in turned on from /staff/two-factor', () => {
       apps: [{ app: 'brigit', canExport: false }],
       password: PASSWORD,
     })
-    browser = await launchBrowser()
+    browser = await connectBrowser()
   })
   afterAll(async () => {
     await browser?.close()

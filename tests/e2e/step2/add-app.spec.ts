@@ -5,7 +5,7 @@ import type { Browser } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { readServerConfig } from '../../../server/config.ts'
 import { startServer, type RunningServer } from '../../../server/main.ts'
-import { launchBrowser, openPhonePage, queryDbIn, shown } from '../browser.ts'
+import { connectBrowser, openPhonePage, queryDbIn, shown } from '../browser.ts'
 import { spanishForNewApp } from '../../server/new-app-texts.ts'
 import { fillClaim, submitButton } from './fill-claim.ts'
 
@@ -57,7 +57,7 @@ describe('an app added as one short file', () => {
         PUBLIC_LIMIT_PER_ADDRESS: '100000',
       }),
     )
-    browser = await launchBrowser()
+    browser = await connectBrowser()
   })
   afterAll(async () => {
     await browser?.close()

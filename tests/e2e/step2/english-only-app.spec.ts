@@ -3,7 +3,7 @@ import os from 'node:os'
 import path from 'node:path'
 import type { Browser } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { launchBrowser, openPhonePage, queryDbIn, shown } from '../browser.ts'
+import { connectBrowser, openPhonePage, queryDbIn, shown } from '../browser.ts'
 import { tabTo } from '../keyboard.ts'
 import { startOwnServer, type OwnServer } from '../own-server.ts'
 import { fillClaim, submitButton } from './fill-claim.ts'
@@ -28,7 +28,7 @@ describe('a Spanish reader of an app with English texts only', () => {
   beforeAll(async () => {
     formsDir = formsWithEnglishOnlyAcme(fs.mkdtempSync(path.join(os.tmpdir(), 'claims-e2e-acme-')))
     server = await startOwnServer('english-only', { FORMS_DIR: formsDir, PUBLIC_LIMIT_PER_ADDRESS: '100000' })
-    browser = await launchBrowser()
+    browser = await connectBrowser()
   })
   afterAll(async () => {
     await browser?.close()

@@ -1,6 +1,6 @@
 import type { Browser } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { baseUrl, launchBrowser, openPhonePage, queryDb, shown } from '../browser.ts'
+import { baseUrl, connectBrowser, openPhonePage, queryDb, shown } from '../browser.ts'
 import { fillClaim, submitButton } from './fill-claim.ts'
 
 const OPEN_APPS: [slug: string, name: string, title: string][] = [
@@ -19,7 +19,7 @@ const OPEN_APPS: [slug: string, name: string, title: string][] = [
 describe('every app has its Step 2 route', () => {
   let browser: Browser
   beforeAll(async () => {
-    browser = await launchBrowser()
+    browser = await connectBrowser()
   })
   afterAll(async () => {
     await browser.close()

@@ -1,6 +1,6 @@
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { baseUrl, launchBrowser, openPhonePage, shown } from '../browser.ts'
+import { baseUrl, connectBrowser, openPhonePage, shown } from '../browser.ts'
 import { drawSignature, fillClaim, submitButton } from './fill-claim.ts'
 
 const HINT =
@@ -10,7 +10,7 @@ describe('the Step 2 form guides the claimant', () => {
   let browser: Browser
   let page: Page
   beforeAll(async () => {
-    browser = await launchBrowser()
+    browser = await connectBrowser()
   })
   afterAll(async () => {
     await browser.close()

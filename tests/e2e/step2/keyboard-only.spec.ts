@@ -1,6 +1,6 @@
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { baseUrl, launchBrowser, openPhonePage, queryDb, shown } from '../browser.ts'
+import { baseUrl, connectBrowser, openPhonePage, queryDb, shown } from '../browser.ts'
 import { focusedDescription, tabTo, typeText } from '../keyboard.ts'
 import { SCREENSHOT_PNG } from './fill-claim.ts'
 
@@ -30,7 +30,7 @@ async function pickScreenshotByKeyboard(page: Page): Promise<void> {
 describe('a claimant completes the Step 2 form with the keyboard alone', () => {
   let browser: Browser
   beforeAll(async () => {
-    browser = await launchBrowser()
+    browser = await connectBrowser()
   })
   afterAll(async () => {
     await browser.close()

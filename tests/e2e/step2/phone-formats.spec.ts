@@ -1,6 +1,6 @@
 import type { Browser, Locator, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { baseUrl, launchBrowser, openPhonePage, queryDb, shown } from '../browser.ts'
+import { baseUrl, connectBrowser, openPhonePage, queryDb, shown } from '../browser.ts'
 import { fillClaim, submitButton } from './fill-claim.ts'
 import { linkMailedAfter, pressFind } from '../agreements/agreement-link.ts'
 
@@ -43,7 +43,7 @@ async function openForm(browser: Browser, path: string): Promise<{ page: Page; p
 describe('a phone typed, pasted or autofilled with its country code', () => {
   let browser: Browser
   beforeAll(async () => {
-    browser = await launchBrowser()
+    browser = await connectBrowser()
   })
   afterAll(async () => {
     await browser.close()

@@ -1,11 +1,11 @@
 import type { Browser } from 'playwright-core'
 import { afterAll, beforeAll, describe, it } from 'vitest'
-import { baseUrl, launchBrowser, openPhonePage, shown } from '../browser.ts'
+import { baseUrl, connectBrowser, openPhonePage, shown } from '../browser.ts'
 
 describe('a page that fails to render', () => {
   let browser: Browser
   beforeAll(async () => {
-    browser = await launchBrowser()
+    browser = await connectBrowser()
   })
   afterAll(async () => {
     await browser.close()

@@ -2,7 +2,7 @@ import fs from 'node:fs'
 import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs'
 import type { Browser } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { baseUrl, launchBrowser, openPhonePage, queryDb, shown } from '../browser.ts'
+import { baseUrl, connectBrowser, downloadedFile, openPhonePage, queryDb, shown } from '../browser.ts'
 import { SCREENSHOT_PNG } from './fill-claim.ts'
 import { linkMailedAfter } from '../agreements/agreement-link.ts'
 
@@ -32,7 +32,7 @@ async function pdfFacts(file: string): Promise<{ text: string; isTagged: boolean
 describe('a claimant who reads Spanish, from an ad’s ?lang=es link to the signed PDF', () => {
   let browser: Browser
   beforeAll(async () => {
-    browser = await launchBrowser()
+    browser = await connectBrowser()
   })
   afterAll(async () => {
     await browser.close()
@@ -92,7 +92,7 @@ describe('a claimant who reads Spanish, from an ad’s ?lang=es link to the sign
       page.waitForEvent('download'),
       page.getByRole('button', { name: 'Descargar PDF' }).click(),
     ])
-    const pdf = await pdfFacts((await download.path())!)
+    const pdf = await pdfFacts(await downloadedFile(download))
     expect(pdf.isTagged).toBe(true)
     expect(pdf.text).toContain('Łukasz Nguyễn')
     expect(pdf.text).toContain('Datos de auditoría')

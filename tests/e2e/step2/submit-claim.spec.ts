@@ -1,6 +1,6 @@
 import type { Browser } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { baseUrl, launchBrowser, openPhonePage, queryDb, shown } from '../browser.ts'
+import { baseUrl, connectBrowser, openPhonePage, queryDb, shown } from '../browser.ts'
 import { fillClaim, submitButton } from './fill-claim.ts'
 
 interface StoredClaim {
@@ -17,7 +17,7 @@ interface StoredClaim {
 describe('a claimant submits a Step 2 claim on a phone', () => {
   let browser: Browser
   beforeAll(async () => {
-    browser = await launchBrowser()
+    browser = await connectBrowser()
   })
   afterAll(async () => {
     await browser.close()

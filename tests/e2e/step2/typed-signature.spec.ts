@@ -1,6 +1,6 @@
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { baseUrl, launchBrowser, openPhonePage, queryDb, shown } from '../browser.ts'
+import { baseUrl, connectBrowser, openPhonePage, queryDb, shown } from '../browser.ts'
 import { axeViolations } from '../accessibility/axe.ts'
 import { focusedDescription, tabTo, typeText } from '../keyboard.ts'
 import { drawSignature, SCREENSHOT_PNG, submitButton } from './fill-claim.ts'
@@ -46,7 +46,7 @@ function agreementSignature(page: Page) {
 describe('signing the Step 2 form: the pad takes focus, and a typed name signs too', () => {
   let browser: Browser
   beforeAll(async () => {
-    browser = await launchBrowser()
+    browser = await connectBrowser()
   })
   afterAll(async () => {
     await browser.close()
