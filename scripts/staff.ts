@@ -1,12 +1,11 @@
 import { parseArgs } from 'node:util'
 import { AppError } from '../src/app-error.ts'
-import { readServerConfig } from '../server/config.ts'
+import { readServerConfig, serverUrl } from '../server/config.ts'
 import { createDb } from '../server/db/create-db.ts'
 import { migrateToLatest } from '../server/db/migrate.ts'
 import { loadEvidenceKey } from '../server/evidence/evidence-key.ts'
 import { loadFormConfigs } from '../server/forms/load-form-configs.ts'
 import { createLogger } from '../server/logger.ts'
-import { serverUrl } from '../server/main.ts'
 import { parseAccountInput } from '../server/staff/accounts/account-input.ts'
 import { createStaffMailer } from '../server/staff/accounts/staff-mailer.ts'
 import {

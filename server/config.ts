@@ -358,3 +358,9 @@ function readS3Settings(env: NodeJS.ProcessEnv): S3Settings | undefined {
 
 /** A setting that cannot be used; its message names the setting and says what to give instead. */
 export class SettingError extends Error {}
+
+/** The address to print: 0.0.0.0 (or ::) means every interface, of which localhost is one. */
+export function serverUrl(host: string, port: number): string {
+  const name = host === '0.0.0.0' || host === '::' ? 'localhost' : net.isIPv6(host) ? `[${host}]` : host
+  return `http://${name}:${port}`
+}

@@ -1,5 +1,4 @@
 import type { Server } from 'node:http'
-import net from 'node:net'
 import type { Kysely } from 'kysely'
 import path from 'node:path'
 import { PROJECT_ROOT } from './project-root.ts'
@@ -13,7 +12,7 @@ import { createApp } from './app.ts'
 import { setOwnOrigin } from './public-origin.ts'
 import { ensureFirstAdmin } from './staff/first-admin.ts'
 import { createStaffMailer } from './staff/accounts/staff-mailer.ts'
-import type { ServerConfig } from './config.ts'
+import { serverUrl, type ServerConfig } from './config.ts'
 import { createDb, SQLITE_FILE_NAME } from './db/create-db.ts'
 import type { Database, Dialect } from './db/database.ts'
 import { migrateToLatest } from './db/migrate.ts'
@@ -238,10 +237,4 @@ export async function prepareData({
   // before listening: a crash (or a killed purge) may have left screenshot files that no claim names
   const sweep = await removeOrphanScreenshots({ db, dialect, storage })
   logger.info({ screenshotFiles: sweep.files, orphansRemoved: sweep.removed }, 'screenshot recovery')
-}
-
-/** The address to print: 0.0.0.0 (or ::) means every interface, of which localhost is one. */
-export function serverUrl(host: string, port: number): string {
-  const name = host === '0.0.0.0' || host === '::' ? 'localhost' : net.isIPv6(host) ? `[${host}]` : host
-  return `http://${name}:${port}`
 }

@@ -37,11 +37,9 @@ export function readPasswordHashCost(env: NodeJS.ProcessEnv = process.env): numb
   return cost
 }
 
-/** Read at the first hash, after readServerConfig has refused a bad value with its message. */
-let params: { N: number; r: number; p: number } | undefined
-function hashParams() {
-  params ??= { N: 2 ** readPasswordHashCost(), r: 8, p: 1 }
-  return params
+/** PASSWORD_HASH_COST as it is at this hash; readServerConfig refused a bad value at start. */
+function hashParams(): { N: number; r: number; p: number } {
+  return { N: 2 ** readPasswordHashCost(), r: 8, p: 1 }
 }
 const KEY_LENGTH = 32
 /** scrypt needs 128·N·r bytes; Node refuses past 32 MiB unless told. */

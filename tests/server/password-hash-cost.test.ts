@@ -14,6 +14,10 @@ import { STAFF_PASSWORD, staffLogin } from './staff-sign-in.ts'
 // the rest of the suite hashes at a low cost (vitest.config.ts); this file hashes at the product's own,
 // set before the first hash reads it
 vi.stubEnv('PASSWORD_HASH_COST', String(DEFAULT_PASSWORD_HASH_COST))
+// the files after this one in its worker hash at the suite's cost again
+afterAll(() => {
+  vi.unstubAllEnvs()
+})
 
 describe('PASSWORD_HASH_COST', () => {
   it('is scrypt at N = 2^17 unless set, and takes 10..20', () => {

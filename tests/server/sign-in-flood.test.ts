@@ -7,6 +7,10 @@ import { freshAddress, SAME_SITE } from './staff-sign-in.ts'
 // the queue fills only while each hash outlasts the flood's arrival: N=2^14 here, about 0.15 s a hash
 // (the rest of the suite hashes at N=2^10, vitest.config.ts), set before the first hash reads it
 vi.stubEnv('PASSWORD_HASH_COST', '14')
+// the files after this one in its worker hash at the suite's cost again
+afterAll(() => {
+  vi.unstubAllEnvs()
+})
 
 /** Up to 18 hashes, two at a time, on a busy machine. */
 const SIGN_INS_TIMEOUT = { timeout: 60_000 }

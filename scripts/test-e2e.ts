@@ -1,0 +1,56 @@
+import { spawn } from 'node:child_process'
+import fs from 'node:fs'
+import path from 'node:path'
+import readline from 'node:readline'
+import { ensureClientBuild } from '../server/client-build.ts'
+import { CLIENT_DIR } from '../server/main.ts'
+import { PROJECT_ROOT } from '../server/project-root.ts'
+
+// `npm run test:e2e`: the browser tests in two vitest runs at once, each with its own server, DATA_DIR
+// and Chromium (tests/e2e/global-setup.ts), so no spec sees the other run's claims or sign-ins. A spec
+// waits on its page, the server and the browser in turn: one run alone leaves a third of this machine's
+// two cores idle. `npm run test:e2e -- <files or filters>` runs what it names in one run.
+
+const SPEC_DIR = path.join(PROJECT_ROOT, 'tests', 'e2e')
+const VITEST = path.join(PROJECT_ROOT, 'node_modules', 'vitest', 'vitest.mjs')
+/**
+ * The folders of the first run; every other spec file goes to the second. The claimant forms and the
+ * accessibility scans take about as long as all the rest (staff, agreements, intake, security).
+ */
+const FIRST_RUN = ['step2', 'accessibility']
+
+function specFiles(folder: string): string[] {
+  return fs.readdirSync(folder, { withFileTypes: true }).flatMap((entry) => {
+    const file = path.join(folder, entry.name)
+    if (entry.isDirectory()) return specFiles(file)
+    return entry.name.endsWith('.spec.ts') ? [path.relative(PROJECT_ROOT, file)] : []
+  })
+}
+
+function runs(files: string[]): string[][] {
+  const first = (file: string) =>
+    FIRST_RUN.includes(path.relative(SPEC_DIR, path.join(PROJECT_ROOT, file)).split(path.sep)[0]!)
+  return [files.filter(first), files.filter((file) => !first(file))]
+}
+
+/** One vitest run over `args`, its output line by line behind `label`; resolves to its exit code. */
+function vitestRun(args: string[], label: string): Promise<number> {
+  const child = spawn(process.execPath, [VITEST, 'run', '--config', 'vitest.e2e.config.ts', ...args], {
+    cwd: PROJECT_ROOT,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  for (const stream of [child.stdout, child.stderr]) {
+    readline.createInterface({ input: stream }).on('line', (line) => console.log(`${label}${line}`))
+  }
+  return new Promise((resolve) => child.once('exit', (code, signal) => resolve(code ?? (signal ? 1 : 0))))
+}
+
+// built once here: the runs' global set-ups would otherwise both build it on a fresh clone
+await ensureClientBuild(CLIENT_DIR, (message) => console.log(message))
+
+const passed = process.argv.slice(2)
+const codes =
+  passed.length > 0
+    ? [await vitestRun(passed, '')]
+    : await Promise.all(runs(specFiles(SPEC_DIR)).map((files, i) => vitestRun(files, `e2e ${i + 1} │ `)))
+process.exit(codes.every((code) => code === 0) ? 0 : 1)
