@@ -1,5 +1,5 @@
 import request from 'supertest'
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, beforeEach, describe, expect, it, onTestFinished } from 'vitest'
 import {
   createDuplicateScreenshots,
   type DuplicateScreenshots,
@@ -42,9 +42,6 @@ for (const dialect of DIALECTS) {
       await sweeper?.stop()
       await ctx?.close()
     })
-    beforeEach(async () => {
-      await clearClaims(ctx)
-    })
 
     /** A claim through the form, by a new claimant unless a phone and e-mail are given; its id once checked. */
     async function fileClaim({
@@ -85,80 +82,88 @@ for (const dialect of DIALECTS) {
         .then((rows) => rows.map((row) => ({ other: Number(row.other_claim_id), kind: row.kind })))
     }
 
-    it('flags two claimants with the same screenshot, and with a re-compressed copy of it, both', async () => {
-      const first = await fileClaim({ screenshot: ORIGINAL_PNG })
-      const same = await fileClaim({ screenshot: ORIGINAL_PNG })
-      const recompressed = await fileClaim({
-        screenshot: encodeJpegImage(ORIGINAL, 60),
-        fileName: 'copy.jpg',
+    describe('the check', () => {
+      beforeEach(async () => {
+        await clearClaims(ctx)
       })
 
-      expect(await matchesOf(first)).toEqual([
-        { other: same, kind: 'exact' },
-        { other: recompressed, kind: 'near' },
-      ])
-      expect(await matchesOf(same)).toEqual([
-        { other: first, kind: 'exact' },
-        { other: recompressed, kind: 'near' },
-      ])
-      expect(await matchesOf(recompressed)).toEqual([
-        { other: first, kind: 'near' },
-        { other: same, kind: 'near' },
-      ])
-    })
+      it('flags two claimants with the same screenshot, and with a re-compressed copy of it, both', async () => {
+        const first = await fileClaim({ screenshot: ORIGINAL_PNG })
+        const same = await fileClaim({ screenshot: ORIGINAL_PNG })
+        const recompressed = await fileClaim({
+          screenshot: encodeJpegImage(ORIGINAL, 60),
+          fileName: 'copy.jpg',
+        })
 
-    it('flags a copy cropped by a few per cent off an edge', async () => {
-      const first = await fileClaim({ screenshot: ORIGINAL_PNG })
-      const cropped = await fileClaim({ screenshot: encodePngImage(cropImage(ORIGINAL, { bottom: 0.04 })) })
-      const croppedSide = await fileClaim({
-        screenshot: encodeJpegImage(cropImage(ORIGINAL, { right: 0.03 }), 80),
-        fileName: 'side.jpg',
+        expect(await matchesOf(first)).toEqual([
+          { other: same, kind: 'exact' },
+          { other: recompressed, kind: 'near' },
+        ])
+        expect(await matchesOf(same)).toEqual([
+          { other: first, kind: 'exact' },
+          { other: recompressed, kind: 'near' },
+        ])
+        expect(await matchesOf(recompressed)).toEqual([
+          { other: first, kind: 'near' },
+          { other: same, kind: 'near' },
+        ])
       })
 
-      expect((await matchesOf(cropped)).map(({ other }) => other)).toContain(first)
-      expect((await matchesOf(croppedSide)).map(({ other }) => other)).toContain(first)
-    })
+      it('flags a copy cropped by a few per cent off an edge', async () => {
+        const first = await fileClaim({ screenshot: ORIGINAL_PNG })
+        const cropped = await fileClaim({ screenshot: encodePngImage(cropImage(ORIGINAL, { bottom: 0.04 })) })
+        const croppedSide = await fileClaim({
+          screenshot: encodeJpegImage(cropImage(ORIGINAL, { right: 0.03 }), 80),
+          fileName: 'side.jpg',
+        })
 
-    it('does not flag another screenshot of the same bank app, with other figures and rows', async () => {
-      await fileClaim({ screenshot: ORIGINAL_PNG })
-      const others = []
-      for (const seed of [2, 3, 4, 5, 6]) {
-        others.push(
-          await fileClaim({ screenshot: encodePngImage(bankScreenshot({ seed, width: 540, height: 1170 })) }),
-        )
-      }
-      for (const other of others) expect(await matchesOf(other)).toEqual([])
-    })
+        expect((await matchesOf(cropped)).map(({ other }) => other)).toContain(first)
+        expect((await matchesOf(croppedSide)).map(({ other }) => other)).toContain(first)
+      })
 
-    it('does not flag the same claimant sending one screenshot to two apps', async () => {
-      const person = { phoneNumber: '(415) 555-0100', email: 'one.person@example.com' }
-      const brigit = await fileClaim({ screenshot: ORIGINAL_PNG, ...person })
-      const cleo = await fileClaim({ screenshot: ORIGINAL_PNG, app: 'cleo', ...person })
+      it('does not flag another screenshot of the same bank app, with other figures and rows', async () => {
+        await fileClaim({ screenshot: ORIGINAL_PNG })
+        const others = []
+        for (const seed of [2, 3, 4, 5, 6]) {
+          others.push(
+            await fileClaim({
+              screenshot: encodePngImage(bankScreenshot({ seed, width: 540, height: 1170 })),
+            }),
+          )
+        }
+        for (const other of others) expect(await matchesOf(other)).toEqual([])
+      })
 
-      expect(await matchesOf(brigit)).toEqual([])
-      expect(await matchesOf(cleo)).toEqual([])
-    })
+      it('does not flag the same claimant sending one screenshot to two apps', async () => {
+        const person = { phoneNumber: '(415) 555-0100', email: 'one.person@example.com' }
+        const brigit = await fileClaim({ screenshot: ORIGINAL_PNG, ...person })
+        const cleo = await fileClaim({ screenshot: ORIGINAL_PNG, app: 'cleo', ...person })
 
-    it('records a claim whose file is gone as unreadable, once', async () => {
-      const id = await fileClaim({ screenshot: ORIGINAL_PNG })
-      const { screenshot_key } = await ctx.db
-        .selectFrom('claims')
-        .select('screenshot_key')
-        .where('id', '=', id)
-        .executeTakeFirstOrThrow()
-      await ctx.db.deleteFrom('screenshot_hashes').where('claim_id', '=', id).execute()
-      await ctx.db.insertInto('screenshot_checks').values({ claim_id: id, due_at: 0 }).execute()
-      await ctx.storage.remove(screenshot_key)
-      sweeper.wake()
-      await sweeper.settled()
+        expect(await matchesOf(brigit)).toEqual([])
+        expect(await matchesOf(cleo)).toEqual([])
+      })
 
-      const hashes = await ctx.db
-        .selectFrom('screenshot_hashes')
-        .select('status')
-        .where('claim_id', '=', id)
-        .execute()
-      expect(hashes).toEqual([{ status: 'unreadable' }])
-      expect(await ctx.db.selectFrom('screenshot_checks').selectAll().execute()).toEqual([])
+      it('records a claim whose file is gone as unreadable, once', async () => {
+        const id = await fileClaim({ screenshot: ORIGINAL_PNG })
+        const { screenshot_key } = await ctx.db
+          .selectFrom('claims')
+          .select('screenshot_key')
+          .where('id', '=', id)
+          .executeTakeFirstOrThrow()
+        await ctx.db.deleteFrom('screenshot_hashes').where('claim_id', '=', id).execute()
+        await ctx.db.insertInto('screenshot_checks').values({ claim_id: id, due_at: 0 }).execute()
+        await ctx.storage.remove(screenshot_key)
+        sweeper.wake()
+        await sweeper.settled()
+
+        const hashes = await ctx.db
+          .selectFrom('screenshot_hashes')
+          .select('status')
+          .where('claim_id', '=', id)
+          .execute()
+        expect(hashes).toEqual([{ status: 'unreadable' }])
+        expect(await ctx.db.selectFrom('screenshot_checks').selectAll().execute()).toEqual([])
+      })
     })
 
     function staffGet(url: string) {
@@ -170,7 +175,9 @@ for (const dialect of DIALECTS) {
       let copy: number
       let other: number
 
-      beforeEach(async () => {
+      // the tests read these three claims and leave them as they found them
+      beforeAll(async () => {
+        await clearClaims(ctx)
         first = await fileClaim({ screenshot: ORIGINAL_PNG, email: 'first.flagged@example.com' })
         other = await fileClaim({
           screenshot: encodePngImage(bankScreenshot({ seed: 9, width: 540, height: 1170 })),
@@ -203,11 +210,12 @@ for (const dialect of DIALECTS) {
       })
 
       it('combines the filter with the Confirmed filter, in the list and the CSV', async () => {
-        await ctx.db
-          .updateTable('claims')
-          .set({ confirmed_at: new Date().toISOString() })
-          .where('id', '=', first)
-          .execute()
+        const confirm = (confirmedAt: string | null) =>
+          ctx.db.updateTable('claims').set({ confirmed_at: confirmedAt }).where('id', '=', first).execute()
+        await confirm(new Date().toISOString())
+        onTestFinished(async () => {
+          await confirm(null)
+        })
 
         const confirmed = await staffGet('/api/staff/apps/brigit/submissions?flagged=1&confirmed=yes').expect(
           200,
