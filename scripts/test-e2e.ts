@@ -6,18 +6,19 @@ import { ensureClientBuild } from '../server/client-build.ts'
 import { CLIENT_DIR } from '../server/main.ts'
 import { PROJECT_ROOT } from '../server/project-root.ts'
 
-// `npm run test:e2e`: the browser tests in two vitest runs at once, each with its own server, DATA_DIR
-// and Chromium (tests/e2e/global-setup.ts), so no spec sees the other run's claims or sign-ins. A spec
+// `npm run test:e2e`: the browser tests in three vitest runs at once, each with its own server, DATA_DIR
+// and Chromium (tests/e2e/global-setup.ts), so no spec sees another run's claims or sign-ins. A spec
 // waits on its page, the server and the browser in turn: one run alone leaves a third of this machine's
-// two cores idle. `npm run test:e2e -- <files or filters>` runs what it names in one run.
+// two cores idle, two runs still a fifth. `npm run test:e2e -- <files or filters>` runs what it names in
+// one run.
 
 const SPEC_DIR = path.join(PROJECT_ROOT, 'tests', 'e2e')
 const VITEST = path.join(PROJECT_ROOT, 'node_modules', 'vitest', 'vitest.mjs')
 /**
- * The folders of the first run; every other spec file goes to the second. The claimant forms and the
- * accessibility scans take about as long as all the rest (staff, agreements, intake, security).
+ * The spec folders of each run but the last, which takes every other spec file: about equal shares of
+ * the pages opened (the claimant forms; the scans and the intake and security checks; staff and the rest).
  */
-const FIRST_RUN = ['step2', 'accessibility']
+const RUNS = [['step2'], ['accessibility', 'intake', 'security']]
 
 function specFiles(folder: string): string[] {
   return fs.readdirSync(folder, { withFileTypes: true }).flatMap((entry) => {
@@ -28,9 +29,12 @@ function specFiles(folder: string): string[] {
 }
 
 function runs(files: string[]): string[][] {
-  const first = (file: string) =>
-    FIRST_RUN.includes(path.relative(SPEC_DIR, path.join(PROJECT_ROOT, file)).split(path.sep)[0]!)
-  return [files.filter(first), files.filter((file) => !first(file))]
+  const runOf = (file: string) => {
+    const folder = path.relative(SPEC_DIR, path.join(PROJECT_ROOT, file)).split(path.sep)[0]!
+    const run = RUNS.findIndex((folders) => folders.includes(folder))
+    return run === -1 ? RUNS.length : run
+  }
+  return Array.from({ length: RUNS.length + 1 }, (_, run) => files.filter((file) => runOf(file) === run))
 }
 
 /** One vitest run over `args`, its output line by line behind `label`; resolves to its exit code. */

@@ -3,16 +3,11 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { AgreementSourcesError } from './agreements/agreement-sources.ts'
 import { loadAgreementTemplates } from './agreements/agreement-templates.ts'
-import { ensureClientBuild } from './client-build.ts'
 import { readServerConfig, serverUrl, SettingError, type ServerConfig } from './config.ts'
-import { createDb } from './db/create-db.ts'
 import { FormConfigError, loadFormConfigs } from './forms/load-form-configs.ts'
 import { loadIntakeConfig } from './forms/load-intake-config.ts'
 import { loadLanguages, logLanguageWarnings, type Languages } from './i18n/languages.ts'
 import { createLogger } from './logger.ts'
-import { CLIENT_DIR, prepareData, startServer } from './main.ts'
-import { forkServerProcesses } from './server-processes.ts'
-import { createScreenshotStorage } from './uploads/create-screenshot-storage.ts'
 
 /** Run as `npm run start:prod` runs it: compiled to JavaScript by `npm run build`. */
 const IS_COMPILED = import.meta.url.endsWith('.js')
@@ -26,6 +21,8 @@ try {
   const forms = loadFormConfigs(config.formsDir, { agreementTemplates: templates })
   const intake = loadIntakeConfig(config.formsDir, { agreementTemplates: templates })
   const languages = loadLanguages({ formsDir: config.formsDir, forms, intake })
+  // the server's modules load only once the settings and forms hold: a bad setting is told at once
+  const { CLIENT_DIR, startServer } = await import('./main.ts')
   if (cluster.isWorker) {
     // a forked server process: the primary has built the client and prepared the data
     const server = await startServer(config, { templates, forms, intake, languages, prepared: true })
@@ -38,6 +35,7 @@ try {
       }
     } else if (process.env.SKIP_CLIENT_BUILD !== '1') {
       // SKIP_CLIENT_BUILD=1 serves dist/client as it is (built ahead of time, or an API-only test)
+      const { ensureClientBuild } = await import('./client-build.ts')
       await ensureClientBuild(CLIENT_DIR, (message) => console.log(message))
     }
     if (config.serverProcesses === 1) {
@@ -61,6 +59,10 @@ try {
 
 /** Prepares the data once, then forks the server processes and watches over them. */
 async function startPrimary(config: ServerConfig, languages: Languages): Promise<void> {
+  const { prepareData } = await import('./main.ts')
+  const { createDb } = await import('./db/create-db.ts')
+  const { createScreenshotStorage } = await import('./uploads/create-screenshot-storage.ts')
+  const { forkServerProcesses } = await import('./server-processes.ts')
   const logger = createLogger(config.logLevel)
   logLanguageWarnings(languages, logger)
   const { db, dialect } = createDb(config)

@@ -1,4 +1,5 @@
 import request from 'supertest'
+import { sql, type RawBuilder } from 'kysely'
 import { afterAll, beforeAll, beforeEach, describe, expect, it, onTestFinished } from 'vitest'
 import {
   createDuplicateScreenshots,
@@ -210,11 +211,11 @@ for (const dialect of DIALECTS) {
       })
 
       it('combines the filter with the Confirmed filter, in the list and the CSV', async () => {
-        const confirm = (confirmedAt: string | null) =>
+        const confirm = (confirmedAt: RawBuilder<string>) =>
           ctx.db.updateTable('claims').set({ confirmed_at: confirmedAt }).where('id', '=', first).execute()
-        await confirm(new Date().toISOString())
+        await confirm(sql<string>`${new Date().toISOString()}`)
         onTestFinished(async () => {
-          await confirm(null)
+          await confirm(sql<string>`NULL`)
         })
 
         const confirmed = await staffGet('/api/staff/apps/brigit/submissions?flagged=1&confirmed=yes').expect(
