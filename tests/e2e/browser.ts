@@ -45,6 +45,20 @@ export async function openPhonePage(browser: Browser): Promise<{ page: Page; pag
   return { page, pageErrors }
 }
 
+/**
+ * A spec's one phone page, handed to each of its tests to open an address with goto: a new page costs
+ * Chromium a renderer and a compile of the client's code, a navigation of the same page neither. What
+ * the page stores (the chosen language) lasts across the tests, as it does across a claimant's visits.
+ */
+export function reusedPhonePage(): (browser: Browser) => Promise<{ page: Page; pageErrors: string[] }> {
+  let opened: { page: Page; pageErrors: string[] } | undefined
+  return async (browser) => {
+    if (!opened || opened.page.isClosed()) opened = await openPhonePage(browser)
+    opened.pageErrors.length = 0
+    return opened
+  }
+}
+
 export function baseUrl(): string {
   return inject('baseUrl')
 }

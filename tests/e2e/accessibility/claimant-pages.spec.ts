@@ -5,8 +5,8 @@ import { axeViolations } from './axe.ts'
 
 /**
  * Every claimant page in both languages, with and without its messages showing, checked by axe-core
- * against WCAG 2.1 AA. Each page opens in a fresh browser context, so the language comes from its
- * address alone.
+ * against WCAG 2.1 AA. Each language has a browser context of its own, so the language comes from the
+ * pages' addresses alone.
  */
 for (const lang of ['en', 'es'] as const) {
   describe(`claimant pages in ${lang === 'en' ? 'English' : 'Spanish'} (axe, WCAG 2.1 AA)`, () => {
@@ -18,9 +18,13 @@ for (const lang of ['en', 'es'] as const) {
       await browser.close()
     })
 
+    // one page for the language's tests, each opening its address afresh: a new page costs Chromium a
+    // renderer and a compile of the client's code, a navigation neither (axe needs a page of a context)
+    let shared: Page | undefined
+
     async function open(path: string, ready: (page: Page) => Promise<unknown>): Promise<Page> {
-      const context = await browser.newContext({ viewport: { width: 390, height: 844 } })
-      const page = await context.newPage()
+      shared ??= await (await browser.newContext({ viewport: { width: 390, height: 844 } })).newPage()
+      const page = shared
       await page.goto(`${baseUrl()}${path}${path.includes('?') ? '&' : '?'}lang=${lang}`)
       await ready(page)
       expect(await page.evaluate(() => document.documentElement.lang)).toBe(lang)

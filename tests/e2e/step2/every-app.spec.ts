@@ -1,6 +1,6 @@
 import type { Browser } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { baseUrl, connectBrowser, openPhonePage, queryDb, shown } from '../browser.ts'
+import { baseUrl, connectBrowser, queryDb, reusedPhonePage, shown } from '../browser.ts'
 import { fillClaim, submitButton } from './fill-claim.ts'
 
 const OPEN_APPS: [slug: string, name: string, title: string][] = [
@@ -18,6 +18,7 @@ const OPEN_APPS: [slug: string, name: string, title: string][] = [
 
 describe('every app has its Step 2 route', () => {
   let browser: Browser
+  const openPhonePage = reusedPhonePage()
   beforeAll(async () => {
     browser = await connectBrowser()
   })

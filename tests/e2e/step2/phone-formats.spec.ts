@@ -1,6 +1,6 @@
 import type { Browser, Locator, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { baseUrl, connectBrowser, openPhonePage, queryDb, shown } from '../browser.ts'
+import { baseUrl, connectBrowser, queryDb, reusedPhonePage, shown } from '../browser.ts'
 import { fillClaim, submitButton } from './fill-claim.ts'
 import { linkMailedAfter, pressFind } from '../agreements/agreement-link.ts'
 
@@ -31,8 +31,10 @@ const ENTRIES: [string, (page: Page, field: Locator, text: string) => Promise<vo
   ],
 ]
 
+const openPage = reusedPhonePage()
+
 async function openForm(browser: Browser, path: string): Promise<{ page: Page; phone: Locator }> {
-  const { page } = await openPhonePage(browser)
+  const { page } = await openPage(browser)
   await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: baseUrl() })
   await page.goto(`${baseUrl()}${path}`)
   const phone = page.getByLabel('Phone Number')
