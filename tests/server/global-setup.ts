@@ -1,12 +1,40 @@
 import { spawn } from 'node:child_process'
 import path from 'node:path'
 import readline from 'node:readline'
+import pg from 'pg'
 import type { TestProject } from 'vitest/node'
+import { createDb } from '../../server/db/create-db.ts'
+import { migrateToLatest } from '../../server/db/migrate.ts'
+import { MIGRATED_TEMPLATE } from './postgres-template.ts'
 
 declare module 'vitest' {
   export interface ProvidedContext {
     /** Admin URL of the one PostgreSQL server of this run; each test file creates its own database on it. */
     postgresUrl: string
+  }
+}
+
+/**
+ * The database each test database is copied from (CREATE DATABASE … TEMPLATE), migrated once for the
+ * run: a copy takes a tenth of the time of running every migration on a new database.
+ */
+async function createMigratedTemplate(adminUrl: string): Promise<void> {
+  const admin = new pg.Client({ connectionString: adminUrl })
+  await admin.connect()
+  try {
+    await admin.query(`CREATE DATABASE ${MIGRATED_TEMPLATE}`)
+  } finally {
+    await admin.end()
+  }
+  const url = new URL(adminUrl)
+  url.pathname = `/${MIGRATED_TEMPLATE}`
+  // PostgreSQL keeps nothing in DATA_DIR; createDb asks for one all the same
+  const { db } = createDb({ databaseUrl: url.toString(), dataDir: path.join(import.meta.dirname, 'unused') })
+  try {
+    await migrateToLatest(db)
+  } finally {
+    // a template may be copied only while no one is connected to it
+    await db.destroy()
   }
 }
 
@@ -28,6 +56,7 @@ export default async function setup({ provide }: TestProject): Promise<() => Pro
     })
     void exited.then((code) => reject(new Error(`the PostgreSQL process exited early (code ${code})`)))
   })
+  await createMigratedTemplate(url)
   provide('postgresUrl', url)
 
   return async () => {

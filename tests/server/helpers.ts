@@ -20,6 +20,7 @@ import { createStaffMailer } from '../../server/staff/accounts/staff-mailer.ts'
 import { createDb } from '../../server/db/create-db.ts'
 import type { ClaimsTable, Database } from '../../server/db/database.ts'
 import { migrateToLatest } from '../../server/db/migrate.ts'
+import { MIGRATED_TEMPLATE } from './postgres-template.ts'
 import { loadFormConfigs } from '../../server/forms/load-form-configs.ts'
 import { loadIntakeConfig } from '../../server/forms/load-intake-config.ts'
 import { loadEvidenceKey } from '../../server/evidence/evidence-key.ts'
@@ -265,10 +266,18 @@ export function listScreenshotFiles(dataDir: string): string[] {
 }
 
 /** A fresh, empty database on the run's PostgreSQL (see global-setup.ts); drop() removes it. */
-export async function createPostgresDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
+/**
+ * A new database on the run's PostgreSQL, migrated (a copy of the run's template, global-setup.ts) unless
+ * `migrated: false` asks for an empty one, for a test of what the server does to a database it migrates.
+ */
+export async function createPostgresDatabase({ migrated = true }: { migrated?: boolean } = {}): Promise<{
+  url: string
+  drop(): Promise<void>
+}> {
   const adminUrl = inject('postgresUrl')
   const name = `test_${crypto.randomBytes(6).toString('hex')}`
-  await withAdminClient(adminUrl, (client) => client.query(`CREATE DATABASE ${name}`))
+  const template = migrated ? ` TEMPLATE ${MIGRATED_TEMPLATE}` : ''
+  await withAdminClient(adminUrl, (client) => client.query(`CREATE DATABASE ${name}${template}`))
   const url = new URL(adminUrl)
   url.pathname = `/${name}`
   return {

@@ -32,7 +32,7 @@ describe('DATABASE_OWNER_URL: the server runs as a role that cannot rewrite the 
   })
 
   it("migrates as the owner, takes claims as the server's role, and that role cannot change, delete or unguard the ledger and the signed records", async () => {
-    const database = await createPostgresDatabase()
+    const database = await createPostgresDatabase({ migrated: false })
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'claims-server-role-'))
     const role = `claims_server_${crypto.randomBytes(4).toString('hex')}`
     const password = crypto.randomBytes(12).toString('hex')
