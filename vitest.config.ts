@@ -18,7 +18,8 @@ export default defineConfig({
     // of the suite's time went to imports); no file mocks a module, and the two that set an environment
     // variable unset it after themselves
     isolate: false,
-    testTimeout: 30_000,
+    // a limit for a test that hangs, not a measure: a busy machine runs a process-spawning test slowly
+    testTimeout: 60_000,
     hookTimeout: 120_000,
   },
 })

@@ -201,5 +201,5 @@ describe('sqlite: a server SIGKILLed while 300 claims arrive', () => {
         `(${rows.length - answered.length} of those committed anyway), recovery removed ${removedByRecovery.join(' + ')} orphan files`,
     )
     await server.kill('SIGTERM')
-  }, 60_000)
+  }, 180_000)
 })

@@ -62,5 +62,6 @@ describe.each(DIALECTS)('%s: the evidence ledger under two server processes', (d
       await killServerProcesses()
       await database?.drop()
     }
-  })
+    // two servers started and 50 claims sealed: seconds alone, far more beside a busy run
+  }, 120_000)
 })
