@@ -123,31 +123,32 @@ async function* csvChunks(
     if (rows.length === 0) continue
     // newest id first
     const duplicates = await findDuplicateIdsBetween(db, {
-      lowest: Number(rows.at(-1)![0]),
-      highest: Number(rows[0]![0]),
+      lowest: claimId(rows.at(-1)!),
+      highest: claimId(rows[0]!),
       apps,
     })
     let text = ''
-    for (const row of rows) text += render(row, duplicates.get(Number(row[0])))
+    for (const row of rows) text += render(row, duplicates.get(claimId(row)))
     yield { text, records: rows.length }
   }
 }
 
+function claimId([id]: SubmissionValues): number {
+  return Number(id)
+}
+
 /**
- * Every claim of the app matching the term, newest id first, in keyset pages of SubmissionValues. FTS5 cannot resume a
- * match list at a rowid bound (it walks the list from its start each time), so keyset pages over it
- * would cost O(matches) each: the ids are matched once into a temporary table of SQLite's single
- * connection, and the pages walk that.
+ * Every claim of the app matching the term, newest id first, in keyset pages of SubmissionValues. FTS5
+ * cannot resume a match list at a rowid bound (it walks the list from its start each time), so keyset
+ * pages over it would cost O(matches) each: the ids are matched once into a temporary table of SQLite's
+ * single connection, and the pages walk that.
  */
 async function* exportPages(
   db: Kysely<Database>,
   { app, term, filters }: { app: string; term: SearchTerm | undefined; filters: readonly ClaimFilter[] },
 ): AsyncGenerator<SubmissionValues[]> {
   const valuePages = (fetchPage: (beforeId: number) => Compilable) =>
-    keysetPages(
-      (beforeId) => sqliteValueRows<SubmissionValues>(db, fetchPage(beforeId).compile()),
-      ([id]) => id,
-    )
+    keysetPages((beforeId) => sqliteValueRows<SubmissionValues>(db, fetchPage(beforeId).compile()), claimId)
   const fts = term && ftsQuery(term)
   if (fts === undefined) {
     const claims = db.selectFrom('claims').where('claims.app', '=', app).where(filtersHold(filters))
