@@ -1,12 +1,13 @@
 import { sql, type Kysely, type RawBuilder, type SqlBool } from 'kysely'
 import type { VisibleApps } from '../../src/api/staff.ts'
 import type { Database } from '../db/database.ts'
+import { sqliteValueRows } from '../db/create-db.ts'
 import { EXPORT_PAGE_SIZE } from '../db/keyset-pages.ts'
 import {
   SUBMISSION_COLUMNS,
   type ClaimCondition,
-  type SubmissionRow,
   type SubmissionsPage,
+  type SubmissionValues,
 } from '../staff/claim-list.ts'
 
 /**
@@ -80,23 +81,26 @@ export async function flaggedPage(
 }
 
 /**
- * Every claim of the app flagged by a match in `apps`, meeting the condition, newest id first,
- * EXPORT_PAGE_SIZE at a time.
+ * SQLite: every claim of the app flagged by a match in `apps`, meeting the condition, newest id first,
+ * EXPORT_PAGE_SIZE at a time, as SubmissionValues.
  */
 export async function* flaggedExportPages(
   db: Kysely<Database>,
   { app, where, apps }: { app: string; where: ClaimCondition | undefined; apps: VisibleApps },
-): AsyncGenerator<SubmissionRow[]> {
+): AsyncGenerator<SubmissionValues[]> {
   const ids = (
     await flaggedClaims(db, { app, where, apps }).select('claims.id').orderBy('claims.id', 'desc').execute()
   ).map(({ id }) => Number(id))
   for (let start = 0; start < ids.length; start += EXPORT_PAGE_SIZE) {
-    yield await db
-      .selectFrom('claims')
-      .select(SUBMISSION_COLUMNS)
-      .where('claims.id', 'in', ids.slice(start, start + EXPORT_PAGE_SIZE))
-      .orderBy('claims.id', 'desc')
-      .execute()
+    yield sqliteValueRows<SubmissionValues>(
+      db,
+      db
+        .selectFrom('claims')
+        .select(SUBMISSION_COLUMNS)
+        .where('claims.id', 'in', ids.slice(start, start + EXPORT_PAGE_SIZE))
+        .orderBy('claims.id', 'desc')
+        .compile(),
+    )
   }
 }
 

@@ -43,6 +43,23 @@ export const SUBMISSION_COLUMNS = [
   'claims.confirmed_at',
 ] as const
 
+/**
+ * A claim's SUBMISSION_COLUMNS as values, in that order: how the SQLite export reads its pages
+ * (sqliteValueRows), with no object built per claim.
+ */
+export type SubmissionValues = [
+  id: SubmissionRow['id'],
+  createdAt: SubmissionRow['created_at'],
+  firstName: SubmissionRow['first_name'],
+  lastName: SubmissionRow['last_name'],
+  email: SubmissionRow['email'],
+  phoneNumber: SubmissionRow['phone_number'],
+  cashAdvanceCount: SubmissionRow['cash_advance_count'],
+  membershipMonths: SubmissionRow['membership_months'],
+  locale: SubmissionRow['locale'],
+  confirmedAt: SubmissionRow['confirmed_at'],
+]
+
 /** A page of a dashboard's list: its rows, how many claims match, and how many the app has. */
 export interface SubmissionsPage {
   rows: SubmissionRow[]

@@ -19,15 +19,18 @@ const PARTS = new Intl.DateTimeFormat('en-US', {
   minute: '2-digit',
   second: '2-digit',
 })
-// zones change their offset on the quarter hour at the finest, so one offset serves a quarter hour
+// zones change their offset on the quarter hour at the finest, and at most once a day
 const QUARTER_HOUR_MS = 15 * 60 * 1000
-const offsets = new Map<number, number>()
-const MAX_CACHED_OFFSETS = 100_000
+const DAY_MS = 24 * 60 * 60 * 1000
+/** By UTC day: the day's one offset, or, for a day the offset changes in, its offset a quarter hour. */
+const offsets = new Map<number, number | number[]>()
+const MAX_CACHED_DAYS = 100_000
 
 /**
  * A stored time as Excel reads it, to the second, in the firm's zone: '2026-11-28 06:05:09' (seconds
- * cut, not rounded, as PostgreSQL's to_char does). Intl is asked once per quarter hour of times and the
- * rest is arithmetic, with no Date built: an export writes a million of these.
+ * cut, not rounded, as PostgreSQL's to_char does). Intl is asked twice per day of times (96 times more
+ * for a day the clocks change in) and the rest is arithmetic, with no Date built: an export writes a
+ * million of these over years of claims, and one Intl call costs about as much as 20 rows' rendering.
  */
 export function csvTime(value: Date | string): string {
   const time = typeof value === 'string' ? parseUtc(value) : value.getTime()
@@ -38,12 +41,22 @@ export function csvTime(value: Date | string): string {
 function parseUtc(text: string): number {
   if (text.length !== 24 || text.charCodeAt(10) !== 84 /* T */ || text.charCodeAt(23) !== 90 /* Z */)
     return Date.parse(text)
-  const at = (start: number, length: number) => {
-    let n = 0
-    for (let i = start; i < start + length; i++) n = n * 10 + text.charCodeAt(i) - 48
-    return n
-  }
-  return Date.UTC(at(0, 4), at(5, 2) - 1, at(8, 2), at(11, 2), at(14, 2), at(17, 2), at(20, 3))
+  return Date.UTC(
+    digits(text, 0, 4),
+    digits(text, 5, 2) - 1,
+    digits(text, 8, 2),
+    digits(text, 11, 2),
+    digits(text, 14, 2),
+    digits(text, 17, 2),
+    digits(text, 20, 3),
+  )
+}
+
+/** The number the `length` digits at `start` of the text write. */
+function digits(text: string, start: number, length: number): number {
+  let n = 0
+  for (let i = start; i < start + length; i++) n = n * 10 + text.charCodeAt(i) - 48
+  return n
 }
 
 /** 'YYYY-MM-DD HH:MM:SS' of a time counted like Date's, its civil date by Howard Hinnant's days_from_civil inverse. */
@@ -77,20 +90,34 @@ function two(n: number): string {
   return n < 10 ? `0${n}` : String(n)
 }
 
+/** The zone's offset from UTC at this time, in milliseconds. */
 function offsetAt(time: number): number {
-  const quarter = Math.floor(time / QUARTER_HOUR_MS)
-  let offset = offsets.get(quarter)
+  const day = Math.floor(time / DAY_MS)
+  let offset = offsets.get(day)
   if (offset === undefined) {
-    const start = quarter * QUARTER_HOUR_MS
-    const part = (type: Intl.DateTimeFormatPartTypes) =>
-      Number(PARTS.formatToParts(start).find((p) => p.type === type)!.value)
-    offset =
-      Date.UTC(part('year'), part('month') - 1, part('day'), part('hour'), part('minute'), part('second')) -
-      start
-    if (offsets.size >= MAX_CACHED_OFFSETS) offsets.clear()
-    offsets.set(quarter, offset)
+    if (offsets.size >= MAX_CACHED_DAYS) offsets.clear()
+    offset = dayOffsets(day * DAY_MS)
+    offsets.set(day, offset)
   }
-  return offset
+  return typeof offset === 'number' ? offset : offset[Math.floor((time - day * DAY_MS) / QUARTER_HOUR_MS)]!
+}
+
+/** The offset of the day starting at `start` when it holds from its start to the next day's, else its quarter hours'. */
+function dayOffsets(start: number): number | number[] {
+  const first = offsetFromIntl(start)
+  if (offsetFromIntl(start + DAY_MS) === first) return first
+  return Array.from({ length: DAY_MS / QUARTER_HOUR_MS }, (_, quarter) =>
+    offsetFromIntl(start + quarter * QUARTER_HOUR_MS),
+  )
+}
+
+function offsetFromIntl(time: number): number {
+  const part = (type: Intl.DateTimeFormatPartTypes) =>
+    Number(PARTS.formatToParts(time).find((p) => p.type === type)!.value)
+  return (
+    Date.UTC(part('year'), part('month') - 1, part('day'), part('hour'), part('minute'), part('second')) -
+    time
+  )
 }
 
 /** csvTime in PostgreSQL, for a timestamptz: the same text, byte for byte. */

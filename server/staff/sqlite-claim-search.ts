@@ -1,6 +1,7 @@
 import crypto from 'node:crypto'
-import { sql, type Expression, type Kysely, type SqlBool } from 'kysely'
+import { sql, type Compilable, type Expression, type Kysely, type SqlBool } from 'kysely'
 import type { Database } from '../db/database.ts'
+import { sqliteValueRows } from '../db/create-db.ts'
 import { keysetPages, EXPORT_PAGE_SIZE } from '../db/keyset-pages.ts'
 import { SEARCH_PARTITION } from '../db/search-partition.ts'
 import {
@@ -10,8 +11,8 @@ import {
   SUBMISSION_COLUMNS,
   type ClaimCondition,
   type ClaimSearch,
-  type SubmissionRow,
   type SubmissionsPage,
+  type SubmissionValues,
 } from './claim-list.ts'
 import { filtersHold, filtersHoldForId, type ClaimFilter } from './claim-filters.ts'
 import { likePattern, MIN_INDEXED_LENGTH, type SearchTerm } from './search-term.ts'
@@ -115,44 +116,49 @@ async function indexedPage(
  */
 async function* csvChunks(
   db: Kysely<Database>,
-  { pages, origin, apps }: { pages: AsyncIterable<SubmissionRow[]>; origin: string; apps: VisibleApps },
+  { pages, origin, apps }: { pages: AsyncIterable<SubmissionValues[]>; origin: string; apps: VisibleApps },
 ): AsyncGenerator<CsvChunk> {
   const render = submissionCsvRenderer(origin)
   for await (const rows of pages) {
     if (rows.length === 0) continue
     // newest id first
     const duplicates = await findDuplicateIdsBetween(db, {
-      lowest: Number(rows.at(-1)!.id),
-      highest: Number(rows[0]!.id),
+      lowest: claimId(rows.at(-1)!),
+      highest: claimId(rows[0]!),
       apps,
     })
     let text = ''
-    for (const row of rows) text += render(row, duplicates.get(Number(row.id)))
+    for (const row of rows) text += render(row, duplicates.get(claimId(row)))
     yield { text, records: rows.length }
   }
 }
 
+function claimId([id]: SubmissionValues): number {
+  return Number(id)
+}
+
 /**
- * Every claim of the app matching the term, newest id first, in keyset pages. FTS5 cannot resume a
- * match list at a rowid bound (it walks the list from its start each time), so keyset pages over it
- * would cost O(matches) each: the ids are matched once into a temporary table of SQLite's single
- * connection, and the pages walk that.
+ * Every claim of the app matching the term, newest id first, in keyset pages of SubmissionValues. FTS5
+ * cannot resume a match list at a rowid bound (it walks the list from its start each time), so keyset
+ * pages over it would cost O(matches) each: the ids are matched once into a temporary table of SQLite's
+ * single connection, and the pages walk that.
  */
 async function* exportPages(
   db: Kysely<Database>,
   { app, term, filters }: { app: string; term: SearchTerm | undefined; filters: readonly ClaimFilter[] },
-): AsyncGenerator<SubmissionRow[]> {
+): AsyncGenerator<SubmissionValues[]> {
+  const valuePages = (fetchPage: (beforeId: number) => Compilable) =>
+    keysetPages((beforeId) => sqliteValueRows<SubmissionValues>(db, fetchPage(beforeId).compile()), claimId)
   const fts = term && ftsQuery(term)
   if (fts === undefined) {
     const claims = db.selectFrom('claims').where('claims.app', '=', app).where(filtersHold(filters))
     const matching = term ? claims.where(likeAnyField(term)) : claims
-    yield* keysetPages((beforeId) =>
+    yield* valuePages((beforeId) =>
       matching
         .where('claims.id', '<', beforeId)
         .select(SUBMISSION_COLUMNS)
         .orderBy('claims.id', 'desc')
-        .limit(EXPORT_PAGE_SIZE)
-        .execute(),
+        .limit(EXPORT_PAGE_SIZE),
     )
     return
   }
@@ -169,15 +175,14 @@ async function* exportPages(
         db,
       )
     }
-    yield* keysetPages((beforeId) =>
+    yield* valuePages((beforeId) =>
       db
         .selectFrom(sql<{ id: number }>`${matches}`.as('matches'))
         .innerJoin('claims', 'claims.id', 'matches.id')
         .where('matches.id', '<', beforeId)
         .select(SUBMISSION_COLUMNS)
         .orderBy('matches.id', 'desc')
-        .limit(EXPORT_PAGE_SIZE)
-        .execute(),
+        .limit(EXPORT_PAGE_SIZE),
     )
   } finally {
     await sql`DROP TABLE IF EXISTS ${matches}`.execute(db)

@@ -1,6 +1,6 @@
 import { sql, type RawBuilder } from 'kysely'
 import type { StaffSubmission, VisibleApps } from '../../src/api/staff.ts'
-import type { SubmissionRow } from './claim-list.ts'
+import type { SubmissionRow, SubmissionValues } from './claim-list.ts'
 import { isoTimestamp } from '../db/timestamp.ts'
 import { flaggedCellsSql } from '../duplicates/flagged-claims.ts'
 import { csvCell, csvCellSql, csvCountSql, CSV_LINE_END } from './csv.ts'
@@ -64,22 +64,25 @@ function screenshotCellAround(origin: string): [before: string, after: string] {
 }
 
 /**
- * Renders a claim as one CSV record in SUBMISSION_CSV_HEADER's order, line end included, with this
- * origin in the screenshot link and the ids of its duplicates (lowest first; none when not flagged).
- * Written straight from the row, with no object or array built per claim: an export renders a million.
+ * Renders a claim, read as SubmissionValues, as one CSV record in SUBMISSION_CSV_HEADER's order, line
+ * end included, with this origin in the screenshot link and the ids of its duplicates (lowest first;
+ * none when not flagged). Written straight from the values, with no object built per claim: an export
+ * renders a million.
  */
 export function submissionCsvRenderer(
   origin: string,
-): (row: SubmissionRow, duplicateOf: readonly number[] | undefined) => string {
+): (claim: SubmissionValues, duplicateOf: readonly number[] | undefined) => string {
   const [linkBefore, linkAfter] = screenshotCellAround(origin)
-  return (row, duplicateOf) => {
-    const id = Number(row.id)
+  return (claim, duplicateOf) => {
+    const [claimId, createdAt, firstName, lastName, email, phone, advances, months, locale, confirmedAt] =
+      claim
+    const id = Number(claimId)
     const flagged = duplicateOf !== undefined && duplicateOf.length > 0
     return (
-      `${id},${csvTime(row.created_at)},${csvCell(row.first_name)},${csvCell(row.last_name)},` +
-      `${csvCell(row.email)},${csvCell(row.phone_number)},${csvCell(Number(row.cash_advance_count))},` +
-      `${csvCell(Number(row.membership_months))},${linkBefore}${id}${linkAfter},` +
-      `${row.confirmed_at === null ? '' : csvTime(row.confirmed_at)},${csvCell(row.locale)},` +
+      `${id},${csvTime(createdAt)},${csvCell(firstName)},${csvCell(lastName)},` +
+      `${csvCell(email)},${csvCell(phone)},${csvCell(Number(advances))},` +
+      `${csvCell(Number(months))},${linkBefore}${id}${linkAfter},` +
+      `${confirmedAt === null ? '' : csvTime(confirmedAt)},${csvCell(locale)},` +
       `${flagged ? `Yes,${duplicateOf.join(' ')}` : 'No,'}${CSV_LINE_END}`
     )
   }
