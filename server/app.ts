@@ -41,6 +41,7 @@ import type { ScreenshotStorage } from './uploads/screenshot-storage.ts'
 import { auditLog } from './staff/audit-log.ts'
 import { auditRoutes } from './staff/audit/audit.routes.ts'
 import type { AgreementPdfs } from './agreements/agreement-pdfs.ts'
+import type { RequestActivity } from './request-activity.ts'
 import { confirmationRoutes } from './confirmations/confirmation.routes.ts'
 import { guardPublicPost, type PublicDoor, type PublicLimits } from './public-doors.ts'
 import { createProofOfWork, type ProofOfWorkTuning } from './proof-of-work/proof-of-work.ts'
@@ -54,6 +55,8 @@ export interface AppDeps {
   templates: AgreementTemplates
   /** Sends the claimants' e-mail copies queued with their claims. */
   agreementCopies: AgreementCopies
+  /** Counts the requests under way, which the background work waits for (backgroundLoop); left out in tests. */
+  requestActivity?: RequestActivity
   /** Told of each committed claim, to keep its own work out of a surge's way (createDuplicateScreenshots). */
   duplicateScreenshots?: Pick<DuplicateScreenshots, 'wake'>
   /** E-mails the one-time links that open a claimant's agreements. */
@@ -97,6 +100,7 @@ export function createApp({
   storage,
   templates,
   agreementCopies,
+  requestActivity,
   duplicateScreenshots,
   agreementLinks,
   logger,
@@ -123,6 +127,7 @@ export function createApp({
   // req.ip, req.protocol and req.secure come from X-Forwarded-* only as far as these proxies vouch for them
   app.set('trust proxy', trustProxy)
   setPublicUrl(app, publicUrl)
+  if (requestActivity) app.use(requestActivity.track)
   app.use(healthRoutes({ db, storage, logger }))
   app.use(requestLogger(logger))
   app.use(

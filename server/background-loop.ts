@@ -1,12 +1,11 @@
-import { setTimeout as sleep } from 'node:timers/promises'
-import { performance } from 'node:perf_hooks'
+import { setImmediate as nextTurn, setTimeout as sleep } from 'node:timers/promises'
 import type { Logger } from './logger.ts'
+import type { RequestActivity } from './request-activity.ts'
 
-// claims come first: background work (e-mail copies, screenshot checks) waits while the event loop is
-// this busy, or while claims are still coming in (on PostgreSQL a surge keeps the loop waiting on the
-// database more than busy)
-const BUSY_UTILIZATION = 0.5
+// claims come first: background work (e-mail copies, screenshot checks) waits while the server's requests
+// are under way, and after each claim for a moment, so that it never starts in the gaps of a surge
 const QUIET_AFTER_CLAIM_MS = 500
+// the gap without a request that counts as quiet, and how often a waiting job looks again
 const QUIET_CHECK_MS = 20
 
 /** Work the server does beside its requests: run when woken, and every poll for what others queued. */
@@ -18,8 +17,8 @@ export interface BackgroundLoop {
   stop(): Promise<void>
   isStopped(): boolean
   /**
-   * Waits while the event loop is busier than BUSY_UTILIZATION or a claim came in less than
-   * QUIET_AFTER_CLAIM_MS ago; at the latest until `deadline` (epoch ms).
+   * Waits while a request is under way (or ended less than QUIET_CHECK_MS ago) or a claim came in
+   * less than QUIET_AFTER_CLAIM_MS ago; at the latest until `deadline` (epoch ms).
    */
   quietMoment(deadline?: number): Promise<void>
 }
@@ -34,6 +33,7 @@ export function backgroundLoop({
   pollMs,
   logger,
   failure,
+  requests,
 }: {
   /** Does what is due, returning when nothing more is. */
   work: () => Promise<void>
@@ -41,6 +41,11 @@ export function backgroundLoop({
   logger: Logger
   /** The log line of a failed run. */
   failure: string
+  /**
+   * The server's requests, which the loop's work waits for (quietMoment); left out (tests), only the
+   * claims it is woken by hold it back.
+   */
+  requests?: RequestActivity | undefined
 }): BackgroundLoop {
   let stopped = false
   let again = false
@@ -85,14 +90,14 @@ export function backgroundLoop({
     },
     isStopped: () => stopped,
     async quietMoment(deadline = Number.POSITIVE_INFINITY) {
-      while (!stopped) {
-        const before = performance.eventLoopUtilization()
-        await sleep(QUIET_CHECK_MS)
-        const busy =
-          performance.eventLoopUtilization(before).utilization >= BUSY_UTILIZATION ||
-          Date.now() - lastClaimAt < QUIET_AFTER_CLAIM_MS
-        if (!busy || Date.now() >= deadline) return
-      }
+      // judged by requests, not by the event loop's load: the background work's own time on the loop
+      // (a copy's mail, a check's queries) would read as a busy server and hold the work back
+      const busy = () =>
+        Date.now() - lastClaimAt < QUIET_AFTER_CLAIM_MS || requests?.activeWithin(QUIET_CHECK_MS) === true
+      // a turn of the event loop first, always: work whose queries answer at once (SQLite) would
+      // otherwise run item after item without letting a request or a timer in
+      await nextTurn()
+      while (!stopped && Date.now() < deadline && busy()) await sleep(QUIET_CHECK_MS)
     },
   }
 }

@@ -33,6 +33,7 @@ import { startContentThread, stopContentThreads } from './submissions/claim-cont
 import { createScreenshotStorage } from './uploads/create-screenshot-storage.ts'
 import type { ScreenshotStorage } from './uploads/screenshot-storage.ts'
 import { createDuplicateScreenshots } from './duplicates/duplicate-screenshots.ts'
+import { requestActivity } from './request-activity.ts'
 import { screenshotHashThread } from './duplicates/screenshot-hasher.ts'
 
 export const CLIENT_DIR = path.join(PROJECT_ROOT, 'dist', 'client')
@@ -99,6 +100,8 @@ export async function startServer(
     languages,
     logger,
   })
+  // the background work (copies, screenshot checks) waits for the server's requests: claims come first
+  const requests = requestActivity()
   const agreementCopies = createAgreementCopies({
     db,
     mailer,
@@ -107,6 +110,7 @@ export async function startServer(
     translators: languages.t,
     publicUrl: config.publicUrl,
     logger,
+    requests,
   })
   // copies queued before a restart (or that failed and came due) go out now
   agreementCopies.wake()
@@ -116,6 +120,8 @@ export async function startServer(
     storage,
     hasher: screenshotHashThread(),
     logger,
+    requests,
+    copiesSending: agreementCopies.sending,
   })
   duplicateScreenshots.wake()
   const agreementLinks = createAgreementLinks({ db, mailer, translators: languages.t, logger })
@@ -136,6 +142,7 @@ export async function startServer(
     storage,
     templates,
     agreementCopies,
+    requestActivity: requests,
     duplicateScreenshots,
     agreementLinks,
     logger,

@@ -3,6 +3,7 @@ import type { FormConfig } from '../../src/form-config.ts'
 import type { Database } from '../db/database.ts'
 import type { Logger } from '../logger.ts'
 import { backgroundLoop } from '../background-loop.ts'
+import type { RequestActivity } from '../request-activity.ts'
 import { DEFAULT_LOCALE, parseLocale, translator, type Locale, type Translator } from '../../src/translate.ts'
 import { signedAgreementDocument } from './agreement-document.ts'
 import { claimSignedRecord } from './signed-record.ts'
@@ -17,6 +18,8 @@ export interface AgreementCopies {
   wake(): void
   /** Resolves once no copy is due (or the sender is stopped). */
   settled(): Promise<void>
+  /** Whether copies are going out now (one under way, or one done a moment ago): the screenshot checks let them go first. */
+  sending(): boolean
   stop(): Promise<void>
 }
 
@@ -33,12 +36,15 @@ const IN_FLIGHT = 3
 // claims come first (backgroundLoop's quietMoment): each copy makes a sealed PDF, and a surge of claims
 // needs the cores more than a courtesy e-mail does; but no copy waits longer than this
 const MAX_WAIT_MS = 10 * 60_000
+// copies count as going out (sending()) this long after the last one was done: the gap between batches
+const SENDING_GAP_MS = 1000
 
 /**
  * Oldest first, a few under way at once (IN_FLIGHT). Each copy is taken by pushing its due time past a
  * lease, in one conditional update, so two server processes on one database never both send it; it is
- * marked sent only once the mailer has it. When the event loop is busy (a burst of claims) the next copy
- * waits for a quiet moment, up to ten minutes after it was queued.
+ * marked sent only once the mailer has it. While the server's requests keep coming (a burst of claims)
+ * the next copy waits for a quiet moment, up to ten minutes after it was queued; the screenshot checks
+ * wait for the copies (sending()).
  */
 export function createAgreementCopies({
   db,
@@ -48,6 +54,7 @@ export function createAgreementCopies({
   translators = () => translator(undefined),
   publicUrl,
   logger,
+  requests,
 }: {
   db: Kysely<Database>
   mailer: AgreementMailer
@@ -59,8 +66,18 @@ export function createAgreementCopies({
   /** PUBLIC_URL: the confirmation link's origin; unset, the one stored with each claim (linkOrigin). */
   publicUrl?: string | undefined
   logger: Logger
+  /** The server's requests, which the copies wait for (backgroundLoop's quietMoment). */
+  requests?: RequestActivity | undefined
 }): AgreementCopies {
-  const loop = backgroundLoop({ work: sendDue, pollMs: POLL_MS, logger, failure: 'agreement copies failed' })
+  const loop = backgroundLoop({
+    work: sendDue,
+    pollMs: POLL_MS,
+    logger,
+    failure: 'agreement copies failed',
+    requests,
+  })
+  let underWayCount = 0
+  let lastDoneAt = Number.NEGATIVE_INFINITY
 
   async function sendDue(): Promise<void> {
     for (;;) {
@@ -87,8 +104,13 @@ export function createAgreementCopies({
           .catch((error: unknown) => {
             failure ??= { error }
           })
-          .finally(() => underWay.delete(sending))
+          .finally(() => {
+            underWay.delete(sending)
+            underWayCount--
+            lastDoneAt = Date.now()
+          })
         underWay.add(sending)
+        underWayCount++
         if (underWay.size >= IN_FLIGHT) await Promise.race(underWay)
       }
       await Promise.all(underWay)
@@ -162,5 +184,10 @@ export function createAgreementCopies({
       logger.warn({ claimId, attempt: attempts + 1, retryInMs: delay }, 'agreement copy will be retried')
   }
 
-  return { wake: loop.wake, settled: loop.settled, stop: loop.stop }
+  return {
+    wake: loop.wake,
+    settled: loop.settled,
+    sending: () => underWayCount > 0 || Date.now() - lastDoneAt < SENDING_GAP_MS,
+    stop: loop.stop,
+  }
 }

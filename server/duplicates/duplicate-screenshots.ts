@@ -1,7 +1,9 @@
+import { setTimeout as sleep } from 'node:timers/promises'
 import type { Kysely } from 'kysely'
 import type { Database } from '../db/database.ts'
 import type { Logger } from '../logger.ts'
 import { backgroundLoop } from '../background-loop.ts'
+import type { RequestActivity } from '../request-activity.ts'
 import type { ScreenshotStorage } from '../uploads/screenshot-storage.ts'
 import type { ScreenshotHasher } from './screenshot-hasher.ts'
 import {
@@ -34,24 +36,38 @@ const MAX_ATTEMPTS = 3
 // a store that cannot be read (S3 down): tried again after 1, then 30 minutes (the third attempt is the last)
 const RETRY_DELAYS_MS = [60_000, 30 * 60_000]
 const BATCH = 50
+// the claimants' e-mail copies go first (each carries the "Confirm it was you" link the claimant waits
+// for; staff read the flags later): the checks wait while copies are going out, but for this long at
+// most, then go on beside them, so a long run of copies does not hold the checks back for good; a
+// pause in the copies (a surge of claims holds them too) starts the count again
+const COPIES_FIRST_MS = 5 * 60_000
+// how often a check waiting for the copies looks again
+const COPIES_CHECK_MS = 250
 /**
  * One claim at a time, oldest first, as agreement-copies.ts sends copies: each check is taken by a lease
  * so two server processes never do the same one; the screenshot is fingerprinted in a low-priority
  * thread (or its hashes reused when the same bytes were seen before), matched against the other
  * claimants' through indexed hash bands, and recorded in one transaction. A file that is missing or
  * does not decode, or whose check was taken MAX_ATTEMPTS times without an outcome, is recorded as
- * unreadable, never tried again.
+ * unreadable, never tried again. Claims come first (backgroundLoop's quiet moment), then the claimants'
+ * e-mail copies (COPIES_FIRST_MS).
  */
 export function createDuplicateScreenshots({
   db,
   storage,
   hasher,
   logger,
+  requests,
+  copiesSending = () => false,
 }: {
   db: Kysely<Database>
   storage: ScreenshotStorage
   hasher: ScreenshotHasher
   logger: Logger
+  /** The server's requests, which the checks wait for (backgroundLoop's quietMoment). */
+  requests?: RequestActivity | undefined
+  /** Whether the claimants' e-mail copies are going out (AgreementCopies.sending): they go first. */
+  copiesSending?: () => boolean
 }): DuplicateScreenshots {
   // claims come first: a check waits for backgroundLoop's quiet moment
   const loop = backgroundLoop({
@@ -59,13 +75,27 @@ export function createDuplicateScreenshots({
     pollMs: POLL_MS,
     logger,
     failure: 'duplicate screenshot checks failed',
+    requests,
   })
+
+  // since when the checks have let copies go first, while copies have been going out without a pause
+  let copiesFirstSince: number | undefined
+  /** Waits while copies are going out, up to COPIES_FIRST_MS after the copies began to hold the checks. */
+  async function afterCopies(): Promise<void> {
+    while (!loop.isStopped() && copiesSending()) {
+      copiesFirstSince ??= Date.now()
+      if (Date.now() - copiesFirstSince >= COPIES_FIRST_MS) return
+      await sleep(COPIES_CHECK_MS)
+    }
+    copiesFirstSince = undefined
+  }
 
   async function checkDue(): Promise<void> {
     for (;;) {
       const due = await findDueChecks(db, BATCH)
       if (due.length === 0) return
       for (const check of due) {
+        await afterCopies()
         await loop.quietMoment()
         if (loop.isStopped()) return
         if (!(await leaseCheck(db, check, LEASE_MS))) continue
