@@ -6,6 +6,7 @@ import path from 'node:path'
 import readline from 'node:readline'
 import { parseArgs } from 'node:util'
 import lighthouse from 'lighthouse'
+import { chromiumPath, LAUNCH_ARGS } from '../tests/e2e/chromium.ts'
 
 // npm run bench:lighthouse [-- --runs 3] [--details] [--out DIR]
 // Starts the built server (server/start.ts, which rebuilds a stale client) on 127.0.0.1 with a throw-away
@@ -36,14 +37,6 @@ const BUDGETS: Record<Category, number | undefined> = {
   'best-practices': 95,
   seo: undefined,
 }
-const CHROME_FLAGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-]
 const START_TIMEOUT_MS = 240_000
 
 interface PageFigure {
@@ -196,15 +189,10 @@ async function startServer(): Promise<{ url: string }> {
 
 /** Chromium with a DevTools port for Lighthouse: CHROMIUM_PATH, else Debian's, else @sparticuz/chromium's. */
 async function startChrome(): Promise<{ port: number }> {
-  const executable =
-    process.env.CHROMIUM_PATH ??
-    (fs.existsSync('/usr/bin/chromium')
-      ? '/usr/bin/chromium'
-      : (await import('@sparticuz/chromium')).default.executablePath())
   const child = spawn(
-    await executable,
+    await chromiumPath(),
     [
-      ...CHROME_FLAGS,
+      ...LAUNCH_ARGS,
       '--remote-debugging-port=0',
       `--user-data-dir=${path.join(workDir, 'chrome')}`,
       'about:blank',

@@ -8,6 +8,7 @@ import { ensureClientBuild } from '../server/client-build.ts'
 import { readServerConfig } from '../server/config.ts'
 import { CLIENT_DIR, startServer } from '../server/main.ts'
 import { PROOF_OF_WORK_MAX_NUMBER } from '../server/proof-of-work/proof-of-work.ts'
+import { chromiumPath, LAUNCH_ARGS } from '../tests/e2e/chromium.ts'
 
 // npm run bench:proof-of-work [-- --runs 40]
 // Starts the server (PROOF_OF_WORK on, the built client) on a throw-away DATA_DIR, opens a claimant
@@ -24,21 +25,6 @@ if (!Number.isSafeInteger(runs) || runs < 1) {
 
 const BUDGET_MS = 1000
 const THROTTLING = 4
-const CHROME_FLAGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-]
-
-async function chromiumPath(): Promise<string> {
-  if (process.env.CHROMIUM_PATH) return process.env.CHROMIUM_PATH
-  if (fs.existsSync('/usr/bin/chromium')) return '/usr/bin/chromium'
-  const { default: sparticuz } = await import('@sparticuz/chromium')
-  return sparticuz.executablePath()
-}
 
 interface Solve {
   ms: number
@@ -60,7 +46,7 @@ const server = await startServer(
     LOG_LEVEL: 'silent',
   }),
 )
-const browser = await chromium.launch({ executablePath: await chromiumPath(), args: CHROME_FLAGS })
+const browser = await chromium.launch({ executablePath: await chromiumPath(), args: LAUNCH_ARGS })
 try {
   // the page's CSP allows no eval; onPage below runs the worker's file with new Function
   const page = await browser.newPage({ viewport: { width: 390, height: 844 }, bypassCSP: true })

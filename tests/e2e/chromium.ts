@@ -1,7 +1,8 @@
 import fs from 'node:fs'
 import { chromium, type BrowserServer } from 'playwright-core'
 
-const LAUNCH_ARGS = [
+/** Chromium's flags for the tests and the benches: headless, no sandbox (root in CI), no background traffic. */
+export const LAUNCH_ARGS = [
   '--headless',
   '--no-sandbox',
   '--disable-gpu',
@@ -11,7 +12,7 @@ const LAUNCH_ARGS = [
 ]
 
 /** CHROMIUM_PATH, else Debian's chromium, else the one @sparticuz/chromium ships in its npm package. */
-async function chromiumPath(): Promise<string> {
+export async function chromiumPath(): Promise<string> {
   if (process.env.CHROMIUM_PATH) return process.env.CHROMIUM_PATH
   if (fs.existsSync('/usr/bin/chromium')) return '/usr/bin/chromium'
   const { default: sparticuz } = await import('@sparticuz/chromium')
