@@ -1,4 +1,3 @@
-import { spawnSync } from 'node:child_process'
 import fs from 'node:fs'
 import path from 'node:path'
 import { loadAgreementTemplates } from '../server/agreements/agreement-templates.ts'
@@ -10,32 +9,22 @@ import { createValidatorModules, MINIFIED_VALIDATORS_DIR } from '../server/forms
 import { loadLanguages } from '../server/i18n/languages.ts'
 import { CLIENT_DIR } from '../server/main.ts'
 import { PROJECT_ROOT } from '../server/project-root.ts'
+import { compileServer } from './compile-server.ts'
 
 // `npm run build`: everything `npm run start:prod` needs, made with the development dependencies that
 // production goes without: the client (vite), the server compiled to JavaScript (tsc), and the
 // browser's validators minified (vite's minifier).
 const SERVER_OUT_DIR = path.join(PROJECT_ROOT, 'dist', 'server')
-/** Plain JavaScript files the compiled server starts as threads; tsc copies only what it compiles. */
-const THREAD_FILES = ['server/db/wal-checkpoint-worker.cjs', 'server/forms/minify-worker.mjs']
 
 const log = (message: string) => console.log(message)
 
 await ensureClientBuild(CLIENT_DIR, log)
 
 log('compiling the server (tsc -p tsconfig.build.json)…')
-fs.rmSync(SERVER_OUT_DIR, { recursive: true, force: true })
-const tsc = spawnSync(
-  process.execPath,
-  [path.join(PROJECT_ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json'],
-  { cwd: PROJECT_ROOT, stdio: 'inherit' },
-)
-if (tsc.status !== 0) {
-  console.error('the server did not compile: see the errors above')
+await compileServer(SERVER_OUT_DIR).catch((error: unknown) => {
+  console.error((error as Error).message)
   process.exit(1)
-}
-for (const file of THREAD_FILES) {
-  fs.copyFileSync(path.join(PROJECT_ROOT, file), path.join(SERVER_OUT_DIR, file))
-}
+})
 
 log('minifying the browser validators…')
 fs.rmSync(MINIFIED_VALIDATORS_DIR, { recursive: true, force: true })

@@ -28,13 +28,14 @@ try {
     const server = await startServer(config, { templates, forms, intake, languages, prepared: true })
     stopOnSignal(() => server.close())
   } else {
-    if (IS_COMPILED) {
+    if (process.env.SKIP_CLIENT_BUILD === '1') {
+      // dist/client is served as it is (built ahead of time, or an API-only test)
+    } else if (IS_COMPILED) {
       // npm run start:prod: the client was built with the server, by npm run build; no vite here
       if (!fs.existsSync(path.join(CLIENT_DIR, 'index.html'))) {
         throw new Error(`there is no built client in ${CLIENT_DIR}: run \`npm run build\` first`)
       }
-    } else if (process.env.SKIP_CLIENT_BUILD !== '1') {
-      // SKIP_CLIENT_BUILD=1 serves dist/client as it is (built ahead of time, or an API-only test)
+    } else {
       const { ensureClientBuild } = await import('./client-build.ts')
       await ensureClientBuild(CLIENT_DIR, (message) => console.log(message))
     }

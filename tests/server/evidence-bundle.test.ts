@@ -5,6 +5,7 @@ import path from 'node:path'
 import request from 'supertest'
 import yauzl from 'yauzl'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { productScript } from './compiled-product.ts'
 import {
   createTestContext,
   DIALECTS,
@@ -143,7 +144,7 @@ describe.each(DIALECTS)('%s: the evidence bundle of a claim', (dialect) => {
       const out = path.join(dir, 'from-the-command.zip')
       const result = spawnSync(
         process.execPath,
-        ['--import', 'tsx', 'scripts/evidence.ts', '--claim', String(claimId), '--out', out],
+        [...productScript('scripts/evidence'), '--claim', String(claimId), '--out', out],
         {
           cwd: ROOT,
           env: { ...process.env, DATA_DIR: ctx.dataDir, DATABASE_URL: '' },

@@ -7,6 +7,7 @@ import { FIRM_SETTINGS } from '../../src/firm-settings.ts'
 import { anchorLedgerHead } from '../../server/evidence/ledger-anchor.ts'
 import { createTestContext, makeClaimData, makePng, type TestContext } from './helpers.ts'
 import { signedAt, yearsAgo } from './signed-at.ts'
+import { productScript } from './compiled-product.ts'
 
 const ROOT = path.resolve(import.meta.dirname, '..', '..')
 
@@ -21,7 +22,7 @@ describe('npm run legal-hold, purge-expired and verify-evidence', () => {
   })
 
   function run(script: string, ...args: string[]) {
-    const result = spawnSync(process.execPath, ['--import', 'tsx', `scripts/${script}.ts`, ...args], {
+    const result = spawnSync(process.execPath, [...productScript(`scripts/${script}`), ...args], {
       cwd: ROOT,
       env: { ...process.env, DATA_DIR: ctx.dataDir, DATABASE_URL: '', EVIDENCE_KEY: '' },
       encoding: 'utf8',

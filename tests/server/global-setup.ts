@@ -5,6 +5,7 @@ import pg from 'pg'
 import type { TestProject } from 'vitest/node'
 import { createDb } from '../../server/db/create-db.ts'
 import { migrateToLatest } from '../../server/db/migrate.ts'
+import { compileProductForTests } from './compiled-product.ts'
 import { MIGRATED_TEMPLATE } from './postgres-template.ts'
 
 declare module 'vitest' {
@@ -38,8 +39,13 @@ async function createMigratedTemplate(adminUrl: string): Promise<void> {
   }
 }
 
-/** Starts one throw-away PostgreSQL (in a child process) for the whole run and hands its URL to the tests. */
+/**
+ * Starts one throw-away PostgreSQL (in a child process) for the whole run and hands its URL to the tests;
+ * meanwhile compiles the product the tests start as processes (compiled-product.ts).
+ */
 export default async function setup({ provide }: TestProject): Promise<() => Promise<void>> {
+  const compiled = compileProductForTests()
+  compiled.catch(() => undefined) // told where it is awaited, after PostgreSQL's start
   const child = spawn(
     process.execPath,
     ['--import', 'tsx', path.join(import.meta.dirname, 'postgres-process.ts')],
@@ -58,6 +64,7 @@ export default async function setup({ provide }: TestProject): Promise<() => Pro
   })
   await createMigratedTemplate(url)
   provide('postgresUrl', url)
+  await compiled
 
   return async () => {
     child.stdin.end()

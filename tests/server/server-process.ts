@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process'
 import path from 'node:path'
+import { productScript } from './compiled-product.ts'
 import { ADMIN_EMAIL, ADMIN_PASSWORD, TEST_PUBLIC_LIMITS } from './helpers.ts'
 
 const ROOT = path.resolve(import.meta.dirname, '..', '..')
@@ -25,8 +26,9 @@ process.once('exit', () => {
 })
 
 /**
- * The product as `npm start` runs it (`node --import tsx server/start.ts`) on 127.0.0.1 and a port the
- * system picks, without the client build (the API is all these tests use). Resolves once it listens.
+ * The product as `npm run start:prod` runs it, compiled (compiled-product.ts), on 127.0.0.1 and a port
+ * the system picks, without the client build (the API is all these tests use). Resolves once it listens.
+ * start.test.ts starts it from source as `npm start` does.
  */
 export async function startServerProcess({
   dataDir,
@@ -66,7 +68,7 @@ export async function startServerProcess({
   if (databaseUrl) env.DATABASE_URL = databaseUrl
   if (serverProcesses !== undefined) env.SERVER_PROCESSES = String(serverProcesses)
   Object.assign(env, settings)
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/start.ts'], {
+  const child = spawn(process.execPath, productScript('server/start'), {
     cwd: ROOT,
     env,
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -3,6 +3,7 @@ import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ADMIN_EMAIL, createTestContext, type TestContext } from './helpers.ts'
 import { mailsTo, plainTextOf } from './agreement-link.ts'
+import { productScript } from './compiled-product.ts'
 
 const ROOT = path.resolve(import.meta.dirname, '..', '..')
 
@@ -18,7 +19,7 @@ describe('npm run staff', () => {
   })
 
   function staff(...args: string[]) {
-    return spawnSync(process.execPath, ['--import', 'tsx', 'scripts/staff.ts', ...args], {
+    return spawnSync(process.execPath, [...productScript('scripts/staff'), ...args], {
       cwd: ROOT,
       env: { ...process.env, DATA_DIR: ctx.dataDir, DATABASE_URL: '', SMTP_URL: '', PUBLIC_URL: '' },
       encoding: 'utf8',
