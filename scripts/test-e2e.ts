@@ -15,11 +15,11 @@ import { PROJECT_ROOT } from '../server/project-root.ts'
 const SPEC_DIR = path.join(PROJECT_ROOT, 'tests', 'e2e')
 const VITEST = path.join(PROJECT_ROOT, 'node_modules', 'vitest', 'vitest.mjs')
 /**
- * The spec folders of each run but the last, which takes every other spec file, in about equal shares
- * of time: the claimant forms; the accessibility scans, the intake and the agreements; staff, security
- * and the rest.
+ * The spec folders (or top-level spec files) of each run but the last, which takes every other spec
+ * file, in about equal shares of time: the claimant forms; the accessibility scans, the intake, the
+ * agreements and the routes; staff, security and the rest.
  */
-const RUNS = [['step2'], ['accessibility', 'intake', 'agreements']]
+const RUNS = [['step2'], ['accessibility', 'intake', 'agreements', 'routing.spec.ts']]
 
 function specFiles(folder: string): string[] {
   return fs.readdirSync(folder, { withFileTypes: true }).flatMap((entry) => {
