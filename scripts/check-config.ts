@@ -4,6 +4,7 @@ import { loadAgreementTemplates } from '../server/agreements/agreement-templates
 import { FormConfigError, loadFormConfigs } from '../server/forms/load-form-configs.ts'
 import { loadIntakeConfig } from '../server/forms/load-intake-config.ts'
 import { loadLanguages } from '../server/i18n/languages.ts'
+import { loadReviewConfig, REVIEW_CONFIG_FILE } from '../server/review/load-review-config.ts'
 import { LOCALES } from '../src/translate.ts'
 
 // npm run check-config: the configs in FORMS_DIR (default forms/) as the server reads them at start-up,
@@ -14,12 +15,23 @@ try {
   const templates = loadAgreementTemplates()
   const forms = loadFormConfigs(formsDir, { agreementTemplates: templates })
   const intake = loadIntakeConfig(formsDir, { agreementTemplates: templates })
-  const { warnings } = loadLanguages({ formsDir, forms, intake })
+  const review = loadReviewConfig(formsDir)
+  const reviewFile = path.join(path.basename(formsDir), REVIEW_CONFIG_FILE)
+  const warnings = [
+    ...loadLanguages({ formsDir, forms, intake }).warnings,
+    ...Object.entries(review.reasons).flatMap(([name, reason]) =>
+      reason.freeText
+        ? []
+        : LOCALES.filter((locale) => !reason.text?.[locale]).map(
+            (locale) => `${reviewFile}: /reasons/${name}/text: no ${locale} text for the claimant`,
+          ),
+    ),
+  ]
   if (warnings.length > 0) {
     console.error(`incomplete translations:\n${warnings.map((warning) => `  ${warning}`).join('\n')}`)
     process.exit(1)
   }
-  console.log(`${forms.size} apps and the intake: every text in ${LOCALES.join(', ')}`)
+  console.log(`${forms.size} apps, the intake and the review: every text in ${LOCALES.join(', ')}`)
 } catch (error) {
   if (!(error instanceof FormConfigError || error instanceof AgreementSourcesError)) throw error
   console.error(error.message)

@@ -46,6 +46,9 @@ import { confirmationRoutes } from './confirmations/confirmation.routes.ts'
 import { guardPublicPost, type PublicDoor, type PublicLimits } from './public-doors.ts'
 import { createProofOfWork, type ProofOfWorkTuning } from './proof-of-work/proof-of-work.ts'
 import { proofOfWorkRoutes } from './proof-of-work/proof-of-work.routes.ts'
+import { loadReviewConfig } from './review/load-review-config.ts'
+import { reviewRoutes } from './review/review.routes.ts'
+import type { ReviewConfig } from '../src/review-config.ts'
 
 export interface AppDeps {
   db: Kysely<Database>
@@ -74,6 +77,8 @@ export interface AppDeps {
   proofOfWorkTuning?: Partial<ProofOfWorkTuning>
   /** Every config and text per language; read from ./forms when left out (tests). */
   languages?: Languages
+  /** forms/base/review.json of the forms folder (default: the project's). */
+  review?: ReviewConfig
   /** The browser's precompiled validators; compiled on first request when left out (tests). */
   validators?: ValidatorModules
   /** The built client (dist/client); left out in API-only tests. */
@@ -110,6 +115,7 @@ export function createApp({
   proofOfWork: isProofOfWorkOn,
   proofOfWorkTuning,
   languages = loadLanguages({ formsDir: DEFAULT_FORMS_DIR, forms, intake }),
+  review = loadReviewConfig(DEFAULT_FORMS_DIR),
   validators = createValidatorModules({ languages }),
   clientDir,
   trustProxy = ['loopback'],
@@ -188,6 +194,7 @@ export function createApp({
   staff.use(twoFactorRoutes({ db, audit, requireTwoFactor, mailer: staffMailer, twoFactorKey }))
   staff.use(dashboardRoutes({ db, forms, intake, storage, audit, languages, agreementPdfs }))
   staff.use(auditRoutes({ db, forms, audit }))
+  staff.use(reviewRoutes({ db, review, evidenceKey }))
   staff.use(militaryRoutes({ db }))
   app.use(staff)
   app.use(firmLogoRoutes())

@@ -22,6 +22,7 @@ import { startWalCheckpointer } from './db/wal-checkpointer.ts'
 import { loadFormConfigs } from './forms/load-form-configs.ts'
 import { loadIntakeConfig } from './forms/load-intake-config.ts'
 import { createValidatorModules } from './forms/validator-modules.ts'
+import { loadReviewConfig } from './review/load-review-config.ts'
 import { loadLanguages, logLanguageWarnings, type Languages } from './i18n/languages.ts'
 import { createLogger, type Logger } from './logger.ts'
 import { openEvidenceKey } from './evidence/open-evidence-key.ts'
@@ -61,6 +62,8 @@ export async function startServer(
     prepared?: boolean
   } = {},
 ): Promise<RunningServer> {
+  // a broken review config stops us before anything starts, as a broken form does
+  const review = loadReviewConfig(config.formsDir)
   // the browser's validators, compiled before anything else starts: a schema that fails stops us here
   const validators = createValidatorModules({ languages })
   await validators.compileAll()
@@ -136,6 +139,7 @@ export async function startServer(
   // the ledger's head, kept beside the key every minute and at close, and mailed to the admins daily
   const ledgerAnchor = ledgerAnchorLoop({ db, evidenceKey, dataDir: config.dataDir, staffMailer, logger })
   const app = createApp({
+    review,
     db,
     forms,
     intake,

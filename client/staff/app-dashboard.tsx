@@ -6,6 +6,7 @@ import { DailyChart } from './daily-chart.tsx'
 import { Pagination } from './pagination.tsx'
 import { appCsvUrl, fetchAppStats, fetchAppSubmissions } from './staff-api.ts'
 import { ClaimFilterSelects, filterParams, type ClaimFilterValues } from './claim-filters.tsx'
+import { ClaimReviewPanel } from './claim-review-panel.tsx'
 import { DuplicateScreenshots } from './duplicate-screenshots.tsx'
 import { StatCards } from './stat-cards.tsx'
 import { DetailsProblem, SubmissionDetails } from './submission-details.tsx'
@@ -182,6 +183,7 @@ export function AppDashboard({
             canExport={canExport}
             onClose={closeDetails}
           >
+            <ClaimReviewPanel claimId={details.claim.id} onUnauthorized={session.expired} />
             {details.claim.duplicateOf.length > 0 ? (
               <DuplicateScreenshots
                 submission={details.claim}

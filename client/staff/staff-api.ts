@@ -12,6 +12,7 @@ import type {
 } from '../../src/api/staff.ts'
 import type { RecoveryCodes, TwoFactorSetup, TwoFactorSetupRequired } from '../../src/api/staff-two-factor.ts'
 import { errorFromBody, errorFromResponse, fetchJson, startDownload } from '../http.ts'
+import type { ClaimReview } from '../../src/api/review.ts'
 
 export type {
   StaffAccountView,
@@ -179,4 +180,24 @@ export function isAbort(error: unknown): boolean {
 
 function appBase(slug: string): string {
   return `/api/staff/apps/${encodeURIComponent(slug)}`
+}
+
+/** A claim's review: its status, history and the moves open to this account. */
+export function fetchClaimReview({ id, signal }: { id: number; signal?: AbortSignal }): Promise<ClaimReview> {
+  return fetchJson<ClaimReview>(`/api/staff/claims/${id}/review`, signal ? { signal } : undefined)
+}
+
+/** Moves the claim's review; a move made meanwhile wins and this one is refused (409). */
+export function moveClaim({
+  id,
+  move,
+}: {
+  id: number
+  move: { to: string; reason?: string; reasonText?: string; note?: string; version: number }
+}): Promise<{ status: string; version: number }> {
+  return fetchJson(`/api/staff/claims/${id}/moves`, {
+    method: 'POST',
+    headers: { Accept: 'application/json', 'Content-Type': 'application/json' },
+    body: JSON.stringify(move),
+  })
 }

@@ -24,6 +24,29 @@ export interface ClaimsTable {
   confirmed_at: ColumnType<Date | string | null, never, string>
   confirmed_ip: ColumnType<string | null, never, string>
   confirmed_user_agent: ColumnType<string | null, never, string>
+  /** The review's status (forms/base/review.json), and the number of moves made to it. */
+  review_status: Generated<string>
+  review_version: Generated<number>
+}
+
+/** One move of a claim's review, who made it (null for the claimant or the server) and why. */
+export interface ClaimMovesTable {
+  id: Generated<number>
+  claim_id: number
+  app: string
+  /** epoch ms */
+  at: number
+  from_status: string
+  to_status: string
+  reason: string | null
+  /** The claimant-facing text a reviewer wrote for a free-text reason. */
+  reason_text: string | null
+  /** Internal: never shown to the claimant. */
+  note: string | null
+  account_id: number | null
+  actor: string | null
+  /** The audit entry (and so the ledger entry) of the move. */
+  audit_id: number | null
 }
 
 /** The agreement exactly as the claimant signed it; the database refuses updates. */
@@ -163,6 +186,8 @@ export interface StaffAccountAppsTable {
   account_id: number
   app: string
   can_export: number
+  /** 1: may decide the app's claims (approve, reject) and move them in bulk. */
+  can_decide: Generated<number>
 }
 
 export interface StaffRecoveryCodesTable {
@@ -339,6 +364,7 @@ export interface ScreenshotMatchesTable {
 
 export interface Database {
   claims: ClaimsTable
+  claim_moves: ClaimMovesTable
   evidence_ledger: EvidenceLedgerTable
   evidence_digests: EvidenceDigestsTable
   agreement_records: AgreementRecordsTable

@@ -2,7 +2,9 @@ import type { Insertable } from 'kysely'
 import type { RecordParts } from '../evidence/sealed-record.ts'
 import type { AgreementRecordsTable, ClaimsTable } from './database.ts'
 
-export type ClaimValues = Required<Omit<Insertable<ClaimsTable>, 'id' | 'legal_hold'>>
+export type ClaimValues = Required<
+  Omit<Insertable<ClaimsTable>, 'id' | 'legal_hold' | 'review_status' | 'review_version'>
+>
 export type AgreementRecordValues = Required<Omit<Insertable<AgreementRecordsTable>, 'id'>>
 
 /** A claim as it commits: its row, its signed record, its seal and its e-mail copy. */

@@ -125,7 +125,14 @@ export function sealOfParts({ before, after }: RecordParts, id: number): string 
 export function claimRecordFromRows(
   claim: Omit<
     Selectable<ClaimsTable>,
-    'created_at' | 'screenshot_key' | 'legal_hold' | 'confirmed_at' | 'confirmed_ip' | 'confirmed_user_agent'
+    | 'created_at'
+    | 'screenshot_key'
+    | 'legal_hold'
+    | 'confirmed_at'
+    | 'confirmed_ip'
+    | 'confirmed_user_agent'
+    | 'review_status'
+    | 'review_version'
   >,
   agreement: Omit<Selectable<AgreementRecordsTable>, 'id' | 'claim_id' | 'sha256'>,
 ): ClaimRecord {

@@ -1,5 +1,5 @@
 import type { Request, Response } from 'express'
-import type { Kysely } from 'kysely'
+import type { Kysely, Transaction } from 'kysely'
 import { clientAddress as addressOf } from '../client-address.ts'
 import type { Database } from '../db/database.ts'
 import { retryWhileLocked } from '../db/shared-transaction.ts'
@@ -20,6 +20,7 @@ export type AuditAction =
   | 'recovery_codes_regenerated'
   | 'legal_hold_set'
   | 'legal_hold_lifted'
+  | 'claim_moved'
   | AccountAction
 
 /** Changes to staff accounts; the detail names the target by e-mail, never a password or a link. */
@@ -49,29 +50,39 @@ export type RecordAudit = (entry: AuditEntry) => Promise<void>
 
 /** Writes each staff action to the audit log and seals it into the evidence ledger, in one transaction. */
 export function auditLog(db: Kysely<Database>, evidenceKey: Buffer): RecordAudit {
-  return ({ clientAddress, accountId, actor, app, action, detail }) =>
+  return async (entry) => {
     // another server process may hold SQLite's write lock
-    retryWhileLocked(() =>
-      db.transaction().execute(async (trx) => {
-        const row = {
-          at: new Date().toISOString(),
-          client_address: clientAddress,
-          app: app ?? null,
-          action,
-          detail: detail ?? null,
-          account_id: accountId ?? null,
-          actor: actor ?? null,
-        }
-        const { id } = await trx.insertInto('audit_log').values(row).returning('id').executeTakeFirstOrThrow()
-        await appendToLedger(trx, evidenceKey, [
-          {
-            kind: 'audit',
-            subject: subjectOf('audit', Number(id)),
-            seal: sealOf(auditRecordFromRow({ ...row, id })),
-          },
-        ])
-      }),
-    )
+    await retryWhileLocked(() => db.transaction().execute((trx) => writeAuditEntry(trx, evidenceKey, entry)))
+  }
+}
+
+/**
+ * One audit entry and its ledger entry, inside a transaction that also makes the change it tells of (a
+ * claim's move): both are kept or neither. Resolves to the entry's id.
+ */
+export async function writeAuditEntry(
+  trx: Transaction<Database>,
+  evidenceKey: Buffer,
+  { clientAddress, accountId, actor, app, action, detail }: AuditEntry,
+): Promise<number> {
+  const row = {
+    at: new Date().toISOString(),
+    client_address: clientAddress,
+    app: app ?? null,
+    action,
+    detail: detail ?? null,
+    account_id: accountId ?? null,
+    actor: actor ?? null,
+  }
+  const { id } = await trx.insertInto('audit_log').values(row).returning('id').executeTakeFirstOrThrow()
+  await appendToLedger(trx, evidenceKey, [
+    {
+      kind: 'audit',
+      subject: subjectOf('audit', Number(id)),
+      seal: sealOf(auditRecordFromRow({ ...row, id })),
+    },
+  ])
+  return Number(id)
 }
 
 /** Who acts in a request behind requireStaff: the signed-in account, from the client's address. */

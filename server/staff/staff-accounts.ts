@@ -57,11 +57,24 @@ export async function loadAccountView(db: Db, id: number): Promise<StaffAccountV
 export async function accountApps(db: Db, accountId: number): Promise<StaffAppAccess[]> {
   const rows = await db
     .selectFrom('staff_account_apps')
-    .select(['app', 'can_export'])
+    .select(['app', 'can_export', 'can_decide'])
     .where('account_id', '=', accountId)
     .orderBy('app')
     .execute()
-  return rows.map((row) => ({ app: row.app, canExport: Number(row.can_export) === 1 }))
+  return rows.map(appAccessFromRow)
+}
+
+/** An app access as the pages see it: canDecide only where granted. */
+export function appAccessFromRow(row: {
+  app: string
+  can_export: number
+  can_decide: number
+}): StaffAppAccess {
+  return {
+    app: row.app,
+    canExport: Number(row.can_export) === 1,
+    ...(Number(row.can_decide) === 1 ? { canDecide: true } : {}),
+  }
 }
 
 export interface NewAccount {
@@ -216,6 +229,7 @@ async function replaceApps(
         account_id: accountId,
         app: access.app,
         can_export: access.canExport ? 1 : 0,
+        can_decide: access.canDecide === true ? 1 : 0,
       })),
     )
     .execute()

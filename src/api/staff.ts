@@ -12,6 +12,8 @@ export type StaffRole = 'admin' | 'staff'
 export interface StaffAppAccess {
   app: string
   canExport: boolean
+  /** May decide the app's claims (approve, reject) and move them in bulk; left out: may not. */
+  canDecide?: boolean
 }
 
 /** A signed-in staff member as the pages see them. */
@@ -52,6 +54,13 @@ export type VisibleApps = 'every' | readonly string[]
 /** Whether the account may export the app's claims (CSV, evidence bundles). */
 export function canExportApp(account: Pick<StaffAccountView, 'role' | 'apps'>, app: string): boolean {
   return account.role === 'admin' || account.apps.some((access) => access.app === app && access.canExport)
+}
+
+/** Whether the account may decide the app's claims: approve or reject them, move them in bulk. */
+export function canDecideApp(account: Pick<StaffAccountView, 'role' | 'apps'>, app: string): boolean {
+  return (
+    account.role === 'admin' || account.apps.some((access) => access.app === app && access.canDecide === true)
+  )
 }
 
 /** A claim's answers as the claimant gave them, without the file and the signature. */

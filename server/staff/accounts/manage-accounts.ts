@@ -8,6 +8,7 @@ import { retryWhileLocked } from '../../db/shared-transaction.ts'
 import type { AuditAction } from '../audit-log.ts'
 import {
   accountApps,
+  appAccessFromRow,
   createAccount,
   enabledAdminIds,
   findAccountByEmail,
@@ -41,7 +42,10 @@ export async function listAccounts(db: Kysely<Database>): Promise<StaffAccountSu
     .orderBy('role')
     .orderBy('email')
     .execute()
-  const apps = await db.selectFrom('staff_account_apps').select(['account_id', 'app', 'can_export']).execute()
+  const apps = await db
+    .selectFrom('staff_account_apps')
+    .select(['account_id', 'app', 'can_export', 'can_decide'])
+    .execute()
   return rows.map((row) => ({
     id: Number(row.id),
     email: row.email,
@@ -49,7 +53,7 @@ export async function listAccounts(db: Kysely<Database>): Promise<StaffAccountSu
     role: row.role,
     apps: apps
       .filter((access) => Number(access.account_id) === Number(row.id))
-      .map((access) => ({ app: access.app, canExport: Number(access.can_export) === 1 }))
+      .map(appAccessFromRow)
       .sort((a, b) => a.app.localeCompare(b.app)),
     twoFactor: row.totp_secret !== null,
     disabled: row.disabled_at !== null,
@@ -210,7 +214,12 @@ async function assertNotLastAdmin(trx: Transaction<Database>, accountId: number)
 /** 'role staff, apps brigit (export), earnin' */
 export function describeAccess({ role, apps }: { role: string; apps: StaffAppAccess[] }): string {
   if (role === 'admin') return 'role admin'
-  const list = apps.map(({ app, canExport }) => (canExport ? `${app} (export)` : app)).join(', ')
+  const list = apps
+    .map(({ app, canExport, canDecide }) => {
+      const rights = [canExport && 'export', canDecide && 'decide'].filter(Boolean)
+      return rights.length > 0 ? `${app} (${rights.join(', ')})` : app
+    })
+    .join(', ')
   return `role ${role}, apps ${list || 'none'}`
 }
 

@@ -1,0 +1,203 @@
+import { useId, useState, type FormEvent } from 'react'
+import type { ClaimReview } from '../../src/api/review.ts'
+import { MAX_REVIEW_NOTE_LENGTH } from '../../src/review-config.ts'
+import { formatDateTime } from './format.ts'
+import { fetchClaimReview, isUnauthorized, moveClaim } from './staff-api.ts'
+import { useStaffResource } from './use-staff-resource.ts'
+
+/**
+ * A claim's review in its details: the status, the moves this account may make (with a reason where
+ * the status needs one, and an internal note) and the history of every move. A move another reviewer
+ * made meanwhile wins: the refusal says so and the review is loaded again.
+ */
+export function ClaimReviewPanel({
+  claimId,
+  onUnauthorized,
+}: {
+  claimId: number
+  onUnauthorized: () => void
+}) {
+  const [loads, setLoads] = useState(0)
+  const review = useStaffResource({
+    key: `${claimId}:${loads}`,
+    load: (signal) => fetchClaimReview({ id: claimId, signal }),
+    onUnauthorized,
+  })
+  const [outcome, setOutcome] = useState<{ kind: 'done' | 'refused'; message: string }>()
+  return (
+    <div className="claim-review">
+      <h3>Review</h3>
+      {review.status === 'failed' ? (
+        <p className="alert" role="alert">
+          The claim&apos;s review could not be loaded: {review.message}.
+        </p>
+      ) : review.data === undefined ? (
+        <p>Loading the review…</p>
+      ) : (
+        <>
+          <p>
+            Status: <strong>{review.data.statusLabels[review.data.status] ?? review.data.status}</strong>
+          </p>
+          {review.data.moves.length > 0 ? (
+            <MoveForm
+              key={`${claimId}:${review.data.version}`}
+              review={review.data}
+              onMoved={(message) => {
+                setOutcome({ kind: 'done', message })
+                setLoads((n) => n + 1)
+              }}
+              onRefused={(message) => {
+                setOutcome({ kind: 'refused', message })
+                setLoads((n) => n + 1)
+              }}
+              onUnauthorized={onUnauthorized}
+            />
+          ) : (
+            <p>
+              A reviewer cannot move a claim on from{' '}
+              {review.data.statusLabels[review.data.status] ?? review.data.status}.
+            </p>
+          )}
+          {outcome ? (
+            <p
+              className={outcome.kind === 'refused' ? 'alert' : 'move-outcome'}
+              role={outcome.kind === 'refused' ? 'alert' : 'status'}
+            >
+              {outcome.message}
+            </p>
+          ) : null}
+          <History review={review.data} />
+        </>
+      )}
+    </div>
+  )
+}
+
+function MoveForm({
+  review,
+  onMoved,
+  onRefused,
+  onUnauthorized,
+}: {
+  review: ClaimReview
+  onMoved: (message: string) => void
+  onRefused: (message: string) => void
+  onUnauthorized: () => void
+}) {
+  const id = useId()
+  // nothing is chosen for the reviewer: a decision is never one key press away
+  const [to, setTo] = useState('')
+  const [reason, setReason] = useState('')
+  const [reasonText, setReasonText] = useState('')
+  const [note, setNote] = useState('')
+  const [isSending, setIsSending] = useState(false)
+  const target = review.moves.find((move) => move.to === to)
+  const freeText = review.reasons.find((each) => each.name === reason)?.freeText === true
+
+  async function submit(event: FormEvent) {
+    event.preventDefault()
+    if (!target) return
+    setIsSending(true)
+    try {
+      await moveClaim({
+        id: review.claimId,
+        move: {
+          to: target.to,
+          version: review.version,
+          ...(reason ? { reason } : {}),
+          ...(freeText ? { reasonText } : {}),
+          ...(note.trim() ? { note } : {}),
+        },
+      })
+      onMoved(`Claim ${review.claimId} moved to ${target.label}.`)
+    } catch (error) {
+      if (isUnauthorized(error)) return onUnauthorized()
+      onRefused(`The move was not made: ${error instanceof Error ? error.message : String(error)}.`)
+    } finally {
+      setIsSending(false)
+    }
+  }
+
+  return (
+    <form className="move-form" onSubmit={(event) => void submit(event)}>
+      <fieldset>
+        <legend>Move to</legend>
+        {review.moves.map((move) => (
+          <label key={move.to} className="move-choice">
+            <input
+              type="radio"
+              name={`${id}-to`}
+              value={move.to}
+              checked={move.to === to}
+              required
+              onChange={() => setTo(move.to)}
+            />
+            {move.label}
+          </label>
+        ))}
+      </fieldset>
+      <label htmlFor={`${id}-reason`}>Reason{target?.needsReason ? '' : ' (optional)'}</label>
+      <select
+        id={`${id}-reason`}
+        className="form-control"
+        value={reason}
+        required={target?.needsReason === true}
+        onChange={(event) => setReason(event.target.value)}
+      >
+        <option value="">{target?.needsReason ? 'Choose a reason' : 'No reason'}</option>
+        {review.reasons.map((each) => (
+          <option key={each.name} value={each.name}>
+            {each.label}
+          </option>
+        ))}
+      </select>
+      {freeText ? (
+        <>
+          <label htmlFor={`${id}-reason-text`}>What the claimant is told</label>
+          <textarea
+            id={`${id}-reason-text`}
+            className="form-control"
+            value={reasonText}
+            required
+            maxLength={MAX_REVIEW_NOTE_LENGTH}
+            onChange={(event) => setReasonText(event.target.value)}
+          />
+        </>
+      ) : null}
+      <label htmlFor={`${id}-note`}>Internal note (never shown to the claimant, optional)</label>
+      <textarea
+        id={`${id}-note`}
+        className="form-control"
+        value={note}
+        maxLength={MAX_REVIEW_NOTE_LENGTH}
+        onChange={(event) => setNote(event.target.value)}
+      />
+      <button type="submit" className="primary" disabled={isSending}>
+        {isSending ? 'Moving…' : target ? `Move to ${target.label}` : 'Move'}
+      </button>
+    </form>
+  )
+}
+
+function History({ review }: { review: ClaimReview }) {
+  const label = (status: string) => review.statusLabels[status] ?? status
+  const reasonLabel = (name: string) => review.reasons.find((each) => each.name === name)?.label ?? name
+  if (review.history.length === 0) return <p>No move yet: the claim is as it arrived.</p>
+  return (
+    <>
+      <h4>History</h4>
+      <ol className="review-history">
+        {review.history.map((move, i) => (
+          <li key={i}>
+            <span className="review-when">{formatDateTime(move.at)}</span> {label(move.from)} →{' '}
+            {label(move.to)}
+            {move.reason ? `, ${reasonLabel(move.reason)}` : ''}
+            {move.reasonText ? ` (“${move.reasonText}”)` : ''}, by{' '}
+            {move.actor ?? 'the claimant or the server'}
+            {move.note ? <p className="review-note">Note: {move.note}</p> : null}
+          </li>
+        ))}
+      </ol>
+    </>
+  )
+}

@@ -1,0 +1,54 @@
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { allowedMoves } from '../../src/review-config.ts'
+import { loadReviewConfig } from './load-review-config.ts'
+
+const FORMS_DIR = path.resolve(import.meta.dirname, '..', '..', 'forms')
+
+/** A forms folder whose base/review.json is the project's, changed by `change`. */
+function formsWith(change: (config: Record<string, unknown>) => void): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'review-config-'))
+  fs.mkdirSync(path.join(dir, 'base'))
+  const config = JSON.parse(fs.readFileSync(path.join(FORMS_DIR, 'base', 'review.json'), 'utf8'))
+  change(config)
+  fs.writeFileSync(path.join(dir, 'base', 'review.json'), JSON.stringify(config))
+  return dir
+}
+
+describe('loadReviewConfig', () => {
+  it("reads the project's statuses, with the moves a reviewer, a claimant and the server may make", () => {
+    const review = loadReviewConfig(FORMS_DIR)
+    expect(review.initial).toBe('received')
+    expect(review.curePeriodDays).toBe(14)
+    expect(allowedMoves(review, 'in_review')).toEqual(['approved', 'deficient', 'rejected'])
+    expect(allowedMoves(review, 'deficient')).toEqual([])
+    expect(allowedMoves(review, 'deficient', 'claimant')).toEqual(['cured'])
+    expect(allowedMoves(review, 'deficient', 'system')).toEqual(['not_cured'])
+    expect(review.reasons.screenshot_unreadable?.text?.es).toMatch(/captura de pantalla/)
+  })
+
+  it('refuses a config whose moves name unknown statuses or whose reason has no text, listing every problem', () => {
+    const dir = formsWith((config) => {
+      ;(config.moves as unknown[]).push({ from: 'in_review', to: 'archived' })
+      config.initial = 'new'
+      ;(config.reasons as Record<string, unknown>).mystery = { label: 'Mystery' }
+    })
+    expect(() => loadReviewConfig(dir)).toThrow(
+      [
+        'invalid form config:',
+        `  ${path.basename(dir)}/base/review.json: /initial: unknown status "new"`,
+        `  ${path.basename(dir)}/base/review.json: /moves/9/to: unknown status "archived"`,
+        `  ${path.basename(dir)}/base/review.json: /reasons/mystery: needs an English text for the claimant, or "freeText": true`,
+      ].join('\n'),
+    )
+  })
+
+  it('refuses a config of the wrong shape, naming where', () => {
+    const dir = formsWith((config) => {
+      config.curePeriodDays = 0
+    })
+    expect(() => loadReviewConfig(dir)).toThrow(/review\.json: \/curePeriodDays must be >= 1/)
+  })
+})

@@ -1,0 +1,180 @@
+import type { Kysely } from 'kysely'
+import { AppError } from '../../src/app-error.ts'
+import { allowedMoves, MAX_REVIEW_NOTE_LENGTH, type ReviewConfig } from '../../src/review-config.ts'
+import type { Database } from '../db/database.ts'
+import { retryWhileLocked } from '../db/shared-transaction.ts'
+import { writeAuditEntry } from '../staff/audit-log.ts'
+
+/** A reviewer's move of one claim, as the dashboard sends it. */
+export interface ClaimMove {
+  to: string
+  reason?: string | undefined
+  /** The claimant-facing text of a free-text reason ("other"). */
+  reasonText?: string | undefined
+  /** Internal, never shown to the claimant. */
+  note?: string | undefined
+  /** The claim's review version the reviewer saw: a move made meanwhile wins, and this one is refused. */
+  version: number
+}
+
+/** Who moves the claim, and what they may do with its app. */
+export interface Reviewer {
+  clientAddress: string
+  accountId: number
+  actor: string
+  mayDecide(app: string): boolean
+  maySee(app: string): boolean
+}
+
+export interface MovedClaim {
+  status: string
+  version: number
+}
+
+/** Checks a move's shape against the review config before anything is read: each fault a 400. */
+export function parseClaimMove(body: unknown, review: ReviewConfig): ClaimMove {
+  const input = (body ?? {}) as Record<string, unknown>
+  const statuses = Object.keys(review.statuses)
+  const reasons = Object.keys(review.reasons)
+  const { to, reason, reasonText, note, version } = input
+  if (typeof to !== 'string' || !statuses.includes(to)) {
+    throw badRequest(`unknown status "${String(to)}": use one of ${statuses.join(', ')}`)
+  }
+  if (reason !== undefined && (typeof reason !== 'string' || !reasons.includes(reason))) {
+    throw badRequest(`unknown reason "${String(reason)}": use one of ${reasons.join(', ')}`)
+  }
+  if (review.statuses[to]!.needsReason && reason === undefined) {
+    throw badRequest(`a move to ${to} needs a reason: one of ${reasons.join(', ')}`)
+  }
+  for (const [name, text] of [
+    ['note', note],
+    ['reasonText', reasonText],
+  ] as const) {
+    if (text === undefined) continue
+    if (typeof text !== 'string') throw badRequest(`"${name}" must be text`)
+    if (text.length > MAX_REVIEW_NOTE_LENGTH) {
+      throw badRequest(`the ${name === 'note' ? 'note' : 'reason text'} is over 2,000 characters`)
+    }
+  }
+  const freeText = typeof reason === 'string' && review.reasons[reason]!.freeText === true
+  if (freeText && (typeof reasonText !== 'string' || reasonText.trim() === '')) {
+    throw badRequest(`the reason "${reason}" needs a text for the claimant (reasonText)`)
+  }
+  if (!Number.isSafeInteger(version) || (version as number) < 0) {
+    throw badRequest('"version" must be the claim\'s review version, a whole number')
+  }
+  return {
+    to,
+    reason: reason as string | undefined,
+    reasonText: freeText ? (reasonText as string).trim() : undefined,
+    note: typeof note === 'string' && note.trim() !== '' ? note.trim() : undefined,
+    version: version as number,
+  }
+}
+
+/**
+ * Moves one claim's review, if the config allows the move from its status and the claim is still at
+ * the version the reviewer saw; the move, its audit entry and the audit's ledger entry are written in
+ * one transaction with the claim's new status. Refuses with 404 (no such claim, or one the reviewer
+ * may not see), 409 (moved meanwhile, or a move the config does not allow) or 403 (a decision without
+ * the app's decide right).
+ */
+export async function moveClaim({
+  db,
+  evidenceKey,
+  review,
+  claimId,
+  move,
+  reviewer,
+}: {
+  db: Kysely<Database>
+  evidenceKey: Buffer
+  review: ReviewConfig
+  claimId: number
+  move: ClaimMove
+  reviewer: Reviewer
+}): Promise<MovedClaim> {
+  // another server process may hold SQLite's write lock
+  return retryWhileLocked(() =>
+    db.transaction().execute(async (trx) => {
+      const claim = await trx
+        .selectFrom('claims')
+        .select(['app', 'review_status', 'review_version'])
+        .where('id', '=', claimId)
+        .executeTakeFirst()
+      if (!claim || !reviewer.maySee(claim.app)) {
+        throw new AppError('NOT_FOUND', { status: 404, message: `no claim "${claimId}"` })
+      }
+      const from = claim.review_status
+      const version = Number(claim.review_version)
+      if (version !== move.version) throw movedMeanwhile(from, version)
+      const allowed = allowedMoves(review, from, 'staff')
+      if (!allowed.includes(move.to)) {
+        throw new AppError('CONFLICT', {
+          status: 409,
+          message:
+            allowed.length === 0
+              ? `a claim in ${from} cannot be moved by a reviewer`
+              : `a claim in ${from} can move to ${allowed.join(', ')}, not ${move.to}`,
+        })
+      }
+      if (review.statuses[move.to]!.decision && !reviewer.mayDecide(claim.app)) {
+        throw new AppError('FORBIDDEN', {
+          status: 403,
+          message: `moving a claim to ${move.to} needs the app's decide right, which an admin grants`,
+        })
+      }
+      const updated = await trx
+        .updateTable('claims')
+        .set({ review_status: move.to, review_version: version + 1 })
+        .where('id', '=', claimId)
+        .where('review_version', '=', version)
+        .executeTakeFirst()
+      if (Number(updated.numUpdatedRows) !== 1) {
+        // PostgreSQL: another transaction moved it between the read and the update
+        const now = await trx
+          .selectFrom('claims')
+          .select(['review_status', 'review_version'])
+          .where('id', '=', claimId)
+          .executeTakeFirstOrThrow()
+        throw movedMeanwhile(now.review_status, Number(now.review_version))
+      }
+      const auditId = await writeAuditEntry(trx, evidenceKey, {
+        clientAddress: reviewer.clientAddress,
+        accountId: reviewer.accountId,
+        actor: reviewer.actor,
+        app: claim.app,
+        action: 'claim_moved',
+        detail: `claim ${claimId}: ${from} → ${move.to}${move.reason ? ` (${move.reason})` : ''}`,
+      })
+      await trx
+        .insertInto('claim_moves')
+        .values({
+          claim_id: claimId,
+          app: claim.app,
+          at: Date.now(),
+          from_status: from,
+          to_status: move.to,
+          reason: move.reason ?? null,
+          reason_text: move.reasonText ?? null,
+          note: move.note ?? null,
+          account_id: reviewer.accountId,
+          actor: reviewer.actor,
+          audit_id: auditId,
+        })
+        .execute()
+      return { status: move.to, version: version + 1 }
+    }),
+  )
+}
+
+function movedMeanwhile(status: string, version: number): AppError {
+  return new AppError('CONFLICT', {
+    status: 409,
+    message: `the claim was moved meanwhile: it is now ${status} (version ${version}); reload it and try again`,
+  })
+}
+
+function badRequest(message: string): AppError {
+  return new AppError('BAD_REQUEST', { status: 400, message })
+}

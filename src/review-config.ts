@@ -1,0 +1,41 @@
+import type { Locale } from './translate.ts'
+
+/** Who may make a move: a reviewer in the dashboard, the claimant curing their claim, or the server itself. */
+export type MoveActor = 'staff' | 'claimant' | 'system'
+
+export interface ReviewStatus {
+  label: string
+  /** Moving a claim here decides it: only an admin or an account with the app's "decide" right may. */
+  decision?: boolean
+  /** A move here must name one of the reasons. */
+  needsReason?: boolean
+}
+
+export interface ReviewReason {
+  label: string
+  /** What the claimant is told, in each language; left out for a reason whose text the reviewer writes. */
+  text?: Partial<Record<Locale, string>>
+  /** The reviewer writes the claimant-facing text (reasonText) with the move. */
+  freeText?: boolean
+}
+
+/** forms/base/review.json: the statuses of a claim's review, the moves between them, and their reasons. */
+export interface ReviewConfig {
+  /** Days a claimant has to cure a deficient claim. */
+  curePeriodDays: number
+  /** Every new claim's status. */
+  initial: string
+  statuses: Record<string, ReviewStatus>
+  moves: { from: string; to: string; by?: MoveActor }[]
+  reasons: Record<string, ReviewReason>
+}
+
+/** The longest note or free-text reason a move takes. */
+export const MAX_REVIEW_NOTE_LENGTH = 2000
+
+/** The statuses `actor` may move a claim to from `from`, in the config's order. */
+export function allowedMoves(config: ReviewConfig, from: string, actor: MoveActor = 'staff'): string[] {
+  return config.moves
+    .filter((move) => move.from === from && (move.by ?? 'staff') === actor)
+    .map((move) => move.to)
+}
