@@ -13,7 +13,7 @@ import { claimSignedRecord } from '../agreements/signed-record.ts'
 import type { Database } from '../db/database.ts'
 import type { ScreenshotStorage } from '../uploads/screenshot-storage.ts'
 import { subjectOf } from './ledger.ts'
-import { claimRecordFromRows, recordText } from './sealed-record.ts'
+import { auditRecordFromRow, claimRecordFromRows, recordText } from './sealed-record.ts'
 
 /** One file of a bundle: its name in the ZIP and its bytes. */
 export interface BundleFile {
@@ -24,7 +24,8 @@ export interface BundleFile {
 /**
  * What a firm hands over to prove one claimant's signing: the agreement PDF (with its audit page),
  * the stored HTML, the signature PNG, the screenshot, record.json (the sealed record, canonical),
- * ledger.json (the claim's ledger entries with the entries on either side) and VERIFY.txt.
+ * ledger.json (the claim's ledger entries with the entries on either side), review.json (its review
+ * status and every move, each with its sealed audit record and ledger entry) and VERIFY.txt.
  */
 export async function evidenceBundleFiles({
   db,
@@ -89,6 +90,10 @@ export async function evidenceBundleFiles({
       name: 'ledger.json',
       bytes: Buffer.from(`${JSON.stringify(await ledgerAround(db, { claimId, visibleApps }), null, 2)}\n`),
     },
+    {
+      name: 'review.json',
+      bytes: Buffer.from(`${JSON.stringify(await reviewHistory(db, claim), null, 2)}\n`),
+    },
     { name: 'VERIFY.txt', bytes: Buffer.from(verifyText(claimId, extension), 'utf8') },
   ]
   await recordDownload({ app: claim.app, action: 'evidence_download', detail: `claim ${claimId}` })
@@ -129,6 +134,54 @@ async function ledgerAround(
     if (entry.subject === subject || seen.has(entry.subject)) return { ...entry, seq }
     return { seq, prev_hash: entry.prev_hash, hash: entry.hash, hmac: entry.hmac }
   })
+}
+
+/**
+ * The claim's review status and its moves, oldest first. Each move carries the audit record it was
+ * sealed as (canonical text: its SHA-256 is the ledger entry's seal) and that ledger entry. Reviewers'
+ * internal notes stay out: the bundle is handed to others.
+ */
+async function reviewHistory(db: Kysely<Database>, claim: { id: number; review_status: string }) {
+  const moves = await db
+    .selectFrom('claim_moves')
+    .select(['at', 'from_status', 'to_status', 'reason', 'reason_text', 'actor', 'audit_id'])
+    .where('claim_id', '=', Number(claim.id))
+    .orderBy('id')
+    .execute()
+  const auditIds = moves.flatMap((move) => (move.audit_id === null ? [] : [Number(move.audit_id)]))
+  const audits =
+    auditIds.length === 0
+      ? []
+      : await db.selectFrom('audit_log').selectAll().where('id', 'in', auditIds).execute()
+  const entries =
+    auditIds.length === 0
+      ? []
+      : await db
+          .selectFrom('evidence_ledger')
+          .selectAll()
+          .where(
+            'subject',
+            'in',
+            auditIds.map((id) => subjectOf('audit', id)),
+          )
+          .execute()
+  return {
+    status: claim.review_status,
+    moves: moves.map((move) => {
+      const audit = audits.find((row) => Number(row.id) === Number(move.audit_id))
+      const entry = entries.find((row) => row.subject === subjectOf('audit', Number(move.audit_id)))
+      return {
+        at: new Date(Number(move.at)).toISOString(),
+        from: move.from_status,
+        to: move.to_status,
+        reason: move.reason,
+        reasonText: move.reason_text,
+        by: move.actor,
+        sealedRecord: audit ? recordText(auditRecordFromRow(audit)) : null,
+        ledgerEntry: entry ? { ...entry, seq: Number(entry.seq) } : null,
+      }
+    }),
+  }
 }
 
 /** Which of these ledger subjects the reader may see whole: every one for 'every', else claims of their apps. */
@@ -189,6 +242,11 @@ Every hash below is SHA-256, written as 64 hexadecimal characters. On Linux and 
 
 5. agreement.pdf is the agreement as the claimant can download it, with its audit page (time, IP
    address, user agent, the HTML's SHA-256, the template version).
+
+6. review.json is the claim's review: its status now and every move (from, to, reason, by whom).
+   Each move's "sealedRecord" is the staff action as the firm sealed it, canonical like record.json:
+   its SHA-256 (printf %s, no newline) is the "seal" of the move's "ledgerEntry", whose hash and hmac
+   check as in 3 and 4. A reviewer's internal notes are not in the bundle.
 `
 }
 

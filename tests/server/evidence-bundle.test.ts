@@ -7,6 +7,7 @@ import yauzl from 'yauzl'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { productScript } from './compiled-product.ts'
 import {
+  ADMIN_EMAIL,
   createTestContext,
   DIALECTS,
   loginStaff,
@@ -93,6 +94,7 @@ describe.each(DIALECTS)('%s: the evidence bundle of a claim', (dialect) => {
       'screenshot.png',
       'record.json',
       'ledger.json',
+      'review.json',
       'VERIFY.txt',
     ])
 
@@ -123,6 +125,59 @@ describe.each(DIALECTS)('%s: the evidence bundle of a claim', (dialect) => {
     )
     expect(fs.readFileSync(path.join(dir, 'agreement.pdf')).subarray(0, 5).toString('latin1')).toBe('%PDF-')
     expect(fs.readFileSync(path.join(dir, 'VERIFY.txt'), 'utf8')).toContain('sha256sum record.json')
+  })
+
+  it("holds the claim's review: every move with its sealed audit record and ledger entry, without the notes", async () => {
+    const filed = await request(ctx.app)
+      .post('/api/forms/brigit/submissions')
+      .field(
+        'data',
+        JSON.stringify(makeClaimData({ phoneNumber: '(415) 555-0177', email: 'moved@example.com' })),
+      )
+      .attach('screenshot', makePng({ width: 40, height: 30 }), 'statement.png')
+      .expect(201)
+    const moved = Number(filed.body.id)
+    const moveTo = (body: Record<string, unknown>) =>
+      request(ctx.app)
+        .post(`/api/staff/claims/${moved}/moves`)
+        .set({ Host: SITE, Origin: `http://${SITE}`, Cookie: cookie })
+        .send(body)
+        .expect(200)
+    await moveTo({ to: 'in_review', version: 0 })
+    await moveTo({ to: 'deficient', reason: 'name_differs', note: 'internal: called her twice', version: 1 })
+
+    const into = fs.mkdtempSync(path.join(dir, 'review-'))
+    await unzip((await downloadBundle(moved).expect(200)).body as Buffer, into)
+    const text = fs.readFileSync(path.join(into, 'review.json'), 'utf8')
+    expect(text).not.toContain('called her twice')
+    const review = JSON.parse(text) as {
+      status: string
+      moves: {
+        from: string
+        to: string
+        reason: string | null
+        by: string
+        sealedRecord: string
+        ledgerEntry: { seal: string; kind: string }
+      }[]
+    }
+    expect(review.status).toBe('deficient')
+    expect(review.moves.map(({ from, to, reason, by }) => ({ from, to, reason, by }))).toEqual([
+      { from: 'received', to: 'in_review', reason: null, by: ADMIN_EMAIL },
+      { from: 'in_review', to: 'deficient', reason: 'name_differs', by: ADMIN_EMAIL },
+    ])
+    for (const move of review.moves) {
+      // printf %s RECORD | sha256sum, as VERIFY.txt says
+      const recordFile = path.join(into, 'move-record.txt')
+      fs.writeFileSync(recordFile, move.sealedRecord)
+      expect(sha256sum(recordFile)).toBe(move.ledgerEntry.seal)
+      expect(move.ledgerEntry.kind).toBe('audit')
+      expect(JSON.parse(move.sealedRecord)).toMatchObject({
+        kind: 'audit',
+        action: 'claim_moved',
+        actor: ADMIN_EMAIL,
+      })
+    }
   })
 
   it('puts each download in the audit log, and refuses one without a session or for no claim', async () => {

@@ -43,7 +43,8 @@ export function AccessFields({
         <fieldset className="form-group" aria-describedby={appsHelpId}>
           <legend className="control-label">Apps</legend>
           <p id={appsHelpId} className="field-help">
-            The dashboards this person may see, and whether they may export each one&apos;s claims.
+            The dashboards this person may see, and whether they may export each one&apos;s claims and decide
+            them (approve or reject).
           </p>
           <ul className="access-apps">
             {apps.map((app) => {
@@ -70,12 +71,25 @@ export function AccessFields({
                       name={`export-${app.slug}`}
                       disabled={access === undefined}
                       checked={access?.canExport ?? false}
-                      onChange={(event) =>
-                        setApp(app.slug, { app: app.slug, canExport: event.target.checked })
-                      }
+                      onChange={(event) => setApp(app.slug, { ...access!, canExport: event.target.checked })}
                     />
                     <span>
                       Export<span className="visually-hidden"> {app.name}</span>
+                    </span>
+                  </label>
+                  <label className="check-option export">
+                    <input
+                      type="checkbox"
+                      name={`decide-${app.slug}`}
+                      disabled={access === undefined}
+                      checked={access?.canDecide ?? false}
+                      onChange={(event) => {
+                        const { canDecide: _was, ...rest } = access!
+                        setApp(app.slug, event.target.checked ? { ...rest, canDecide: true } : rest)
+                      }}
+                    />
+                    <span>
+                      Decide<span className="visually-hidden"> {app.name}</span>
                     </span>
                   </label>
                 </li>

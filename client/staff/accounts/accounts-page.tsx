@@ -106,7 +106,10 @@ function Accounts({ session }: { session: StaffSession }) {
                       {account.role === 'admin'
                         ? 'All apps'
                         : account.apps
-                            .map(({ app, canExport }) => `${appName(app)}${canExport ? ' (export)' : ''}`)
+                            .map(({ app, canExport, canDecide }) => {
+                              const rights = [canExport && 'export', canDecide && 'decide'].filter(Boolean)
+                              return `${appName(app)}${rights.length > 0 ? ` (${rights.join(', ')})` : ''}`
+                            })
                             .join(', ') || 'None'}
                     </td>
                     <td>{account.twoFactor ? 'On' : 'Off'}</td>

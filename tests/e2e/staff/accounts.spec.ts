@@ -3,7 +3,7 @@ import { inject } from 'vitest'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { invitationTo } from '../../server/agreement-link.ts'
 import { axeViolations } from '../accessibility/axe.ts'
-import { baseUrl, connectBrowser, queryDb, shown, staffSessionCookies } from '../browser.ts'
+import { baseUrl, connectBrowser, keepScreenshot, queryDb, shown, staffSessionCookies } from '../browser.ts'
 import { tabTo, typeText } from '../keyboard.ts'
 
 const PARALEGAL = 'paula.paralegal@e2e.test'
@@ -28,10 +28,19 @@ describe('an admin invites a paralegal with brigit only', () => {
     await adminPage.getByLabel('Email', { exact: true }).fill(PARALEGAL)
     await adminPage.getByLabel('Name', { exact: true }).fill('Paula Paralegal')
     await adminPage.getByRole('checkbox', { name: 'Brigit', exact: true }).check()
+    await adminPage.getByRole('checkbox', { name: 'Decide Brigit' }).check()
+    await keepScreenshot(adminPage, 'accounts-invite-1280')
     await adminPage.getByRole('button', { name: 'Send invitation' }).click()
     expect(await shown(adminPage.getByText(`Invitation sent to ${PARALEGAL}`))).toMatch(/48 hours/)
     const row = adminPage.getByRole('row', { name: new RegExp(PARALEGAL) })
-    expect(await shown(row)).toMatch(/Brigit.*Invited/s)
+    expect(await shown(row)).toMatch(/Brigit \(decide\).*Invited/s)
+    expect(
+      queryDb<{ app: string; can_export: number; can_decide: number }>(
+        `SELECT app, can_export, can_decide FROM staff_account_apps
+         WHERE account_id = (SELECT id FROM staff_accounts WHERE email = ?)`,
+        PARALEGAL,
+      ),
+    ).toEqual([{ app: 'brigit', can_export: 0, can_decide: 1 }])
     await admin.close()
 
     const paralegal = await browser.newContext({ viewport: { width: 390, height: 844 } })
