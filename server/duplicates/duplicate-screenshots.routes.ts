@@ -1,6 +1,5 @@
 import { Router } from 'express'
 import type { Kysely } from 'kysely'
-import { AppError } from '../../src/app-error.ts'
 import type { DuplicateScreenshot, StaffClaim } from '../../src/api/staff.ts'
 import type { FormConfig } from '../../src/form-config.ts'
 import type { Database } from '../db/database.ts'
@@ -11,6 +10,7 @@ import { canSeeApp, visibleApps } from '../../src/api/staff.ts'
 import { assertCanSee, staffAccountOf } from '../staff/require-staff.ts'
 import { actorOf, type RecordAudit } from '../staff/audit-log.ts'
 import { findMatchesOf } from './screenshot-matches.repository.ts'
+import { claimIdParam, claimNotFound } from '../staff/claim-id.ts'
 
 const NO_STORE = 'private, no-store'
 
@@ -31,7 +31,7 @@ export function duplicateScreenshotRoutes({
   const router = Router({ caseSensitive: true })
 
   router.get('/api/staff/claims/:id', async (req, res) => {
-    const id = claimId(req.params.id)
+    const id = claimIdParam(req.params.id)
     const row = await db
       .selectFrom('claims')
       .select([...SUBMISSION_COLUMNS, 'claims.app'])
@@ -53,7 +53,7 @@ export function duplicateScreenshotRoutes({
   })
 
   router.get('/api/staff/claims/:id/duplicates', async (req, res) => {
-    const id = claimId(req.params.id)
+    const id = claimIdParam(req.params.id)
     const claim = await db.selectFrom('claims').select('app').where('id', '=', id).executeTakeFirst()
     if (!claim) throw claimNotFound(req.params.id)
     assertCanSee(res, claim.app)
@@ -73,13 +73,4 @@ export function duplicateScreenshotRoutes({
   })
 
   return router
-}
-
-function claimId(param: string): number {
-  if (!/^\d{1,15}$/.test(param)) throw claimNotFound(param)
-  return Number(param)
-}
-
-function claimNotFound(id: string): AppError {
-  return new AppError('NOT_FOUND', { status: 404, message: `no claim "${id}"` })
 }

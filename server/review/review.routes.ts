@@ -1,6 +1,5 @@
 import express, { Router } from 'express'
 import type { Kysely } from 'kysely'
-import { AppError } from '../../src/app-error.ts'
 import type { ClaimReview } from '../../src/api/review.ts'
 import { canDecideApp, canSeeApp } from '../../src/api/staff.ts'
 import { allowedMoves, type ReviewConfig } from '../../src/review-config.ts'
@@ -8,6 +7,7 @@ import type { Database } from '../db/database.ts'
 import { actorOf } from '../staff/audit-log.ts'
 import { assertCanSee, staffAccountOf } from '../staff/require-staff.ts'
 import { moveClaim, parseClaimMove } from './move-claim.ts'
+import { claimIdParam, claimNotFound } from '../staff/claim-id.ts'
 
 const NO_STORE = 'private, no-store'
 
@@ -28,14 +28,14 @@ export function reviewRoutes({
   const json = express.json({ limit: '16kb' })
 
   router.get('/api/staff/claims/:id/review', async (req, res) => {
-    const claimId = claimIdOf(req.params.id)
+    const claimId = claimIdParam(req.params.id)
     const account = staffAccountOf(res)
     const claim = await db
       .selectFrom('claims')
       .select(['app', 'review_status', 'review_version'])
       .where('id', '=', claimId)
       .executeTakeFirst()
-    if (!claim) throw noClaim(req.params.id)
+    if (!claim) throw claimNotFound(req.params.id)
     assertCanSee(res, claim.app)
     const history = await db
       .selectFrom('claim_moves')
@@ -77,10 +77,10 @@ export function reviewRoutes({
   })
 
   router.post('/api/staff/claims/:id/moves', json, async (req, res) => {
-    const claimId = claimIdOf(req.params.id)
+    const claimId = claimIdParam(req.params.id)
     // the claim's app first: a claim the account may not see is refused as such, whatever the body
     const claim = await db.selectFrom('claims').select('app').where('id', '=', claimId).executeTakeFirst()
-    if (!claim) throw noClaim(req.params.id)
+    if (!claim) throw claimNotFound(req.params.id)
     assertCanSee(res, claim.app)
     const move = parseClaimMove(req.body, review)
     const account = staffAccountOf(res)
@@ -102,13 +102,4 @@ export function reviewRoutes({
   })
 
   return router
-}
-
-function claimIdOf(param: string): number {
-  if (!/^\d{1,15}$/.test(param)) throw noClaim(param)
-  return Number(param)
-}
-
-function noClaim(id: string): AppError {
-  return new AppError('NOT_FOUND', { status: 404, message: `no claim "${id}"` })
 }
