@@ -9,6 +9,18 @@ export const REVIEW_CONFIG_FILE = path.join('base', 'review.json')
 
 const NAME = { type: 'string', pattern: '^[a-z][a-z0-9_]{0,39}$' }
 const LABEL = { type: 'string', minLength: 1, maxLength: 80 }
+/** An object of named entries (statuses, reasons), each with a label and the given other properties. */
+const byName = (properties: Record<string, unknown>) => ({
+  type: 'object',
+  minProperties: 1,
+  propertyNames: NAME,
+  additionalProperties: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['label'],
+    properties: { label: LABEL, ...properties },
+  },
+})
 const REVIEW_SCHEMA = {
   type: 'object',
   additionalProperties: false,
@@ -16,17 +28,7 @@ const REVIEW_SCHEMA = {
   properties: {
     curePeriodDays: { type: 'integer', minimum: 1, maximum: 365 },
     initial: NAME,
-    statuses: {
-      type: 'object',
-      minProperties: 1,
-      propertyNames: NAME,
-      additionalProperties: {
-        type: 'object',
-        additionalProperties: false,
-        required: ['label'],
-        properties: { label: LABEL, decision: { type: 'boolean' }, needsReason: { type: 'boolean' } },
-      },
-    },
+    statuses: byName({ decision: { type: 'boolean' }, needsReason: { type: 'boolean' } }),
     moves: {
       type: 'array',
       items: {
@@ -36,27 +38,14 @@ const REVIEW_SCHEMA = {
         properties: { from: NAME, to: NAME, by: { enum: ['staff', 'claimant', 'system'] } },
       },
     },
-    reasons: {
-      type: 'object',
-      minProperties: 1,
-      propertyNames: NAME,
-      additionalProperties: {
+    reasons: byName({
+      freeText: { type: 'boolean' },
+      text: {
         type: 'object',
         additionalProperties: false,
-        required: ['label'],
-        properties: {
-          label: LABEL,
-          freeText: { type: 'boolean' },
-          text: {
-            type: 'object',
-            additionalProperties: false,
-            properties: Object.fromEntries(
-              LOCALES.map((locale) => [locale, { type: 'string', minLength: 1 }]),
-            ),
-          },
-        },
+        properties: Object.fromEntries(LOCALES.map((locale) => [locale, { type: 'string', minLength: 1 }])),
       },
-    },
+    }),
   },
 }
 

@@ -4,6 +4,7 @@ import { allowedMoves, MAX_REVIEW_NOTE_LENGTH, type ReviewConfig } from '../../s
 import type { Database } from '../db/database.ts'
 import { retryWhileLocked } from '../db/shared-transaction.ts'
 import { writeAuditEntry } from '../staff/audit-log.ts'
+import { claimNotFound } from '../staff/claim-id.ts'
 
 /** A reviewer's move of one claim, as the dashboard sends it. */
 export interface ClaimMove {
@@ -17,13 +18,12 @@ export interface ClaimMove {
   version: number
 }
 
-/** Who moves the claim, and what they may do with its app. */
+/** Who moves the claim, and whether they may decide its app's claims. */
 export interface Reviewer {
   clientAddress: string
   accountId: number
   actor: string
   mayDecide(app: string): boolean
-  maySee(app: string): boolean
 }
 
 export interface MovedClaim {
@@ -75,9 +75,9 @@ export function parseClaimMove(body: unknown, review: ReviewConfig): ClaimMove {
 /**
  * Moves one claim's review, if the config allows the move from its status and the claim is still at
  * the version the reviewer saw; the move, its audit entry and the audit's ledger entry are written in
- * one transaction with the claim's new status. Refuses with 404 (no such claim, or one the reviewer
- * may not see), 409 (moved meanwhile, or a move the config does not allow) or 403 (a decision without
- * the app's decide right).
+ * one transaction with the claim's new status. The caller has checked that the reviewer may see the
+ * claim's app (a claim's app never changes). Refuses with 404 (no such claim), 409 (moved meanwhile,
+ * or a move the config does not allow) or 403 (a decision without the app's decide right).
  */
 export async function moveClaim({
   db,
@@ -102,9 +102,7 @@ export async function moveClaim({
         .select(['app', 'review_status', 'review_version'])
         .where('id', '=', claimId)
         .executeTakeFirst()
-      if (!claim || !reviewer.maySee(claim.app)) {
-        throw new AppError('NOT_FOUND', { status: 404, message: `no claim "${claimId}"` })
-      }
+      if (!claim) throw claimNotFound(String(claimId))
       const from = claim.review_status
       const version = Number(claim.review_version)
       if (version !== move.version) throw movedMeanwhile(from, version)

@@ -1,7 +1,7 @@
 import express, { Router } from 'express'
 import type { Kysely } from 'kysely'
 import type { ClaimReview } from '../../src/api/review.ts'
-import { canDecideApp, canSeeApp } from '../../src/api/staff.ts'
+import { canDecideApp } from '../../src/api/staff.ts'
 import { allowedMoves, type ReviewConfig } from '../../src/review-config.ts'
 import type { Database } from '../db/database.ts'
 import { actorOf } from '../staff/audit-log.ts'
@@ -94,7 +94,6 @@ export function reviewRoutes({
         ...actorOf(req, res),
         accountId: account.id,
         actor: account.email,
-        maySee: (app) => canSeeApp(account, app),
         mayDecide: (app) => canDecideApp(account, app),
       },
     })

@@ -65,33 +65,8 @@ export function AccessFields({
                     />
                     {app.name}
                   </label>
-                  <label className="check-option export">
-                    <input
-                      type="checkbox"
-                      name={`export-${app.slug}`}
-                      disabled={access === undefined}
-                      checked={access?.canExport ?? false}
-                      onChange={(event) => setApp(app.slug, { ...access!, canExport: event.target.checked })}
-                    />
-                    <span>
-                      Export<span className="visually-hidden"> {app.name}</span>
-                    </span>
-                  </label>
-                  <label className="check-option export">
-                    <input
-                      type="checkbox"
-                      name={`decide-${app.slug}`}
-                      disabled={access === undefined}
-                      checked={access?.canDecide ?? false}
-                      onChange={(event) => {
-                        const { canDecide: _was, ...rest } = access!
-                        setApp(app.slug, event.target.checked ? { ...rest, canDecide: true } : rest)
-                      }}
-                    />
-                    <span>
-                      Decide<span className="visually-hidden"> {app.name}</span>
-                    </span>
-                  </label>
+                  <RightBox app={app} access={access} right="canExport" label="Export" onChange={setApp} />
+                  <RightBox app={app} access={access} right="canDecide" label="Decide" onChange={setApp} />
                 </li>
               )
             })}
@@ -99,5 +74,36 @@ export function AccessFields({
         </fieldset>
       ) : null}
     </>
+  )
+}
+
+/** One right of a granted app (export, decide): a box beside the app's, off until the app is granted. */
+function RightBox({
+  app,
+  access,
+  right,
+  label,
+  onChange,
+}: {
+  app: { slug: string; name: string }
+  access: StaffAppAccess | undefined
+  right: 'canExport' | 'canDecide'
+  label: string
+  onChange: (slug: string, access: StaffAppAccess) => void
+}) {
+  return (
+    <label className="check-option export">
+      <input
+        type="checkbox"
+        name={`${label.toLowerCase()}-${app.slug}`}
+        disabled={access === undefined}
+        checked={access?.[right] ?? false}
+        onChange={(event) => onChange(app.slug, { ...access!, [right]: event.target.checked })}
+      />
+      <span>
+        {label}
+        <span className="visually-hidden"> {app.name}</span>
+      </span>
+    </label>
   )
 }
