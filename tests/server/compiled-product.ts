@@ -5,8 +5,8 @@ import { compileServer } from '../../scripts/compile-server.ts'
 
 /**
  * The server and operator scripts compiled for the tests' processes. A process started from source
- * (`node --import tsx`) spends about two seconds more of CPU than the compiled one, tsx's loader
- * translating each module in the process and again in each of its threads; the suite starts dozens.
+ * (`node --import tsx`) has tsx's loader translate each module in the process and again in each of its
+ * threads, a cost the suite would pay for each of the dozens of processes it starts.
  * Inside node_modules, so the packages resolve as from dist/server and no tool lints or formats it.
  */
 const COMPILED_DIR = path.join(PROJECT_ROOT, 'node_modules', '.cache', 'claims-intake-tests')

@@ -7,8 +7,8 @@ const WCAG_21_AA = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']
  * What axe-core finds against WCAG 2.1 AA on the page as it is now: one line per rule, with where.
  *
  * axe runs in the page itself, put there once per document. @axe-core/playwright opens a blank page for
- * each scan to gather the results of every frame: about 1.5 s a scan here, against 0.15 s for the rules
- * themselves. Our pages have no frames; a page with one is refused here rather than half scanned.
+ * each scan to gather the results of every frame, which costs several times the rules' own work. Our
+ * pages have no frames; a page with one is refused here rather than half scanned.
  */
 export async function axeViolations(page: Page): Promise<string[]> {
   if (page.frames().length > 1) throw new Error(`${page.url()} has frames, which this scan does not reach`)
