@@ -23,6 +23,7 @@ import { militaryRoutes } from './intake/military.routes.ts'
 import type { Logger } from './logger.ts'
 import { requestLogger } from './request-logger.ts'
 import { dashboardRoutes } from './staff/dashboard.routes.ts'
+import { assigneeRoutes } from './staff/assignee.routes.ts'
 import { requireStaff } from './staff/require-staff.ts'
 import { DEFAULT_IDLE_TIMEOUT_MS } from './staff/staff-session.ts'
 import { staffAuthRoutes } from './staff/staff-auth.routes.ts'
@@ -192,7 +193,8 @@ export function createApp({
   staff.use('/api/staff', requireStaff(db, staffIdleTimeoutMs))
   staff.use(accountRoutes({ db, forms, audit, mailer: staffMailer }))
   staff.use(twoFactorRoutes({ db, audit, requireTwoFactor, mailer: staffMailer, twoFactorKey }))
-  staff.use(dashboardRoutes({ db, forms, intake, storage, audit, languages, agreementPdfs }))
+  staff.use(dashboardRoutes({ db, forms, intake, storage, audit, languages, agreementPdfs, review }))
+  staff.use(assigneeRoutes({ db, forms, evidenceKey }))
   staff.use(auditRoutes({ db, forms, audit }))
   staff.use(reviewRoutes({ db, review, evidenceKey }))
   staff.use(militaryRoutes({ db }))

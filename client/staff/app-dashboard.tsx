@@ -4,7 +4,9 @@ import type { FormConfig } from '../../src/form-config.ts'
 import { Loading } from '../ui/loading.tsx'
 import { DailyChart } from './daily-chart.tsx'
 import { Pagination } from './pagination.tsx'
-import { appCsvUrl, fetchAppStats, fetchAppSubmissions } from './staff-api.ts'
+import { appCsvUrl, fetchAppStats, fetchAppSubmissions, fetchAssignees } from './staff-api.ts'
+import { AssigneeField } from './assignee-field.tsx'
+import { useClaimKeys } from './use-claim-keys.ts'
 import { ClaimFilterSelects, filterParams, type ClaimFilterValues } from './claim-filters.tsx'
 import { ClaimReviewPanel } from './claim-review-panel.tsx'
 import { DuplicateScreenshots } from './duplicate-screenshots.tsx'
@@ -20,7 +22,10 @@ import { useClaimDetails } from './use-claim-details.ts'
 
 const SEARCH_DELAY_MS = 250
 
-/** /{app}-admin once signed in: stats, chart, server-side search, the list, details and CSV export. */
+/**
+ * /{app}-admin once signed in: stats, chart, server-side search and filters, the list (j/k to step
+ * through it), details with the review and assignee, and CSV export.
+ */
 export function AppDashboard({
   config,
   session,
@@ -50,6 +55,7 @@ export function AppDashboard({
     onUnauthorized: session.expired,
   })
   const detailsRef = useRef<HTMLElement>(null)
+  const tableRef = useRef<HTMLDivElement>(null)
   const [shouldFocusDetails, setShouldFocusDetails] = useState(false)
 
   useEffect(() => {
@@ -84,12 +90,33 @@ export function AppDashboard({
     load: (signal) => fetchAppStats({ slug, signal }),
     onUnauthorized: session.expired,
   })
+  const assignees = useStaffResource({
+    key: JSON.stringify([slug, reloadCount]),
+    load: (signal) => fetchAssignees({ slug, signal }),
+    onUnauthorized: session.expired,
+  })
   const csv = useCsvDownload({
     failureMessage: 'Error downloading CSV file',
     onUnauthorized: session.expired,
   })
 
   const result = list.data
+  const statusLabels = Object.fromEntries(
+    (stats.data?.statuses ?? []).map(({ status, label }) => [status, label]),
+  )
+  const onTableKeyDown = useClaimKeys({
+    ids: result?.data.map((submission) => submission.id) ?? [],
+    currentId: details.status === 'closed' ? undefined : details.id,
+    onOpen: (id, key) => {
+      if (key === 'letter') {
+        openClaim(id)
+        return
+      }
+      // the arrows keep the focus in the table, on the claim opened
+      openDetails(id)
+      tableRef.current?.querySelector<HTMLElement>(`tr[data-claim-id="${id}"] button`)?.focus()
+    },
+  })
   const isSearching = query !== '' || Object.keys(filters).length > 0
   return (
     <article className="card staff-dashboard">
@@ -119,7 +146,12 @@ export function AppDashboard({
               Clear
             </button>
           </div>
-          <ClaimFilterSelects values={filterValues} onChange={setFilterValues} />
+          <ClaimFilterSelects
+            values={filterValues}
+            onChange={setFilterValues}
+            stats={stats.data}
+            assignees={assignees.data ?? []}
+          />
           <div className="action-row">
             {canExport ? (
               <button
@@ -183,6 +215,14 @@ export function AppDashboard({
             canExport={canExport}
             onClose={closeDetails}
           >
+            <AssigneeField
+              key={details.claim.id}
+              claimId={details.claim.id}
+              assignee={details.claim.assignee}
+              assignees={assignees.data ?? []}
+              onAssigned={() => setReloadCount((count) => count + 1)}
+              onUnauthorized={session.expired}
+            />
             <ClaimReviewPanel claimId={details.claim.id} onUnauthorized={session.expired} />
             {details.claim.duplicateOf.length > 0 ? (
               <DuplicateScreenshots
@@ -206,7 +246,21 @@ export function AppDashboard({
               />
               Flagged only
             </label>
+            <label className="filter-toggle">
+              <input
+                type="checkbox"
+                checked={filterValues.assignee === 'me'}
+                onChange={(event) =>
+                  setFilterValues({ ...filterValues, assignee: event.target.checked ? 'me' : '' })
+                }
+              />
+              Assigned to me
+            </label>
           </div>
+          <p className="hint">
+            Keys: <kbd>j</kbd> and <kbd>k</kbd> open the next and previous claim; in the table, <kbd>↓</kbd>{' '}
+            and <kbd>↑</kbd> do too.
+          </p>
           {list.status === 'failed' ? (
             <div className="empty-state" role="alert">
               <p className="empty-title">No submissions found in database</p>
@@ -226,6 +280,9 @@ export function AppDashboard({
           ) : (
             <>
               <SubmissionsTable
+                ref={tableRef}
+                statusLabels={statusLabels}
+                onKeyDown={onTableKeyDown}
                 columns={config.dashboard.columns}
                 submissions={result.data}
                 selectedId={details.status === 'closed' ? undefined : details.id}

@@ -1,61 +1,128 @@
 import { useId } from 'react'
 import type { DashboardColumn } from '../../src/form-config.ts'
+import type { StaffAssignee, StaffStats } from './staff-api.ts'
 
 /**
- * The dashboards' yes/no filters and the columns that show what they filter on, for every app (the
- * server's list is in server/staff/claim-filters.ts). Each filter is a query parameter: yes, no, or
+ * The dashboards' filters of an app's claims and the columns that show what they filter on, for every
+ * app (the server reads them in server/staff/parse-claim-filters.ts). Each filter is a query parameter,
  * left out for all claims.
  */
-export const CLAIM_FILTERS = [
-  {
-    name: 'confirmed',
-    label: 'Confirmed',
-    choices: [
-      { value: '', label: 'All' },
-      { value: 'yes', label: 'Confirmed' },
-      { value: 'no', label: 'Not confirmed' },
-    ],
-  },
-] as const
-
-export type ClaimFilterName = (typeof CLAIM_FILTERS)[number]['name']
-export type ClaimFilterValues = Partial<Record<ClaimFilterName, '' | 'yes' | 'no'>>
+export interface ClaimFilterValues {
+  confirmed?: '' | 'yes' | 'no'
+  /** A review status's name. */
+  status?: string
+  /** A reason's name: the last move's. */
+  reason?: string
+  /** 'me', 'none', or an account's id. */
+  assignee?: string
+  /** YYYY-MM-DD, both days included, in the firm's time zone. */
+  signedFrom?: string
+  signedTo?: string
+  language?: '' | 'en' | 'es'
+}
 
 /** Columns every app's table shows after its config's own. */
 export const FILTER_COLUMNS: DashboardColumn[] = [{ key: 'confirmedAt', label: 'Confirmed' }]
 
 /** The chosen filters as query parameters (none for "All"). */
 export function filterParams(values: ClaimFilterValues): Record<string, string> {
-  return Object.fromEntries(Object.entries(values).filter(([, value]) => value !== '' && value !== undefined))
+  return Object.fromEntries(
+    Object.entries(values).filter(
+      (entry): entry is [string, string] => entry[1] !== '' && entry[1] !== undefined,
+    ),
+  )
+}
+
+interface Choice {
+  value: string
+  label: string
 }
 
 export function ClaimFilterSelects({
   values,
   onChange,
+  stats,
+  assignees,
 }: {
   values: ClaimFilterValues
   onChange: (values: ClaimFilterValues) => void
+  /** The statuses and reasons with their labels; the selects offer only "All" until they arrive. */
+  stats: StaffStats | undefined
+  assignees: StaffAssignee[]
 }) {
   const id = useId()
+  const selects: { name: keyof ClaimFilterValues; label: string; choices: Choice[] }[] = [
+    {
+      name: 'status',
+      label: 'Status',
+      choices: (stats?.statuses ?? []).map(({ status, label }) => ({ value: status, label })),
+    },
+    {
+      name: 'reason',
+      label: 'Reason',
+      choices: (stats?.reasons ?? []).map(({ name, label }) => ({ value: name, label })),
+    },
+    {
+      name: 'assignee',
+      label: 'Assignee',
+      choices: [
+        { value: 'me', label: 'Me' },
+        { value: 'none', label: 'Nobody' },
+        ...assignees.map((account) => ({ value: String(account.id), label: account.email })),
+      ],
+    },
+    {
+      name: 'confirmed',
+      label: 'Confirmed',
+      choices: [
+        { value: 'yes', label: 'Confirmed' },
+        { value: 'no', label: 'Not confirmed' },
+      ],
+    },
+    {
+      name: 'language',
+      label: 'Language',
+      choices: [
+        { value: 'en', label: 'English' },
+        { value: 'es', label: 'Spanish' },
+      ],
+    },
+  ]
   return (
     <div className="filter-row">
-      {CLAIM_FILTERS.map((filter) => (
+      {selects.map((filter) => (
         <label key={filter.name} htmlFor={`${id}-${filter.name}`} className="filter-label">
           {filter.label}
           <select
             id={`${id}-${filter.name}`}
             className="form-control"
             value={values[filter.name] ?? ''}
-            onChange={(event) =>
-              onChange({ ...values, [filter.name]: event.target.value as '' | 'yes' | 'no' })
-            }
+            onChange={(event) => onChange({ ...values, [filter.name]: event.target.value })}
           >
+            <option value="">All</option>
             {filter.choices.map((choice) => (
               <option key={choice.value} value={choice.value}>
                 {choice.label}
               </option>
             ))}
           </select>
+        </label>
+      ))}
+      {(
+        [
+          ['signedFrom', 'Signed from'],
+          ['signedTo', 'Signed to'],
+        ] as const
+      ).map(([name, label]) => (
+        <label key={name} htmlFor={`${id}-${name}`} className="filter-label">
+          {label}
+          <input
+            id={`${id}-${name}`}
+            className="form-control"
+            type="date"
+            value={values[name] ?? ''}
+            onChange={(event) => onChange({ ...values, [name]: event.target.value })}
+          />
         </label>
       ))}
     </div>

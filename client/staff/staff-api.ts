@@ -7,6 +7,7 @@ import type {
   StaffPage,
   StaffAccountView,
   StaffSession,
+  StaffAssignee,
   StaffStats,
   StaffSubmission,
 } from '../../src/api/staff.ts'
@@ -16,6 +17,7 @@ import type { ClaimReview } from '../../src/api/review.ts'
 
 export type {
   StaffAccountView,
+  StaffAssignee,
   DailyCount,
   DuplicateScreenshot,
   IntakeSubmission,
@@ -199,5 +201,31 @@ export function moveClaim({
     method: 'POST',
     headers: { Accept: 'application/json', 'Content-Type': 'application/json' },
     body: JSON.stringify(move),
+  })
+}
+
+/** The accounts an app's claims can be assigned to, for the details' picker. */
+export function fetchAssignees({
+  slug,
+  signal,
+}: {
+  slug: string
+  signal?: AbortSignal
+}): Promise<StaffAssignee[]> {
+  return fetchJson(`${appBase(slug)}/assignees`, { signal, cache: 'no-store' })
+}
+
+/** Assigns the claim to an account, or unassigns it (null); answers the claim's assignee. */
+export function assignClaim({
+  id,
+  accountId,
+}: {
+  id: number
+  accountId: number | null
+}): Promise<{ assignee: StaffAssignee | null }> {
+  return fetchJson(`/api/staff/claims/${id}/assignee`, {
+    method: 'PUT',
+    headers: { Accept: 'application/json', 'Content-Type': 'application/json' },
+    body: JSON.stringify({ accountId }),
   })
 }

@@ -8,14 +8,26 @@ export function StatCards({ stats }: { stats: StaffStats | undefined }) {
     ['Confirmed by Claimant', stats && confirmedShare(stats)],
   ]
   return (
-    <ul className="stat-cards" aria-label="Summary">
-      {cards.map(([label, value]) => (
-        <li key={label} className="stat-card">
-          <span className="stat-label">{label}</span>
-          <span className="stat-value">{value ?? '…'}</span>
-        </li>
-      ))}
-    </ul>
+    <>
+      <ul className="stat-cards" aria-label="Summary">
+        {cards.map(([label, value]) => (
+          <li key={label} className="stat-card">
+            <span className="stat-label">{label}</span>
+            <span className="stat-value">{value ?? '…'}</span>
+          </li>
+        ))}
+      </ul>
+      {stats ? (
+        <ul className="stat-cards status-cards" aria-label="Claims by review status">
+          {stats.statuses.map(({ status, label, count }) => (
+            <li key={status} className="stat-card">
+              <span className="stat-label">{label}</span>
+              <span className="stat-value">{count.toLocaleString('en-US')}</span>
+            </li>
+          ))}
+        </ul>
+      ) : null}
+    </>
   )
 }
 

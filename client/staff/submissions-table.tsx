@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react'
+import type { KeyboardEvent, ReactNode, Ref } from 'react'
 import type { DashboardColumn } from '../../src/form-config.ts'
 import { FILTER_COLUMNS } from './claim-filters.tsx'
 import { cellText } from './format.ts'
@@ -10,16 +10,30 @@ export function SubmissionsTable({
   submissions,
   selectedId,
   onSelect,
+  statusLabels,
+  onKeyDown,
+  ref,
 }: {
   columns: DashboardColumn[]
   submissions: StaffSubmission[]
   selectedId: number | undefined
   onSelect: (submission: StaffSubmission) => void
+  /** Each review status's label; a status without one shows its name. */
+  statusLabels: Record<string, string>
+  onKeyDown?: (event: KeyboardEvent<HTMLDivElement>) => void
+  ref?: Ref<HTMLDivElement>
 }) {
   const columns = [...configColumns, ...FILTER_COLUMNS]
   return (
     // the region scrolls sideways on a phone; tabIndex lets a keyboard user scroll it too
-    <div className="table-scroll" role="region" aria-label="All Submissions table" tabIndex={0}>
+    <div
+      ref={ref}
+      className="table-scroll"
+      role="region"
+      aria-label="All Submissions table"
+      tabIndex={0}
+      onKeyDown={onKeyDown}
+    >
       <table className="staff-table">
         <thead>
           <tr>
@@ -28,6 +42,7 @@ export function SubmissionsTable({
                 {column.label}
               </th>
             ))}
+            <th scope="col">Status</th>
             <th scope="col">Flagged</th>
             <th scope="col">Actions</th>
           </tr>
@@ -36,6 +51,7 @@ export function SubmissionsTable({
           {submissions.map((submission) => (
             <tr
               key={submission.id}
+              data-claim-id={submission.id}
               className={submission.id === selectedId ? 'is-selected' : undefined}
               aria-current={submission.id === selectedId ? 'true' : undefined}
             >
@@ -46,6 +62,7 @@ export function SubmissionsTable({
                     : cellText(submission, column)}
                 </td>
               ))}
+              <td data-column="status">{statusLabels[submission.reviewStatus] ?? submission.reviewStatus}</td>
               <td data-column="flagged">
                 {/* flagged: another claimant sent the same screenshot; the count is of their claims */}
                 {submission.duplicateOf.length > 0 ? (

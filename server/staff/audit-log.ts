@@ -21,6 +21,7 @@ export type AuditAction =
   | 'legal_hold_set'
   | 'legal_hold_lifted'
   | 'claim_moved'
+  | 'claim_assigned'
   | AccountAction
 
 /** Changes to staff accounts; the detail names the target by e-mail, never a password or a link. */

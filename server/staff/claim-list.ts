@@ -25,7 +25,13 @@ export type SubmissionRow = Pick<
   | 'membership_months'
   | 'locale'
   | 'confirmed_at'
+  | 'review_status'
+  | 'review_reason'
+  | 'review_moved_at'
+  | 'assignee_id'
 > & {
+  /** The assignee's e-mail, null when the claim is not assigned. */
+  assignee_email: string | null
   /** The claims of other claimants with the same screenshot, when read (findDuplicateIds). */
   duplicate_of?: number[]
 }
@@ -41,6 +47,14 @@ export const SUBMISSION_COLUMNS = [
   'claims.membership_months',
   'claims.locale',
   'claims.confirmed_at',
+  'claims.review_status',
+  'claims.review_reason',
+  'claims.review_moved_at',
+  'claims.assignee_id',
+  // one primary-key read of a small table per claim, only for a page or an export's rows
+  sql<string | null>`(SELECT email FROM staff_accounts WHERE staff_accounts.id = claims.assignee_id)`.as(
+    'assignee_email',
+  ),
 ] as const
 
 /**
@@ -58,6 +72,11 @@ export type SubmissionValues = [
   membershipMonths: SubmissionRow['membership_months'],
   locale: SubmissionRow['locale'],
   confirmedAt: SubmissionRow['confirmed_at'],
+  reviewStatus: SubmissionRow['review_status'],
+  reviewReason: SubmissionRow['review_reason'],
+  reviewMovedAt: SubmissionRow['review_moved_at'],
+  assigneeId: SubmissionRow['assignee_id'],
+  assigneeEmail: SubmissionRow['assignee_email'],
 ]
 
 /** A page of a dashboard's list: its rows, how many claims match, and how many the app has. */
@@ -110,8 +129,9 @@ export async function appTotal(db: Kysely<Database>, app: string): Promise<numbe
 }
 
 /**
- * A page of an app's claims with no search, newest first; its count is the app's total, or with a
- * filter what the filter's counter leaves (several filters together are counted as a search's matches).
+ * A page of an app's claims with no search, newest first; its count is the app's total, or with one
+ * filter what the filter's counter leaves (several filters together, or one no counter keeps, are
+ * counted as a search's matches).
  */
 export async function newestPage(
   db: Kysely<Database>,
@@ -122,7 +142,7 @@ export async function newestPage(
     pageSize,
   }: { app: string; filters: readonly ClaimFilter[]; offset: number; pageSize: number },
 ): Promise<SubmissionsPage> {
-  if (filters.length > 1) {
+  if (filters.length > 1 || (filters.length === 1 && !filters[0]!.count)) {
     const [found, total] = await Promise.all([
       matchingPage(db, { app, where: () => filtersHold(filters), offset, pageSize }),
       appTotal(db, app),

@@ -90,6 +90,16 @@ function two(n: number): string {
   return n < 10 ? `0${n}` : String(n)
 }
 
+/**
+ * When a day ('2026-11-28') starts in the firm's zone, in epoch ms: how the dashboards' date filters
+ * read a date, so that a day is the firm's day, as the exports' times are.
+ */
+export function firmDayStart(date: string): number {
+  const wall = Date.UTC(digits(date, 0, 4), digits(date, 5, 2) - 1, digits(date, 8, 2))
+  // the offset at the wall time taken as UTC finds the instant to within a clock change; once more settles it
+  return wall - offsetAt(wall - offsetAt(wall))
+}
+
 /** The zone's offset from UTC at this time, in milliseconds. */
 function offsetAt(time: number): number {
   const day = Math.floor(time / DAY_MS)

@@ -19,7 +19,8 @@ import { claimSearch } from './claim-search.ts'
 import { computeSubmissionStats } from './submission-stats.ts'
 import { intakeSubmissionRoutes } from './intake-submissions.routes.ts'
 import { parseListQuery } from './list-query.ts'
-import { parseClaimFilters } from './claim-filters.ts'
+import { parseClaimFilters } from './parse-claim-filters.ts'
+import type { ReviewConfig } from '../../src/review-config.ts'
 import { findDuplicateIds } from '../duplicates/flagged-claims.ts'
 import { duplicateScreenshotRoutes } from '../duplicates/duplicate-screenshots.routes.ts'
 import { SUBMISSION_CSV_HEADER, submissionRowToSubmission } from './submission.ts'
@@ -39,6 +40,7 @@ export function dashboardRoutes({
   audit,
   languages,
   agreementPdfs,
+  review,
 }: {
   db: Kysely<Database>
   forms: Map<string, FormConfig>
@@ -47,6 +49,8 @@ export function dashboardRoutes({
   audit: RecordAudit
   languages: Languages
   agreementPdfs: AgreementPdfs
+  /** forms/base/review.json: the statuses and reasons the filters take, the labels the stats give. */
+  review: ReviewConfig
 }): Router {
   const router = Router({ caseSensitive: true })
   const claims = claimSearch(db)
@@ -55,7 +59,7 @@ export function dashboardRoutes({
     const { slug } = findFormOrThrow(forms, req.params.slug)
     assertCanSee(res, slug)
     const { term, flagged, page, pageSize } = parseListQuery(req.query)
-    const filters = parseClaimFilters(req.query)
+    const filters = await parseClaimFilters(req.query, { db, review, accountId: staffAccountOf(res).id })
     const seen = visibleApps(staffAccountOf(res))
     const { rows, count, total } = await claims.page({
       app: slug,
@@ -83,14 +87,14 @@ export function dashboardRoutes({
   router.get('/api/staff/apps/:slug/stats', async (req, res) => {
     const { slug } = findFormOrThrow(forms, req.params.slug)
     assertCanSee(res, slug)
-    res.set('Cache-Control', NO_STORE).json(await computeSubmissionStats(db, { app: slug }))
+    res.set('Cache-Control', NO_STORE).json(await computeSubmissionStats(db, { app: slug, review }))
   })
 
   router.get('/api/staff/apps/:slug/export.csv', async (req, res) => {
     const { slug } = findFormOrThrow(forms, req.params.slug)
     assertCanExport(res, slug)
     const { term, flagged } = parseListQuery(req.query)
-    const filters = parseClaimFilters(req.query)
+    const filters = await parseClaimFilters(req.query, { db, review, accountId: staffAccountOf(res).id })
     if (isExportCheck(req)) {
       res.set('Cache-Control', 'no-store').status(204).end()
       return
@@ -107,7 +111,7 @@ export function dashboardRoutes({
         visibleApps: visibleApps(staffAccountOf(res)),
       }),
     })
-    const filtered = filters.map(({ name, is }) => `, ${is ? '' : 'not '}${name}`).join('')
+    const filtered = filters.map(({ label }) => `, ${label}`).join('')
     const detail = `${result.written} rows${term ? ' (search)' : ''}${flagged ? ' (flagged)' : ''}${filtered}${result.complete ? '' : ', client left early'}`
     await audit({ ...actorOf(req, res), app: slug, action: 'export', detail })
     res.end()

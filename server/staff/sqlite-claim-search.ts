@@ -82,7 +82,7 @@ async function indexedPage(
 ): Promise<Omit<SubmissionsPage, 'total'>> {
   const start = await partitionStart(db, app)
   if (start === undefined) return { rows: [], count: 0 }
-  const matches = sql<SqlBool>`${inPartition(fts, start)} AND ${filtersHoldForId(filters, { app, id: sql`rowid - ${start}` })}`
+  const matches = sql<SqlBool>`${inPartition(fts, start)} AND ${filtersHoldForId(filters, { app, id: sql`claims_search.rowid - ${start}` })}`
   const { rows: ids } = await sql<{ id: number }>`
     SELECT rowid - ${start} AS id FROM claims_search WHERE ${matches}
     ORDER BY rowid DESC LIMIT ${pageSize} OFFSET ${offset}`.execute(db)
@@ -171,7 +171,7 @@ async function* exportPages(
       await sql`
         INSERT INTO ${matches} (id)
         SELECT rowid - ${start} FROM claims_search
-        WHERE ${inPartition(fts, start)} AND ${filtersHoldForId(filters, { app, id: sql`rowid - ${start}` })}`.execute(
+        WHERE ${inPartition(fts, start)} AND ${filtersHoldForId(filters, { app, id: sql`claims_search.rowid - ${start}` })}`.execute(
         db,
       )
     }

@@ -29,6 +29,11 @@ export function submissionRowToSubmission(row: SubmissionRow): Submission {
     confirmedAt: row.confirmed_at === null ? null : isoTimestamp(row.confirmed_at),
     screenshotUrl: screenshotPath(id),
     duplicateOf: row.duplicate_of ?? [],
+    reviewStatus: row.review_status,
+    reviewReason: row.review_reason,
+    reviewMovedAt: row.review_moved_at === null ? null : new Date(Number(row.review_moved_at)).toISOString(),
+    assignee:
+      row.assignee_id === null ? null : { id: Number(row.assignee_id), email: row.assignee_email ?? '' },
   }
 }
 
@@ -50,6 +55,10 @@ export const SUBMISSION_CSV_HEADER = [
   'Language',
   'Flagged',
   'Flagged Claim IDs',
+  'Status',
+  'Reason',
+  csvTimeLabel('Status Date'),
+  'Assignee',
 ] as const
 
 /**
@@ -74,8 +83,23 @@ export function submissionCsvRenderer(
 ): (claim: SubmissionValues, duplicateOf: readonly number[] | undefined) => string {
   const [linkBefore, linkAfter] = screenshotCellAround(origin)
   return (claim, duplicateOf) => {
-    const [claimId, createdAt, firstName, lastName, email, phone, advances, months, locale, confirmedAt] =
-      claim
+    const [
+      claimId,
+      createdAt,
+      firstName,
+      lastName,
+      email,
+      phone,
+      advances,
+      months,
+      locale,
+      confirmedAt,
+      status,
+      reason,
+      movedAt,
+      ,
+      assigneeEmail,
+    ] = claim
     const id = Number(claimId)
     const flagged = duplicateOf !== undefined && duplicateOf.length > 0
     return (
@@ -83,7 +107,10 @@ export function submissionCsvRenderer(
       `${csvCell(email)},${csvCell(phone)},${csvCell(Number(advances))},` +
       `${csvCell(Number(months))},${linkBefore}${id}${linkAfter},` +
       `${confirmedAt === null ? '' : csvTime(confirmedAt)},${csvCell(locale)},` +
-      `${flagged ? `Yes,${duplicateOf.join(' ')}` : 'No,'}${CSV_LINE_END}`
+      `${flagged ? `Yes,${duplicateOf.join(' ')}` : 'No,'},${csvCell(status)},` +
+      `${reason === null ? '' : csvCell(reason)},` +
+      `${movedAt === null ? '' : csvTime(new Date(Number(movedAt)))},` +
+      `${assigneeEmail === null ? '' : csvCell(assigneeEmail)}${CSV_LINE_END}`
     )
   }
 }
@@ -117,6 +144,12 @@ export function submissionCsvRecordSql({
     csvCellSql(sql.ref('claims.locale')),
     // Flagged and Flagged Claim IDs together
     flaggedCellsSql(apps),
+    csvCellSql(sql.ref('claims.review_status')),
+    // the last four are empty before a move, or while nobody is assigned
+    sql`coalesce(${csvCellSql(sql.ref('claims.review_reason'))}, '')`,
+    // epoch ms to whole seconds: csvTime cuts the seconds, it does not round them
+    sql`coalesce(${csvTimeSql(sql`to_timestamp(claims.review_moved_at / 1000)`)}, '')`,
+    sql`coalesce(${csvCellSql(sql`(SELECT email FROM staff_accounts WHERE staff_accounts.id = claims.assignee_id)`)}, '')`,
   ]
   return sql<string>`${sql.join(cells, sql` || ',' || `)} || ${CSV_LINE_END}::text`
 }

@@ -78,6 +78,30 @@ export interface StaffSubmission extends ClaimAnswers {
   screenshotUrl: string
   /** Flagged: the ids of other claimants' claims with the same screenshot (exactly or nearly); else empty. */
   duplicateOf: number[]
+  /** The review's status, a name from forms/base/review.json ('received' until the first move). */
+  reviewStatus: string
+  /** The last move's reason (a reason's name) and time; null before a move, or for a move without one. */
+  reviewReason: string | null
+  reviewMovedAt: string | null
+  /** The staff account reviewing the claim; null while nobody is. */
+  assignee: StaffAssignee | null
+}
+
+/**
+ * An account a claim can be assigned to: GET /api/staff/apps/:slug/assignees lists those of an app
+ * (enabled, and able to see it); PUT /api/staff/claims/:id/assignee takes `{ accountId }` (null
+ * unassigns) and answers the claim's assignee.
+ */
+export interface StaffAssignee {
+  id: number
+  email: string
+}
+
+/** One review status of an app's claims, with its label from forms/base/review.json. */
+export interface StatusCount {
+  status: string
+  label: string
+  count: number
 }
 
 /** GET /api/staff/claims/:id/duplicates: a flagged claim's matching claims, for links to each. */
@@ -125,6 +149,10 @@ export interface StaffStats {
   /** How many of the claims the claimants confirmed from the e-mail copy's link. */
   confirmed: number
   daily: DailyCount[]
+  /** The app's claims per review status, every status in the config's order (0 when none). */
+  statuses: StatusCount[]
+  /** The reasons a move can give, in the config's order, for the dashboard's Reason filter. */
+  reasons: { name: string; label: string }[]
 }
 
 /** GET /api/staff/military: counts only, never the claimants' rows. */

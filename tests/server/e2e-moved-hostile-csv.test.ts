@@ -79,6 +79,10 @@ describe('hostile names and e-mails in the staff CSV exports', () => {
       'Language',
       'Flagged',
       'Flagged Claim IDs',
+      'Status',
+      'Reason',
+      'Status Date (America/Los_Angeles)',
+      'Assignee',
     ])
     expect(rows).toHaveLength(NAMES.length)
     for (let i = 0; i < NAMES.length; i++) {

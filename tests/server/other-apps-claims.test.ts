@@ -128,7 +128,7 @@ for (const dialect of DIALECTS) {
         .split('\r\n')
         .slice(1)
         .filter((line) => line !== '')
-        .map((line) => [line.split(',')[0]!, ...line.split(',').slice(-2)])
+        .map((line) => [line.split(',')[0]!, ...line.split(',').slice(11, 13)])
     }
 
     async function ledgerOf(id: number, cookie: string): Promise<LedgerJsonEntry[]> {

@@ -26,7 +26,7 @@ function withoutBom(text: string): string {
 }
 
 const CSV_HEADER =
-  'ID,Submission Date (America/Los_Angeles),First Name,Last Name,Email,Phone Number,Cash Advance Count,Membership Months,Screenshot URL,Confirmed At (America/Los_Angeles),Language,Flagged,Flagged Claim IDs'
+  'ID,Submission Date (America/Los_Angeles),First Name,Last Name,Email,Phone Number,Cash Advance Count,Membership Months,Screenshot URL,Confirmed At (America/Los_Angeles),Language,Flagged,Flagged Claim IDs,Status,Reason,Status Date (America/Los_Angeles),Assignee'
 const ONE_DAY_MS = 24 * 60 * 60 * 1000
 const NOW = Date.now()
 
@@ -159,6 +159,10 @@ for (const dialect of DIALECTS) {
           confirmedAt: null,
           screenshotUrl: `/api/staff/claims/${older}/screenshot`,
           duplicateOf: [],
+          reviewStatus: 'received',
+          reviewReason: null,
+          reviewMovedAt: null,
+          assignee: null,
         })
       })
 
@@ -368,6 +372,8 @@ for (const dialect of DIALECTS) {
           avgCashAdvances: 0,
           confirmed: 0,
           daily: [],
+          statuses: expect.arrayContaining([{ status: 'received', label: 'Received', count: 0 }]),
+          reasons: expect.arrayContaining([{ name: 'other', label: 'Other' }]),
         })
       })
 
@@ -504,6 +510,10 @@ for (const dialect of DIALECTS) {
             'en',
             'No',
             '',
+            'received',
+            '',
+            '',
+            '',
           ].join(','),
         )
         expect(lines[2]).toMatch(new RegExp(`^${first},`))
@@ -552,9 +562,9 @@ for (const dialect of DIALECTS) {
         const lines = withoutBom((await exportCsv()).text).split('\r\n')
 
         expect(lines.slice(1)).toEqual([
-          `${plain},2026-11-20 16:00:00,,😀 Ñandú,\\N,\\.,3,6,http://${SITE}/api/staff/claims/${plain}/screenshot,,en,No,`,
+          `${plain},2026-11-20 16:00:00,,😀 Ñandú,\\N,\\.,3,6,http://${SITE}/api/staff/claims/${plain}/screenshot,,en,No,,received,,,`,
           `${tricky},2026-11-20 00:09:10,Zoë \\ back\\slash,tab\tinside,"a,b""c@x.test","'@home`,
-          `next",'-2,0,http://${SITE}/api/staff/claims/${tricky}/screenshot,,es,No,`,
+          `next",'-2,0,http://${SITE}/api/staff/claims/${tricky}/screenshot,,es,No,,received,,,`,
           '',
         ])
       })
@@ -564,7 +574,7 @@ for (const dialect of DIALECTS) {
         const res = await staffGet('/api/staff/apps/brigit/export.csv').set('Host', 'a,"b"').expect(200)
 
         expect(withoutBom(res.text).split('\r\n')[1]).toMatch(
-          new RegExp(`,"http://a,""b""/api/staff/claims/${id}/screenshot",,en,No,$`),
+          new RegExp(`,"http://a,""b""/api/staff/claims/${id}/screenshot",,en,No,,received,,,$`),
         )
       })
 
