@@ -25,6 +25,7 @@ import * as addTotpSetupCode from './2026_11_27_1400_add_totp_setup_code.ts'
 import * as createSignInFailures from './2026_11_28_1100_create_sign_in_failures.ts'
 import * as createEvidenceDigests from './2026_11_28_1200_create_evidence_digests.ts'
 import * as addClaimReview from './2026_11_28_1300_add_claim_review.ts'
+import * as addClaimCures from './2026_11_28_1400_add_claim_cures.ts'
 import * as indexClaimReview from './2026_11_28_1500_index_claim_review.ts'
 
 /** Every migration, by name; names sort in the order they run. */
@@ -55,5 +56,6 @@ export const MIGRATIONS: Record<string, Migration> = {
   '2026_11_28_1100_create_sign_in_failures': createSignInFailures,
   '2026_11_28_1200_create_evidence_digests': createEvidenceDigests,
   '2026_11_28_1300_add_claim_review': addClaimReview,
+  '2026_11_28_1400_add_claim_cures': addClaimCures,
   '2026_11_28_1500_index_claim_review': indexClaimReview,
 }

@@ -33,6 +33,7 @@ try {
   const count = (n: number) => n.toLocaleString('en-US')
   console.log(
     `checked ${count(report.ledgerEntries)} ledger entries, ${count(report.claims)} claims, ` +
+      `${count(report.amendments)} amendments, ` +
       `${count(report.intakes)} intakes, ${count(report.auditEntries)} audit entries ` +
       `(${count(report.purged)} purged) in ${((performance.now() - started) / 1000).toFixed(1)} s: ` +
       (report.problems.length === 0 ? 'all verify' : `${count(report.problems.length)} problems`),

@@ -50,6 +50,8 @@ import { proofOfWorkRoutes } from './proof-of-work/proof-of-work.routes.ts'
 import { loadReviewConfig } from './review/load-review-config.ts'
 import { reviewRoutes } from './review/review.routes.ts'
 import type { ReviewConfig } from '../src/review-config.ts'
+import type { ClaimCures } from './review/claim-cures.ts'
+import { cureRoutes } from './review/cure.routes.ts'
 
 export interface AppDeps {
   db: Kysely<Database>
@@ -80,6 +82,8 @@ export interface AppDeps {
   languages?: Languages
   /** forms/base/review.json of the forms folder (default: the project's). */
   review?: ReviewConfig
+  /** Sends deficiency notices and reminders and ends cure periods; woken by each move (createClaimCures). */
+  claimCures?: Pick<ClaimCures, 'wake'>
   /** The browser's precompiled validators; compiled on first request when left out (tests). */
   validators?: ValidatorModules
   /** The built client (dist/client); left out in API-only tests. */
@@ -117,6 +121,7 @@ export function createApp({
   proofOfWorkTuning,
   languages = loadLanguages({ formsDir: DEFAULT_FORMS_DIR, forms, intake }),
   review = loadReviewConfig(DEFAULT_FORMS_DIR),
+  claimCures,
   validators = createValidatorModules({ languages }),
   clientDir,
   trustProxy = ['loopback'],
@@ -196,7 +201,7 @@ export function createApp({
   staff.use(dashboardRoutes({ db, forms, intake, storage, audit, languages, agreementPdfs, review }))
   staff.use(assigneeRoutes({ db, forms, evidenceKey }))
   staff.use(auditRoutes({ db, forms, audit }))
-  staff.use(reviewRoutes({ db, review, evidenceKey }))
+  staff.use(reviewRoutes({ db, review, evidenceKey, claimCures, storage, audit }))
   staff.use(militaryRoutes({ db }))
   app.use(staff)
   app.use(firmLogoRoutes())
@@ -206,6 +211,7 @@ export function createApp({
   app.use(formRoutes({ forms, languages, validators }))
   app.use(agreementRoutes({ db, forms, languages, agreementPdfs, agreementLinks, guardPost }))
   app.use(confirmationRoutes({ db, languages, evidenceKey, guardPost }))
+  app.use(cureRoutes({ db, review, forms, languages, evidenceKey, storage, guardPost }))
   app.use('/api', notFoundApi)
   if (clientDir) app.use(staticClient(clientDir, { slugs: new Set(forms.keys()) }))
   app.use(errorHandler({ logger, languages }))

@@ -6,7 +6,8 @@ import type { FormConfig } from '../src/form-config.ts'
 import type { IntakeConfig } from '../src/intake-config.ts'
 import { createAgreementCopies } from './agreements/agreement-copies.ts'
 import { createAgreementLinks } from './agreements/agreement-links.ts'
-import { createAgreementMailer } from './agreements/agreement-mailer.ts'
+import { createAgreementMailer, mailDelivery } from './agreements/agreement-mailer.ts'
+import { createClaimCures } from './review/claim-cures.ts'
 import { loadAgreementTemplates, type AgreementTemplates } from './agreements/agreement-templates.ts'
 import { createApp } from './app.ts'
 import { setOwnOrigin } from './public-origin.ts'
@@ -138,8 +139,22 @@ export async function startServer(
   })
   // the ledger's head, kept beside the key every minute and at close, and mailed to the admins daily
   const ledgerAnchor = ledgerAnchorLoop({ db, evidenceKey, dataDir: config.dataDir, staffMailer, logger })
+  const claimCures = createClaimCures({
+    db,
+    review,
+    forms,
+    evidenceKey,
+    deliver: mailDelivery({ smtpUrl: config.smtpUrl, dataDir: config.dataDir }),
+    from: config.mailFrom,
+    translators: languages.t,
+    publicUrl: config.publicUrl,
+    logger,
+    requests,
+  })
+  claimCures.wake()
   const app = createApp({
     review,
+    claimCures,
     db,
     forms,
     intake,
@@ -188,6 +203,7 @@ export async function startServer(
       await agreementCopies.stop()
       await duplicateScreenshots.stop()
       await agreementLinks.settled()
+      await claimCures.stop()
       await ledgerAnchor.stop()
       await agreementPdfs.stop()
       await checkpointer?.stop()

@@ -13,7 +13,7 @@ import { LOOKUP_RATE_LIMITED_MESSAGE } from '../src/lookup-messages.ts'
 import type { ProofOfWork } from './proof-of-work/proof-of-work.ts'
 
 /** The public forms that POST: each counts apart per address; all of them count towards the ceiling. */
-export type PublicDoor = 'claim' | 'intake' | 'lookup' | 'download' | 'open' | 'confirm'
+export type PublicDoor = 'claim' | 'intake' | 'lookup' | 'download' | 'open' | 'confirm' | 'cure'
 
 /** PUBLIC_LIMIT_PER_ADDRESS and PUBLIC_LIMIT_GLOBAL (config.ts). */
 export interface PublicLimits {
@@ -31,6 +31,7 @@ const PER_ADDRESS_RULE_NAMES: Record<Exclude<PublicDoor, 'download'>, string> = 
   lookup: 'agreement-lookup',
   open: 'public-open',
   confirm: 'public-confirm',
+  cure: 'public-cure',
 }
 const ONE_MINUTE = 60 * 1000
 
@@ -66,8 +67,8 @@ export function guardPublicPost({
           message: '',
         }
   const global = ceilingOf(db, limits.globalPerMinute)
-  // the forms a bot would fill in; opening a link, downloading with its key and confirming each need a
-  // secret that only an e-mail sent after a checked form gives
+  // the forms a bot would fill in; opening a link, downloading with its key, confirming and curing each
+  // need a secret that only an e-mail sent after a checked form gives
   const proof = door === 'claim' || door === 'intake' || door === 'lookup' ? proofOfWork : undefined
   return async (req, _res, next) => {
     assertSameSiteOrNoOrigin(req)

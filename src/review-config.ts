@@ -11,12 +11,18 @@ export interface ReviewStatus {
   needsReason?: boolean
 }
 
+/** What a cure page can ask a claimant for: a new screenshot, their name, a new signature, their age. */
+export const CURE_FIXES = ['screenshot', 'name', 'signature', 'age'] as const
+export type CureFix = (typeof CURE_FIXES)[number]
+
 export interface ReviewReason {
   label: string
   /** What the claimant is told, in each language; left out for a reason whose text the reviewer writes. */
   text?: Partial<Record<Locale, string>>
   /** The reviewer writes the claimant-facing text (reasonText) with the move. */
   freeText?: boolean
+  /** What the cure page asks the claimant for, to cure a claim made deficient for this reason. */
+  fix?: CureFix[]
 }
 
 /** forms/base/review.json: the statuses of a claim's review, the moves between them, and their reasons. */
@@ -38,4 +44,23 @@ export function allowedMoves(config: ReviewConfig, from: string, actor: MoveActo
   return config.moves
     .filter((move) => move.from === from && (move.by ?? 'staff') === actor)
     .map((move) => move.to)
+}
+
+/**
+ * The claimant's move out of a curable status (deficient → cured), and the server's when the cure
+ * period ends (deficient → not_cured); undefined for a status that is not curable.
+ */
+export function cureMoves(
+  config: ReviewConfig,
+  status: string,
+): { cured: string; notCured?: string } | undefined {
+  const [cured] = allowedMoves(config, status, 'claimant')
+  if (cured === undefined) return undefined
+  return { cured, notCured: allowedMoves(config, status, 'system')[0] }
+}
+
+/** What the cure page asks for, for these reasons, in CURE_FIXES' order. */
+export function fixesFor(config: ReviewConfig, reasons: readonly string[]): CureFix[] {
+  const wanted = new Set(reasons.flatMap((reason) => config.reasons[reason]?.fix ?? []))
+  return CURE_FIXES.filter((fix) => wanted.has(fix))
 }

@@ -27,6 +27,58 @@ export interface ClaimsTable {
   /** The review's status (forms/base/review.json), and the number of moves made to it. */
   review_status: Generated<string>
   review_version: Generated<number>
+  /** The last move's reason and time (epoch ms), for the dashboards' filters and export. */
+  review_reason: ColumnType<string | null, never, string | null>
+  review_moved_at: ColumnType<number | null, never, number>
+  /** The staff account reviewing the claim. */
+  assignee_id: ColumnType<number | null, never, number | null>
+}
+
+/** A deficient claim's cure period, opened by the move that made it deficient (its id is the move's). */
+export interface ClaimCuresTable {
+  id: number
+  claim_id: number
+  app: string
+  /** epoch ms */
+  started_at: number
+  expires_at: number
+  /** 0 until the notice is sent, then 1; each reminder adds one. */
+  notices_sent: Generated<number>
+  /** When it was cured, ran out, or the claim was moved on. */
+  ended_at: number | null
+  /** The site's origin as the reviewer reached it, for the e-mailed links (PUBLIC_URL wins when set). */
+  link_origin: string
+}
+
+/** A link a notice e-mailed (each its own, all valid while the cure is open); the token is never stored. */
+export interface ClaimCureLinksTable {
+  token_hash: string
+  cure_id: number
+  issued_at: number
+  opened_at: number | null
+}
+
+/** What a claimant sent to cure a claim: a sealed record naming the one it amends. */
+export interface ClaimAmendmentsTable {
+  id: Generated<number>
+  claim_id: number
+  app: string
+  amends_kind: 'claim' | 'amendment'
+  amends_id: number
+  amends_seal: string
+  /** JSON: the reasons of the notice it answers. */
+  reasons: string
+  /** JSON: the corrected answers, when the notice asked for any. */
+  fields: string | null
+  screenshot_key: string | null
+  screenshot_type: string | null
+  screenshot_sha256: string | null
+  signature: string | null
+  signature_method: string | null
+  amended_at: string
+  ip_address: string
+  user_agent: string
+  locale: string
 }
 
 /** One move of a claim's review, who made it (null for the claimant or the server) and why. */
@@ -365,6 +417,9 @@ export interface ScreenshotMatchesTable {
 export interface Database {
   claims: ClaimsTable
   claim_moves: ClaimMovesTable
+  claim_cures: ClaimCuresTable
+  claim_cure_links: ClaimCureLinksTable
+  claim_amendments: ClaimAmendmentsTable
   evidence_ledger: EvidenceLedgerTable
   evidence_digests: EvidenceDigestsTable
   agreement_records: AgreementRecordsTable

@@ -13,7 +13,12 @@ import { claimSignedRecord } from '../agreements/signed-record.ts'
 import type { Database } from '../db/database.ts'
 import type { ScreenshotStorage } from '../uploads/screenshot-storage.ts'
 import { subjectOf } from './ledger.ts'
-import { auditRecordFromRow, claimRecordFromRows, recordText } from './sealed-record.ts'
+import {
+  amendmentRecordFromRow,
+  auditRecordFromRow,
+  claimRecordFromRows,
+  recordText,
+} from './sealed-record.ts'
 
 /** One file of a bundle: its name in the ZIP and its bytes. */
 export interface BundleFile {
@@ -25,7 +30,8 @@ export interface BundleFile {
  * What a firm hands over to prove one claimant's signing: the agreement PDF (with its audit page),
  * the stored HTML, the signature PNG, the screenshot, record.json (the sealed record, canonical),
  * ledger.json (the claim's ledger entries with the entries on either side), review.json (its review
- * status and every move, each with its sealed audit record and ledger entry) and VERIFY.txt.
+ * status and every move, each with its sealed audit record and ledger entry), each amendment the
+ * claimant sent to cure it (amendment-N.json and its files) and VERIFY.txt.
  */
 export async function evidenceBundleFiles({
   db,
@@ -94,6 +100,7 @@ export async function evidenceBundleFiles({
       name: 'review.json',
       bytes: Buffer.from(`${JSON.stringify(await reviewHistory(db, claim), null, 2)}\n`),
     },
+    ...(await amendmentFiles(db, storage, claimId)),
     { name: 'VERIFY.txt', bytes: Buffer.from(verifyText(claimId, extension), 'utf8') },
   ]
   await recordDownload({ app: claim.app, action: 'evidence_download', detail: `claim ${claimId}` })
@@ -112,10 +119,19 @@ async function ledgerAround(
   db: Kysely<Database>,
   { claimId, visibleApps }: { claimId: number; visibleApps: VisibleApps },
 ) {
+  const amendments = await db
+    .selectFrom('claim_amendments')
+    .select('id')
+    .where('claim_id', '=', claimId)
+    .execute()
+  const subjects = new Set([
+    subjectOf('claim', claimId),
+    ...amendments.map(({ id }) => subjectOf('amendment', Number(id))),
+  ])
   const own = await db
     .selectFrom('evidence_ledger')
     .select('seq')
-    .where('subject', '=', subjectOf('claim', claimId))
+    .where('subject', 'in', [...subjects])
     .execute()
   const seqs = [...new Set(own.flatMap(({ seq }) => [Number(seq) - 1, Number(seq), Number(seq) + 1]))]
   const entries = await db
@@ -124,14 +140,13 @@ async function ledgerAround(
     .where('seq', 'in', seqs)
     .orderBy('seq')
     .execute()
-  const subject = subjectOf('claim', claimId)
   const seen = await visibleSubjects(db, {
-    subjects: entries.map((entry) => entry.subject).filter((other) => other !== subject),
+    subjects: entries.map((entry) => entry.subject).filter((other) => !subjects.has(other)),
     visibleApps,
   })
   return entries.map((entry) => {
     const seq = Number(entry.seq)
-    if (entry.subject === subject || seen.has(entry.subject)) return { ...entry, seq }
+    if (subjects.has(entry.subject) || seen.has(entry.subject)) return { ...entry, seq }
     return { seq, prev_hash: entry.prev_hash, hash: entry.hash, hmac: entry.hmac }
   })
 }
@@ -205,6 +220,41 @@ async function visibleSubjects(
   return new Set(rows.map(({ id }) => subjectOf('claim', Number(id))))
 }
 
+/**
+ * Each amendment the claimant sent to cure the claim: amendment-N.json (its sealed record, canonical),
+ * and the new screenshot and signature it holds, if any.
+ */
+async function amendmentFiles(
+  db: Kysely<Database>,
+  storage: ScreenshotStorage,
+  claimId: number,
+): Promise<BundleFile[]> {
+  const rows = await db
+    .selectFrom('claim_amendments')
+    .selectAll()
+    .where('claim_id', '=', claimId)
+    .orderBy('id')
+    .execute()
+  const files: BundleFile[] = []
+  for (const row of rows) {
+    const name = `amendment-${row.id}`
+    files.push({ name: `${name}.json`, bytes: Buffer.from(recordText(amendmentRecordFromRow(row)), 'utf8') })
+    if (row.screenshot_key !== null) {
+      files.push({
+        name: `${name}-screenshot.${row.screenshot_key.split('.').pop() ?? 'png'}`,
+        bytes: await buffer((await storage.stream(row.screenshot_key)).body),
+      })
+    }
+    if (row.signature !== null) {
+      files.push({
+        name: `${name}-signature.png`,
+        bytes: Buffer.from(row.signature.slice(row.signature.indexOf(',') + 1), 'base64'),
+      })
+    }
+  }
+  return files
+}
+
 function verifyText(claimId: number, extension: string): string {
   return `How to check this bundle (claim ${claimId})
 
@@ -247,6 +297,13 @@ Every hash below is SHA-256, written as 64 hexadecimal characters. On Linux and 
    Each move's "sealedRecord" is the staff action as the firm sealed it, canonical like record.json:
    its SHA-256 (printf %s, no newline) is the "seal" of the move's "ledgerEntry", whose hash and hmac
    check as in 3 and 4. A reviewer's internal notes are not in the bundle.
+
+7. amendment-N.json, when present, is what the claimant sent to cure the claim after a deficiency
+   notice, sealed as record.json is: its SHA-256 is the "seal" of the ledger entry whose subject is
+   "amendment:N", and that entry's detail names the record it amends. Its "amends" holds that record's
+   kind, id and seal (record.json's for the first, the amendment before it for a later one): the
+   original is never changed. amendment-N-screenshot.* hashes to its screenshot.sha256, and
+   amendment-N-signature.png is its signature.image, decoded.
 `
 }
 

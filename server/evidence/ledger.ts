@@ -8,11 +8,19 @@ import { keyedDigest, sha256Hex } from './evidence-key.ts'
 
 /**
  * What an entry records: a signing sealed, a staff action, a claimant's confirmation from the e-mail's
- * link (its subject is the claim's), a purge (the tombstone of a removed record), or a legal hold set on
+ * link (its subject is the claim's), a claimant's amendment curing a claim (its own subject, its detail
+ * naming the record it amends), a purge (the tombstone of a removed record), or a legal hold set on
  * or lifted from a claim or intake (legal-hold.ts; its seal is the held record's).
  */
 export type LedgerKind =
-  'claim' | 'intake' | 'audit' | 'confirmation' | 'purge' | 'legal_hold_set' | 'legal_hold_lifted'
+  | 'claim'
+  | 'intake'
+  | 'audit'
+  | 'confirmation'
+  | 'amendment'
+  | 'purge'
+  | 'legal_hold_set'
+  | 'legal_hold_lifted'
 
 export const LEGAL_HOLD_KINDS = ['legal_hold_set', 'legal_hold_lifted'] as const
 
@@ -34,7 +42,7 @@ export const GENESIS_HASH = '0'.repeat(64)
 /** PostgreSQL: the transaction-scoped advisory lock that makes appends to the one chain take turns. */
 const LEDGER_LOCK = 5_170_213_901
 
-export function subjectOf(kind: 'claim' | 'intake' | 'audit', id: number): string {
+export function subjectOf(kind: 'claim' | 'intake' | 'audit' | 'amendment', id: number): string {
   return `${kind}:${id}`
 }
 

@@ -4,6 +4,7 @@ import type { ClaimData } from '../../src/form-config.ts'
 import type {
   AgreementRecordsTable,
   AuditLogTable,
+  ClaimAmendmentsTable,
   ClaimsTable,
   FormSubmissionsTable,
 } from '../db/database.ts'
@@ -73,7 +74,30 @@ export interface ConfirmationRecord {
   userAgent: string
 }
 
-export type SealedRecord = ClaimRecord | IntakeRecord | AuditRecord | ConfirmationRecord
+/**
+ * What a claimant sent to cure a deficient claim, sealed under its own subject ('amendment:N') and
+ * naming the record it amends by kind, id and seal: the claim's own, or the amendment before it. Only
+ * what the notice asked for is present; the claim's row and record stay as they were signed.
+ */
+export interface AmendmentRecord {
+  kind: 'amendment'
+  id: number
+  claimId: number
+  app: string
+  amends: { kind: 'claim' | 'amendment'; id: number; seal: string }
+  /** The reasons of the notice it answers. */
+  reasons: string[]
+  /** Corrected answers ({ firstName, lastName }) or statements ({ over18: true }); null when none were asked. */
+  fields: Record<string, string | boolean> | null
+  screenshot: { sha256: string; type: string } | null
+  signature: { image: string; method: string } | null
+  amendedAt: string
+  ipAddress: string
+  userAgent: string
+  locale: string
+}
+
+export type SealedRecord = ClaimRecord | IntakeRecord | AuditRecord | ConfirmationRecord | AmendmentRecord
 
 export function recordText(record: SealedRecord): string {
   return canonicalJson(record as unknown as CanonicalValue)
@@ -133,6 +157,9 @@ export function claimRecordFromRows(
     | 'confirmed_user_agent'
     | 'review_status'
     | 'review_version'
+    | 'review_reason'
+    | 'review_moved_at'
+    | 'assignee_id'
   >,
   agreement: Omit<Selectable<AgreementRecordsTable>, 'id' | 'claim_id' | 'sha256'>,
 ): ClaimRecord {
@@ -240,5 +267,27 @@ export function confirmationRecordFromRow(row: {
     confirmedAt: isoTimestamp(row.confirmed_at),
     ipAddress: row.confirmed_ip ?? '',
     userAgent: row.confirmed_user_agent ?? '',
+  }
+}
+
+/** The amendment's record as its stored row tells it. */
+export function amendmentRecordFromRow(row: Selectable<ClaimAmendmentsTable>): AmendmentRecord {
+  return {
+    kind: 'amendment',
+    id: Number(row.id),
+    claimId: Number(row.claim_id),
+    app: row.app,
+    amends: { kind: row.amends_kind, id: Number(row.amends_id), seal: row.amends_seal },
+    reasons: JSON.parse(row.reasons) as string[],
+    fields: row.fields === null ? null : (JSON.parse(row.fields) as Record<string, string | boolean>),
+    screenshot:
+      row.screenshot_sha256 === null
+        ? null
+        : { sha256: row.screenshot_sha256, type: row.screenshot_type ?? '' },
+    signature: row.signature === null ? null : { image: row.signature, method: row.signature_method ?? '' },
+    amendedAt: row.amended_at,
+    ipAddress: row.ip_address,
+    userAgent: row.user_agent,
+    locale: row.locale,
   }
 }

@@ -7,6 +7,7 @@ import { keyedDigest, sha256Hex } from './evidence-key.ts'
 import { anchorProblem, readAnchor } from './ledger-anchor.ts'
 import { entryText, GENESIS_HASH, LEGAL_HOLD_KINDS, sameHex, subjectOf } from './ledger.ts'
 import {
+  amendmentRecordFromRow,
   auditRecordFromRow,
   claimRecordFromRows,
   confirmationRecordFromRow,
@@ -17,6 +18,8 @@ import {
 export interface EvidenceReport {
   ledgerEntries: number
   claims: number
+  /** Claimants' amendments curing their claims, each checked as a claim is. */
+  amendments: number
   intakes: number
   auditEntries: number
   purged: number
@@ -57,7 +60,16 @@ export async function verifyEvidence({
     if (problems.length < MAX_NAMED_PROBLEMS) problems.push(line)
     else unnamed += 1
   }
-  const only = claimId === undefined ? undefined : subjectOf('claim', claimId)
+  // with a claim, its amendments too: their subjects are their own
+  const only =
+    claimId === undefined
+      ? undefined
+      : new Set([
+          subjectOf('claim', claimId),
+          ...(
+            await db.selectFrom('claim_amendments').select('id').where('claim_id', '=', claimId).execute()
+          ).map(({ id }) => subjectOf('amendment', Number(id))),
+        ])
   const anchor = dataDir === undefined ? ({ kind: 'none' } as const) : readAnchor(dataDir, evidenceKey)
   if (anchor.kind === 'unreadable') problem(anchor.problem)
   const anchorSeq = anchor.kind === 'anchored' ? anchor.head.seq : undefined
@@ -103,6 +115,36 @@ export async function verifyEvidence({
     onProgress(`${claims.toLocaleString('en-US')} claims checked`)
   }
 
+  let amendments = 0
+  for await (const page of amendmentPages(db, claimId)) {
+    const hashes = await screenshotHashes(
+      storage,
+      page.flatMap((row) => (row.screenshot_key === null ? [] : [{ screenshot_key: row.screenshot_key }])),
+    )
+    for (const row of page) {
+      amendments += 1
+      const subject = subjectOf('amendment', Number(row.id))
+      ledger.seen.add(subject)
+      const name = `amendment ${row.id} of claim ${row.claim_id}`
+      if (row.screenshot_key !== null) {
+        const fileHash = hashes.get(row.screenshot_key)
+        if (fileHash === undefined) problem(`${name}: screenshot missing from the store`)
+        else if (fileHash !== row.screenshot_sha256) problem(`${name}: screenshot hash differs`)
+      }
+      const sealed = ledger.seals.get(subject)
+      if (sealed === undefined) problem(`${name}: no seal in the ledger`)
+      else if (sealOf(amendmentRecordFromRow(row)) !== sealed) {
+        problem(`${name}: sealed record differs (the amendment was changed)`)
+      }
+      // the record it amends must be the one the ledger sealed, whether or not the walk was limited
+      const amended = subjectOf(row.amends_kind, Number(row.amends_id))
+      const amendedSeal = ledger.seals.get(amended)
+      if (amendedSeal !== undefined && amendedSeal !== row.amends_seal) {
+        problem(`${name}: names ${amended} with a seal the ledger does not hold`)
+      }
+    }
+  }
+
   let intakes = 0
   let auditEntries = 0
   if (claimId === undefined) {
@@ -137,6 +179,7 @@ export async function verifyEvidence({
   return {
     ledgerEntries: ledger.entries,
     claims,
+    amendments,
     intakes,
     auditEntries,
     purged: ledger.purged.size,
@@ -154,7 +197,7 @@ async function checkLedger(
     problem,
     onProgress,
   }: {
-    only: string | undefined
+    only: ReadonlySet<string> | undefined
     anchorSeq: number | undefined
     problem: (line: string) => void
     onProgress: (line: string) => void
@@ -197,7 +240,7 @@ async function checkLedger(
       if (!sameHex(keyedDigest(evidenceKey, entry.seal), entry.seal_hmac)) {
         problem(`${name}: seal HMAC does not match the evidence key`)
       }
-      if (only === undefined || entry.subject === only) {
+      if (only === undefined || only.has(entry.subject)) {
         if (entry.kind === 'purge') purged.add(entry.subject)
         else if ((LEGAL_HOLD_KINDS as readonly string[]).includes(entry.kind)) {
           // a hold seals nothing of its own: it names the record it holds and that record's seal
@@ -249,6 +292,20 @@ function allRows<Table extends 'form_submissions' | 'audit_log'>(db: Kysely<Data
         .limit(EXPORT_PAGE_SIZE)
         .execute() as unknown as Promise<(Selectable<Database[Table]> & { id: number })[]>,
   )
+}
+
+/** A claim's amendments, or all of them, newest first. */
+function amendmentPages(db: Kysely<Database>, claimId: number | undefined) {
+  return keysetPages((beforeId) => {
+    let query = db
+      .selectFrom('claim_amendments')
+      .selectAll()
+      .where('id', '<', beforeId)
+      .orderBy('id', 'desc')
+      .limit(EXPORT_PAGE_SIZE)
+    if (claimId !== undefined) query = query.where('claim_id', '=', claimId)
+    return query.execute()
+  })
 }
 
 /** Claims with their signed records (null columns when a record is missing), newest first. */

@@ -145,6 +145,39 @@ export async function removeSealed(
     subjects.map((subject) => ({ kind: 'purge', subject, seal: seals.get(subject) ?? '', detail })),
   )
   if (kind === 'claim') {
+    // the claimant's amendments go with the claim, each with its tombstone; their files become orphans
+    const amendments = await trx
+      .selectFrom('claim_amendments')
+      .select('id')
+      .where('claim_id', 'in', ids)
+      .execute()
+    if (amendments.length > 0) {
+      const amendmentSubjects = amendments.map(({ id }) => subjectOf('amendment', Number(id)))
+      const amendmentSeals = await trx
+        .selectFrom('evidence_ledger')
+        .select(['subject', 'seal'])
+        .where('kind', '=', 'amendment')
+        .where('subject', 'in', amendmentSubjects)
+        .execute()
+      const bySubject = new Map(amendmentSeals.map((row) => [row.subject, row.seal]))
+      await appendToLedger(
+        trx,
+        evidenceKey,
+        amendmentSubjects.map((subject) => ({
+          kind: 'purge',
+          subject,
+          seal: bySubject.get(subject) ?? '',
+          detail,
+        })),
+      )
+    }
+    await trx.deleteFrom('claim_amendments').where('claim_id', 'in', ids).execute()
+    await trx
+      .deleteFrom('claim_cure_links')
+      .where('cure_id', 'in', trx.selectFrom('claim_cures').select('id').where('claim_id', 'in', ids))
+      .execute()
+    await trx.deleteFrom('claim_cures').where('claim_id', 'in', ids).execute()
+    await trx.deleteFrom('claim_moves').where('claim_id', 'in', ids).execute()
     await trx.deleteFrom('agreement_records').where('claim_id', 'in', ids).execute()
     await trx.deleteFrom('claims').where('id', 'in', ids).execute()
   } else {

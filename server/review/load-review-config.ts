@@ -3,7 +3,7 @@ import path from 'node:path'
 import { Ajv } from 'ajv'
 import { FormConfigError } from '../forms/load-form-configs.ts'
 import { LOCALES } from '../../src/translate.ts'
-import type { ReviewConfig } from '../../src/review-config.ts'
+import { CURE_FIXES, type ReviewConfig } from '../../src/review-config.ts'
 
 export const REVIEW_CONFIG_FILE = path.join('base', 'review.json')
 
@@ -40,6 +40,11 @@ const REVIEW_SCHEMA = {
     },
     reasons: byName({
       freeText: { type: 'boolean' },
+      fix: {
+        type: 'array',
+        items: { enum: [...CURE_FIXES] },
+        uniqueItems: true,
+      },
       text: {
         type: 'object',
         additionalProperties: false,

@@ -1,6 +1,11 @@
-import type { Kysely } from 'kysely'
+import type { Kysely, Transaction } from 'kysely'
 import { AppError } from '../../src/app-error.ts'
-import { allowedMoves, MAX_REVIEW_NOTE_LENGTH, type ReviewConfig } from '../../src/review-config.ts'
+import {
+  allowedMoves,
+  cureMoves,
+  MAX_REVIEW_NOTE_LENGTH,
+  type ReviewConfig,
+} from '../../src/review-config.ts'
 import type { Database } from '../db/database.ts'
 import { retryWhileLocked } from '../db/shared-transaction.ts'
 import { writeAuditEntry } from '../staff/audit-log.ts'
@@ -21,6 +26,8 @@ export interface ClaimMove {
 /** Who moves the claim, and whether they may decide its app's claims. */
 export interface Reviewer {
   clientAddress: string
+  /** The site's origin as the reviewer reached it: a deficiency notice's links point there. */
+  linkOrigin: string
   accountId: number
   actor: string
   mayDecide(app: string): boolean
@@ -122,51 +129,126 @@ export async function moveClaim({
           message: `moving a claim to ${move.to} needs the app's decide right, which an admin grants`,
         })
       }
-      const updated = await trx
-        .updateTable('claims')
-        .set({ review_status: move.to, review_version: version + 1 })
-        .where('id', '=', claimId)
-        .where('review_version', '=', version)
-        .executeTakeFirst()
-      if (Number(updated.numUpdatedRows) !== 1) {
-        // PostgreSQL: another transaction moved it between the read and the update
-        const now = await trx
-          .selectFrom('claims')
-          .select(['review_status', 'review_version'])
-          .where('id', '=', claimId)
-          .executeTakeFirstOrThrow()
-        throw movedMeanwhile(now.review_status, Number(now.review_version))
-      }
-      const auditId = await writeAuditEntry(trx, evidenceKey, {
-        clientAddress: reviewer.clientAddress,
-        accountId: reviewer.accountId,
-        actor: reviewer.actor,
-        app: claim.app,
-        action: 'claim_moved',
-        detail: `claim ${claimId}: ${from} → ${move.to}${move.reason ? ` (${move.reason})` : ''}`,
+      await recordMove(trx, {
+        evidenceKey,
+        review,
+        claim: { id: claimId, app: claim.app, status: from, version },
+        to: move.to,
+        reason: move.reason,
+        reasonText: move.reasonText,
+        note: move.note,
+        by: reviewer,
       })
-      await trx
-        .insertInto('claim_moves')
-        .values({
-          claim_id: claimId,
-          app: claim.app,
-          at: Date.now(),
-          from_status: from,
-          to_status: move.to,
-          reason: move.reason ?? null,
-          reason_text: move.reasonText ?? null,
-          note: move.note ?? null,
-          account_id: reviewer.accountId,
-          actor: reviewer.actor,
-          audit_id: auditId,
-        })
-        .execute()
       return { status: move.to, version: version + 1 }
     }),
   )
 }
 
-function movedMeanwhile(status: string, version: number): AppError {
+/**
+ * Writes one move of a claim that was read at `claim.version`, inside the caller's transaction: the
+ * claim's status (only if no move came first: 409 otherwise), its audit entry and ledger entry, the
+ * move itself, and the cure period a move into a curable status opens (or ends, moving out of one).
+ * Every move is made here, whoever makes it: a reviewer, the claimant curing, the server at a period's end.
+ */
+export async function recordMove(
+  trx: Transaction<Database>,
+  {
+    evidenceKey,
+    review,
+    claim,
+    to,
+    reason,
+    reasonText,
+    note,
+    by,
+    at = Date.now(),
+  }: {
+    evidenceKey: Buffer
+    review: ReviewConfig
+    claim: { id: number; app: string; status: string; version: number }
+    to: string
+    reason?: string | undefined
+    reasonText?: string | undefined
+    note?: string | undefined
+    /** The account for a reviewer; the claimant and the server act without one. */
+    by: { clientAddress: string; accountId: number | null; actor: string; linkOrigin?: string }
+    at?: number
+  },
+): Promise<{ moveId: number }> {
+  const updated = await trx
+    .updateTable('claims')
+    .set({
+      review_status: to,
+      review_version: claim.version + 1,
+      review_reason: reason ?? null,
+      review_moved_at: at,
+    })
+    .where('id', '=', claim.id)
+    .where('review_version', '=', claim.version)
+    .executeTakeFirst()
+  if (Number(updated.numUpdatedRows) !== 1) {
+    // PostgreSQL: another transaction moved it between the read and the update
+    const now = await trx
+      .selectFrom('claims')
+      .select(['review_status', 'review_version'])
+      .where('id', '=', claim.id)
+      .executeTakeFirstOrThrow()
+    throw movedMeanwhile(now.review_status, Number(now.review_version))
+  }
+  const auditId = await writeAuditEntry(trx, evidenceKey, {
+    clientAddress: by.clientAddress,
+    accountId: by.accountId ?? undefined,
+    actor: by.actor,
+    app: claim.app,
+    action: 'claim_moved',
+    detail: `claim ${claim.id}: ${claim.status} → ${to}${reason ? ` (${reason})` : ''}`,
+  })
+  const { id } = await trx
+    .insertInto('claim_moves')
+    .values({
+      claim_id: claim.id,
+      app: claim.app,
+      at,
+      from_status: claim.status,
+      to_status: to,
+      reason: reason ?? null,
+      reason_text: reasonText ?? null,
+      note: note ?? null,
+      account_id: by.accountId,
+      actor: by.actor,
+      audit_id: auditId,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow()
+  const moveId = Number(id)
+  if (cureMoves(review, claim.status)) {
+    await trx
+      .updateTable('claim_cures')
+      .set({ ended_at: at })
+      .where('claim_id', '=', claim.id)
+      .where('ended_at', 'is', null)
+      .execute()
+  }
+  if (cureMoves(review, to)) {
+    await trx
+      .insertInto('claim_cures')
+      .values({
+        id: moveId,
+        claim_id: claim.id,
+        app: claim.app,
+        started_at: at,
+        expires_at: at + review.curePeriodDays * DAY_MS,
+        ended_at: null,
+        link_origin: by.linkOrigin ?? '',
+      })
+      .execute()
+  }
+  return { moveId }
+}
+
+const DAY_MS = 24 * 60 * 60 * 1000
+
+export function movedMeanwhile(status: string, version: number): AppError {
   return new AppError('CONFLICT', {
     status: 409,
     message: `the claim was moved meanwhile: it is now ${status} (version ${version}); reload it and try again`,

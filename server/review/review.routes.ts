@@ -2,9 +2,14 @@ import express, { Router } from 'express'
 import type { Kysely } from 'kysely'
 import type { ClaimReview } from '../../src/api/review.ts'
 import { canDecideApp } from '../../src/api/staff.ts'
-import { allowedMoves, type ReviewConfig } from '../../src/review-config.ts'
+import { allowedMoves, cureMoves, type ReviewConfig } from '../../src/review-config.ts'
+import type { ClaimCures } from './claim-cures.ts'
 import type { Database } from '../db/database.ts'
-import { actorOf } from '../staff/audit-log.ts'
+import { actorOf, type RecordAudit } from '../staff/audit-log.ts'
+import { AppError } from '../../src/app-error.ts'
+import { sendScreenshot } from '../staff/send-screenshot.ts'
+import type { ScreenshotStorage } from '../uploads/screenshot-storage.ts'
+import { linkOrigin } from '../public-origin.ts'
 import { assertCanSee, staffAccountOf } from '../staff/require-staff.ts'
 import { moveClaim, parseClaimMove } from './move-claim.ts'
 import { claimIdParam, claimNotFound } from '../staff/claim-id.ts'
@@ -19,10 +24,17 @@ export function reviewRoutes({
   db,
   review,
   evidenceKey,
+  claimCures,
+  storage,
+  audit,
 }: {
   db: Kysely<Database>
+  storage: ScreenshotStorage
+  audit: RecordAudit
   review: ReviewConfig
   evidenceKey: Buffer
+  /** Told of each move: one into a curable status sends its notice at once. */
+  claimCures?: Pick<ClaimCures, 'wake'> | undefined
 }): Router {
   const router = Router({ caseSensitive: true })
   const json = express.json({ limit: '16kb' })
@@ -43,6 +55,25 @@ export function reviewRoutes({
       .where('claim_id', '=', claimId)
       .orderBy('id')
       .execute()
+    const amendments = await db
+      .selectFrom('claim_amendments')
+      .select(['id', 'amended_at', 'reasons', 'fields', 'screenshot_key', 'signature'])
+      .where('claim_id', '=', claimId)
+      .orderBy('id')
+      .execute()
+    const cure = await db
+      .selectFrom('claim_cures')
+      .select(['id', 'started_at', 'expires_at', 'notices_sent', 'ended_at'])
+      .where('claim_id', '=', claimId)
+      .orderBy('id', 'desc')
+      .executeTakeFirst()
+    const opened = cure
+      ? await db
+          .selectFrom('claim_cure_links')
+          .select((eb) => eb.fn.min('opened_at').as('opened_at'))
+          .where('cure_id', '=', cure.id)
+          .executeTakeFirst()
+      : undefined
     const mayDecide = canDecideApp(account, claim.app)
     res.set('Cache-Control', NO_STORE).json({
       claimId,
@@ -73,6 +104,23 @@ export function reviewRoutes({
         label,
         freeText: freeText === true,
       })),
+      amendments: amendments.map((row) => ({
+        id: Number(row.id),
+        at: row.amended_at,
+        reasons: JSON.parse(row.reasons) as string[],
+        fields: row.fields === null ? null : (JSON.parse(row.fields) as Record<string, string | boolean>),
+        hasScreenshot: row.screenshot_key !== null,
+        signature: row.signature,
+      })),
+      cure: cure
+        ? {
+            startedAt: isoMs(cure.started_at),
+            expiresAt: isoMs(cure.expires_at),
+            noticesSent: Number(cure.notices_sent),
+            openedAt: opened?.opened_at == null ? null : isoMs(opened.opened_at),
+            endedAt: cure.ended_at === null ? null : isoMs(cure.ended_at),
+          }
+        : null,
     } satisfies ClaimReview)
   })
 
@@ -92,13 +140,52 @@ export function reviewRoutes({
       move,
       reviewer: {
         ...actorOf(req, res),
+        linkOrigin: linkOrigin(req),
         accountId: account.id,
         actor: account.email,
         mayDecide: (app) => canDecideApp(account, app),
       },
     })
     res.status(200).json(moved)
+    if (cureMoves(review, moved.status)) claimCures?.wake()
+  })
+
+  router.get('/api/staff/claims/:id/amendments/:amendmentId/screenshot', async (req, res) => {
+    const claimId = claimIdParam(req.params.id)
+    const amendmentId = claimIdParam(req.params.amendmentId)
+    const amendment = await db
+      .selectFrom('claim_amendments')
+      .select(['app', 'screenshot_key', 'screenshot_type'])
+      .where('id', '=', amendmentId)
+      .where('claim_id', '=', claimId)
+      .executeTakeFirst()
+    if (!amendment?.screenshot_key) {
+      throw new AppError('NOT_FOUND', {
+        status: 404,
+        message: `no screenshot in amendment "${req.params.amendmentId}" of claim "${req.params.id}"`,
+      })
+    }
+    assertCanSee(res, amendment.app)
+    const file = await storage.stream(amendment.screenshot_key)
+    await audit({
+      ...actorOf(req, res),
+      app: amendment.app,
+      action: 'screenshot_view',
+      detail: `claim ${claimId}, amendment ${amendmentId}`,
+    }).catch((error: unknown) => {
+      file.body.destroy() // nothing is sent unless the view is on record
+      throw error
+    })
+    await sendScreenshot(res, {
+      file,
+      type: amendment.screenshot_type ?? 'application/octet-stream',
+      filename: `claim-${claimId}-amendment-${amendmentId}.${amendment.screenshot_key.split('.').pop()}`,
+    })
   })
 
   return router
+}
+
+function isoMs(ms: number | string | bigint): string {
+  return new Date(Number(ms)).toISOString()
 }

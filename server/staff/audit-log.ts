@@ -22,6 +22,9 @@ export type AuditAction =
   | 'legal_hold_lifted'
   | 'claim_moved'
   | 'claim_assigned'
+  | 'cure_notice_sent'
+  | 'cure_link_opened'
+  | 'claim_amended'
   | AccountAction
 
 /** Changes to staff accounts; the detail names the target by e-mail, never a password or a link. */

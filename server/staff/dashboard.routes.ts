@@ -1,4 +1,5 @@
 import { pipeline } from 'node:stream/promises'
+import { sendScreenshot } from './send-screenshot.ts'
 import { Router } from 'express'
 import type { Kysely } from 'kysely'
 import { AppError } from '../../src/app-error.ts'
@@ -132,21 +133,11 @@ export function dashboardRoutes({
       file.body.destroy() // nothing is sent unless the view is on record
       throw error
     })
-    res
-      .set({
-        'Content-Type': claim.screenshot_type,
-        'X-Content-Type-Options': 'nosniff',
-        'Cache-Control': NO_STORE,
-        // the bytes are only ever an image: nothing in them may run or load, even opened on their own
-        'Content-Security-Policy': "default-src 'none'; img-src 'self'; sandbox",
-        'Cross-Origin-Resource-Policy': 'same-origin',
-        'Content-Disposition': `inline; filename="claim-${id}.${claim.screenshot_key.split('.').pop()}"`,
-        'Content-Length': String(file.size),
-      })
-      .status(200)
-    // a store that fails half-way cuts the response (the length then tells the browser it is short);
-    // a viewer who leaves early ends the read from the disk or the bucket
-    await pipeline(file.body, res).catch(() => res.destroy())
+    await sendScreenshot(res, {
+      file,
+      type: claim.screenshot_type,
+      filename: `claim-${id}.${claim.screenshot_key.split('.').pop()}`,
+    })
   })
 
   router.get('/api/staff/claims/:id/evidence.zip', async (req, res) => {

@@ -37,8 +37,7 @@ export async function removeOrphanScreenshots({
     const keys = await storage.keys(app)
     files += keys.length
     if (keys.length === 0) continue
-    const rows = await db.selectFrom('claims').select('screenshot_key').where('app', '=', app).execute()
-    const named = new Set(rows.map((row) => row.screenshot_key))
+    const named = await namedKeys(db, app)
     candidates.push(...keys.filter((key) => !named.has(key)))
   }
   if (candidates.length === 0) return { files, removed: 0 }
@@ -47,12 +46,7 @@ export async function removeOrphanScreenshots({
     let count = 0
     for (let start = 0; start < candidates.length; start += BATCH) {
       const batch = candidates.slice(start, start + BATCH)
-      const rows = await conn
-        .selectFrom('claims')
-        .select('screenshot_key')
-        .where('screenshot_key', 'in', batch)
-        .execute()
-      const named = new Set(rows.map((row) => row.screenshot_key))
+      const named = await namedKeys(conn, undefined, batch)
       for (const key of batch) {
         if (named.has(key)) continue
         await storage.remove(key)
@@ -62,6 +56,29 @@ export async function removeOrphanScreenshots({
     return count
   })
   return { files, removed }
+}
+
+/** The keys a claim or a claimant's amendment names: of an app, or among `keys`. */
+async function namedKeys(
+  db: Kysely<Database>,
+  app: string | undefined,
+  keys?: string[],
+): Promise<Set<string>> {
+  let claims = db.selectFrom('claims').select('screenshot_key')
+  let amendments = db
+    .selectFrom('claim_amendments')
+    .select('screenshot_key')
+    .where('screenshot_key', 'is not', null)
+  if (app !== undefined) {
+    claims = claims.where('app', '=', app)
+    amendments = amendments.where('app', '=', app)
+  }
+  if (keys !== undefined) {
+    claims = claims.where('screenshot_key', 'in', keys)
+    amendments = amendments.where('screenshot_key', 'in', keys)
+  }
+  const rows = [...(await claims.execute()), ...(await amendments.execute())]
+  return new Set(rows.map((row) => row.screenshot_key!))
 }
 
 /** Runs `work` in a transaction during which no process can insert a claim. */

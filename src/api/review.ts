@@ -8,7 +8,7 @@ export interface ClaimMoveView {
   reason: string | null
   reasonText: string | null
   note: string | null
-  /** The account's e-mail; null for a move the claimant or the server made. */
+  /** The account's e-mail, or 'claimant' (a cure) or 'server' (a cure period's end). */
   actor: string | null
 }
 
@@ -26,4 +26,31 @@ export interface ClaimReview {
   statusLabels: Record<string, string>
   /** The reasons a move may give; a free-text one needs the reviewer's text for the claimant. */
   reasons: { name: string; label: string; freeText: boolean }[]
+  amendments: AmendmentView[]
+  cure: CureStatusView | null
+}
+
+/** What a claimant sent to cure the claim (server/review/cure-claim.ts), newest last. */
+export interface AmendmentView {
+  id: number
+  at: string
+  /** The reasons of the notice it answered. */
+  reasons: string[]
+  /** Corrected answers or statements ({ firstName, lastName }, { over18: true }); null when none. */
+  fields: Record<string, string | boolean> | null
+  /** GET /api/staff/claims/:id/amendments/:amendmentId/screenshot, when it holds a new screenshot. */
+  hasScreenshot: boolean
+  /** The new signature as a PNG data URL, when it holds one. */
+  signature: string | null
+}
+
+/** The claim's cure period, while one is open or the last one. */
+export interface CureStatusView {
+  startedAt: string
+  expiresAt: string
+  /** Notice and reminders e-mailed so far. */
+  noticesSent: number
+  /** When the claimant first opened a link from them; null until then. */
+  openedAt: string | null
+  endedAt: string | null
 }

@@ -11,7 +11,9 @@ import type { FormConfig } from '../../src/form-config.ts'
 import type { IntakeConfig } from '../../src/intake-config.ts'
 import { createAgreementCopies, type AgreementCopies } from '../../server/agreements/agreement-copies.ts'
 import { createAgreementLinks, type AgreementLinks } from '../../server/agreements/agreement-links.ts'
-import { createAgreementMailer } from '../../server/agreements/agreement-mailer.ts'
+import { createAgreementMailer, mailDelivery } from '../../server/agreements/agreement-mailer.ts'
+import { createClaimCures, type ClaimCures } from '../../server/review/claim-cures.ts'
+import { loadReviewConfig } from '../../server/review/load-review-config.ts'
 import { loadAgreementTemplates } from '../../server/agreements/agreement-templates.ts'
 import { createApp } from '../../server/app.ts'
 import type { RequireTwoFactor, S3Settings, TrustProxy } from '../../server/config.ts'
@@ -77,6 +79,8 @@ export interface TestContext {
   agreementCopies: AgreementCopies
   /** Its settled() waits for the links the lookups asked for. */
   agreementLinks: AgreementLinks
+  /** Deficiency notices, reminders and cure periods' ends; runDue(now) moves its clock. */
+  claimCures: ClaimCures
   close(): Promise<void>
 }
 
@@ -162,8 +166,23 @@ export async function createTestContext(
     logger,
   })
   const agreementLinks = createAgreementLinks({ db, mailer, translators: languages.t, logger })
+  // the project's statuses and reasons, whatever forms folder a test serves
+  const review = loadReviewConfig(FORMS_DIR)
+  const claimCures = createClaimCures({
+    db,
+    review,
+    forms,
+    evidenceKey,
+    deliver: mailDelivery({ smtpUrl: undefined, dataDir }),
+    from: 'Claims <claims@example.com>',
+    translators: languages.t,
+    publicUrl,
+    logger,
+  })
   const app = createApp({
     db,
+    claimCures,
+    review,
     forms,
     intake,
     storage,
@@ -201,7 +220,9 @@ export async function createTestContext(
     intake,
     agreementCopies,
     agreementLinks,
+    claimCures,
     async close() {
+      await claimCures.stop()
       await agreementCopies.stop()
       await agreementLinks.settled()
       await agreementPdfs.stop()

@@ -1,0 +1,65 @@
+import express, { Router, type RequestHandler } from 'express'
+import type { Kysely } from 'kysely'
+import type { CureSent, CureView } from '../../src/api/cure.ts'
+import type { FormConfig } from '../../src/form-config.ts'
+import type { ReviewConfig } from '../../src/review-config.ts'
+import { signerOf } from '../agreements/signer.ts'
+import type { Database } from '../db/database.ts'
+import type { Languages } from '../i18n/languages.ts'
+import { requestLocale } from '../i18n/request-locale.ts'
+import type { PublicDoor } from '../public-doors.ts'
+import type { ScreenshotStorage } from '../uploads/screenshot-storage.ts'
+import { claimUpload } from '../uploads/upload-middleware.ts'
+import { openCure, submitCure } from './cure-claim.ts'
+
+/**
+ * The claimant's side of a deficiency notice. POST /api/cures/open reads what the link's claim needs
+ * (a POST: the token never goes in a URL); POST /api/cures sends the corrections, multipart like a claim.
+ */
+export function cureRoutes({
+  db,
+  review,
+  forms,
+  languages,
+  evidenceKey,
+  storage,
+  guardPost,
+}: {
+  db: Kysely<Database>
+  review: ReviewConfig
+  forms: Map<string, FormConfig>
+  languages: Languages
+  evidenceKey: Buffer
+  storage: ScreenshotStorage
+  guardPost: (door: PublicDoor) => RequestHandler
+}): Router {
+  const router = Router({ caseSensitive: true })
+  router.post('/api/cures/open', guardPost('cure'), express.json({ limit: '1kb' }), async (req, res) => {
+    const view = await openCure(
+      { db, review, forms, evidenceKey },
+      {
+        token: (req.body as { token?: unknown } | undefined)?.token,
+        speaking: { t: languages.t(requestLocale(req)), translators: languages.t },
+        opener: signerOf(req),
+      },
+    )
+    res.set('Cache-Control', 'no-store').json(view satisfies CureView)
+  })
+  router.post('/api/cures', guardPost('cure'), claimUpload, async (req, res) => {
+    const body = (req.body ?? {}) as Record<string, unknown>
+    const sent = await submitCure(
+      { db, review, evidenceKey, storage },
+      {
+        data: body.data,
+        file: req.file,
+        speaking: { t: languages.t(requestLocale(req)), translators: languages.t },
+        signer: signerOf(req),
+      },
+    )
+    res
+      .status(201)
+      .set('Cache-Control', 'no-store')
+      .json(sent satisfies CureSent)
+  })
+  return router
+}
