@@ -14,6 +14,9 @@ const ThankYouRoute = lazy(async () => ({
 const ConfirmRoute = lazy(async () => ({
   default: (await import('./routes/confirm-route.tsx')).ConfirmRoute,
 }))
+const CureRoute = lazy(async () => ({
+  default: (await import('./routes/cure-route.tsx')).CureRoute,
+}))
 const MilitaryRoute = lazy(async () => ({
   default: (await import('./routes/military-route.tsx')).MilitaryRoute,
 }))
@@ -61,6 +64,8 @@ function Page() {
       return <MilitaryRoute />
     case '/confirm':
       return <ConfirmRoute />
+    case '/cure':
+      return <CureRoute />
     case '/staff/audit':
       return <AuditRoute />
     case '/staff':

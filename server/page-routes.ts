@@ -10,7 +10,15 @@ const STAFF_PAGES = [
 ]
 
 /** The pages every site has, whatever its apps. */
-const FIXED_PAGES = ['/', '/view-agreement', '/thank-you', '/military-analysis', '/confirm', ...STAFF_PAGES]
+const FIXED_PAGES = [
+  '/',
+  '/view-agreement',
+  '/thank-you',
+  '/military-analysis',
+  '/confirm',
+  '/cure',
+  ...STAFF_PAGES,
+]
 
 export type PageAnswer = { status: 200 } | { status: 301; location: string } | { status: 404 }
 

@@ -66,6 +66,8 @@ export function ClaimReviewPanel({
               {outcome.message}
             </p>
           ) : null}
+          <CureStatus review={review.data} />
+          <Amendments review={review.data} />
           <History review={review.data} />
         </>
       )}
@@ -193,11 +195,71 @@ function History({ review }: { review: ClaimReview }) {
             {label(move.to)}
             {move.reason ? `, ${reasonLabel(move.reason)}` : ''}
             {move.reasonText ? ` (“${move.reasonText}”)` : ''}, by{' '}
-            {move.actor ?? 'the claimant or the server'}
+            {move.actor === 'claimant' || move.actor === 'server' ? `the ${move.actor}` : move.actor}
             {move.note ? <p className="review-note">Note: {move.note}</p> : null}
           </li>
         ))}
       </ol>
+    </>
+  )
+}
+
+/** The deficiency notice's period: when it ends, the e-mails sent, whether the claimant opened a link. */
+function CureStatus({ review }: { review: ClaimReview }) {
+  const { cure } = review
+  if (!cure) return null
+  const sent =
+    cure.noticesSent === 0
+      ? 'The notice is being sent.'
+      : `Notice sent${cure.noticesSent > 1 ? `, and ${cure.noticesSent - 1} reminder${cure.noticesSent > 2 ? 's' : ''}` : ''}.`
+  return (
+    <p className="cure-status">
+      {cure.endedAt
+        ? `Cure period ${formatDateTime(cure.startedAt)} to ${formatDateTime(cure.endedAt)}.`
+        : `Cure period open until ${formatDateTime(cure.expiresAt)}.`}{' '}
+      {sent}{' '}
+      {cure.openedAt
+        ? `The claimant opened the link on ${formatDateTime(cure.openedAt)}.`
+        : 'The link has not been opened.'}
+    </p>
+  )
+}
+
+/** What the claimant sent to cure the claim, each beside what it answers; the original stays as signed. */
+function Amendments({ review }: { review: ClaimReview }) {
+  if (review.amendments.length === 0) return null
+  const reasonLabel = (name: string) => review.reasons.find((each) => each.name === name)?.label ?? name
+  return (
+    <>
+      <h4>Sent by the claimant</h4>
+      <ul className="amendments">
+        {review.amendments.map((amendment) => (
+          <li key={amendment.id}>
+            <p>
+              <span className="review-when">{formatDateTime(amendment.at)}</span> amendment {amendment.id},
+              for {amendment.reasons.map(reasonLabel).join(', ')}
+            </p>
+            {amendment.fields?.firstName !== undefined ? (
+              <p>
+                Name: {String(amendment.fields.firstName)} {String(amendment.fields.lastName ?? '')}
+              </p>
+            ) : null}
+            {amendment.fields?.over18 === true ? <p>States they are 18 or over.</p> : null}
+            {amendment.hasScreenshot ? (
+              <a
+                href={`/api/staff/claims/${review.claimId}/amendments/${amendment.id}/screenshot`}
+                target="_blank"
+                rel="noopener"
+              >
+                View the new screenshot
+              </a>
+            ) : null}
+            {amendment.signature ? (
+              <img className="amendment-signature" src={amendment.signature} alt="The new signature" />
+            ) : null}
+          </li>
+        ))}
+      </ul>
     </>
   )
 }

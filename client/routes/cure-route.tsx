@@ -1,0 +1,251 @@
+import type { WidgetProps } from '@rjsf/utils'
+import { useEffect, useRef, useState, type FormEvent } from 'react'
+import {
+  CURE_AGE_REQUIRED_MESSAGE,
+  CURE_CONTACT_TEXT,
+  CURE_DONE_MESSAGE,
+  CURE_LINK_INVALID_MESSAGE,
+  CURE_NAME_REQUIRED_MESSAGE,
+  CURE_PAGE_TITLE,
+  CURE_SCREENSHOT_REQUIRED_MESSAGE,
+  CURE_TOKEN_PATTERN,
+  type CureData,
+  type CureSent,
+  type CureView,
+  type OpenCureRequest,
+} from '../../src/api/cure.ts'
+import { AppError } from '../../src/app-error.ts'
+import { MAX_UPLOAD_BYTES } from '../../src/claim-messages.ts'
+import { FIRM_SETTINGS } from '../../src/firm-settings.ts'
+import { fetchJson } from '../http.ts'
+import { useLocale } from '../i18n/use-text.ts'
+import { SignatureWidget } from '../forms/widgets/signature-widget.tsx'
+import type { Signing } from '../forms/widgets/signing.ts'
+
+type PageState =
+  | { status: 'loading' }
+  | { status: 'open'; view: CureView }
+  | { status: 'done' }
+  | { status: 'closed'; message: string }
+
+/**
+ * /cure#token=…: the page a deficiency notice's link opens. It shows what the reviewer found wrong and
+ * asks only for what fixes it (a new screenshot, the name, a new signature, the age statement). The
+ * token stays in the fragment and goes to the server in a POST body, never in an address.
+ */
+export function CureRoute() {
+  const { t } = useLocale()
+  const [token] = useState(() => new URLSearchParams(window.location.hash.slice(1)).get('token') ?? '')
+  const [state, setState] = useState<PageState>(() =>
+    CURE_TOKEN_PATTERN.test(token)
+      ? { status: 'loading' }
+      : { status: 'closed', message: t(CURE_LINK_INVALID_MESSAGE) },
+  )
+  useEffect(() => {
+    document.title = t(CURE_PAGE_TITLE)
+  }, [t])
+  useEffect(() => {
+    if (state.status !== 'loading') return
+    fetchJson<CureView>('/api/cures/open', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
+      body: JSON.stringify({ token } satisfies OpenCureRequest),
+    }).then(
+      (view) => setState({ status: 'open', view }),
+      (error: unknown) =>
+        setState({
+          status: 'closed',
+          message:
+            error instanceof AppError && error.status < 500
+              ? error.message
+              : t('The page could not be loaded. Please try again in a few minutes.'),
+        }),
+    )
+  }, [state.status, token, t])
+
+  const contact = (
+    <p className="cure-contact">
+      {t(CURE_CONTACT_TEXT, { email: '{email}' }).split('{email}')[0]}
+      <a href={`mailto:${FIRM_SETTINGS.contactEmail}`}>{FIRM_SETTINGS.contactEmail}</a>
+      {t(CURE_CONTACT_TEXT, { email: '{email}' }).split('{email}')[1]}
+    </p>
+  )
+  return (
+    <section className="card cure-page">
+      <header className="card-header">
+        <h1>{t(CURE_PAGE_TITLE)}</h1>
+      </header>
+      <div className="card-body">
+        {state.status === 'loading' ? <p aria-live="polite">{t('Loading...')}</p> : null}
+        {state.status === 'closed' ? <ClosedNotice message={state.message} /> : null}
+        {state.status === 'done' ? (
+          <p className="cure-done" role="status">
+            {t(CURE_DONE_MESSAGE)}
+          </p>
+        ) : null}
+        {state.status === 'open' ? (
+          <CureForm token={token} view={state.view} onDone={() => setState({ status: 'done' })} />
+        ) : null}
+        {contact}
+      </div>
+    </section>
+  )
+}
+
+function ClosedNotice({ message }: { message: string }) {
+  const ref = useRef<HTMLParagraphElement>(null)
+  useEffect(() => ref.current?.focus(), [])
+  return (
+    <p className="alert" role="alert" tabIndex={-1} ref={ref}>
+      {message}
+    </p>
+  )
+}
+
+function CureForm({ token, view, onDone }: { token: string; view: CureView; onDone: () => void }) {
+  const { t, locale } = useLocale()
+  const asks = (fix: CureView['fix'][number]) => view.fix.includes(fix)
+  const [firstName, setFirstName] = useState(view.firstName)
+  const [lastName, setLastName] = useState(view.lastName)
+  const [over18, setOver18] = useState(false)
+  const [file, setFile] = useState<File | undefined>()
+  const [signature, setSignature] = useState<string | undefined>()
+  const signingRef = useRef<Signing>({ method: 'drawn' })
+  const [sending, setSending] = useState(false)
+  const [problem, setProblem] = useState<string | undefined>()
+  const problemRef = useRef<HTMLParagraphElement>(null)
+  useEffect(() => {
+    if (problem) problemRef.current?.focus()
+  }, [problem])
+  const until = new Intl.DateTimeFormat(locale, { dateStyle: 'long' }).format(new Date(view.expiresAt))
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault()
+    const missing =
+      asks('screenshot') && !file
+        ? t(CURE_SCREENSHOT_REQUIRED_MESSAGE)
+        : asks('screenshot') && file && file.size > MAX_UPLOAD_BYTES
+          ? t('The file is larger than 10 MB. Please choose a smaller screenshot.')
+          : asks('name') && (firstName.trim() === '' || lastName.trim() === '')
+            ? t(CURE_NAME_REQUIRED_MESSAGE)
+            : asks('age') && !over18
+              ? t(CURE_AGE_REQUIRED_MESSAGE)
+              : asks('signature') && !signature
+                ? t('Please sign in the box.')
+                : undefined
+    if (missing) {
+      setProblem(missing)
+      return
+    }
+    const data: CureData = {
+      token,
+      ...(asks('name') ? { firstName, lastName } : {}),
+      ...(asks('age') ? { over18 } : {}),
+      ...(asks('signature') ? { signature, signatureMethod: signingRef.current.method } : {}),
+    }
+    const body = new FormData()
+    body.append('data', JSON.stringify(data))
+    if (asks('screenshot') && file) body.append('screenshot', file)
+    setSending(true)
+    setProblem(undefined)
+    try {
+      await fetchJson<CureSent>('/api/cures', { method: 'POST', body })
+      onDone()
+    } catch (error) {
+      setProblem(
+        error instanceof AppError && error.status < 500
+          ? error.message
+          : t('Your corrections could not be sent. Please try again in a few minutes.'),
+      )
+    } finally {
+      setSending(false)
+    }
+  }
+
+  return (
+    <form className="cure-form" onSubmit={(event) => void submit(event)} noValidate>
+      <p>
+        {t('We reviewed your {app} claim. Before we can go on, it needs a correction:', {
+          app: view.appName,
+        })}
+      </p>
+      <ul className="cure-problems">
+        {view.problems.map((line) => (
+          <li key={line}>{line}</li>
+        ))}
+      </ul>
+      <p className="cure-until">{t('Please send it by {date}.', { date: until })}</p>
+      {asks('name') ? (
+        <fieldset className="form-group">
+          <legend>{t('Your name')}</legend>
+          <label htmlFor="cure-first-name">{t('First name')}</label>
+          <input
+            id="cure-first-name"
+            className="form-control"
+            autoComplete="given-name"
+            maxLength={100}
+            value={firstName}
+            onChange={(event) => setFirstName(event.target.value)}
+          />
+          <label htmlFor="cure-last-name">{t('Last name')}</label>
+          <input
+            id="cure-last-name"
+            className="form-control"
+            autoComplete="family-name"
+            maxLength={100}
+            value={lastName}
+            onChange={(event) => setLastName(event.target.value)}
+          />
+        </fieldset>
+      ) : null}
+      {asks('screenshot') ? (
+        <div className="form-group">
+          <label htmlFor="cure-screenshot">{t('New bank statement screenshot (PNG or JPEG)')}</label>
+          <input
+            id="cure-screenshot"
+            className="form-control"
+            type="file"
+            accept="image/png,image/jpeg"
+            onChange={(event) => setFile(event.target.files?.[0])}
+          />
+        </div>
+      ) : null}
+      {asks('signature') ? (
+        <div className="form-group">
+          <p id="cure-signature-label" className="field-label">
+            {t('Sign again: your signature confirms the agreement you already signed.')}
+          </p>
+          <SignatureWidget
+            {...({
+              id: 'cure-signature',
+              value: signature,
+              onChange: (value: string | undefined) => setSignature(value),
+              disabled: sending,
+              readonly: false,
+              registry: {
+                formContext: { signing: { report: (next: Signing) => (signingRef.current = next) } },
+              },
+            } as unknown as WidgetProps)}
+          />
+        </div>
+      ) : null}
+      {asks('age') ? (
+        <div className="form-group cure-statement">
+          <input
+            id="cure-over-18"
+            type="checkbox"
+            checked={over18}
+            onChange={(event) => setOver18(event.target.checked)}
+          />
+          <label htmlFor="cure-over-18">{t('I am 18 years of age or older.')}</label>
+        </div>
+      ) : null}
+      <p className="alert" role="alert" tabIndex={-1} ref={problemRef} hidden={!problem}>
+        {problem}
+      </p>
+      <button type="submit" className="primary" disabled={sending}>
+        {sending ? t('Sending...') : t('Send my corrections')}
+      </button>
+    </form>
+  )
+}
