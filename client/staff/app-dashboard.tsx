@@ -223,7 +223,11 @@ export function AppDashboard({
               onAssigned={() => setReloadCount((count) => count + 1)}
               onUnauthorized={session.expired}
             />
-            <ClaimReviewPanel claimId={details.claim.id} onUnauthorized={session.expired} />
+            <ClaimReviewPanel
+              claimId={details.claim.id}
+              onMoved={() => setReloadCount((count) => count + 1)}
+              onUnauthorized={session.expired}
+            />
             {details.claim.duplicateOf.length > 0 ? (
               <DuplicateScreenshots
                 submission={details.claim}

@@ -12,9 +12,12 @@ import { useStaffResource } from './use-staff-resource.ts'
  */
 export function ClaimReviewPanel({
   claimId,
+  onMoved,
   onUnauthorized,
 }: {
   claimId: number
+  /** The claim moved: the list's status and the status counts change with it. */
+  onMoved?: () => void
   onUnauthorized: () => void
 }) {
   const [loads, setLoads] = useState(0)
@@ -45,6 +48,7 @@ export function ClaimReviewPanel({
               onMoved={(message) => {
                 setOutcome({ kind: 'done', message })
                 setLoads((n) => n + 1)
+                onMoved?.()
               }}
               onRefused={(message) => {
                 setOutcome({ kind: 'refused', message })

@@ -129,6 +129,10 @@ describe('a deficient claim: notice, cure at 390 px, approval, and the evidence 
     expect(await shown(review().locator('.review-history'))).toContain('Deficient → Cured, by the claimant')
     await moveTo('In review')
     await moveTo('Approved')
+    // the list follows the move without a reload
+    await shown(
+      page.getByRole('row', { name: new RegExp(CLAIMANT.email) }).getByRole('cell', { name: 'Approved' }),
+    )
     await keepScreenshot(page, 'cure-approved-1280')
     expect(pageErrors).toEqual([])
   })
