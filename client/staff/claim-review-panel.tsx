@@ -1,4 +1,4 @@
-import { useId, useState, type FormEvent } from 'react'
+import { useEffect, useId, useLayoutEffect, useRef, useState, type FormEvent } from 'react'
 import type { ClaimReview } from '../../src/api/review.ts'
 import { MAX_REVIEW_NOTE_LENGTH } from '../../src/review-config.ts'
 import { formatDateTime } from './format.ts'
@@ -99,6 +99,11 @@ function MoveForm({
   const [isSending, setIsSending] = useState(false)
   const target = review.moves.find((move) => move.to === to)
   const freeText = review.reasons.find((each) => each.name === reason)?.freeText === true
+  const formRef = useRef<HTMLFormElement>(null)
+  useMoveKeys(review.moves, (index) => {
+    setTo(review.moves[index]!.to)
+    formRef.current?.querySelectorAll<HTMLInputElement>('input[type="radio"]')[index]?.focus()
+  })
 
   async function submit(event: FormEvent) {
     event.preventDefault()
@@ -125,9 +130,18 @@ function MoveForm({
   }
 
   return (
-    <form className="move-form" onSubmit={(event) => void submit(event)}>
+    <form className="move-form" ref={formRef} onSubmit={(event) => void submit(event)}>
       <fieldset>
         <legend>Move to</legend>
+        <p className="keys-hint">
+          Keys: <kbd>1</kbd>
+          {review.moves.length > 1 ? (
+            <>
+              –<kbd>{review.moves.length}</kbd>
+            </>
+          ) : null}{' '}
+          choose a move, then <kbd>Enter</kbd> makes it.
+        </p>
         {review.moves.map((move) => (
           <label key={move.to} className="move-choice">
             <input
@@ -266,4 +280,30 @@ function Amendments({ review }: { review: ClaimReview }) {
       </ul>
     </>
   )
+}
+
+/** Fields that take typed text: a digit typed there is text, not a shortcut. */
+const TYPING = 'textarea, select, input:not([type="radio"]):not([type="checkbox"])'
+
+/**
+ * The moves' keys: 1 to 9 choose the first to ninth move open to the reviewer (and focus it, so Enter
+ * makes it), unless the person is typing in a field or holds a modifier.
+ */
+function useMoveKeys(moves: readonly unknown[], choose: (index: number) => void): void {
+  const latest = useRef({ count: moves.length, choose })
+  useLayoutEffect(() => {
+    latest.current = { count: moves.length, choose }
+  })
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent) => {
+      if (event.defaultPrevented || event.altKey || event.ctrlKey || event.metaKey) return
+      if (event.target instanceof Element && event.target.matches(TYPING)) return
+      const index = Number(event.key) - 1
+      if (!Number.isInteger(index) || index < 0 || index >= latest.current.count) return
+      event.preventDefault()
+      latest.current.choose(index)
+    }
+    document.addEventListener('keydown', onKey)
+    return () => document.removeEventListener('keydown', onKey)
+  }, [])
 }

@@ -127,8 +127,16 @@ describe('a deficient claim: notice, cure at 390 px, approval, and the evidence 
     expect(sent).toMatch(/amendment \d+, for Screenshot unreadable/)
     expect(await review().getByRole('link', { name: 'View the new screenshot' }).count()).toBe(1)
     expect(await shown(review().locator('.review-history'))).toContain('Deficient → Cured, by the claimant')
-    await moveTo('In review')
-    await moveTo('Approved')
+    // the moves' keys: 1 chooses the first move open (In review, then Approved), Enter makes it
+    await page.locator('body').focus()
+    await page.keyboard.press('1')
+    expect(await review().getByRole('radio', { name: 'In review' }).isChecked()).toBe(true)
+    await page.keyboard.press('Enter')
+    await shown(review().getByText('Status: In review'))
+    await page.keyboard.press('1')
+    expect(await review().getByRole('radio', { name: 'Approved' }).isChecked()).toBe(true)
+    await page.keyboard.press('Enter')
+    await shown(review().getByText('Status: Approved'))
     // the list follows the move without a reload
     await shown(
       page.getByRole('row', { name: new RegExp(CLAIMANT.email) }).getByRole('cell', { name: 'Approved' }),
