@@ -21,7 +21,11 @@ function isNotFound(pathname: string): boolean {
 /** Staff pages are in English only: they show no language switch. */
 function isStaffPage(pathname: string, search: string): boolean {
   return (
-    pathname.endsWith('-admin') || pathname === '/military-analysis' || new URLSearchParams(search).has('key')
+    pathname.endsWith('-admin') ||
+    pathname === '/staff' ||
+    pathname.startsWith('/staff/') ||
+    pathname === '/military-analysis' ||
+    new URLSearchParams(search).has('key')
   )
 }
 

@@ -45,7 +45,8 @@ export function StaffGate({
   const [error, setError] = useState<string | undefined>(problem)
   const [errorField, setErrorField] = useState<'password' | 'code'>('password')
   useEffect(() => {
-    document.title = title
+    // the tab and the history name the sign-in, not the page behind it
+    document.title = `Sign in · ${title}`
     emailRef.current?.focus()
   }, [title])
   const asksForCode = step.kind === 'code' || step.kind === 'setup' || step.kind === 'email-code'
@@ -142,6 +143,7 @@ export function StaffGate({
     <section className="card staff-gate">
       <header className="card-header">
         <h1>{title}</h1>
+        <p>Sign in with your staff account.</p>
       </header>
       <form className="card-body" onSubmit={(event) => void submit(event)} noValidate>
         <TextField

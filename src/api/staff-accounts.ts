@@ -72,6 +72,8 @@ export interface AcceptInviteRequest {
  */
 export interface InviteAccepted {
   twoFactorSetupCode?: string
+  /** The first admin's set-up, without two-factor to set up: the answer carries a session. */
+  signedIn?: boolean
 }
 
 /** POST /api/staff/account/password */

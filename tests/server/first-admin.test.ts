@@ -70,9 +70,23 @@ for (const dialect of DIALECTS) {
 
       const noEmail = await accept({ token, password: OWNER_PASSWORD, name: 'Olive Owner' })
       expect(noEmail.status).toBe(400)
-      await accept({ token, email: 'olive@firm.test', name: 'Olive Owner', password: OWNER_PASSWORD }).expect(
-        200,
-      )
+      const accepted = await accept({
+        token,
+        email: 'olive@firm.test',
+        name: 'Olive Owner',
+        password: OWNER_PASSWORD,
+      }).expect(200)
+      // the set-up signs the new admin in: its cookie opens the staff API at once
+      expect(accepted.body).toEqual({ signedIn: true })
+      const cookie = ([] as string[])
+        .concat(accepted.headers['set-cookie'] ?? [])
+        .find((line) => line.startsWith('staff_session='))!
+        .split(';')[0]!
+      const session = await request(ctx.app).get('/api/staff/session').set('Cookie', cookie).expect(200)
+      expect(session.body).toMatchObject({
+        authenticated: true,
+        account: { email: 'olive@firm.test', role: 'admin' },
+      })
       const again = await accept({ token, email: 'mallory@evil.test', name: 'M', password: OWNER_PASSWORD })
 
       expect(again.status).toBe(410)

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react'
 import { AppError } from '../../../src/app-error.ts'
-import { Link } from '../../routing/router.tsx'
+import { Link, useNavigate } from '../../routing/router.tsx'
 import { Loading } from '../../ui/loading.tsx'
 import { acceptInviteLink, checkInviteLink, type InviteLinkInfo } from './accounts-api.ts'
 import { TextField } from '../../ui/text-field.tsx'
@@ -84,6 +84,7 @@ function PasswordForm({
   const [password, setPassword] = useState('')
   const [error, setError] = useState<string>()
   const [isSaving, setIsSaving] = useState(false)
+  const navigate = useNavigate()
 
   const submit = async (event: FormEvent) => {
     event.preventDefault()
@@ -97,7 +98,9 @@ function PasswordForm({
         ...(info.kind === 'setup' ? { email, name } : {}),
       })
       handOverSetupCode(accepted.twoFactorSetupCode)
-      onAccepted()
+      // the first admin is signed in by the set-up itself: on to their dashboards
+      if (accepted.signedIn) navigate('/staff', { replace: true })
+      else onAccepted()
     } catch (caught) {
       setError(explain(caught as Error, info.kind))
       setIsSaving(false)

@@ -7,6 +7,7 @@ import type { Database } from '../../db/database.ts'
 import type { RecordAudit } from '../audit-log.ts'
 import { isTwoFactorRequired, issueSetupCode } from '../two-factor/two-factor-account.ts'
 import { acceptInvite, checkInvite } from './accept-invite.ts'
+import { startSession } from '../staff-session.ts'
 
 /**
  * The pages /staff/invite and /staff/setup, for people without a session yet: what the one-time link
@@ -40,10 +41,21 @@ export function inviteRoutes({
       detail: kind === 'setup' ? `${email}: first admin set up` : email,
     })
     // the link vouched for the mailbox (or the server's disk) as the e-mailed code would
-    const answer: InviteAccepted = isTwoFactorRequired(requireTwoFactor, role)
-      ? { twoFactorSetupCode: await issueSetupCode(db, accountId) }
-      : {}
-    res.set('Cache-Control', 'no-store').json(answer)
+    if (isTwoFactorRequired(requireTwoFactor, role)) {
+      // the sign-in goes on to the authenticator's set-up, which the handed-over code opens
+      const answer: InviteAccepted = { twoFactorSetupCode: await issueSetupCode(db, accountId) }
+      res.set('Cache-Control', 'no-store').json(answer)
+      return
+    }
+    if (kind === 'setup') {
+      // the first admin has just proved the set-up link and chosen the password: asking for it again
+      // at once would prove nothing more
+      await startSession(db, req, res, accountId)
+      await audit({ clientAddress: clientAddress(req), accountId, actor: email, action: 'login_success' })
+      res.set('Cache-Control', 'no-store').json({ signedIn: true } satisfies InviteAccepted)
+      return
+    }
+    res.set('Cache-Control', 'no-store').json({} satisfies InviteAccepted)
   })
   return router
 }
