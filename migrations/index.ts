@@ -27,6 +27,7 @@ import * as createEvidenceDigests from './2026_11_28_1200_create_evidence_digest
 import * as addClaimReview from './2026_11_28_1300_add_claim_review.ts'
 import * as addClaimCures from './2026_11_28_1400_add_claim_cures.ts'
 import * as indexClaimReview from './2026_11_28_1500_index_claim_review.ts'
+import * as createBulkMoves from './2026_11_28_1600_create_bulk_moves.ts'
 
 /** Every migration, by name; names sort in the order they run. */
 export const MIGRATIONS: Record<string, Migration> = {
@@ -58,4 +59,5 @@ export const MIGRATIONS: Record<string, Migration> = {
   '2026_11_28_1300_add_claim_review': addClaimReview,
   '2026_11_28_1400_add_claim_cures': addClaimCures,
   '2026_11_28_1500_index_claim_review': indexClaimReview,
+  '2026_11_28_1600_create_bulk_moves': createBulkMoves,
 }

@@ -52,6 +52,8 @@ import { reviewRoutes } from './review/review.routes.ts'
 import type { ReviewConfig } from '../src/review-config.ts'
 import type { ClaimCures } from './review/claim-cures.ts'
 import { cureRoutes } from './review/cure.routes.ts'
+import { bulkMoveRoutes } from './review/bulk-moves.routes.ts'
+import type { BulkMoves } from './review/bulk-moves.ts'
 
 export interface AppDeps {
   db: Kysely<Database>
@@ -84,6 +86,8 @@ export interface AppDeps {
   review?: ReviewConfig
   /** Sends deficiency notices and reminders and ends cure periods; woken by each move (createClaimCures). */
   claimCures?: Pick<ClaimCures, 'wake'>
+  /** Runs the bulk moves' jobs; woken by each job queued (createBulkMoves). */
+  bulkMoves?: Pick<BulkMoves, 'wake'>
   /** The browser's precompiled validators; compiled on first request when left out (tests). */
   validators?: ValidatorModules
   /** The built client (dist/client); left out in API-only tests. */
@@ -122,6 +126,7 @@ export function createApp({
   languages = loadLanguages({ formsDir: DEFAULT_FORMS_DIR, forms, intake }),
   review = loadReviewConfig(DEFAULT_FORMS_DIR),
   claimCures,
+  bulkMoves,
   validators = createValidatorModules({ languages }),
   clientDir,
   trustProxy = ['loopback'],
@@ -202,6 +207,7 @@ export function createApp({
   staff.use(assigneeRoutes({ db, forms, evidenceKey }))
   staff.use(auditRoutes({ db, forms, audit }))
   staff.use(reviewRoutes({ db, review, evidenceKey, claimCures, storage, audit }))
+  staff.use(bulkMoveRoutes({ db, forms, review, bulkMoves }))
   staff.use(militaryRoutes({ db }))
   app.use(staff)
   app.use(firmLogoRoutes())

@@ -8,6 +8,7 @@ import { createAgreementCopies } from './agreements/agreement-copies.ts'
 import { createAgreementLinks } from './agreements/agreement-links.ts'
 import { createAgreementMailer, mailDelivery } from './agreements/agreement-mailer.ts'
 import { createClaimCures } from './review/claim-cures.ts'
+import { createBulkMoves } from './review/bulk-moves.ts'
 import { loadAgreementTemplates, type AgreementTemplates } from './agreements/agreement-templates.ts'
 import { createApp } from './app.ts'
 import { setOwnOrigin } from './public-origin.ts'
@@ -152,9 +153,13 @@ export async function startServer(
     requests,
   })
   claimCures.wake()
+  // bulk moves queued before a restart, or left by a process that died, go on
+  const bulkMoves = createBulkMoves({ db, review, evidenceKey, claimCures, logger, requests })
+  bulkMoves.wake()
   const app = createApp({
     review,
     claimCures,
+    bulkMoves,
     db,
     forms,
     intake,
@@ -203,6 +208,7 @@ export async function startServer(
       await agreementCopies.stop()
       await duplicateScreenshots.stop()
       await agreementLinks.settled()
+      await bulkMoves.stop()
       await claimCures.stop()
       await ledgerAnchor.stop()
       await agreementPdfs.stop()

@@ -101,6 +101,43 @@ export interface ClaimMovesTable {
   audit_id: number | null
 }
 
+/** A bulk move of an app's claims (server/review/bulk-moves.ts), run by one server process at a time. */
+export interface BulkMovesTable {
+  id: Generated<number>
+  app: string
+  to_status: string
+  reason: string | null
+  reason_text: string | null
+  /** Internal: never shown to the claimant. */
+  note: string | null
+  /** Who asked for it: each claim's move is theirs. */
+  account_id: number
+  actor: string
+  client_address: string
+  link_origin: string
+  /** epoch ms */
+  created_at: number
+  status: 'queued' | 'running' | 'done' | 'failed'
+  /** The claims selected when it started. */
+  total: number
+  moved: Generated<number>
+  skipped: Generated<number>
+  /** The highest claim id done: the next page starts after it. */
+  after_id: Generated<number>
+  /** Pages that failed in a row; the job fails at the third. */
+  failures: Generated<number>
+  /** The server process running it, until lease_until (epoch ms); another may take it up after. */
+  lease_owner: string | null
+  lease_until: number | null
+  finished_at: number | null
+}
+
+/** The claims a bulk move was started on; removed once it is done. */
+export interface BulkMoveClaimsTable {
+  bulk_move_id: number
+  claim_id: number
+}
+
 /** The agreement exactly as the claimant signed it; the database refuses updates. */
 export interface AgreementRecordsTable {
   id: Generated<number>
@@ -417,6 +454,8 @@ export interface ScreenshotMatchesTable {
 export interface Database {
   claims: ClaimsTable
   claim_moves: ClaimMovesTable
+  bulk_moves: BulkMovesTable
+  bulk_move_claims: BulkMoveClaimsTable
   claim_cures: ClaimCuresTable
   claim_cure_links: ClaimCureLinksTable
   claim_amendments: ClaimAmendmentsTable

@@ -25,6 +25,7 @@ export type AuditAction =
   | 'cure_notice_sent'
   | 'cure_link_opened'
   | 'claim_amended'
+  | 'bulk_move'
   | AccountAction
 
 /** Changes to staff accounts; the detail names the target by e-mail, never a password or a link. */

@@ -3,6 +3,7 @@ import {
   type Expression,
   type ExpressionBuilder,
   type Kysely,
+  type RawBuilder,
   type Selectable,
   type SqlBool,
 } from 'kysely'
@@ -116,6 +117,17 @@ export interface ClaimSearch {
     origin: string
     visibleApps: VisibleApps
   }): CsvBody<SubmissionRow>
+  /**
+   * The ids of every claim the list shows for this term and these filters (all its pages), as a
+   * parenthesised subquery selecting `id`: what a bulk move of "the claims of the current filter" takes.
+   */
+  matchingIds(query: {
+    app: string
+    term: SearchTerm | undefined
+    flagged: boolean
+    filters: readonly ClaimFilter[]
+    visibleApps: VisibleApps
+  }): Promise<RawBuilder<{ id: number }>>
 }
 
 /** An app's claim count, kept by the claim_app_totals triggers. */

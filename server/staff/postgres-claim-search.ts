@@ -36,6 +36,11 @@ export function postgresClaimSearch(db: Kysely<Database>): ClaimSearch {
     exportBody({ app, term, flagged, filters, origin, visibleApps }) {
       return { chunks: csvChunks(db, { app, term, flagged, filters, origin, visibleApps }) }
     },
+    async matchingIds({ app, term, flagged, filters, visibleApps }) {
+      const inApp = db.selectFrom('claims').where('claims.app', '=', app).where(filtersHold(filters))
+      const claims = flagged ? inApp.where(isFlaggedIn(visibleApps)) : inApp
+      return sql<{ id: number }>`${(term ? claims.where(matchesTerm(term)) : claims).select('claims.id')}`
+    },
   }
 }
 

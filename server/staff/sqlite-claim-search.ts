@@ -19,7 +19,12 @@ import { likePattern, MIN_INDEXED_LENGTH, type SearchTerm } from './search-term.
 import type { VisibleApps } from '../../src/api/staff.ts'
 import type { CsvChunk } from './csv.ts'
 import { submissionCsvRenderer } from './submission.ts'
-import { findDuplicateIdsBetween, flaggedExportPages, flaggedPage } from '../duplicates/flagged-claims.ts'
+import {
+  findDuplicateIdsBetween,
+  flaggedExportPages,
+  flaggedPage,
+  isFlaggedIn,
+} from '../duplicates/flagged-claims.ts'
 
 /**
  * SQLite: a term of three characters or more is matched in the app's partition of claims_search (an
@@ -59,6 +64,18 @@ export function sqliteClaimSearch(db: Kysely<Database>): ClaimSearch {
           })
         : exportPages(db, { app, term, filters })
       return { chunks: csvChunks(db, { pages, origin, apps: visibleApps }) }
+    },
+    async matchingIds({ app, term, flagged, filters, visibleApps }) {
+      const fts = term && !flagged ? ftsQuery(term) : undefined
+      if (fts === undefined) {
+        const inApp = db.selectFrom('claims').where('claims.app', '=', app).where(filtersHold(filters))
+        const claims = flagged ? inApp.where(isFlaggedIn(visibleApps)) : inApp
+        return sql<{ id: number }>`${(term ? claims.where(likeAnyField(term)) : claims).select('claims.id')}`
+      }
+      const start = await partitionStart(db, app)
+      if (start === undefined) return sql<{ id: number }>`(SELECT NULL AS id WHERE 1 = 0)`
+      return sql<{ id: number }>`(SELECT rowid - ${start} AS id FROM claims_search
+        WHERE ${inPartition(fts, start)} AND ${filtersHoldForId(filters, { app, id: sql`claims_search.rowid - ${start}` })})`
     },
   }
 }

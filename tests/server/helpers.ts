@@ -13,6 +13,7 @@ import { createAgreementCopies, type AgreementCopies } from '../../server/agreem
 import { createAgreementLinks, type AgreementLinks } from '../../server/agreements/agreement-links.ts'
 import { createAgreementMailer, mailDelivery } from '../../server/agreements/agreement-mailer.ts'
 import { createClaimCures, type ClaimCures } from '../../server/review/claim-cures.ts'
+import { createBulkMoves, type BulkMoves } from '../../server/review/bulk-moves.ts'
 import { loadReviewConfig } from '../../server/review/load-review-config.ts'
 import { loadAgreementTemplates } from '../../server/agreements/agreement-templates.ts'
 import { createApp } from '../../server/app.ts'
@@ -81,6 +82,8 @@ export interface TestContext {
   agreementLinks: AgreementLinks
   /** Deficiency notices, reminders and cure periods' ends; runDue(now) moves its clock. */
   claimCures: ClaimCures
+  /** The bulk moves' jobs; runDue() runs those queued to their end. */
+  bulkMoves: BulkMoves
   close(): Promise<void>
 }
 
@@ -179,9 +182,11 @@ export async function createTestContext(
     publicUrl,
     logger,
   })
+  const bulkMoves = createBulkMoves({ db, review, evidenceKey, claimCures, logger })
   const app = createApp({
     db,
     claimCures,
+    bulkMoves,
     review,
     forms,
     intake,
@@ -221,7 +226,9 @@ export async function createTestContext(
     agreementCopies,
     agreementLinks,
     claimCures,
+    bulkMoves,
     async close() {
+      await bulkMoves.stop()
       await claimCures.stop()
       await agreementCopies.stop()
       await agreementLinks.settled()

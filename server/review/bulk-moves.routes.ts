@@ -1,0 +1,184 @@
+import express, { Router, type Response } from 'express'
+import { sql, type Kysely } from 'kysely'
+import type {
+  BulkMoveChoices,
+  BulkMoveJob,
+  BulkMovePreview,
+  BulkMoveStarted,
+} from '../../src/api/bulk-moves.ts'
+import { canDecideApp, visibleApps } from '../../src/api/staff.ts'
+import { AppError } from '../../src/app-error.ts'
+import type { ReviewConfig } from '../../src/review-config.ts'
+import type { FormConfig } from '../../src/form-config.ts'
+import type { Database } from '../db/database.ts'
+import { retryWhileLocked } from '../db/shared-transaction.ts'
+import { findFormOrThrow } from '../forms/find-form.ts'
+import { linkOrigin } from '../public-origin.ts'
+import { actorOf } from '../staff/audit-log.ts'
+import { claimSearch } from '../staff/claim-search.ts'
+import { assertCanSee, staffAccountOf } from '../staff/require-staff.ts'
+import { bulkTargets, parseBulkMove, previewBulkMove, selectedIds } from './bulk-move-selection.ts'
+import type { BulkMoves } from './bulk-moves.ts'
+
+const NO_STORE = 'private, no-store'
+
+/**
+ * Bulk moves from an app's dashboard: the choices, a preview, the job's start and its progress. Each
+ * needs the app's decide right. Mounted after requireStaff and sameOriginOnly.
+ */
+export function bulkMoveRoutes({
+  db,
+  forms,
+  review,
+  bulkMoves,
+}: {
+  db: Kysely<Database>
+  forms: Map<string, FormConfig>
+  review: ReviewConfig
+  /** Woken by each job queued; left out, a job waits for a server process that runs them. */
+  bulkMoves?: Pick<BulkMoves, 'wake'> | undefined
+}): Router {
+  const router = Router({ caseSensitive: true })
+  // 10,000 ids of up to 15 digits
+  const json = express.json({ limit: '256kb' })
+  const claims = claimSearch(db)
+
+  router.get('/api/staff/apps/:slug/bulk-moves/choices', (req, res) => {
+    const { slug } = findFormOrThrow(forms, req.params.slug)
+    assertCanDecide(res, slug)
+    res.set('Cache-Control', NO_STORE).json({
+      targets: bulkTargets(review).map((to) => ({
+        to,
+        label: review.statuses[to]!.label,
+        needsReason: review.statuses[to]!.needsReason === true,
+      })),
+      reasons: Object.entries(review.reasons).map(([name, { label, freeText }]) => ({
+        name,
+        label,
+        freeText: freeText === true,
+      })),
+      statusLabels: Object.fromEntries(
+        Object.entries(review.statuses).map(([name, { label }]) => [name, label]),
+      ),
+    } satisfies BulkMoveChoices)
+  })
+
+  router.post('/api/staff/apps/:slug/bulk-moves/preview', json, async (req, res) => {
+    const { slug } = findFormOrThrow(forms, req.params.slug)
+    assertCanDecide(res, slug)
+    const move = parseBulkMove(req.body, review)
+    const ids = await selectedIds({
+      ...selectionOf(res),
+      db,
+      review,
+      claims,
+      app: slug,
+      selection: move.selection,
+    })
+    const preview = await previewBulkMove(db, { review, app: slug, ids, to: move.to })
+    res.set('Cache-Control', NO_STORE).json(preview satisfies BulkMovePreview)
+  })
+
+  router.post('/api/staff/apps/:slug/bulk-moves', json, async (req, res) => {
+    const { slug } = findFormOrThrow(forms, req.params.slug)
+    assertCanDecide(res, slug)
+    const move = parseBulkMove(req.body, review)
+    const account = staffAccountOf(res)
+    const ids = await selectedIds({
+      ...selectionOf(res),
+      db,
+      review,
+      claims,
+      app: slug,
+      selection: move.selection,
+    })
+    const { clientAddress } = actorOf(req, res)
+    // the selection is fixed now: the claims' ids are stored with the job, in the job's transaction
+    const started = await retryWhileLocked(() =>
+      db.transaction().execute(async (trx) => {
+        const { id } = await trx
+          .insertInto('bulk_moves')
+          .values({
+            app: slug,
+            to_status: move.to,
+            reason: move.reason ?? null,
+            reason_text: move.reasonText ?? null,
+            note: move.note ?? null,
+            account_id: account.id,
+            actor: account.email,
+            client_address: clientAddress,
+            link_origin: linkOrigin(req),
+            created_at: Date.now(),
+            status: 'queued',
+            total: 0,
+          })
+          .returning('id')
+          .executeTakeFirstOrThrow()
+        const inserted = await trx
+          .insertInto('bulk_move_claims')
+          .columns(['bulk_move_id', 'claim_id'])
+          .expression((eb) =>
+            eb
+              .selectFrom(ids.as('selected'))
+              .select([sql<number>`CAST(${Number(id)} AS bigint)`.as('bulk_move_id'), 'selected.id'])
+              .where('selected.id', 'is not', null),
+          )
+          .executeTakeFirst()
+        const total = Number(inserted.numInsertedOrUpdatedRows ?? 0)
+        if (total === 0) {
+          throw new AppError('BAD_REQUEST', {
+            status: 400,
+            message: 'no claim is selected: check rows or change the filter, then try again',
+          })
+        }
+        await trx.updateTable('bulk_moves').set({ total }).where('id', '=', id).execute()
+        return { id: Number(id), total }
+      }),
+    )
+    res.status(202).json(started satisfies BulkMoveStarted)
+    bulkMoves?.wake()
+  })
+
+  router.get('/api/staff/bulk-moves/:id', async (req, res) => {
+    const id = /^\d{1,15}$/.test(req.params.id) ? Number(req.params.id) : undefined
+    const job =
+      id === undefined
+        ? undefined
+        : await db
+            .selectFrom('bulk_moves')
+            .select(['id', 'app', 'to_status', 'status', 'total', 'moved', 'skipped'])
+            .where('id', '=', id)
+            .executeTakeFirst()
+    if (!job) {
+      throw new AppError('NOT_FOUND', { status: 404, message: `no bulk move "${req.params.id}"` })
+    }
+    assertCanSee(res, job.app)
+    res.set('Cache-Control', NO_STORE).json({
+      id: Number(job.id),
+      app: job.app,
+      to: job.to_status,
+      status: job.status,
+      total: Number(job.total),
+      moved: Number(job.moved),
+      skipped: Number(job.skipped),
+    } satisfies BulkMoveJob)
+  })
+
+  return router
+}
+
+/** 403 unless the account may see the app's claims and decide them. */
+function assertCanDecide(res: Response, app: string): void {
+  assertCanSee(res, app)
+  if (!canDecideApp(staffAccountOf(res), app)) {
+    throw new AppError('FORBIDDEN', {
+      status: 403,
+      message: "moving claims in bulk needs the app's decide right, which an admin grants",
+    })
+  }
+}
+
+function selectionOf(res: Response) {
+  const account = staffAccountOf(res)
+  return { accountId: account.id, visibleApps: visibleApps(account) }
+}
