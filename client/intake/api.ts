@@ -1,6 +1,6 @@
 import type { IntakeConfig, IntakeData } from '../../src/intake-config.ts'
 import type { CreatedIntake } from '../../src/api/claims.ts'
-import type { MilitaryFigures } from '../../src/api/staff.ts'
+import type { MilitaryClaimants, MilitaryFigures } from '../../src/api/staff.ts'
 import { fetchJson } from '../http.ts'
 import { signingFields, type Signing } from '../forms/widgets/signing.ts'
 
@@ -34,4 +34,10 @@ export function submitIntake({
 
 export function fetchMilitaryStats({ signal }: { signal?: AbortSignal } = {}): Promise<MilitaryFigures> {
   return fetchJson<MilitaryFigures>('/api/staff/military', { signal, cache: 'no-store' })
+}
+
+export function fetchMilitaryClaimants({
+  signal,
+}: { signal?: AbortSignal } = {}): Promise<MilitaryClaimants> {
+  return fetchJson<MilitaryClaimants>('/api/staff/military/claimants', { signal, cache: 'no-store' })
 }

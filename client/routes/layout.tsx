@@ -39,11 +39,8 @@ export function Layout({ children }: { children: ReactNode }) {
   }, [isStaff, locale])
   return (
     <>
-      {isStaff ? null : (
-        <SiteHeader>
-          <LanguageSwitch />
-        </SiteHeader>
-      )}
+      {/* the firm's name on every page; the language switch only on the claimants' (staff pages are English) */}
+      <SiteHeader>{isStaff ? null : <LanguageSwitch />}</SiteHeader>
       <main className="page">
         {/* also catches a lazy page whose chunk failed to download */}
         <ErrorBoundary>

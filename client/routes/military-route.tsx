@@ -1,5 +1,7 @@
 import { useEffect, useState } from 'react'
-import { fetchMilitaryStats } from '../intake/api.ts'
+import { fetchMilitaryClaimants, fetchMilitaryStats } from '../intake/api.ts'
+import { MILITARY_LIST_LIMIT } from '../../src/api/staff.ts'
+import { formatDateTime } from '../staff/format.ts'
 import { StaffArea } from '../staff/staff-area.tsx'
 import type { StaffSession } from '../staff/use-staff-session.ts'
 import { useStaffResource } from '../staff/use-staff-resource.ts'
@@ -63,6 +65,7 @@ function MilitaryAnalysis({ session }: { session: StaffSession }) {
             </li>
           </ul>
         )}
+        <MilitaryClaimantsTable session={session} />
         <aside className="mla-note" aria-label="Military Lending Act">
           <h2>Military Lending Act</h2>
           <p>
@@ -73,5 +76,61 @@ function MilitaryAnalysis({ session }: { session: StaffSession }) {
         </aside>
       </div>
     </article>
+  )
+}
+
+/** The active-military claimants themselves, newest first: their claims are reviewed with the MLA in mind. */
+function MilitaryClaimantsTable({ session }: { session: StaffSession }) {
+  const list = useStaffResource({
+    key: 'claimants',
+    load: (signal) => fetchMilitaryClaimants({ signal }),
+    onUnauthorized: session.expired,
+  })
+  if (list.status === 'failed') {
+    return (
+      <p className="alert" role="alert">
+        The list of claimants could not be loaded ({list.message}).
+      </p>
+    )
+  }
+  if (!list.data) return <Loading label="Loading the claimants..." />
+  const { claimants, total } = list.data
+  return (
+    <section className="military-claimants" aria-labelledby="military-claimants-title">
+      <h2 id="military-claimants-title">Active-military claimants</h2>
+      <p>
+        {total > claimants.length
+          ? `The newest ${MILITARY_LIST_LIMIT.toLocaleString('en-US')} of ${total.toLocaleString('en-US')}; All Submissions' CSV has every one.`
+          : `${total.toLocaleString('en-US')} in all, newest first.`}
+      </p>
+      {claimants.length === 0 ? (
+        <p>No claimant has said they are active military.</p>
+      ) : (
+        <div className="table-scroll">
+          <table className="staff-table">
+            <thead>
+              <tr>
+                <th scope="col">Name</th>
+                <th scope="col">Email</th>
+                <th scope="col">Phone</th>
+                <th scope="col">State</th>
+                <th scope="col">Date</th>
+              </tr>
+            </thead>
+            <tbody>
+              {claimants.map((claimant) => (
+                <tr key={claimant.id}>
+                  <td>{claimant.name}</td>
+                  <td>{claimant.email}</td>
+                  <td>{claimant.phone}</td>
+                  <td>{claimant.state}</td>
+                  <td>{formatDateTime(claimant.createdAt)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </section>
   )
 }

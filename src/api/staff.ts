@@ -163,6 +163,23 @@ export interface MilitaryFigures {
   percentage: number
 }
 
+/** GET /api/staff/military/claimants: the newest active-military claimants of the main form, for admins. */
+export interface MilitaryClaimants {
+  claimants: {
+    id: number
+    name: string
+    email: string
+    phone: string
+    state: string
+    createdAt: string
+  }[]
+  /** How many there are in all; the list holds the newest MILITARY_LIST_LIMIT. */
+  total: number
+}
+
+/** The most active-military claimants the analysis page lists; the CSV of the main list has them all. */
+export const MILITARY_LIST_LIMIT = 200
+
 /** One page of a staff list; count matches the search, total is everything. */
 export interface StaffPage<T> {
   success: boolean

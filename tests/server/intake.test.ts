@@ -682,6 +682,28 @@ for (const dialect of DIALECTS) {
           expect(res.body).toEqual({ error: { code: 'UNAUTHENTICATED', message: expect.any(String) } })
         })
 
+        it('lists the active-military claimants, newest first, to admins only', async () => {
+          await request(ctx.app).get('/api/staff/military/claimants').set(SAME_SITE).expect(401)
+          const before = (await staffGet('/api/staff/military/claimants').expect(200)).body as {
+            claimants: { email: string; state: string }[]
+            total: number
+          }
+          await postIntake(
+            ctx,
+            makeIntakeData({ email: 'sgt.list@example.com', isActiveMilitary: true }),
+          ).expect(201)
+          await postIntake(ctx, makeIntakeData({ email: 'civilian.list@example.com' })).expect(201)
+          const res = await staffGet('/api/staff/military/claimants').expect(200)
+          expect(res.headers['cache-control']).toBe('private, no-store')
+          expect(res.body.total).toBe(before.total + 1)
+          expect(res.body.claimants[0]).toMatchObject({ email: 'sgt.list@example.com' })
+          expect(
+            (res.body.claimants as { email: string }[]).some(
+              ({ email }) => email === 'civilian.list@example.com',
+            ),
+          ).toBe(false)
+        })
+
         it('gives 0 / 0 / 0 with no intakes', async () => {
           const res = await staffGet('/api/staff/military').expect(200)
           expect(res.body).toEqual({ activeMilitary: 0, total: 0, percentage: 0 })

@@ -88,6 +88,11 @@ describe('/military-analysis', () => {
       `Percentage ${expected.percent}`,
     ])
     await shown(page.getByText(/Military Lending Act/).first())
+    // beside the figures, the claimants themselves
+    const listed = await shown(page.getByRole('region', { name: 'Active-military claimants' }))
+    expect(listed).toContain('sgt.palakiko@example.com')
+    expect(listed).toContain('lt.kealoha@example.com')
+    expect(listed).not.toContain('civilian.akana@example.com')
     expect(pageErrors).toEqual([])
     await context.close()
   })
