@@ -1,4 +1,4 @@
-import { canExportApp, type StaffAccountView } from '../../src/api/staff.ts'
+import { canDecideApp, canExportApp, type StaffAccountView } from '../../src/api/staff.ts'
 import { useEffect, useId, useRef, useState } from 'react'
 import type { FormConfig } from '../../src/form-config.ts'
 import { Loading } from '../ui/loading.tsx'
@@ -6,6 +6,7 @@ import { DailyChart } from './daily-chart.tsx'
 import { Pagination } from './pagination.tsx'
 import { appCsvUrl, fetchAppStats, fetchAppSubmissions, fetchAssignees } from './staff-api.ts'
 import { AssigneeField } from './assignee-field.tsx'
+import { BulkMovePanel } from './bulk-move-panel.tsx'
 import { useClaimKeys } from './use-claim-keys.ts'
 import { ClaimFilterSelects, filterParams, type ClaimFilterValues } from './claim-filters.tsx'
 import { ClaimReviewPanel } from './claim-review-panel.tsx'
@@ -35,6 +36,7 @@ export function AppDashboard({
 }) {
   const { slug, displayName } = config
   const canExport = canExportApp(session.account, slug)
+  const canDecide = canDecideApp(session.account, slug)
   const searchId = useId()
   const [term, setTerm] = useState('')
   const query = useDebouncedValue(term.trim(), SEARCH_DELAY_MS)
@@ -46,6 +48,17 @@ export function AppDashboard({
   const [paging, setPaging] = useState({ listKey, page: 1 })
   const page = paging.listKey === listKey ? paging.page : 1
   const [reloadCount, setReloadCount] = useState(0)
+  // the rows checked for a bulk move belong to the search and filters they were checked in
+  const [checks, setChecks] = useState({ listKey, ids: new Set<number>() })
+  const checkedIds = checks.listKey === listKey ? checks.ids : new Set<number>()
+  const changeChecks = (ids: number[], isChecked: boolean) => {
+    const next = new Set(checkedIds)
+    for (const id of ids) {
+      if (isChecked) next.add(id)
+      else next.delete(id)
+    }
+    setChecks({ listKey, ids: next })
+  }
   const {
     details,
     open: openDetails,
@@ -291,6 +304,7 @@ export function AppDashboard({
                 submissions={result.data}
                 selectedId={details.status === 'closed' ? undefined : details.id}
                 onSelect={(submission) => openClaim(submission.id)}
+                checks={canDecide ? { checked: checkedIds, onChange: changeChecks } : undefined}
               />
               <Pagination
                 page={result.page}
@@ -301,6 +315,23 @@ export function AppDashboard({
             </>
           )}
         </section>
+        {canDecide ? (
+          <BulkMovePanel
+            slug={slug}
+            checkedIds={[...checkedIds]}
+            filter={{
+              ...(query === '' ? {} : { q: query }),
+              ...filters,
+              ...(flagged ? { flagged: '1' } : {}),
+            }}
+            filterCount={list.status === 'ready' ? result?.count : undefined}
+            onMoved={() => {
+              setChecks({ listKey, ids: new Set() })
+              setReloadCount((count) => count + 1)
+            }}
+            onUnauthorized={session.expired}
+          />
+        ) : null}
       </div>
     </article>
   )

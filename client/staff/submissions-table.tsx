@@ -1,10 +1,13 @@
-import type { KeyboardEvent, ReactNode, Ref } from 'react'
+import { useEffect, useRef, type KeyboardEvent, type ReactNode, type Ref } from 'react'
 import type { DashboardColumn } from '../../src/form-config.ts'
 import { FILTER_COLUMNS } from './claim-filters.tsx'
 import { cellText } from './format.ts'
 import type { StaffSubmission } from './staff-api.ts'
 
-/** 'All Submissions': the columns the app's config lists, those every app has, then the actions. */
+/**
+ * 'All Submissions': the columns the app's config lists, those every app has, then the actions; with
+ * `checks`, a first column of checkboxes for a bulk move, and one that checks the whole page.
+ */
 export function SubmissionsTable({
   columns: configColumns,
   submissions,
@@ -12,6 +15,7 @@ export function SubmissionsTable({
   onSelect,
   statusLabels,
   onKeyDown,
+  checks,
   ref,
 }: {
   columns: DashboardColumn[]
@@ -21,6 +25,8 @@ export function SubmissionsTable({
   /** Each review status's label; a status without one shows its name. */
   statusLabels: Record<string, string>
   onKeyDown?: (event: KeyboardEvent<HTMLDivElement>) => void
+  /** The checked claims' ids and how to change them; left out, the table has no checkboxes. */
+  checks?: { checked: ReadonlySet<number>; onChange: (ids: number[], isChecked: boolean) => void }
   ref?: Ref<HTMLDivElement>
 }) {
   const columns = [...configColumns, ...FILTER_COLUMNS]
@@ -37,6 +43,11 @@ export function SubmissionsTable({
       <table className="staff-table">
         <thead>
           <tr>
+            {checks ? (
+              <th scope="col" className="check-cell">
+                <PageCheckbox submissions={submissions} checks={checks} />
+              </th>
+            ) : null}
             {columns.map((column) => (
               <th key={column.key} scope="col">
                 {column.label}
@@ -55,6 +66,16 @@ export function SubmissionsTable({
               className={submission.id === selectedId ? 'is-selected' : undefined}
               aria-current={submission.id === selectedId ? 'true' : undefined}
             >
+              {checks ? (
+                <td className="check-cell">
+                  <input
+                    type="checkbox"
+                    aria-label={`Select claim ${submission.id}`}
+                    checked={checks.checked.has(submission.id)}
+                    onChange={(event) => checks.onChange([submission.id], event.target.checked)}
+                  />
+                </td>
+              ) : null}
               {columns.map((column) => (
                 <td key={column.key} data-column={column.key}>
                   {column.key === 'email'
@@ -91,6 +112,36 @@ export function SubmissionsTable({
         </tbody>
       </table>
     </div>
+  )
+}
+
+/** "Select all on this page": checked when every row is, mixed when some are. */
+function PageCheckbox({
+  submissions,
+  checks,
+}: {
+  submissions: StaffSubmission[]
+  checks: NonNullable<Parameters<typeof SubmissionsTable>[0]['checks']>
+}) {
+  const ref = useRef<HTMLInputElement>(null)
+  const count = submissions.filter(({ id }) => checks.checked.has(id)).length
+  const isAll = count > 0 && count === submissions.length
+  useEffect(() => {
+    if (ref.current) ref.current.indeterminate = count > 0 && !isAll
+  }, [count, isAll])
+  return (
+    <input
+      ref={ref}
+      type="checkbox"
+      aria-label="Select all on this page"
+      checked={isAll}
+      onChange={(event) =>
+        checks.onChange(
+          submissions.map(({ id }) => id),
+          event.target.checked,
+        )
+      }
+    />
   )
 }
 
