@@ -52,6 +52,7 @@ import { reviewRoutes } from './review/review.routes.ts'
 import type { ReviewConfig } from '../src/review-config.ts'
 import type { ClaimCures } from './review/claim-cures.ts'
 import { cureRoutes } from './review/cure.routes.ts'
+import { signedRecordRoutes } from './staff/signed-record.routes.ts'
 import { bulkMoveRoutes } from './review/bulk-moves.routes.ts'
 import type { BulkMoves } from './review/bulk-moves.ts'
 
@@ -207,6 +208,7 @@ export function createApp({
   staff.use(assigneeRoutes({ db, forms, evidenceKey }))
   staff.use(auditRoutes({ db, forms, audit }))
   staff.use(reviewRoutes({ db, review, evidenceKey, claimCures, storage, audit }))
+  staff.use(signedRecordRoutes({ db, audit }))
   staff.use(bulkMoveRoutes({ db, forms, review, bulkMoves }))
   staff.use(militaryRoutes({ db }))
   app.use(staff)

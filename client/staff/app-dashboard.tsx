@@ -227,6 +227,7 @@ export function AppDashboard({
             submission={details.claim}
             canExport={canExport}
             onClose={closeDetails}
+            onUnauthorized={session.expired}
           >
             <AssigneeField
               key={details.claim.id}

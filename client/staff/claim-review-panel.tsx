@@ -133,15 +133,6 @@ function MoveForm({
     <form className="move-form" ref={formRef} onSubmit={(event) => void submit(event)}>
       <fieldset>
         <legend>Move to</legend>
-        <p className="keys-hint">
-          Keys: <kbd>1</kbd>
-          {review.moves.length > 1 ? (
-            <>
-              –<kbd>{review.moves.length}</kbd>
-            </>
-          ) : null}{' '}
-          choose a move, then <kbd>Enter</kbd> makes it.
-        </p>
         {review.moves.map((move) => (
           <label key={move.to} className="move-choice">
             <input
@@ -156,6 +147,15 @@ function MoveForm({
           </label>
         ))}
       </fieldset>
+      <p className="keys-hint">
+        Keys: <kbd>1</kbd>
+        {review.moves.length > 1 ? (
+          <>
+            –<kbd>{review.moves.length}</kbd>
+          </>
+        ) : null}{' '}
+        choose a move, then <kbd>Enter</kbd> makes it.
+      </p>
       <label htmlFor={`${id}-reason`}>Reason{target?.needsReason ? '' : ' (optional)'}</label>
       <select
         id={`${id}-reason`}

@@ -1,6 +1,7 @@
 import { useState, type ReactNode, type Ref } from 'react'
 import { startDownload } from '../http.ts'
 import { formatDateTime, fullName } from './format.ts'
+import { SignedRecordPanel } from './signed-record-panel.tsx'
 import type { StaffSubmission } from './staff-api.ts'
 
 /**
@@ -11,6 +12,7 @@ export function SubmissionDetails({
   submission,
   canExport,
   onClose,
+  onUnauthorized,
   ref,
   children,
 }: {
@@ -18,6 +20,8 @@ export function SubmissionDetails({
   /** Whether the account may take the claim's evidence away (the server checks again). */
   canExport: boolean
   onClose: () => void
+  /** The session ended: back to the gate. */
+  onUnauthorized: () => void
   ref?: Ref<HTMLElement>
   /** More about the claim, under its details (a flagged claim's matches). */
   children?: ReactNode
@@ -67,6 +71,7 @@ export function SubmissionDetails({
         {/* keyed by claim, so a failed image does not hide the next claim's screenshot */}
         <Screenshot key={submission.id} url={submission.screenshotUrl} name={name} />
       </div>
+      <SignedRecordPanel claimId={submission.id} onUnauthorized={onUnauthorized} />
       {children}
     </section>
   )

@@ -163,6 +163,23 @@ export interface MilitaryFigures {
   percentage: number
 }
 
+/** GET /api/staff/claims/:id/signed-record: what the claim's signing recorded (the agreement's HTML is …/agreement.html). */
+export interface SignedRecordView {
+  signedAt: string
+  ipAddress: string
+  userAgent: string
+  /** The signature as drawn or typed, a PNG data URL. */
+  signature: string
+  signatureMethod: string
+  typedName: string | null
+  locale: string
+  templateVersion: string
+  /** The SHA-256 of the agreement's HTML as signed. */
+  agreementSha256: string
+  /** The claimant's "Confirm it was you", when they did. */
+  confirmation: { at: string; ipAddress: string; userAgent: string } | null
+}
+
 /** GET /api/staff/military/claimants: the newest active-military claimants of the main form, for admins. */
 export interface MilitaryClaimants {
   claimants: {

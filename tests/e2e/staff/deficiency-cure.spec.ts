@@ -123,6 +123,16 @@ describe('a deficient claim: notice, cure at 390 px, approval, and the evidence 
   it('the reviewer sees the claim cured with the new screenshot, and approves it', async () => {
     await page.goto(`${baseUrl()}/brigit-admin?claim=${claimId}`)
     await shown(review().getByText('Status: Cured'))
+    // what the claimant signed, beside the review: the signature, the time, the address and browser
+    const signed = await shown(page.locator('.signed-record dl'))
+    expect(signed).toMatch(/IP address\s+127\.0\.0\.1/)
+    expect(await page.locator('.signed-record img').getAttribute('src')).toMatch(/^data:image\/png;base64,/)
+    const [agreement] = await Promise.all([
+      page.waitForEvent('popup'),
+      page.getByRole('link', { name: 'Open the agreement as signed' }).click(),
+    ])
+    expect(await shown(agreement.locator('body'))).toContain('Carmen')
+    await agreement.close()
     const sent = await shown(review().locator('.amendments'))
     expect(sent).toMatch(/amendment \d+, for Screenshot unreadable/)
     expect(await review().getByRole('link', { name: 'View the new screenshot' }).count()).toBe(1)
