@@ -20,6 +20,12 @@ const ACTION_LABELS: Record<string, string> = {
   recovery_codes_regenerated: 'Made new recovery codes',
   legal_hold_set: 'Put a record on legal hold',
   legal_hold_lifted: 'Lifted a legal hold',
+  claim_moved: "Moved a claim's review",
+  claim_assigned: 'Assigned a claim',
+  bulk_move: 'Moved claims in bulk',
+  cure_notice_sent: 'Sent a deficiency notice',
+  cure_link_opened: 'Opened a cure link',
+  claim_amended: 'Sent corrections to a claim',
 }
 
 export function actionLabel(action: string): string {

@@ -1,3 +1,4 @@
+import { Link } from '../../routing/router.tsx'
 import type { AuditEntryView } from './audit-api.ts'
 import { actionLabel, formatUtcTime } from './audit-labels.ts'
 
@@ -34,12 +35,27 @@ export function AuditTable({
               </td>
               <td>{actionLabel(entry.action)}</td>
               <td>{entry.app === null ? '—' : (appNames.get(entry.app) ?? entry.app)}</td>
-              <td>{entry.detail ?? '—'}</td>
+              <td>
+                <AuditDetail detail={entry.detail} app={entry.app} />
+              </td>
               <td>{entry.clientAddress}</td>
             </tr>
           ))}
         </tbody>
       </table>
     </div>
+  )
+}
+
+/** A detail that names a claim of an app ("claim 12: …") links to that claim's details on its dashboard. */
+function AuditDetail({ detail, app }: { detail: string | null; app: string | null }) {
+  if (detail === null) return <>—</>
+  const claim = /^claim (\d+)\b/.exec(detail)
+  if (!claim || app === null) return <>{detail}</>
+  return (
+    <>
+      <Link to={`/${app}-admin?claim=${claim[1]}`}>claim {claim[1]}</Link>
+      {detail.slice(claim[0].length)}
+    </>
   )
 }

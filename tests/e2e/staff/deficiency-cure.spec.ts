@@ -192,4 +192,17 @@ describe('a deficient claim: notice, cure at 390 px, approval, and the evidence 
     expect(result.stdout).toMatch(/1 claims, 1 amendments, .*all verify/)
     expect(result.status).toBe(0)
   })
+
+  it('the audit log names each step and links to the claim', async () => {
+    await page.goto(`${baseUrl()}/staff/audit`)
+    const table = await shown(page.getByRole('region', { name: 'Audit log table' }))
+    for (const action of ['Sent a deficiency notice', 'Opened a cure link', 'Sent corrections to a claim']) {
+      expect(table).toContain(action)
+    }
+    await page
+      .getByRole('link', { name: `claim ${claimId}` })
+      .first()
+      .click()
+    await shown(review().getByText('Status: Approved'))
+  })
 })
