@@ -81,6 +81,9 @@ function Page() {
     case '/staff/two-factor':
       return <TwoFactorPage />
   }
+  // a claim's own address on its dashboard, /{app}-admin/claims/123, is that dashboard with it open
+  const claimPage = /^\/([^/]+-admin)\/claims\/\d{1,15}$/.exec(pathname)?.[1]
+  if (claimPage !== undefined) return <AppPageRoute page={decodeURIComponent(claimPage)} />
   // /{app}, /{app}-success and /{app}-admin are one segment; AppPageRoute tells them apart
   const page = /^\/([^/]+)$/.exec(pathname)?.[1]
   return page === undefined ? <NotFoundRoute /> : <AppPageRoute page={decodeURIComponent(page)} />

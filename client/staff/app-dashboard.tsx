@@ -1,3 +1,4 @@
+import { useNavigate } from '../routing/router.tsx'
 import { canDecideApp, canExportApp, type StaffAccountView } from '../../src/api/staff.ts'
 import { useEffect, useId, useRef, useState } from 'react'
 import type { FormConfig } from '../../src/form-config.ts'
@@ -37,6 +38,7 @@ export function AppDashboard({
   const { slug, displayName } = config
   const canExport = canExportApp(session.account, slug)
   const canDecide = canDecideApp(session.account, slug)
+  const navigate = useNavigate()
   const searchId = useId()
   const [term, setTerm] = useState('')
   const query = useDebouncedValue(term.trim(), SEARCH_DELAY_MS)
@@ -78,13 +80,24 @@ export function AppDashboard({
     openDetails(id)
     setShouldFocusDetails(true)
   }
-  // a link from another app's flagged claim opens this one's details: /{app}-admin?claim=123
+  // a claim's address (/{app}-admin/claims/123) or a link from another app's flagged claim or the
+  // audit log (/{app}-admin?claim=123) opens its details
   useEffect(() => {
-    const linked = new URLSearchParams(window.location.search).get('claim')
+    const linked =
+      /^\/[^/]+-admin\/claims\/(\d{1,15})$/.exec(window.location.pathname)?.[1] ??
+      new URLSearchParams(window.location.search).get('claim')
     if (linked && /^\d{1,15}$/.test(linked)) openClaim(Number(linked))
     // once, when the dashboard opens
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [])
+  // the open claim's address is in the address bar, to share with a colleague (the page is gated as
+  // the dashboard is); closing it goes back to the dashboard's
+  const openId = details.status === 'closed' ? undefined : details.id
+  useEffect(() => {
+    const address = openId === undefined ? `/${slug}-admin` : `/${slug}-admin/claims/${openId}`
+    if (window.location.pathname !== address || window.location.search !== '')
+      navigate(address, { replace: true })
+  }, [openId, slug, navigate])
   const hasAnswer = details.status === 'ready' || details.status === 'failed'
   useEffect(() => {
     if (!shouldFocusDetails || !hasAnswer) return

@@ -34,21 +34,26 @@ describe('addresses that are not pages, and app addresses in other letter case',
     await browser.close()
   })
 
-  it.each(['/no-such-page', '/foo/bar', '/nosuchapp', '/nosuchapp-success', '/nosuchapp-admin'])(
-    'answers %s with 404 and "Page not found", asking the API nothing',
-    async (address) => {
-      const { page, pageErrors } = await openPhonePage(browser)
-      const apiRequests = recordApiRequests(page)
-      const response = await page.goto(`${baseUrl()}${address}`)
-      expect(response?.status()).toBe(404)
-      expect(await shown(page.getByRole('heading', { level: 1 }))).toBe('Page not found')
-      expect(await page.title()).toBe('Page not found')
-      await page.waitForLoadState('networkidle')
-      expect(apiRequests).toEqual([])
-      expect(pageErrors).toEqual([])
-      await page.close()
-    },
-  )
+  it.each([
+    '/no-such-page',
+    '/foo/bar',
+    '/nosuchapp',
+    '/nosuchapp-success',
+    '/nosuchapp-admin',
+    '/nosuchapp-admin/claims/1',
+    '/brigit-admin/claims/one',
+  ])('answers %s with 404 and "Page not found", asking the API nothing', async (address) => {
+    const { page, pageErrors } = await openPhonePage(browser)
+    const apiRequests = recordApiRequests(page)
+    const response = await page.goto(`${baseUrl()}${address}`)
+    expect(response?.status()).toBe(404)
+    expect(await shown(page.getByRole('heading', { level: 1 }))).toBe('Page not found')
+    expect(await page.title()).toBe('Page not found')
+    await page.waitForLoadState('networkidle')
+    expect(apiRequests).toEqual([])
+    expect(pageErrors).toEqual([])
+    await page.close()
+  })
 
   it('leads from the not-found page back to the home page', async () => {
     const { page } = await openPhonePage(browser)

@@ -204,5 +204,19 @@ describe('a deficient claim: notice, cure at 390 px, approval, and the evidence 
       .first()
       .click()
     await shown(review().getByText('Status: Approved'))
+    // the open claim has its own address, which a colleague can open as it is
+    expect(new URL(page.url()).pathname).toBe(`/brigit-admin/claims/${claimId}`)
+    const colleague = await staff.newPage()
+    const response = await colleague.goto(`${baseUrl()}/brigit-admin/claims/${claimId}`)
+    expect(response?.status()).toBe(200)
+    await shown(
+      colleague
+        .getByRole('region', { name: 'Selected Submission Details' })
+        .locator('.claim-review')
+        .getByText('Status: Approved'),
+    )
+    await colleague.getByRole('button', { name: 'Close' }).click()
+    expect(new URL(colleague.url()).pathname).toBe('/brigit-admin')
+    await colleague.close()
   })
 })
