@@ -23,6 +23,8 @@ const PAGE_CLAIMS = 500
  * PostgreSQL, the evidence ledger's lock) is the job's, and the dashboards' requests wait for it.
  */
 const PAGE_MS = 15
+/** While requests are under way, the job waits this share of a page's time after each page. */
+const YIELD_SHARE = 0.5
 /** A job fails once this many pages in a row failed; the pages before stay moved. */
 const MAX_FAILURES = 3
 
@@ -130,8 +132,7 @@ export function createBulkMoves({
       if (page === 'done') return
       afterId = page.afterId
       if (page.isCurable) claimCures?.wake()
-      // as long again as the page took, at most, while requests are under way
-      await loop.quietMoment(Date.now() + (performance.now() - started))
+      await loop.quietMoment(Date.now() + YIELD_SHARE * (performance.now() - started))
     }
   }
 
