@@ -1,9 +1,15 @@
 import type { DashboardColumn } from '../../src/form-config.ts'
+import { FIRM_SETTINGS } from '../../src/firm-settings.ts'
 import type { StaffSubmission } from './staff-api.ts'
 
-const DATE = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium' })
+// staff read times in the firm's time zone (firm.json), whoever's browser they use, as the CSV gives them
+const timeZone = FIRM_SETTINGS.timeZone
+const DATE = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeZone })
 const DAY = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeZone: 'UTC' })
-const DATE_TIME = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeStyle: 'short' })
+const DATE_TIME = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeStyle: 'short', timeZone })
+const LIST_DAY = new Intl.DateTimeFormat('en-US', { dateStyle: 'short', timeZone })
+/** A list's date and time, short enough for one line: "11/28/26, 6:35 AM". */
+const LIST_TIME = new Intl.DateTimeFormat('en-US', { dateStyle: 'short', timeStyle: 'short', timeZone })
 
 export function formatDate(iso: string): string {
   const date = new Date(iso)
@@ -14,6 +20,11 @@ export function formatDate(iso: string): string {
 export function formatDay(day: string): string {
   const date = new Date(`${day}T00:00:00Z`)
   return Number.isNaN(date.getTime()) ? day : DAY.format(date)
+}
+
+function listTime(iso: string): string {
+  const date = new Date(iso)
+  return Number.isNaN(date.getTime()) ? iso : LIST_TIME.format(date)
 }
 
 export function formatDateTime(iso: string): string {
@@ -33,11 +44,12 @@ export function cellText(submission: StaffSubmission, column: DashboardColumn): 
     case 'name':
       return fullName(submission)
     case 'createdAt':
-      return formatDate(submission.createdAt)
+      return listTime(submission.createdAt)
     case 'locale':
       return LANGUAGE_NAMES[submission.locale] ?? submission.locale
     case 'confirmedAt':
-      return submission.confirmedAt ? formatDate(submission.confirmedAt) : '—'
+      // the day is enough in the list; the details give the time
+      return submission.confirmedAt ? LIST_DAY.format(new Date(submission.confirmedAt)) : '—'
     default: {
       const value = (submission as unknown as Record<string, unknown>)[column.key]
       return value === undefined || value === null ? '' : String(value)

@@ -5,8 +5,9 @@ import { cellText } from './format.ts'
 import type { StaffSubmission } from './staff-api.ts'
 
 /**
- * 'All Submissions': the columns the app's config lists, those every app has, then the actions; with
- * `checks`, a first column of checkboxes for a bulk move, and one that checks the whole page.
+ * 'All Submissions': the claim's id, the columns the app's config lists, those every app has, then the
+ * actions; with `checks`, each id has a checkbox for a bulk move, and the heading one for the page.
+ * The id and the first config column (the name) stay in view while a phone scrolls the row.
  */
 export function SubmissionsTable({
   columns: configColumns,
@@ -43,13 +44,12 @@ export function SubmissionsTable({
       <table className="staff-table">
         <thead>
           <tr>
-            {checks ? (
-              <th scope="col" className="check-cell">
-                <PageCheckbox submissions={submissions} checks={checks} />
-              </th>
-            ) : null}
-            {columns.map((column) => (
-              <th key={column.key} scope="col">
+            <th scope="col" className="claim-cell">
+              {checks ? <PageCheckbox submissions={submissions} checks={checks} /> : null}
+              Claim
+            </th>
+            {columns.map((column, i) => (
+              <th key={column.key} scope="col" className={i === 0 ? 'lead-cell' : undefined}>
                 {column.label}
               </th>
             ))}
@@ -66,18 +66,19 @@ export function SubmissionsTable({
               className={submission.id === selectedId ? 'is-selected' : undefined}
               aria-current={submission.id === selectedId ? 'true' : undefined}
             >
-              {checks ? (
-                <td className="check-cell">
+              <td className="claim-cell" data-column="id">
+                {checks ? (
                   <input
                     type="checkbox"
                     aria-label={`Select claim ${submission.id}`}
                     checked={checks.checked.has(submission.id)}
                     onChange={(event) => checks.onChange([submission.id], event.target.checked)}
                   />
-                </td>
-              ) : null}
-              {columns.map((column) => (
-                <td key={column.key} data-column={column.key}>
+                ) : null}
+                {submission.id}
+              </td>
+              {columns.map((column, i) => (
+                <td key={column.key} data-column={column.key} className={i === 0 ? 'lead-cell' : undefined}>
                   {column.key === 'email'
                     ? breakableEmail(cellText(submission, column))
                     : cellText(submission, column)}

@@ -39,7 +39,13 @@ describe('a reviewer moves two checked claims at once with the keyboard', () => 
   it('checks two rows, previews the move, moves them and sees the progress end and the status change', async () => {
     await page.goto(`${baseUrl()}/${APP}-admin`)
     await page.getByLabel('Search submissions').focus()
+    // the list answers the whole name: a part of it, searched while typing, matches the same rows, and
+    // checks made in that list would be cleared when the whole name's list replaces it
+    const searched = page.waitForResponse(
+      (response) => response.url().includes('/submissions?') && response.url().includes(SURNAME),
+    )
     await page.keyboard.type(SURNAME)
+    await searched
     await page.waitForFunction(() => document.querySelectorAll('.staff-table tbody tr').length === 3, null, {
       timeout: 10_000,
     })

@@ -154,6 +154,7 @@ describe('staff use the Brigit dashboard', () => {
     await page.getByRole('img', { name: 'Submissions per day, last 90 days' }).waitFor()
     const headers = await page.getByRole('columnheader').allInnerTexts()
     expect(headers.map((text) => text.trim())).toEqual([
+      'Claim',
       'Name',
       'Email',
       'Phone',
