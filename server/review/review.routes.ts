@@ -153,6 +153,10 @@ export function reviewRoutes({
   router.get('/api/staff/claims/:id/amendments/:amendmentId/screenshot', async (req, res) => {
     const claimId = claimIdParam(req.params.id)
     const amendmentId = claimIdParam(req.params.amendmentId)
+    // the claim's app first: a claim the account may not see is refused as such, amendment or not
+    const claim = await db.selectFrom('claims').select('app').where('id', '=', claimId).executeTakeFirst()
+    if (!claim) throw claimNotFound(req.params.id)
+    assertCanSee(res, claim.app)
     const amendment = await db
       .selectFrom('claim_amendments')
       .select(['app', 'screenshot_key', 'screenshot_type'])

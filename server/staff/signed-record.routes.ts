@@ -1,4 +1,4 @@
-import { Router } from 'express'
+import { Router, type Response } from 'express'
 import type { Kysely } from 'kysely'
 import type { SignedRecordView } from '../../src/api/staff.ts'
 import { AppError } from '../../src/app-error.ts'
@@ -18,8 +18,12 @@ const NO_STORE = 'private, no-store'
 export function signedRecordRoutes({ db, audit }: { db: Kysely<Database>; audit: RecordAudit }): Router {
   const router = Router({ caseSensitive: true })
 
-  const recordOf = async (param: string) => {
+  // the claim's app first: a claim the account may not see is refused as such, record or not
+  const recordOf = async (param: string, res: Response) => {
     const claimId = claimIdParam(param)
+    const claim = await db.selectFrom('claims').select('app').where('id', '=', claimId).executeTakeFirst()
+    if (!claim) throw claimNotFound(param)
+    assertCanSee(res, claim.app)
     const row = await db
       .selectFrom('claims')
       .innerJoin('agreement_records', 'agreement_records.claim_id', 'claims.id')
@@ -41,13 +45,13 @@ export function signedRecordRoutes({ db, audit }: { db: Kysely<Database>; audit:
       ])
       .where('claims.id', '=', claimId)
       .executeTakeFirst()
-    if (!row) throw claimNotFound(param)
+    if (!row)
+      throw new AppError('NOT_FOUND', { status: 404, message: `no signed record for claim "${param}"` })
     return { claimId, row }
   }
 
   router.get('/api/staff/claims/:id/signed-record', async (req, res) => {
-    const { claimId, row } = await recordOf(req.params.id)
-    assertCanSee(res, row.app)
+    const { claimId, row } = await recordOf(req.params.id, res)
     await audit({
       ...actorOf(req, res),
       app: row.app,
@@ -76,8 +80,7 @@ export function signedRecordRoutes({ db, audit }: { db: Kysely<Database>; audit:
   })
 
   router.get('/api/staff/claims/:id/agreement.html', async (req, res) => {
-    const { claimId, row } = await recordOf(req.params.id)
-    assertCanSee(res, row.app)
+    const { claimId, row } = await recordOf(req.params.id, res)
     if (!row.html)
       throw new AppError('NOT_FOUND', { status: 404, message: `no signed agreement for claim "${claimId}"` })
     await audit({

@@ -283,17 +283,18 @@ for (const dialect of DIALECTS) {
       'refuses to assign %s with 400 naming the problem, and writes nothing',
       async (_label, body, message) => {
         const claimId = await seedClaim()
-        const before = await ctx.db
-          .selectFrom('audit_log')
-          .select((eb) => eb.fn.countAll().as('n'))
-          .executeTakeFirstOrThrow()
+        // the assignments' entries: the deficiency notices of earlier moves are written meanwhile
+        const assignments = () =>
+          ctx.db
+            .selectFrom('audit_log')
+            .select((eb) => eb.fn.countAll().as('n'))
+            .where('action', '=', 'claim_assigned')
+            .executeTakeFirstOrThrow()
+        const before = await assignments()
         const res = await assign(claimId, body())
         expect(res.status).toBe(400)
         expect(res.body.error.message).toBe(message)
-        const after = await ctx.db
-          .selectFrom('audit_log')
-          .select((eb) => eb.fn.countAll().as('n'))
-          .executeTakeFirstOrThrow()
+        const after = await assignments()
         expect(Number(after.n)).toBe(Number(before.n))
         const row = await ctx.db
           .selectFrom('claims')

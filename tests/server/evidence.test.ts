@@ -110,6 +110,7 @@ describe.each(DIALECTS)('%s: sealed records and the evidence ledger', (dialect) 
     expect(await verify(context)).toEqual({
       ledgerEntries: 4,
       claims: 2,
+      amendments: 0,
       intakes: 1,
       auditEntries: 1,
       purged: 0,

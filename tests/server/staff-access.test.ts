@@ -43,6 +43,12 @@ function isAppRoute(route: string): boolean {
   return /:(slug|id)\b/.test(route)
 }
 
+/** Routes that need the app's decide right, which the accounts here are not given. */
+function isDecideRoute(route: string): boolean {
+  return route.includes('/apps/:slug/bulk-moves')
+}
+/** A route whose :id names a bulk move's job, not a claim: no job exists here, so it answers 404. */
+const JOB_ROUTE = 'GET /api/staff/bulk-moves/:id'
 function isExportRoute(route: string): boolean {
   return /export\.csv$|evidence\.zip$/.test(route)
 }
@@ -256,7 +262,9 @@ for (const dialect of DIALECTS) {
       it('gives a brigit account 403 on every route of earnin and every admin route', async () => {
         const { cookie } = await brigitStaff({ canExport: true })
         const answers: Record<string, number> = {}
-        for (const route of staffRoutes(ctx.app).filter((route) => !OWN_ACCOUNT.has(route))) {
+        for (const route of staffRoutes(ctx.app).filter(
+          (route) => !OWN_ACCOUNT.has(route) && route !== JOB_ROUTE,
+        )) {
           answers[route] = (
             await callRoute(ctx.app, route, cookie, { slug: 'earnin', id: earninClaim })
           ).status
@@ -277,9 +285,15 @@ for (const dialect of DIALECTS) {
       it("opens brigit's routes to a brigit account, and the export ones only with export rights", async () => {
         const exporter = await brigitStaff({ canExport: true })
         const viewer = await brigitStaff({ canExport: false })
-        for (const route of staffRoutes(ctx.app).filter(isAppRoute)) {
+        for (const route of staffRoutes(ctx.app).filter(
+          (route) => isAppRoute(route) && route !== JOB_ROUTE,
+        )) {
           const asExporter = await callRoute(ctx.app, route, exporter.cookie, { id: brigitClaim })
           const asViewer = await callRoute(ctx.app, route, viewer.cookie, { id: brigitClaim })
+          if (isDecideRoute(route)) {
+            expect([route, asExporter.status, asViewer.status]).toEqual([route, 403, 403])
+            continue
+          }
           expect([route, asExporter.status]).not.toEqual([route, 403])
           expect([route, asViewer.status]).toEqual([route, isExportRoute(route) ? 403 : asExporter.status])
         }
