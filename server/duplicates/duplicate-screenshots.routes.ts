@@ -10,7 +10,7 @@ import { canSeeApp, visibleApps } from '../../src/api/staff.ts'
 import { assertCanSee, staffAccountOf } from '../staff/require-staff.ts'
 import { actorOf, type RecordAudit } from '../staff/audit-log.ts'
 import { findMatchesOf } from './screenshot-matches.repository.ts'
-import { claimIdParam, claimNotFound } from '../staff/claim-id.ts'
+import { claimIdParam, claimNotFound, visibleClaim } from '../staff/claim-id.ts'
 
 const NO_STORE = 'private, no-store'
 
@@ -53,10 +53,7 @@ export function duplicateScreenshotRoutes({
   })
 
   router.get('/api/staff/claims/:id/duplicates', async (req, res) => {
-    const id = claimIdParam(req.params.id)
-    const claim = await db.selectFrom('claims').select('app').where('id', '=', id).executeTakeFirst()
-    if (!claim) throw claimNotFound(req.params.id)
-    assertCanSee(res, claim.app)
+    const { id } = await visibleClaim(db, res, req.params.id)
     const account = staffAccountOf(res)
     // a match in an app this account may not see is not listed: its link would only answer 403
     const matches = ((await findMatchesOf(db, [id])).get(id) ?? []).filter((match) =>

@@ -12,7 +12,7 @@ import type { ScreenshotStorage } from '../uploads/screenshot-storage.ts'
 import { linkOrigin } from '../public-origin.ts'
 import { assertCanSee, staffAccountOf } from '../staff/require-staff.ts'
 import { moveClaim, parseClaimMove } from './move-claim.ts'
-import { claimIdParam, claimNotFound } from '../staff/claim-id.ts'
+import { claimIdParam, claimNotFound, visibleClaim } from '../staff/claim-id.ts'
 
 const NO_STORE = 'private, no-store'
 
@@ -125,11 +125,7 @@ export function reviewRoutes({
   })
 
   router.post('/api/staff/claims/:id/moves', json, async (req, res) => {
-    const claimId = claimIdParam(req.params.id)
-    // the claim's app first: a claim the account may not see is refused as such, whatever the body
-    const claim = await db.selectFrom('claims').select('app').where('id', '=', claimId).executeTakeFirst()
-    if (!claim) throw claimNotFound(req.params.id)
-    assertCanSee(res, claim.app)
+    const { id: claimId } = await visibleClaim(db, res, req.params.id)
     const move = parseClaimMove(req.body, review)
     const account = staffAccountOf(res)
     const moved = await moveClaim({
@@ -151,12 +147,8 @@ export function reviewRoutes({
   })
 
   router.get('/api/staff/claims/:id/amendments/:amendmentId/screenshot', async (req, res) => {
-    const claimId = claimIdParam(req.params.id)
+    const { id: claimId } = await visibleClaim(db, res, req.params.id)
     const amendmentId = claimIdParam(req.params.amendmentId)
-    // the claim's app first: a claim the account may not see is refused as such, amendment or not
-    const claim = await db.selectFrom('claims').select('app').where('id', '=', claimId).executeTakeFirst()
-    if (!claim) throw claimNotFound(req.params.id)
-    assertCanSee(res, claim.app)
     const amendment = await db
       .selectFrom('claim_amendments')
       .select(['app', 'screenshot_key', 'screenshot_type'])

@@ -7,7 +7,7 @@ import type { Database } from '../db/database.ts'
 import { retryWhileLocked } from '../db/shared-transaction.ts'
 import { findFormOrThrow } from '../forms/find-form.ts'
 import { actorOf, writeAuditEntry } from './audit-log.ts'
-import { claimIdParam, claimNotFound } from './claim-id.ts'
+import { visibleClaim } from './claim-id.ts'
 import { assertCanSee } from './require-staff.ts'
 
 const NO_STORE = 'private, no-store'
@@ -36,11 +36,8 @@ export function assigneeRoutes({
   })
 
   router.put('/api/staff/claims/:id/assignee', json, async (req, res) => {
-    const claimId = claimIdParam(req.params.id)
-    // the claim's app first: a claim the account may not see is refused as such, whatever the body
-    const claim = await db.selectFrom('claims').select('app').where('id', '=', claimId).executeTakeFirst()
-    if (!claim) throw claimNotFound(req.params.id)
-    assertCanSee(res, claim.app)
+    const claim = await visibleClaim(db, res, req.params.id)
+    const claimId = claim.id
     const accountId = parseAccountId(req.body)
     // another server process may hold SQLite's write lock
     const assignee = await retryWhileLocked(() =>

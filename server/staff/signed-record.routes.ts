@@ -5,8 +5,7 @@ import { AppError } from '../../src/app-error.ts'
 import type { Database } from '../db/database.ts'
 import { isoTimestamp } from '../db/timestamp.ts'
 import { actorOf, type RecordAudit } from './audit-log.ts'
-import { claimIdParam, claimNotFound } from './claim-id.ts'
-import { assertCanSee } from './require-staff.ts'
+import { visibleClaim } from './claim-id.ts'
 
 const NO_STORE = 'private, no-store'
 
@@ -18,12 +17,8 @@ const NO_STORE = 'private, no-store'
 export function signedRecordRoutes({ db, audit }: { db: Kysely<Database>; audit: RecordAudit }): Router {
   const router = Router({ caseSensitive: true })
 
-  // the claim's app first: a claim the account may not see is refused as such, record or not
   const recordOf = async (param: string, res: Response) => {
-    const claimId = claimIdParam(param)
-    const claim = await db.selectFrom('claims').select('app').where('id', '=', claimId).executeTakeFirst()
-    if (!claim) throw claimNotFound(param)
-    assertCanSee(res, claim.app)
+    const { id: claimId } = await visibleClaim(db, res, param)
     const row = await db
       .selectFrom('claims')
       .innerJoin('agreement_records', 'agreement_records.claim_id', 'claims.id')

@@ -52,13 +52,8 @@ for (const dialect of DIALECTS) {
       await ctx?.close()
     })
 
-    async function signIn(credentials: { email: string; password: string }): Promise<string> {
-      const res = await request(ctx.app).post('/api/staff/login').set(SAME_SITE).send(credentials).expect(204)
-      return ([] as string[])
-        .concat(res.headers['set-cookie'] ?? [])
-        .find((line) => line.startsWith('staff_session='))!
-        .split(';')[0]!
-    }
+    const signIn = (credentials: { email: string; password: string }) =>
+      loginStaff(ctx.app, { site: SITE, ...credentials })
 
     /** Claims of one surname (a search term no other test uses), in these statuses. */
     async function seedClaims(

@@ -139,11 +139,7 @@ for (const dialect of DIALECTS) {
         role: 'staff',
         apps: [{ app: 'brigit', canExport: false }],
       })
-      const login = await request(ctx.app).post('/api/staff/login').set(SAME_SITE).send(ANA).expect(204)
-      ana = ([] as string[])
-        .concat(login.headers['set-cookie'] ?? [])
-        .find((line) => line.startsWith('staff_session='))!
-        .split(';')[0]!
+      ana = await loginStaff(ctx.app, { site: SITE, ...ANA })
 
       // received, late on 19 November in Los Angeles (08:00 UTC on the 20th is midnight there)
       ids.received = await seedClaim({ created_at: '2026-11-20T07:59:59.000Z', last_name: 'Lateday' })

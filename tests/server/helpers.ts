@@ -331,13 +331,18 @@ async function withAdminClient(url: string, run: (client: pg.Client) => Promise<
  */
 export async function loginStaff(
   app: Express,
-  { site, clientAddress }: { site: string; clientAddress?: string },
+  {
+    site,
+    clientAddress,
+    email = ADMIN_EMAIL,
+    password = ADMIN_PASSWORD,
+  }: { site: string; clientAddress?: string; email?: string; password?: string },
 ): Promise<string> {
   let login = request(app)
     .post('/api/staff/login')
     .set({ Host: site, Origin: `http://${site}` })
   if (clientAddress) login = login.set('X-Forwarded-For', clientAddress)
-  const res = await login.send({ email: ADMIN_EMAIL, password: ADMIN_PASSWORD }).expect(204)
+  const res = await login.send({ email, password }).expect(204)
   const cookie = ([] as string[])
     .concat(res.headers['set-cookie'] ?? [])
     .find((line) => line.startsWith('staff_session='))

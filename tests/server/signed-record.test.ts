@@ -12,7 +12,6 @@ import {
 } from './helpers.ts'
 
 const SITE = 'record.test'
-const SAME_SITE = { Host: SITE, Origin: `http://${SITE}` }
 const OTHER_APP_STAFF = { email: 'cleo.only@firm.test', password: 'cleo only password 1' }
 
 for (const dialect of DIALECTS) {
@@ -86,15 +85,7 @@ for (const dialect of DIALECTS) {
 
     it('refuses without a session (401), for an app the account may not see (403) and for no claim (404)', async () => {
       await request(ctx.app).get(`/api/staff/claims/${claimId}/signed-record`).expect(401)
-      const login = await request(ctx.app)
-        .post('/api/staff/login')
-        .set(SAME_SITE)
-        .send(OTHER_APP_STAFF)
-        .expect(204)
-      const other = ([] as string[])
-        .concat(login.headers['set-cookie'] ?? [])
-        .find((line) => line.startsWith('staff_session='))!
-        .split(';')[0]!
+      const other = await loginStaff(ctx.app, { site: SITE, ...OTHER_APP_STAFF })
       await request(ctx.app)
         .get(`/api/staff/claims/${claimId}/signed-record`)
         .set('Cookie', other)
