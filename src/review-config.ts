@@ -34,6 +34,11 @@ export interface ReviewConfig {
   statuses: Record<string, ReviewStatus>
   moves: { from: string; to: string; by?: MoveActor }[]
   reasons: Record<string, ReviewReason>
+  /**
+   * The move a reviewer's "Duplicate" decision on a flagged claim makes; without it the dashboard offers
+   * only "Not a duplicate" (a duplicate is then handled with an ordinary move).
+   */
+  duplicate?: { status: string; reason: string }
 }
 
 /** The longest note or free-text reason a move takes. */

@@ -21,7 +21,7 @@ function isNotFound(pathname: string): boolean {
 /** Staff pages are in English only: they show no language switch. */
 function isStaffPage(pathname: string, search: string): boolean {
   return (
-    pathname.endsWith('-admin') ||
+    /^\/[^/]+-admin(\/|$)/.test(pathname) ||
     pathname === '/staff' ||
     pathname.startsWith('/staff/') ||
     pathname === '/military-analysis' ||

@@ -50,6 +50,8 @@ export function AppDashboard({
   const [paging, setPaging] = useState({ listKey, page: 1 })
   const page = paging.listKey === listKey ? paging.page : 1
   const [reloadCount, setReloadCount] = useState(0)
+  // a duplicate decision can move the claim: its review panel loads again
+  const [duplicateDecisions, setDuplicateDecisions] = useState(0)
   // the rows checked for a bulk move belong to the search and filters they were checked in
   const [checks, setChecks] = useState({ listKey, ids: new Set<number>() })
   const checkedIds = checks.listKey === listKey ? checks.ids : new Set<number>()
@@ -101,8 +103,11 @@ export function AppDashboard({
   const hasAnswer = details.status === 'ready' || details.status === 'failed'
   useEffect(() => {
     if (!shouldFocusDetails || !hasAnswer) return
-    detailsRef.current?.focus()
-    detailsRef.current?.scrollIntoView({ block: 'start' })
+    const panel = detailsRef.current
+    // beside the list (sticky) the panel is already in view: scrolling to it would move the list
+    const isBeside = panel !== null && getComputedStyle(panel).position === 'sticky'
+    panel?.focus({ preventScroll: isBeside })
+    if (!isBeside) panel?.scrollIntoView({ block: 'start' })
     setShouldFocusDetails(false)
   }, [shouldFocusDetails, hasAnswer])
 
@@ -222,113 +227,122 @@ export function AppDashboard({
           </>
         )}
 
-        {details.status === 'loading' ? (
-          <p className="inline-spinner" role="status">
-            <span className="spinner" aria-hidden="true" />
-            Opening the claim&apos;s details...
-          </p>
-        ) : details.status === 'failed' ? (
-          <DetailsProblem
-            ref={detailsRef}
-            message={details.message}
-            onRetry={() => openClaim(details.id)}
-            onClose={closeDetails}
-          />
-        ) : details.status === 'ready' ? (
-          <SubmissionDetails
-            ref={detailsRef}
-            submission={details.claim}
-            canExport={canExport}
-            onClose={closeDetails}
-            onUnauthorized={session.expired}
-          >
-            <AssigneeField
-              key={details.claim.id}
-              claimId={details.claim.id}
-              assignee={details.claim.assignee}
-              assignees={assignees.data ?? []}
-              onAssigned={() => setReloadCount((count) => count + 1)}
-              onUnauthorized={session.expired}
+        {/* from a laptop's width up, the open claim sits beside the list (styles.css), so a reviewer
+            keeps their place in the list while reading it */}
+        <div className={`review-workspace${details.status === 'closed' ? '' : ' with-details'}`}>
+          {details.status === 'loading' ? (
+            <p className="inline-spinner" role="status">
+              <span className="spinner" aria-hidden="true" />
+              Opening the claim&apos;s details...
+            </p>
+          ) : details.status === 'failed' ? (
+            <DetailsProblem
+              ref={detailsRef}
+              message={details.message}
+              onRetry={() => openClaim(details.id)}
+              onClose={closeDetails}
             />
-            <ClaimReviewPanel
-              claimId={details.claim.id}
-              onMoved={() => setReloadCount((count) => count + 1)}
+          ) : details.status === 'ready' ? (
+            <SubmissionDetails
+              ref={detailsRef}
+              submission={details.claim}
+              canExport={canExport}
+              onClose={closeDetails}
               onUnauthorized={session.expired}
-            />
-            {details.claim.duplicateOf.length > 0 ? (
-              <DuplicateScreenshots
-                submission={details.claim}
-                app={slug}
-                onOpenClaim={openClaim}
+            >
+              <AssigneeField
+                key={details.claim.id}
+                claimId={details.claim.id}
+                assignee={details.claim.assignee}
+                assignees={assignees.data ?? []}
+                onAssigned={() => setReloadCount((count) => count + 1)}
                 onUnauthorized={session.expired}
               />
-            ) : null}
-          </SubmissionDetails>
-        ) : null}
+              <ClaimReviewPanel
+                key={`${details.claim.id}:${duplicateDecisions}`}
+                claimId={details.claim.id}
+                onMoved={() => setReloadCount((count) => count + 1)}
+                onUnauthorized={session.expired}
+              />
+              {details.claim.duplicateOf.length > 0 ? (
+                <DuplicateScreenshots
+                  submission={details.claim}
+                  app={slug}
+                  onOpenClaim={openClaim}
+                  onDecided={() => {
+                    setDuplicateDecisions((count) => count + 1)
+                    setReloadCount((count) => count + 1)
+                  }}
+                  onUnauthorized={session.expired}
+                />
+              ) : null}
+            </SubmissionDetails>
+          ) : null}
 
-        <section className="staff-panel" aria-labelledby={`${searchId}-list`}>
-          <div className="list-heading">
-            <h2 id={`${searchId}-list`}>All Submissions</h2>
-            <label className="filter-toggle">
-              <input
-                type="checkbox"
-                checked={flagged}
-                onChange={(event) => setFlagged(event.target.checked)}
-              />
-              Flagged only
-            </label>
-            <label className="filter-toggle">
-              <input
-                type="checkbox"
-                checked={filterValues.assignee === 'me'}
-                onChange={(event) =>
-                  setFilterValues({ ...filterValues, assignee: event.target.checked ? 'me' : '' })
-                }
-              />
-              Assigned to me
-            </label>
-          </div>
-          <p className="hint">
-            Keys: <kbd>j</kbd> and <kbd>k</kbd> open the next and previous claim; in the table, <kbd>↓</kbd>{' '}
-            and <kbd>↑</kbd> do too.
-          </p>
-          {list.status === 'failed' ? (
-            <div className="empty-state" role="alert">
-              <p className="empty-title">No submissions found in database</p>
-              <p className="hint">
-                The list could not be loaded ({list.message}). Check the server logs, then press Refresh.
-              </p>
+          <section className="staff-panel" aria-labelledby={`${searchId}-list`}>
+            <div className="list-heading">
+              <h2 id={`${searchId}-list`}>All Submissions</h2>
+              <label className="filter-toggle">
+                <input
+                  type="checkbox"
+                  checked={flagged}
+                  onChange={(event) => setFlagged(event.target.checked)}
+                />
+                Flagged only
+              </label>
+              <label className="filter-toggle">
+                <input
+                  type="checkbox"
+                  checked={filterValues.assignee === 'me'}
+                  onChange={(event) =>
+                    setFilterValues({ ...filterValues, assignee: event.target.checked ? 'me' : '' })
+                  }
+                />
+                Assigned to me
+              </label>
             </div>
-          ) : !result ? (
-            <Loading label="Loading submissions..." />
-          ) : result.data.length === 0 ? (
-            <EmptyList
-              query={query}
-              isFiltered={Object.keys(filters).length > 0}
-              flagged={flagged}
-              total={result.total}
-            />
-          ) : (
-            <>
-              <SubmissionsTable
-                ref={tableRef}
-                statusLabels={statusLabels}
-                onKeyDown={onTableKeyDown}
-                columns={config.dashboard.columns}
-                submissions={result.data}
-                selectedId={details.status === 'closed' ? undefined : details.id}
-                onSelect={(submission) => openClaim(submission.id)}
-                checks={canDecide ? { checked: checkedIds, onChange: changeChecks } : undefined}
+            <p className="hint">
+              Keys: <kbd>j</kbd> and <kbd>k</kbd> open the next and previous claim; in the table, <kbd>↓</kbd>{' '}
+              and <kbd>↑</kbd> do too.
+            </p>
+            {list.status === 'failed' ? (
+              <div className="empty-state" role="alert">
+                <p className="empty-title">No submissions found in database</p>
+                <p className="hint">
+                  The list could not be loaded ({list.message}). Check the server logs, then press Refresh.
+                </p>
+              </div>
+            ) : !result ? (
+              <Loading label="Loading submissions..." />
+            ) : result.data.length === 0 ? (
+              <EmptyList
+                query={query}
+                isFiltered={Object.keys(filters).length > 0}
+                flagged={flagged}
+                total={result.total}
               />
-              <Pagination
-                page={result.page}
-                pageSize={result.pageSize}
-                count={result.count}
-                onPage={(next) => setPaging({ listKey, page: next })}
-              />
-            </>
-          )}
-        </section>
+            ) : (
+              <>
+                <SubmissionsTable
+                  ref={tableRef}
+                  statusLabels={statusLabels}
+                  onKeyDown={onTableKeyDown}
+                  columns={config.dashboard.columns}
+                  submissions={result.data}
+                  selectedId={details.status === 'closed' ? undefined : details.id}
+                  onSelect={(submission) => openClaim(submission.id)}
+                  checks={canDecide ? { checked: checkedIds, onChange: changeChecks } : undefined}
+                />
+                <Pagination
+                  page={result.page}
+                  pageSize={result.pageSize}
+                  count={result.count}
+                  onPage={(next) => setPaging({ listKey, page: next })}
+                />
+              </>
+            )}
+          </section>
+        </div>
         {canDecide ? (
           <BulkMovePanel
             slug={slug}

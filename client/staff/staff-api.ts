@@ -204,6 +204,24 @@ export function moveClaim({
   })
 }
 
+/**
+ * Decides a flagged claim against one it was flagged with: "duplicate" makes the config's move (a stale
+ * version is refused, 409), "not_duplicate" unflags the pair for both claims.
+ */
+export function decideDuplicate({
+  id,
+  decision,
+}: {
+  id: number
+  decision: { decision: 'duplicate' | 'not_duplicate'; other: number; version: number }
+}): Promise<{ status: string; version: number; flagged: boolean }> {
+  return fetchJson(`/api/staff/claims/${id}/duplicate-decision`, {
+    method: 'POST',
+    headers: { Accept: 'application/json', 'Content-Type': 'application/json' },
+    body: JSON.stringify(decision),
+  })
+}
+
 /** The accounts an app's claims can be assigned to, for the details' picker. */
 export function fetchAssignees({
   slug,

@@ -5,6 +5,12 @@ import { cellText } from './format.ts'
 import type { StaffSubmission } from './staff-api.ts'
 
 /**
+ * The config's first columns (the name and e-mail), which stay when the details open beside the list;
+ * the others are marked data-optional and give way (styles.css), so the status and flag stay in view.
+ */
+const KEPT_BESIDE_DETAILS = 2
+
+/**
  * 'All Submissions': the claim's id, the columns the app's config lists, those every app has, then the
  * actions; with `checks`, each id has a checkbox for a bulk move, and the heading one for the page.
  * The id and the first config column (the name) stay in view while a phone scrolls the row.
@@ -49,7 +55,12 @@ export function SubmissionsTable({
               Claim
             </th>
             {columns.map((column, i) => (
-              <th key={column.key} scope="col" className={i === 0 ? 'lead-cell' : undefined}>
+              <th
+                key={column.key}
+                scope="col"
+                className={i === 0 ? 'lead-cell' : undefined}
+                data-optional={i >= KEPT_BESIDE_DETAILS ? '' : undefined}
+              >
                 {column.label}
               </th>
             ))}
@@ -78,7 +89,12 @@ export function SubmissionsTable({
                 {submission.id}
               </td>
               {columns.map((column, i) => (
-                <td key={column.key} data-column={column.key} className={i === 0 ? 'lead-cell' : undefined}>
+                <td
+                  key={column.key}
+                  data-column={column.key}
+                  className={i === 0 ? 'lead-cell' : undefined}
+                  data-optional={i >= KEPT_BESIDE_DETAILS ? '' : undefined}
+                >
                   {column.key === 'email'
                     ? breakableEmail(cellText(submission, column))
                     : cellText(submission, column)}
@@ -147,7 +163,7 @@ function PageCheckbox({
 }
 
 /** A narrow column wraps an address after its "@" rather than in the middle of a name (see styles.css). */
-function breakableEmail(email: string): ReactNode {
+export function breakableEmail(email: string): ReactNode {
   const at = email.indexOf('@')
   if (at < 0) return email
   return (

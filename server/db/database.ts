@@ -451,6 +451,18 @@ export interface ScreenshotMatchesTable {
   distance: number
 }
 
+/** A flagged pair a reviewer decided is not a duplicate: its screenshot_matches rows, once each way. */
+export interface DuplicateDecisionsTable {
+  claim_id: number
+  other_claim_id: number
+  kind: string
+  distance: number
+  decided_at: number | string | bigint
+  account_id: number
+  actor: string
+  audit_id: number
+}
+
 export interface Database {
   claims: ClaimsTable
   claim_moves: ClaimMovesTable
@@ -485,6 +497,7 @@ export interface Database {
   screenshot_hashes: ScreenshotHashesTable
   screenshot_hash_bands: ScreenshotHashBandsTable
   screenshot_matches: ScreenshotMatchesTable
+  duplicate_decisions: DuplicateDecisionsTable
 }
 
 export type Dialect = 'sqlite' | 'postgres'

@@ -51,4 +51,17 @@ describe('loadReviewConfig', () => {
     })
     expect(() => loadReviewConfig(dir)).toThrow(/review\.json: \/curePeriodDays must be >= 1/)
   })
+
+  it('refuses a duplicate decision naming a status or reason the config does not have', () => {
+    const dir = formsWith((config) => {
+      config.duplicate = { status: 'binned', reason: 'copy' }
+    })
+    expect(() => loadReviewConfig(dir)).toThrow(
+      [
+        'invalid form config:',
+        `  ${path.basename(dir)}/base/review.json: /duplicate/status: unknown status "binned"`,
+        `  ${path.basename(dir)}/base/review.json: /duplicate/reason: unknown reason "copy"`,
+      ].join('\n'),
+    )
+  })
 })

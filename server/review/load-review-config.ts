@@ -28,6 +28,12 @@ const REVIEW_SCHEMA = {
   properties: {
     curePeriodDays: { type: 'integer', minimum: 1, maximum: 365 },
     initial: NAME,
+    duplicate: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['status', 'reason'],
+      properties: { status: NAME, reason: NAME },
+    },
     statuses: byName({ decision: { type: 'boolean' }, needsReason: { type: 'boolean' } }),
     moves: {
       type: 'array',
@@ -77,6 +83,12 @@ export function loadReviewConfig(formsDir: string): ReviewConfig {
   const problems: string[] = []
   const known = (status: string) => Object.hasOwn(config.statuses, status)
   if (!known(config.initial)) problems.push(`${file}: /initial: unknown status "${config.initial}"`)
+  if (config.duplicate) {
+    if (!known(config.duplicate.status))
+      problems.push(`${file}: /duplicate/status: unknown status "${config.duplicate.status}"`)
+    if (!Object.hasOwn(config.reasons, config.duplicate.reason))
+      problems.push(`${file}: /duplicate/reason: unknown reason "${config.duplicate.reason}"`)
+  }
   config.moves.forEach((move, i) => {
     for (const end of ['from', 'to'] as const) {
       if (!known(move[end])) problems.push(`${file}: /moves/${i}/${end}: unknown status "${move[end]}"`)

@@ -12,13 +12,14 @@ import type { ScreenshotStorage } from '../uploads/screenshot-storage.ts'
 import { linkOrigin } from '../public-origin.ts'
 import { assertCanSee, staffAccountOf } from '../staff/require-staff.ts'
 import { moveClaim, parseClaimMove } from './move-claim.ts'
+import { decideDuplicate, parseDuplicateDecision } from './duplicate-decision.ts'
 import { claimIdParam, claimNotFound, visibleClaim } from '../staff/claim-id.ts'
 
 const NO_STORE = 'private, no-store'
 
 /**
  * A claim's review for the dashboard: its status, history and the moves open to the signed-in
- * account, and the moves themselves. Mounted after requireStaff and sameOriginOnly.
+ * account, the moves themselves, and the decision on a claim flagged as a duplicate. Mounted after requireStaff and sameOriginOnly.
  */
 export function reviewRoutes({
   db,
@@ -75,6 +76,13 @@ export function reviewRoutes({
           .executeTakeFirst()
       : undefined
     const mayDecide = canDecideApp(account, claim.app)
+    const cleared = await db
+      .selectFrom('duplicate_decisions')
+      .select(['other_claim_id', 'decided_at', 'actor'])
+      .where('claim_id', '=', claimId)
+      .orderBy('decided_at')
+      .execute()
+    const duplicateTo = review.duplicate?.status
     res.set('Cache-Control', NO_STORE).json({
       claimId,
       app: claim.app,
@@ -121,6 +129,20 @@ export function reviewRoutes({
             endedAt: cure.ended_at === null ? null : isoMs(cure.ended_at),
           }
         : null,
+      duplicateMove:
+        duplicateTo !== undefined && mayDecide
+          ? {
+              to: duplicateTo,
+              label: review.statuses[duplicateTo]!.label,
+              allowed: allowedMoves(review, claim.review_status).includes(duplicateTo),
+            }
+          : null,
+      mayDecide,
+      notDuplicateOf: cleared.map((row) => ({
+        other: Number(row.other_claim_id),
+        at: isoMs(row.decided_at),
+        actor: row.actor,
+      })),
     } satisfies ClaimReview)
   })
 
@@ -144,6 +166,28 @@ export function reviewRoutes({
     })
     res.status(200).json(moved)
     if (cureMoves(review, moved.status)) claimCures?.wake()
+  })
+
+  router.post('/api/staff/claims/:id/duplicate-decision', json, async (req, res) => {
+    const claim = await visibleClaim(db, res, req.params.id)
+    const decision = parseDuplicateDecision(req.body)
+    const account = staffAccountOf(res)
+    const decided = await decideDuplicate({
+      db,
+      evidenceKey,
+      review,
+      claim,
+      decision,
+      reviewer: {
+        ...actorOf(req, res),
+        linkOrigin: linkOrigin(req),
+        accountId: account.id,
+        actor: account.email,
+        mayDecide: (app) => canDecideApp(account, app),
+      },
+    })
+    res.status(200).json(decided)
+    if (cureMoves(review, decided.status)) claimCures?.wake()
   })
 
   router.get('/api/staff/claims/:id/amendments/:amendmentId/screenshot', async (req, res) => {

@@ -13,6 +13,7 @@ export type AuditAction =
   | 'logout'
   | 'export'
   | 'claim_view'
+  | 'intake_view'
   | 'screenshot_view'
   | 'evidence_download'
   | 'two_factor_enabled'
@@ -26,6 +27,7 @@ export type AuditAction =
   | 'cure_link_opened'
   | 'claim_amended'
   | 'bulk_move'
+  | 'duplicate_cleared'
   | AccountAction
 
 /** Changes to staff accounts; the detail names the target by e-mail, never a password or a link. */

@@ -28,6 +28,15 @@ export interface ClaimReview {
   reasons: { name: string; label: string; freeText: boolean }[]
   amendments: AmendmentView[]
   cure: CureStatusView | null
+  /**
+   * The move a "Duplicate" decision on this flagged claim makes, for an account that may decide when
+   * the config names one; `allowed`: the claim's status allows it now.
+   */
+  duplicateMove: { to: string; label: string; allowed: boolean } | null
+  /** Whether this account may decide the claim's flags (the app's decide right). */
+  mayDecide: boolean
+  /** The claims this one was decided not to be a duplicate of. */
+  notDuplicateOf: { other: number; at: string; actor: string }[]
 }
 
 /** What a claimant sent to cure the claim (server/review/cure-claim.ts), newest last. */

@@ -4,6 +4,7 @@ const ACTION_LABELS: Record<string, string> = {
   login_failure: 'Failed sign-in',
   logout: 'Signed out',
   claim_view: "Viewed a claim's details",
+  intake_view: "Viewed a main-form submission's details",
   screenshot_view: 'Viewed a screenshot',
   export: 'Exported a CSV',
   evidence_download: 'Downloaded evidence',
@@ -26,6 +27,7 @@ const ACTION_LABELS: Record<string, string> = {
   cure_notice_sent: 'Sent a deficiency notice',
   cure_link_opened: 'Opened a cure link',
   claim_amended: 'Sent corrections to a claim',
+  duplicate_cleared: 'Decided a flagged claim is not a duplicate',
 }
 
 export function actionLabel(action: string): string {

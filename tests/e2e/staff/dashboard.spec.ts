@@ -208,7 +208,7 @@ describe('staff use the Brigit dashboard', () => {
       expect(text).toContain(expected)
     }
 
-    const image = panel.getByRole('img', { name: /screenshot/i })
+    const image = panel.getByRole('img', { name: 'Bank statement screenshot from Dana Staffview' })
     await expect
       .poll(() => image.evaluate((element: HTMLImageElement) => element.complete && element.naturalWidth))
       .toBeGreaterThan(0)

@@ -134,4 +134,35 @@ describe('staff see claims flagged for a duplicate screenshot', () => {
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)
     expect(overflow).toBeLessThanOrEqual(0)
   })
+
+  it('shows both screenshots side by side and records "Not a duplicate" with the keyboard, which unflags the pair', async () => {
+    await page.setViewportSize({ width: 1280, height: 900 })
+    await page.goto(`${baseUrl()}/brigit-admin/claims/${ids.first}`)
+    const details = detailsPanel(page)
+    const flagged = details.getByRole('region', { name: 'Flagged as a duplicate' })
+    const pair = flagged.getByRole('listitem').filter({ hasText: `Claim ${ids.otherApp} (Cleo)` })
+    await shown(pair.getByRole('img', { name: `Screenshot of claim ${ids.first}` }))
+    await shown(pair.getByRole('img', { name: `Screenshot of claim ${ids.otherApp}` }))
+    // both pictures load: the other app's claim is served to an account that may see it
+    expect(
+      await pair
+        .locator('img')
+        .evaluateAll((images) => images.map((image) => (image as HTMLImageElement).naturalWidth > 0)),
+    ).toEqual([true, true])
+    // a received claim cannot be rejected yet: the page says so rather than offering it
+    await shown(flagged.getByText(/moves a claim to Rejected, which a claim in Received cannot/))
+
+    await pair.getByRole('button', { name: 'Not a duplicate' }).focus()
+    await page.keyboard.press('Enter')
+    await shown(flagged.getByText(`Claim ${ids.first} is not a duplicate of claim ${ids.otherApp}.`))
+    await vi.waitFor(() =>
+      expect(flagged.getByRole('link', { name: `Claim ${ids.otherApp} (Cleo)` }).count()).resolves.toBe(0),
+    )
+    await shown(flagged.getByRole('link', { name: `Claim ${ids.copy} (Brigit)` }))
+    const [decision] = queryDb<{ detail: string }>(
+      "SELECT detail FROM audit_log WHERE action = 'duplicate_cleared' ORDER BY id DESC LIMIT 1",
+    )
+    expect(decision?.detail).toBe(`claim ${ids.first}: not a duplicate of claim ${ids.otherApp}`)
+    expect(pageErrors).toEqual([])
+  })
 })
