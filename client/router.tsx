@@ -3,6 +3,7 @@ import { AppPageRoute } from './routes/app-page-route.tsx'
 import { HomeRoute } from './routes/home-route.tsx'
 import { Layout } from './routes/layout.tsx'
 import { NotFoundRoute } from './routes/not-found-route.tsx'
+import { INTAKE_ADDRESS } from './staff/intake-address.ts'
 import { Router, useLocation } from './routing/router.tsx'
 
 const ViewAgreementRoute = lazy(async () => ({
@@ -81,6 +82,9 @@ function Page() {
     case '/staff/two-factor':
       return <TwoFactorPage />
   }
+  // an intake's own address is the main page's admin view with it open: the same element as at /?key=…,
+  // so opening and closing an intake keeps the view (its search, its page) as it is
+  if (INTAKE_ADDRESS.test(pathname)) return <HomeRoute />
   // a claim's own address on its dashboard, /{app}-admin/claims/123, is that dashboard with it open
   const claimPage = /^\/([^/]+-admin)\/claims\/\d{1,15}$/.exec(pathname)?.[1]
   if (claimPage !== undefined) return <AppPageRoute page={decodeURIComponent(claimPage)} />

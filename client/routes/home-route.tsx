@@ -2,17 +2,18 @@ import { lazy, Suspense } from 'react'
 import { useLocation } from '../routing/router.tsx'
 import { IntakePage } from '../intake/intake-page.tsx'
 import { Loading } from '../ui/loading.tsx'
+import { INTAKE_ADDRESS } from '../staff/intake-address.ts'
 
 // staff pages are their own chunk: claimants never download them
 const IntakeAdminView = lazy(async () => ({
   default: (await import('../staff/intake-admin-view.tsx')).IntakeAdminView,
 }))
 
-/** '/', or with ?key=… the staff view of all main-form submissions. */
+/** '/', or with ?key=… (and at an intake's address, /staff/intake/{id}) the staff view of all main-form submissions. */
 export function HomeRoute() {
-  const searchParams = new URLSearchParams(useLocation().search)
+  const { pathname, search } = useLocation()
   // the key only picks the screen: its value is never checked or sent; the server's login decides access
-  if (searchParams.has('key')) {
+  if (new URLSearchParams(search).has('key') || INTAKE_ADDRESS.test(pathname)) {
     return (
       <Suspense fallback={<Loading />}>
         <IntakeAdminView />

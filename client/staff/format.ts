@@ -22,7 +22,7 @@ export function formatDay(day: string): string {
   return Number.isNaN(date.getTime()) ? day : DAY.format(date)
 }
 
-function listTime(iso: string): string {
+export function formatListTime(iso: string): string {
   const date = new Date(iso)
   return Number.isNaN(date.getTime()) ? iso : LIST_TIME.format(date)
 }
@@ -44,7 +44,7 @@ export function cellText(submission: StaffSubmission, column: DashboardColumn): 
     case 'name':
       return fullName(submission)
     case 'createdAt':
-      return listTime(submission.createdAt)
+      return formatListTime(submission.createdAt)
     case 'locale':
       return LANGUAGE_NAMES[submission.locale] ?? submission.locale
     case 'confirmedAt':

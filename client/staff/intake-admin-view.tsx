@@ -1,15 +1,21 @@
-import { useEffect, useId, useState } from 'react'
+import { useEffect, useId, useRef, useState } from 'react'
+import { useNavigate } from '../routing/router.tsx'
 import { Loading } from '../ui/loading.tsx'
-import { formatDate, fullName } from './format.ts'
+import { IntakeDetailsPanel, IntakeDetailsProblem } from './intake-details-panel.tsx'
+import { IntakeSubmissionsTable } from './intake-submissions-table.tsx'
 import { Pagination } from './pagination.tsx'
+import { INTAKE_ADDRESS, intakeHref } from './intake-address.ts'
 import { fetchIntakeSubmissions, INTAKE_CSV_URL } from './staff-api.ts'
 import { StaffArea } from './staff-area.tsx'
+import { useClaimKeys } from './use-claim-keys.ts'
 import { useCsvDownload } from './use-csv-download.ts'
+import { useDebouncedValue } from './use-debounced-value.ts'
+import { useIntakeDetails } from './use-intake-details.ts'
 import type { StaffSession } from './use-staff-session.ts'
 import { StaffUserBar } from './staff-user-bar.tsx'
 import { useStaffResource } from './use-staff-resource.ts'
 
-const COLUMNS = ['Name', 'Email', 'Phone', 'Apps Used', 'Signature', 'Date']
+const SEARCH_DELAY_MS = 250
 
 /** The main page's admin mode: the gate, then every main-form submission, newest first. */
 export function IntakeAdminView() {
@@ -20,15 +26,65 @@ export function IntakeAdminView() {
   )
 }
 
+/** Server-side search, the list (j/k step through it) and an intake's details beside it. */
 function IntakeSubmissionsView({ session }: { session: StaffSession }) {
-  const headingId = useId()
-  const [page, setPage] = useState(1)
+  const navigate = useNavigate()
+  const searchId = useId()
+  const [term, setTerm] = useState('')
+  const query = useDebouncedValue(term.trim(), SEARCH_DELAY_MS)
+  // the page belongs to the search it was chosen for: a new one starts again at page 1
+  const [paging, setPaging] = useState({ query, page: 1 })
+  const page = paging.query === query ? paging.page : 1
+  const [reloadCount, setReloadCount] = useState(0)
+  // where closing the details goes back to: the address this view was opened at, its ?key=… kept
+  const [homeAddress] = useState(() =>
+    window.location.pathname === '/' ? `/${window.location.search}` : '/?key=',
+  )
+  const {
+    details,
+    open: openDetails,
+    close: closeDetails,
+  } = useIntakeDetails({
+    onUnauthorized: session.expired,
+  })
+  const detailsRef = useRef<HTMLElement>(null)
+  const tableRef = useRef<HTMLDivElement>(null)
+  const [shouldFocusDetails, setShouldFocusDetails] = useState(false)
+  const openIntake = (id: number) => {
+    openDetails(id)
+    setShouldFocusDetails(true)
+  }
+
   useEffect(() => {
     document.title = 'All Submissions'
   }, [])
+  useEffect(() => {
+    const linked = INTAKE_ADDRESS.exec(window.location.pathname)?.[1]
+    if (linked) openIntake(Number(linked))
+    // once, when the view opens
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [])
+  // the open intake's address is in the address bar, to share with a colleague (admins only, as here)
+  const openId = details.status === 'closed' ? undefined : details.id
+  useEffect(() => {
+    const address = openId === undefined ? homeAddress : intakeHref(openId)
+    if (`${window.location.pathname}${window.location.search}` !== address)
+      navigate(address, { replace: true })
+  }, [openId, homeAddress, navigate])
+  const hasAnswer = details.status === 'ready' || details.status === 'failed'
+  useEffect(() => {
+    if (!shouldFocusDetails || !hasAnswer) return
+    const panel = detailsRef.current
+    // beside the list (sticky) the panel is already in view: scrolling to it would move the list
+    const isBeside = panel !== null && getComputedStyle(panel).position === 'sticky'
+    panel?.focus({ preventScroll: isBeside })
+    if (!isBeside) panel?.scrollIntoView({ block: 'start' })
+    setShouldFocusDetails(false)
+  }, [shouldFocusDetails, hasAnswer])
+
   const list = useStaffResource({
-    key: String(page),
-    load: (signal) => fetchIntakeSubmissions({ page, signal }),
+    key: JSON.stringify([query, page, reloadCount]),
+    load: (signal) => fetchIntakeSubmissions({ query, page, signal }),
     onUnauthorized: session.expired,
   })
   const csv = useCsvDownload({
@@ -36,12 +92,25 @@ function IntakeSubmissionsView({ session }: { session: StaffSession }) {
     onUnauthorized: session.expired,
   })
   const result = list.data
+  const onTableKeyDown = useClaimKeys({
+    ids: result?.data.map((submission) => submission.id) ?? [],
+    currentId: openId,
+    onOpen: (id, key) => {
+      if (key === 'letter') {
+        openIntake(id)
+        return
+      }
+      // the arrows keep the focus in the table, on the intake opened
+      openDetails(id)
+      tableRef.current?.querySelector<HTMLElement>(`tr[data-intake-id="${id}"] button`)?.focus()
+    },
+  })
 
   return (
     <article className="card staff-dashboard">
       <header className="card-header staff-header">
         <div>
-          <h1 id={headingId}>All Submissions</h1>
+          <h1>All Submissions</h1>
           <p>
             Main form submissions, newest first{result ? ` (${result.total.toLocaleString('en-US')})` : ''}
           </p>
@@ -49,69 +118,122 @@ function IntakeSubmissionsView({ session }: { session: StaffSession }) {
         <StaffUserBar session={session} />
       </header>
       <div className="card-body">
-        <div className="action-row">
-          <button
-            type="button"
-            className="primary"
-            disabled={csv.isDownloading}
-            onClick={() =>
-              void csv.download({ url: INTAKE_CSV_URL, fallbackName: 'app-submissions-view.csv' })
-            }
-          >
-            {csv.isDownloading ? 'Downloading...' : 'Download App Submissions View (CSV)'}
-          </button>
+        <div className="staff-toolbar">
+          <div className="search-row">
+            <label htmlFor={searchId} className="visually-hidden">
+              Search submissions
+            </label>
+            <input
+              id={searchId}
+              className="form-control"
+              type="search"
+              placeholder="Search by phone number or email..."
+              autoComplete="off"
+              value={term}
+              onChange={(event) => setTerm(event.target.value)}
+            />
+            <button type="button" className="secondary" disabled={term === ''} onClick={() => setTerm('')}>
+              Clear
+            </button>
+          </div>
+          <div className="action-row">
+            <button
+              type="button"
+              className="primary"
+              disabled={csv.isDownloading}
+              onClick={() =>
+                void csv.download({ url: INTAKE_CSV_URL, fallbackName: 'app-submissions-view.csv' })
+              }
+            >
+              {csv.isDownloading ? 'Downloading...' : 'Download App Submissions View (CSV)'}
+            </button>
+            <button type="button" className="secondary" onClick={() => setReloadCount((count) => count + 1)}>
+              Refresh
+            </button>
+            {list.status === 'loading' && result ? (
+              <span className="inline-spinner" role="status">
+                <span className="spinner" aria-hidden="true" />
+                Loading...
+              </span>
+            ) : null}
+          </div>
         </div>
-        {list.status === 'failed' ? (
-          <p className="alert" role="alert">
-            The submissions could not be loaded ({list.message}). Please reload the page in a moment.
-          </p>
-        ) : !result ? (
-          <Loading label="Loading submissions..." />
-        ) : (
-          <>
-            <div className="table-scroll" role="region" aria-labelledby={headingId} tabIndex={0}>
-              <table className="staff-table">
-                <thead>
-                  <tr>
-                    {COLUMNS.map((label) => (
-                      <th key={label} scope="col">
-                        {label}
-                      </th>
-                    ))}
-                  </tr>
-                </thead>
-                <tbody>
-                  {result.data.length === 0 ? (
-                    <tr>
-                      <td colSpan={COLUMNS.length} className="empty-row">
-                        No submissions found in database
-                      </td>
-                    </tr>
-                  ) : null}
-                  {result.data.map((submission) => (
-                    <tr key={submission.id}>
-                      <td>{fullName(submission)}</td>
-                      <td>{submission.email}</td>
-                      <td>{submission.phone}</td>
-                      <td>
-                        {Array.isArray(submission.cashAdvanceApps)
-                          ? submission.cashAdvanceApps.join(', ')
-                          : ''}
-                      </td>
-                      <td>
-                        {submission.signature ? (
-                          <img className="signature-thumb" src={submission.signature} alt="Signature" />
-                        ) : null}
-                      </td>
-                      <td>{formatDate(submission.createdAt)}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
+        <p className="search-results" role="status">
+          {query !== '' && result && list.status === 'ready'
+            ? `Search results: ${result.count} of ${result.total} submissions`
+            : ''}
+        </p>
+
+        {/* from a laptop's width up, the open intake sits beside the list (styles.css) */}
+        <div className={`review-workspace${details.status === 'closed' ? '' : ' with-details'}`}>
+          {details.status === 'loading' ? (
+            <p className="inline-spinner" role="status">
+              <span className="spinner" aria-hidden="true" />
+              Opening the submission&apos;s details...
+            </p>
+          ) : details.status === 'failed' ? (
+            <IntakeDetailsProblem
+              ref={detailsRef}
+              message={details.message}
+              onRetry={() => openIntake(details.id)}
+              onClose={closeDetails}
+            />
+          ) : details.status === 'ready' ? (
+            <IntakeDetailsPanel ref={detailsRef} intake={details.intake} onClose={closeDetails} />
+          ) : null}
+
+          <section className="staff-panel" aria-labelledby={`${searchId}-list`}>
+            <div className="list-heading">
+              <h2 id={`${searchId}-list`}>All Submissions</h2>
             </div>
-            <Pagination page={result.page} pageSize={result.pageSize} count={result.count} onPage={setPage} />
-          </>
-        )}
+            <p className="hint">
+              Keys: <kbd>j</kbd> and <kbd>k</kbd> open the next and previous submission; in the table,{' '}
+              <kbd>↓</kbd> and <kbd>↑</kbd> do too.
+            </p>
+            {list.status === 'failed' ? (
+              <div className="empty-state" role="alert">
+                <p className="empty-title">No submissions found in database</p>
+                <p className="hint">
+                  The list could not be loaded ({list.message}). Check the server logs, then press Refresh.
+                </p>
+              </div>
+            ) : !result ? (
+              <Loading label="Loading submissions..." />
+            ) : result.data.length === 0 ? (
+              <div className="empty-state">
+                {query !== '' ? (
+                  <>
+                    <p className="empty-title">No submissions match &quot;{query}&quot;</p>
+                    <p className="hint">
+                      Try searching by email, phone number, or name. Total submissions: {result.total}
+                    </p>
+                  </>
+                ) : (
+                  <>
+                    <p className="empty-title">No submissions found in database</p>
+                    <p className="hint">If you expected submissions here, check the server logs.</p>
+                  </>
+                )}
+              </div>
+            ) : (
+              <>
+                <IntakeSubmissionsTable
+                  ref={tableRef}
+                  onKeyDown={onTableKeyDown}
+                  submissions={result.data}
+                  selectedId={openId}
+                  onSelect={openIntake}
+                />
+                <Pagination
+                  page={result.page}
+                  pageSize={result.pageSize}
+                  count={result.count}
+                  onPage={(next) => setPaging({ query, page: next })}
+                />
+              </>
+            )}
+          </section>
+        </div>
       </div>
     </article>
   )

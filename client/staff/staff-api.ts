@@ -4,6 +4,7 @@ import type {
   DuplicateScreenshot,
   StaffClaim,
   IntakeSubmission,
+  IntakeSubmissionDetails,
   StaffPage,
   StaffAccountView,
   StaffSession,
@@ -21,6 +22,7 @@ export type {
   DailyCount,
   DuplicateScreenshot,
   IntakeSubmission,
+  IntakeSubmissionDetails,
   StaffClaim,
   StaffPage,
   StaffStats,
@@ -142,15 +144,34 @@ export function claimDashboardHref({ app, id }: { app: string; id: number }): st
   return `/${encodeURIComponent(app)}-admin?claim=${id}`
 }
 
+/** The main admin view's list; the term goes as `q`, as the dashboards send theirs (the server logs paths only). */
 export function fetchIntakeSubmissions({
+  query,
   page,
   signal,
 }: {
+  query: string
   page: number
   signal?: AbortSignal
 }): Promise<StaffPage<IntakeSubmission>> {
-  const params = new URLSearchParams({ page: String(page) })
+  const params = new URLSearchParams({ q: query, page: String(page), pageSize: String(PAGE_SIZE) })
   return fetchJson(`/api/staff/intake-submissions?${params}`, { signal, cache: 'no-store' })
+}
+
+/** One intake with its answers and its apps' Step 2 claims; the server puts the view on record. */
+export function fetchIntakeSubmission({
+  id,
+  signal,
+}: {
+  id: number
+  signal?: AbortSignal
+}): Promise<IntakeSubmissionDetails> {
+  return fetchJson(`/api/staff/intake-submissions/${id}`, { signal, cache: 'no-store' })
+}
+
+/** A claim's own address on its app's dashboard. */
+export function claimHref({ app, id }: { app: string; id: number }): string {
+  return `/${encodeURIComponent(app)}-admin/claims/${id}`
 }
 
 export const INTAKE_CSV_URL = '/api/staff/intake-submissions/export.csv'

@@ -162,7 +162,7 @@ export function dashboardRoutes({
     await pipeline(zipBundle(bundle.files, bundle.signedAt), res).catch(() => res.destroy())
   })
 
-  router.use(intakeSubmissionRoutes({ db, intake, forms, audit }))
+  router.use(intakeSubmissionRoutes({ db, intake, forms, audit, review }))
   router.use(duplicateScreenshotRoutes({ db, forms, audit }))
   return router
 }

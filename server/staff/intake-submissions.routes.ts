@@ -2,15 +2,22 @@ import { Router } from 'express'
 import type { Kysely } from 'kysely'
 import type { FormConfig } from '../../src/form-config.ts'
 import { intakeAppChoices, type IntakeConfig } from '../../src/intake-config.ts'
+import type { ReviewConfig } from '../../src/review-config.ts'
 import type { IntakeSubmission, StaffPage } from '../../src/api/staff.ts'
 import type { Database } from '../db/database.ts'
 import { actorOf, type RecordAudit } from './audit-log.ts'
 import { adminOnly } from './require-staff.ts'
 import { isExportCheck, sendCsv } from './csv.ts'
 import { csvTime, csvTimeLabel } from './csv-time.ts'
-import { findIntakeCaseExportPages, findIntakePage } from './intake-submissions.repository.ts'
+import { intakeDetails, intakeIdParam, intakeRowToSubmission } from './intake-details.ts'
+import {
+  findIntakeById,
+  findIntakeCaseExportPages,
+  findIntakeCases,
+  findIntakePage,
+} from './intake-submissions.repository.ts'
 import { parseListQuery } from './list-query.ts'
-import { isoTimestamp } from '../db/timestamp.ts'
+import { AppError } from '../../src/app-error.ts'
 
 /**
  * The columns of the site this replaces (its main-page list without the signature image) first, in
@@ -27,19 +34,23 @@ const INTAKE_CSV_HEADER = [
 ]
 
 /**
- * The main page's admin mode: every intake, newest first and paginated, and the
- * app-submissions-view.csv (one row per intake and chosen app, with that app's Step 2 status).
+ * The main page's admin mode: every intake, newest first, searched and paginated; one intake's details
+ * with its apps' Step 2 claims; and the app-submissions-view.csv (one row per intake and chosen app,
+ * with that app's Step 2 status).
  */
 export function intakeSubmissionRoutes({
   db,
   intake,
   forms,
   audit,
+  review,
 }: {
   db: Kysely<Database>
   intake: IntakeConfig
   forms: Map<string, FormConfig>
   audit: RecordAudit
+  /** forms/base/review.json: the label of each Step 2 claim's review status. */
+  review: ReviewConfig
 }): Router {
   const router = Router({ caseSensitive: true })
   const labels = new Map(intakeAppChoices(intake).map((choice) => [choice.value, choice.label]))
@@ -48,21 +59,12 @@ export function intakeSubmissionRoutes({
   // the main admin view: every claimant of every app
   router.use('/api/staff/intake-submissions', adminOnly)
   router.get('/api/staff/intake-submissions', async (req, res) => {
-    const { page, pageSize } = parseListQuery(req.query)
-    const { rows, total } = await findIntakePage(db, { page, pageSize })
+    const { term, page, pageSize } = parseListQuery(req.query)
+    const { rows, count, total } = await findIntakePage(db, { term, page, pageSize })
     res.set('Cache-Control', 'private, no-store').json({
       success: true,
-      data: rows.map((row): IntakeSubmission => ({
-        id: Number(row.id),
-        createdAt: isoTimestamp(row.created_at),
-        firstName: row.first_name,
-        lastName: row.last_name,
-        email: row.email,
-        phone: row.phone,
-        cashAdvanceApps: (JSON.parse(row.cash_advance_apps) as string[]).map(label),
-        signature: row.signature,
-      })),
-      count: total,
+      data: rows.map((row) => intakeRowToSubmission(row, label)),
+      count,
       total,
       page,
       pageSize,
@@ -92,6 +94,16 @@ export function intakeSubmissionRoutes({
     const detail = `intake view, ${result.written} rows${result.complete ? '' : ', client left early'}`
     await audit({ ...actorOf(req, res), action: 'export', detail })
     res.end()
+  })
+
+  router.get('/api/staff/intake-submissions/:intakeId', async (req, res) => {
+    const id = intakeIdParam(req.params.intakeId)
+    const row = await findIntakeById(db, id)
+    if (!row) throw new AppError('NOT_FOUND', { status: 404, message: `no intake "${id}"` })
+    const cases = await findIntakeCases(db, id)
+    // nothing is shown unless the view is on record; the entry names the intake by its id only
+    await audit({ ...actorOf(req, res), action: 'intake_view', detail: `intake ${id}` })
+    res.set('Cache-Control', 'private, no-store').json(intakeDetails({ row, cases, intake, review, label }))
   })
   return router
 }

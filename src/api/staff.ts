@@ -4,6 +4,7 @@
  * @example const page: StaffPage<StaffSubmission> = await fetchJson('/api/staff/apps/brigit/submissions')
  */
 import type { ClaimData } from '../form-config.ts'
+import type { SigningMethod } from '../signing.ts'
 
 /** `admin`: every app, the main admin view, the military figures, accounts and the audit log. */
 export type StaffRole = 'admin' | 'staff'
@@ -131,6 +132,33 @@ export interface IntakeSubmission {
   cashAdvanceApps: string[]
   /** A PNG data URL. */
   signature: string
+}
+
+/** GET /api/staff/intake-submissions/:intakeId: one main-form submission, its answers and its apps' cases. */
+export interface IntakeSubmissionDetails extends IntakeSubmission {
+  address: string
+  addressLine2: string
+  city: string
+  state: string
+  zipCode: string
+  /** The eligibility questions as the form asked them, each with the answer the claimant gave. */
+  answers: { question: string; answer: string }[]
+  /** 'typed': the name typed and drawn in a signature style (typedSignature); 'drawn' on the pad. */
+  signatureMethod: SigningMethod
+  typedSignature: string | null
+  /** One per app the claimant listed, in their order. */
+  cases: IntakeCase[]
+}
+
+/** One app a claimant listed on the main form: its case and how far its Step 2 claim has come. */
+export interface IntakeCase {
+  /** The app's slug: its dashboard is /{app}-admin. */
+  app: string
+  appName: string
+  /** The case row made with the intake; null for an app listed without one. */
+  caseId: number | null
+  /** The claimant's Step 2 claim for this app, null while not started. */
+  claim: { id: number; status: string; statusLabel: string } | null
 }
 
 /** Claims filed on one UTC day. */

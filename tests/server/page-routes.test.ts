@@ -38,6 +38,7 @@ describe('page addresses', () => {
     '/military-analysis',
     '/confirm',
     '/staff/audit',
+    '/staff/intake/12',
     '/brigit',
     '/brigit-success',
     '/brigit-admin',
@@ -63,6 +64,8 @@ describe('page addresses', () => {
     '/brigit-successful',
     '/brigit-admin-success',
     '/view-agreement/x',
+    '/staff/intake/x',
+    '/staff/intake/',
     '/index.html',
     '//brigit',
   ])('answers %s with 404 and the page marked not found', async (page) => {

@@ -1,4 +1,5 @@
 import { Link } from '../../routing/router.tsx'
+import { intakeHref } from '../intake-address.ts'
 import type { AuditEntryView } from './audit-api.ts'
 import { actionLabel, formatUtcTime } from './audit-labels.ts'
 
@@ -47,9 +48,14 @@ export function AuditTable({
   )
 }
 
-/** A detail that names a claim of an app ("claim 12: …") links to that claim's details on its dashboard. */
+/**
+ * A detail that names a claim of an app ("claim 12: …") links to that claim's details on its dashboard;
+ * one that names an intake ("intake 7"), to the intake's details in the main admin view.
+ */
 function AuditDetail({ detail, app }: { detail: string | null; app: string | null }) {
   if (detail === null) return <>—</>
+  const intake = /^intake (\d+)$/.exec(detail)
+  if (intake) return <Link to={intakeHref(Number(intake[1]))}>{detail}</Link>
   const claim = /^claim (\d+)\b/.exec(detail)
   if (!claim || app === null) return <>{detail}</>
   return (

@@ -1,0 +1,142 @@
+import { Fragment, useId, type Ref } from 'react'
+import { Link } from '../routing/router.tsx'
+import { formatDateTime, fullName } from './format.ts'
+import { claimHref, type IntakeSubmissionDetails } from './staff-api.ts'
+
+/**
+ * An intake's 'Selected Submission Details', as the server answered it (the view is on record): the
+ * claimant, the address, the eligibility answers as given, the signature, and per app listed its case
+ * and Step 2 claim, which links to that claim on its app's dashboard.
+ */
+export function IntakeDetailsPanel({
+  intake,
+  onClose,
+  ref,
+}: {
+  intake: IntakeSubmissionDetails
+  onClose: () => void
+  ref?: Ref<HTMLElement>
+}) {
+  const headingId = useId()
+  const name = fullName(intake)
+  return (
+    <section ref={ref} className="staff-panel details-panel" aria-labelledby={headingId} tabIndex={-1}>
+      <div className="panel-heading">
+        <h2 id={headingId}>Selected Submission Details</h2>
+        <div className="panel-actions">
+          <button type="button" className="secondary" onClick={onClose}>
+            Close
+          </button>
+        </div>
+      </div>
+      <dl className="details">
+        <dt>ID</dt>
+        <dd>{intake.id}</dd>
+        <dt>Name</dt>
+        <dd>{name}</dd>
+        <dt>Email</dt>
+        <dd>{intake.email}</dd>
+        <dt>Phone</dt>
+        <dd>{intake.phone}</dd>
+        <dt>Address</dt>
+        <dd>
+          {intake.address}
+          {intake.addressLine2 ? (
+            <>
+              <br />
+              {intake.addressLine2}
+            </>
+          ) : null}
+          <br />
+          {intake.city}, {intake.state} {intake.zipCode}
+        </dd>
+        <dt>Submission date</dt>
+        <dd>{formatDateTime(intake.createdAt)}</dd>
+      </dl>
+
+      <h3>Eligibility answers</h3>
+      <dl className="details">
+        {intake.answers.map(({ question, answer }) => (
+          <Fragment key={question}>
+            <dt>{question}</dt>
+            <dd>{answer}</dd>
+          </Fragment>
+        ))}
+      </dl>
+
+      <h3>Signature</h3>
+      <img
+        className="signed-signature"
+        src={intake.signature}
+        alt={intake.typedSignature ? `Typed signature: ${intake.typedSignature}` : `Signature of ${name}`}
+      />
+      <p>{intake.signatureMethod === 'typed' ? 'Typed, drawn in a signature style' : 'Drawn'}</p>
+
+      <h3>Cases</h3>
+      <div className="table-scroll" role="region" aria-label="Cases table" tabIndex={0}>
+        <table className="staff-table">
+          <thead>
+            <tr>
+              <th scope="col">App</th>
+              <th scope="col">Case</th>
+              <th scope="col">Step 2</th>
+              <th scope="col">Claim</th>
+              <th scope="col">Review status</th>
+            </tr>
+          </thead>
+          <tbody>
+            {intake.cases.map((found) => (
+              <tr key={found.app} data-app={found.app}>
+                <td>{found.appName}</td>
+                <td>{found.caseId ?? '—'}</td>
+                <td>{found.claim ? 'Submitted' : 'Not started'}</td>
+                <td>
+                  {found.claim ? (
+                    <Link to={claimHref({ app: found.app, id: found.claim.id })}>Claim {found.claim.id}</Link>
+                  ) : (
+                    '—'
+                  )}
+                </td>
+                <td data-column="status">{found.claim ? found.claim.statusLabel : '—'}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </section>
+  )
+}
+
+/** The details panel when the intake could not be loaded: what went wrong and what to do. */
+export function IntakeDetailsProblem({
+  message,
+  onRetry,
+  onClose,
+  ref,
+}: {
+  message: string
+  onRetry: () => void
+  onClose: () => void
+  ref?: Ref<HTMLElement>
+}) {
+  const headingId = useId()
+  return (
+    <section ref={ref} className="staff-panel details-panel" aria-labelledby={headingId} tabIndex={-1}>
+      <div className="panel-heading">
+        <h2 id={headingId}>Selected Submission Details</h2>
+        <div className="panel-actions">
+          <button type="button" className="secondary" onClick={onRetry}>
+            Try again
+          </button>
+          <button type="button" className="secondary" onClick={onClose}>
+            Close
+          </button>
+        </div>
+      </div>
+      <p className="alert" role="alert">
+        The submission&apos;s details could not be loaded: {message}. Press Try again, or Refresh the list if
+        the submission was removed.
+      </p>
+    </section>
+  )
+}

@@ -1,0 +1,87 @@
+import type { KeyboardEvent, Ref } from 'react'
+import { formatListTime, fullName } from './format.ts'
+import type { IntakeSubmission } from './staff-api.ts'
+import { breakableEmail } from './submissions-table.tsx'
+
+/**
+ * The main admin view's 'All Submissions': the spec's columns (Name, Email, Phone, Apps Used,
+ * Signature, Date) after the intake's id, then View Details; one line a row, in the dashboards' classes,
+ * the id and name kept in view while a phone scrolls the row.
+ */
+export function IntakeSubmissionsTable({
+  submissions,
+  selectedId,
+  onSelect,
+  onKeyDown,
+  ref,
+}: {
+  submissions: IntakeSubmission[]
+  selectedId: number | undefined
+  onSelect: (id: number) => void
+  onKeyDown?: (event: KeyboardEvent<HTMLDivElement>) => void
+  ref?: Ref<HTMLDivElement>
+}) {
+  return (
+    // the region scrolls sideways on a phone; tabIndex lets a keyboard user scroll it too
+    <div
+      ref={ref}
+      className="table-scroll"
+      role="region"
+      aria-label="All Submissions table"
+      tabIndex={0}
+      onKeyDown={onKeyDown}
+    >
+      <table className="staff-table intake-table">
+        <thead>
+          <tr>
+            <th scope="col" className="claim-cell">
+              ID
+            </th>
+            <th scope="col" className="lead-cell">
+              Name
+            </th>
+            <th scope="col">Email</th>
+            <th scope="col">Phone</th>
+            <th scope="col">Apps Used</th>
+            <th scope="col">Signature</th>
+            <th scope="col">Date</th>
+            <th scope="col">Actions</th>
+          </tr>
+        </thead>
+        <tbody>
+          {submissions.map((submission) => (
+            <tr
+              key={submission.id}
+              data-intake-id={submission.id}
+              className={submission.id === selectedId ? 'is-selected' : undefined}
+              aria-current={submission.id === selectedId ? 'true' : undefined}
+            >
+              <td className="claim-cell" data-column="id">
+                {submission.id}
+              </td>
+              <td className="lead-cell" data-column="name">
+                {fullName(submission)}
+              </td>
+              <td data-column="email">{breakableEmail(submission.email)}</td>
+              <td data-column="phone">{submission.phone}</td>
+              <td data-column="apps">{submission.cashAdvanceApps.join(', ')}</td>
+              <td data-column="signature">
+                {submission.signature ? (
+                  <img className="signature-thumb" src={submission.signature} alt="Signature" />
+                ) : null}
+              </td>
+              <td data-column="createdAt">{formatListTime(submission.createdAt)}</td>
+              <td>
+                <div className="row-actions">
+                  <button type="button" className="secondary" onClick={() => onSelect(submission.id)}>
+                    View Details
+                  </button>
+                </div>
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  )
+}
