@@ -4,7 +4,8 @@ import { loadAgreementTemplates } from '../server/agreements/agreement-templates
 import { FormConfigError, loadFormConfigs } from '../server/forms/load-form-configs.ts'
 import { loadIntakeConfig } from '../server/forms/load-intake-config.ts'
 import { loadLanguages } from '../server/i18n/languages.ts'
-import { loadReviewConfig, REVIEW_CONFIG_FILE } from '../server/review/load-review-config.ts'
+import { loadReviewConfig, loadReviews, REVIEW_CONFIG_FILE } from '../server/review/load-review-config.ts'
+import type { ReviewConfig } from '../src/review-config.ts'
 import { LOCALES } from '../src/translate.ts'
 
 // npm run check-config: the configs in FORMS_DIR (default forms/) as the server reads them at start-up,
@@ -15,16 +16,26 @@ try {
   const templates = loadAgreementTemplates()
   const forms = loadFormConfigs(formsDir, { agreementTemplates: templates })
   const intake = loadIntakeConfig(formsDir, { agreementTemplates: templates })
-  const review = loadReviewConfig(formsDir)
-  const reviewFile = path.join(path.basename(formsDir), REVIEW_CONFIG_FILE)
+  const base = loadReviewConfig(formsDir)
+  const reviews = loadReviews(formsDir, forms.keys(), base)
+  const folder = path.basename(formsDir)
+  // the base's reasons, and each app's whose review differs from it (under its "review")
+  const reviewed: [string, ReviewConfig][] = [
+    [`${path.join(folder, REVIEW_CONFIG_FILE)}: `, base],
+    ...[...forms.keys()]
+      .filter((app) => reviews(app) !== base)
+      .map((app): [string, ReviewConfig] => [`${path.join(folder, `${app}.json`)}: /review`, reviews(app)]),
+  ]
   const warnings = [
     ...loadLanguages({ formsDir, forms, intake }).warnings,
-    ...Object.entries(review.reasons).flatMap(([name, reason]) =>
-      reason.freeText
-        ? []
-        : LOCALES.filter((locale) => !reason.text?.[locale]).map(
-            (locale) => `${reviewFile}: /reasons/${name}/text: no ${locale} text for the claimant`,
-          ),
+    ...reviewed.flatMap(([where, review]) =>
+      Object.entries(review.reasons).flatMap(([name, reason]) =>
+        reason.freeText
+          ? []
+          : LOCALES.filter((locale) => !reason.text?.[locale]).map(
+              (locale) => `${where}/reasons/${name}/text: no ${locale} text for the claimant`,
+            ),
+      ),
     ),
   ]
   if (warnings.length > 0) {

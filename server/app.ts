@@ -47,9 +47,9 @@ import { confirmationRoutes } from './confirmations/confirmation.routes.ts'
 import { guardPublicPost, type PublicDoor, type PublicLimits } from './public-doors.ts'
 import { createProofOfWork, type ProofOfWorkTuning } from './proof-of-work/proof-of-work.ts'
 import { proofOfWorkRoutes } from './proof-of-work/proof-of-work.routes.ts'
-import { loadReviewConfig } from './review/load-review-config.ts'
+import { loadReviews } from './review/load-review-config.ts'
 import { reviewRoutes } from './review/review.routes.ts'
-import type { ReviewConfig } from '../src/review-config.ts'
+import type { Reviews } from '../src/review-config.ts'
 import type { ClaimCures } from './review/claim-cures.ts'
 import { cureRoutes } from './review/cure.routes.ts'
 import { signedRecordRoutes } from './staff/signed-record.routes.ts'
@@ -83,8 +83,8 @@ export interface AppDeps {
   proofOfWorkTuning?: Partial<ProofOfWorkTuning>
   /** Every config and text per language; read from ./forms when left out (tests). */
   languages?: Languages
-  /** forms/base/review.json of the forms folder (default: the project's). */
-  review?: ReviewConfig
+  /** Each app's review (loadReviews; default: the project's forms folder). */
+  reviews?: Reviews
   /** Sends deficiency notices and reminders and ends cure periods; woken by each move (createClaimCures). */
   claimCures?: Pick<ClaimCures, 'wake'>
   /** Runs the bulk moves' jobs; woken by each job queued (createBulkMoves). */
@@ -125,7 +125,7 @@ export function createApp({
   proofOfWork: isProofOfWorkOn,
   proofOfWorkTuning,
   languages = loadLanguages({ formsDir: DEFAULT_FORMS_DIR, forms, intake }),
-  review = loadReviewConfig(DEFAULT_FORMS_DIR),
+  reviews = loadReviews(DEFAULT_FORMS_DIR, forms.keys()),
   claimCures,
   bulkMoves,
   validators = createValidatorModules({ languages }),
@@ -204,12 +204,12 @@ export function createApp({
   staff.use('/api/staff', requireStaff(db, staffIdleTimeoutMs))
   staff.use(accountRoutes({ db, forms, audit, mailer: staffMailer }))
   staff.use(twoFactorRoutes({ db, audit, requireTwoFactor, mailer: staffMailer, twoFactorKey }))
-  staff.use(dashboardRoutes({ db, forms, intake, storage, audit, languages, agreementPdfs, review }))
+  staff.use(dashboardRoutes({ db, forms, intake, storage, audit, languages, agreementPdfs, reviews }))
   staff.use(assigneeRoutes({ db, forms, evidenceKey }))
   staff.use(auditRoutes({ db, forms, audit }))
-  staff.use(reviewRoutes({ db, review, evidenceKey, claimCures, storage, audit }))
+  staff.use(reviewRoutes({ db, reviews, evidenceKey, claimCures, storage, audit }))
   staff.use(signedRecordRoutes({ db, audit }))
-  staff.use(bulkMoveRoutes({ db, forms, review, bulkMoves }))
+  staff.use(bulkMoveRoutes({ db, forms, reviews, bulkMoves }))
   staff.use(militaryRoutes({ db }))
   app.use(staff)
   app.use(firmLogoRoutes())
@@ -219,7 +219,7 @@ export function createApp({
   app.use(formRoutes({ forms, languages, validators }))
   app.use(agreementRoutes({ db, forms, languages, agreementPdfs, agreementLinks, guardPost }))
   app.use(confirmationRoutes({ db, languages, evidenceKey, guardPost }))
-  app.use(cureRoutes({ db, review, forms, languages, evidenceKey, storage, guardPost }))
+  app.use(cureRoutes({ db, reviews, forms, languages, evidenceKey, storage, guardPost }))
   app.use('/api', notFoundApi)
   if (clientDir) app.use(staticClient(clientDir, { slugs: new Set(forms.keys()) }))
   app.use(errorHandler({ logger, languages }))

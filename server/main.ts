@@ -24,7 +24,7 @@ import { startWalCheckpointer } from './db/wal-checkpointer.ts'
 import { loadFormConfigs } from './forms/load-form-configs.ts'
 import { loadIntakeConfig } from './forms/load-intake-config.ts'
 import { createValidatorModules } from './forms/validator-modules.ts'
-import { loadReviewConfig } from './review/load-review-config.ts'
+import { loadReviews } from './review/load-review-config.ts'
 import { loadLanguages, logLanguageWarnings, type Languages } from './i18n/languages.ts'
 import { createLogger, type Logger } from './logger.ts'
 import { openEvidenceKey } from './evidence/open-evidence-key.ts'
@@ -65,7 +65,7 @@ export async function startServer(
   } = {},
 ): Promise<RunningServer> {
   // a broken review config stops us before anything starts, as a broken form does
-  const review = loadReviewConfig(config.formsDir)
+  const reviews = loadReviews(config.formsDir, forms.keys())
   // the browser's validators, compiled before anything else starts: a schema that fails stops us here
   const validators = createValidatorModules({ languages })
   await validators.compileAll()
@@ -142,7 +142,7 @@ export async function startServer(
   const ledgerAnchor = ledgerAnchorLoop({ db, evidenceKey, dataDir: config.dataDir, staffMailer, logger })
   const claimCures = createClaimCures({
     db,
-    review,
+    reviews,
     forms,
     evidenceKey,
     deliver: mailDelivery({ smtpUrl: config.smtpUrl, dataDir: config.dataDir }),
@@ -154,10 +154,10 @@ export async function startServer(
   })
   claimCures.wake()
   // bulk moves queued before a restart, or left by a process that died, go on
-  const bulkMoves = createBulkMoves({ db, review, evidenceKey, claimCures, logger, requests })
+  const bulkMoves = createBulkMoves({ db, reviews, evidenceKey, claimCures, logger, requests })
   bulkMoves.wake()
   const app = createApp({
-    review,
+    reviews,
     claimCures,
     bulkMoves,
     db,

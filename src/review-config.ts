@@ -41,6 +41,12 @@ export interface ReviewConfig {
   duplicate?: { status: string; reason: string }
 }
 
+/**
+ * Each app's review config, by the app's slug: forms/base/review.json with the app's own "review"
+ * laid over it (the base for an app that sets none).
+ */
+export type Reviews = (app: string) => ReviewConfig
+
 /** The longest note or free-text reason a move takes. */
 export const MAX_REVIEW_NOTE_LENGTH = 2000
 

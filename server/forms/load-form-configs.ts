@@ -82,7 +82,8 @@ export function loadFormConfigs(
       }
       continue
     }
-    const config = merged as FormConfig
+    // the app's review is read with the review config (server/review/load-review-config.ts), not served
+    const { review: _review, ...config } = merged as FormConfig & { review?: unknown }
     ownValues.set(config, parsed.value)
     const expectedSlug = name.slice(0, -'.json'.length)
     if (config.slug !== expectedSlug) {

@@ -8,7 +8,7 @@ import type {
 } from '../../src/api/bulk-moves.ts'
 import { canDecideApp, visibleApps } from '../../src/api/staff.ts'
 import { AppError } from '../../src/app-error.ts'
-import type { ReviewConfig } from '../../src/review-config.ts'
+import type { Reviews } from '../../src/review-config.ts'
 import type { FormConfig } from '../../src/form-config.ts'
 import type { Database } from '../db/database.ts'
 import { retryWhileLocked } from '../db/shared-transaction.ts'
@@ -29,12 +29,12 @@ const NO_STORE = 'private, no-store'
 export function bulkMoveRoutes({
   db,
   forms,
-  review,
+  reviews,
   bulkMoves,
 }: {
   db: Kysely<Database>
   forms: Map<string, FormConfig>
-  review: ReviewConfig
+  reviews: Reviews
   /** Woken by each job queued; left out, a job waits for a server process that runs them. */
   bulkMoves?: Pick<BulkMoves, 'wake'> | undefined
 }): Router {
@@ -46,6 +46,7 @@ export function bulkMoveRoutes({
   router.get('/api/staff/apps/:slug/bulk-moves/choices', (req, res) => {
     const { slug } = findFormOrThrow(forms, req.params.slug)
     assertCanDecide(res, slug)
+    const review = reviews(slug)
     res.set('Cache-Control', NO_STORE).json({
       targets: bulkTargets(review).map((to) => ({
         to,
@@ -66,6 +67,7 @@ export function bulkMoveRoutes({
   router.post('/api/staff/apps/:slug/bulk-moves/preview', json, async (req, res) => {
     const { slug } = findFormOrThrow(forms, req.params.slug)
     assertCanDecide(res, slug)
+    const review = reviews(slug)
     const move = parseBulkMove(req.body, review)
     const ids = await selectedIds({
       ...selectionOf(res),
@@ -82,6 +84,7 @@ export function bulkMoveRoutes({
   router.post('/api/staff/apps/:slug/bulk-moves', json, async (req, res) => {
     const { slug } = findFormOrThrow(forms, req.params.slug)
     assertCanDecide(res, slug)
+    const review = reviews(slug)
     const move = parseBulkMove(req.body, review)
     const account = staffAccountOf(res)
     const ids = await selectedIds({

@@ -2,7 +2,7 @@ import crypto from 'node:crypto'
 import type { Kysely, Selectable, Transaction } from 'kysely'
 import { canDecideApp } from '../../src/api/staff.ts'
 import { AppError } from '../../src/app-error.ts'
-import { allowedMoves, cureMoves, type ReviewConfig } from '../../src/review-config.ts'
+import { allowedMoves, cureMoves, type Reviews } from '../../src/review-config.ts'
 import { backgroundLoop } from '../background-loop.ts'
 import type { BulkMovesTable, Database } from '../db/database.ts'
 import { isPostgresDb } from '../db/dialect.ts'
@@ -49,7 +49,7 @@ export interface BulkMoves {
 
 export function createBulkMoves({
   db,
-  review,
+  reviews,
   evidenceKey,
   claimCures,
   logger,
@@ -57,7 +57,7 @@ export function createBulkMoves({
   pollMs = 5_000,
 }: {
   db: Kysely<Database>
-  review: ReviewConfig
+  reviews: Reviews
   evidenceKey: Buffer
   /** Told after a page that moved claims into a curable status: their notices go. */
   claimCures?: Pick<ClaimCures, 'wake'> | undefined
@@ -164,6 +164,7 @@ export function createBulkMoves({
     // ledger: a move under way finishes before the page goes on, and neither waits on the other in a cycle
     const claims = await (isPostgres ? read.forUpdate() : read).execute()
     const byId = new Map(claims.map((claim) => [Number(claim.id), claim]))
+    const review = reviews(job.app)
     const began = performance.now()
     let moved = 0
     let skipped = 0

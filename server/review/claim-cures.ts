@@ -3,7 +3,7 @@ import { sql, type Kysely, type SqlBool } from 'kysely'
 import type { SendMailOptions } from 'nodemailer'
 import { CURE_PAGE_PATH } from '../../src/api/cure.ts'
 import type { FormConfig } from '../../src/form-config.ts'
-import { cureMoves, type ReviewConfig } from '../../src/review-config.ts'
+import { cureMoves, type ReviewConfig, type Reviews } from '../../src/review-config.ts'
 import { DEFAULT_LOCALE, parseLocale, type Locale, type Translator } from '../../src/translate.ts'
 import { linkMail } from '../agreements/agreement-mailer.ts'
 import { backgroundLoop } from '../background-loop.ts'
@@ -38,7 +38,7 @@ export interface ClaimCures {
 
 export function createClaimCures({
   db,
-  review,
+  reviews,
   forms,
   evidenceKey,
   deliver,
@@ -50,7 +50,7 @@ export function createClaimCures({
   pollMs = 60_000,
 }: {
   db: Kysely<Database>
-  review: ReviewConfig
+  reviews: Reviews
   forms: Map<string, FormConfig>
   evidenceKey: Buffer
   /** The site's one mail path (mailDelivery). */
@@ -112,6 +112,7 @@ export function createClaimCures({
     cure: { id: number; claim_id: number; app: string; review_status: string; review_version: number },
     now: number,
   ) => {
+    const review = reviews(cure.app)
     const notCured = cureMoves(review, cure.review_status)?.notCured
     await retryWhileLocked(() =>
       db.transaction().execute(async (trx) => {
@@ -187,7 +188,7 @@ export function createClaimCures({
     const t = translators(locale)
     const lang = locale === DEFAULT_LOCALE ? '' : `?lang=${locale}`
     const url = `${publicUrl ?? cure.link_origin}${CURE_PAGE_PATH}${lang}#token=${token}`
-    const problems = moves.map(({ reason, reason_text }) => reasonText(review, reason, reason_text, locale))
+    const problems = moves.map(({ reason, reason_text }) => reasonText(reviews(cure.app), reason, reason_text, locale))
     const appName = forms.get(cure.app)?.displayName ?? cure.app
     const date = new Intl.DateTimeFormat(locale, { dateStyle: 'long' }).format(
       new Date(Number(cure.expires_at)),

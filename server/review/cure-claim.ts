@@ -14,7 +14,7 @@ import {
 import { AppError } from '../../src/app-error.ts'
 import { NOT_AN_IMAGE_MESSAGE, SIGNATURE_REQUIRED_MESSAGE } from '../../src/claim-messages.ts'
 import type { FormConfig } from '../../src/form-config.ts'
-import { cureMoves, fixesFor, type CureFix, type ReviewConfig } from '../../src/review-config.ts'
+import { cureMoves, fixesFor, type CureFix, type Reviews } from '../../src/review-config.ts'
 import { DEFAULT_LOCALE, parseLocale, type Locale, type Translator } from '../../src/translate.ts'
 import type { SignerInfo } from '../agreements/signer.ts'
 import { tokenHash } from '../confirmations/confirmation-links.ts'
@@ -43,7 +43,7 @@ export interface Speaking {
 
 interface CureServices {
   db: Kysely<Database>
-  review: ReviewConfig
+  reviews: Reviews
   forms: Map<string, FormConfig>
   evidenceKey: Buffer
   storage: ScreenshotStorage
@@ -52,7 +52,7 @@ interface CureServices {
 /** The open cure a link names, with its claim: refused as the claimant will understand it otherwise. */
 async function openCureOf(
   db: Kysely<Database> | Transaction<Database>,
-  review: ReviewConfig,
+  reviews: Reviews,
   token: unknown,
   { t: requestT, translators }: Speaking,
   now: number,
@@ -80,6 +80,7 @@ async function openCureOf(
     .where('claim_cure_links.token_hash', '=', tokenHash(token))
     .executeTakeFirst()
   if (!found) throw invalidLink(requestT)
+  const review = reviews(found.app)
   // from here on the claimant is known: their claim's language, whatever the browser asks
   const t = translators(parseLocale(found.locale) ?? DEFAULT_LOCALE)
   if (found.ended_at !== null) {
@@ -101,7 +102,7 @@ async function openCureOf(
     .where('id', '=', found.cure_id)
     .execute()
   const reasons = moves.flatMap(({ reason }) => (reason === null ? [] : [reason]))
-  return { ...found, moves, reasons, fix: fixesFor(review, reasons), t }
+  return { ...found, review, moves, reasons, fix: fixesFor(review, reasons), t }
 }
 
 /**
@@ -109,7 +110,7 @@ async function openCureOf(
  * on the record (the claimant saw the notice); the page shows only the claim the link names.
  */
 export async function openCure(
-  { db, review, forms, evidenceKey }: Omit<CureServices, 'storage'>,
+  { db, reviews, forms, evidenceKey }: Omit<CureServices, 'storage'>,
   {
     token,
     speaking,
@@ -117,7 +118,7 @@ export async function openCure(
     now = Date.now(),
   }: { token: unknown; speaking: Speaking; opener: SignerInfo; now?: number },
 ): Promise<CureView> {
-  const cure = await openCureOf(db, review, token, speaking, now)
+  const cure = await openCureOf(db, reviews, token, speaking, now)
   if (cure.opened_at === null) {
     await retryWhileLocked(() =>
       db.transaction().execute(async (trx) => {
@@ -141,7 +142,7 @@ export async function openCure(
   const locale = parseLocale(cure.locale) ?? DEFAULT_LOCALE
   return {
     appName: forms.get(cure.app)?.displayName ?? cure.app,
-    problems: cure.moves.map(({ reason, reason_text }) => reasonText(review, reason, reason_text, locale)),
+    problems: cure.moves.map(({ reason, reason_text }) => reasonText(cure.review, reason, reason_text, locale)),
     fix: cure.fix,
     firstName: cure.first_name,
     lastName: cure.last_name,
@@ -155,7 +156,7 @@ export async function openCure(
  * entry, its audit entry and the claim's move to cured. Any failure leaves neither row nor file.
  */
 export async function submitCure(
-  { db, review, evidenceKey, storage }: Omit<CureServices, 'forms'>,
+  { db, reviews, evidenceKey, storage }: Omit<CureServices, 'forms'>,
   {
     data,
     file,
@@ -165,7 +166,7 @@ export async function submitCure(
   }: { data: unknown; file: UploadedFile | undefined; speaking: Speaking; signer: SignerInfo; now?: number },
 ): Promise<CureSent> {
   const sent = parseCureData(data, speaking.t)
-  const cure = await openCureOf(db, review, sent.token, speaking, now)
+  const cure = await openCureOf(db, reviews, sent.token, speaking, now)
   const corrections = await checkCorrections(cure.fix, sent, file, cure.t)
 
   const key = corrections.screenshot
@@ -179,8 +180,8 @@ export async function submitCure(
     return await retryWhileLocked(() =>
       db.transaction().execute(async (trx) => {
         // the cure as it is now: a second submission, or the period's end, may have come first
-        const current = await openCureOf(trx, review, sent.token, speaking, now)
-        const cured = cureMoves(review, current.review_status)!.cured
+        const current = await openCureOf(trx, reviews, sent.token, speaking, now)
+        const cured = cureMoves(current.review, current.review_status)!.cured
         const amends = await amendedRecord(trx, current.claim_id)
         const row = {
           claim_id: current.claim_id,
@@ -224,7 +225,7 @@ export async function submitCure(
         })
         await recordMove(trx, {
           evidenceKey,
-          review,
+          review: current.review,
           claim: {
             id: Number(current.claim_id),
             app: current.app,

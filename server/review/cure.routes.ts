@@ -2,7 +2,7 @@ import express, { Router, type RequestHandler } from 'express'
 import type { Kysely } from 'kysely'
 import type { CureSent, CureView } from '../../src/api/cure.ts'
 import type { FormConfig } from '../../src/form-config.ts'
-import type { ReviewConfig } from '../../src/review-config.ts'
+import type { Reviews } from '../../src/review-config.ts'
 import { signerOf } from '../agreements/signer.ts'
 import type { Database } from '../db/database.ts'
 import type { Languages } from '../i18n/languages.ts'
@@ -18,7 +18,7 @@ import { openCure, submitCure } from './cure-claim.ts'
  */
 export function cureRoutes({
   db,
-  review,
+  reviews,
   forms,
   languages,
   evidenceKey,
@@ -26,7 +26,7 @@ export function cureRoutes({
   guardPost,
 }: {
   db: Kysely<Database>
-  review: ReviewConfig
+  reviews: Reviews
   forms: Map<string, FormConfig>
   languages: Languages
   evidenceKey: Buffer
@@ -36,7 +36,7 @@ export function cureRoutes({
   const router = Router({ caseSensitive: true })
   router.post('/api/cures/open', guardPost('cure'), express.json({ limit: '1kb' }), async (req, res) => {
     const view = await openCure(
-      { db, review, forms, evidenceKey },
+      { db, reviews, forms, evidenceKey },
       {
         token: (req.body as { token?: unknown } | undefined)?.token,
         speaking: { t: languages.t(requestLocale(req)), translators: languages.t },
@@ -48,7 +48,7 @@ export function cureRoutes({
   router.post('/api/cures', guardPost('cure'), claimUpload, async (req, res) => {
     const body = (req.body ?? {}) as Record<string, unknown>
     const sent = await submitCure(
-      { db, review, evidenceKey, storage },
+      { db, reviews, evidenceKey, storage },
       {
         data: body.data,
         file: req.file,

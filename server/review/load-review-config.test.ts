@@ -3,7 +3,7 @@ import os from 'node:os'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { allowedMoves } from '../../src/review-config.ts'
-import { loadReviewConfig } from './load-review-config.ts'
+import { loadReviewConfig, loadReviews } from './load-review-config.ts'
 
 const FORMS_DIR = path.resolve(import.meta.dirname, '..', '..', 'forms')
 
@@ -62,6 +62,30 @@ describe('loadReviewConfig', () => {
         `  ${path.basename(dir)}/base/review.json: /duplicate/status: unknown status "binned"`,
         `  ${path.basename(dir)}/base/review.json: /duplicate/reason: unknown reason "copy"`,
       ].join('\n'),
+    )
+  })
+
+  it("lays an app's review over the base, and refuses one that breaks it, naming the app's file", () => {
+    const dir = formsWith(() => {})
+    fs.writeFileSync(path.join(dir, 'acme.json'), JSON.stringify({ review: { curePeriodDays: 5 } }))
+    const reviews = loadReviews(dir, ['acme', 'other'])
+    expect(reviews('acme').curePeriodDays).toBe(5)
+    expect(reviews('acme').reasons.other?.freeText).toBe(true)
+    expect(reviews('other').curePeriodDays).toBe(14)
+
+    fs.writeFileSync(
+      path.join(dir, 'acme.json'),
+      JSON.stringify({ review: { initial: 'in_review', moves: [{ from: 'received', to: 'archived' }] } }),
+    )
+    expect(() => loadReviews(dir, ['acme'])).toThrow(
+      [
+        'invalid form config:',
+        `  ${path.basename(dir)}/acme.json: /review/moves/0/to: unknown status "archived"`,
+      ].join('\n'),
+    )
+    fs.writeFileSync(path.join(dir, 'acme.json'), JSON.stringify({ review: { initial: 'in_review' } }))
+    expect(() => loadReviews(dir, ['acme'])).toThrow(
+      `${path.basename(dir)}/acme.json: /review/initial: every app's claims start "received", as review.json says`,
     )
   })
 })

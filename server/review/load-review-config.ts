@@ -1,9 +1,10 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { Ajv } from 'ajv'
-import { FormConfigError } from '../forms/load-form-configs.ts'
+import { FormConfigError, readJson } from '../forms/load-form-configs.ts'
+import { mergeConfig } from '../forms/merge-config.ts'
 import { LOCALES } from '../../src/translate.ts'
-import { CURE_FIXES, type ReviewConfig } from '../../src/review-config.ts'
+import { CURE_FIXES, type ReviewConfig, type Reviews } from '../../src/review-config.ts'
 
 export const REVIEW_CONFIG_FILE = path.join('base', 'review.json')
 
@@ -75,30 +76,67 @@ export function loadReviewConfig(formsDir: string): ReviewConfig {
   } catch (error) {
     throw new FormConfigError([`${file}: ${(error as Error).message}`])
   }
+  const problems = checkReviewConfig(config, file, '')
+  if (problems.length > 0) throw new FormConfigError(problems)
+  return config as ReviewConfig
+}
+
+/**
+ * Each app's review (see Reviews): forms/base/review.json, with what an app's own file
+ * (forms/<slug>.json) sets under "review" laid over it, each checked as the base is. An app may not
+ * change the initial status: a claim starts in it before any config is consulted (the column's default).
+ */
+export function loadReviews(
+  formsDir: string,
+  apps: Iterable<string>,
+  base: ReviewConfig = loadReviewConfig(formsDir),
+): Reviews {
+  const byApp = new Map<string, ReviewConfig>()
+  const problems: string[] = []
+  for (const app of apps) {
+    const file = path.join(path.basename(formsDir), `${app}.json`)
+    const own = readJson(path.join(formsDir, `${app}.json`))
+    const override = own.ok ? (own.value as { review?: unknown }).review : undefined
+    if (override === undefined) continue
+    const merged = mergeConfig(base, override) as ReviewConfig
+    const found = checkReviewConfig(merged, file, '/review')
+    if (found.length === 0 && merged.initial !== base.initial) {
+      found.push(`${file}: /review/initial: every app's claims start "${base.initial}", as review.json says`)
+    }
+    problems.push(...found)
+    byApp.set(app, merged)
+  }
+  if (problems.length > 0) throw new FormConfigError(problems)
+  return (app) => byApp.get(app) ?? base
+}
+
+/** Every problem of a review config, each naming the file and the JSON pointer (under `at`). */
+function checkReviewConfig(config: unknown, file: string, at: string): string[] {
   if (!validate(config)) {
-    throw new FormConfigError(
-      (validate.errors ?? []).map((error) => `${file}: ${error.instancePath || '/'} ${error.message ?? ''}`),
+    return (validate.errors ?? []).map(
+      (error) => `${file}: ${at}${error.instancePath || (at === '' ? '/' : '')} ${error.message ?? ''}`,
     )
   }
   const problems: string[] = []
   const known = (status: string) => Object.hasOwn(config.statuses, status)
-  if (!known(config.initial)) problems.push(`${file}: /initial: unknown status "${config.initial}"`)
+  if (!known(config.initial)) problems.push(`${file}: ${at}/initial: unknown status "${config.initial}"`)
   if (config.duplicate) {
     if (!known(config.duplicate.status))
-      problems.push(`${file}: /duplicate/status: unknown status "${config.duplicate.status}"`)
+      problems.push(`${file}: ${at}/duplicate/status: unknown status "${config.duplicate.status}"`)
     if (!Object.hasOwn(config.reasons, config.duplicate.reason))
-      problems.push(`${file}: /duplicate/reason: unknown reason "${config.duplicate.reason}"`)
+      problems.push(`${file}: ${at}/duplicate/reason: unknown reason "${config.duplicate.reason}"`)
   }
   config.moves.forEach((move, i) => {
     for (const end of ['from', 'to'] as const) {
-      if (!known(move[end])) problems.push(`${file}: /moves/${i}/${end}: unknown status "${move[end]}"`)
+      if (!known(move[end])) problems.push(`${file}: ${at}/moves/${i}/${end}: unknown status "${move[end]}"`)
     }
   })
   for (const [name, reason] of Object.entries(config.reasons)) {
     if (!reason.freeText && !reason.text?.en) {
-      problems.push(`${file}: /reasons/${name}: needs an English text for the claimant, or "freeText": true`)
+      problems.push(
+        `${file}: ${at}/reasons/${name}: needs an English text for the claimant, or "freeText": true`,
+      )
     }
   }
-  if (problems.length > 0) throw new FormConfigError(problems)
-  return config
+  return problems
 }

@@ -2,7 +2,7 @@ import express, { Router } from 'express'
 import type { Kysely } from 'kysely'
 import type { ClaimReview } from '../../src/api/review.ts'
 import { canDecideApp } from '../../src/api/staff.ts'
-import { allowedMoves, cureMoves, type ReviewConfig } from '../../src/review-config.ts'
+import { allowedMoves, cureMoves, type Reviews } from '../../src/review-config.ts'
 import type { ClaimCures } from './claim-cures.ts'
 import type { Database } from '../db/database.ts'
 import { actorOf, type RecordAudit } from '../staff/audit-log.ts'
@@ -23,7 +23,7 @@ const NO_STORE = 'private, no-store'
  */
 export function reviewRoutes({
   db,
-  review,
+  reviews,
   evidenceKey,
   claimCures,
   storage,
@@ -32,7 +32,7 @@ export function reviewRoutes({
   db: Kysely<Database>
   storage: ScreenshotStorage
   audit: RecordAudit
-  review: ReviewConfig
+  reviews: Reviews
   evidenceKey: Buffer
   /** Told of each move: one into a curable status sends its notice at once. */
   claimCures?: Pick<ClaimCures, 'wake'> | undefined
@@ -50,6 +50,7 @@ export function reviewRoutes({
       .executeTakeFirst()
     if (!claim) throw claimNotFound(req.params.id)
     assertCanSee(res, claim.app)
+    const review = reviews(claim.app)
     const history = await db
       .selectFrom('claim_moves')
       .select(['at', 'from_status', 'to_status', 'reason', 'reason_text', 'note', 'actor'])
@@ -147,7 +148,8 @@ export function reviewRoutes({
   })
 
   router.post('/api/staff/claims/:id/moves', json, async (req, res) => {
-    const { id: claimId } = await visibleClaim(db, res, req.params.id)
+    const { id: claimId, app } = await visibleClaim(db, res, req.params.id)
+    const review = reviews(app)
     const move = parseClaimMove(req.body, review)
     const account = staffAccountOf(res)
     const moved = await moveClaim({
@@ -170,6 +172,7 @@ export function reviewRoutes({
 
   router.post('/api/staff/claims/:id/duplicate-decision', json, async (req, res) => {
     const claim = await visibleClaim(db, res, req.params.id)
+    const review = reviews(claim.app)
     const decision = parseDuplicateDecision(req.body)
     const account = staffAccountOf(res)
     const decided = await decideDuplicate({

@@ -21,7 +21,7 @@ import { computeSubmissionStats } from './submission-stats.ts'
 import { intakeSubmissionRoutes } from './intake-submissions.routes.ts'
 import { parseListQuery } from './list-query.ts'
 import { parseClaimFilters } from './parse-claim-filters.ts'
-import type { ReviewConfig } from '../../src/review-config.ts'
+import type { Reviews } from '../../src/review-config.ts'
 import { findDuplicateIds } from '../duplicates/flagged-claims.ts'
 import { duplicateScreenshotRoutes } from '../duplicates/duplicate-screenshots.routes.ts'
 import { SUBMISSION_CSV_HEADER, submissionRowToSubmission } from './submission.ts'
@@ -41,7 +41,7 @@ export function dashboardRoutes({
   audit,
   languages,
   agreementPdfs,
-  review,
+  reviews,
 }: {
   db: Kysely<Database>
   forms: Map<string, FormConfig>
@@ -50,8 +50,8 @@ export function dashboardRoutes({
   audit: RecordAudit
   languages: Languages
   agreementPdfs: AgreementPdfs
-  /** forms/base/review.json: the statuses and reasons the filters take, the labels the stats give. */
-  review: ReviewConfig
+  /** Each app's review: the statuses and reasons its filters take, the labels its stats give. */
+  reviews: Reviews
 }): Router {
   const router = Router({ caseSensitive: true })
   const claims = claimSearch(db)
@@ -60,7 +60,7 @@ export function dashboardRoutes({
     const { slug } = findFormOrThrow(forms, req.params.slug)
     assertCanSee(res, slug)
     const { term, flagged, page, pageSize } = parseListQuery(req.query)
-    const filters = await parseClaimFilters(req.query, { db, review, accountId: staffAccountOf(res).id })
+    const filters = await parseClaimFilters(req.query, { db, review: reviews(slug), accountId: staffAccountOf(res).id })
     const seen = visibleApps(staffAccountOf(res))
     const { rows, count, total } = await claims.page({
       app: slug,
@@ -88,14 +88,14 @@ export function dashboardRoutes({
   router.get('/api/staff/apps/:slug/stats', async (req, res) => {
     const { slug } = findFormOrThrow(forms, req.params.slug)
     assertCanSee(res, slug)
-    res.set('Cache-Control', NO_STORE).json(await computeSubmissionStats(db, { app: slug, review }))
+    res.set('Cache-Control', NO_STORE).json(await computeSubmissionStats(db, { app: slug, review: reviews(slug) }))
   })
 
   router.get('/api/staff/apps/:slug/export.csv', async (req, res) => {
     const { slug } = findFormOrThrow(forms, req.params.slug)
     assertCanExport(res, slug)
     const { term, flagged } = parseListQuery(req.query)
-    const filters = await parseClaimFilters(req.query, { db, review, accountId: staffAccountOf(res).id })
+    const filters = await parseClaimFilters(req.query, { db, review: reviews(slug), accountId: staffAccountOf(res).id })
     if (isExportCheck(req)) {
       res.set('Cache-Control', 'no-store').status(204).end()
       return
@@ -162,7 +162,7 @@ export function dashboardRoutes({
     await pipeline(zipBundle(bundle.files, bundle.signedAt), res).catch(() => res.destroy())
   })
 
-  router.use(intakeSubmissionRoutes({ db, intake, forms, audit, review }))
+  router.use(intakeSubmissionRoutes({ db, intake, forms, audit, reviews }))
   router.use(duplicateScreenshotRoutes({ db, forms, audit }))
   return router
 }

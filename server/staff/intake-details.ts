@@ -1,7 +1,7 @@
 import { AppError } from '../../src/app-error.ts'
 import type { IntakeCase, IntakeSubmission, IntakeSubmissionDetails } from '../../src/api/staff.ts'
 import type { IntakeConfig } from '../../src/intake-config.ts'
-import type { ReviewConfig } from '../../src/review-config.ts'
+import type { Reviews } from '../../src/review-config.ts'
 import { isoTimestamp } from '../db/timestamp.ts'
 import type { findIntakeById, findIntakeCases } from './intake-submissions.repository.ts'
 
@@ -52,13 +52,13 @@ export function intakeDetails({
   row,
   cases,
   intake,
-  review,
+  reviews,
   label,
 }: {
   row: IntakeRow
   cases: CaseRow[]
   intake: IntakeConfig
-  review: ReviewConfig
+  reviews: Reviews
   label: (app: string) => string
 }): IntakeSubmissionDetails {
   const answers: Record<string, string> = {
@@ -93,7 +93,7 @@ export function intakeDetails({
         claim:
           claimId === null || status === null
             ? null
-            : { id: Number(claimId), status, statusLabel: review.statuses[status]?.label ?? status },
+            : { id: Number(claimId), status, statusLabel: reviews(app).statuses[status]?.label ?? status },
       }
     }),
   }

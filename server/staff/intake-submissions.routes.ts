@@ -2,7 +2,7 @@ import { Router } from 'express'
 import type { Kysely } from 'kysely'
 import type { FormConfig } from '../../src/form-config.ts'
 import { intakeAppChoices, type IntakeConfig } from '../../src/intake-config.ts'
-import type { ReviewConfig } from '../../src/review-config.ts'
+import type { Reviews } from '../../src/review-config.ts'
 import type { IntakeSubmission, StaffPage } from '../../src/api/staff.ts'
 import type { Database } from '../db/database.ts'
 import { actorOf, type RecordAudit } from './audit-log.ts'
@@ -43,14 +43,14 @@ export function intakeSubmissionRoutes({
   intake,
   forms,
   audit,
-  review,
+  reviews,
 }: {
   db: Kysely<Database>
   intake: IntakeConfig
   forms: Map<string, FormConfig>
   audit: RecordAudit
-  /** forms/base/review.json: the label of each Step 2 claim's review status. */
-  review: ReviewConfig
+  /** Each app's review: the label of each Step 2 claim's review status. */
+  reviews: Reviews
 }): Router {
   const router = Router({ caseSensitive: true })
   const labels = new Map(intakeAppChoices(intake).map((choice) => [choice.value, choice.label]))
@@ -103,7 +103,7 @@ export function intakeSubmissionRoutes({
     const cases = await findIntakeCases(db, id)
     // nothing is shown unless the view is on record; the entry names the intake by its id only
     await audit({ ...actorOf(req, res), action: 'intake_view', detail: `intake ${id}` })
-    res.set('Cache-Control', 'private, no-store').json(intakeDetails({ row, cases, intake, review, label }))
+    res.set('Cache-Control', 'private, no-store').json(intakeDetails({ row, cases, intake, reviews, label }))
   })
   return router
 }

@@ -6,7 +6,7 @@ import type { ClaimsTable } from '../../server/db/database.ts'
 import { subjectOf } from '../../server/evidence/ledger.ts'
 import { createLogger } from '../../server/logger.ts'
 import { createBulkMoves } from '../../server/review/bulk-moves.ts'
-import { loadReviewConfig } from '../../server/review/load-review-config.ts'
+import { loadReviews } from '../../server/review/load-review-config.ts'
 import { createAccount } from '../../server/staff/staff-accounts.ts'
 import {
   createTestContext,
@@ -102,7 +102,7 @@ for (const dialect of DIALECTS) {
       await ctx.bulkMoves.stop()
       ctx.bulkMoves = createBulkMoves({
         db: ctx.db,
-        review: loadReviewConfig(FORMS_DIR),
+        reviews: loadReviews(FORMS_DIR, []),
         evidenceKey: ctx.evidenceKey,
         logger: createLogger('silent'),
       })

@@ -14,7 +14,7 @@ import { createAgreementLinks, type AgreementLinks } from '../../server/agreemen
 import { createAgreementMailer, mailDelivery } from '../../server/agreements/agreement-mailer.ts'
 import { createClaimCures, type ClaimCures } from '../../server/review/claim-cures.ts'
 import { createBulkMoves, type BulkMoves } from '../../server/review/bulk-moves.ts'
-import { loadReviewConfig } from '../../server/review/load-review-config.ts'
+import { loadReviewConfig, loadReviews } from '../../server/review/load-review-config.ts'
 import { loadAgreementTemplates } from '../../server/agreements/agreement-templates.ts'
 import { createApp } from '../../server/app.ts'
 import type { RequireTwoFactor, S3Settings, TrustProxy } from '../../server/config.ts'
@@ -169,11 +169,11 @@ export async function createTestContext(
     logger,
   })
   const agreementLinks = createAgreementLinks({ db, mailer, translators: languages.t, logger })
-  // the project's statuses and reasons, whatever forms folder a test serves
-  const review = loadReviewConfig(FORMS_DIR)
+  // the project's statuses and reasons, with what the served folder's apps change of them
+  const reviews = loadReviews(formsDir, forms.keys(), loadReviewConfig(FORMS_DIR))
   const claimCures = createClaimCures({
     db,
-    review,
+    reviews,
     forms,
     evidenceKey,
     deliver: mailDelivery({ smtpUrl: undefined, dataDir }),
@@ -182,12 +182,12 @@ export async function createTestContext(
     publicUrl,
     logger,
   })
-  const bulkMoves = createBulkMoves({ db, review, evidenceKey, claimCures, logger })
+  const bulkMoves = createBulkMoves({ db, reviews, evidenceKey, claimCures, logger })
   const app = createApp({
     db,
     claimCures,
     bulkMoves,
-    review,
+    reviews,
     forms,
     intake,
     storage,
