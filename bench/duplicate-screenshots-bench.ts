@@ -104,6 +104,7 @@ try {
       app: 'brigit',
       where: undefined,
       apps: 'every',
+      order: 'newest',
       offset: 0,
       pageSize: 50,
     })

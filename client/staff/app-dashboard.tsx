@@ -5,7 +5,7 @@ import type { FormConfig } from '../../src/form-config.ts'
 import { Loading } from '../ui/loading.tsx'
 import { DailyChart } from './daily-chart.tsx'
 import { Pagination } from './pagination.tsx'
-import { appCsvUrl, fetchAppStats, fetchAppSubmissions, fetchAssignees } from './staff-api.ts'
+import { appCsvUrl, fetchAppStats, fetchAppSubmissions, fetchAssignees, type ListOrder } from './staff-api.ts'
 import { AssigneeField } from './assignee-field.tsx'
 import { BulkMovePanel } from './bulk-move-panel.tsx'
 import { useClaimKeys } from './use-claim-keys.ts'
@@ -45,8 +45,9 @@ export function AppDashboard({
   const [filterValues, setFilterValues] = useState<ClaimFilterValues>({})
   const filters = filterParams(filterValues)
   const [flagged, setFlagged] = useState(false)
-  // the page belongs to the search and filters it was chosen for: new ones start again at page 1
-  const listKey = JSON.stringify([query, filters, flagged])
+  const [order, setOrder] = useState<ListOrder>('newest')
+  // the page belongs to the search, filters and order it was chosen for: new ones start again at page 1
+  const listKey = JSON.stringify([query, filters, flagged, order])
   const [paging, setPaging] = useState({ listKey, page: 1 })
   const page = paging.listKey === listKey ? paging.page : 1
   const [reloadCount, setReloadCount] = useState(0)
@@ -113,7 +114,7 @@ export function AppDashboard({
 
   const list = useStaffResource({
     key: JSON.stringify([slug, listKey, page, reloadCount]),
-    load: (signal) => fetchAppSubmissions({ slug, query, filters, flagged, page, signal }),
+    load: (signal) => fetchAppSubmissions({ slug, query, filters, flagged, order, page, signal }),
     onUnauthorized: session.expired,
   })
   const stats = useStaffResource({
@@ -331,6 +332,8 @@ export function AppDashboard({
                   submissions={result.data}
                   selectedId={details.status === 'closed' ? undefined : details.id}
                   onSelect={(submission) => openClaim(submission.id)}
+                  order={order}
+                  onOrder={setOrder}
                   checks={canDecide ? { checked: checkedIds, onChange: changeChecks } : undefined}
                 />
                 <Pagination

@@ -87,11 +87,14 @@ export function fetchAppSubmissions({
   query,
   filters = {},
   flagged = false,
+  order = 'newest',
   page,
   signal,
 }: {
   slug: string
   query: string
+  /** By date: newest first (the server's default) or oldest first. */
+  order?: ListOrder
   /** Each chosen filter's parameter (filterParams in claim-filters.tsx). */
   filters?: Record<string, string>
   /** Only claims flagged for a duplicate screenshot. */
@@ -106,6 +109,7 @@ export function fetchAppSubmissions({
     pageSize: String(PAGE_SIZE),
   })
   if (flagged) params.set('flagged', '1')
+  if (order === 'oldest') params.set('order', 'oldest')
   return fetchJson(`${appBase(slug)}/submissions?${params}`, { signal, cache: 'no-store' })
 }
 
@@ -242,6 +246,9 @@ export function decideDuplicate({
     body: JSON.stringify(decision),
   })
 }
+
+/** A list's order by date (and claim id). */
+export type ListOrder = 'newest' | 'oldest'
 
 /** The accounts an app's claims can be assigned to, for the details' picker. */
 export function fetchAssignees({

@@ -2,7 +2,7 @@ import { useEffect, useRef, type KeyboardEvent, type ReactNode, type Ref } from 
 import type { DashboardColumn } from '../../src/form-config.ts'
 import { FILTER_COLUMNS } from './claim-filters.tsx'
 import { cellText } from './format.ts'
-import type { StaffSubmission } from './staff-api.ts'
+import type { ListOrder, StaffSubmission } from './staff-api.ts'
 
 /**
  * The config's first columns (the name and e-mail), which stay when the details open beside the list;
@@ -23,6 +23,8 @@ export function SubmissionsTable({
   statusLabels,
   onKeyDown,
   checks,
+  order,
+  onOrder,
   ref,
 }: {
   columns: DashboardColumn[]
@@ -32,6 +34,9 @@ export function SubmissionsTable({
   /** Each review status's label; a status without one shows its name. */
   statusLabels: Record<string, string>
   onKeyDown?: (event: KeyboardEvent<HTMLDivElement>) => void
+  /** The list's order by date, which the Claim and Date headings switch (the server sorts). */
+  order: ListOrder
+  onOrder: (order: ListOrder) => void
   /** The checked claims' ids and how to change them; left out, the table has no checkboxes. */
   checks?: { checked: ReadonlySet<number>; onChange: (ids: number[], isChecked: boolean) => void }
   ref?: Ref<HTMLDivElement>
@@ -50,9 +55,9 @@ export function SubmissionsTable({
       <table className="staff-table">
         <thead>
           <tr>
-            <th scope="col" className="claim-cell">
+            <th scope="col" className="claim-cell" aria-sort={ariaSort(order)}>
               {checks ? <PageCheckbox submissions={submissions} checks={checks} /> : null}
-              Claim
+              <SortButton label="Claim" order={order} onOrder={onOrder} />
             </th>
             {columns.map((column, i) => (
               <th
@@ -60,8 +65,13 @@ export function SubmissionsTable({
                 scope="col"
                 className={i === 0 ? 'lead-cell' : undefined}
                 data-optional={i >= KEPT_BESIDE_DETAILS ? '' : undefined}
+                aria-sort={column.key === DATE_COLUMN ? ariaSort(order) : undefined}
               >
-                {column.label}
+                {column.key === DATE_COLUMN ? (
+                  <SortButton label={column.label} order={order} onOrder={onOrder} />
+                ) : (
+                  column.label
+                )}
               </th>
             ))}
             <th scope="col">Status</th>
@@ -129,6 +139,32 @@ export function SubmissionsTable({
         </tbody>
       </table>
     </div>
+  )
+}
+
+/** The claim's date, by which (with its id) the list is sorted. */
+const DATE_COLUMN = 'createdAt'
+
+function ariaSort(order: ListOrder): 'ascending' | 'descending' {
+  return order === 'oldest' ? 'ascending' : 'descending'
+}
+
+/** A sortable heading: pressing it turns the list's order over, and it says which order is next. */
+function SortButton({
+  label,
+  order,
+  onOrder,
+}: {
+  label: string
+  order: ListOrder
+  onOrder: (order: ListOrder) => void
+}) {
+  const next = order === 'newest' ? 'oldest' : 'newest'
+  return (
+    <button type="button" className="sort-button" title={`Sort ${next} first`} onClick={() => onOrder(next)}>
+      {label}
+      <span aria-hidden="true">{order === 'newest' ? ' ↓' : ' ↑'}</span>
+    </button>
   )
 }
 

@@ -3,7 +3,9 @@ import type { VisibleApps } from '../../src/api/staff.ts'
 import type { Database } from '../db/database.ts'
 import { sqliteValueRows } from '../db/create-db.ts'
 import { EXPORT_PAGE_SIZE } from '../db/keyset-pages.ts'
+import type { ListOrder } from '../staff/list-query.ts'
 import {
+  direction,
   SUBMISSION_COLUMNS,
   type ClaimCondition,
   type SubmissionsPage,
@@ -47,7 +49,7 @@ function flaggedClaims(
 
 /**
  * A page of the app's claims flagged by a match in `apps`, meeting the condition (any when undefined),
- * newest first, and their count.
+ * in the order asked, and their count.
  */
 export async function flaggedPage(
   db: Kysely<Database>,
@@ -57,18 +59,20 @@ export async function flaggedPage(
     apps,
     offset,
     pageSize,
+    order,
   }: {
     app: string
     where: ClaimCondition | undefined
     apps: VisibleApps
     offset: number
     pageSize: number
+    order: ListOrder
   },
 ): Promise<Omit<SubmissionsPage, 'total'>> {
   const found = await flaggedClaims(db, { app, where, apps })
     .select([...SUBMISSION_COLUMNS, sql<number | string | bigint>`count(*) OVER ()`.as('match_count')])
-    .orderBy('claims.created_at', 'desc')
-    .orderBy('claims.id', 'desc')
+    .orderBy('claims.created_at', direction(order))
+    .orderBy('claims.id', direction(order))
     .limit(pageSize)
     .offset(offset)
     .execute()

@@ -1,3 +1,4 @@
+import type { ListOrder } from './list-query.ts'
 import {
   sql,
   type Expression,
@@ -89,10 +90,11 @@ export interface SubmissionsPage {
 
 /** The staff's view of an app's claims, one implementation per database (claim-search.ts picks it). */
 export interface ClaimSearch {
-  /** One page of the claims matching the term (all of them without one), newest first. */
+  /** One page of the claims matching the term (all of them without one), in the order asked. */
   page(query: {
     app: string
     term: SearchTerm | undefined
+    order: ListOrder
     /**
      * Only claims flagged for a duplicate screenshot. Not one of the filters: those claims are read from
      * screenshot_matches (a few in a million), not by a condition on claims, and no counter holds them.
@@ -145,18 +147,19 @@ export async function appTotal(db: Kysely<Database>, app: string): Promise<numbe
  * filter what the filter's counter leaves (several filters together, or one no counter keeps, are
  * counted as a search's matches).
  */
-export async function newestPage(
+export async function unsearchedPage(
   db: Kysely<Database>,
   {
     app,
     filters,
     offset,
     pageSize,
-  }: { app: string; filters: readonly ClaimFilter[]; offset: number; pageSize: number },
+    order,
+  }: { app: string; filters: readonly ClaimFilter[]; offset: number; pageSize: number; order: ListOrder },
 ): Promise<SubmissionsPage> {
   if (filters.length > 1 || (filters.length === 1 && !filters[0]!.count)) {
     const [found, total] = await Promise.all([
-      matchingPage(db, { app, where: () => filtersHold(filters), offset, pageSize }),
+      matchingPage(db, { app, where: () => filtersHold(filters), offset, pageSize, order }),
       appTotal(db, app),
     ])
     return { ...found, total }
@@ -167,8 +170,8 @@ export async function newestPage(
       .where('claims.app', '=', app)
       .where(filtersHold(filters))
       .select(SUBMISSION_COLUMNS)
-      .orderBy('claims.created_at', 'desc')
-      .orderBy('claims.id', 'desc')
+      .orderBy('claims.created_at', direction(order))
+      .orderBy('claims.id', direction(order))
       .limit(pageSize)
       .offset(offset)
       .execute(),
@@ -187,7 +190,13 @@ export type ClaimCondition = (eb: ExpressionBuilder<Database, 'claims'>) => Expr
  */
 export async function matchingPage(
   db: Kysely<Database>,
-  { app, where, offset, pageSize }: { app: string; where: ClaimCondition; offset: number; pageSize: number },
+  {
+    app,
+    where,
+    offset,
+    pageSize,
+    order,
+  }: { app: string; where: ClaimCondition; offset: number; pageSize: number; order: ListOrder },
 ): Promise<Omit<SubmissionsPage, 'total'>> {
   const matching = db.selectFrom('claims').where('claims.app', '=', app).where(where)
   const found = await db
@@ -198,16 +207,16 @@ export async function matchingPage(
           'claims.created_at as page_created_at',
           sql<number | string | bigint>`count(*) OVER ()`.as('match_count'),
         ])
-        .orderBy('claims.created_at', 'desc')
-        .orderBy('claims.id', 'desc')
+        .orderBy('claims.created_at', direction(order))
+        .orderBy('claims.id', direction(order))
         .limit(pageSize)
         .offset(offset),
     )
     .selectFrom('page')
     .innerJoin('claims', 'claims.id', 'page.page_id')
     .select([...SUBMISSION_COLUMNS, 'page.match_count'])
-    .orderBy('page.page_created_at', 'desc')
-    .orderBy('page.page_id', 'desc')
+    .orderBy('page.page_created_at', direction(order))
+    .orderBy('page.page_id', direction(order))
     .execute()
   const rows = found.map(({ match_count: _count, ...row }) => row)
   if (found.length > 0) return { rows, count: Number(found[0]!.match_count) }
@@ -217,6 +226,11 @@ export async function matchingPage(
     .select((eb) => eb.fn.countAll<number | string | bigint>().as('count'))
     .executeTakeFirstOrThrow()
   return { rows, count: Number(count) }
+}
+
+/** SQL's direction for a list's order by date or id. */
+export function direction(order: ListOrder): 'asc' | 'desc' {
+  return order === 'oldest' ? 'asc' : 'desc'
 }
 
 /** What the screenshot route needs of a claim: its app (for the audit entry) and its file. */

@@ -59,12 +59,17 @@ export function dashboardRoutes({
   router.get('/api/staff/apps/:slug/submissions', async (req, res) => {
     const { slug } = findFormOrThrow(forms, req.params.slug)
     assertCanSee(res, slug)
-    const { term, flagged, page, pageSize } = parseListQuery(req.query)
-    const filters = await parseClaimFilters(req.query, { db, review: reviews(slug), accountId: staffAccountOf(res).id })
+    const { term, order, flagged, page, pageSize } = parseListQuery(req.query)
+    const filters = await parseClaimFilters(req.query, {
+      db,
+      review: reviews(slug),
+      accountId: staffAccountOf(res).id,
+    })
     const seen = visibleApps(staffAccountOf(res))
     const { rows, count, total } = await claims.page({
       app: slug,
       term,
+      order,
       flagged,
       filters,
       page,
@@ -88,14 +93,20 @@ export function dashboardRoutes({
   router.get('/api/staff/apps/:slug/stats', async (req, res) => {
     const { slug } = findFormOrThrow(forms, req.params.slug)
     assertCanSee(res, slug)
-    res.set('Cache-Control', NO_STORE).json(await computeSubmissionStats(db, { app: slug, review: reviews(slug) }))
+    res
+      .set('Cache-Control', NO_STORE)
+      .json(await computeSubmissionStats(db, { app: slug, review: reviews(slug) }))
   })
 
   router.get('/api/staff/apps/:slug/export.csv', async (req, res) => {
     const { slug } = findFormOrThrow(forms, req.params.slug)
     assertCanExport(res, slug)
     const { term, flagged } = parseListQuery(req.query)
-    const filters = await parseClaimFilters(req.query, { db, review: reviews(slug), accountId: staffAccountOf(res).id })
+    const filters = await parseClaimFilters(req.query, {
+      db,
+      review: reviews(slug),
+      accountId: staffAccountOf(res).id,
+    })
     if (isExportCheck(req)) {
       res.set('Cache-Control', 'no-store').status(204).end()
       return

@@ -5,8 +5,13 @@ import { MAX_SEARCH_LENGTH, parseSearchTerm, type SearchTerm } from './search-te
 export const DEFAULT_PAGE_SIZE = 50
 export const MAX_PAGE_SIZE = 200
 
+/** A list's order by date (and id): newest first, or oldest first, as a queue is worked. */
+export type ListOrder = 'newest' | 'oldest'
+
 export interface ListQuery {
   term: SearchTerm | undefined
+  /** ?order=oldest: oldest first; newest first otherwise. */
+  order: ListOrder
   /** ?flagged=1: only claims flagged for a duplicate screenshot. */
   flagged: boolean
   page: number
@@ -24,10 +29,17 @@ export function parseListQuery(query: Request['query']): ListQuery {
     throw badRequest('"q" must not hold control characters (such as NUL or a line break)')
   return {
     term: parseSearchTerm(q),
+    order: parseOrder(query.order),
     flagged: parseFlag(query.flagged, 'flagged'),
     page: positiveInteger(query.page, 'page', 1),
     pageSize: Math.min(positiveInteger(query.pageSize, 'pageSize', DEFAULT_PAGE_SIZE), MAX_PAGE_SIZE),
   }
+}
+
+function parseOrder(value: unknown): ListOrder {
+  if (value === undefined || value === '' || value === 'newest') return 'newest'
+  if (value === 'oldest') return 'oldest'
+  throw badRequest('"order" must be newest or oldest')
 }
 
 function parseFlag(value: unknown, name: string): boolean {

@@ -2,7 +2,13 @@ import { sql, type Kysely, type SqlBool } from 'kysely'
 import type { VisibleApps } from '../../src/api/staff.ts'
 import { copyColumnOut } from '../db/copy-out.ts'
 import type { Database } from '../db/database.ts'
-import { appTotal, matchingPage, newestPage, type ClaimCondition, type ClaimSearch } from './claim-list.ts'
+import {
+  appTotal,
+  matchingPage,
+  unsearchedPage,
+  type ClaimCondition,
+  type ClaimSearch,
+} from './claim-list.ts'
 import { filtersHold, type ClaimFilter } from './claim-filters.ts'
 import { likePattern, type SearchTerm } from './search-term.ts'
 import { submissionCsvRecordSql } from './submission.ts'
@@ -14,21 +20,21 @@ import { flaggedPage, isFlaggedIn } from '../duplicates/flagged-claims.ts'
  */
 export function postgresClaimSearch(db: Kysely<Database>): ClaimSearch {
   return {
-    async page({ app, term, flagged, filters, page, pageSize, visibleApps }) {
+    async page({ app, term, order, flagged, filters, page, pageSize, visibleApps }) {
       const offset = (page - 1) * pageSize
       if (flagged) {
         const where: ClaimCondition = (eb) =>
           eb.and([...(term ? [matchesTerm(term)(eb)] : []), filtersHold(filters)])
         const [found, total] = await Promise.all([
-          flaggedPage(db, { app, where, apps: visibleApps, offset, pageSize }),
+          flaggedPage(db, { app, where, apps: visibleApps, offset, pageSize, order }),
           appTotal(db, app),
         ])
         return { ...found, total }
       }
-      if (!term) return newestPage(db, { app, filters, offset, pageSize })
+      if (!term) return unsearchedPage(db, { app, filters, offset, pageSize, order })
       const where: ClaimCondition = (eb) => eb.and([matchesTerm(term)(eb), filtersHold(filters)])
       const [found, total] = await Promise.all([
-        matchingPage(db, { app, where, offset, pageSize }),
+        matchingPage(db, { app, where, offset, pageSize, order }),
         appTotal(db, app),
       ])
       return { ...found, total }

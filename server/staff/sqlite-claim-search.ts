@@ -4,10 +4,12 @@ import type { Database } from '../db/database.ts'
 import { sqliteValueRows } from '../db/create-db.ts'
 import { keysetPages, EXPORT_PAGE_SIZE } from '../db/keyset-pages.ts'
 import { SEARCH_PARTITION } from '../db/search-partition.ts'
+import type { ListOrder } from './list-query.ts'
 import {
   appTotal,
+  direction,
   matchingPage,
-  newestPage,
+  unsearchedPage,
   SUBMISSION_COLUMNS,
   type ClaimCondition,
   type ClaimSearch,
@@ -33,24 +35,24 @@ import {
  */
 export function sqliteClaimSearch(db: Kysely<Database>): ClaimSearch {
   return {
-    async page({ app, term, flagged, filters, page, pageSize, visibleApps }) {
+    async page({ app, term, order, flagged, filters, page, pageSize, visibleApps }) {
       const offset = (page - 1) * pageSize
       if (flagged) {
         const where: ClaimCondition = (eb) =>
           eb.and([...(term ? [likeAnyField(term)(eb)] : []), filtersHold(filters)])
         const [found, total] = await Promise.all([
-          flaggedPage(db, { app, where, apps: visibleApps, offset, pageSize }),
+          flaggedPage(db, { app, where, apps: visibleApps, offset, pageSize, order }),
           appTotal(db, app),
         ])
         return { ...found, total }
       }
-      if (!term) return newestPage(db, { app, filters, offset, pageSize })
+      if (!term) return unsearchedPage(db, { app, filters, offset, pageSize, order })
       const fts = ftsQuery(term)
       const where: ClaimCondition = (eb) => eb.and([likeAnyField(term)(eb), filtersHold(filters)])
       const [found, total] = await Promise.all([
         fts === undefined
-          ? matchingPage(db, { app, where, offset, pageSize })
-          : indexedPage(db, { app, fts, filters, offset, pageSize }),
+          ? matchingPage(db, { app, where, offset, pageSize, order })
+          : indexedPage(db, { app, fts, filters, offset, pageSize, order }),
         appTotal(db, app),
       ])
       return { ...found, total }
@@ -82,7 +84,7 @@ export function sqliteClaimSearch(db: Kysely<Database>): ClaimSearch {
 
 /**
  * A term of three characters or more, over the app's partition of the search index: the page's ids
- * (newest first), then only the page's rows from claims. The match count comes from the page when the
+ * (newest or oldest id first), then only the page's rows from claims. The match count comes from the page when the
  * page is the last one (fewer rows than a page: a selective term, one pass), else from a count(*) of
  * its own, which FTS5 answers without building rows (a window count would make SQLite build and sort
  * every match).
@@ -95,14 +97,24 @@ async function indexedPage(
     filters,
     offset,
     pageSize,
-  }: { app: string; fts: string; filters: readonly ClaimFilter[]; offset: number; pageSize: number },
+    order,
+  }: {
+    app: string
+    fts: string
+    filters: readonly ClaimFilter[]
+    offset: number
+    pageSize: number
+    order: ListOrder
+  },
 ): Promise<Omit<SubmissionsPage, 'total'>> {
   const start = await partitionStart(db, app)
   if (start === undefined) return { rows: [], count: 0 }
   const matches = sql<SqlBool>`${inPartition(fts, start)} AND ${filtersHoldForId(filters, { app, id: sql`claims_search.rowid - ${start}` })}`
   const { rows: ids } = await sql<{ id: number }>`
     SELECT rowid - ${start} AS id FROM claims_search WHERE ${matches}
-    ORDER BY rowid DESC LIMIT ${pageSize} OFFSET ${offset}`.execute(db)
+    ORDER BY rowid ${order === 'oldest' ? sql`ASC` : sql`DESC`} LIMIT ${pageSize} OFFSET ${offset}`.execute(
+    db,
+  )
   const isLastPage = ids.length > 0 && ids.length < pageSize
   const count = isLastPage
     ? offset + ids.length
@@ -122,7 +134,7 @@ async function indexedPage(
       'in',
       ids.map(({ id }) => Number(id)),
     )
-    .orderBy('claims.id', 'desc')
+    .orderBy('claims.id', direction(order))
     .execute()
   return { rows, count }
 }

@@ -524,5 +524,32 @@ for (const dialect of DIALECTS) {
         }
       },
     )
+
+    it('lists newest or oldest first, searched, filtered or neither, and refuses another order', async () => {
+      const times = ['2026-10-01T09:00:00.000Z', '2026-10-02T09:00:00.000Z', '2026-10-03T09:00:00.000Z']
+      const orderly: number[] = []
+      for (const created_at of times) orderly.push(await seedClaim({ created_at, last_name: 'Orderly' }))
+      expect((await list({ q: 'Orderly' })).ids).toEqual([...orderly].reverse())
+      expect((await list({ q: 'Orderly', order: 'oldest' })).ids).toEqual(orderly)
+      expect((await list({ q: 'Orderly', status: 'received', order: 'oldest' })).ids).toEqual(orderly)
+
+      for (const query of [{ order: 'oldest' }, { order: 'oldest', status: 'received' }] as Record<
+        string,
+        string
+      >[]) {
+        const { data } = await list(query)
+        const dates = data.map((claim) => claim.createdAt)
+        expect(dates.length).toBeGreaterThan(3)
+        expect(dates).toEqual([...dates].sort())
+      }
+      const newest = (await list({})).data.map((claim) => claim.createdAt)
+      expect(newest).toEqual([...newest].sort().reverse())
+
+      const refused = await request(ctx.app)
+        .get('/api/staff/apps/brigit/submissions?order=name')
+        .set('Cookie', admin)
+      expect(refused.status).toBe(400)
+      expect(refused.body.error.message).toBe('"order" must be newest or oldest')
+    })
   })
 }

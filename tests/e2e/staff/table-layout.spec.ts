@@ -59,6 +59,25 @@ describe('the staff table on a laptop and on a phone', () => {
     expect(cutOff).toEqual([])
   })
 
+  it('sorts the list oldest first from the Date heading with the keyboard, and back', async () => {
+    const page = await openDashboard(browser, 1280)
+    const ids = () =>
+      page
+        .locator('tbody tr')
+        .evaluateAll((rows) => rows.map((row) => Number(row.getAttribute('data-claim-id'))))
+    const newest = await ids()
+    const date = page.getByRole('columnheader', { name: /^Date/ })
+    expect(await date.getAttribute('aria-sort')).toBe('descending')
+    await date.getByRole('button').focus()
+    await page.keyboard.press('Enter')
+    await expect.poll(() => date.getAttribute('aria-sort')).toBe('ascending')
+    await expect.poll(async () => (await ids())[0]).toBe(Math.min(...newest, ...(await ids())))
+    const oldest = await ids()
+    expect(oldest).toEqual([...oldest].sort((a, b) => a - b))
+    await page.keyboard.press('Enter')
+    await expect.poll(ids).toEqual(newest)
+  })
+
   it('keeps the name column in view, over the scrolled cells, on a phone', async () => {
     const page = await openDashboard(browser, 390)
     const region = tableRegion(page)
