@@ -188,7 +188,9 @@ export function createClaimCures({
     const t = translators(locale)
     const lang = locale === DEFAULT_LOCALE ? '' : `?lang=${locale}`
     const url = `${publicUrl ?? cure.link_origin}${CURE_PAGE_PATH}${lang}#token=${token}`
-    const problems = moves.map(({ reason, reason_text }) => reasonText(reviews(cure.app), reason, reason_text, locale))
+    const problems = moves.map(({ reason, reason_text }) =>
+      reasonText(reviews(cure.app), reason, reason_text, locale),
+    )
     const appName = forms.get(cure.app)?.displayName ?? cure.app
     const date = new Intl.DateTimeFormat(locale, { dateStyle: 'long' }).format(
       new Date(Number(cure.expires_at)),

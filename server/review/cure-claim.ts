@@ -142,7 +142,9 @@ export async function openCure(
   const locale = parseLocale(cure.locale) ?? DEFAULT_LOCALE
   return {
     appName: forms.get(cure.app)?.displayName ?? cure.app,
-    problems: cure.moves.map(({ reason, reason_text }) => reasonText(cure.review, reason, reason_text, locale)),
+    problems: cure.moves.map(({ reason, reason_text }) =>
+      reasonText(cure.review, reason, reason_text, locale),
+    ),
     fix: cure.fix,
     firstName: cure.first_name,
     lastName: cure.last_name,
