@@ -163,7 +163,9 @@ function SortButton({
   return (
     <button type="button" className="sort-button" title={`Sort ${next} first`} onClick={() => onOrder(next)}>
       {label}
-      <span aria-hidden="true">{order === 'newest' ? ' ↓' : ' ↑'}</span>
+      <span className="sort-arrow" aria-hidden="true">
+        {order === 'newest' ? '↓' : '↑'}
+      </span>
     </button>
   )
 }

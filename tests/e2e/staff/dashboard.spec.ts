@@ -153,7 +153,9 @@ describe('staff use the Brigit dashboard', () => {
     expect(await statValue(page, 'Avg Cash Advances')).toBe(String(figures.advances))
     await page.getByRole('img', { name: 'Submissions per day, last 90 days' }).waitFor()
     const headers = await page.getByRole('columnheader').allInnerTexts()
-    expect(headers.map((text) => text.trim())).toEqual([
+    // the list is newest first: Claim and Date, which sort it, show the order's arrow
+    expect(headers.filter((text) => text.includes('↓'))).toEqual(['Claim↓', 'Date↓'])
+    expect(headers.map((text) => text.replace('↓', '').trim())).toEqual([
       'Claim',
       'Name',
       'Email',
