@@ -246,28 +246,28 @@ export function AppDashboard({
           ) : details.status === 'ready' ? (
             <SubmissionDetails
               ref={detailsRef}
-              submission={details.claim}
+              submission={details.data}
               canExport={canExport}
               onClose={closeDetails}
               onUnauthorized={session.expired}
             >
               <AssigneeField
-                key={details.claim.id}
-                claimId={details.claim.id}
-                assignee={details.claim.assignee}
+                key={details.data.id}
+                claimId={details.data.id}
+                assignee={details.data.assignee}
                 assignees={assignees.data ?? []}
                 onAssigned={() => setReloadCount((count) => count + 1)}
                 onUnauthorized={session.expired}
               />
               <ClaimReviewPanel
-                key={`${details.claim.id}:${duplicateDecisions}`}
-                claimId={details.claim.id}
+                key={`${details.data.id}:${duplicateDecisions}`}
+                claimId={details.data.id}
                 onMoved={() => setReloadCount((count) => count + 1)}
                 onUnauthorized={session.expired}
               />
-              {details.claim.duplicateOf.length > 0 ? (
+              {details.data.duplicateOf.length > 0 ? (
                 <DuplicateScreenshots
-                  submission={details.claim}
+                  submission={details.data}
                   app={slug}
                   onOpenClaim={openClaim}
                   onDecided={() => {

@@ -5,12 +5,12 @@ import { IntakeDetailsPanel, IntakeDetailsProblem } from './intake-details-panel
 import { IntakeSubmissionsTable } from './intake-submissions-table.tsx'
 import { Pagination } from './pagination.tsx'
 import { INTAKE_ADDRESS, intakeHref } from './intake-address.ts'
-import { fetchIntakeSubmissions, INTAKE_CSV_URL } from './staff-api.ts'
+import { fetchIntakeSubmission, fetchIntakeSubmissions, INTAKE_CSV_URL } from './staff-api.ts'
 import { StaffArea } from './staff-area.tsx'
 import { useClaimKeys } from './use-claim-keys.ts'
 import { useCsvDownload } from './use-csv-download.ts'
 import { useDebouncedValue } from './use-debounced-value.ts'
-import { useIntakeDetails } from './use-intake-details.ts'
+import { useOpenDetails } from './use-open-details.ts'
 import type { StaffSession } from './use-staff-session.ts'
 import { StaffUserBar } from './staff-user-bar.tsx'
 import { useStaffResource } from './use-staff-resource.ts'
@@ -44,7 +44,8 @@ function IntakeSubmissionsView({ session }: { session: StaffSession }) {
     details,
     open: openDetails,
     close: closeDetails,
-  } = useIntakeDetails({
+  } = useOpenDetails({
+    load: (id, signal) => fetchIntakeSubmission({ id, signal }),
     onUnauthorized: session.expired,
   })
   const detailsRef = useRef<HTMLElement>(null)
@@ -179,7 +180,7 @@ function IntakeSubmissionsView({ session }: { session: StaffSession }) {
               onClose={closeDetails}
             />
           ) : details.status === 'ready' ? (
-            <IntakeDetailsPanel ref={detailsRef} intake={details.intake} onClose={closeDetails} />
+            <IntakeDetailsPanel ref={detailsRef} intake={details.data} onClose={closeDetails} />
           ) : null}
 
           <section className="staff-panel" aria-labelledby={`${searchId}-list`}>

@@ -1,22 +1,25 @@
 import { useEffect, useRef, useState } from 'react'
-import { fetchIntakeSubmission, isAbort, isUnauthorized, type IntakeSubmissionDetails } from './staff-api.ts'
+import { isAbort, isUnauthorized } from './staff-api.ts'
 
-export type IntakeDetails =
+export type OpenDetails<T> =
   | { status: 'closed' }
   | { status: 'loading'; id: number }
-  | { status: 'ready'; id: number; intake: IntakeSubmissionDetails }
+  | { status: 'ready'; id: number; data: T }
   | { status: 'failed'; id: number; message: string }
 
 /**
- * The intake whose details are open, as the server answers it (which puts the view on record). Opening
- * another drops the answer still on its way for the one before.
+ * The record whose details are open (a claim, an intake), as the server answers it (which puts the view
+ * on record) rather than as the list showed it. Opening another drops the answer still on its way for
+ * the one before; a refusal `load` throws is shown as the details' problem.
  */
-export function useIntakeDetails({ onUnauthorized }: { onUnauthorized: () => void }): {
-  details: IntakeDetails
-  open: (id: number) => void
-  close: () => void
-} {
-  const [details, setDetails] = useState<IntakeDetails>({ status: 'closed' })
+export function useOpenDetails<T>({
+  load,
+  onUnauthorized,
+}: {
+  load: (id: number, signal: AbortSignal) => Promise<T>
+  onUnauthorized: () => void
+}): { details: OpenDetails<T>; open: (id: number) => void; close: () => void } {
+  const [details, setDetails] = useState<OpenDetails<T>>({ status: 'closed' })
   const pending = useRef<AbortController | undefined>(undefined)
   useEffect(() => () => pending.current?.abort(), [])
 
@@ -25,9 +28,9 @@ export function useIntakeDetails({ onUnauthorized }: { onUnauthorized: () => voi
     const controller = new AbortController()
     pending.current = controller
     setDetails({ status: 'loading', id })
-    fetchIntakeSubmission({ id, signal: controller.signal }).then(
-      (intake) => {
-        if (!controller.signal.aborted) setDetails({ status: 'ready', id, intake })
+    load(id, controller.signal).then(
+      (data) => {
+        if (!controller.signal.aborted) setDetails({ status: 'ready', id, data })
       },
       (error: unknown) => {
         if (controller.signal.aborted || isAbort(error)) return
