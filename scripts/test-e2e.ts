@@ -15,11 +15,14 @@ import { PROJECT_ROOT } from '../server/project-root.ts'
 const SPEC_DIR = path.join(PROJECT_ROOT, 'tests', 'e2e')
 const VITEST = path.join(PROJECT_ROOT, 'node_modules', 'vitest', 'vitest.mjs')
 /**
- * The spec folders (or top-level spec files) of each run but the last, which takes every other spec
- * file, in about equal shares of time: the claimant forms; the accessibility scans, the intake, the
- * agreements and the routes; staff, security and the rest.
+ * The spec folders (or spec files, by their path under tests/e2e) of each run but the last, which takes
+ * every other spec file, in about equal shares of time: the claimant forms; the accessibility scans, the
+ * intake, the agreements, the routes and the hostile texts; staff, the other security specs and the rest.
  */
-const RUNS = [['step2'], ['accessibility', 'intake', 'agreements', 'routing.spec.ts']]
+const RUNS = [
+  ['step2'],
+  ['accessibility', 'intake', 'agreements', 'routing.spec.ts', 'security/hostile-text.spec.ts'],
+]
 
 function specFiles(folder: string): string[] {
   return fs.readdirSync(folder, { withFileTypes: true }).flatMap((entry) => {
@@ -31,8 +34,8 @@ function specFiles(folder: string): string[] {
 
 function runs(files: string[]): string[][] {
   const runOf = (file: string) => {
-    const folder = path.relative(SPEC_DIR, path.join(PROJECT_ROOT, file)).split(path.sep)[0]!
-    const run = RUNS.findIndex((folders) => folders.includes(folder))
+    const inSpecs = path.relative(SPEC_DIR, path.join(PROJECT_ROOT, file)).split(path.sep)
+    const run = RUNS.findIndex((named) => named.includes(inSpecs[0]!) || named.includes(inSpecs.join('/')))
     return run === -1 ? RUNS.length : run
   }
   return Array.from({ length: RUNS.length + 1 }, (_, run) => files.filter((file) => runOf(file) === run))
