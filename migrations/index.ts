@@ -29,6 +29,7 @@ import * as addClaimCures from './2026_11_28_1400_add_claim_cures.ts'
 import * as indexClaimReview from './2026_11_28_1500_index_claim_review.ts'
 import * as createBulkMoves from './2026_11_28_1600_create_bulk_moves.ts'
 import * as createDuplicateDecisions from './2026_11_28_1700_create_duplicate_decisions.ts'
+import * as indexClaimStatusById from './2026_11_28_1800_index_claim_status_by_id.ts'
 
 /** Every migration, by name; names sort in the order they run. */
 export const MIGRATIONS: Record<string, Migration> = {
@@ -62,4 +63,5 @@ export const MIGRATIONS: Record<string, Migration> = {
   '2026_11_28_1500_index_claim_review': indexClaimReview,
   '2026_11_28_1600_create_bulk_moves': createBulkMoves,
   '2026_11_28_1700_create_duplicate_decisions': createDuplicateDecisions,
+  '2026_11_28_1800_index_claim_status_by_id': indexClaimStatusById,
 }
