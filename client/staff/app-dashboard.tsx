@@ -20,6 +20,7 @@ import { useDebouncedValue } from './use-debounced-value.ts'
 import type { StaffSession } from './use-staff-session.ts'
 import { StaffUserBar } from './staff-user-bar.tsx'
 import { useStaffResource } from './use-staff-resource.ts'
+import { SearchRow } from './search-row.tsx'
 import { useClaimDetails } from './use-claim-details.ts'
 
 const SEARCH_DELAY_MS = 250
@@ -39,7 +40,7 @@ export function AppDashboard({
   const canExport = canExportApp(session.account, slug)
   const canDecide = canDecideApp(session.account, slug)
   const navigate = useNavigate()
-  const searchId = useId()
+  const listId = useId()
   const [term, setTerm] = useState('')
   const query = useDebouncedValue(term.trim(), SEARCH_DELAY_MS)
   const [filterValues, setFilterValues] = useState<ClaimFilterValues>({})
@@ -161,23 +162,7 @@ export function AppDashboard({
       </header>
       <div className="card-body">
         <div className="staff-toolbar">
-          <div className="search-row">
-            <label htmlFor={searchId} className="visually-hidden">
-              Search submissions
-            </label>
-            <input
-              id={searchId}
-              className="form-control"
-              type="search"
-              placeholder="Search by phone number or email..."
-              autoComplete="off"
-              value={term}
-              onChange={(event) => setTerm(event.target.value)}
-            />
-            <button type="button" className="secondary" disabled={term === ''} onClick={() => setTerm('')}>
-              Clear
-            </button>
-          </div>
+          <SearchRow term={term} onTerm={setTerm} />
           <ClaimFilterSelects
             values={filterValues}
             onChange={setFilterValues}
@@ -280,9 +265,9 @@ export function AppDashboard({
             </SubmissionDetails>
           ) : null}
 
-          <section className="staff-panel" aria-labelledby={`${searchId}-list`}>
+          <section className="staff-panel" aria-labelledby={`${listId}-list`}>
             <div className="list-heading">
-              <h2 id={`${searchId}-list`}>All Submissions</h2>
+              <h2 id={`${listId}-list`}>All Submissions</h2>
               <label className="filter-toggle">
                 <input
                   type="checkbox"

@@ -14,6 +14,7 @@ import { useOpenDetails } from './use-open-details.ts'
 import type { StaffSession } from './use-staff-session.ts'
 import { StaffUserBar } from './staff-user-bar.tsx'
 import { useStaffResource } from './use-staff-resource.ts'
+import { SearchRow } from './search-row.tsx'
 
 const SEARCH_DELAY_MS = 250
 
@@ -29,7 +30,7 @@ export function IntakeAdminView() {
 /** Server-side search, the list (j/k step through it) and an intake's details beside it. */
 function IntakeSubmissionsView({ session }: { session: StaffSession }) {
   const navigate = useNavigate()
-  const searchId = useId()
+  const listId = useId()
   const [term, setTerm] = useState('')
   const query = useDebouncedValue(term.trim(), SEARCH_DELAY_MS)
   // the page belongs to the search it was chosen for: a new one starts again at page 1
@@ -120,23 +121,7 @@ function IntakeSubmissionsView({ session }: { session: StaffSession }) {
       </header>
       <div className="card-body">
         <div className="staff-toolbar">
-          <div className="search-row">
-            <label htmlFor={searchId} className="visually-hidden">
-              Search submissions
-            </label>
-            <input
-              id={searchId}
-              className="form-control"
-              type="search"
-              placeholder="Search by phone number or email..."
-              autoComplete="off"
-              value={term}
-              onChange={(event) => setTerm(event.target.value)}
-            />
-            <button type="button" className="secondary" disabled={term === ''} onClick={() => setTerm('')}>
-              Clear
-            </button>
-          </div>
+          <SearchRow term={term} onTerm={setTerm} />
           <div className="action-row">
             <button
               type="button"
@@ -183,9 +168,9 @@ function IntakeSubmissionsView({ session }: { session: StaffSession }) {
             <IntakeDetailsPanel ref={detailsRef} intake={details.data} onClose={closeDetails} />
           ) : null}
 
-          <section className="staff-panel" aria-labelledby={`${searchId}-list`}>
+          <section className="staff-panel" aria-labelledby={`${listId}-list`}>
             <div className="list-heading">
-              <h2 id={`${searchId}-list`}>All Submissions</h2>
+              <h2 id={`${listId}-list`}>All Submissions</h2>
             </div>
             <p className="hint">
               Keys: <kbd>j</kbd> and <kbd>k</kbd> open the next and previous submission; in the table,{' '}
