@@ -18,6 +18,9 @@ const ConfirmRoute = lazy(async () => ({
 const CureRoute = lazy(async () => ({
   default: (await import('./routes/cure-route.tsx')).CureRoute,
 }))
+const UnsubscribeRoute = lazy(async () => ({
+  default: (await import('./routes/unsubscribe-route.tsx')).UnsubscribeRoute,
+}))
 const MilitaryRoute = lazy(async () => ({
   default: (await import('./routes/military-route.tsx')).MilitaryRoute,
 }))
@@ -67,6 +70,8 @@ function Page() {
       return <ConfirmRoute />
     case '/cure':
       return <CureRoute />
+    case '/unsubscribe':
+      return <UnsubscribeRoute />
     case '/staff/audit':
       return <AuditRoute />
     case '/staff':

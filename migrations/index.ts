@@ -30,6 +30,7 @@ import * as indexClaimReview from './2026_11_28_1500_index_claim_review.ts'
 import * as createBulkMoves from './2026_11_28_1600_create_bulk_moves.ts'
 import * as createDuplicateDecisions from './2026_11_28_1700_create_duplicate_decisions.ts'
 import * as indexClaimStatusById from './2026_11_28_1800_index_claim_status_by_id.ts'
+import * as createClaimantJourneys from './2026_11_28_1900_create_claimant_journeys.ts'
 
 /** Every migration, by name; names sort in the order they run. */
 export const MIGRATIONS: Record<string, Migration> = {
@@ -64,4 +65,5 @@ export const MIGRATIONS: Record<string, Migration> = {
   '2026_11_28_1600_create_bulk_moves': createBulkMoves,
   '2026_11_28_1700_create_duplicate_decisions': createDuplicateDecisions,
   '2026_11_28_1800_index_claim_status_by_id': indexClaimStatusById,
+  '2026_11_28_1900_create_claimant_journeys': createClaimantJourneys,
 }

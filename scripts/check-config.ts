@@ -5,6 +5,7 @@ import { FormConfigError, loadFormConfigs } from '../server/forms/load-form-conf
 import { loadIntakeConfig } from '../server/forms/load-intake-config.ts'
 import { loadLanguages } from '../server/i18n/languages.ts'
 import { loadReviewConfig, loadReviews, REVIEW_CONFIG_FILE } from '../server/review/load-review-config.ts'
+import { loadJourneyConfig } from '../server/journey/journey-config.ts'
 import type { ReviewConfig } from '../src/review-config.ts'
 import { LOCALES } from '../src/translate.ts'
 
@@ -18,6 +19,7 @@ try {
   const intake = loadIntakeConfig(formsDir, { agreementTemplates: templates })
   const base = loadReviewConfig(formsDir)
   const reviews = loadReviews(formsDir, forms.keys(), base)
+  loadJourneyConfig(formsDir)
   const folder = path.basename(formsDir)
   // the base's reasons, and each app's whose review differs from it (under its "review")
   const reviewed: [string, ReviewConfig][] = [

@@ -54,6 +54,9 @@ import type { ClaimCures } from './review/claim-cures.ts'
 import { cureRoutes } from './review/cure.routes.ts'
 import { signedRecordRoutes } from './staff/signed-record.routes.ts'
 import { bulkMoveRoutes } from './review/bulk-moves.routes.ts'
+import { createClaimantJourney, type ClaimantJourney } from './journey/claimant-journey.ts'
+import { loadJourneyConfig } from './journey/journey-config.ts'
+import { journeyRoutes } from './journey/journey.routes.ts'
 import type { BulkMoves } from './review/bulk-moves.ts'
 
 export interface AppDeps {
@@ -87,6 +90,11 @@ export interface AppDeps {
   reviews?: Reviews
   /** Sends deficiency notices and reminders and ends cure periods; woken by each move (createClaimCures). */
   claimCures?: Pick<ClaimCures, 'wake'>
+  /**
+   * The claimant's Step 2 links, the e-mail after the intake and the reminders (createClaimantJourney);
+   * left out (tests), the links work and no e-mail goes.
+   */
+  journey?: ClaimantJourney
   /** Runs the bulk moves' jobs; woken by each job queued (createBulkMoves). */
   bulkMoves?: Pick<BulkMoves, 'wake'>
   /** The browser's precompiled validators; compiled on first request when left out (tests). */
@@ -127,6 +135,7 @@ export function createApp({
   languages = loadLanguages({ formsDir: DEFAULT_FORMS_DIR, forms, intake }),
   reviews = loadReviews(DEFAULT_FORMS_DIR, forms.keys()),
   claimCures,
+  journey,
   bulkMoves,
   validators = createValidatorModules({ languages }),
   clientDir,
@@ -137,6 +146,7 @@ export function createApp({
   requireTwoFactor = 'none',
   twoFactorKey,
 }: AppDeps): Express {
+  const claimantJourney = journey ?? quietJourney({ db, languages, evidenceKey, logger })
   const app = express()
   app.disable('x-powered-by')
   // requireStaff guards /api/staff as written: a route that also answered /API/staff would skip it
@@ -183,6 +193,7 @@ export function createApp({
       duplicateScreenshots,
       evidenceKey,
       guardPost,
+      prefillTokens: claimantJourney.tokens,
     }),
   )
   // staff: login/logout first, then every other /api/staff route needs a session, whoever adds it;
@@ -215,13 +226,52 @@ export function createApp({
   app.use(firmLogoRoutes())
   app.use(uiTextRoutes({ languages }))
   app.use(proofOfWorkRoutes(proofOfWork))
-  app.use(intakeRoutes({ db, templates, languages, validators, evidenceKey, guardPost }))
+  app.use(
+    intakeRoutes({ db, templates, languages, validators, evidenceKey, guardPost, journey: claimantJourney }),
+  )
+  app.use(journeyRoutes({ db, journey: claimantJourney, languages, guardPost }))
   app.use(formRoutes({ forms, languages, validators }))
-  app.use(agreementRoutes({ db, forms, languages, agreementPdfs, agreementLinks, guardPost }))
+  app.use(
+    agreementRoutes({
+      db,
+      forms,
+      languages,
+      agreementPdfs,
+      agreementLinks,
+      guardPost,
+      journey: claimantJourney,
+      reviews,
+    }),
+  )
   app.use(confirmationRoutes({ db, languages, evidenceKey, guardPost }))
   app.use(cureRoutes({ db, reviews, forms, languages, evidenceKey, storage, guardPost }))
   app.use('/api', notFoundApi)
   if (clientDir) app.use(staticClient(clientDir, { slugs: new Set(forms.keys()) }))
   app.use(errorHandler({ logger, languages }))
   return app
+}
+
+/** The journey of an app made without one (tests): its links and pages work, and it sends nothing. */
+function quietJourney({
+  db,
+  languages,
+  evidenceKey,
+  logger,
+}: {
+  db: Kysely<Database>
+  languages: Languages
+  evidenceKey: Buffer
+  logger: Logger
+}): ClaimantJourney {
+  const journey = createClaimantJourney({
+    db,
+    config: loadJourneyConfig(DEFAULT_FORMS_DIR),
+    languages,
+    evidenceKey,
+    deliver: () => Promise.reject(new Error('this app sends no e-mail')),
+    from: 'nobody@localhost',
+    perMinute: 0,
+    logger,
+  })
+  return { ...journey, wake: () => undefined }
 }

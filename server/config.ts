@@ -34,6 +34,8 @@ export interface ServerConfig {
   adminPassword: string | undefined
   /** STAFF_IDLE_MINUTES (default 30): a staff session unused this long ends. */
   staffIdleTimeoutMs: number
+  /** REMINDERS_PER_MINUTE (default 60): reminders e-mailed in any minute, by all server processes together. */
+  remindersPerMinute: number
   /** REQUIRE_2FA: whose accounts must sign in with a code; default admins over https, none otherwise. */
   requireTwoFactor: RequireTwoFactor
   /** How many server processes share the port (SERVER_PROCESSES, default 1). */
@@ -137,6 +139,7 @@ export function readServerConfig(env: NodeJS.ProcessEnv = process.env): Readonly
     smtpUrl: env.SMTP_URL?.trim() || undefined,
     ...readFirstAdmin(env),
     staffIdleTimeoutMs: readCount(env.STAFF_IDLE_MINUTES, 'STAFF_IDLE_MINUTES', 30) * 60 * 1000,
+    remindersPerMinute: readCount(env.REMINDERS_PER_MINUTE, 'REMINDERS_PER_MINUTE', 60),
     evidenceKey: readEvidenceKey(env.EVIDENCE_KEY),
     publicLimits: {
       perAddress: readCount(env.PUBLIC_LIMIT_PER_ADDRESS, 'PUBLIC_LIMIT_PER_ADDRESS', DEFAULT_PER_ADDRESS),

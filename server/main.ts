@@ -25,6 +25,8 @@ import { loadFormConfigs } from './forms/load-form-configs.ts'
 import { loadIntakeConfig } from './forms/load-intake-config.ts'
 import { createValidatorModules } from './forms/validator-modules.ts'
 import { loadReviews } from './review/load-review-config.ts'
+import { createClaimantJourney } from './journey/claimant-journey.ts'
+import { loadJourneyConfig } from './journey/journey-config.ts'
 import { loadLanguages, logLanguageWarnings, type Languages } from './i18n/languages.ts'
 import { createLogger, type Logger } from './logger.ts'
 import { openEvidenceKey } from './evidence/open-evidence-key.ts'
@@ -64,8 +66,9 @@ export async function startServer(
     prepared?: boolean
   } = {},
 ): Promise<RunningServer> {
-  // a broken review config stops us before anything starts, as a broken form does
+  // a broken review or journey config stops us before anything starts, as a broken form does
   const reviews = loadReviews(config.formsDir, forms.keys())
+  const journeyConfig = loadJourneyConfig(config.formsDir)
   // the browser's validators, compiled before anything else starts: a schema that fails stops us here
   const validators = createValidatorModules({ languages })
   await validators.compileAll()
@@ -153,12 +156,28 @@ export async function startServer(
     requests,
   })
   claimCures.wake()
+  // the e-mail after each intake and the reminders, in the claimants' daytime at the set rate
+  const journey = createClaimantJourney({
+    db,
+    config: journeyConfig,
+    languages,
+    evidenceKey,
+    agreementPdfs,
+    deliver: mailDelivery({ smtpUrl: config.smtpUrl, dataDir: config.dataDir }),
+    from: config.mailFrom,
+    publicUrl: config.publicUrl,
+    perMinute: config.remindersPerMinute,
+    logger,
+    requests,
+  })
+  journey.wake()
   // bulk moves queued before a restart, or left by a process that died, go on
   const bulkMoves = createBulkMoves({ db, reviews, evidenceKey, claimCures, logger, requests })
   bulkMoves.wake()
   const app = createApp({
     reviews,
     claimCures,
+    journey,
     bulkMoves,
     db,
     forms,
@@ -210,6 +229,7 @@ export async function startServer(
       await agreementLinks.settled()
       await bulkMoves.stop()
       await claimCures.stop()
+      await journey.stop()
       await ledgerAnchor.stop()
       await agreementPdfs.stop()
       await checkpointer?.stop()

@@ -17,6 +17,7 @@ const FIXED_PAGES = [
   '/military-analysis',
   '/confirm',
   '/cure',
+  '/unsubscribe',
   ...STAFF_PAGES,
 ]
 

@@ -13,7 +13,8 @@ import { LOOKUP_RATE_LIMITED_MESSAGE } from '../src/lookup-messages.ts'
 import type { ProofOfWork } from './proof-of-work/proof-of-work.ts'
 
 /** The public forms that POST: each counts apart per address; all of them count towards the ceiling. */
-export type PublicDoor = 'claim' | 'intake' | 'lookup' | 'download' | 'open' | 'confirm' | 'cure'
+export type PublicDoor =
+  'claim' | 'intake' | 'lookup' | 'download' | 'open' | 'confirm' | 'cure' | 'prefill' | 'unsubscribe'
 
 /** PUBLIC_LIMIT_PER_ADDRESS and PUBLIC_LIMIT_GLOBAL (config.ts). */
 export interface PublicLimits {
@@ -32,6 +33,8 @@ const PER_ADDRESS_RULE_NAMES: Record<Exclude<PublicDoor, 'download'>, string> = 
   open: 'public-open',
   confirm: 'public-confirm',
   cure: 'public-cure',
+  prefill: 'public-prefill',
+  unsubscribe: 'public-unsubscribe',
 }
 const ONE_MINUTE = 60 * 1000
 

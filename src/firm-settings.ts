@@ -10,6 +10,8 @@ export interface FirmSettings {
   attorneyName: string
   attorneyLicenses: string[]
   contactEmail: string
+  /** Printed at the foot of every e-mail to claimants (a placeholder until the firm sets its own). */
+  postalAddress: string
   contingencyPercent: number
   administrationFeeUsd: string
   maxRecoveryPerAppUsd: string

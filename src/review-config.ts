@@ -9,7 +9,13 @@ export interface ReviewStatus {
   decision?: boolean
   /** A move here must name one of the reasons. */
   needsReason?: boolean
+  /** What the claimant's status page says of a claim in this status ("received" when left out). */
+  claimant?: ClaimantState
 }
+
+/** A claim's state as its claimant sees it: never the review's own status, reason or note. */
+export const CLAIMANT_STATES = ['received', 'attention', 'approved', 'filed', 'closed'] as const
+export type ClaimantState = (typeof CLAIMANT_STATES)[number]
 
 /** What a cure page can ask a claimant for: a new screenshot, their name, a new signature, their age. */
 export const CURE_FIXES = ['screenshot', 'name', 'signature', 'age'] as const

@@ -1,5 +1,6 @@
 import { AppError } from '../../src/app-error.ts'
 import type { CreatedClaim } from '../../src/api/claims.ts'
+import { JOURNEY_TOKEN_FIELD } from '../../src/api/journey.ts'
 import type { FormConfig } from '../../src/form-config.ts'
 import { errorFromBody, fetchJson } from '../http.ts'
 import { withLang } from '../i18n/locale.ts'
@@ -24,6 +25,7 @@ export function submitClaim({
   onProgress,
   headers,
   locale,
+  journeyToken,
 }: {
   slug: string
   data: Record<string, unknown>
@@ -35,11 +37,14 @@ export function submitClaim({
   headers: Record<string, string>
   /** The form's language, which the agreement is signed in (the page's, unless the form is not offered in it). */
   locale: Locale
+  /** The token of the Step 2 link the claimant came by: the claim is tied to their intake. */
+  journeyToken?: string | undefined
 }): Promise<CreatedClaim> {
   const body = new FormData()
   body.append('data', JSON.stringify(data))
   body.append('agreementDate', agreementDate)
   for (const [name, value] of Object.entries(signingFields(signing))) body.append(name, value)
+  if (journeyToken) body.append(JOURNEY_TOKEN_FIELD, journeyToken)
   body.append('screenshot', screenshot, screenshot.name)
   return new Promise((resolve, reject) => {
     const xhr = new XMLHttpRequest()

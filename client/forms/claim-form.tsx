@@ -1,6 +1,6 @@
 import Form from '@rjsf/core'
 import type { ValidatorType } from '@rjsf/utils'
-import { useMemo, useRef, useState, type FormEvent } from 'react'
+import { useEffect, useMemo, useRef, useState, type FormEvent } from 'react'
 import { useNavigate } from '../routing/router.tsx'
 import { AppError } from '../../src/app-error.ts'
 import type { FormConfig } from '../../src/form-config.ts'
@@ -19,6 +19,7 @@ import type { ScreenshotContext } from './widgets/screenshot-widget.tsx'
 import { WIDGETS } from './widgets/registry.ts'
 import { ProofOfWorkProblem, useProofOfWork } from '../proof-of-work/use-proof-of-work.tsx'
 import type { Signing, SigningReport } from './widgets/signing.ts'
+import { forgetPrefill, usePrefill } from './use-prefill.ts'
 
 const INCOMPLETE_HINT =
   'Please complete all required fields, upload a screenshot, and provide your signature to enable submission'
@@ -59,6 +60,16 @@ function ClaimFormFields({ config, validator }: { config: FormConfig; validator:
   const [agreementDate] = useState(localIsoDate)
   const isSubmitting = progress !== undefined
   const proofOfWork = useProofOfWork()
+  const prefill = usePrefill(config.slug)
+  // the main form's name and contact fill what the claimant has not typed yet; they can still change them
+  useEffect(() => {
+    if (!prefill) return
+    setFormData((typed) => {
+      const filled = { ...typed }
+      for (const [field, value] of Object.entries(prefill.answers)) if (!filled[field]) filled[field] = value
+      return filled
+    })
+  }, [prefill])
 
   const check = useMemo(
     () => validateSubmission({ validator, schema: config.schema, data: formData }),
@@ -107,8 +118,10 @@ function ClaimFormFields({ config, validator }: { config: FormConfig; validator:
           onProgress: (fraction) => setProgress(Math.min(95, Math.round(fraction * 95))),
           headers,
           locale,
+          journeyToken: prefill?.token,
         }),
       )
+      forgetPrefill(config.slug)
       setProgress(100)
       await new Promise((resolve) => setTimeout(resolve, 250))
       navigate(`/${config.slug}-success`, { state: { claimId: created.id } })

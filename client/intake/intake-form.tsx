@@ -162,7 +162,9 @@ function IntakeFormFields({
       const created = await proofOfWork.send((headers) =>
         submitIntake({ data: formData, agreementDate, signing: signing.current, headers }),
       )
-      navigate('/thank-you', { state: { intakeId: created.id } })
+      navigate('/thank-you', {
+        state: { intakeId: created.id, reference: created.reference, steps: created.steps },
+      })
     } catch (error) {
       setIsSubmitting(false)
       const appError = error instanceof AppError ? error : undefined

@@ -4,6 +4,7 @@ import { AppError } from '../../src/app-error.ts'
 import { checkLookupInput, LINK_SENT_MESSAGE } from '../../src/lookup-messages.ts'
 import { openAgreementLink, requestAgreementLink, type OpenedAgreementLink } from '../agreements/api.ts'
 import { FoundAgreementCard } from '../agreements/found-agreement-card.tsx'
+import { ClaimantStatusPanel } from '../agreements/claimant-status.tsx'
 import { PhoneInput } from '../forms/phone-input.tsx'
 import { useLocale } from '../i18n/use-text.ts'
 import { ProofOfWorkProblem, useProofOfWork } from '../proof-of-work/use-proof-of-work.tsx'
@@ -19,6 +20,29 @@ type PageState =
 /** The token of an e-mailed link, from the address's fragment (which no server ever receives). */
 function linkToken(): string | undefined {
   return /^#link=([A-Za-z0-9_-]+)$/.exec(window.location.hash)?.[1]
+}
+
+const OPENED_KEY = 'opened-agreements'
+
+/** The link opened in this tab less than its 30 minutes ago: a reload shows it again without the spent link. */
+function keptOpening(): OpenedAgreementLink | undefined {
+  try {
+    const kept = sessionStorage.getItem(OPENED_KEY)
+    const opened = kept ? (JSON.parse(kept) as OpenedAgreementLink) : undefined
+    if (opened && Date.parse(opened.downloadsUntil) > Date.now()) return opened
+    sessionStorage.removeItem(OPENED_KEY)
+  } catch {
+    // nothing kept, or storage refused
+  }
+  return undefined
+}
+
+function keepOpening(opened: OpenedAgreementLink): void {
+  try {
+    sessionStorage.setItem(OPENED_KEY, JSON.stringify(opened))
+  } catch {
+    // storage refused (private mode): a reload asks for a new link
+  }
 }
 
 // a link opens once: React's development checks mount the page twice at once, and the second mount
@@ -48,9 +72,11 @@ export function ViewAgreementRoute() {
   // read once: the address loses the token as soon as the link is opened
   const [tokenAtStart] = useState(linkToken)
   const proofOfWork = useProofOfWork()
-  const [state, setState] = useState<PageState>(() =>
-    tokenAtStart ? { status: 'opening' } : { status: 'idle' },
-  )
+  const [state, setState] = useState<PageState>(() => {
+    if (tokenAtStart) return { status: 'opening' }
+    const kept = keptOpening()
+    return kept ? { status: 'opened', opened: kept } : { status: 'idle' }
+  })
   useEffect(() => {
     document.title = t('View My Agreement')
   }, [t])
@@ -63,7 +89,10 @@ export function ViewAgreementRoute() {
       window.history.replaceState(window.history.state, '', window.location.pathname + window.location.search)
       setState({ status: 'opening' })
       openOnce(token).then(
-        (opened) => isCurrent && setState({ status: 'opened', opened }),
+        (opened) => {
+          keepOpening(opened)
+          if (isCurrent) setState({ status: 'opened', opened })
+        },
         (error: unknown) => isCurrent && setState({ status: 'error', message: failureMessage(error) }),
       )
     }
@@ -116,12 +145,13 @@ export function ViewAgreementRoute() {
             <p role="status">{t('Opening your link...')}</p>
           ) : (
             <div className="found">
+              <ClaimantStatusPanel status={state.opened.status} />
               <h2 className="found-heading">{t('Agreement Found!')}</h2>
               <p className="hint">
                 {t('You can download these agreements until {time}. After that, ask for a new link.', {
                   time: new Date(state.opened.downloadsUntil).toLocaleTimeString(
                     locale === 'es' ? 'es-US' : 'en-US',
-                    { hour: 'numeric', minute: '2-digit' },
+                    { hour: 'numeric', minute: '2-digit', timeZoneName: 'short' },
                   ),
                 })}
               </p>

@@ -34,6 +34,9 @@ import {
   takeAgreementLink,
 } from './agreement-link.repository.ts'
 import { findOwnAgreements, parseContact, toFoundAgreements } from './own-agreements.ts'
+import type { ClaimantJourney } from '../journey/claimant-journey.ts'
+import { claimantStatus } from '../journey/claimant-status.ts'
+import type { Reviews } from '../../src/review-config.ts'
 
 const FIFTEEN_MINUTES = 15 * 60 * 1000
 export const DOWNLOAD_LIMIT: RateLimitRule = {
@@ -55,6 +58,8 @@ export function agreementRoutes({
   agreementPdfs,
   agreementLinks,
   guardPost,
+  journey,
+  reviews,
 }: {
   db: Kysely<Database>
   forms: Map<string, FormConfig>
@@ -65,6 +70,9 @@ export function agreementRoutes({
   agreementLinks: AgreementLinks
   /** The Origin check and the limits every public POST passes first (guardPublicPost). */
   guardPost: (door: PublicDoor) => RequestHandler
+  /** The Step 2 links of the apps still to do, on the claimant's status. */
+  journey: Pick<ClaimantJourney, 'pendingSteps'>
+  reviews: Reviews
 }): Router {
   const router = Router({ caseSensitive: true })
   const json = express.json({ limit: '4kb' })
@@ -107,10 +115,20 @@ export function agreementRoutes({
     // a clean-up that fails is done by the next one; the claimant's answer does not wait for it
     void agreementLinks.pruneNow(now).catch(() => undefined)
     const own = await findOwnAgreements(db, contact)
+    const locale = requestLocale(req)
     res.set('Cache-Control', 'no-store').json({
-      agreements: toFoundAgreements({ own, forms, languages, locale: requestLocale(req) }),
+      agreements: toFoundAgreements({ own, forms, languages, locale }),
       downloadKey,
       downloadsUntil: new Date(now + LINK_TTL_MS).toISOString(),
+      status: await claimantStatus({
+        db,
+        own,
+        reviews,
+        forms: languages.forms(locale),
+        journey,
+        locale,
+        now,
+      }),
     } satisfies OpenedAgreementLink)
   })
 

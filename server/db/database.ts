@@ -32,6 +32,8 @@ export interface ClaimsTable {
   review_moved_at: ColumnType<number | null, never, number>
   /** The staff account reviewing the claim. */
   assignee_id: ColumnType<number | null, never, number | null>
+  /** The main-form intake of the same claimant (claimant_journeys), null when none is known. */
+  intake_id: number | null
 }
 
 /** A deficient claim's cure period, opened by the move that made it deficient (its id is the move's). */
@@ -463,7 +465,34 @@ export interface DuplicateDecisionsTable {
   audit_id: number
 }
 
+/** Per intake: the e-mails sent after it (journey-mail.ts) and when the next is due. */
+export interface ClaimantJourneysTable {
+  intake_id: number
+  created_at: number
+  mails_sent: Generated<number>
+  next_due_at: number | null
+  last_mail_at: number | null
+  time_zone: string
+  link_origin: string
+}
+
+/** An address that asked for no more reminders. */
+export interface EmailSuppressionsTable {
+  email: string
+  created_at: number
+  source: string
+}
+
+/** Reminders sent in each minute (epoch minute), counted by every server process. */
+export interface ReminderWindowsTable {
+  minute: number
+  sent: number
+}
+
 export interface Database {
+  claimant_journeys: ClaimantJourneysTable
+  email_suppressions: EmailSuppressionsTable
+  reminder_windows: ReminderWindowsTable
   claims: ClaimsTable
   claim_moves: ClaimMovesTable
   bulk_moves: BulkMovesTable

@@ -41,6 +41,7 @@ export const CLAIM_COLUMNS = [
   'screenshot_type',
   'screenshot_sha256',
   'locale',
+  'intake_id',
 ] as const
 
 /** The columns of a claim's signed record. */

@@ -83,6 +83,7 @@ const BATCH_COLUMNS: Record<
   screenshot_type: 'text',
   screenshot_sha256: 'text',
   locale: 'text',
+  intake_id: 'bigint',
   template: 'text',
   template_version: 'text',
   html: 'text',

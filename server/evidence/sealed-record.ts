@@ -160,6 +160,7 @@ export function claimRecordFromRows(
     | 'review_reason'
     | 'review_moved_at'
     | 'assignee_id'
+    | 'intake_id'
   >,
   agreement: Omit<Selectable<AgreementRecordsTable>, 'id' | 'claim_id' | 'sha256'>,
 ): ClaimRecord {

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest'
 import * as claimMessages from '../../src/claim-messages.ts'
 import * as confirmationMessages from '../../src/confirmation-messages.ts'
 import * as cureMessages from '../../src/api/cure.ts'
+import * as journeyMessages from '../../src/api/journey.ts'
 import * as lookupMessages from '../../src/lookup-messages.ts'
 import { loadFormConfigs } from '../forms/load-form-configs.ts'
 import { loadIntakeConfig } from '../forms/load-intake-config.ts'
@@ -57,11 +58,17 @@ function pageTexts(): { file: string; text: string }[] {
 
 /** The server's messages a claimant can read, as exported beside the code that sends them. */
 function serverMessages(): string[] {
-  return [claimMessages, lookupMessages, intakeMessages, confirmationMessages, cureMessages].flatMap(
-    (module) =>
-      Object.entries(module)
-        .filter(([name, value]) => /_(MESSAGE|TEXT)$/.test(name) && typeof value === 'string')
-        .map(([, value]) => value as string),
+  return [
+    claimMessages,
+    lookupMessages,
+    intakeMessages,
+    confirmationMessages,
+    cureMessages,
+    journeyMessages,
+  ].flatMap((module) =>
+    Object.entries(module)
+      .filter(([name, value]) => /_(MESSAGE|TEXT)$/.test(name) && typeof value === 'string')
+      .map(([, value]) => value as string),
   )
 }
 

@@ -20,6 +20,8 @@ import type { Database } from '../db/database.ts'
 import { assertSignatureAccepted } from '../uploads/check-signature.ts'
 import type { IntakeContentChecker } from '../submissions/claim-content.ts'
 import { insertIntakeWithCases } from './intake.repository.ts'
+import { stateTimeZone } from '../journey/claimant-day.ts'
+import { FIRM_SETTINGS } from '../../src/firm-settings.ts'
 
 export const INTAKE_SIGNATURE_MESSAGE = 'Signature is required'
 export const DUPLICATE_INTAKE_MESSAGE =
@@ -40,6 +42,7 @@ export async function createIntake({
   data,
   agreementDate,
   signer,
+  linkOrigin,
 }: {
   db: Kysely<Database>
   /** Makes the HMACs of the intake's seal in the evidence ledger. */
@@ -56,7 +59,9 @@ export async function createIntake({
   /** The date the page printed in the agreement (the claimant's today), YYYY-MM-DD. */
   agreementDate: unknown
   signer: SignerInfo
-}): Promise<{ id: number; createdAt: string }> {
+  /** The e-mailed links' origin (linkOrigin): the claimant's journey keeps it for its e-mails. */
+  linkOrigin: string
+}): Promise<{ id: number; createdAt: string; apps: string[] }> {
   if (typeof data !== 'object' || data === null || Array.isArray(data)) {
     const found = data === null ? 'null' : Array.isArray(data) ? 'an array' : `a ${typeof data}`
     throw new AppError('BAD_REQUEST', {
@@ -104,6 +109,11 @@ export async function createIntake({
   try {
     const id = await insertIntakeWithCases(db, evidenceKey, {
       apps: intake.cashAdvanceApps,
+      journey: {
+        timeZone: stateTimeZone(intake.state, FIRM_SETTINGS.timeZone),
+        linkOrigin,
+        now: signedAt.getTime(),
+      },
       intake: {
         created_at: createdAt,
         cash_advance_apps: JSON.stringify(intake.cashAdvanceApps),
@@ -139,7 +149,7 @@ export async function createIntake({
         typed_signature: signing.typedName ?? null,
       },
     })
-    return { id, createdAt }
+    return { id, createdAt, apps: intake.cashAdvanceApps }
   } catch (error) {
     if (isUniqueViolation(error)) {
       throw new AppError('DUPLICATE_SUBMISSION', { status: 409, message: DUPLICATE_INTAKE_MESSAGE })

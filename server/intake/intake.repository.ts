@@ -8,13 +8,22 @@ import type { MilitaryFigures } from '../../src/api/staff.ts'
 export type NewIntakeRow = Required<Omit<Insertable<FormSubmissionsTable>, 'id' | 'legal_hold'>>
 
 /**
- * The intake row, one case per chosen app and the intake's seal in the evidence ledger, in one
- * transaction: all are stored or none.
+ * The intake row, one case per chosen app, the intake's seal in the evidence ledger and its claimant's
+ * journey (the e-mail due now, then the reminders), in one transaction: all are stored or none. Step 2
+ * claims the same claimant filed before (same e-mail and phone) become the intake's.
  */
 export async function insertIntakeWithCases(
   db: Kysely<Database>,
   evidenceKey: Buffer,
-  { intake, apps }: { intake: NewIntakeRow; apps: string[] },
+  {
+    intake,
+    apps,
+    journey,
+  }: {
+    intake: NewIntakeRow
+    apps: string[]
+    journey: { timeZone: string; linkOrigin: string; now: number }
+  },
 ): Promise<number> {
   // another server process may hold SQLite's write lock
   return retryWhileLocked(() =>
@@ -59,6 +68,24 @@ export async function insertIntakeWithCases(
           )
           .execute()
       }
+      await trx
+        .insertInto('claimant_journeys')
+        .values({
+          intake_id: submissionId,
+          created_at: journey.now,
+          next_due_at: journey.now,
+          last_mail_at: null,
+          time_zone: journey.timeZone,
+          link_origin: journey.linkOrigin,
+        })
+        .execute()
+      await trx
+        .updateTable('claims')
+        .set({ intake_id: submissionId })
+        .where('email', '=', intake.email)
+        .where('phone_number', '=', intake.phone)
+        .where('intake_id', 'is', null)
+        .execute()
       return submissionId
     }),
   )

@@ -13,6 +13,9 @@ import { createIntake } from './create-intake.ts'
 import { intakeContentThreadChecker } from '../submissions/claim-content.ts'
 import type { CreatedIntake } from '../../src/api/claims.ts'
 import type { PublicDoor } from '../public-doors.ts'
+import { linkOrigin } from '../public-origin.ts'
+import { intakeReference } from '../../src/journey-config.ts'
+import type { ClaimantJourney } from '../journey/claimant-journey.ts'
 
 /** The main intake form (public); its military figures are staff's (military.routes.ts). */
 export function intakeRoutes({
@@ -22,6 +25,7 @@ export function intakeRoutes({
   validators,
   evidenceKey,
   guardPost,
+  journey,
 }: {
   db: Kysely<Database>
   templates: AgreementTemplates
@@ -30,6 +34,8 @@ export function intakeRoutes({
   evidenceKey: Buffer
   /** The Origin check and the limits every public POST passes first (guardPublicPost). */
   guardPost: (door: PublicDoor) => RequestHandler
+  /** The claimant's Step 2 links, and the e-mails that follow the intake. */
+  journey: Pick<ClaimantJourney, 'step2Links' | 'wake'>
 }): Router {
   const router = Router({ caseSensitive: true })
   const checkContent = intakeContentThreadChecker(templates)
@@ -61,8 +67,16 @@ export function intakeRoutes({
         data: req.body,
         agreementDate: req.query.agreementDate,
         signer: signerOf(req),
+        linkOrigin: linkOrigin(req),
       })
-      res.status(201).json({ id: created.id, createdAt: created.createdAt } satisfies CreatedIntake)
+      res.status(201).json({
+        id: created.id,
+        createdAt: created.createdAt,
+        reference: intakeReference(created.id),
+        steps: journey.step2Links({ intakeId: created.id, apps: created.apps, locale }),
+      } satisfies CreatedIntake)
+      // the e-mail with the agreement and these links is due now; the sender takes it when the server is quiet
+      journey.wake()
     },
   )
   return router

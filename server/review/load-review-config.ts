@@ -4,7 +4,7 @@ import { Ajv } from 'ajv'
 import { FormConfigError, readJson } from '../forms/load-form-configs.ts'
 import { mergeConfig } from '../forms/merge-config.ts'
 import { LOCALES } from '../../src/translate.ts'
-import { CURE_FIXES, type ReviewConfig, type Reviews } from '../../src/review-config.ts'
+import { CLAIMANT_STATES, CURE_FIXES, type ReviewConfig, type Reviews } from '../../src/review-config.ts'
 
 export const REVIEW_CONFIG_FILE = path.join('base', 'review.json')
 
@@ -35,7 +35,11 @@ const REVIEW_SCHEMA = {
       required: ['status', 'reason'],
       properties: { status: NAME, reason: NAME },
     },
-    statuses: byName({ decision: { type: 'boolean' }, needsReason: { type: 'boolean' } }),
+    statuses: byName({
+      decision: { type: 'boolean' },
+      needsReason: { type: 'boolean' },
+      claimant: { enum: [...CLAIMANT_STATES] },
+    }),
     moves: {
       type: 'array',
       items: {

@@ -2,6 +2,7 @@
 import { AppError } from '../../src/app-error.ts'
 import { SIGNATURE_METHOD_FIELD, TYPED_SIGNATURE_FIELD } from '../../src/signing.ts'
 import { AGREEMENT_DATE_FIELD } from '../agreements/agreement-date.ts'
+import { JOURNEY_TOKEN_FIELD } from '../../src/api/journey.ts'
 import { DATA_FIELD, SCREENSHOT_FIELD, type UploadedFile } from '../uploads/upload-middleware.ts'
 
 const TEXT_FIELDS: readonly string[] = [
@@ -9,6 +10,7 @@ const TEXT_FIELDS: readonly string[] = [
   AGREEMENT_DATE_FIELD,
   SIGNATURE_METHOD_FIELD,
   TYPED_SIGNATURE_FIELD,
+  JOURNEY_TOKEN_FIELD,
 ]
 // eslint-disable-next-line no-control-regex -- finding control characters is the point
 const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f]/g
@@ -20,6 +22,8 @@ export interface ClaimFields {
   /** How the claimant signed, beside the answers (readSigning checks them). */
   signatureMethod: unknown
   typedSignature: unknown
+  /** The pre-fill token of the Step 2 link the claimant came by, if any: it ties the claim to the intake. */
+  journeyToken: unknown
 }
 
 /**
@@ -53,6 +57,7 @@ export function readClaimFields(body: unknown): ClaimFields {
     agreementDate: fields[AGREEMENT_DATE_FIELD],
     signatureMethod: fields[SIGNATURE_METHOD_FIELD],
     typedSignature: fields[TYPED_SIGNATURE_FIELD],
+    journeyToken: fields[JOURNEY_TOKEN_FIELD],
   }
 }
 

@@ -18,6 +18,7 @@ import { assertFormTakesClaims, createClaim } from './create-claim.ts'
 import type { CreatedClaim } from '../../src/api/claims.ts'
 import type { PublicDoor } from '../public-doors.ts'
 import { linkOrigin } from '../public-origin.ts'
+import type { JourneyTokens } from '../journey/journey-tokens.ts'
 
 /** POST /api/forms/:slug/submissions — one endpoint for every app's Step 2 claims. */
 export function claimRoutes({
@@ -30,6 +31,7 @@ export function claimRoutes({
   duplicateScreenshots,
   evidenceKey,
   guardPost,
+  prefillTokens,
 }: {
   db: Kysely<Database>
   forms: Map<string, FormConfig>
@@ -42,6 +44,8 @@ export function claimRoutes({
   evidenceKey: Buffer
   /** The Origin check and the limits every public POST passes first (guardPublicPost). */
   guardPost: (door: PublicDoor) => RequestHandler
+  /** Reads the pre-fill token a claim from a Step 2 link carries. */
+  prefillTokens: Pick<JourneyTokens, 'readPrefill'>
 }): Router {
   const router = Router({ caseSensitive: true })
   const services = {
@@ -49,6 +53,15 @@ export function claimRoutes({
     storage,
     checkContent: contentThreadChecker(templates),
     templateVersion: templates.version,
+    intakeOf: async ({ email, phoneNumber }: { email: string; phoneNumber: string }) => {
+      const found = await db
+        .selectFrom('form_submissions')
+        .select('id')
+        .where('email', '=', email)
+        .where('phone', '=', phoneNumber)
+        .executeTakeFirst()
+      return found ? Number(found.id) : undefined
+    },
   }
   router.post(
     '/api/forms/:slug/submissions',
@@ -64,7 +77,9 @@ export function claimRoutes({
       // a reader of a language the app is not offered in was shown the English form: it is signed in English
       const locale = languages.formLocale(slug, requestLocale(req))
       const config = findFormOrThrow(languages.forms(locale), slug)
-      const { rawData, agreementDate, signatureMethod, typedSignature } = readClaimFields(req.body)
+      const { rawData, agreementDate, signatureMethod, typedSignature, journeyToken } = readClaimFields(
+        req.body,
+      )
       const created = await createClaim(services, {
         config,
         locale,
@@ -75,6 +90,8 @@ export function claimRoutes({
         file: req.file,
         signer: signerOf(req),
         siteOrigin: linkOrigin(req),
+        // a forged, expired or other app's token ties nothing: the claim is matched by its contact instead
+        linkedIntakeId: prefillTokens.readPrefill(journeyToken, slug),
       })
       res.status(201).json({ id: created.id, createdAt: created.createdAt } satisfies CreatedClaim)
       // the claimant's e-mail copy was queued with the claim; the sender takes it when the server is quiet

@@ -32,6 +32,8 @@ export interface ClaimServices {
   checkContent: ContentChecker
   /** The agreement templates' version, stored in the signed record. */
   templateVersion: string
+  /** The main-form intake with this e-mail and phone (the stored writings), if there is one. */
+  intakeOf(contact: { email: string; phoneNumber: string }): Promise<number | undefined>
 }
 
 /** One Step 2 claim as it arrived. */
@@ -52,6 +54,8 @@ export interface ClaimRequest {
   signer: SignerInfo
   /** The e-mailed links' origin (linkOrigin): the e-mail copy's confirmation link points there. */
   siteOrigin: string
+  /** The intake a good pre-fill token named (the claimant came by its Step 2 link). */
+  linkedIntakeId?: number | undefined
 }
 
 /**
@@ -59,8 +63,19 @@ export interface ClaimRequest {
  * commit leaves a file without a row, which the next start-up removes.
  */
 export async function createClaim(
-  { claims, storage, checkContent, templateVersion }: ClaimServices,
-  { config, locale, t, rawData, agreementDate, signing: sentSigning, file, signer, siteOrigin }: ClaimRequest,
+  { claims, storage, checkContent, templateVersion, intakeOf }: ClaimServices,
+  {
+    config,
+    locale,
+    t,
+    rawData,
+    agreementDate,
+    signing: sentSigning,
+    file,
+    signer,
+    siteOrigin,
+    linkedIntakeId,
+  }: ClaimRequest,
 ): Promise<CreatedClaim> {
   // 1. the form takes claims, and the request reads as one
   assertFormTakesClaims(config)
@@ -107,6 +122,10 @@ export async function createClaim(
     throw duplicateError()
   }
 
+  // the claimant's intake: the one their link named, else the one with the same e-mail and phone
+  const intakeId =
+    linkedIntakeId ?? (await intakeOf({ email: claimant.email, phoneNumber: claimant.phoneNumber })) ?? null
+
   // 5. the screenshot is stored, then the claim, its signed record and its e-mail copy in one commit
   const key = await storage.save({
     app: config.slug,
@@ -115,7 +134,7 @@ export async function createClaim(
   })
   releaseScreenshot(content)
   const toCommit = claimToCommit(
-    { config, locale, claim, claimant, signing, signer },
+    { config, locale, claim, claimant, signing, signer, intakeId },
     {
       content,
       screenshot: { key, mime: content.image.mime },
@@ -188,6 +207,7 @@ function claimToCommit(
     claimant,
     signing,
     signer,
+    intakeId,
   }: {
     config: FormConfig
     locale: Locale
@@ -195,6 +215,7 @@ function claimToCommit(
     claimant: ClaimRecord['fields']
     signing: Signing
     signer: SignerInfo
+    intakeId: number | null
   },
   {
     content,
@@ -222,6 +243,7 @@ function claimToCommit(
       screenshot_type: screenshot.mime,
       screenshot_sha256: content.screenshotSha256,
       locale,
+      intake_id: intakeId,
     },
     record: {
       template: config.agreement.template,

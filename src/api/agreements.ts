@@ -1,3 +1,5 @@
+import type { Step2Link } from '../journey-config.ts'
+import type { ClaimantState } from '../review-config.ts'
 import type { SigningMethod } from '../signing.ts'
 
 /** POST /api/agreements/lookup (202): the same answer whether or not the details match. */
@@ -11,6 +13,23 @@ export interface OpenedAgreementLink {
   /** What /api/agreements/download takes, as "key", until downloadsUntil. */
   downloadKey: string
   downloadsUntil: string
+  /** Where each claim stands, and the apps still to do. */
+  status: ClaimantStatus
+}
+
+/** The claimant's claims as they should see them, and the apps chosen on the main form still without one. */
+export interface ClaimantStatus {
+  /** The main form's reference ("IN-000042"), when the claimant filled it in. */
+  reference?: string
+  claims: {
+    claimId: number
+    app: string
+    appName: string
+    state: ClaimantState
+    /** A claim needing the claimant's attention: its cure page, with a link of its own. */
+    cureUrl?: string
+  }[]
+  pending: Step2Link[]
 }
 
 export interface FoundAgreementBase {

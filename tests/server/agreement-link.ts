@@ -3,7 +3,7 @@ import path from 'node:path'
 import type { Express } from 'express'
 import request from 'supertest'
 import { expect } from 'vitest'
-import type { FoundAgreement } from '../../src/api/agreements.ts'
+import type { ClaimantStatus, FoundAgreement } from '../../src/api/agreements.ts'
 import type { TestContext } from './helpers.ts'
 
 export interface OutboxMail {
@@ -102,6 +102,8 @@ export async function waitForLinkMail({
 
 export interface OpenedLink {
   agreements: FoundAgreement[]
+  /** Where each claim stands, and the apps still to do. */
+  status: ClaimantStatus
   downloadKey: string
   /** The token the e-mail carried (already used). */
   token: string
@@ -132,7 +134,7 @@ export async function openAgreementsByLink(
   const token = linkTokenIn(mail.eml)!
   const opened = await request(app).post('/api/agreements/open').send({ token })
   expect(opened.status).toBe(200)
-  return { ...(opened.body as { agreements: FoundAgreement[]; downloadKey: string }), token }
+  return { ...(opened.body as Omit<OpenedLink, 'token'>), token }
 }
 
 /** The claimant's agreements as the opened link lists them (what the lookup itself answered before). */

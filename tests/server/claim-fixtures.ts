@@ -45,5 +45,6 @@ export function claimRow(phone: string, lastName = 'Okafor') {
     // no file is stored for a fixture row
     screenshot_sha256: '',
     locale: 'en',
+    intake_id: null,
   }
 }

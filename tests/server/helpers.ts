@@ -1,3 +1,5 @@
+import { createClaimantJourney, type ClaimantJourney } from '../../server/journey/claimant-journey.ts'
+import { loadJourneyConfig } from '../../server/journey/journey-config.ts'
 import crypto from 'node:crypto'
 import fs from 'node:fs'
 import os from 'node:os'
@@ -84,6 +86,8 @@ export interface TestContext {
   claimCures: ClaimCures
   /** The bulk moves' jobs; runDue() runs those queued to their end. */
   bulkMoves: BulkMoves
+  /** The e-mails after each intake and the reminders: never woken here, runDue(now) sends what is due. */
+  journey: ClaimantJourney
   close(): Promise<void>
 }
 
@@ -104,7 +108,10 @@ export async function createTestContext(
     proofOfWork = false,
     proofOfWorkTuning,
     requireTwoFactor,
+    remindersPerMinute = 1000,
   }: {
+    /** REMINDERS_PER_MINUTE; a thousand when left out. */
+    remindersPerMinute?: number
     formsDir?: string
     logger?: Logger
     clientDir?: string
@@ -183,9 +190,23 @@ export async function createTestContext(
     logger,
   })
   const bulkMoves = createBulkMoves({ db, reviews, evidenceKey, claimCures, logger })
+  const journey = createClaimantJourney({
+    db,
+    config: loadJourneyConfig(formsDir),
+    languages,
+    evidenceKey,
+    agreementPdfs,
+    deliver: mailDelivery({ smtpUrl: undefined, dataDir }),
+    from: 'Claims <claims@example.com>',
+    publicUrl,
+    perMinute: remindersPerMinute,
+    logger,
+  })
   const app = createApp({
     db,
     claimCures,
+    // an intake does not start the sender: a test sends what is due with runDue, at the time it chooses
+    journey: { ...journey, wake: () => undefined },
     bulkMoves,
     reviews,
     forms,
@@ -227,7 +248,9 @@ export async function createTestContext(
     agreementLinks,
     claimCures,
     bulkMoves,
+    journey,
     async close() {
+      await journey.stop()
       await bulkMoves.stop()
       await claimCures.stop()
       await agreementCopies.stop()

@@ -330,7 +330,15 @@ for (const dialect of DIALECTS) {
     describe('POST /api/intake', () => {
       it('stores a valid intake, normalised, and one case per chosen app', async () => {
         const res = await postIntake(ctx, makeIntakeData()).expect(201)
-        expect(res.body).toEqual({ id: expect.any(Number), createdAt: expect.any(String) })
+        expect(res.body).toEqual({
+          id: expect.any(Number),
+          createdAt: expect.any(String),
+          reference: `IN-${String(res.body.id).padStart(6, '0')}`,
+          steps: [
+            { app: 'earnin', appName: 'Earnin', path: expect.stringMatching(/^\/earnin#prefill=/) },
+            { app: 'chime', appName: 'Chime', path: expect.stringMatching(/^\/chime#prefill=/) },
+          ],
+        })
         const { id, createdAt } = res.body as { id: number; createdAt: string }
         expect(iso(createdAt)).toBe(createdAt)
 

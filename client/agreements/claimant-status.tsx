@@ -1,0 +1,64 @@
+import type { ClaimantStatus } from '../../src/api/agreements.ts'
+import type { ClaimantState } from '../../src/review-config.ts'
+import { Link } from '../routing/router.tsx'
+import { useText } from '../i18n/use-text.ts'
+
+/** What each state says to the claimant. */
+const STATE_TEXTS: Record<ClaimantState, { label: string; detail: string }> = {
+  received: { label: 'Received', detail: 'We have your claim and are reviewing it.' },
+  attention: { label: 'Needs your attention', detail: 'Your claim needs a correction before it can go on.' },
+  approved: { label: 'Approved', detail: 'Your claim was approved. We will write when it is filed.' },
+  filed: { label: 'Filed', detail: 'Your claim was filed in arbitration.' },
+  closed: { label: 'Closed', detail: 'This claim is closed. Write to us with any questions.' },
+}
+
+/** The claimant's claims as they should see them, and the apps they chose but have not filed yet. */
+export function ClaimantStatusPanel({ status }: { status: ClaimantStatus }) {
+  const t = useText()
+  if (status.claims.length === 0 && status.pending.length === 0) return null
+  return (
+    <section className="claimant-status" aria-labelledby="claimant-status-heading">
+      <h2 id="claimant-status-heading">{t('Where your claims stand')}</h2>
+      {status.reference ? (
+        <p className="reference">
+          {t('Your reference number is {reference}.', { reference: status.reference })}
+        </p>
+      ) : null}
+      {status.claims.length > 0 ? (
+        <ul className="status-list">
+          {status.claims.map((claim) => {
+            const text = STATE_TEXTS[claim.state]
+            return (
+              <li key={claim.claimId} className={`status-item status-${claim.state}`}>
+                <p className="status-line">
+                  <strong>{claim.appName}</strong> <span className="status-badge">{t(text.label)}</span>
+                </p>
+                <p className="status-detail">{t(text.detail)}</p>
+                {claim.cureUrl ? (
+                  <Link className="step2-button" to={claim.cureUrl}>
+                    {t('Fix your {app} claim', { app: claim.appName })}
+                  </Link>
+                ) : null}
+              </li>
+            )
+          })}
+        </ul>
+      ) : null}
+      {status.pending.length > 0 ? (
+        <div className="next-steps">
+          <h3>{t('Not filed yet')}</h3>
+          <p>{t('You told us you used these apps. Each needs a short claim of its own.')}</p>
+          <ul className="step2-links">
+            {status.pending.map((step) => (
+              <li key={step.app}>
+                <Link className="step2-button" to={step.path}>
+                  {t('File your {app} claim', { app: step.appName })}
+                </Link>
+              </li>
+            ))}
+          </ul>
+        </div>
+      ) : null}
+    </section>
+  )
+}

@@ -1,0 +1,88 @@
+import crypto from 'node:crypto'
+import type { Kysely } from 'kysely'
+import type { ClaimantStatus } from '../../src/api/agreements.ts'
+import { CURE_PAGE_PATH } from '../../src/api/cure.ts'
+import type { FormConfig } from '../../src/form-config.ts'
+import { intakeReference } from '../../src/journey-config.ts'
+import type { Reviews } from '../../src/review-config.ts'
+import { DEFAULT_LOCALE, type Locale } from '../../src/translate.ts'
+import type { OwnAgreements } from '../agreements/own-agreements.ts'
+import { tokenHash } from '../confirmations/confirmation-links.ts'
+import type { Database } from '../db/database.ts'
+import type { ClaimantJourney } from './claimant-journey.ts'
+
+/**
+ * Where the claimant stands, for the page their one-time link opens: each Step 2 claim's state as
+ * review.json's "claimant" says it (a claim needing a correction with a new link to its cure page), and
+ * each app chosen on the main form still without a claim, with its Step 2 link. Nothing of the review's
+ * own (status, reason code, note) leaves here.
+ */
+export async function claimantStatus({
+  db,
+  own,
+  reviews,
+  forms,
+  journey,
+  locale,
+  now = Date.now(),
+}: {
+  db: Kysely<Database>
+  own: OwnAgreements
+  reviews: Reviews
+  /** The apps' configs in the reader's language. */
+  forms: Map<string, FormConfig>
+  journey: Pick<ClaimantJourney, 'pendingSteps'>
+  locale: Locale
+  now?: number
+}): Promise<ClaimantStatus> {
+  const ids = own.claims.map((claim) => claim.claimId)
+  const rows =
+    ids.length === 0
+      ? []
+      : await db
+          .selectFrom('claims')
+          .leftJoin('claim_cures', (join) =>
+            join.onRef('claim_cures.claim_id', '=', 'claims.id').on('claim_cures.ended_at', 'is', null),
+          )
+          .select(['claims.id', 'claims.app', 'claims.review_status', 'claim_cures.id as cure_id'])
+          .where('claims.id', 'in', ids)
+          .orderBy('claims.id')
+          .execute()
+  const lang = locale === DEFAULT_LOCALE ? '' : `?lang=${locale}`
+  const claims = await Promise.all(
+    rows.map(async (row) => {
+      const state = reviews(row.app).statuses[row.review_status]?.claimant ?? 'received'
+      const cureUrl =
+        state === 'attention' && row.cure_id !== null
+          ? `${CURE_PAGE_PATH}${lang}#token=${await issueCureLink(db, Number(row.cure_id), now)}`
+          : undefined
+      return {
+        claimId: Number(row.id),
+        app: row.app,
+        appName: forms.get(row.app)?.displayName ?? row.app,
+        state,
+        ...(cureUrl ? { cureUrl } : {}),
+      }
+    }),
+  )
+  const intakes = [...own.intakes].sort((a, b) => a.intakeId - b.intakeId)
+  const pending = (
+    await Promise.all(intakes.map((intake) => journey.pendingSteps(intake.intakeId, now)))
+  ).flat()
+  const first = intakes[0]
+  return {
+    ...(first ? { reference: intakeReference(first.intakeId) } : {}),
+    claims,
+    pending,
+  }
+}
+
+/** A cure link of its own for the status page, stored hashed as the notices' are. */
+async function issueCureLink(db: Kysely<Database>, cureId: number, now: number): Promise<string> {
+  const token = crypto.randomBytes(32).toString('base64url')
+  await db
+    .insertInto('claim_cure_links')
+    .values({ token_hash: tokenHash(token), cure_id: cureId, issued_at: now, opened_at: null })
+    .execute()
+  return token
+}

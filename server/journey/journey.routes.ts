@@ -1,0 +1,72 @@
+import express, { Router, type RequestHandler } from 'express'
+import type { Kysely } from 'kysely'
+import type { JourneyPrefill, Unsubscribed } from '../../src/api/journey.ts'
+import { UNSUBSCRIBED_MESSAGE } from '../../src/api/journey.ts'
+import type { Database } from '../db/database.ts'
+import type { Languages } from '../i18n/languages.ts'
+import { requestLocale } from '../i18n/request-locale.ts'
+import type { PublicDoor } from '../public-doors.ts'
+import type { ClaimantJourney } from './claimant-journey.ts'
+
+/**
+ * The claimant's journey in the open: a Step 2 link's pre-fill, and unsubscribing from reminders (the
+ * page's button, and the mail program's one-click POST of RFC 8058, which sends no Origin and a
+ * form-encoded body).
+ */
+export function journeyRoutes({
+  db,
+  journey,
+  languages,
+  guardPost,
+}: {
+  db: Kysely<Database>
+  journey: Pick<ClaimantJourney, 'tokens' | 'unsubscribe'>
+  languages: Languages
+  guardPost: (door: PublicDoor) => RequestHandler
+}): Router {
+  const router = Router({ caseSensitive: true })
+  const json = express.json({ limit: '2kb' })
+
+  // a forged, expired or other app's token pre-fills nothing and says nothing: the form opens empty
+  router.post('/api/journey/prefill', guardPost('prefill'), json, async (req, res) => {
+    const { token, app } = (req.body ?? {}) as { token?: unknown; app?: unknown }
+    const intakeId = typeof app === 'string' ? journey.tokens.readPrefill(token, app) : undefined
+    const intake =
+      intakeId === undefined
+        ? undefined
+        : await db
+            .selectFrom('form_submissions')
+            .select(['first_name', 'last_name', 'email', 'phone'])
+            .where('id', '=', intakeId)
+            .executeTakeFirst()
+    res
+      .set('Cache-Control', 'no-store')
+      .json(
+        (intake
+          ? {
+              firstName: intake.first_name,
+              lastName: intake.last_name,
+              email: intake.email,
+              phone: intake.phone,
+            }
+          : {}) satisfies JourneyPrefill,
+      )
+  })
+
+  // the same answer for a good, an unknown and an already used token: it tells nobody whose it was
+  router.post(
+    '/api/journey/unsubscribe',
+    guardPost('unsubscribe'),
+    json,
+    express.urlencoded({ extended: false, limit: '2kb' }),
+    async (req, res) => {
+      const body = (req.body ?? {}) as { token?: unknown }
+      const oneClick = req.query.token !== undefined
+      await journey.unsubscribe(oneClick ? req.query.token : body.token, oneClick ? 'one-click' : 'link')
+      res
+        .set('Cache-Control', 'no-store')
+        .json({ message: languages.t(requestLocale(req))(UNSUBSCRIBED_MESSAGE) } satisfies Unsubscribed)
+    },
+  )
+  return router
+}
