@@ -41,6 +41,15 @@ export function ClaimReviewPanel({
           <p>
             Status: <strong>{review.data.statusLabels[review.data.status] ?? review.data.status}</strong>
           </p>
+          <p>
+            Main form:{' '}
+            {review.data.intake ? (
+              // the intake's details are the admins'; others see the reference the claimant quotes
+              <a href={`/staff/intake/${review.data.intake.id}`}>{review.data.intake.reference}</a>
+            ) : (
+              'none filed with this e-mail and phone'
+            )}
+          </p>
           {review.data.moves.length > 0 ? (
             <MoveForm
               key={`${claimId}:${review.data.version}`}

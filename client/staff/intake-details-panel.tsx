@@ -89,7 +89,7 @@ export function IntakeDetailsPanel({
               <tr key={found.app} data-app={found.app}>
                 <td>{found.appName}</td>
                 <td>{found.caseId ?? '—'}</td>
-                <td>{found.claim ? 'Submitted' : 'Not started'}</td>
+                <td>{found.claim ? 'Step 2 done' : 'Step 2 not started'}</td>
                 <td>
                   {found.claim ? (
                     <Link to={claimHref({ app: found.app, id: found.claim.id })}>Claim {found.claim.id}</Link>
@@ -103,8 +103,30 @@ export function IntakeDetailsPanel({
           </tbody>
         </table>
       </div>
+
+      <h3>E-mails to the claimant</h3>
+      <p>{journeyLine(intake.journey)}</p>
+      {intake.unsubscribed ? (
+        <p>
+          Unsubscribed from reminders on {formatDateTime(intake.unsubscribed.at)} (
+          {intake.unsubscribed.source === 'one-click' ? "the mail program's button" : "the e-mail's link"}).
+        </p>
+      ) : null}
     </section>
   )
+}
+
+/** What the claimant was e-mailed after the intake, in one sentence. */
+function journeyLine(journey: IntakeSubmissionDetails['journey']): string {
+  if (journey === null) return 'None: this intake came before the e-mails after the main form.'
+  const reminders = journey.mailsSent - 1
+  const sent =
+    journey.mailsSent === 0
+      ? 'Nothing sent yet'
+      : `The copy with the Step 2 links${reminders > 0 ? ` and ${reminders} reminder${reminders > 1 ? 's' : ''}` : ''}`
+  const last = journey.lastMailAt ? `, the last on ${formatDateTime(journey.lastMailAt)}` : ''
+  const next = journey.nextDueAt ? `Next reminder: ${formatDateTime(journey.nextDueAt)}.` : 'No reminder due.'
+  return `${sent}${last}. ${next}`
 }
 
 /** The details panel when the intake could not be loaded: what went wrong and what to do. */

@@ -39,18 +39,16 @@ export function journeyRoutes({
             .select(['first_name', 'last_name', 'email', 'phone'])
             .where('id', '=', intakeId)
             .executeTakeFirst()
-    res
-      .set('Cache-Control', 'no-store')
-      .json(
-        (intake
-          ? {
-              firstName: intake.first_name,
-              lastName: intake.last_name,
-              email: intake.email,
-              phone: intake.phone,
-            }
-          : {}) satisfies JourneyPrefill,
-      )
+    res.set('Cache-Control', 'no-store').json(
+      (intake
+        ? {
+            firstName: intake.first_name,
+            lastName: intake.last_name,
+            email: intake.email,
+            phone: intake.phone,
+          }
+        : {}) satisfies JourneyPrefill,
+    )
   })
 
   // the same answer for a good, an unknown and an already used token: it tells nobody whose it was

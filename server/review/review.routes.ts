@@ -1,3 +1,4 @@
+import { intakeReference } from '../../src/journey-config.ts'
 import express, { Router } from 'express'
 import type { Kysely } from 'kysely'
 import type { ClaimReview } from '../../src/api/review.ts'
@@ -45,7 +46,7 @@ export function reviewRoutes({
     const account = staffAccountOf(res)
     const claim = await db
       .selectFrom('claims')
-      .select(['app', 'review_status', 'review_version'])
+      .select(['app', 'review_status', 'review_version', 'intake_id'])
       .where('id', '=', claimId)
       .executeTakeFirst()
     if (!claim) throw claimNotFound(req.params.id)
@@ -130,6 +131,10 @@ export function reviewRoutes({
             endedAt: cure.ended_at === null ? null : isoMs(cure.ended_at),
           }
         : null,
+      intake:
+        claim.intake_id === null
+          ? null
+          : { id: Number(claim.intake_id), reference: intakeReference(Number(claim.intake_id)) },
       duplicateMove:
         duplicateTo !== undefined && mayDecide
           ? {

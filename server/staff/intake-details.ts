@@ -60,7 +60,7 @@ export function intakeDetails({
   intake: IntakeConfig
   reviews: Reviews
   label: (app: string) => string
-}): IntakeSubmissionDetails {
+}): Omit<IntakeSubmissionDetails, 'journey' | 'unsubscribed'> {
   const answers: Record<string, string> = {
     cashAdvanceApps: listedApps(row).map(label).join(', '),
     feesIncurred: (JSON.parse(row.fees_incurred) as string[]).join(', '),

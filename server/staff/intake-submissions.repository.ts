@@ -137,18 +137,17 @@ export function findIntakeById(db: Kysely<Database>, id: number) {
 }
 
 /**
- * The intake's case per app, each with the claimant's Step 2 claim of that app and its review status.
- * An intake and a claim share no key: a claim is the intake's when it has the case's app and phone, as
- * the Step 2 form's one-claim-per-phone rule makes it (claims_app_phone_unique serves the join), the
- * same match as the app submissions view's Step 2 Status.
+ * The intake's case per app, each with the claimant's Step 2 claim of that app and its review status:
+ * the claim tied to the intake (claims.intake_id, by its Step 2 link or the same e-mail and phone;
+ * claims_by_intake serves the join), the same match as the app submissions view's Step 2 Status.
  */
 export function findIntakeCases(db: Kysely<Database>, intakeId: number) {
   return db
     .selectFrom('intake_cases')
     .leftJoin('claims', (join) =>
       join
-        .onRef('claims.app', '=', 'intake_cases.app')
-        .onRef('claims.phone_number', '=', 'intake_cases.phone'),
+        .onRef('claims.intake_id', '=', 'intake_cases.original_submission_id')
+        .onRef('claims.app', '=', 'intake_cases.app'),
     )
     .select([
       'intake_cases.id as case_id',
@@ -161,19 +160,23 @@ export function findIntakeCases(db: Kysely<Database>, intakeId: number) {
 }
 
 /**
- * Every intake case with its intake and whether the app's Step 2 claim exists (same phone), newest
- * first, in keyset pages so memory stays flat.
+ * Every intake case with its intake and whether the app's Step 2 claim exists (tied to the intake),
+ * newest first, in keyset pages so memory stays flat.
  */
 export function findIntakeCaseExportPages(db: Kysely<Database>) {
   return keysetPages((beforeId) =>
     db
       .selectFrom('intake_cases')
       .innerJoin('form_submissions', 'form_submissions.id', 'intake_cases.original_submission_id')
-      .leftJoin('claims', (join) =>
-        join
-          .onRef('claims.app', '=', 'intake_cases.app')
-          .onRef('claims.phone_number', '=', 'intake_cases.phone'),
-      )
+      .select((eb) => [
+        // the first claim, should the claimant have filed two for the app through two links
+        eb
+          .selectFrom('claims')
+          .select((inner) => inner.fn.min('claims.id').as('id'))
+          .whereRef('claims.intake_id', '=', 'intake_cases.original_submission_id')
+          .whereRef('claims.app', '=', 'intake_cases.app')
+          .as('claim_id'),
+      ])
       .select([
         'intake_cases.id as id',
         'intake_cases.app as app',
@@ -183,7 +186,6 @@ export function findIntakeCaseExportPages(db: Kysely<Database>) {
         'intake_cases.phone as phone',
         'intake_cases.created_at as created_at',
         'form_submissions.cash_advance_apps as cash_advance_apps',
-        'claims.id as claim_id',
       ])
       .where('intake_cases.id', '<', beforeId)
       .orderBy('intake_cases.id', 'desc')

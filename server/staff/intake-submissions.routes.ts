@@ -1,3 +1,4 @@
+import type { IntakeSubmissionDetails } from '../../src/api/staff.ts'
 import { Router } from 'express'
 import type { Kysely } from 'kysely'
 import type { FormConfig } from '../../src/form-config.ts'
@@ -101,9 +102,32 @@ export function intakeSubmissionRoutes({
     const row = await findIntakeById(db, id)
     if (!row) throw new AppError('NOT_FOUND', { status: 404, message: `no intake "${id}"` })
     const cases = await findIntakeCases(db, id)
+    const journey = await db
+      .selectFrom('claimant_journeys')
+      .select(['mails_sent', 'last_mail_at', 'next_due_at'])
+      .where('intake_id', '=', id)
+      .executeTakeFirst()
+    const unsubscribed = await db
+      .selectFrom('email_suppressions')
+      .select(['created_at', 'source'])
+      .where('email', '=', row.email)
+      .executeTakeFirst()
     // nothing is shown unless the view is on record; the entry names the intake by its id only
     await audit({ ...actorOf(req, res), action: 'intake_view', detail: `intake ${id}` })
-    res.set('Cache-Control', 'private, no-store').json(intakeDetails({ row, cases, intake, reviews, label }))
+    const at = (ms: number | null) => (ms === null ? null : new Date(Number(ms)).toISOString())
+    res.set('Cache-Control', 'private, no-store').json({
+      ...intakeDetails({ row, cases, intake, reviews, label }),
+      journey: journey
+        ? {
+            mailsSent: Number(journey.mails_sent),
+            lastMailAt: at(journey.last_mail_at),
+            nextDueAt: at(journey.next_due_at),
+          }
+        : null,
+      unsubscribed: unsubscribed
+        ? { at: new Date(Number(unsubscribed.created_at)).toISOString(), source: unsubscribed.source }
+        : null,
+    } satisfies IntakeSubmissionDetails)
   })
   return router
 }

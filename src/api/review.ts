@@ -37,6 +37,8 @@ export interface ClaimReview {
   mayDecide: boolean
   /** The claims this one was decided not to be a duplicate of. */
   notDuplicateOf: { other: number; at: string; actor: string }[]
+  /** The claimant's main-form intake ("IN-000042"), null when they filed none; admins open it by its id. */
+  intake: { id: number; reference: string } | null
 }
 
 /** What a claimant sent to cure the claim (server/review/cure-claim.ts), newest last. */

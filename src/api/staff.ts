@@ -148,6 +148,19 @@ export interface IntakeSubmissionDetails extends IntakeSubmission {
   typedSignature: string | null
   /** One per app the claimant listed, in their order. */
   cases: IntakeCase[]
+  /** What the claimant was e-mailed after the intake; null for an intake from before the e-mails. */
+  journey: IntakeJourney | null
+  /** When the claimant's address asked for no more reminders, and how; null while it did not. */
+  unsubscribed: { at: string; source: string } | null
+}
+
+/** The e-mails after an intake: the copy with the Step 2 links, then the reminders. */
+export interface IntakeJourney {
+  /** The copy counts one; each reminder one more. */
+  mailsSent: number
+  lastMailAt: string | null
+  /** The next reminder's time; null when none is due (every claim in, the last sent, or unsubscribed). */
+  nextDueAt: string | null
 }
 
 /** One app a claimant listed on the main form: its case and how far its Step 2 claim has come. */

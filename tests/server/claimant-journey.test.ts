@@ -13,6 +13,7 @@ import {
   createTestContext,
   DIALECTS,
   FORMS_DIR,
+  loginStaff,
   makeClaimData,
   makePng,
   type TestContext,
@@ -142,6 +143,43 @@ for (const dialect of DIALECTS) {
       const sameContact = await fileClaim('moneylion', { email: intake.email, phoneNumber: intake.phone })
       expect(await intakeOfClaim(Number(sameContact.body.id))).toBe(intake.id)
       expect((await ctx.journey.pendingSteps(intake.id)).map((step) => step.app)).toEqual(['chime'])
+    })
+
+    it("shows staff each case's Step 2 claim by the tie, the e-mails sent, and the claim's main form", async () => {
+      const intake = await fileIntake(['earnin', 'chime'])
+      // the claimant changed their phone on the form: the link still ties the claim
+      const earnin = await fileClaim(
+        'earnin',
+        { email: intake.email, phoneNumber: '(212) 555-0199' },
+        intake.token('earnin'),
+      )
+      await ctx.journey.runDue(Date.parse(intake.createdAt))
+      const site = 'journey.test'
+      const cookie = await loginStaff(ctx.app, { site })
+      const details = await request(ctx.app)
+        .get(`/api/staff/intake-submissions/${intake.id}`)
+        .set({ Host: site, Cookie: cookie })
+        .expect(200)
+      expect(
+        details.body.cases.map((found: { app: string; claim: { id: number } | null }) => [
+          found.app,
+          found.claim?.id ?? null,
+        ]),
+      ).toEqual([
+        ['earnin', earnin.body.id],
+        ['chime', null],
+      ])
+      expect(details.body.journey).toEqual({
+        mailsSent: 1,
+        lastMailAt: intake.createdAt,
+        nextDueAt: new Date(Date.parse(intake.createdAt) + 2 * DAY).toISOString(),
+      })
+      expect(details.body.unsubscribed).toBeNull()
+      const review = await request(ctx.app)
+        .get(`/api/staff/claims/${earnin.body.id}/review`)
+        .set({ Host: site, Cookie: cookie })
+        .expect(200)
+      expect(review.body.intake).toEqual({ id: intake.id, reference: intake.reference })
     })
 
     it('ties the claims filed before the intake by the same e-mail and phone', async () => {

@@ -90,7 +90,8 @@ for (const dialect of DIALECTS) {
           phone: '3125550142',
         }),
       )
-      // Leilani's earnin Step 2 (same app, same phone), made deficient; a chime claim from another phone
+      // Leilani's earnin Step 2 (tied to her intake, as the claim path ties the same e-mail and phone),
+      // made deficient; a chime claim from another phone
       claimId = (
         await insertClaim(ctx.db, {
           app: 'earnin',
@@ -104,6 +105,7 @@ for (const dialect of DIALECTS) {
           screenshot_key: 'earnin-screenshots/missing.png',
           screenshot_type: 'image/png',
           review_status: 'deficient',
+          intake_id: leilani,
         })
       ).id
       await insertClaim(ctx.db, {
@@ -232,6 +234,7 @@ for (const dialect of DIALECTS) {
           membership_months: 3,
           screenshot_key: 'moneylion-screenshots/missing.png',
           screenshot_type: 'image/png',
+          intake_id: sam,
         })
         const res = await get(`/api/staff/intake-submissions/${sam}`).expect(200)
         expect(res.body.cases).toEqual([

@@ -92,14 +92,14 @@ describe("the main page's admin mode", () => {
     expect((await earnin.innerText()).split('\t').map((cell) => cell.trim())).toEqual([
       'Earnin',
       expect.stringMatching(/^\d+$/),
-      'Submitted',
+      'Step 2 done',
       `Claim ${claimId}`,
       'Received',
     ])
     expect(await earnin.getByRole('link', { name: `Claim ${claimId}` }).getAttribute('href')).toBe(
       `/earnin-admin/claims/${claimId}`,
     )
-    expect(await cases.getByRole('row').filter({ hasText: 'Chime' }).innerText()).toContain('Not started')
+    expect(await cases.getByRole('row').filter({ hasText: 'Chime' }).innerText()).toContain('Step 2 not started')
     await keepScreenshot(page, 'main-admin-details-1280')
     await details.getByRole('button', { name: 'Close' }).click()
     await page.waitForURL(`${baseUrl()}/?key=anything`)
