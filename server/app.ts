@@ -227,7 +227,16 @@ export function createApp({
   app.use(uiTextRoutes({ languages }))
   app.use(proofOfWorkRoutes(proofOfWork))
   app.use(
-    intakeRoutes({ db, templates, languages, validators, evidenceKey, guardPost, journey: claimantJourney }),
+    intakeRoutes({
+      db,
+      templates,
+      languages,
+      validators,
+      evidenceKey,
+      guardPost,
+      journey: claimantJourney,
+      agreementLinks,
+    }),
   )
   app.use(journeyRoutes({ db, journey: claimantJourney, languages, guardPost }))
   app.use(formRoutes({ forms, languages, validators }))

@@ -2,6 +2,7 @@ import type { ClaimantStatus } from '../../src/api/agreements.ts'
 import type { ClaimantState } from '../../src/review-config.ts'
 import { Link } from '../routing/router.tsx'
 import { useText } from '../i18n/use-text.ts'
+import { ReferenceLine } from '../ui/reference-line.tsx'
 
 /** What each state says to the claimant. */
 const STATE_TEXTS: Record<ClaimantState, { label: string; detail: string }> = {
@@ -15,15 +16,11 @@ const STATE_TEXTS: Record<ClaimantState, { label: string; detail: string }> = {
 /** The claimant's claims as they should see them, and the apps they chose but have not filed yet. */
 export function ClaimantStatusPanel({ status }: { status: ClaimantStatus }) {
   const t = useText()
-  if (status.claims.length === 0 && status.pending.length === 0) return null
+  if (status.claims.length === 0 && status.pending.length === 0 && status.others.length === 0) return null
   return (
     <section className="claimant-status" aria-labelledby="claimant-status-heading">
       <h2 id="claimant-status-heading">{t('Where your claims stand')}</h2>
-      {status.reference ? (
-        <p className="reference">
-          {t('Your reference number is {reference}.', { reference: status.reference })}
-        </p>
-      ) : null}
+      {status.reference ? <ReferenceLine reference={status.reference} /> : null}
       {status.claims.length > 0 ? (
         <ul className="status-list">
           {status.claims.map((claim) => {
@@ -54,6 +51,19 @@ export function ClaimantStatusPanel({ status }: { status: ClaimantStatus }) {
                 <Link className="step2-button" to={step.path}>
                   {t('File your {app} claim', { app: step.appName })}
                 </Link>
+              </li>
+            ))}
+          </ul>
+        </div>
+      ) : null}
+      {status.others.length > 0 ? (
+        <div className="other-apps">
+          <h3>{t('Used another app?')}</h3>
+          <p>{t('You can add a claim for any of these apps too:')}</p>
+          <ul>
+            {status.others.map((step) => (
+              <li key={step.app}>
+                <Link to={step.path}>{t('File your {app} claim', { app: step.appName })}</Link>
               </li>
             ))}
           </ul>

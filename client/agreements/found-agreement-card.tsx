@@ -97,22 +97,23 @@ export function FoundAgreementCard({
           )}
         </p>
       )}
+      {/* the PDF first: it opens on any phone; the HTML is the record exactly as the page showed it */}
       <div className="download-actions">
         <button
           type="button"
           className="submit"
-          onClick={() => void download('html')}
-          disabled={busy !== undefined}
-        >
-          {busy === 'html' ? t('Downloading...') : t('Download Agreement')}
-        </button>
-        <button
-          type="button"
-          className="secondary"
           onClick={() => void download('pdf')}
           disabled={busy !== undefined}
         >
           {busy === 'pdf' ? t('Downloading...') : t('Download PDF')}
+        </button>
+        <button
+          type="button"
+          className="secondary"
+          onClick={() => void download('html')}
+          disabled={busy !== undefined}
+        >
+          {busy === 'html' ? t('Downloading...') : t('Download Agreement')}
         </button>
       </div>
       <p className="hint">

@@ -5,6 +5,7 @@ import { useText } from '../i18n/use-text.ts'
 import { useIntakeConfig } from '../intake/use-intake-config.ts'
 import { pushTrackingEventsOnce } from '../tracking.ts'
 import { Confirmation } from '../ui/confirmation.tsx'
+import { ReferenceLine } from '../ui/reference-line.tsx'
 
 /** What the intake form hands this page: the intake just sent (kept by the tab's history, so a reload keeps it). */
 interface SentIntake {
@@ -33,11 +34,13 @@ export function ThankYouRoute() {
       pushTrackingEventsOnce(`intake:${intakeId}`, config.tracking.thankYou, { form: 'intake' })
   }, [config, intakeId])
 
-  if (!hasIntake) return <Confirmation line={t('Thank you. We will be in touch with next steps.')} />
   return (
-    <Confirmation line={t('Thank you. We e-mailed you a copy of your signed agreement.')}>
+    <Confirmation line={t('Thank you. We will be in touch with next steps.')}>
       {reference ? (
-        <p className="reference">{t('Your reference number is {reference}.', { reference })}</p>
+        <>
+          <ReferenceLine reference={reference} />
+          <p>{t('We e-mailed you a copy of your signed agreement.')}</p>
+        </>
       ) : null}
       {steps.length > 0 ? (
         <div className="next-steps">

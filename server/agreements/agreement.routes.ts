@@ -71,7 +71,7 @@ export function agreementRoutes({
   /** The Origin check and the limits every public POST passes first (guardPublicPost). */
   guardPost: (door: PublicDoor) => RequestHandler
   /** The Step 2 links of the apps still to do, on the claimant's status. */
-  journey: Pick<ClaimantJourney, 'pendingSteps'>
+  journey: Pick<ClaimantJourney, 'pendingSteps' | 'step2Links'>
   reviews: Reviews
 }): Router {
   const router = Router({ caseSensitive: true })

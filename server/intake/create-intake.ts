@@ -26,6 +26,8 @@ import { FIRM_SETTINGS } from '../../src/firm-settings.ts'
 export const INTAKE_SIGNATURE_MESSAGE = 'Signature is required'
 export const DUPLICATE_INTAKE_MESSAGE =
   'A submission with this email and phone number already exists. Numerous submissions will not increase your chances of a payout.'
+/** The same, with the returning claimant's way to their claims, and to an app they missed. */
+export const DUPLICATE_INTAKE_LINK_MESSAGE = `${DUPLICATE_INTAKE_MESSAGE} We e-mailed you a link to your claims, where you can add an app you missed.`
 
 /**
  * Checks the main intake with the form's own schema, then stores it with one case per chosen app in

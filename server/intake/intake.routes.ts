@@ -9,7 +9,9 @@ import type { AgreementTemplates } from '../agreements/agreement-templates.ts'
 import type { Languages } from '../i18n/languages.ts'
 import { signerOf } from '../agreements/signer.ts'
 import { requestLocale } from '../i18n/request-locale.ts'
-import { createIntake } from './create-intake.ts'
+import { createIntake, DUPLICATE_INTAKE_LINK_MESSAGE } from './create-intake.ts'
+import type { AgreementLinks } from '../agreements/agreement-links.ts'
+import { storedPhoneCandidates } from '../../src/phone.ts'
 import { intakeContentThreadChecker } from '../submissions/claim-content.ts'
 import type { CreatedIntake } from '../../src/api/claims.ts'
 import type { PublicDoor } from '../public-doors.ts'
@@ -26,6 +28,7 @@ export function intakeRoutes({
   evidenceKey,
   guardPost,
   journey,
+  agreementLinks,
 }: {
   db: Kysely<Database>
   templates: AgreementTemplates
@@ -36,6 +39,8 @@ export function intakeRoutes({
   guardPost: (door: PublicDoor) => RequestHandler
   /** The claimant's Step 2 links, and the e-mails that follow the intake. */
   journey: Pick<ClaimantJourney, 'step2Links' | 'wake'>
+  /** E-mails a returning claimant the link to their claims. */
+  agreementLinks: Pick<AgreementLinks, 'request'>
 }): Router {
   const router = Router({ caseSensitive: true })
   const checkContent = intakeContentThreadChecker(templates)
@@ -68,6 +73,17 @@ export function intakeRoutes({
         agreementDate: req.query.agreementDate,
         signer: signerOf(req),
         linkOrigin: linkOrigin(req),
+      }).catch((error: unknown) => {
+        if (!(error instanceof AppError) || error.code !== 'DUPLICATE_SUBMISSION') throw error
+        // a returning claimant: the one-time link to their claims goes to the stored address (the same
+        // as the lookup's, limited the same way), where they see where they stand and add an app
+        const { email, phone } = req.body as { email: string; phone: string }
+        agreementLinks.request({
+          contact: { email: email.trim().toLowerCase(), phoneNumbers: storedPhoneCandidates(phone) },
+          origin: linkOrigin(req),
+          locale,
+        })
+        throw new AppError('DUPLICATE_SUBMISSION', { status: 409, message: DUPLICATE_INTAKE_LINK_MESSAGE })
       })
       res.status(201).json({
         id: created.id,

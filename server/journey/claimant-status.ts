@@ -31,7 +31,7 @@ export async function claimantStatus({
   reviews: Reviews
   /** The apps' configs in the reader's language. */
   forms: Map<string, FormConfig>
-  journey: Pick<ClaimantJourney, 'pendingSteps'>
+  journey: Pick<ClaimantJourney, 'pendingSteps' | 'step2Links'>
   locale: Locale
   now?: number
 }): Promise<ClaimantStatus> {
@@ -70,10 +70,21 @@ export async function claimantStatus({
     await Promise.all(intakes.map((intake) => journey.pendingSteps(intake.intakeId, now)))
   ).flat()
   const first = intakes[0]
+  // an app missed on the main form can still be added, tied to the same intake
+  const done = new Set([...own.intakes.flatMap((intake) => intake.apps), ...rows.map((row) => row.app)])
+  const others = first
+    ? journey.step2Links({
+        intakeId: first.intakeId,
+        apps: [...forms.keys()].filter((app) => !done.has(app)),
+        locale,
+        now,
+      })
+    : []
   return {
     ...(first ? { reference: intakeReference(first.intakeId) } : {}),
     claims,
     pending,
+    others,
   }
 }
 

@@ -30,6 +30,8 @@ export interface ClaimantStatus {
     cureUrl?: string
   }[]
   pending: Step2Link[]
+  /** The other apps taking claims, for an app the claimant did not choose on the main form. */
+  others: Step2Link[]
 }
 
 export interface FoundAgreementBase {

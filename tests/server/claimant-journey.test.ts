@@ -347,6 +347,11 @@ for (const dialect of DIALECTS) {
       expect(cure.status).toBe(200)
       expect(status.pending.map(({ app, appName }) => [app, appName])).toEqual([['moneylion', 'MoneyLion']])
       expect(status.pending[0]!.path).toMatch(/^\/moneylion#prefill=p\./)
+      // an app missed on the main form can still be added; a closed one is not offered
+      const others = status.others.map((step) => step.app)
+      expect(others).toContain('brigit')
+      expect(others).not.toContain('klover')
+      expect(others.filter((app) => ['earnin', 'chime', 'moneylion'].includes(app))).toEqual([])
     })
 
     it('sends each reminder once from two senders sharing the database, at most the set number a minute', async () => {

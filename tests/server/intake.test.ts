@@ -1,3 +1,4 @@
+import { linkMailsTo } from './agreement-link.ts'
 import crypto from 'node:crypto'
 import fs from 'node:fs'
 import os from 'node:os'
@@ -23,7 +24,7 @@ import {
 const SITE = 'intake.test'
 const SAME_SITE = { Host: SITE, Origin: `http://${SITE}` }
 const DUPLICATE_MESSAGE =
-  'A submission with this email and phone number already exists. Numerous submissions will not increase your chances of a payout.'
+  'A submission with this email and phone number already exists. Numerous submissions will not increase your chances of a payout. We e-mailed you a link to your claims, where you can add an app you missed.'
 const CSV_HEADER = 'Name,Email,Phone,Apps Used,Date (America/Los_Angeles),App,Step 2 Status'
 const INTAKE_FILE = path.join(FORMS_DIR, 'intake.json')
 const SIGNATURE = pngDataUrl()
@@ -587,6 +588,9 @@ for (const dialect of DIALECTS) {
         expect(res.status).toBe(409)
         expect(res.body.error).toEqual({ code: 'DUPLICATE_SUBMISSION', message: DUPLICATE_MESSAGE })
         expect(await counts(ctx)).toEqual({ intakes: 1, cases: 2 })
+        // the returning claimant's link to their claims, to the address as stored
+        await ctx.agreementLinks.settled()
+        expect(linkMailsTo(ctx.dataDir, 'jane.doe@example.com')).toHaveLength(1)
       })
 
       it('accepts the same e-mail with another phone, and the same phone with another e-mail', async () => {
@@ -837,12 +841,12 @@ for (const dialect of DIALECTS) {
           await ctx.db
             .insertInto('claims')
             .values([
-              // Jane's earnin Step 2: same app, same phone → submitted
-              { ...claim, app: 'earnin', phone_number: '(808) 555-0100' },
-              // a chime Step 2 from another phone: Jane's chime stays not submitted
+              // Jane's earnin Step 2, tied to her intake (as the claim path ties it) → submitted
+              { ...claim, app: 'earnin', phone_number: '(808) 555-0100', intake_id: jane.body.id },
+              // another claimant's chime Step 2: Jane's chime stays not submitted
               { ...claim, app: 'chime', phone_number: '(808) 555-0199' },
-              // Jane's phone on an app she did not choose on the main form: no line of its own
-              { ...claim, app: 'brigit', phone_number: '(808) 555-0100' },
+              // Jane's claim on an app she did not choose on the main form: no line of its own
+              { ...claim, app: 'brigit', phone_number: '(808) 555-0100', intake_id: jane.body.id },
             ])
             .execute()
 

@@ -21,7 +21,7 @@ const SITE = { Host: 'claims.test', Origin: 'http://claims.test' }
 const DUPLICATE_CLAIM =
   'A submission with this phone number already exists. Multiple submissions will not increase your chances of compensation.'
 const DUPLICATE_INTAKE =
-  'A submission with this email and phone number already exists. Numerous submissions will not increase your chances of a payout.'
+  'A submission with this email and phone number already exists. Numerous submissions will not increase your chances of a payout. We e-mailed you a link to your claims, where you can add an app you missed.'
 
 function postClaim(ctx: TestContext, data: Record<string, unknown>) {
   return request(ctx.app)

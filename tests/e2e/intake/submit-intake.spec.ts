@@ -5,7 +5,7 @@ import { fillIntake, submitButton } from './fill-intake.ts'
 
 const THANK_YOU_LINE = 'Thank you. We will be in touch with next steps.'
 const DUPLICATE_MESSAGE =
-  'A submission with this email and phone number already exists. Numerous submissions will not increase your chances of a payout.'
+  'A submission with this email and phone number already exists. Numerous submissions will not increase your chances of a payout. We e-mailed you a link to your claims, where you can add an app you missed.'
 
 interface IntakeRow {
   id: number

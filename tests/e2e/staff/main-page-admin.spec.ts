@@ -99,7 +99,9 @@ describe("the main page's admin mode", () => {
     expect(await earnin.getByRole('link', { name: `Claim ${claimId}` }).getAttribute('href')).toBe(
       `/earnin-admin/claims/${claimId}`,
     )
-    expect(await cases.getByRole('row').filter({ hasText: 'Chime' }).innerText()).toContain('Step 2 not started')
+    expect(await cases.getByRole('row').filter({ hasText: 'Chime' }).innerText()).toContain(
+      'Step 2 not started',
+    )
     await keepScreenshot(page, 'main-admin-details-1280')
     await details.getByRole('button', { name: 'Close' }).click()
     await page.waitForURL(`${baseUrl()}/?key=anything`)
