@@ -31,6 +31,7 @@ import * as createBulkMoves from './2026_11_28_1600_create_bulk_moves.ts'
 import * as createDuplicateDecisions from './2026_11_28_1700_create_duplicate_decisions.ts'
 import * as indexClaimStatusById from './2026_11_28_1800_index_claim_status_by_id.ts'
 import * as createClaimantJourneys from './2026_11_28_1900_create_claimant_journeys.ts'
+import * as addClaimDisowned from './2026_11_28_2000_add_claim_disowned.ts'
 
 /** Every migration, by name; names sort in the order they run. */
 export const MIGRATIONS: Record<string, Migration> = {
@@ -66,4 +67,5 @@ export const MIGRATIONS: Record<string, Migration> = {
   '2026_11_28_1700_create_duplicate_decisions': createDuplicateDecisions,
   '2026_11_28_1800_index_claim_status_by_id': indexClaimStatusById,
   '2026_11_28_1900_create_claimant_journeys': createClaimantJourneys,
+  '2026_11_28_2000_add_claim_disowned': addClaimDisowned,
 }

@@ -15,6 +15,21 @@ export interface ConfirmClaimRequest {
   token: string
 }
 
+/** POST /api/confirmations/claim: which claim the link names, for the page to say. */
+export interface LinkedClaim {
+  claimId: number
+  appName: string
+  filedAt: string
+  confirmedAt: string | null
+  disownedAt: string | null
+}
+
+/** POST /api/confirmations/not-me: "This wasn't me", recorded. */
+export interface ClaimDisowned {
+  disownedAt: string
+  alreadyDisowned: boolean
+}
+
 /** What POST /api/confirmations answers: when the claim was confirmed, and whether that was before. */
 export interface ClaimConfirmed {
   confirmedAt: string

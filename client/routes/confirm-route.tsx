@@ -5,7 +5,9 @@ import {
   CONFIRMATION_LINK_TEXT,
   CONFIRMATION_TOKEN_PATTERN,
   type ClaimConfirmed,
+  type ClaimDisowned,
   type ConfirmClaimRequest,
+  type LinkedClaim,
 } from '../../src/confirmation-messages.ts'
 import { fetchJson } from '../http.ts'
 import { useLocale } from '../i18n/use-text.ts'
@@ -15,29 +17,53 @@ type ConfirmState =
   | { status: 'ready' }
   | { status: 'sending' }
   | { status: 'done'; confirmed: ClaimConfirmed }
+  | { status: 'disowned'; disowned: ClaimDisowned }
   | { status: 'error'; message: string }
 
+const jsonPost = (body: ConfirmClaimRequest) => ({
+  method: 'POST',
+  headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
+  body: JSON.stringify(body),
+})
+
 /**
- * /confirm#token=…: the page the e-mail copy's link opens. The claim is confirmed only when the button
- * is pressed: mail scanners open links on their own, and must not confirm for the claimant. The token
- * is in the fragment, which the browser never sends to a server (nor in a Referer).
+ * /confirm#token=…: the page the e-mail copy's link opens. It says which claim the link is for; the
+ * claim is confirmed, or disowned ("This wasn't me", which puts it before a reviewer), only when a
+ * button is pressed: mail scanners open links on their own, and must not answer for the claimant. The
+ * token is in the fragment, which the browser never sends to a server (nor in a Referer).
  */
 export function ConfirmRoute() {
   const { t, locale } = useLocale()
   const [token] = useState(() => new URLSearchParams(window.location.hash.slice(1)).get('token') ?? '')
   const [state, setState] = useState<ConfirmState>({ status: 'ready' })
+  const [claim, setClaim] = useState<LinkedClaim>()
   const statusRef = useRef<HTMLParagraphElement>(null)
+  const isValid = CONFIRMATION_TOKEN_PATTERN.test(token)
+  const dateOf = (iso: string) =>
+    new Intl.DateTimeFormat(locale, { dateStyle: 'long', timeStyle: 'long' }).format(new Date(iso))
   useEffect(() => {
     document.title = t(CONFIRMATION_LINK_TEXT)
   }, [t])
   useEffect(() => {
     if (state.status === 'error') statusRef.current?.focus()
   }, [state])
+  useEffect(() => {
+    if (!isValid) return
+    let current = true
+    fetchJson<LinkedClaim>('/api/confirmations/claim', jsonPost({ token })).then(
+      (found) => current && setClaim(found),
+      (error: unknown) =>
+        current && error instanceof AppError && error.status < 500
+          ? setState({ status: 'error', message: error.message })
+          : undefined,
+    )
+    return () => {
+      current = false
+    }
+  }, [isValid, token])
 
   if (state.status === 'done') {
-    const date = new Intl.DateTimeFormat(locale, { dateStyle: 'long', timeStyle: 'short' }).format(
-      new Date(state.confirmed.confirmedAt),
-    )
+    const date = dateOf(state.confirmed.confirmedAt)
     return (
       <Confirmation
         line={
@@ -48,17 +74,26 @@ export function ConfirmRoute() {
       />
     )
   }
+  if (state.status === 'disowned') {
+    return (
+      <Confirmation
+        line={t(
+          'Thank you for telling us. Our team will look into this claim, and it will not go on as it is.',
+        )}
+      />
+    )
+  }
 
-  const isValid = CONFIRMATION_TOKEN_PATTERN.test(token)
-  const confirm = async () => {
+  const send = async (what: 'confirm' | 'not-me') => {
     setState({ status: 'sending' })
     try {
-      const confirmed = await fetchJson<ClaimConfirmed>('/api/confirmations', {
-        method: 'POST',
-        headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
-        body: JSON.stringify({ token } satisfies ConfirmClaimRequest),
-      })
-      setState({ status: 'done', confirmed })
+      if (what === 'confirm') {
+        const confirmed = await fetchJson<ClaimConfirmed>('/api/confirmations', jsonPost({ token }))
+        setState({ status: 'done', confirmed })
+      } else {
+        const disowned = await fetchJson<ClaimDisowned>('/api/confirmations/not-me', jsonPost({ token }))
+        setState({ status: 'disowned', disowned })
+      }
     } catch (error) {
       const message =
         error instanceof AppError && error.status < 500
@@ -75,15 +110,39 @@ export function ConfirmRoute() {
         <p>{t('Press the button to confirm that you filed this claim yourself.')}</p>
       </header>
       <div className="card-body">
+        {claim ? (
+          <p className="linked-claim">
+            {t('This link is for your {app} claim number {id}, filed on {date}.', {
+              app: claim.appName,
+              id: claim.claimId,
+              date: dateOf(claim.filedAt),
+            })}
+          </p>
+        ) : null}
         {isValid ? (
-          <button
-            type="button"
-            className="primary"
-            disabled={state.status === 'sending'}
-            onClick={() => void confirm()}
-          >
-            {state.status === 'sending' ? t('Confirming...') : t(CONFIRMATION_LINK_TEXT)}
-          </button>
+          <div className="confirm-actions">
+            <button
+              type="button"
+              className="primary"
+              disabled={state.status === 'sending'}
+              onClick={() => void send('confirm')}
+            >
+              {state.status === 'sending' ? t('Confirming...') : t(CONFIRMATION_LINK_TEXT)}
+            </button>
+            <button
+              type="button"
+              className="secondary"
+              disabled={state.status === 'sending'}
+              onClick={() => void send('not-me')}
+            >
+              {t("This wasn't me")}
+            </button>
+          </div>
+        ) : null}
+        {isValid ? (
+          <p className="hint">
+            {t('If you did not file this claim, press "This wasn\'t me": we will look into it.')}
+          </p>
         ) : null}
         <p
           className="alert"

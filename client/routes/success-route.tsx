@@ -28,6 +28,11 @@ export function SuccessRoute({ slug }: { slug: string }) {
     <Confirmation line={config.success.line}>
       <div className="next-steps">
         <h2>{t('What happens next')}</h2>
+        <p>
+          {t(
+            'We e-mailed you a copy of your signed agreement. Please open the e-mail and press "Confirm it was you", so we know you filed this claim yourself.',
+          )}
+        </p>
         <p>{t('Our legal team will review your submission and documentation.')}</p>
         <p>
           {t(

@@ -8,7 +8,8 @@ import type { StaffAssignee, StaffStats } from './staff-api.ts'
  * left out for all claims.
  */
 export interface ClaimFilterValues {
-  confirmed?: '' | 'yes' | 'no'
+  /** 'disowned': the claimant answered the copy's link with "This wasn't me". */
+  confirmed?: '' | 'yes' | 'no' | 'disowned'
   /** A review status's name. */
   status?: string
   /** A reason's name: the last move's. */
@@ -77,6 +78,7 @@ export function ClaimFilterSelects({
       choices: [
         { value: 'yes', label: 'Confirmed' },
         { value: 'no', label: 'Not confirmed' },
+        { value: 'disowned', label: "This wasn't me" },
       ],
     },
     {

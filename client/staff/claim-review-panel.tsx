@@ -41,6 +41,12 @@ export function ClaimReviewPanel({
           <p>
             Status: <strong>{review.data.statusLabels[review.data.status] ?? review.data.status}</strong>
           </p>
+          {review.data.disownedAt ? (
+            <p className="alert">
+              The owner of the claim&apos;s e-mail said &ldquo;This wasn&apos;t me&rdquo; on{' '}
+              {formatDateTime(review.data.disownedAt)}.
+            </p>
+          ) : null}
           <p>
             Main form:{' '}
             {review.data.intake ? (

@@ -34,24 +34,10 @@ export async function confirmClaim({
   /** The claimant's language, for the refusals. */
   t: Translator
 }): Promise<ClaimConfirmed> {
-  if (typeof token !== 'string' || !CONFIRMATION_TOKEN_PATTERN.test(token)) {
-    throw new AppError('BAD_REQUEST', { status: 400, message: t(CONFIRMATION_INVALID_MESSAGE) })
-  }
-  const hash = tokenHash(token)
+  const hash = linkHash(token, t)
   return retryWhileLocked(() =>
     db.transaction().execute(async (trx) => {
-      const link = await trx
-        .selectFrom('claim_confirmation_links')
-        .select('claim_id')
-        .where('token_hash', '=', hash)
-        .executeTakeFirst()
-      if (!link) {
-        throw new AppError('CONFIRMATION_NOT_FOUND', {
-          status: 404,
-          message: t(CONFIRMATION_NOT_FOUND_MESSAGE),
-        })
-      }
-      const claimId = Number(link.claim_id)
+      const claimId = await claimOfLink(trx, hash, t)
       const confirmedAt = new Date().toISOString()
       // only the first confirmation writes: the condition decides between two that arrive together
       const updated = await trx
@@ -84,4 +70,25 @@ export async function confirmClaim({
       return { confirmedAt, alreadyConfirmed: false }
     }),
   )
+}
+
+/** The SHA-256 a link's token is stored as; 400 for a token that cannot be one. */
+export function linkHash(token: unknown, t: Translator): string {
+  if (typeof token !== 'string' || !CONFIRMATION_TOKEN_PATTERN.test(token)) {
+    throw new AppError('BAD_REQUEST', { status: 400, message: t(CONFIRMATION_INVALID_MESSAGE) })
+  }
+  return tokenHash(token)
+}
+
+/** The claim a link names, by its token's hash; 404 for a link never issued. */
+export async function claimOfLink(db: Kysely<Database>, hash: string, t: Translator): Promise<number> {
+  const link = await db
+    .selectFrom('claim_confirmation_links')
+    .select('claim_id')
+    .where('token_hash', '=', hash)
+    .executeTakeFirst()
+  if (!link) {
+    throw new AppError('CONFIRMATION_NOT_FOUND', { status: 404, message: t(CONFIRMATION_NOT_FOUND_MESSAGE) })
+  }
+  return Number(link.claim_id)
 }

@@ -1,12 +1,13 @@
 import express, { Router, type RequestHandler } from 'express'
 import type { Kysely } from 'kysely'
-import type { ClaimConfirmed } from '../../src/confirmation-messages.ts'
+import type { ClaimConfirmed, ClaimDisowned, LinkedClaim } from '../../src/confirmation-messages.ts'
 import { signerOf } from '../agreements/signer.ts'
 import type { Database } from '../db/database.ts'
 import type { Languages } from '../i18n/languages.ts'
 import { requestLocale } from '../i18n/request-locale.ts'
 import type { PublicDoor } from '../public-doors.ts'
 import { confirmClaim } from './confirm-claim.ts'
+import { disownClaim, linkedClaim } from './disown-claim.ts'
 
 /**
  * POST /api/confirmations — the claimant pressed "Confirm it was you" on the page the e-mail's link
@@ -26,6 +27,38 @@ export function confirmationRoutes({
   guardPost: (door: PublicDoor) => RequestHandler
 }): Router {
   const router = Router({ caseSensitive: true })
+  router.post(
+    '/api/confirmations/claim',
+    guardPost('confirm'),
+    express.json({ limit: '1kb' }),
+    async (req, res) => {
+      const locale = requestLocale(req)
+      const body = req.body as { token?: unknown } | undefined
+      const claim = await linkedClaim({
+        db,
+        forms: languages.forms(locale),
+        token: body?.token,
+        t: languages.t(locale),
+      })
+      res.set('Cache-Control', 'no-store').json(claim satisfies LinkedClaim)
+    },
+  )
+  router.post(
+    '/api/confirmations/not-me',
+    guardPost('confirm'),
+    express.json({ limit: '1kb' }),
+    async (req, res) => {
+      const body = req.body as { token?: unknown } | undefined
+      const disowned = await disownClaim({
+        db,
+        evidenceKey,
+        token: body?.token,
+        claimant: signerOf(req),
+        t: languages.t(requestLocale(req)),
+      })
+      res.set('Cache-Control', 'no-store').json(disowned satisfies ClaimDisowned)
+    },
+  )
   router.post(
     '/api/confirmations',
     guardPost('confirm'),

@@ -34,6 +34,10 @@ export interface ClaimsTable {
   assignee_id: ColumnType<number | null, never, number | null>
   /** The main-form intake of the same claimant (claimant_journeys), null when none is known. */
   intake_id: number | null
+  /** "This wasn't me" from the copy's link: when (epoch ms), from where, in what browser; null until then. */
+  disowned_at: ColumnType<number | null, never, number>
+  disowned_ip: ColumnType<string | null, never, string>
+  disowned_user_agent: ColumnType<string | null, never, string>
 }
 
 /** A deficient claim's cure period, opened by the move that made it deficient (its id is the move's). */

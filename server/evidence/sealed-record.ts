@@ -161,6 +161,9 @@ export function claimRecordFromRows(
     | 'review_moved_at'
     | 'assignee_id'
     | 'intake_id'
+    | 'disowned_at'
+    | 'disowned_ip'
+    | 'disowned_user_agent'
   >,
   agreement: Omit<Selectable<AgreementRecordsTable>, 'id' | 'claim_id' | 'sha256'>,
 ): ClaimRecord {

@@ -46,7 +46,7 @@ export function reviewRoutes({
     const account = staffAccountOf(res)
     const claim = await db
       .selectFrom('claims')
-      .select(['app', 'review_status', 'review_version', 'intake_id'])
+      .select(['app', 'review_status', 'review_version', 'intake_id', 'disowned_at'])
       .where('id', '=', claimId)
       .executeTakeFirst()
     if (!claim) throw claimNotFound(req.params.id)
@@ -135,6 +135,7 @@ export function reviewRoutes({
         claim.intake_id === null
           ? null
           : { id: Number(claim.intake_id), reference: intakeReference(Number(claim.intake_id)) },
+      disownedAt: claim.disowned_at === null ? null : isoMs(claim.disowned_at),
       duplicateMove:
         duplicateTo !== undefined && mayDecide
           ? {

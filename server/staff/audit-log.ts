@@ -28,6 +28,7 @@ export type AuditAction =
   | 'claim_amended'
   | 'bulk_move'
   | 'duplicate_cleared'
+  | 'claim_disowned'
   | AccountAction
 
 /** Changes to staff accounts; the detail names the target by e-mail, never a password or a link. */

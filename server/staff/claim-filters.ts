@@ -41,6 +41,12 @@ export function confirmedFilter(is: boolean): ClaimFilter {
   }
 }
 
+/** ?confirmed=disowned: "This wasn't me", served by claims_app_disowned (migration 2026_11_28_2000). */
+export function disownedFilter(): ClaimFilter {
+  const disowned = sql<SqlBool>`claims.disowned_at IS NOT NULL`
+  return { label: 'not me', holds: disowned, listed: { holds: disowned, is: true } }
+}
+
 /** ?status=, served by claims_app_status and counted by claim_app_statuses (migration 2026_11_28_1500). */
 export function statusFilter(status: string): ClaimFilter {
   return {

@@ -4,14 +4,14 @@ import { AppError } from '../../src/app-error.ts'
 import type { ReviewConfig } from '../../src/review-config.ts'
 import { LOCALES } from '../../src/translate.ts'
 import type { Database } from '../db/database.ts'
-import { confirmedFilter, statusFilter, type ClaimFilter } from './claim-filters.ts'
+import { confirmedFilter, disownedFilter, statusFilter, type ClaimFilter } from './claim-filters.ts'
 import { firmDayStart } from './csv-time.ts'
 
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/
 const DAY_MS = 24 * 60 * 60 * 1000
 
 /**
- * The dashboards' filters of an app's claims from the query: ?confirmed=yes|no, ?status= and ?reason=
+ * The dashboards' filters of an app's claims from the query: ?confirmed=yes|no|disowned, ?status= and ?reason=
  * (names from forms/base/review.json), ?assignee=me|none|<account id>, ?signedFrom= and ?signedTo=
  * (YYYY-MM-DD, both days included, in the firm's time zone), ?language=en|es. Absent or empty is "all";
  * anything else is a 400 naming the parameter and what to send.
@@ -23,10 +23,11 @@ export async function parseClaimFilters(
   const filters: ClaimFilter[] = []
   const confirmed = textParam(query, 'confirmed')
   if (confirmed !== undefined) {
-    if (confirmed !== 'yes' && confirmed !== 'no') {
-      throw badRequest('"confirmed" must be "yes" or "no" (or left out for all claims)')
+    if (confirmed !== 'yes' && confirmed !== 'no' && confirmed !== 'disowned') {
+      throw badRequest('"confirmed" must be "yes", "no" or "disowned" (or left out for all claims)')
     }
-    filters.push(confirmedFilter(confirmed === 'yes'))
+    // "disowned": the e-mail's owner answered the copy's link with "This wasn't me"
+    filters.push(confirmed === 'disowned' ? disownedFilter() : confirmedFilter(confirmed === 'yes'))
   }
   const status = textParam(query, 'status')
   if (status !== undefined) {

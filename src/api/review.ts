@@ -39,6 +39,8 @@ export interface ClaimReview {
   notDuplicateOf: { other: number; at: string; actor: string }[]
   /** The claimant's main-form intake ("IN-000042"), null when they filed none; admins open it by its id. */
   intake: { id: number; reference: string } | null
+  /** When the owner of the claim's e-mail answered the copy's link with "This wasn't me"; null if never. */
+  disownedAt: string | null
 }
 
 /** What a claimant sent to cure the claim (server/review/cure-claim.ts), newest last. */

@@ -243,11 +243,66 @@ for (const dialect of DIALECTS) {
       })
     })
 
+    it("names the link's claim, and takes \"This wasn't me\" once: on the claim, in the audit log and ledger, and in the dashboard's filter", async () => {
+      const [kept, disowned] = [await fileClaim(11), await fileClaim(12)]
+      const { token } = linkOf(await emailOf(disowned))
+      const post = (url: string, body: object) =>
+        request(ctx.app)
+          .post(url)
+          .set({ Host: SITE, Origin: `http://${SITE}`, 'User-Agent': BROWSER })
+          .send(body)
+      const named = await post('/api/confirmations/claim', { token }).expect(200)
+      expect(named.body).toMatchObject({
+        claimId: disowned,
+        appName: 'Brigit',
+        confirmedAt: null,
+        disownedAt: null,
+      })
+      const first = await post('/api/confirmations/not-me', { token }).expect(200)
+      expect(first.body).toMatchObject({ alreadyDisowned: false })
+      const again = await post('/api/confirmations/not-me', { token }).expect(200)
+      expect(again.body).toEqual({ disownedAt: first.body.disownedAt, alreadyDisowned: true })
+      // a forged token names nothing and changes nothing
+      await post('/api/confirmations/not-me', { token: 'A'.repeat(43) }).expect(404)
+      await post('/api/confirmations/claim', { token: 'short' }).expect(400)
+
+      const row = await ctx.db
+        .selectFrom('claims')
+        .select(['disowned_at', 'disowned_ip', 'disowned_user_agent'])
+        .where('id', '=', disowned)
+        .executeTakeFirstOrThrow()
+      expect(new Date(Number(row.disowned_at)).toISOString()).toBe(first.body.disownedAt)
+      expect(row.disowned_user_agent).toBe(BROWSER)
+      const audit = await ctx.db
+        .selectFrom('audit_log')
+        .select(['id', 'action', 'actor', 'detail'])
+        .where('action', '=', 'claim_disowned')
+        .execute()
+      expect(audit.map(({ actor, detail }) => [actor, detail])).toEqual([
+        ['claimant', `claim ${disowned}: the owner of its e-mail said they did not file it`],
+      ])
+      const ledger = await ctx.db
+        .selectFrom('evidence_ledger')
+        .select('subject')
+        .where('subject', '=', `audit:${audit[0]!.id}`)
+        .execute()
+      expect(ledger).toHaveLength(1)
+      const report = await verifyEvidence({ db: ctx.db, storage: ctx.storage, evidenceKey: ctx.evidenceKey })
+      expect(report.problems).toEqual([])
+
+      expect(await listed({ confirmed: 'disowned' })).toMatchObject({ ids: [disowned], count: 1 })
+      expect((await listed()).ids).toEqual([disowned, kept])
+      const review = await staffGet(`/api/staff/claims/${disowned}/review`).expect(200)
+      expect(review.body.disownedAt).toBe(first.body.disownedAt)
+    })
+
     it('refuses a filter value it does not know', async () => {
       const res = await staffGet('/api/staff/apps/brigit/submissions')
         .query({ confirmed: 'maybe' })
         .expect(400)
-      expect(res.body.error.message).toBe('"confirmed" must be "yes" or "no" (or left out for all claims)')
+      expect(res.body.error.message).toBe(
+        '"confirmed" must be "yes", "no" or "disowned" (or left out for all claims)',
+      )
     })
 
     it('gives the confirmation a CSV column, and exports only confirmed claims when asked', async () => {

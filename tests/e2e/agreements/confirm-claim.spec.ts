@@ -86,6 +86,11 @@ describe("a claimant confirms their claim from the e-mail's link, and staff see 
     expect(await shown(page.getByRole('heading', { level: 1 }))).toBe('Confirm it was you')
     // opening the page confirms nothing: a mail scanner that follows the link does not confirm
     expect(storedConfirmation()?.confirmed_at).toBeNull()
+    // the page names the claim the link is for, and offers the other answer
+    expect(await shown(page.locator('.linked-claim'))).toMatch(
+      /^This link is for your Brigit claim number \d+, filed on .+\.$/,
+    )
+    expect(await page.getByRole('button', { name: "This wasn't me" }).count()).toBe(1)
     await keepScreenshot(page, 'confirm-390')
     expect(await axeViolations(page)).toEqual([])
 
