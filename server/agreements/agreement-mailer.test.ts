@@ -111,6 +111,24 @@ describe('createAgreementMailer', () => {
     expect(attachmentOf(eml, 'Ana-Lopez-agreement.pdf', 'application/pdf').equals(AGREEMENT_PDF)).toBe(true)
   })
 
+  it("writes the firm's message in HTML and plain text, and keeps an accented file name (RFC 2231)", async () => {
+    const dataDir = makeDataDir()
+    const { logger } = makeLogger()
+    await createAgreementMailer({ smtpUrl: undefined, dataDir, from: FROM, logger }).send(
+      makeMail({ pdf: { filename: 'José-Peña-agreement.pdf', content: AGREEMENT_PDF } }),
+    )
+    const [file = ''] = fs.readdirSync(path.join(dataDir, 'outbox'))
+    const eml = fs.readFileSync(path.join(dataDir, 'outbox', file), 'utf8')
+    expect(eml).toMatch(/^Content-Type: multipart\/alternative;/m)
+    expect(eml).toMatch(/^Content-Type: text\/plain; charset=utf-8$/m)
+    expect(eml).toMatch(/^Content-Type: text\/html; charset=utf-8$/m)
+    // the firm's postal address in the foot, in both parts (quoted-printable's soft breaks undone)
+    expect(
+      eml.replace(/=\n/g, '').match(/100 Example Plaza, Suite 400, Los Angeles, CA 90012/g)?.length,
+    ).toBe(2)
+    expect(eml).toContain("filename*0*=utf-8''Jos%C3%A9-Pe%C3%B1a-agreement.pdf")
+  })
+
   it('escapes the name in the HTML body', async () => {
     const dataDir = makeDataDir()
     const { logger } = makeLogger()

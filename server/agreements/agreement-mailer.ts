@@ -5,6 +5,7 @@ import nodemailer, { type SendMailOptions } from 'nodemailer'
 import { CONFIRMATION_EMAIL_TEXT, CONFIRMATION_LINK_TEXT } from '../../src/confirmation-messages.ts'
 import { translator, type Translator } from '../../src/translate.ts'
 import type { Logger } from '../logger.ts'
+import { escapeHtml, firmMail, type FirmMail } from '../journey/firm-mail.ts'
 import { PRIVATE_FILE_MODE, PRIVATE_FOLDER_MODE } from '../private-files.ts'
 
 /** A claimant's copy of the agreement they signed. */
@@ -143,26 +144,26 @@ function composeMessage(
   from: string,
   { to, claimantName, appName, html, filename, pdf, confirmUrl, t = translator(undefined) }: AgreementMail,
 ): SendMailOptions {
-  const subject = t('Your signed {app} agreement', { app: appName })
-  const body = [
+  const paragraphs: FirmMail['paragraphs'] = [
     t('Hello {name},', { name: claimantName }),
     t('Thank you for signing. A copy of your {app} agreement is attached; please keep it for your records.', {
       app: appName,
     }),
   ]
-  const paragraphs = body.map((paragraph) => `<p>${escapeHtml(paragraph)}</p>`)
   if (confirmUrl) {
-    body.push(t(CONFIRMATION_EMAIL_TEXT, { link: confirmUrl }))
     const [before = '', after = ''] = t(CONFIRMATION_EMAIL_TEXT).split('{link}')
     const link = `<a href="${escapeHtml(confirmUrl)}">${escapeHtml(t(CONFIRMATION_LINK_TEXT))}</a>`
-    paragraphs.push(`<p>${escapeHtml(before)}${link}${escapeHtml(after)}</p>`)
+    paragraphs.push({
+      text: t(CONFIRMATION_EMAIL_TEXT, { link: confirmUrl }),
+      html: `${escapeHtml(before)}${link}${escapeHtml(after)}`,
+    })
   }
-  return {
+  return firmMail({
     from,
     to,
-    subject,
-    text: `${body.join('\n\n')}\n`,
-    html: paragraphs.join('\n'),
+    subject: t('Your signed {app} agreement', { app: appName }),
+    t,
+    paragraphs,
     attachments: [
       {
         filename,
@@ -172,23 +173,28 @@ function composeMessage(
       },
       { filename: pdf.filename, content: pdf.content, contentType: 'application/pdf' },
     ],
-  }
+  })
 }
 
 function composeLinkMessage(
   from: string,
   { to, claimantName, url, minutes, t = translator(undefined) }: AgreementLinkMail,
 ): SendMailOptions {
-  const body = [
-    t('Hello {name},', { name: claimantName }),
-    t(
-      'You asked to see the agreements you signed. This link shows them and lets you download them. It works once, within {minutes} minutes:',
-      { minutes },
-    ),
-    url,
-    t('If you did not ask for it, you can ignore this email: nobody can see your agreements without it.'),
-  ]
-  return linkMail({ from, to, subject: t('Your link to view your signed agreements'), paragraphs: body, url })
+  return firmMail({
+    from,
+    to,
+    subject: t('Your link to view your signed agreements'),
+    t,
+    paragraphs: [
+      t('Hello {name},', { name: claimantName }),
+      t(
+        'You asked to see the agreements you signed. This link shows them and lets you download them. It works once, within {minutes} minutes:',
+        { minutes },
+      ),
+      linkParagraph(url),
+      t('If you did not ask for it, you can ignore this email: nobody can see your agreements without it.'),
+    ],
+  })
 }
 
 /**
@@ -223,10 +229,6 @@ export function linkMail({
   }
 }
 
-function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`)
-}
-
 const EMAIL_ADDRESS = /[^\s<>"'(),;:[\]]+@[^\s<>"'(),;:[\]]+/g
 
 function nameParts(name: string): string[] {
@@ -241,4 +243,9 @@ function scrub(message: string, secrets: string[]): string {
     text = text.replace(new RegExp(`(?<![\\p{L}\\p{N}])${escaped}(?![\\p{L}\\p{N}])`, 'giu'), '[redacted]')
   }
   return text
+}
+
+/** A paragraph that is one link: the address as text, and a link to it in the HTML. */
+export function linkParagraph(url: string): { text: string; html: string } {
+  return { text: url, html: `<a href="${escapeHtml(url)}">${escapeHtml(url)}</a>` }
 }

@@ -10,7 +10,8 @@ export interface FirmMail {
   subject: string
   /** The claimant's language: the foot's words. */
   t: Translator
-  paragraphs: string[]
+  /** Each the same words in both parts; one with a link inside gives its HTML apart. */
+  paragraphs: (string | { text: string; html: string })[]
   buttons?: { label: string; url: string }[]
   /** Said in the foot, above the firm's address (e.g. why the claimant gets reminders). */
   footNote?: string
@@ -48,9 +49,9 @@ export function firmMail({
   const text = [
     firm.firmName,
     '',
-    ...paragraphs.flatMap((paragraph) => [paragraph, '']),
+    ...paragraphs.flatMap((paragraph) => [typeof paragraph === 'string' ? paragraph : paragraph.text, '']),
     ...buttons.flatMap(({ label, url }) => [`${label}: ${url}`, '']),
-    '-- ',
+    '________',
     ...foot,
     ...(unsubscribeUrl ? [`${unsubscribeText}: ${unsubscribeUrl}`] : []),
   ].join('\n')
@@ -62,7 +63,7 @@ export function firmMail({
 <div style="max-width:560px;margin:0 auto;padding:16px">
 <div style="background:#ffffff;border-radius:8px;padding:24px">
 <p style="margin:0 0 20px;font-size:18px;font-weight:bold;color:#1e3a8a"><span style="display:inline-block;background:#1e3a8a;color:#fbbf24;border-radius:6px;padding:4px 8px;margin-right:8px">${escapeHtml(firmInitials(firm.firmName))}</span>${escapeHtml(firm.firmName)}</p>
-${paragraphs.map((paragraph) => `<p style="margin:0 0 14px;line-height:1.5">${escapeHtml(paragraph)}</p>`).join('\n')}
+${paragraphs.map((paragraph) => `<p style="margin:0 0 14px;line-height:1.5">${typeof paragraph === 'string' ? escapeHtml(paragraph) : paragraph.html}</p>`).join('\n')}
 ${buttons.map(button).join('\n')}
 </div>
 <div style="padding:16px 8px;font-size:12px;line-height:1.5;color:#4b5563">
@@ -74,6 +75,6 @@ ${unsubscribeUrl ? `<p style="margin:0"><a href="${escapeHtml(unsubscribeUrl)}" 
   return { from, to, subject, text: `${text}\n`, html, ...(headers ? { headers } : {}), attachments }
 }
 
-function escapeHtml(text: string): string {
+export function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`)
 }

@@ -5,7 +5,8 @@ import { CURE_PAGE_PATH } from '../../src/api/cure.ts'
 import type { FormConfig } from '../../src/form-config.ts'
 import { cureMoves, type ReviewConfig, type Reviews } from '../../src/review-config.ts'
 import { DEFAULT_LOCALE, parseLocale, type Locale, type Translator } from '../../src/translate.ts'
-import { linkMail } from '../agreements/agreement-mailer.ts'
+import { linkParagraph } from '../agreements/agreement-mailer.ts'
+import { firmMail } from '../journey/firm-mail.ts'
 import { backgroundLoop } from '../background-loop.ts'
 import { tokenHash } from '../confirmations/confirmation-links.ts'
 import type { Database } from '../db/database.ts'
@@ -196,9 +197,10 @@ export function createClaimCures({
       new Date(Number(cure.expires_at)),
     )
     const what = sent === 0 ? 'notice' : `reminder ${sent}`
-    const message = linkMail({
+    const message = firmMail({
       from,
       to: claim.email,
+      t,
       subject:
         sent === 0
           ? t('Your {app} claim needs a correction', { app: appName })
@@ -208,10 +210,9 @@ export function createClaimCures({
         t('We reviewed your {app} claim. Before we can go on, it needs a correction:', { app: appName }),
         ...problems,
         t('Please fix it by {date} with this link, which opens only your claim:', { date }),
-        url,
+        linkParagraph(url),
         t('If you do not, your claim cannot go on.'),
       ],
-      url,
     })
     try {
       await deliver(message)
