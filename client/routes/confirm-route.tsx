@@ -141,7 +141,7 @@ export function ConfirmRoute() {
         ) : null}
         {isValid ? (
           <p className="hint">
-            {t('If you did not file this claim, press "This wasn\'t me": we will look into it.')}
+            {t("If you did not file this claim, press “This wasn't me”: we will look into it.")}
           </p>
         ) : null}
         <p

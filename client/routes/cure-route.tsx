@@ -1,3 +1,4 @@
+import { Link } from '../routing/router.tsx'
 import type { WidgetProps } from '@rjsf/utils'
 import { useEffect, useRef, useState, type FormEvent } from 'react'
 import {
@@ -77,7 +78,15 @@ export function CureRoute() {
       </header>
       <div className="card-body">
         {state.status === 'loading' ? <p aria-live="polite">{t('Loading...')}</p> : null}
-        {state.status === 'closed' ? <ClosedNotice message={state.message} /> : null}
+        {state.status === 'closed' ? (
+          <>
+            <ClosedNotice message={state.message} />
+            <p>
+              {t('Need a new link?')} <Link to="/view-agreement">{t('Ask for one by e-mail')}</Link>
+              {t(': it shows where each of your claims stands.')}
+            </p>
+          </>
+        ) : null}
         {state.status === 'done' ? (
           <p className="cure-done" role="status">
             {t(CURE_DONE_MESSAGE)}

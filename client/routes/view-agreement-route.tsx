@@ -1,3 +1,4 @@
+import { FIRM_SETTINGS } from '../../src/firm-settings.ts'
 import { useEffect, useState, type FormEvent } from 'react'
 import { Link } from '../routing/router.tsx'
 import { AppError } from '../../src/app-error.ts'
@@ -185,9 +186,15 @@ export function ViewAgreementRoute() {
           <Link to="/">{t('← Back to Home')}</Link>
         </p>
         {state.status === 'error' ? (
-          <div className="alert" role="alert">
-            {state.message}
-          </div>
+          <>
+            <div className="alert" role="alert">
+              {state.message}
+            </div>
+            <p>
+              {t('Ask for a new link below, or write to us at')}{' '}
+              <a href={`mailto:${FIRM_SETTINGS.contactEmail}`}>{FIRM_SETTINGS.contactEmail}</a>.
+            </p>
+          </>
         ) : null}
         <form className="lookup-form" onSubmit={(event) => void ask(event)} noValidate>
           <div className="form-group">
