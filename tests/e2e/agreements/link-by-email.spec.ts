@@ -78,7 +78,8 @@ describe('a claimant gets a one-time link by e-mail and opens their agreement wi
     expect(await axeViolations(page)).toEqual([])
     await keepScreenshot(page, 'agreement-link-opened-1280')
 
-    await tabTo(page, '.download-actions button.secondary')
+    // the PDF is the first download offered
+    await tabTo(page, '.download-actions button.submit')
     const [download] = await Promise.all([page.waitForEvent('download'), page.keyboard.press('Enter')])
     expect(download.suggestedFilename()).toBe('Kwame-Mensah-agreement.pdf')
     const pdf = fs.readFileSync(await downloadedFile(download))
