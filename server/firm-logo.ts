@@ -33,15 +33,30 @@ export function firmLogoSvg(firmName: string): string {
 `
 }
 
+/** The tab's icon: the firm's initials in white on a rounded square of the pages' blue. */
+export function firmFaviconSvg(firmName: string): string {
+  const initials = firmInitials(firmName).replace(/[<>&"']/g, '')
+  return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 64 64" width="64" height="64">
+<rect width="64" height="64" rx="14" fill="#1d4ed8"/>
+<text x="32" y="32" dy="0.35em" text-anchor="middle" fill="#ffffff" font-family="Arial, Helvetica, sans-serif" font-weight="700" font-size="${initials.length > 2 ? 24 : 30}">${initials}</text>
+</svg>
+`
+}
+
 /**
- * GET /firm-logo.svg — the firm's mark as an image, drawn from firm.json: claimant pages show it
- * without carrying its drawing in their JavaScript.
+ * GET /firm-logo.svg and GET /favicon.svg — the firm's mark and the tab's icon, drawn from firm.json:
+ * claimant pages show them without carrying their drawing in their JavaScript. The icon is asked for
+ * on every page load, so browsers keep it a week.
  */
 export function firmLogoRoutes(): Router {
   const router = Router({ caseSensitive: true })
-  const svg = firmLogoSvg(FIRM_SETTINGS.firmName)
+  const logo = firmLogoSvg(FIRM_SETTINGS.firmName)
+  const favicon = firmFaviconSvg(FIRM_SETTINGS.firmName)
   router.get('/firm-logo.svg', (_req, res) => {
-    res.set('Cache-Control', 'public, max-age=3600').type('image/svg+xml').send(svg)
+    res.set('Cache-Control', 'public, max-age=3600').type('image/svg+xml').send(logo)
+  })
+  router.get('/favicon.svg', (_req, res) => {
+    res.set('Cache-Control', 'public, max-age=604800').type('image/svg+xml').send(favicon)
   })
   return router
 }

@@ -104,6 +104,17 @@ describe('page addresses', () => {
     expect(res.body.error.code).toBe('FORM_NOT_FOUND')
   })
 
+  it('answers /favicon.svg with the firm’s initials as an SVG icon, kept by browsers a week, that the pages’ policy allows', async () => {
+    const res = await request(context.app).get('/favicon.svg').expect(200)
+    expect(res.headers['content-type']).toMatch(/^image\/svg\+xml/)
+    expect(res.headers['cache-control']).toBe('public, max-age=604800')
+    const svg = res.body instanceof Buffer ? res.body.toString('utf8') : res.text
+    expect(svg).toContain('fill="#1d4ed8"')
+    expect(svg).toContain('>CAC</text>')
+    const page = await request(context.app).get('/brigit').expect(200)
+    expect(page.headers['content-security-policy']).toMatch(/img-src 'self'/)
+  })
+
   it('still serves the client’s files', async () => {
     const res = await request(context.app).get('/assets/main-abc123.js').expect(200)
     expect(res.text).toBe('console.log("client")')

@@ -33,6 +33,7 @@ describe('the strict Content-Security-Policy', () => {
       '/military-analysis',
       '/confirm',
       '/no-such-page',
+      '/favicon.svg',
       ...forms.flatMap(({ slug }) => [`/${slug}`, `/${slug}-success`, `/${slug}-admin`]),
       '/api/forms/brigit',
       '/api/staff/apps/brigit/submissions',
