@@ -1,4 +1,4 @@
-import { Suspense, useEffect, type ReactNode } from 'react'
+import { Suspense, useEffect, type MouseEvent, type ReactNode } from 'react'
 import { useLocation } from '../routing/router.tsx'
 import { LanguageSwitch } from '../i18n/language-switch.tsx'
 import { useLocale } from '../i18n/use-text.ts'
@@ -29,9 +29,20 @@ function isStaffPage(pathname: string, search: string): boolean {
   )
 }
 
+const MAIN_ID = 'main'
+
+/**
+ * Moves focus (and the view) to the page's main content without touching the address: /confirm,
+ * /cure and /view-agreement read their token from the #fragment, which "#main" would replace.
+ */
+function skipToMain(event: MouseEvent<HTMLAnchorElement>) {
+  event.preventDefault()
+  document.getElementById(MAIN_ID)?.focus()
+}
+
 export function Layout({ children }: { children: ReactNode }) {
   const { pathname, search } = useLocation()
-  const { locale } = useLocale()
+  const { locale, t } = useLocale()
   const isStaff = isStaffPage(pathname, search)
   // a screen reader reads a page in the language <html lang> names: staff pages are English
   useEffect(() => {
@@ -39,9 +50,13 @@ export function Layout({ children }: { children: ReactNode }) {
   }, [isStaff, locale])
   return (
     <>
+      {/* the first Tab of every page: past the header's links, straight to the form or the page's content */}
+      <a className="skip-link" href={`#${MAIN_ID}`} onClick={skipToMain}>
+        {isStaff ? 'Skip to content' : t('Skip to content')}
+      </a>
       {/* the firm's name on every page; the language switch only on the claimants' (staff pages are English) */}
       <SiteHeader>{isStaff ? null : <LanguageSwitch />}</SiteHeader>
-      <main className="page">
+      <main id={MAIN_ID} className="page" tabIndex={-1}>
         {/* also catches a lazy page whose chunk failed to download */}
         <ErrorBoundary>
           <Suspense fallback={<Loading />}>{isNotFound(pathname) ? <NotFoundRoute /> : children}</Suspense>
