@@ -1,8 +1,9 @@
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { baseUrl, connectBrowser, openPhonePage, shown } from '../browser.ts'
-import { drawSignature, fillClaim, submitButton } from './fill-claim.ts'
+import { drawSignature, fillClaim, SCREENSHOT_PNG, submitButton } from './fill-claim.ts'
 
+const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])
 const HINT =
   'Please complete all required fields, upload a screenshot, and provide your signature to enable submission'
 
@@ -79,7 +80,7 @@ describe('the Step 2 form guides the claimant', () => {
     expect(await phone.inputValue()).toBe('(415) 555-0123')
   })
 
-  it('refuses a file that is not an image and one over 10 MB when it is picked', async () => {
+  it('refuses, when it is picked, a file that is not a PNG or JPEG by its bytes and one over 10 MB, keeping neither', async () => {
     const upload = page.getByLabel('Bank Statement Screenshot')
     await upload.setInputFiles({
       name: 'statement.pdf',
@@ -87,11 +88,31 @@ describe('the Step 2 form guides the claimant', () => {
       buffer: Buffer.from('%PDF-1.4'),
     })
     await shown(page.getByText('Please upload an image file'))
+    await upload.setInputFiles(SCREENSHOT_PNG)
+    await shown(page.getByRole('img', { name: 'Selected bank statement screenshot' }))
+    expect(await page.getByText('Please upload an image file').count()).toBe(0)
+    // a GIF named and typed as a PNG: refused by its first bytes, and the PNG picked before is let go too
     await upload.setInputFiles({
-      name: 'huge.png',
+      name: 'statement.png',
       mimeType: 'image/png',
-      buffer: Buffer.alloc(10 * 1024 * 1024 + 1),
+      buffer: Buffer.from('GIF89a'),
     })
+    await shown(page.getByText('Please upload an image file'))
+    await shown(page.getByText('No file chosen yet'))
+    expect(await page.getByRole('img', { name: 'Selected bank statement screenshot' }).count()).toBe(0)
+    expect(await upload.evaluate((input: HTMLInputElement) => input.files?.length)).toBe(0)
+    // made in the page: sending 10 MB to the browser over the test's connection takes seconds
+    await upload.evaluate(
+      (input: HTMLInputElement, signature) => {
+        const bytes = new Uint8Array(10 * 1024 * 1024 + 1)
+        bytes.set(signature)
+        const files = new DataTransfer()
+        files.items.add(new File([bytes], 'huge.png', { type: 'image/png' }))
+        input.files = files.files
+        input.dispatchEvent(new Event('change', { bubbles: true }))
+      },
+      [...PNG_SIGNATURE],
+    )
     await shown(page.getByText('File size must be less than 10MB'))
     expect(await page.getByText('Please upload an image file').count()).toBe(0)
   })
