@@ -38,7 +38,7 @@ export function SignatureWidget(props: WidgetProps) {
           : t('Type your full name as your signature. It is shown in a signature style.')}
       </p>
       {method === 'drawn' ? (
-        <DrawnSignature {...props} helpId={helpId} />
+        <DrawnSignature {...props} helpId={helpId} onTypeInstead={() => switchTo('typed')} />
       ) : (
         <TypedSignature
           {...props}
@@ -65,7 +65,8 @@ function DrawnSignature({
   readonly,
   onChange,
   helpId,
-}: WidgetProps & { helpId: string }) {
+  onTypeInstead,
+}: WidgetProps & { helpId: string; onTypeInstead: () => void }) {
   const t = useText()
   const canvasRef = useRef<HTMLCanvasElement>(null)
   const padRef = useRef<SignaturePad | null>(null)
@@ -112,19 +113,36 @@ function DrawnSignature({
     onChange(undefined)
   }
 
+  const isOff = disabled || readonly
+  const keyboardHintId = `${id}-keyboard-hint`
   return (
     <>
-      <canvas
-        id={id}
-        ref={canvasRef}
-        className="signature-pad"
-        role="img"
-        tabIndex={0}
-        aria-label={t('Signature pad: draw your signature with your finger, a mouse or a pen')}
-        aria-describedby={helpId}
-      />
+      <div className="signature-pad-area">
+        <canvas
+          id={id}
+          ref={canvasRef}
+          className="signature-pad"
+          role="img"
+          tabIndex={0}
+          aria-label={t('Signature pad: draw your signature with your finger, a mouse or a pen')}
+          aria-describedby={`${helpId} ${keyboardHintId}`}
+          onKeyDown={(event) => {
+            if (event.key !== 'Enter' || isOff) return
+            event.preventDefault()
+            onTypeInstead()
+          }}
+          // a screen reader's Enter arrives as a click without a pointer (detail 0); a pen's or finger's has one
+          onClick={(event) => {
+            if (event.detail === 0 && !isOff) onTypeInstead()
+          }}
+        />
+        {/* shown while the pad has keyboard focus */}
+        <p className="signature-keyboard-hint" id={keyboardHintId}>
+          {t('Can’t draw? Press Enter to type your name instead.')}
+        </p>
+      </div>
       <div className="signature-actions">
-        <button type="button" className="secondary" onClick={clear} disabled={disabled || readonly}>
+        <button type="button" className="secondary" onClick={clear} disabled={isOff}>
           {t('Clear Signature')}
         </button>
         {hasFailed ? (

@@ -114,7 +114,7 @@ describe('a claimant completes the Step 2 form with the keyboard alone', () => {
     await page.mouse.move(box.x + 200, box.y + 30, { steps: 8 })
     await page.mouse.up()
     await shown(page.getByText('✓ Signature captured'))
-    await tabTo(page, 'canvas#root_signature + .signature-actions button')
+    await tabTo(page, '.signature-pad-area + .signature-actions button')
     await page.keyboard.press('Enter')
     expect(await page.getByText('✓ Signature captured').count()).toBe(0)
 

@@ -14,6 +14,7 @@ interface StoredSigning {
 
 const PAD = 'canvas#root_signature'
 const PNG_MAGIC = '89504e470d0a1a0a'
+const KEYBOARD_HINT = 'Can’t draw? Press Enter to type your name instead.'
 
 /** The focused element's visible text, or for a field its id. */
 function focusedText(page: Page): Promise<string | undefined> {
@@ -68,9 +69,11 @@ describe('signing the Step 2 form: the pad takes focus, and a typed name signs t
         .evaluate((pad) => pad === document.activeElement),
     ).toBe(true)
     expect(await focusedDescription(page)).toBe(
-      'Draw your signature in the box with your finger, a mouse or a pen. If you cannot draw, choose “Type your signature instead”.',
+      'Draw your signature in the box with your finger, a mouse or a pen. If you cannot draw, choose “Type your signature instead”. ' +
+        KEYBOARD_HINT,
     )
     expect(await page.evaluate(() => getComputedStyle(document.activeElement!).outlineStyle)).toBe('solid')
+    await shown(page.getByText(KEYBOARD_HINT))
     // a drawn signature never needs the signature font
     expect(fontRequests).toEqual([])
 
@@ -118,7 +121,8 @@ describe('signing the Step 2 form: the pad takes focus, and a typed name signs t
     page.on('pageerror', (error) => pageErrors.push(error.message))
     await page.goto(`${baseUrl()}/brigit`)
     await page.getByTestId('agreement-text').waitFor()
-    await tabTo(page, '.signature button.link-button')
+    // Enter on the focused pad, as its hint says, goes to the typed name
+    await tabTo(page, PAD)
     await page.keyboard.press('Enter')
     await page.waitForFunction(() => document.activeElement?.matches('input#root_signature') ?? false)
     await typeText(page, 'Łukasz Nguyễn')
