@@ -1,14 +1,17 @@
 import { useEffect, useMemo, useState } from 'react'
+import { createPortal } from 'react-dom'
 import type { templates as agreementTemplates } from 'virtual:agreement-templates/en'
 import { agreementContext, type AgreementAnswers } from '../../src/agreement-context.ts'
 import type { Locale } from '../../src/translate.ts'
 import { useLocale } from '../i18n/use-text.ts'
+import { useAgreementSlot } from './agreement-slot.tsx'
 
 type Templates = typeof agreementTemplates
 
 /**
  * The app's part of the agreement, filled in live from the form (name, e-mail, phone, signature,
- * today's date) by the same precompiled templates the server signs with.
+ * today's date) by the same precompiled templates the server signs with. On a Step 2 form it is drawn
+ * into the slot above the signature pad (agreement-slot.tsx), so it is read before it is signed.
  */
 export function AgreementBox({
   template,
@@ -24,30 +27,29 @@ export function AgreementBox({
   date: string
 }) {
   const { locale, t } = useLocale()
+  const slot = useAgreementSlot()
   const templates = useAgreementTemplates(locale)
   const html = useMemo(() => {
     const render = templates === 'failed' ? undefined : templates?.[template]
     return render ? render(agreementContext({ app, answers, date, locale })) : ''
   }, [templates, template, app, answers, date, locale])
-  if (templates === 'failed') {
-    return (
+  const shown =
+    templates === 'failed' ? (
       <p className="alert" role="alert">
         {t('The agreement could not be loaded. Please reload the page before you sign.')}
       </p>
+    ) : html.trim() === '' ? null : (
+      <section className="agreement-box" aria-label={t('Attorney-Client Contingency Fee Agreement')}>
+        <div
+          className="agreement-scroll"
+          // the templates escape every value; the markup is ours
+          dangerouslySetInnerHTML={{ __html: html }}
+          tabIndex={0}
+          data-testid="agreement-text"
+        />
+      </section>
     )
-  }
-  if (html.trim() === '') return null
-  return (
-    <section className="agreement-box" aria-label={t('Attorney-Client Contingency Fee Agreement')}>
-      <div
-        className="agreement-scroll"
-        // the templates escape every value; the markup is ours
-        dangerouslySetInnerHTML={{ __html: html }}
-        tabIndex={0}
-        data-testid="agreement-text"
-      />
-    </section>
-  )
+  return slot ? createPortal(shown, slot) : shown
 }
 
 /**

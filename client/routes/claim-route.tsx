@@ -1,5 +1,6 @@
 import { lazy, Suspense, useEffect } from 'react'
 import { formTitle, type FormConfig } from '../../src/form-config.ts'
+import { AgreementSlotProvider } from '../forms/agreement-slot.tsx'
 import { ClosedNotice } from '../forms/closed-notice.tsx'
 import { useFormConfig } from '../forms/use-form-config.ts'
 import { translator } from '../../src/translate.ts'
@@ -51,9 +52,12 @@ function ClaimCard({ config }: { config: FormConfig }) {
         <h1>{formTitle(config, t)}</h1>
         <p>{config.intro}</p>
       </header>
-      <Suspense fallback={<Loading label="Loading form..." />}>
-        <ClaimForm config={config} />
-      </Suspense>
+      {/* the form's agreement stands above its signature pad */}
+      <AgreementSlotProvider>
+        <Suspense fallback={<Loading label="Loading form..." />}>
+          <ClaimForm config={config} />
+        </Suspense>
+      </AgreementSlotProvider>
     </article>
   )
 }

@@ -3,6 +3,7 @@ import { useEffect, useRef, useState } from 'react'
 import type SignaturePad from 'signature_pad'
 import { MAX_TYPED_SIGNATURE } from '../../../src/signing.ts'
 import { useText } from '../../i18n/use-text.ts'
+import { AgreementSlot } from '../agreement-slot.tsx'
 import type { SigningMethod, SigningReport } from './signing.ts'
 import { loadSignatureFont, typedSignaturePng } from './typed-signature.ts'
 
@@ -12,9 +13,11 @@ const PAD_OPTIONS = { minWidth: 0.5, maxWidth: 2.5, minDistance: 5, throttle: 16
 /**
  * Sign by drawing (finger, mouse or pen) or, for anyone who cannot draw, by typing the full name,
  * which is shown and signed in a signature style. Both give the same PNG; the form is told which way.
+ * On a Step 2 form the agreement stands first (AgreementSlot), then the field's label: the config
+ * hides the label RJSF would put above both ("ui:label": false) and the widget shows it here.
  */
 export function SignatureWidget(props: WidgetProps) {
-  const { id, disabled, readonly, onChange, registry } = props
+  const { id, label, hideLabel, required, disabled, readonly, onChange, registry } = props
   const t = useText()
   const [method, setMethod] = useState<SigningMethod>('drawn')
   const signing = (registry.formContext as { signing?: SigningReport } | undefined)?.signing
@@ -30,6 +33,13 @@ export function SignatureWidget(props: WidgetProps) {
   const helpId = `${id}-help`
   return (
     <div className="signature" data-field="signature">
+      <AgreementSlot />
+      {hideLabel && label ? (
+        <label className="control-label" htmlFor={id}>
+          {label}
+          {required ? <span className="required">*</span> : null}
+        </label>
+      ) : null}
       <p id={helpId} className="signature-help">
         {method === 'drawn'
           ? t(

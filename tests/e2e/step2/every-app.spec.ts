@@ -43,6 +43,17 @@ describe('every app has its Step 2 route', () => {
     await fillClaim(page, {
       phoneDigits: `213555${String(OPEN_APPS.findIndex(([s]) => s === slug)).padStart(4, '0')}`,
     })
+    // the agreement (albert shows none) stands above the signature pad: read, and tabbed through, first
+    if (slug !== 'albert') await page.getByTestId('agreement-text').waitFor()
+    const order = await page.evaluate(() => {
+      const agreement = document.querySelector('[data-testid="agreement-text"]')
+      const pad = document.querySelector('canvas#root_signature')
+      if (!agreement || !pad) return 'no agreement'
+      return agreement.compareDocumentPosition(pad) & Node.DOCUMENT_POSITION_FOLLOWING
+        ? 'agreement first'
+        : 'pad first'
+    })
+    expect(order).toBe(slug === 'albert' ? 'no agreement' : 'agreement first')
     await submitButton(page, name).click()
     await page.waitForURL(`**/${slug}-success`)
     await shown(page.getByText(`${name} Information Submitted Successfully`))

@@ -61,6 +61,14 @@ describe('signing the Step 2 form: the pad takes focus, and a typed name signs t
     })
     await page.goto(`${baseUrl()}/brigit`)
     await page.getByTestId('agreement-text').waitFor()
+    // read before it is signed: the agreement, then the field's label, then the pad
+    const label = page.locator('label[for="root_signature"]')
+    const agreementBox = (await page.getByTestId('agreement-text').boundingBox())!
+    const labelBox = (await label.boundingBox())!
+    const padBox = (await page.locator(PAD).boundingBox())!
+    expect(agreementBox.y + agreementBox.height).toBeLessThan(labelBox.y)
+    expect(labelBox.y + labelBox.height).toBeLessThan(padBox.y)
+    expect(await label.innerText()).toBe('Signature*')
 
     await tabTo(page, PAD)
     expect(
