@@ -3,6 +3,7 @@ import type { ClaimantState } from '../../src/review-config.ts'
 import { Link } from '../routing/router.tsx'
 import { useText } from '../i18n/use-text.ts'
 import { ReferenceLine } from '../ui/reference-line.tsx'
+import { Step2Links } from '../ui/step2-links.tsx'
 
 /** What each state says to the claimant. */
 const STATE_TEXTS: Record<ClaimantState, { label: string; detail: string }> = {
@@ -45,28 +46,14 @@ export function ClaimantStatusPanel({ status }: { status: ClaimantStatus }) {
         <div className="next-steps">
           <h3>{t('Not filed yet')}</h3>
           <p>{t('You told us you used these apps. Each needs a short claim of its own.')}</p>
-          <ul className="step2-links">
-            {status.pending.map((step) => (
-              <li key={step.app}>
-                <Link className="step2-button" to={step.path}>
-                  {t('File your {app} claim', { app: step.appName })}
-                </Link>
-              </li>
-            ))}
-          </ul>
+          <Step2Links steps={status.pending} />
         </div>
       ) : null}
       {status.others.length > 0 ? (
         <div className="other-apps">
           <h3>{t('Used another app?')}</h3>
           <p>{t('You can add a claim for any of these apps too:')}</p>
-          <ul>
-            {status.others.map((step) => (
-              <li key={step.app}>
-                <Link to={step.path}>{t('File your {app} claim', { app: step.appName })}</Link>
-              </li>
-            ))}
-          </ul>
+          <Step2Links steps={status.others} look="list" />
         </div>
       ) : null}
     </section>

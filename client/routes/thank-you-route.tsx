@@ -1,6 +1,7 @@
 import { useEffect } from 'react'
 import type { Step2Link } from '../../src/journey-config.ts'
-import { Link, useLocation } from '../routing/router.tsx'
+import { useLocation } from '../routing/router.tsx'
+import { Step2Links } from '../ui/step2-links.tsx'
 import { useText } from '../i18n/use-text.ts'
 import { useIntakeConfig } from '../intake/use-intake-config.ts'
 import { pushTrackingEventsOnce } from '../tracking.ts'
@@ -50,15 +51,7 @@ export function ThankYouRoute() {
               'For each app you chose, file a short claim with a screenshot of your bank statement. Your name and contact are filled in for you.',
             )}
           </p>
-          <ul className="step2-links">
-            {steps.map((step) => (
-              <li key={step.app}>
-                <Link className="step2-button" to={step.path}>
-                  {t('File your {app} claim', { app: step.appName })}
-                </Link>
-              </li>
-            ))}
-          </ul>
+          <Step2Links steps={steps} />
           <p>{t('The same links are in the e-mail, so you can come back to them later.')}</p>
         </div>
       ) : null}

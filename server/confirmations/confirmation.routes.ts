@@ -1,4 +1,4 @@
-import express, { Router, type RequestHandler } from 'express'
+import express, { Router, type Request, type RequestHandler } from 'express'
 import type { Kysely } from 'kysely'
 import type { ClaimConfirmed, ClaimDisowned, LinkedClaim } from '../../src/confirmation-messages.ts'
 import { signerOf } from '../agreements/signer.ts'
@@ -10,9 +10,10 @@ import { confirmClaim } from './confirm-claim.ts'
 import { disownClaim, linkedClaim } from './disown-claim.ts'
 
 /**
- * POST /api/confirmations — the claimant pressed "Confirm it was you" on the page the e-mail's link
- * opened. The link itself only opens that page: mail scanners open links on their own, and a GET that
- * confirmed would let them confirm for the claimant.
+ * The page the e-mail copy's link opens asks which claim it is for (POST /api/confirmations/claim), then
+ * the claimant presses "Confirm it was you" (POST /api/confirmations) or "This wasn't me" (POST
+ * /api/confirmations/not-me). The link itself only opens that page: mail scanners open links on their
+ * own, and a GET that answered would let them answer for the claimant.
  */
 export function confirmationRoutes({
   db,
@@ -27,53 +28,22 @@ export function confirmationRoutes({
   guardPost: (door: PublicDoor) => RequestHandler
 }): Router {
   const router = Router({ caseSensitive: true })
-  router.post(
-    '/api/confirmations/claim',
-    guardPost('confirm'),
-    express.json({ limit: '1kb' }),
-    async (req, res) => {
-      const locale = requestLocale(req)
-      const body = req.body as { token?: unknown } | undefined
-      const claim = await linkedClaim({
-        db,
-        forms: languages.forms(locale),
-        token: body?.token,
-        t: languages.t(locale),
-      })
-      res.set('Cache-Control', 'no-store').json(claim satisfies LinkedClaim)
-    },
+  /** A POST of the link's token (the page's JSON body), answered with what `answer` gives, never cached. */
+  const byToken = <T>(path: string, answer: (token: unknown, req: Request) => Promise<T>) =>
+    router.post(path, guardPost('confirm'), express.json({ limit: '1kb' }), async (req, res) => {
+      const token = (req.body as { token?: unknown } | undefined)?.token
+      res.set('Cache-Control', 'no-store').json(await answer(token, req))
+    })
+  // which claim the link is for, so the page can say it before anything is pressed
+  byToken('/api/confirmations/claim', (token, req): Promise<LinkedClaim> => {
+    const locale = requestLocale(req)
+    return linkedClaim({ db, forms: languages.forms(locale), token, t: languages.t(locale) })
+  })
+  byToken('/api/confirmations/not-me', (token, req): Promise<ClaimDisowned> =>
+    disownClaim({ db, evidenceKey, token, claimant: signerOf(req), t: languages.t(requestLocale(req)) }),
   )
-  router.post(
-    '/api/confirmations/not-me',
-    guardPost('confirm'),
-    express.json({ limit: '1kb' }),
-    async (req, res) => {
-      const body = req.body as { token?: unknown } | undefined
-      const disowned = await disownClaim({
-        db,
-        evidenceKey,
-        token: body?.token,
-        claimant: signerOf(req),
-        t: languages.t(requestLocale(req)),
-      })
-      res.set('Cache-Control', 'no-store').json(disowned satisfies ClaimDisowned)
-    },
-  )
-  router.post(
-    '/api/confirmations',
-    guardPost('confirm'),
-    express.json({ limit: '1kb' }),
-    async (req, res) => {
-      const body = req.body as { token?: unknown } | undefined
-      const confirmed = await confirmClaim({
-        db,
-        evidenceKey,
-        token: body?.token,
-        confirmer: signerOf(req),
-        t: languages.t(requestLocale(req)),
-      })
-      res.set('Cache-Control', 'no-store').json(confirmed satisfies ClaimConfirmed)
-    },
+  byToken('/api/confirmations', (token, req): Promise<ClaimConfirmed> =>
+    confirmClaim({ db, evidenceKey, token, confirmer: signerOf(req), t: languages.t(requestLocale(req)) }),
   )
   return router
 }
