@@ -1,6 +1,9 @@
+import fs from 'node:fs'
+import path from 'node:path'
 import zlib from 'node:zlib'
 import { getDocument, OPS } from 'pdfjs-dist/legacy/build/pdf.mjs'
 import { describe, expect, it } from 'vitest'
+import { translator, type Dictionary } from '../../src/translate.ts'
 import { type AgreementAudit, renderAgreementPdf } from './agreement-pdf.ts'
 
 const SCRIPT_NAME = '<script>alert(1)</script>'
@@ -120,8 +123,12 @@ function wordsOfHtml(html: string): string[] {
 
 interface ReadPdf {
   title: unknown
-  pages: { words: string[]; lines: string[]; hasImage: boolean }[]
+  /** The page's words and lines, its foot (below the bottom margin) apart in `footer`. */
+  pages: { words: string[]; lines: string[]; footer: string; hasImage: boolean }[]
 }
+
+/** How far above the page's bottom edge its foot ends and the text of the page may start. */
+const FOOT_TOP = 60
 
 async function readPdf(pdf: Buffer): Promise<ReadPdf> {
   const document = await getDocument({ data: new Uint8Array(pdf), verbosity: 0 }).promise
@@ -131,7 +138,9 @@ async function readPdf(pdf: Buffer): Promise<ReadPdf> {
     for (let number = 1; number <= document.numPages; number++) {
       const page = await document.getPage(number)
       const content = await page.getTextContent()
-      const items = content.items.flatMap((item) => ('str' in item && item.str.trim() ? [item] : []))
+      const all = content.items.flatMap((item) => ('str' in item && item.str.trim() ? [item] : []))
+      const items = all.filter((item) => (item.transform[5] ?? 0) >= FOOT_TOP)
+      const footer = all.filter((item) => (item.transform[5] ?? 0) < FOOT_TOP)
       const lines = new Map<number, string[]>()
       for (const item of items) {
         const y = Math.round(item.transform[5] ?? 0)
@@ -142,6 +151,7 @@ async function readPdf(pdf: Buffer): Promise<ReadPdf> {
       pages.push({
         words: text.split(/\s+/).filter(Boolean),
         lines: [...lines.values()].map((parts) => parts.join(' ').replace(/\s+/g, ' ').trim()),
+        footer: footer.map((item) => item.str).join(' '),
         hasImage: operators.fnArray.includes(OPS.paintImageXObject),
       })
     }
@@ -231,6 +241,49 @@ describe('renderAgreementPdf', () => {
     expect(pdf.toString('latin1')).toMatch(/\/Subtype \/Image/)
     const { pages } = await readPdf(pdf)
     expect(pages.map((page) => page.hasImage)).toEqual([true, false])
+  })
+
+  it('names the claim and says "Page N of M" at the foot of every page, the audit page too', async () => {
+    const extra = Array.from({ length: 60 }, (_, i) => `<p>Clause ${i + 1} of the terms.</p>`).join('')
+    const { pages } = await readPdf(await render(makeAgreementHtml({ extra })))
+    expect(pages.length).toBeGreaterThanOrEqual(3)
+    expect(pages.map((page) => page.footer)).toEqual(
+      pages.map((_, i) => `Claim ID 4711 Page ${i + 1} of ${pages.length}`),
+    )
+  })
+
+  it('names a main form submission at the foot of its pages, in the language it was signed in', async () => {
+    const spanish = JSON.parse(
+      fs.readFileSync(path.resolve(import.meta.dirname, '../../forms/es/ui/documents.json'), 'utf8'),
+    ) as Dictionary
+    const pdf = await renderAgreementPdf({
+      html: makeAgreementHtml(),
+      title: 'Acuerdo',
+      audit: makeAudit({ kind: 'intake', id: 12, locale: 'es' }),
+      t: translator(spanish),
+    })
+    const { pages } = await readPdf(pdf)
+    expect(pages.map((page) => page.footer)).toEqual([
+      'ID de la solicitud del formulario principal 12 Página 1 de 2',
+      'ID de la solicitud del formulario principal 12 Página 2 de 2',
+    ])
+  })
+
+  it('keeps the label "Signature:" on the page of the signature it introduces', async () => {
+    const signature = `<p><strong>Signature:</strong> <img src="${pngDataUrl()}" alt="Signature"></p>`
+    let hasMovedLabel = false
+    // from the label and signature on page 1 to the label in the last lines of page 1, where the
+    // signature would not fit below it
+    for (let fillers = 22; fillers <= 27; fillers++) {
+      const lines = Array.from({ length: fillers }, (_, i) => `<p>Line ${i + 1}.</p>`).join('')
+      const { pages } = await readPdf(
+        await render(`<article><h2>Agreement</h2>${lines}${signature}</article>`),
+      )
+      const labelled = pages.find((page) => page.lines.includes('Signature:'))
+      expect(labelled?.hasImage, `${fillers} lines before`).toBe(true)
+      if (labelled !== pages[0] && labelled?.lines[0] === 'Signature:') hasMovedLabel = true
+    }
+    expect(hasMovedLabel).toBe(true)
   })
 
   it('ignores images that are not PNG or JPEG data URLs', async () => {

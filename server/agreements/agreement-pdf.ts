@@ -6,6 +6,7 @@ import { Parser } from 'htmlparser2'
 import PDFDocument from 'pdfkit'
 import { translator, type Translator } from '../../src/translate.ts'
 import { auditRows, type AgreementAudit } from './agreement-audit.ts'
+import { agreementReference, drawPageFooters } from './agreement-pdf-footer.ts'
 
 /** What the audit page of a signed agreement lists. */
 export type { AgreementAudit } from './agreement-audit.ts'
@@ -29,6 +30,7 @@ const BODY_SIZE = 11
 const LINE_GAP = 2
 const LIST_INDENT = 18
 const IMAGE_BOX: [number, number] = [200, 150]
+const IMAGE_AFTER = 6
 const TEXT_STYLES = {
   title: { size: 18, bold: true, before: 6, after: 10 },
   heading: { size: 13, bold: true, before: 10, after: 4 },
@@ -143,7 +145,9 @@ function copyPosition({ xAdvance, yAdvance, xOffset, yOffset }: GlyphPosition): 
 
 /**
  * The signed agreement as a Letter PDF: the stored HTML's text in order (same words), its images, and a last
- * "Audit Details" page. Throws if an image in the HTML cannot be decoded, rather than leave a signature out.
+ * "Audit Details" page; each page's foot names the claim (or main form submission) and says "Page N of M",
+ * and a signature's label stays on the signature's page. Throws if an image in the HTML cannot be decoded,
+ * rather than leave a signature out.
  */
 export async function renderAgreementPdf({
   html,
@@ -169,6 +173,8 @@ export async function renderAgreementPdf({
     tagged: true,
     lang: audit.locale === 'es' ? 'es-US' : 'en-US',
     pdfVersion: '1.7',
+    // every page stays open until the last exists, for its "Page N of M"
+    bufferPages: true,
   })
   // pdfkit's types know fonts as files and buffers only
   for (const [name, font] of Object.entries(openFonts())) doc.registerFont(name, font as unknown as Buffer)
@@ -183,22 +189,38 @@ export async function renderAgreementPdf({
   const root = doc.struct('Document')
   doc.addStructure(root)
   let list: StructElement | undefined
-  for (const block of parseAgreementHtml(html)) {
+  const blocks = parseAgreementHtml(html)
+  const images = new Map(
+    blocks.flatMap((block) => (block.kind === 'image' ? [[block, openImage(doc, block.bytes)]] : [])),
+  )
+  blocks.forEach((block, index) => {
     if (block.kind !== 'item' && list) {
       list.end()
       list = undefined
     }
     if (block.kind === 'image') {
-      root.add(doc.struct('Figure', { alt: block.alt }, () => drawImage(doc, block.bytes)))
-    } else if (block.kind === 'item') {
-      if (!list) root.add((list = doc.struct('L')))
-      list.add(drawListItem(doc, block))
-    } else {
-      root.add(doc.struct(STRUCTURE_TAGS[block.kind], {}, () => drawTextBlock(doc, block)))
+      const image = images.get(block)!
+      root.add(doc.struct('Figure', { alt: block.alt }, () => drawImage(doc, image)))
+      return
     }
-  }
+    // the text before a signature ("Signature:") goes to a new page with it rather than stay behind
+    const next = blocks[index + 1]
+    const keepWithNext = next?.kind === 'image' ? imageSize(images.get(next)!).height + IMAGE_AFTER : 0
+    if (block.kind === 'item') {
+      if (!list) root.add((list = doc.struct('L')))
+      list.add(drawListItem(doc, block, keepWithNext))
+    } else {
+      root.add(doc.struct(STRUCTURE_TAGS[block.kind], {}, () => drawTextBlock(doc, block, keepWithNext)))
+    }
+  })
   list?.end()
   drawAuditPage(doc, root, auditRows(audit, t), t)
+  drawPageFooters(doc, {
+    reference: agreementReference(audit, t),
+    margin: MARGIN,
+    font: fontName(false, false),
+    t,
+  })
   root.end()
   doc.end()
   await ended
@@ -292,9 +314,13 @@ function trimRuns(runs: Run[]): Run[] {
 }
 
 /** A list item as the tags want it: its marker (Lbl) and its text (LBody). */
-function drawListItem(doc: PDFKit.PDFDocument, block: TextBlock & { kind: 'item' }): StructElement {
+function drawListItem(
+  doc: PDFKit.PDFDocument,
+  block: TextBlock & { kind: 'item' },
+  keepWithNext: number,
+): StructElement {
   const left = MARGIN + block.indent * LIST_INDENT
-  const top = startBlock(doc, block)
+  const top = startBlock(doc, block, { textLeft: left + LIST_INDENT, keepWithNext })
   return doc.struct('LI', {}, [
     doc.struct('Lbl', {}, () => {
       doc.font(fontName(false, false)).text(block.marker, left, top, { lineBreak: false })
@@ -303,20 +329,43 @@ function drawListItem(doc: PDFKit.PDFDocument, block: TextBlock & { kind: 'item'
   ])
 }
 
-function drawTextBlock(doc: PDFKit.PDFDocument, block: TextBlock): void {
+function drawTextBlock(doc: PDFKit.PDFDocument, block: TextBlock, keepWithNext: number): void {
   const left = MARGIN + block.indent * LIST_INDENT
-  drawRuns(doc, block, left, startBlock(doc, block))
+  drawRuns(doc, block, left, startBlock(doc, block, { textLeft: left, keepWithNext }))
 }
 
-/** Moves to where the block starts (a new page if it would not fit) and gives its top. */
-function startBlock(doc: PDFKit.PDFDocument, block: TextBlock): number {
+/**
+ * Moves to where the block starts (a new page if it would not fit) and gives its top. `keepWithNext`
+ * is the height of what must follow on the same page (a signature after its label).
+ */
+function startBlock(
+  doc: PDFKit.PDFDocument,
+  block: TextBlock,
+  { textLeft, keepWithNext }: { textLeft: number; keepWithNext: number },
+): number {
   const style = TEXT_STYLES[block.kind]
   doc.fontSize(style.size)
   // keep a heading with the first lines that follow it
-  const needed = style.before + doc.currentLineHeight(true) * (style.bold ? 3 : 1)
+  const firstLines = doc.currentLineHeight(true) * (style.bold ? 3 : 1)
+  const withNext = keepWithNext > 0 ? textHeight(doc, block, textLeft) + style.after + keepWithNext : 0
+  const needed = style.before + Math.max(firstLines, withNext)
   if (doc.y + needed > doc.page.maxY()) doc.addPage()
   else doc.y += style.before
   return doc.y
+}
+
+/** The block's height as drawn from textLeft, measured in bold if any of it is (never less than drawn). */
+function textHeight(doc: PDFKit.PDFDocument, block: TextBlock, textLeft: number): number {
+  const style = TEXT_STYLES[block.kind]
+  const isBold = style.bold || block.runs.some((run) => run.bold)
+  const text = block.runs.map((run) => run.text).join('')
+  doc.font(fontName(isBold, false)).fontSize(style.size)
+  const height = doc.heightOfString(printable(doc, text), {
+    width: doc.page.width - MARGIN - textLeft,
+    lineGap: LINE_GAP,
+  })
+  doc.font(fontName(false, false))
+  return height
 }
 
 function drawRuns(doc: PDFKit.PDFDocument, block: TextBlock, textLeft: number, top: number): void {
@@ -332,14 +381,18 @@ function drawRuns(doc: PDFKit.PDFDocument, block: TextBlock, textLeft: number, t
   doc.y += style.after
 }
 
-function drawImage(doc: PDFKit.PDFDocument, bytes: Buffer): void {
-  const image = openImage(doc, bytes)
-  const scale = Math.min(IMAGE_BOX[0] / image.width, IMAGE_BOX[1] / image.height)
-  const height = image.height * scale
+function drawImage(doc: PDFKit.PDFDocument, image: OpenedImage): void {
+  const { width, height } = imageSize(image)
   if (doc.y + height > doc.page.maxY()) doc.addPage()
   // pdfkit draws an already opened image when given one; its types only know buffers and paths
-  doc.image(image as unknown as Buffer, MARGIN, doc.y, { width: image.width * scale, height })
-  doc.y += height + 6
+  doc.image(image as unknown as Buffer, MARGIN, doc.y, { width, height })
+  doc.y += height + IMAGE_AFTER
+}
+
+/** The image's size on the page: within IMAGE_BOX, its proportions kept. */
+function imageSize(image: OpenedImage): { width: number; height: number } {
+  const scale = Math.min(IMAGE_BOX[0] / image.width, IMAGE_BOX[1] / image.height)
+  return { width: image.width * scale, height: image.height * scale }
 }
 
 interface OpenedImage {
