@@ -31,6 +31,7 @@ export type SubmissionRow = Pick<
   | 'review_reason'
   | 'review_moved_at'
   | 'assignee_id'
+  | 'intake_id'
 > & {
   /** The assignee's e-mail, null when the claim is not assigned. */
   assignee_email: string | null
@@ -57,6 +58,7 @@ export const SUBMISSION_COLUMNS = [
   sql<string | null>`(SELECT email FROM staff_accounts WHERE staff_accounts.id = claims.assignee_id)`.as(
     'assignee_email',
   ),
+  'claims.intake_id',
 ] as const
 
 /**
@@ -79,6 +81,7 @@ export type SubmissionValues = [
   reviewMovedAt: SubmissionRow['review_moved_at'],
   assigneeId: SubmissionRow['assignee_id'],
   assigneeEmail: SubmissionRow['assignee_email'],
+  intakeId: SubmissionRow['intake_id'],
 ]
 
 /** A page of a dashboard's list: its rows, how many claims match, and how many the app has. */

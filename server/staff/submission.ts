@@ -5,6 +5,7 @@ import { isoTimestamp } from '../db/timestamp.ts'
 import { flaggedCellsSql } from '../duplicates/flagged-claims.ts'
 import { csvCell, csvCellSql, csvCountSql, CSV_LINE_END } from './csv.ts'
 import { csvTime, csvTimeLabel, csvTimeSql } from './csv-time.ts'
+import { intakeReference } from '../../src/journey-config.ts'
 
 /** A claim as the dashboards receive it (the contract lives in src/api/staff.ts). */
 export type Submission = StaffSubmission
@@ -59,6 +60,7 @@ export const SUBMISSION_CSV_HEADER = [
   'Reason',
   csvTimeLabel('Status Date'),
   'Assignee',
+  'Main Form Reference',
 ] as const
 
 /**
@@ -99,6 +101,7 @@ export function submissionCsvRenderer(
       movedAt,
       ,
       assigneeEmail,
+      intakeId,
     ] = claim
     const id = Number(claimId)
     const flagged = duplicateOf !== undefined && duplicateOf.length > 0
@@ -110,7 +113,8 @@ export function submissionCsvRenderer(
       `${flagged ? `Yes,${duplicateOf.join(' ')}` : 'No,'},${csvCell(status)},` +
       `${reason === null ? '' : csvCell(reason)},` +
       `${movedAt === null ? '' : csvTime(new Date(Number(movedAt)))},` +
-      `${assigneeEmail === null ? '' : csvCell(assigneeEmail)}${CSV_LINE_END}`
+      `${assigneeEmail === null ? '' : csvCell(assigneeEmail)},` +
+      `${intakeId === null ? '' : intakeReference(Number(intakeId))}${CSV_LINE_END}`
     )
   }
 }
@@ -150,6 +154,8 @@ export function submissionCsvRecordSql({
     // epoch ms to whole seconds: csvTime cuts the seconds, it does not round them
     sql`coalesce(${csvTimeSql(sql`to_timestamp(claims.review_moved_at / 1000)`)}, '')`,
     sql`coalesce(${csvCellSql(sql`(SELECT email FROM staff_accounts WHERE staff_accounts.id = claims.assignee_id)`)}, '')`,
+    // intakeReference: 'IN-' and the id, zero-padded to six digits (lpad would cut a longer one)
+    sql`coalesce('IN-' || CASE WHEN claims.intake_id < 1000000 THEN lpad(claims.intake_id::text, 6, '0') ELSE claims.intake_id::text END, '')`,
   ]
   return sql<string>`${sql.join(cells, sql` || ',' || `)} || ${CSV_LINE_END}::text`
 }

@@ -435,7 +435,13 @@ for (const dialect of DIALECTS) {
         'Flagged',
         'Flagged Claim IDs',
       ])
-      expect(header.slice(13)).toEqual(['Status', 'Reason', `Status Date (${ZONE})`, 'Assignee'])
+      expect(header.slice(13)).toEqual([
+        'Status',
+        'Reason',
+        `Status Date (${ZONE})`,
+        'Assignee',
+        'Main Form Reference',
+      ])
       const moved = await ctx.db
         .selectFrom('claims')
         .select('review_moved_at')
@@ -460,10 +466,11 @@ for (const dialect of DIALECTS) {
           'screenshot_unreadable',
           wallClock(Number(moved.review_moved_at)),
           'admin@firm.test',
+          '',
         ],
       ])
       const received = await csv({ status: 'received', signedFrom: '2026-11-19', signedTo: '2026-11-19' })
-      expect(received.records.map((record) => record.slice(13))).toEqual([['received', '', '', '']])
+      expect(received.records.map((record) => record.slice(13))).toEqual([['received', '', '', '', '']])
       expect((await csv({ assignee: String(anaId), q: 'fil' })).records.map(([id]) => Number(id))).toEqual([
         ids.inReview,
       ])

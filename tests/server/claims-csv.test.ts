@@ -36,6 +36,7 @@ const HEADER = [
   'Reason',
   `Status Date (${ZONE})`,
   'Assignee',
+  'Main Form Reference',
 ].join(',')
 
 /** A time as a wall clock in the firm's zone reads it, by Intl: 'YYYY-MM-DD HH:MM:SS' (Sweden's format). */
@@ -66,6 +67,11 @@ const MATCHES = [
   { claim_id: 7005, other_claim_id: 7003 },
 ]
 const CONFIRMED = { id: 7002, at: '2026-07-04T19:05:09.999Z' }
+// the main-form intakes of two claimants: a reference of six digits and one of seven
+const INTAKES = [
+  { id: 7002, intake_id: 42 },
+  { id: 7005, intake_id: 1234567 },
+]
 
 async function exportCsv(ctx: TestContext, cookie: string, query = ''): Promise<string> {
   const res = await request(ctx.app)
@@ -105,6 +111,9 @@ describe('the claims CSV', () => {
         .set({ confirmed_at: CONFIRMED.at })
         .where('id', '=', CONFIRMED.id)
         .execute()
+      for (const { id, intake_id } of INTAKES) {
+        await ctx.db.updateTable('claims').set({ intake_id }).where('id', '=', id).execute()
+      }
     }
   })
   afterAll(async () => {
@@ -140,11 +149,11 @@ describe('the claims CSV', () => {
         const rest = (id: number) => `c${id}@mail.test,(212) 555-${id},3,6,${link(id)}`
         expect(await lines()).toEqual([
           HEADER,
-          `7005,2026-11-28 14:05:09,Late,Evening,${rest(7005)},,en,Yes,7003,received,,,`,
-          `7004,2026-11-01 01:30:00,"Ann, Jr.","O\nBrien",${rest(7004)},,en,No,,received,,,`,
-          `7003,2026-11-01 01:30:00,"Zoë \\ ""q""",'=1+1,${rest(7003)},,en,Yes,7001 7005,received,,,`,
-          `7002,2026-03-08 03:00:00,Summer,After,${rest(7002)},2026-07-04 12:05:09,en,No,,received,,,`,
-          `7001,2026-03-08 01:59:59,Winter,Before,${rest(7001)},,en,No,,received,,,`,
+          `7005,2026-11-28 14:05:09,Late,Evening,${rest(7005)},,en,Yes,7003,received,,,,IN-1234567`,
+          `7004,2026-11-01 01:30:00,"Ann, Jr.","O\nBrien",${rest(7004)},,en,No,,received,,,,`,
+          `7003,2026-11-01 01:30:00,"Zoë \\ ""q""",'=1+1,${rest(7003)},,en,Yes,7001 7005,received,,,,`,
+          `7002,2026-03-08 03:00:00,Summer,After,${rest(7002)},2026-07-04 12:05:09,en,No,,received,,,,IN-000042`,
+          `7001,2026-03-08 01:59:59,Winter,Before,${rest(7001)},,en,No,,received,,,,`,
           '',
         ])
       })
@@ -157,7 +166,7 @@ describe('the claims CSV', () => {
 
       it('exports only the flagged claims with ?flagged=1, each with Yes and its matches', async () => {
         const records = (await lines('?flagged=1')).slice(1, -1)
-        expect(records.map((line) => line.split(',').slice(-6, -4))).toEqual([
+        expect(records.map((line) => line.split(',').slice(-7, -5))).toEqual([
           ['Yes', '7003'],
           ['Yes', '7001 7005'],
         ])

@@ -83,6 +83,7 @@ describe('hostile names and e-mails in the staff CSV exports', () => {
       'Reason',
       'Status Date (America/Los_Angeles)',
       'Assignee',
+      'Main Form Reference',
     ])
     expect(rows).toHaveLength(NAMES.length)
     for (let i = 0; i < NAMES.length; i++) {
