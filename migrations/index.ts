@@ -32,6 +32,7 @@ import * as createDuplicateDecisions from './2026_11_28_1700_create_duplicate_de
 import * as indexClaimStatusById from './2026_11_28_1800_index_claim_status_by_id.ts'
 import * as createClaimantJourneys from './2026_11_28_1900_create_claimant_journeys.ts'
 import * as addClaimDisowned from './2026_11_28_2000_add_claim_disowned.ts'
+import * as createSmsSuppressions from './2026_11_28_2100_create_sms_suppressions.ts'
 
 /** Every migration, by name; names sort in the order they run. */
 export const MIGRATIONS: Record<string, Migration> = {
@@ -68,4 +69,5 @@ export const MIGRATIONS: Record<string, Migration> = {
   '2026_11_28_1800_index_claim_status_by_id': indexClaimStatusById,
   '2026_11_28_1900_create_claimant_journeys': createClaimantJourneys,
   '2026_11_28_2000_add_claim_disowned': addClaimDisowned,
+  '2026_11_28_2100_create_sms_suppressions': createSmsSuppressions,
 }

@@ -2,6 +2,7 @@ import fs from 'node:fs'
 import net from 'node:net'
 import path from 'node:path'
 import { FIRM_SETTINGS } from '../src/firm-settings.ts'
+import type { SmsSettings } from './journey/sms.ts'
 import type { PublicLimits } from './public-doors.ts'
 import { passwordProblem, readPasswordHashCost } from './staff/password-hash.ts'
 
@@ -36,6 +37,8 @@ export interface ServerConfig {
   staffIdleTimeoutMs: number
   /** REMINDERS_PER_MINUTE (default 60): reminders e-mailed in any minute, by all server processes together. */
   remindersPerMinute: number
+  /** SMS_PROVIDER=twilio and its settings: text reminders too; unset, none. */
+  sms: SmsSettings | undefined
   /** REQUIRE_2FA: whose accounts must sign in with a code; default admins over https, none otherwise. */
   requireTwoFactor: RequireTwoFactor
   /** How many server processes share the port (SERVER_PROCESSES, default 1). */
@@ -140,6 +143,7 @@ export function readServerConfig(env: NodeJS.ProcessEnv = process.env): Readonly
     ...readFirstAdmin(env),
     staffIdleTimeoutMs: readCount(env.STAFF_IDLE_MINUTES, 'STAFF_IDLE_MINUTES', 30) * 60 * 1000,
     remindersPerMinute: readCount(env.REMINDERS_PER_MINUTE, 'REMINDERS_PER_MINUTE', 60),
+    sms: readSms(env),
     evidenceKey: readEvidenceKey(env.EVIDENCE_KEY),
     publicLimits: {
       perAddress: readCount(env.PUBLIC_LIMIT_PER_ADDRESS, 'PUBLIC_LIMIT_PER_ADDRESS', DEFAULT_PER_ADDRESS),
@@ -165,6 +169,37 @@ const DEFAULT_PER_ADDRESS = 20
  * instances raises it.
  */
 const DEFAULT_GLOBAL_PER_MINUTE = 60_000
+
+/** SMS_PROVIDER (unset or "twilio") and, with it, TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN, SMS_FROM, SMS_API_URL. */
+function readSms(env: NodeJS.ProcessEnv): SmsSettings | undefined {
+  const provider = env.SMS_PROVIDER?.trim()
+  if (!provider) return undefined
+  if (provider !== 'twilio') {
+    throw new SettingError(
+      `SMS_PROVIDER "${provider}" is not known: use "twilio" (or leave it unset for no text messages)`,
+    )
+  }
+  const needed = (name: string) => {
+    const value = env[name]?.trim()
+    if (!value) throw new SettingError(`SMS_PROVIDER=twilio needs ${name}`)
+    return value
+  }
+  const from = needed('SMS_FROM')
+  if (!/^\+\d{8,15}$/.test(from)) {
+    throw new SettingError(`SMS_FROM "${from}" is not a phone number in E.164 form, e.g. +13105550100`)
+  }
+  const apiUrl = (env.SMS_API_URL?.trim() || 'https://api.twilio.com').replace(/\/+$/, '')
+  if (!/^https?:\/\/[^/]+$/.test(apiUrl)) {
+    throw new SettingError(`SMS_API_URL "${apiUrl}" is not an http(s) origin, e.g. https://api.twilio.com`)
+  }
+  return {
+    provider,
+    accountSid: needed('TWILIO_ACCOUNT_SID'),
+    authToken: needed('TWILIO_AUTH_TOKEN'),
+    from,
+    apiUrl,
+  }
+}
 
 function readCount(value: string | undefined, name: string, fallback: number): number {
   const text = value?.trim()

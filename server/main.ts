@@ -27,6 +27,7 @@ import { createValidatorModules } from './forms/validator-modules.ts'
 import { loadReviews } from './review/load-review-config.ts'
 import { createClaimantJourney } from './journey/claimant-journey.ts'
 import { loadJourneyConfig } from './journey/journey-config.ts'
+import { twilioSms } from './journey/sms.ts'
 import { loadLanguages, logLanguageWarnings, type Languages } from './i18n/languages.ts'
 import { createLogger, type Logger } from './logger.ts'
 import { openEvidenceKey } from './evidence/open-evidence-key.ts'
@@ -169,6 +170,7 @@ export async function startServer(
     perMinute: config.remindersPerMinute,
     logger,
     requests,
+    sms: config.sms ? twilioSms(config.sms) : undefined,
   })
   journey.wake()
   // bulk moves queued before a restart, or left by a process that died, go on

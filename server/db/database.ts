@@ -487,6 +487,12 @@ export interface EmailSuppressionsTable {
   source: string
 }
 
+/** A phone that replied STOP to a text reminder. */
+export interface SmsSuppressionsTable {
+  phone: string
+  created_at: number
+}
+
 /** Reminders sent in each minute (epoch minute), counted by every server process. */
 export interface ReminderWindowsTable {
   minute: number
@@ -497,6 +503,7 @@ export interface Database {
   claimant_journeys: ClaimantJourneysTable
   email_suppressions: EmailSuppressionsTable
   reminder_windows: ReminderWindowsTable
+  sms_suppressions: SmsSuppressionsTable
   claims: ClaimsTable
   claim_moves: ClaimMovesTable
   bulk_moves: BulkMovesTable

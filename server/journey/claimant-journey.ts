@@ -16,6 +16,9 @@ import type { RequestActivity } from '../request-activity.ts'
 import { withinSendHours } from './claimant-day.ts'
 import { firmMail } from './firm-mail.ts'
 import { journeyTokens, type JourneyTokens } from './journey-tokens.ts'
+import { e164, START_WORDS, STOP_WORDS, type SmsSender } from './sms.ts'
+import { FIRM_SETTINGS } from '../../src/firm-settings.ts'
+import { normalizePhone } from '../../src/phone.ts'
 
 const DAY_MS = 24 * 60 * 60 * 1000
 const BATCH = 100
@@ -45,6 +48,16 @@ export interface ClaimantJourney {
   runDue(now?: number): Promise<void>
   /** Puts the intake's address on the suppression list; false for a token that names no intake. */
   unsubscribe(token: unknown, source: 'link' | 'one-click'): Promise<boolean>
+  /**
+   * A reply to a text reminder, as the SMS provider's webhook posts it: STOP (and its synonyms) puts
+   * the phone on the SMS suppression list, START takes it off; 'unsigned' when the webhook's signature
+   * is not the provider's (or no SMS provider is set).
+   */
+  textReply(reply: {
+    url: string
+    fields: Record<string, string>
+    signature: string | undefined
+  }): Promise<'stopped' | 'started' | 'ignored' | 'unsigned'>
   settled(): Promise<void>
   stop(): Promise<void>
 }
@@ -62,6 +75,7 @@ export function createClaimantJourney({
   logger,
   requests,
   pollMs = 60_000,
+  sms,
 }: {
   db: Kysely<Database>
   config: JourneyConfig
@@ -80,6 +94,8 @@ export function createClaimantJourney({
   logger: Logger
   requests?: RequestActivity | undefined
   pollMs?: number
+  /** SMS_PROVIDER: each reminder also goes as a text to a claimant who ticked the communications consent. */
+  sms?: SmsSender | undefined
 }): ClaimantJourney {
   const tokens = journeyTokens(evidenceKey)
 
@@ -98,7 +114,16 @@ export function createClaimantJourney({
   const intakeOf = (intakeId: number) =>
     db
       .selectFrom('form_submissions')
-      .select(['id', 'first_name', 'last_name', 'email', 'phone', 'cash_advance_apps', 'locale'])
+      .select([
+        'id',
+        'first_name',
+        'last_name',
+        'email',
+        'phone',
+        'cash_advance_apps',
+        'locale',
+        'communications_consent',
+      ])
       .where('id', '=', intakeId)
       .executeTakeFirst()
 
@@ -246,6 +271,7 @@ export function createClaimantJourney({
         ? await intakeMail(intake, links, journey.origin, locale)
         : reminderMail(intake, links, journey.origin, locale)
       await deliver(message)
+      if (!first) await textReminder(intake, links, journey.origin, locale)
       return 'sent'
     } catch (error) {
       // handed back: the next run sends it again
@@ -341,6 +367,53 @@ export function createClaimantJourney({
     })
   }
 
+  /**
+   * The reminder as a text, to a claimant who ticked the communications consent and has not replied
+   * STOP. Best effort: the e-mail has gone, so a refused text is logged, not retried.
+   */
+  const textReminder = async (intake: IntakeRow, links: Step2Link[], origin: string, locale: Locale) => {
+    if (!sms || intake.communications_consent !== 1 || links.length === 0) return
+    const stopped = await db
+      .selectFrom('sms_suppressions')
+      .select('phone')
+      .where('phone', '=', intake.phone)
+      .executeTakeFirst()
+    if (stopped) return
+    const t = languages.t(locale)
+    const body = t(
+      '{firm}: you told us you used {apps}, but your claim is not filed yet. File it here: {link} Reply STOP to stop texts.',
+      {
+        firm: FIRM_SETTINGS.firmName,
+        apps: links.map((link) => link.appName).join(', '),
+        link: `${origin}${links[0]!.path}`,
+      },
+    )
+    await sms.send({ to: e164(intake.phone), body }).catch((error: unknown) => {
+      logger.warn({ intakeId: Number(intake.id), err: errorCode(error) }, 'text reminder not sent')
+    })
+  }
+
+  const textReply: ClaimantJourney['textReply'] = async ({ url, fields, signature }) => {
+    if (!sms || !sms.isSigned(url, fields, signature)) return 'unsigned'
+    const word = (fields.Body ?? '').trim().toUpperCase()
+    // "+18085550100" as the forms store it, "(808) 555-0100"
+    const phone = normalizePhone(fields.From ?? '')
+    if (!/^\(\d{3}\) \d{3}-\d{4}$/.test(phone)) return 'ignored'
+    if (STOP_WORDS.includes(word)) {
+      await db
+        .insertInto('sms_suppressions')
+        .values({ phone, created_at: Date.now() })
+        .onConflict((conflict) => conflict.column('phone').doNothing())
+        .execute()
+      return 'stopped'
+    }
+    if (START_WORDS.includes(word)) {
+      await db.deleteFrom('sms_suppressions').where('phone', '=', phone).execute()
+      return 'started'
+    }
+    return 'ignored'
+  }
+
   const unsubscribe: ClaimantJourney['unsubscribe'] = async (token, source) => {
     const intakeId = tokens.readUnsubscribe(token)
     if (intakeId === undefined) return false
@@ -368,6 +441,7 @@ export function createClaimantJourney({
     wake: () => loop.wake(),
     runDue,
     unsubscribe,
+    textReply,
     settled: () => loop.settled(),
     stop: () => loop.stop(),
   }

@@ -7,6 +7,8 @@ import type { Languages } from '../i18n/languages.ts'
 import { requestLocale } from '../i18n/request-locale.ts'
 import type { PublicDoor } from '../public-doors.ts'
 import type { ClaimantJourney } from './claimant-journey.ts'
+import { AppError } from '../../src/app-error.ts'
+import { siteOrigin } from '../public-origin.ts'
 
 /**
  * The claimant's journey in the open: a Step 2 link's pre-fill, and unsubscribing from reminders (the
@@ -20,7 +22,7 @@ export function journeyRoutes({
   guardPost,
 }: {
   db: Kysely<Database>
-  journey: Pick<ClaimantJourney, 'tokens' | 'unsubscribe'>
+  journey: Pick<ClaimantJourney, 'tokens' | 'unsubscribe' | 'textReply'>
   languages: Languages
   guardPost: (door: PublicDoor) => RequestHandler
 }): Router {
@@ -64,6 +66,33 @@ export function journeyRoutes({
       res
         .set('Cache-Control', 'no-store')
         .json({ message: languages.t(requestLocale(req))(UNSUBSCRIBED_MESSAGE) } satisfies Unsubscribed)
+    },
+  )
+  // a reply to a text reminder, posted by the SMS provider (signed; see sms.ts): STOP, START or else
+  router.post(
+    '/api/journey/sms',
+    guardPost('unsubscribe'),
+    express.urlencoded({ extended: false, limit: '8kb' }),
+    async (req, res) => {
+      const fields = Object.fromEntries(
+        Object.entries((req.body ?? {}) as Record<string, unknown>).filter(
+          (entry): entry is [string, string] => typeof entry[1] === 'string',
+        ),
+      )
+      const answer = await journey.textReply({
+        // the address the provider was given, which its signature covers: PUBLIC_URL's in production
+        url: `${siteOrigin(req)}${req.originalUrl}`,
+        fields,
+        signature: req.get('x-twilio-signature'),
+      })
+      if (answer === 'unsigned') {
+        throw new AppError('FORBIDDEN', {
+          status: 403,
+          message: "this address takes only the SMS provider's signed replies",
+        })
+      }
+      // an empty TwiML answer: the provider sends its own confirmation of STOP and START
+      res.type('text/xml').send('<?xml version="1.0" encoding="UTF-8"?><Response></Response>')
     },
   )
   return router

@@ -1,3 +1,4 @@
+import { twilioSms, type SmsSettings } from '../../server/journey/sms.ts'
 import { createClaimantJourney, type ClaimantJourney } from '../../server/journey/claimant-journey.ts'
 import { loadJourneyConfig } from '../../server/journey/journey-config.ts'
 import crypto from 'node:crypto'
@@ -109,7 +110,10 @@ export async function createTestContext(
     proofOfWorkTuning,
     requireTwoFactor,
     remindersPerMinute = 1000,
+    sms,
   }: {
+    /** SMS_PROVIDER's settings, pointing at a stand-in; no text messages when left out. */
+    sms?: SmsSettings
     /** REMINDERS_PER_MINUTE; a thousand when left out. */
     remindersPerMinute?: number
     formsDir?: string
@@ -201,6 +205,7 @@ export async function createTestContext(
     publicUrl,
     perMinute: remindersPerMinute,
     logger,
+    sms: sms ? twilioSms(sms) : undefined,
   })
   const app = createApp({
     db,
