@@ -369,7 +369,8 @@ for (const dialect of DIALECTS) {
         expect(res.body.title).toEqual({ app: 'Brigit', product: 'Cash Advance Claim' })
         expect(res.body.schema.required).toContain('phoneNumber')
         expect(res.body.schema.properties.email.errorMessage.required).toBe('Email is required')
-        expect(res.body.uiSchema.signature).toEqual({ 'ui:widget': 'signature' })
+        // the widget shows its own label, under the agreement it draws above the pad
+        expect(res.body.uiSchema.signature).toEqual({ 'ui:widget': 'signature', 'ui:label': false })
       })
 
       it('answers GET /api/forms/nope with a 404 JSON error', async () => {
