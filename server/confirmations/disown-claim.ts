@@ -59,7 +59,13 @@ export async function disownClaim({
   return retryWhileLocked(() =>
     db.transaction().execute(async (trx) => {
       const claimId = await claimOfLink(trx, hash, t)
+      const claim = await trx
+        .selectFrom('claims')
+        .select('app')
+        .where('id', '=', claimId)
+        .executeTakeFirstOrThrow()
       const now = Date.now()
+      // only the first answer writes: the condition decides between two that arrive together
       const updated = await trx
         .updateTable('claims')
         .set({ disowned_at: now, disowned_ip: claimant.ipAddress, disowned_user_agent: claimant.userAgent })
@@ -67,22 +73,17 @@ export async function disownClaim({
         .where('disowned_at', 'is', null)
         .executeTakeFirst()
       if (Number(updated.numUpdatedRows) === 0) {
-        const claim = await trx
+        const first = await trx
           .selectFrom('claims')
           .select('disowned_at')
           .where('id', '=', claimId)
           .executeTakeFirstOrThrow()
-        return { disownedAt: new Date(Number(claim.disowned_at)).toISOString(), alreadyDisowned: true }
+        return { disownedAt: new Date(Number(first.disowned_at)).toISOString(), alreadyDisowned: true }
       }
-      const { app } = await trx
-        .selectFrom('claims')
-        .select('app')
-        .where('id', '=', claimId)
-        .executeTakeFirstOrThrow()
       await writeAuditEntry(trx, evidenceKey, {
         clientAddress: claimant.ipAddress,
         actor: 'claimant',
-        app,
+        app: claim.app,
         action: 'claim_disowned',
         detail: `claim ${claimId}: the owner of its e-mail said they did not file it`,
       })

@@ -11,7 +11,7 @@ import { intakeSignedRecord } from '../agreements/signed-record.ts'
 import { backgroundLoop } from '../background-loop.ts'
 import type { Database } from '../db/database.ts'
 import type { Languages } from '../i18n/languages.ts'
-import type { Logger } from '../logger.ts'
+import { errorCode, type Logger } from '../logger.ts'
 import type { RequestActivity } from '../request-activity.ts'
 import { withinSendHours } from './claimant-day.ts'
 import { firmMail } from './firm-mail.ts'
@@ -445,10 +445,4 @@ export function createClaimantJourney({
     settled: () => loop.settled(),
     stop: () => loop.stop(),
   }
-}
-
-/** What a failure may log: its code, never its text (which can quote an address). */
-function errorCode(error: unknown): string {
-  const code = (error as { code?: unknown } | undefined)?.code
-  return typeof code === 'string' ? code : error instanceof Error ? error.name : 'unknown'
 }

@@ -1,4 +1,3 @@
-import crypto from 'node:crypto'
 import type { Kysely } from 'kysely'
 import type { ClaimantStatus } from '../../src/api/agreements.ts'
 import { CURE_PAGE_PATH } from '../../src/api/cure.ts'
@@ -7,7 +6,7 @@ import { intakeReference } from '../../src/journey-config.ts'
 import type { Reviews } from '../../src/review-config.ts'
 import { DEFAULT_LOCALE, type Locale } from '../../src/translate.ts'
 import type { OwnAgreements } from '../agreements/own-agreements.ts'
-import { tokenHash } from '../confirmations/confirmation-links.ts'
+import { issueCureLink } from '../review/claim-cures.ts'
 import type { Database } from '../db/database.ts'
 import type { ClaimantJourney } from './claimant-journey.ts'
 
@@ -86,14 +85,4 @@ export async function claimantStatus({
     pending,
     others,
   }
-}
-
-/** A cure link of its own for the status page, stored hashed as the notices' are. */
-async function issueCureLink(db: Kysely<Database>, cureId: number, now: number): Promise<string> {
-  const token = crypto.randomBytes(32).toString('base64url')
-  await db
-    .insertInto('claim_cure_links')
-    .values({ token_hash: tokenHash(token), cure_id: cureId, issued_at: now, opened_at: null })
-    .execute()
-  return token
 }

@@ -7,7 +7,7 @@ import { backgroundLoop } from '../background-loop.ts'
 import type { BulkMovesTable, Database } from '../db/database.ts'
 import { isPostgresDb } from '../db/dialect.ts'
 import { retryWhileLocked } from '../db/shared-transaction.ts'
-import type { Logger } from '../logger.ts'
+import { errorCode, type Logger } from '../logger.ts'
 import type { RequestActivity } from '../request-activity.ts'
 import { writeAuditEntry } from '../staff/audit-log.ts'
 import { loadAccountView } from '../staff/staff-accounts.ts'
@@ -308,10 +308,4 @@ class LeaseLost extends Error {
   constructor() {
     super('the bulk move was taken up by another process')
   }
-}
-
-/** What a failure may log: its code, never its text. */
-function errorCode(error: unknown): string {
-  const code = (error as { code?: unknown } | undefined)?.code
-  return typeof code === 'string' ? code : error instanceof Error ? error.name : 'unknown'
 }

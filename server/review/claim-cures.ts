@@ -1,5 +1,5 @@
 import crypto from 'node:crypto'
-import { sql, type Kysely, type SqlBool } from 'kysely'
+import { sql, type Kysely, type SqlBool, type Transaction } from 'kysely'
 import type { SendMailOptions } from 'nodemailer'
 import { CURE_PAGE_PATH } from '../../src/api/cure.ts'
 import type { FormConfig } from '../../src/form-config.ts'
@@ -11,7 +11,7 @@ import { backgroundLoop } from '../background-loop.ts'
 import { tokenHash } from '../confirmations/confirmation-links.ts'
 import type { Database } from '../db/database.ts'
 import { retryWhileLocked } from '../db/shared-transaction.ts'
-import type { Logger } from '../logger.ts'
+import { errorCode, type Logger } from '../logger.ts'
 import type { RequestActivity } from '../request-activity.ts'
 import { writeAuditEntry } from '../staff/audit-log.ts'
 import { recordMove } from './move-claim.ts'
@@ -156,7 +156,7 @@ export function createClaimCures({
     now: number,
   ) => {
     const sent = Number(cure.notices_sent)
-    const token = crypto.randomBytes(32).toString('base64url')
+    let token = ''
     const claimed = await retryWhileLocked(() =>
       db.transaction().execute(async (trx) => {
         const taken = await trx
@@ -167,10 +167,7 @@ export function createClaimCures({
           .where('ended_at', 'is', null)
           .executeTakeFirst()
         if (Number(taken.numUpdatedRows) !== 1) return false
-        await trx
-          .insertInto('claim_cure_links')
-          .values({ token_hash: tokenHash(token), cure_id: cure.id, issued_at: now, opened_at: null })
-          .execute()
+        token = await issueCureLink(trx, cure.id, now)
         return true
       }),
     )
@@ -270,8 +267,16 @@ export function reasonText(
   return text?.[locale] ?? text?.en ?? ''
 }
 
-/** What a failure may log: its code, never its text (which can quote an address). */
-function errorCode(error: unknown): string {
-  const code = (error as { code?: unknown } | undefined)?.code
-  return typeof code === 'string' ? code : error instanceof Error ? error.name : 'unknown'
+/** A new link to a cure's page: a random token, kept only as its SHA-256 (claim_cure_links). */
+export async function issueCureLink(
+  db: Kysely<Database> | Transaction<Database>,
+  cureId: number,
+  now: number,
+): Promise<string> {
+  const token = crypto.randomBytes(32).toString('base64url')
+  await db
+    .insertInto('claim_cure_links')
+    .values({ token_hash: tokenHash(token), cure_id: cureId, issued_at: now, opened_at: null })
+    .execute()
+  return token
 }
