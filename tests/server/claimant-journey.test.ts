@@ -364,10 +364,13 @@ for (const dialect of DIALECTS) {
         .set({ mails_sent: 1, next_due_at: 0 })
         .where('intake_id', 'in', ids)
         .execute()
-      const noon = withinSendHours(Date.parse(intakes[0]!.createdAt) + 2 * DAY, HONOLULU, {
-        from: 12,
-        to: 13,
-      })
+      // the first reminder's day has come for the last of them, in the hour after Honolulu's noon
+      const { latest } = await ctx.db
+        .selectFrom('claimant_journeys')
+        .select((eb) => eb.fn.max('created_at').as('latest'))
+        .where('intake_id', 'in', ids)
+        .executeTakeFirstOrThrow()
+      const noon = withinSendHours(Number(latest) + 2 * DAY, HONOLULU, { from: 12, to: 13 })
       const logger = createLogger('silent')
       const sender = () =>
         createClaimantJourney({
