@@ -33,6 +33,7 @@ import * as indexClaimStatusById from './2026_11_28_1800_index_claim_status_by_i
 import * as createClaimantJourneys from './2026_11_28_1900_create_claimant_journeys.ts'
 import * as addClaimDisowned from './2026_11_28_2000_add_claim_disowned.ts'
 import * as createSmsSuppressions from './2026_11_28_2100_create_sms_suppressions.ts'
+import * as addIntakeConfirmation from './2026_11_28_2200_add_intake_confirmation.ts'
 
 /** Every migration, by name; names sort in the order they run. */
 export const MIGRATIONS: Record<string, Migration> = {
@@ -70,4 +71,5 @@ export const MIGRATIONS: Record<string, Migration> = {
   '2026_11_28_1900_create_claimant_journeys': createClaimantJourneys,
   '2026_11_28_2000_add_claim_disowned': addClaimDisowned,
   '2026_11_28_2100_create_sms_suppressions': createSmsSuppressions,
+  '2026_11_28_2200_add_intake_confirmation': addIntakeConfirmation,
 }

@@ -10,28 +10,39 @@ export const CONFIRMATION_NOT_FOUND_MESSAGE =
 /** A link's token: 32 random bytes, base64url (43 characters). */
 export const CONFIRMATION_TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/
 
-/** POST /api/confirmations: the token from the e-mail's link. */
-export interface ConfirmClaimRequest {
+/** POST /api/confirmations (and /claim, /not-me): the token from the e-mail's link. */
+export interface ConfirmRequest {
   token: string
 }
 
-/** POST /api/confirmations/claim: which claim the link names, for the page to say. */
-export interface LinkedClaim {
-  claimId: number
-  appName: string
-  filedAt: string
-  confirmedAt: string | null
-  disownedAt: string | null
-}
+/** POST /api/confirmations/claim: what the link names, for the page to say. */
+export type LinkedRecord =
+  | {
+      of: 'claim'
+      claimId: number
+      appName: string
+      filedAt: string
+      confirmedAt: string | null
+      disownedAt: string | null
+    }
+  | {
+      /** The main form signed on the home page: the e-mail after it carries the link. */
+      of: 'intake'
+      reference: string
+      appNames: string[]
+      filedAt: string
+      confirmedAt: string | null
+      disownedAt: string | null
+    }
 
 /** POST /api/confirmations/not-me: "This wasn't me", recorded. */
-export interface ClaimDisowned {
+export interface Disowned {
   disownedAt: string
   alreadyDisowned: boolean
 }
 
-/** What POST /api/confirmations answers: when the claim was confirmed, and whether that was before. */
-export interface ClaimConfirmed {
+/** What POST /api/confirmations answers: when it was confirmed, and whether that was before. */
+export interface Confirmed {
   confirmedAt: string
   alreadyConfirmed: boolean
 }

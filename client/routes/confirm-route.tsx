@@ -4,10 +4,10 @@ import {
   CONFIRMATION_INVALID_MESSAGE,
   CONFIRMATION_LINK_TEXT,
   CONFIRMATION_TOKEN_PATTERN,
-  type ClaimConfirmed,
-  type ClaimDisowned,
-  type ConfirmClaimRequest,
-  type LinkedClaim,
+  type Confirmed,
+  type ConfirmRequest,
+  type Disowned,
+  type LinkedRecord,
 } from '../../src/confirmation-messages.ts'
 import { fetchJson } from '../http.ts'
 import { useLocale } from '../i18n/use-text.ts'
@@ -16,27 +16,27 @@ import { Confirmation } from '../ui/confirmation.tsx'
 type ConfirmState =
   | { status: 'ready' }
   | { status: 'sending' }
-  | { status: 'done'; confirmed: ClaimConfirmed }
-  | { status: 'disowned'; disowned: ClaimDisowned }
+  | { status: 'done'; confirmed: Confirmed }
+  | { status: 'disowned'; disowned: Disowned }
   | { status: 'error'; message: string }
 
-const jsonPost = (body: ConfirmClaimRequest) => ({
+const jsonPost = (body: ConfirmRequest) => ({
   method: 'POST',
   headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
   body: JSON.stringify(body),
 })
 
 /**
- * /confirm#token=…: the page the e-mail copy's link opens. It says which claim the link is for; the
- * claim is confirmed, or disowned ("This wasn't me", which puts it before a reviewer), only when a
- * button is pressed: mail scanners open links on their own, and must not answer for the claimant. The
+ * /confirm#token=…: the page a Step 2 copy's link, or the link in the e-mail after the main form, opens.
+ * It says which claim the link is for; the claim is confirmed, or disowned ("This wasn't me", which puts
+ * it before a reviewer), only when a button is pressed: mail scanners open links on their own, and must not answer for the claimant. The
  * token is in the fragment, which the browser never sends to a server (nor in a Referer).
  */
 export function ConfirmRoute() {
   const { t, locale } = useLocale()
   const [token] = useState(() => new URLSearchParams(window.location.hash.slice(1)).get('token') ?? '')
   const [state, setState] = useState<ConfirmState>({ status: 'ready' })
-  const [claim, setClaim] = useState<LinkedClaim>()
+  const [claim, setClaim] = useState<LinkedRecord>()
   const statusRef = useRef<HTMLParagraphElement>(null)
   const isValid = CONFIRMATION_TOKEN_PATTERN.test(token)
   const dateOf = (iso: string) =>
@@ -50,7 +50,7 @@ export function ConfirmRoute() {
   useEffect(() => {
     if (!isValid) return
     let current = true
-    fetchJson<LinkedClaim>('/api/confirmations/claim', jsonPost({ token })).then(
+    fetchJson<LinkedRecord>('/api/confirmations/claim', jsonPost({ token })).then(
       (found) => current && setClaim(found),
       (error: unknown) =>
         current && error instanceof AppError && error.status < 500
@@ -88,10 +88,10 @@ export function ConfirmRoute() {
     setState({ status: 'sending' })
     try {
       if (what === 'confirm') {
-        const confirmed = await fetchJson<ClaimConfirmed>('/api/confirmations', jsonPost({ token }))
+        const confirmed = await fetchJson<Confirmed>('/api/confirmations', jsonPost({ token }))
         setState({ status: 'done', confirmed })
       } else {
-        const disowned = await fetchJson<ClaimDisowned>('/api/confirmations/not-me', jsonPost({ token }))
+        const disowned = await fetchJson<Disowned>('/api/confirmations/not-me', jsonPost({ token }))
         setState({ status: 'disowned', disowned })
       }
     } catch (error) {
@@ -112,11 +112,17 @@ export function ConfirmRoute() {
       <div className="card-body">
         {claim ? (
           <p className="linked-claim">
-            {t('This link is for your {app} claim number {id}, filed on {date}.', {
-              app: claim.appName,
-              id: claim.claimId,
-              date: dateOf(claim.filedAt),
-            })}
+            {claim.of === 'claim'
+              ? t('This link is for your {app} claim number {id}, filed on {date}.', {
+                  app: claim.appName,
+                  id: claim.claimId,
+                  date: dateOf(claim.filedAt),
+                })
+              : t('This link is for the claim form you signed on {date}, reference {reference} ({apps}).', {
+                  reference: claim.reference,
+                  apps: claim.appNames.join(', '),
+                  date: dateOf(claim.filedAt),
+                })}
           </p>
         ) : null}
         {isValid ? (

@@ -106,6 +106,17 @@ export function IntakeDetailsPanel({
 
       <h3>E-mails to the claimant</h3>
       <p>{journeyLine(intake.journey)}</p>
+      {intake.disownedAt ? (
+        <p className="alert" data-field="disowned">
+          The owner of this e-mail said “This wasn&apos;t me” on {formatDateTime(intake.disownedAt)}: check
+          this intake and its claims before filing.
+        </p>
+      ) : null}
+      <p data-field="confirmed">
+        {intake.confirmedAt
+          ? `Confirmed by the claimant on ${formatDateTime(intake.confirmedAt)}.`
+          : 'Not confirmed by the claimant yet.'}
+      </p>
       {intake.unsubscribed ? (
         <p>
           Unsubscribed from reminders on {formatDateTime(intake.unsubscribed.at)} (

@@ -2,10 +2,9 @@ import crypto from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
 import nodemailer, { type SendMailOptions } from 'nodemailer'
-import { CONFIRMATION_EMAIL_TEXT, CONFIRMATION_LINK_TEXT } from '../../src/confirmation-messages.ts'
 import { translator, type Translator } from '../../src/translate.ts'
 import type { Logger } from '../logger.ts'
-import { escapeHtml, firmMail, type FirmMail } from '../journey/firm-mail.ts'
+import { confirmationParagraph, escapeHtml, firmMail, type FirmMail } from '../journey/firm-mail.ts'
 import { PRIVATE_FILE_MODE, PRIVATE_FOLDER_MODE } from '../private-files.ts'
 
 /** A claimant's copy of the agreement they signed. */
@@ -150,14 +149,7 @@ function composeMessage(
       app: appName,
     }),
   ]
-  if (confirmUrl) {
-    const [before = '', after = ''] = t(CONFIRMATION_EMAIL_TEXT).split('{link}')
-    const link = `<a href="${escapeHtml(confirmUrl)}">${escapeHtml(t(CONFIRMATION_LINK_TEXT))}</a>`
-    paragraphs.push({
-      text: t(CONFIRMATION_EMAIL_TEXT, { link: confirmUrl }),
-      html: `${escapeHtml(before)}${link}${escapeHtml(after)}`,
-    })
-  }
+  if (confirmUrl) paragraphs.push(confirmationParagraph(t, confirmUrl))
   return firmMail({
     from,
     to,

@@ -1,17 +1,17 @@
 import express, { Router, type Request, type RequestHandler } from 'express'
 import type { Kysely } from 'kysely'
-import type { ClaimConfirmed, ClaimDisowned, LinkedClaim } from '../../src/confirmation-messages.ts'
+import type { Confirmed, Disowned, LinkedRecord } from '../../src/confirmation-messages.ts'
 import { signerOf } from '../agreements/signer.ts'
 import type { Database } from '../db/database.ts'
 import type { Languages } from '../i18n/languages.ts'
 import { requestLocale } from '../i18n/request-locale.ts'
 import type { PublicDoor } from '../public-doors.ts'
-import { confirmClaim } from './confirm-claim.ts'
-import { disownClaim, linkedClaim } from './disown-claim.ts'
+import { confirmByLink } from './confirm-by-link.ts'
+import { disownByLink, linkedRecord } from './disown-by-link.ts'
 
 /**
- * The page the e-mail copy's link opens asks which claim it is for (POST /api/confirmations/claim), then
- * the claimant presses "Confirm it was you" (POST /api/confirmations) or "This wasn't me" (POST
+ * The page a link opens (from a Step 2 copy, or from the e-mail after the main form) asks what it is for
+ * (POST /api/confirmations/claim), then the claimant presses "Confirm it was you" (POST /api/confirmations) or "This wasn't me" (POST
  * /api/confirmations/not-me). The link itself only opens that page: mail scanners open links on their
  * own, and a GET that answered would let them answer for the claimant.
  */
@@ -34,16 +34,16 @@ export function confirmationRoutes({
       const token = (req.body as { token?: unknown } | undefined)?.token
       res.set('Cache-Control', 'no-store').json(await answer(token, req))
     })
-  // which claim the link is for, so the page can say it before anything is pressed
-  byToken('/api/confirmations/claim', (token, req): Promise<LinkedClaim> => {
+  // what the link is for, so the page can say it before anything is pressed
+  byToken('/api/confirmations/claim', (token, req): Promise<LinkedRecord> => {
     const locale = requestLocale(req)
-    return linkedClaim({ db, forms: languages.forms(locale), token, t: languages.t(locale) })
+    return linkedRecord({ db, forms: languages.forms(locale), token, t: languages.t(locale) })
   })
-  byToken('/api/confirmations/not-me', (token, req): Promise<ClaimDisowned> =>
-    disownClaim({ db, evidenceKey, token, claimant: signerOf(req), t: languages.t(requestLocale(req)) }),
+  byToken('/api/confirmations/not-me', (token, req): Promise<Disowned> =>
+    disownByLink({ db, evidenceKey, token, claimant: signerOf(req), t: languages.t(requestLocale(req)) }),
   )
-  byToken('/api/confirmations', (token, req): Promise<ClaimConfirmed> =>
-    confirmClaim({ db, evidenceKey, token, confirmer: signerOf(req), t: languages.t(requestLocale(req)) }),
+  byToken('/api/confirmations', (token, req): Promise<Confirmed> =>
+    confirmByLink({ db, evidenceKey, token, confirmer: signerOf(req), t: languages.t(requestLocale(req)) }),
   )
   return router
 }

@@ -177,6 +177,14 @@ export interface AgreementCopiesTable {
 }
 
 /** A confirmation link's token (only its SHA-256, hex) and the claim it confirms. */
+/** The tokens (their SHA-256) of the links in the e-mails after intakes. */
+export interface IntakeConfirmationLinksTable {
+  token_hash: string
+  intake_id: number
+  /** epoch ms */
+  issued_at: number
+}
+
 export interface ClaimConfirmationLinksTable {
   token_hash: string
   claim_id: number
@@ -362,6 +370,14 @@ export interface FormSubmissionsTable {
   /** 'drawn' on the pad, or 'typed': the full name typed (typed_signature) and drawn in a signature style. */
   signature_method: Generated<SigningMethod>
   typed_signature: Generated<string | null>
+  /** "Confirm it was you" from the e-mail after the intake: when, from where, in what browser. */
+  confirmed_at: ColumnType<Date | string | null, never, string>
+  confirmed_ip: ColumnType<string | null, never, string>
+  confirmed_user_agent: ColumnType<string | null, never, string>
+  /** "This wasn't me" from the same e-mail (epoch ms), from where, in what browser. */
+  disowned_at: ColumnType<number | null, never, number>
+  disowned_ip: ColumnType<string | null, never, string>
+  disowned_user_agent: ColumnType<string | null, never, string>
 }
 
 /**
@@ -516,6 +532,7 @@ export interface Database {
   agreement_records: AgreementRecordsTable
   agreement_copies: AgreementCopiesTable
   claim_confirmation_links: ClaimConfirmationLinksTable
+  intake_confirmation_links: IntakeConfirmationLinksTable
   claim_app_confirmed: ClaimAppConfirmedTable
   claim_app_totals: ClaimAppTotalsTable
   claim_search_apps: ClaimSearchAppsTable

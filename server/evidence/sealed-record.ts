@@ -63,16 +63,15 @@ export interface AuditRecord {
 }
 
 /**
- * A claimant's confirmation from the e-mail copy's link: sealed into the ledger under the claim's
- * subject, beside the claim's own seal.
+ * A claimant's confirmation from the link in an e-mail: sealed into the ledger under the subject of
+ * what it confirms (a Step 2 copy's claim, or the intake the e-mail after it names), beside its own seal.
  */
-export interface ConfirmationRecord {
+export type ConfirmationRecord = {
   kind: 'confirmation'
-  claimId: number
   confirmedAt: string
   ipAddress: string
   userAgent: string
-}
+} & ({ claimId: number } | { intakeId: number })
 
 /**
  * What a claimant sent to cure a deficient claim, sealed under its own subject ('amendment:N') and
@@ -201,7 +200,18 @@ export function claimRecordFromRows(
 
 /** The intake's record as its stored row tells it. */
 export function intakeRecordFromRow(
-  row: Omit<Selectable<FormSubmissionsTable>, 'legal_hold' | 'agreement_sha256'>,
+  // what the claimant signed: later answers to its e-mail (confirmed_*, disowned_*) are records of their own
+  row: Omit<
+    Selectable<FormSubmissionsTable>,
+    | 'legal_hold'
+    | 'agreement_sha256'
+    | 'confirmed_at'
+    | 'confirmed_ip'
+    | 'confirmed_user_agent'
+    | 'disowned_at'
+    | 'disowned_ip'
+    | 'disowned_user_agent'
+  >,
 ): IntakeRecord {
   return {
     kind: 'intake',
@@ -257,17 +267,20 @@ export function auditRecordFromRow(row: Selectable<AuditLogTable>): AuditRecord 
   }
 }
 
-/** The confirmation's record as the claim's row tells it; undefined while the claim is not confirmed. */
-export function confirmationRecordFromRow(row: {
-  id: number
-  confirmed_at: Date | string | null
-  confirmed_ip: string | null
-  confirmed_user_agent: string | null
-}): ConfirmationRecord | undefined {
+/** The confirmation's record as the claim's (or intake's) row tells it; undefined while not confirmed. */
+export function confirmationRecordFromRow(
+  row: {
+    id: number
+    confirmed_at: Date | string | null
+    confirmed_ip: string | null
+    confirmed_user_agent: string | null
+  },
+  of: 'claim' | 'intake' = 'claim',
+): ConfirmationRecord | undefined {
   if (row.confirmed_at === null) return undefined
   return {
     kind: 'confirmation',
-    claimId: Number(row.id),
+    ...(of === 'claim' ? { claimId: Number(row.id) } : { intakeId: Number(row.id) }),
     confirmedAt: isoTimestamp(row.confirmed_at),
     ipAddress: row.confirmed_ip ?? '',
     userAgent: row.confirmed_user_agent ?? '',

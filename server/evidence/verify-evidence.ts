@@ -13,6 +13,7 @@ import {
   confirmationRecordFromRow,
   intakeRecordFromRow,
   sealOf,
+  type ConfirmationRecord,
 } from './sealed-record.ts'
 
 export interface EvidenceReport {
@@ -79,6 +80,17 @@ export async function verifyEvidence({
     if (anchored) problem(anchored)
   }
 
+  /** A claimant's confirmation on the row must be the one the ledger sealed, and the other way round. */
+  const checkConfirmation = (name: string, subject: string, confirmation: ConfirmationRecord | undefined) => {
+    const confirmationSeal = ledger.confirmations.get(subject)
+    if (confirmation === undefined && confirmationSeal !== undefined) {
+      problem(`${name}: confirmation sealed in the ledger but missing from the ${subject.split(':')[0]}`)
+    } else if (confirmation !== undefined && confirmationSeal === undefined) {
+      problem(`${name}: confirmed, but no confirmation in the ledger`)
+    } else if (confirmation !== undefined && sealOf(confirmation) !== confirmationSeal) {
+      problem(`${name}: confirmation differs from the one sealed (it was changed)`)
+    }
+  }
   let claims = 0
   for await (const page of claimPages(db, claimId)) {
     const hashes = await screenshotHashes(storage, page)
@@ -102,15 +114,7 @@ export async function verifyEvidence({
           `${name}: on legal hold in the ledger, but its legal_hold column says ${Number(row.legal_hold)}`,
         )
       }
-      const confirmation = confirmationRecordFromRow({ ...row, id: Number(row.id) })
-      const confirmationSeal = ledger.confirmations.get(subject)
-      if (confirmation === undefined && confirmationSeal !== undefined) {
-        problem(`${name}: confirmation sealed in the ledger but missing from the claim`)
-      } else if (confirmation !== undefined && confirmationSeal === undefined) {
-        problem(`${name}: confirmed, but no confirmation in the ledger`)
-      } else if (confirmation !== undefined && sealOf(confirmation) !== confirmationSeal) {
-        problem(`${name}: confirmation differs from the one sealed (it was changed)`)
-      }
+      checkConfirmation(name, subject, confirmationRecordFromRow({ ...row, id: Number(row.id) }))
     }
     onProgress(`${claims.toLocaleString('en-US')} claims checked`)
   }
@@ -157,7 +161,9 @@ export async function verifyEvidence({
     for await (const page of allRows(db, 'form_submissions')) {
       for (const row of page) {
         intakes += 1
-        check(`intake ${row.id}`, subjectOf('intake', Number(row.id)), sealOf(intakeRecordFromRow(row)))
+        const subject = subjectOf('intake', Number(row.id))
+        check(`intake ${row.id}`, subject, sealOf(intakeRecordFromRow(row)))
+        checkConfirmation(`intake ${row.id}`, subject, confirmationRecordFromRow(row, 'intake'))
       }
     }
     for await (const page of allRows(db, 'audit_log')) {

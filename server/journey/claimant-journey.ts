@@ -9,12 +9,13 @@ import type { AgreementPdfs } from '../agreements/agreement-pdfs.ts'
 import { findIntakeAgreementsByContact } from '../agreements/intake-agreement.repository.ts'
 import { intakeSignedRecord } from '../agreements/signed-record.ts'
 import { backgroundLoop } from '../background-loop.ts'
+import { issueConfirmationLink } from '../confirmations/confirmation-links.ts'
 import type { Database } from '../db/database.ts'
 import type { Languages } from '../i18n/languages.ts'
 import { errorCode, type Logger } from '../logger.ts'
 import type { RequestActivity } from '../request-activity.ts'
 import { withinSendHours } from './claimant-day.ts'
-import { firmMail } from './firm-mail.ts'
+import { confirmationParagraph, firmMail } from './firm-mail.ts'
 import { journeyTokens, type JourneyTokens } from './journey-tokens.ts'
 import { e164, START_WORDS, STOP_WORDS, type SmsSender } from './sms.ts'
 import { FIRM_SETTINGS } from '../../src/firm-settings.ts'
@@ -293,7 +294,10 @@ export function createClaimantJourney({
       url: `${origin}${link.path}`,
     }))
 
-  /** The e-mail after the intake: the signed agreement as a PDF, the reference, each Step 2 link. */
+  /**
+   * The e-mail after the intake: the signed agreement as a PDF, the reference, the link to confirm it was
+   * the claimant, each Step 2 link.
+   */
   const intakeMail = async (intake: IntakeRow, links: Step2Link[], origin: string, locale: Locale) => {
     const t = languages.t(locale)
     const [row] = await findIntakeAgreementsByContact(db, {
@@ -323,6 +327,10 @@ export function createClaimantJourney({
         t('Hello {name},', { name: intake.first_name }),
         t('Thank you for signing. A copy of your agreement is attached; please keep it for your records.'),
         t('Your reference number is {reference}.', { reference: intakeReference(Number(intake.id)) }),
+        confirmationParagraph(
+          t,
+          await issueConfirmationLink(db, { target: { of: 'intake', id: Number(intake.id) }, origin, locale }),
+        ),
         ...(links.length > 0
           ? [
               t(

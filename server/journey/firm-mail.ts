@@ -1,4 +1,5 @@
 import type { SendMailOptions } from 'nodemailer'
+import { CONFIRMATION_EMAIL_TEXT, CONFIRMATION_LINK_TEXT } from '../../src/confirmation-messages.ts'
 import { FIRM_SETTINGS } from '../../src/firm-settings.ts'
 import type { Translator } from '../../src/translate.ts'
 import { firmInitials } from '../firm-logo.ts'
@@ -73,6 +74,16 @@ ${unsubscribeUrl ? `<p style="margin:0"><a href="${escapeHtml(unsubscribeUrl)}" 
 </div>
 </body></html>`
   return { from, to, subject, text: `${text}\n`, html, ...(headers ? { headers } : {}), attachments }
+}
+
+/** "Did you file this claim yourself? …" with the link: its address in the text, "Confirm it was you" in HTML. */
+export function confirmationParagraph(t: Translator, url: string): { text: string; html: string } {
+  const [before = '', after = ''] = t(CONFIRMATION_EMAIL_TEXT).split('{link}')
+  const link = `<a href="${escapeHtml(url)}">${escapeHtml(t(CONFIRMATION_LINK_TEXT))}</a>`
+  return {
+    text: t(CONFIRMATION_EMAIL_TEXT, { link: url }),
+    html: `${escapeHtml(before)}${link}${escapeHtml(after)}`,
+  }
 }
 
 export function escapeHtml(text: string): string {

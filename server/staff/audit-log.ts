@@ -29,6 +29,7 @@ export type AuditAction =
   | 'bulk_move'
   | 'duplicate_cleared'
   | 'claim_disowned'
+  | 'intake_disowned'
   | AccountAction
 
 /** Changes to staff accounts; the detail names the target by e-mail, never a password or a link. */

@@ -82,6 +82,8 @@ export function intakeDetails({
     })),
     signatureMethod: row.signature_method,
     typedSignature: row.typed_signature,
+    confirmedAt: row.confirmed_at === null ? null : isoTimestamp(row.confirmed_at),
+    disownedAt: row.disowned_at === null ? null : new Date(Number(row.disowned_at)).toISOString(),
     cases: listedApps(row).map((app): IntakeCase => {
       const found = caseOf.get(app)
       const claimId = found?.claim_id ?? null

@@ -131,6 +131,8 @@ export function findIntakeById(db: Kysely<Database>, id: number) {
       'has_bankruptcy',
       'signature_method',
       'typed_signature',
+      'confirmed_at',
+      'disowned_at',
     ])
     .where('id', '=', id)
     .executeTakeFirst()

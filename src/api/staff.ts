@@ -146,6 +146,10 @@ export interface IntakeSubmissionDetails extends IntakeSubmission {
   /** 'typed': the name typed and drawn in a signature style (typedSignature); 'drawn' on the pad. */
   signatureMethod: SigningMethod
   typedSignature: string | null
+  /** When the claimant pressed "Confirm it was you" in the e-mail after the intake; null until then. */
+  confirmedAt: string | null
+  /** When the owner of the e-mail pressed "This wasn't me" there; null when nobody did. */
+  disownedAt: string | null
   /** One per app the claimant listed, in their order. */
   cases: IntakeCase[]
   /** What the claimant was e-mailed after the intake; null for an intake from before the e-mails. */

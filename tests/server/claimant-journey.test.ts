@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { CreatedIntake } from '../../src/api/claims.ts'
 import { createClaimantJourney } from '../../server/journey/claimant-journey.ts'
 import { withinSendHours } from '../../server/journey/claimant-day.ts'
+import { verifyEvidence } from '../../server/evidence/verify-evidence.ts'
 import { loadJourneyConfig } from '../../server/journey/journey-config.ts'
 import { loadLanguages } from '../../server/i18n/languages.ts'
 import { mailDelivery } from '../../server/agreements/agreement-mailer.ts'
@@ -192,6 +193,79 @@ for (const dialect of DIALECTS) {
         .send(makeIntakeData({ email, phone, cashAdvanceApps: ['earnin', 'chime'] }))
         .expect(201)
       expect(await intakeOfClaim(Number(earlier.body.id))).toBe(intake.body.id)
+    })
+
+    it('asks in the e-mail after the intake to confirm it was the claimant: confirmed once into the ledger, or "This wasn\'t me" on record for staff', async () => {
+      const [mine, notMine] = [await fileIntake(['earnin']), await fileIntake(['chime', 'moneylion'])]
+      await ctx.journey.runDue(Date.parse(notMine.createdAt))
+      const tokenIn = (email: string) => {
+        const text = partOf(mailsTo(ctx.dataDir, email)[0]!.eml, 'text/plain')
+        const link = /Did you file this claim yourself\? Please confirm it by opening this link: (\S+)/.exec(
+          text,
+        )
+        expect(link?.[1]).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/confirm#token=[\w-]{43}$/)
+        return link![1]!.split('#token=')[1]!
+      }
+      expect(partOf(mailsTo(ctx.dataDir, mine.email)[0]!.eml, 'text/html')).toMatch(
+        /<a href="http:\/\/127\.0\.0\.1:\d+\/confirm#token=[\w-]{43}">Confirm it was you<\/a>/,
+      )
+      const site = '127.0.0.1'
+      const post = (url: string, token: string) =>
+        request(ctx.app)
+          .post(url)
+          .set({ Host: site, Origin: `http://${site}`, 'User-Agent': 'journey browser' })
+          .send({ token })
+          .expect(200)
+
+      const token = tokenIn(mine.email)
+      expect((await post('/api/confirmations/claim', token)).body).toEqual({
+        of: 'intake',
+        reference: mine.reference,
+        appNames: ['Earnin'],
+        filedAt: mine.createdAt,
+        confirmedAt: null,
+        disownedAt: null,
+      })
+      const confirmed = await post('/api/confirmations', token)
+      expect(confirmed.body.alreadyConfirmed).toBe(false)
+      expect((await post('/api/confirmations', token)).body).toEqual({
+        confirmedAt: confirmed.body.confirmedAt,
+        alreadyConfirmed: true,
+      })
+      const sealed = await ctx.db
+        .selectFrom('evidence_ledger')
+        .select('kind')
+        .where('subject', '=', `intake:${mine.id}`)
+        .orderBy('seq')
+        .execute()
+      expect(sealed.map((entry) => entry.kind)).toEqual(['intake', 'confirmation'])
+
+      await post('/api/confirmations/not-me', tokenIn(notMine.email))
+      const audit = await ctx.db
+        .selectFrom('audit_log')
+        .select(['actor', 'detail'])
+        .where('action', '=', 'intake_disowned')
+        .execute()
+      expect(audit).toEqual([
+        {
+          actor: 'claimant',
+          detail: `intake ${notMine.id}: the owner of its e-mail said they did not file it`,
+        },
+      ])
+      const cookie = await loginStaff(ctx.app, { site })
+      const details = async (id: number) =>
+        (
+          await request(ctx.app)
+            .get(`/api/staff/intake-submissions/${id}`)
+            .set({ Host: site, Cookie: cookie })
+        ).body as { confirmedAt: string | null; disownedAt: string | null }
+      expect(await details(mine.id)).toMatchObject({
+        confirmedAt: confirmed.body.confirmedAt,
+        disownedAt: null,
+      })
+      expect((await details(notMine.id)).disownedAt).toMatch(/^\d{4}-/)
+      const report = await verifyEvidence({ db: ctx.db, storage: ctx.storage, evidenceKey: ctx.evidenceKey })
+      expect(report.problems).toEqual([])
     })
 
     it('e-mails the agreement and links at once, then reminds in daytime until each claim is in or the claimant unsubscribes', async () => {

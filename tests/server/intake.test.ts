@@ -381,6 +381,13 @@ for (const dialect of DIALECTS) {
           user_agent: expect.any(String),
           signature_method: 'drawn',
           typed_signature: null,
+          // not yet answered from the e-mail after it
+          confirmed_at: null,
+          confirmed_ip: null,
+          confirmed_user_agent: null,
+          disowned_at: null,
+          disowned_ip: null,
+          disowned_user_agent: null,
         })
         expect(row.agreement_sha256).toBe(
           crypto.createHash('sha256').update(row.agreement_html).digest('hex'),

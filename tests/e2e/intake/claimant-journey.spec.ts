@@ -103,6 +103,20 @@ describe('a claimant on a phone, from the main form through each Step 2 claim to
     expect(copy).toMatch(/Content-Type: application\/pdf/)
     expect(step2Link(copy, 'Chime')).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/chime#prefill=/)
 
+    // "Confirm it was you": the page names the intake before the button is pressed
+    const confirmLink = /Please confirm it by opening this link: (\S+)/.exec(textOf(copy))?.[1]
+    await page.goto(confirmLink!)
+    await shown(
+      page.getByText(
+        new RegExp(
+          `^This link is for the claim form you signed on .+, reference ${/IN-\d{6}/.exec(reference)![0]} \\(Earnin, Chime\\)\\.$`,
+        ),
+      ),
+    )
+    await keepScreenshot(page, 'journey-confirm-intake-390')
+    await page.getByRole('button', { name: 'Confirm it was you' }).click()
+    await shown(page.getByText('Your claim is confirmed. Thank you for letting us know it was you.'))
+
     // the e-mailed Earnin link opens the form with the name and contact filled in
     await page.goto(step2Link(copy, 'Earnin'))
     await shown(page.getByRole('heading', { level: 1 }))

@@ -1,0 +1,71 @@
+import type { Kysely } from 'kysely'
+import type { Confirmed } from '../../src/confirmation-messages.ts'
+import type { Translator } from '../../src/translate.ts'
+import type { SignerInfo } from '../agreements/signer.ts'
+import type { Database } from '../db/database.ts'
+import { retryWhileLocked } from '../db/shared-transaction.ts'
+import { isoTimestamp } from '../db/timestamp.ts'
+import { appendToLedger, subjectOf } from '../evidence/ledger.ts'
+import { confirmationRecordFromRow, sealOf } from '../evidence/sealed-record.ts'
+import { linkHash, tableOf, targetOfLink } from './confirmation-links.ts'
+
+/**
+ * Confirms the claim or intake a link's token names: when, from where and in what browser, on its row,
+ * and sealed into the evidence ledger under its subject, in one transaction. One already confirmed
+ * keeps its first confirmation and says so.
+ */
+export async function confirmByLink({
+  db,
+  evidenceKey,
+  token,
+  confirmer,
+  t,
+}: {
+  db: Kysely<Database>
+  evidenceKey: Buffer
+  token: unknown
+  confirmer: SignerInfo
+  /** The claimant's language, for the refusals. */
+  t: Translator
+}): Promise<Confirmed> {
+  const hash = linkHash(token, t)
+  return retryWhileLocked(() =>
+    db.transaction().execute(async (trx) => {
+      const target = await targetOfLink(trx, hash, t)
+      const table = tableOf(target)
+      const confirmedAt = new Date().toISOString()
+      // only the first confirmation writes: the condition decides between two that arrive together
+      const updated = await trx
+        .updateTable(table)
+        .set({
+          confirmed_at: confirmedAt,
+          confirmed_ip: confirmer.ipAddress,
+          confirmed_user_agent: confirmer.userAgent,
+        })
+        .where('id', '=', target.id)
+        .where('confirmed_at', 'is', null)
+        .executeTakeFirst()
+      if (Number(updated.numUpdatedRows) === 0) {
+        const first = await trx
+          .selectFrom(table)
+          .select('confirmed_at')
+          .where('id', '=', target.id)
+          .executeTakeFirstOrThrow()
+        return { confirmedAt: isoTimestamp(first.confirmed_at!), alreadyConfirmed: true }
+      }
+      const record = confirmationRecordFromRow(
+        {
+          id: target.id,
+          confirmed_at: confirmedAt,
+          confirmed_ip: confirmer.ipAddress,
+          confirmed_user_agent: confirmer.userAgent,
+        },
+        target.of,
+      )!
+      await appendToLedger(trx, evidenceKey, [
+        { kind: 'confirmation', subject: subjectOf(target.of, target.id), seal: sealOf(record) },
+      ])
+      return { confirmedAt, alreadyConfirmed: false }
+    }),
+  )
+}
