@@ -14,10 +14,12 @@ import { loadLanguages } from '../server/i18n/languages.ts'
 import { createClaimantJourney } from '../server/journey/claimant-journey.ts'
 import { loadJourneyConfig } from '../server/journey/journey-config.ts'
 import { createLogger } from '../server/logger.ts'
+import { startPostgres } from './processes.ts'
 import { count, formatTable, type ResultRow } from './report.ts'
 
-// npm run bench:reminders -- [--claimants N] [--rate R] [--processes P]: N claimants (100,000 by default),
-// each due their first reminder in their daytime, in a fresh SQLite DATA_DIR; P processes (2) share the
+// npm run bench:reminders -- [--postgres] [--claimants N] [--rate R] [--processes P]: N claimants (100,000
+// by default), each due their first reminder in their daytime, in a fresh SQLite DATA_DIR (or a throw-away
+// PostgreSQL with --postgres, the e-mails still in DATA_DIR/outbox); P processes (2) share the
 // reminders' loop over it as server processes do, each e-mail written to DATA_DIR/outbox, at most R a
 // minute (REMINDERS_PER_MINUTE; 20,000 by default, so the run takes five minutes). Reports the time
 // and the rate, and checks that every claimant got exactly one e-mail and that no minute passed R.
@@ -26,21 +28,27 @@ const { values } = parseArgs({
     claimants: { type: 'string', default: '100000' },
     rate: { type: 'string', default: '20000' },
     processes: { type: 'string', default: '2' },
+    postgres: { type: 'boolean', default: false },
     worker: { type: 'string' },
+    'database-url': { type: 'string' },
   },
 })
 const FORMS_DIR = path.resolve('forms')
 const DAY_MS = 24 * 3600_000
 
 if (values.worker) {
-  await sendAsWorker(values.worker, Number(values.rate))
+  await sendAsWorker(values.worker, Number(values.rate), values['database-url'])
 } else {
   await runBench()
 }
 
 /** One "server process": the journey's loop over the shared database until nothing is due. */
-async function sendAsWorker(dataDir: string, perMinute: number): Promise<void> {
-  const { db } = createDb({ databaseUrl: undefined, dataDir })
+async function sendAsWorker(
+  dataDir: string,
+  perMinute: number,
+  databaseUrl: string | undefined,
+): Promise<void> {
+  const { db } = createDb({ databaseUrl, dataDir })
   const forms = loadFormConfigs(FORMS_DIR)
   const journey = createClaimantJourney({
     db,
@@ -75,8 +83,10 @@ async function runBench(): Promise<void> {
     throw new Error('--claimants takes a whole number, 100 or more')
   const workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'claims-reminders-bench-'))
   const dataDir = path.join(workDir, 'data')
+  const postgres = values.postgres ? await startPostgres() : undefined
+  const databaseUrl = postgres?.url
   try {
-    const { db } = createDb({ databaseUrl: undefined, dataDir })
+    const { db } = createDb({ databaseUrl, dataDir })
     await migrateToLatest(db as Kysely<unknown>)
     console.log(`queueing ${count(claimants)} claimants due their first reminder…`)
     await queueDue(db, claimants)
@@ -87,7 +97,13 @@ async function runBench(): Promise<void> {
       Array.from({ length: processes }, () => {
         const child = fork(
           path.resolve('bench/reminders-bench.ts'),
-          ['--worker', dataDir, '--rate', String(perMinute)],
+          [
+            '--worker',
+            dataDir,
+            '--rate',
+            String(perMinute),
+            ...(databaseUrl ? ['--database-url', databaseUrl] : []),
+          ],
           { execArgv: ['--import', 'tsx'], stdio: 'inherit' },
         )
         return new Promise<void>((resolve, reject) =>
@@ -107,7 +123,7 @@ async function runBench(): Promise<void> {
       recipients.set(to, (recipients.get(to) ?? 0) + 1)
     }
     const twice = [...recipients.values()].filter((sent) => sent > 1).length
-    const check = createDb({ databaseUrl: undefined, dataDir }).db
+    const check = createDb({ databaseUrl, dataDir }).db
     const busiest = await check
       .selectFrom('reminder_windows')
       .select((eb) => eb.fn.max('sent').as('sent'))
@@ -116,7 +132,7 @@ async function runBench(): Promise<void> {
     const most = Number(busiest.sent ?? 0)
     const rows: ResultRow[] = [
       {
-        benchmark: `claimants due, server processes`,
+        benchmark: `claimants due, server processes (${postgres ? 'PostgreSQL' : 'SQLite'})`,
         figure: `${count(claimants)}, ${processes}`,
         budget: '',
       },
@@ -138,6 +154,7 @@ async function runBench(): Promise<void> {
     ]
     console.log(formatTable(rows))
   } finally {
+    await postgres?.stop()
     fs.rmSync(workDir, { recursive: true, force: true })
   }
 }
