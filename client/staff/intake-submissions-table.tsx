@@ -6,7 +6,8 @@ import { breakableEmail } from './submissions-table.tsx'
 /**
  * The main admin view's 'All Submissions': the spec's columns (Name, Email, Phone, Apps Used,
  * Signature, Date) after the intake's id, then View Details; one line a row, in the dashboards' classes,
- * the id and name kept in view while a phone scrolls the row.
+ * the id and name kept in view while a phone scrolls the row. Beside an open submission's details
+ * (which show them) the phone and signature give way, so View Details stays in view.
  */
 export function IntakeSubmissionsTable({
   submissions,
@@ -41,9 +42,13 @@ export function IntakeSubmissionsTable({
               Name
             </th>
             <th scope="col">Email</th>
-            <th scope="col">Phone</th>
+            <th scope="col" data-optional="">
+              Phone
+            </th>
             <th scope="col">Apps Used</th>
-            <th scope="col">Signature</th>
+            <th scope="col" data-optional="">
+              Signature
+            </th>
             <th scope="col">Date</th>
             <th scope="col">Actions</th>
           </tr>
@@ -63,9 +68,11 @@ export function IntakeSubmissionsTable({
                 {fullName(submission)}
               </td>
               <td data-column="email">{breakableEmail(submission.email)}</td>
-              <td data-column="phone">{submission.phone}</td>
+              <td data-column="phone" data-optional="">
+                {submission.phone}
+              </td>
               <td data-column="apps">{submission.cashAdvanceApps.join(', ')}</td>
-              <td data-column="signature">
+              <td data-column="signature" data-optional="">
                 {submission.signature ? (
                   <img className="signature-thumb" src={submission.signature} alt="Signature" />
                 ) : null}

@@ -102,6 +102,11 @@ describe("the main page's admin mode", () => {
     expect(await cases.getByRole('row').filter({ hasText: 'Chime' }).innerText()).toContain(
       'Step 2 not started',
     )
+    expect(await details.getByText('Not confirmed by the claimant yet.').count()).toBe(1)
+    // beside the details the list's View Details stays whole: the phone and signature give way
+    const list = await page.getByRole('region', { name: 'All Submissions table' }).boundingBox()
+    const button = await row.getByRole('button', { name: 'View Details' }).boundingBox()
+    expect(button!.x + button!.width).toBeLessThanOrEqual(list!.x + list!.width)
     await keepScreenshot(page, 'main-admin-details-1280')
     await details.getByRole('button', { name: 'Close' }).click()
     await page.waitForURL(`${baseUrl()}/?key=anything`)
