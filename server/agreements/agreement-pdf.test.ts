@@ -281,9 +281,30 @@ describe('renderAgreementPdf', () => {
       )
       const labelled = pages.find((page) => page.lines.includes('Signature:'))
       expect(labelled?.hasImage, `${fillers} lines before`).toBe(true)
-      if (labelled !== pages[0] && labelled?.lines[0] === 'Signature:') hasMovedLabel = true
+      if (labelled !== pages[0]) hasMovedLabel = true
     }
     expect(hasMovedLabel).toBe(true)
+  })
+
+  it('moves a signature block to a new page whole: "Client", name, e-mail, phone and date stay with the signature', async () => {
+    const block = [
+      '<h4>Client</h4>',
+      '<p><strong>Name:</strong> Jane Doe</p>',
+      '<p><strong>E-mail:</strong> jane@example.com</p>',
+      '<p><strong>Phone:</strong> (808) 555-0100</p>',
+      '<p><strong>Date:</strong> November 28, 2026</p>',
+      `<p><strong>Signature:</strong> <img src="${pngDataUrl()}" alt="Signature"></p>`,
+    ].join('')
+    let hasMovedBlock = false
+    for (let fillers = 16; fillers <= 27; fillers += 2) {
+      const lines = Array.from({ length: fillers }, (_, i) => `<p>Line ${i + 1}.</p>`).join('')
+      const { pages } = await readPdf(await render(`<article><h2>Agreement</h2>${lines}${block}</article>`))
+      const client = pages.find((page) => page.lines.includes('Client'))
+      expect(client?.hasImage, `${fillers} lines before`).toBe(true)
+      expect(client?.lines.join(' '), `${fillers} lines before`).toContain('Date: November 28, 2026')
+      if (client !== pages[0]) hasMovedBlock = true
+    }
+    expect(hasMovedBlock).toBe(true)
   })
 
   it('ignores images that are not PNG or JPEG data URLs', async () => {

@@ -203,9 +203,7 @@ export async function renderAgreementPdf({
       root.add(doc.struct('Figure', { alt: block.alt }, () => drawImage(doc, image)))
       return
     }
-    // the text before a signature ("Signature:") goes to a new page with it rather than stay behind
-    const next = blocks[index + 1]
-    const keepWithNext = next?.kind === 'image' ? imageSize(images.get(next)!).height + IMAGE_AFTER : 0
+    const keepWithNext = heightUpToSignature(doc, blocks, index, images)
     if (block.kind === 'item') {
       if (!list) root.add((list = doc.struct('L')))
       list.add(drawListItem(doc, block, keepWithNext))
@@ -327,6 +325,40 @@ function drawListItem(
     }),
     doc.struct('LBody', {}, () => drawRuns(doc, block, left + LIST_INDENT, top)),
   ])
+}
+
+/** At most this many short lines (a heading, Name, E-mail, Phone, Date) go with a signature. */
+const SIGNATURE_BLOCK_LINES = 6
+
+/**
+ * The height of what must follow block `index` on its page: the signature ("Signature:" and its image)
+ * and the short lines leading to it (the block's "Client", "Name: …", "Date: …"), so a signature block
+ * moves to a new page whole rather than leave its first lines behind. Nothing for a block that is not
+ * part of one, or for a long paragraph (only the label right before an image is kept with it then).
+ */
+function heightUpToSignature(
+  doc: PDFKit.PDFDocument,
+  blocks: Block[],
+  index: number,
+  images: Map<Block, OpenedImage>,
+): number {
+  let height = 0
+  for (let next = index + 1; next <= index + SIGNATURE_BLOCK_LINES; next++) {
+    const block = blocks[next]
+    if (block === undefined || block.kind === 'item') return 0
+    if (block.kind === 'image') return height + imageSize(images.get(block)!).height + IMAGE_AFTER
+    const style = TEXT_STYLES[block.kind]
+    const lines = textHeight(doc, block, MARGIN) / doc.currentLineHeight(true)
+    // a block of the signature's own: one line (its label and value)
+    if (lines > 1.5 || (next === index + 1 && isLong(doc, blocks[index]!))) return 0
+    height += style.before + textHeight(doc, block, MARGIN) + style.after
+  }
+  return 0
+}
+
+/** A text block of more than one line: kept with a signature only when the image follows it at once. */
+function isLong(doc: PDFKit.PDFDocument, block: Block): boolean {
+  return block.kind !== 'image' && textHeight(doc, block, MARGIN) / doc.currentLineHeight(true) > 1.5
 }
 
 function drawTextBlock(doc: PDFKit.PDFDocument, block: TextBlock, keepWithNext: number): void {
