@@ -161,7 +161,11 @@ export function createAgreementCopies({
     const confirmUrl =
       pdf === undefined || linkOrigin === null
         ? undefined
-        : await issueConfirmationLink(db, { target: { of: 'claim', id: claimId }, origin: linkOrigin, locale })
+        : await issueConfirmationLink(db, {
+            target: { of: 'claim', id: claimId },
+            origin: linkOrigin,
+            locale,
+          })
     const sent =
       pdf !== undefined &&
       (await mailer.send({

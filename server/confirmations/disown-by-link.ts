@@ -10,7 +10,8 @@ import { isoTimestamp } from '../db/timestamp.ts'
 import { writeAuditEntry } from '../staff/audit-log.ts'
 import { linkHash, tableOf, targetOfLink } from './confirmation-links.ts'
 
-const isoOrNull = (epochMs: number | null) => (epochMs === null ? null : new Date(Number(epochMs)).toISOString())
+const isoOrNull = (epochMs: number | null) =>
+  epochMs === null ? null : new Date(Number(epochMs)).toISOString()
 
 /**
  * What a confirmation link names, for its page to say: a claim's app, number and filing time, or an
@@ -101,8 +102,13 @@ export async function disownByLink({
       }
       const app =
         target.of === 'claim'
-          ? (await trx.selectFrom('claims').select('app').where('id', '=', target.id).executeTakeFirstOrThrow())
-              .app
+          ? (
+              await trx
+                .selectFrom('claims')
+                .select('app')
+                .where('id', '=', target.id)
+                .executeTakeFirstOrThrow()
+            ).app
           : undefined
       await writeAuditEntry(trx, evidenceKey, {
         clientAddress: claimant.ipAddress,
