@@ -329,7 +329,11 @@ export function createClaimantJourney({
         t('Your reference number is {reference}.', { reference: intakeReference(Number(intake.id)) }),
         confirmationParagraph(
           t,
-          await issueConfirmationLink(db, { target: { of: 'intake', id: Number(intake.id) }, origin, locale }),
+          await issueConfirmationLink(db, {
+            target: { of: 'intake', id: Number(intake.id) },
+            origin,
+            locale,
+          }),
         ),
         ...(links.length > 0
           ? [
