@@ -28,6 +28,10 @@ const AuditRoute = lazy(async () => ({
   default: (await import('./staff/audit/audit-route.tsx')).AuditRoute,
 }))
 
+const FilingRoute = lazy(async () => ({
+  default: (await import('./staff/filing/filing-route.tsx')).FilingRoute,
+}))
+
 const StaffHome = lazy(async () => ({
   default: (await import('./staff/accounts/staff-home.tsx')).StaffHome,
 }))
@@ -93,6 +97,9 @@ function Page() {
   // a claim's own address on its dashboard, /{app}-admin/claims/123, is that dashboard with it open
   const claimPage = /^\/([^/]+-admin)\/claims\/\d{1,15}$/.exec(pathname)?.[1]
   if (claimPage !== undefined) return <AppPageRoute page={decodeURIComponent(claimPage)} />
+  // an app's filing settings, /{app}-admin/filing
+  const filingPage = /^\/([a-z0-9-]+)-admin\/filing$/.exec(pathname)?.[1]
+  if (filingPage !== undefined) return <FilingRoute slug={filingPage} />
   // /{app}, /{app}-success and /{app}-admin are one segment; AppPageRoute tells them apart
   const page = /^\/([^/]+)$/.exec(pathname)?.[1]
   return page === undefined ? <NotFoundRoute /> : <AppPageRoute page={decodeURIComponent(page)} />

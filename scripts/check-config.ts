@@ -5,6 +5,7 @@ import { FormConfigError, loadFormConfigs } from '../server/forms/load-form-conf
 import { loadIntakeConfig } from '../server/forms/load-intake-config.ts'
 import { loadLanguages } from '../server/i18n/languages.ts'
 import { loadReviewConfig, loadReviews, REVIEW_CONFIG_FILE } from '../server/review/load-review-config.ts'
+import { loadFilings } from '../server/filing/load-filing-config.ts'
 import { loadJourneyConfig } from '../server/journey/journey-config.ts'
 import type { ReviewConfig } from '../src/review-config.ts'
 import { LOCALES } from '../src/translate.ts'
@@ -20,6 +21,7 @@ try {
   const base = loadReviewConfig(formsDir)
   const reviews = loadReviews(formsDir, forms.keys(), base)
   loadJourneyConfig(formsDir)
+  loadFilings(formsDir, forms.keys())
   const folder = path.basename(formsDir)
   // the base's reasons, and each app's whose review differs from it (under its "review")
   const reviewed: [string, ReviewConfig][] = [
@@ -44,7 +46,9 @@ try {
     console.error(`incomplete translations:\n${warnings.map((warning) => `  ${warning}`).join('\n')}`)
     process.exit(1)
   }
-  console.log(`${forms.size} apps, the intake and the review: every text in ${LOCALES.join(', ')}`)
+  console.log(
+    `${forms.size} apps, the intake, the review and the filing: every text in ${LOCALES.join(', ')}`,
+  )
 } catch (error) {
   if (!(error instanceof FormConfigError || error instanceof AgreementSourcesError)) throw error
   console.error(error.message)

@@ -10,6 +10,8 @@ import { agreementRoutes } from './agreements/agreement.routes.ts'
 import type { AgreementTemplates } from './agreements/agreement-templates.ts'
 import type { Database } from './db/database.ts'
 import { errorHandler, notFoundApi } from './error-handler.ts'
+import { filingRoutes } from './filing/filing.routes.ts'
+import { loadFilings, type AppFiling } from './filing/load-filing-config.ts'
 import { formRoutes } from './forms/form.routes.ts'
 import { createValidatorModules, type ValidatorModules } from './forms/validator-modules.ts'
 import { loadLanguages, type Languages } from './i18n/languages.ts'
@@ -88,6 +90,8 @@ export interface AppDeps {
   languages?: Languages
   /** Each app's review (loadReviews; default: the project's forms folder). */
   reviews?: Reviews
+  /** Each app's filing settings (loadFilings; default: the project's forms folder). */
+  filings?: (app: string) => AppFiling
   /** Sends deficiency notices and reminders and ends cure periods; woken by each move (createClaimCures). */
   claimCures?: Pick<ClaimCures, 'wake'>
   /**
@@ -134,6 +138,7 @@ export function createApp({
   proofOfWorkTuning,
   languages = loadLanguages({ formsDir: DEFAULT_FORMS_DIR, forms, intake }),
   reviews = loadReviews(DEFAULT_FORMS_DIR, forms.keys()),
+  filings = loadFilings(DEFAULT_FORMS_DIR, forms.keys()),
   claimCures,
   journey,
   bulkMoves,
@@ -221,6 +226,7 @@ export function createApp({
   staff.use(reviewRoutes({ db, reviews, evidenceKey, claimCures, storage, audit }))
   staff.use(signedRecordRoutes({ db, audit }))
   staff.use(bulkMoveRoutes({ db, forms, reviews, bulkMoves }))
+  staff.use(filingRoutes({ forms, filings }))
   staff.use(militaryRoutes({ db }))
   app.use(staff)
   app.use(firmLogoRoutes())

@@ -1,6 +1,7 @@
 import type { Server } from 'node:http'
 import type { Kysely } from 'kysely'
 import path from 'node:path'
+import { loadFilings } from './filing/load-filing-config.ts'
 import { PROJECT_ROOT } from './project-root.ts'
 import type { FormConfig } from '../src/form-config.ts'
 import type { IntakeConfig } from '../src/intake-config.ts'
@@ -67,8 +68,9 @@ export async function startServer(
     prepared?: boolean
   } = {},
 ): Promise<RunningServer> {
-  // a broken review or journey config stops us before anything starts, as a broken form does
+  // a broken review, filing or journey config stops us before anything starts, as a broken form does
   const reviews = loadReviews(config.formsDir, forms.keys())
+  const filings = loadFilings(config.formsDir, forms.keys())
   const journeyConfig = loadJourneyConfig(config.formsDir)
   // the browser's validators, compiled before anything else starts: a schema that fails stops us here
   const validators = createValidatorModules({ languages })
@@ -178,6 +180,7 @@ export async function startServer(
   bulkMoves.wake()
   const app = createApp({
     reviews,
+    filings,
     claimCures,
     journey,
     bulkMoves,

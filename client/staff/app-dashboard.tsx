@@ -1,4 +1,4 @@
-import { useNavigate } from '../routing/router.tsx'
+import { Link, useNavigate } from '../routing/router.tsx'
 import { canDecideApp, canExportApp, type StaffAccountView } from '../../src/api/staff.ts'
 import { useEffect, useId, useRef, useState } from 'react'
 import type { FormConfig } from '../../src/form-config.ts'
@@ -157,6 +157,9 @@ export function AppDashboard({
         <div>
           <h1>{displayName} Admin Dashboard</h1>
           <p>Manage {displayName} submissions and view screenshots</p>
+          <nav aria-label={`${displayName} pages`} className="staff-user-links app-links">
+            <Link to={`/${slug}-admin/filing`}>Filing settings</Link>
+          </nav>
         </div>
         <StaffUserBar session={session} />
       </header>

@@ -82,8 +82,13 @@ export function loadFormConfigs(
       }
       continue
     }
-    // the app's review is read with the review config (server/review/load-review-config.ts), not served
-    const { review: _review, ...config } = merged as FormConfig & { review?: unknown }
+    // the app's review and filing are read with their configs (server/review/load-review-config.ts,
+    // server/filing/load-filing-config.ts), not served to claimants
+    const {
+      review: _review,
+      filing: _filing,
+      ...config
+    } = merged as FormConfig & { review?: unknown; filing?: unknown }
     ownValues.set(config, parsed.value)
     const expectedSlug = name.slice(0, -'.json'.length)
     if (config.slug !== expectedSlug) {

@@ -136,6 +136,7 @@ for (const dialect of DIALECTS) {
             'GET /api/staff/claims/:id/screenshot',
             'GET /api/staff/intake-submissions',
             'GET /api/staff/intake-submissions/export.csv',
+            'GET /api/staff/apps/:slug/filing',
           ]),
         )
       })

@@ -236,6 +236,23 @@ for (const dialect of DIALECTS) {
         expect(res.body).toMatchObject({ count: 1, total: 1 })
       })
 
+      it("shows the app's filing settings: its respondent, the base's representatives and its provider's columns", async () => {
+        const { body } = await staffGet('/api/staff/apps/brigit/filing').expect(200)
+        expect(body).toMatchObject({
+          app: 'brigit',
+          appName: 'Brigit',
+          respondent: { legalName: 'Bridge It, Inc.' },
+          waitingPeriodDays: 60,
+          provider: 'aaa',
+          representatives: [{ firm: 'Cash Advance Claims Law Group' }],
+          profile: { statement: 'affirmation' },
+        })
+        expect(body.profile.columns.slice(0, 2)).toEqual([
+          { header: 'Unique Claimant ID', field: 'rowId' },
+          { header: 'Claimant First Name', field: 'firstName' },
+        ])
+      })
+
       it('answers 404 for an unknown app', async () => {
         const res = await staffGet('/api/staff/apps/nope/submissions')
         expect(res.status).toBe(404)

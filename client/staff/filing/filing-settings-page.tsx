@@ -1,0 +1,219 @@
+import { useEffect } from 'react'
+import type { FilingField, FilingSettingsView } from '../../../src/filing-config.ts'
+import { fetchJson } from '../../http.ts'
+import { Link } from '../../routing/router.tsx'
+import { Loading } from '../../ui/loading.tsx'
+import { StaffUserBar } from '../staff-user-bar.tsx'
+import type { StaffSession } from '../use-staff-session.ts'
+import { useStaffResource } from '../use-staff-resource.ts'
+
+/** What each source field of a provider's column is, in a paralegal's words. */
+const FIELD_LABELS: Record<FilingField, string> = {
+  rowId: "The claimant's row ID in the batch",
+  claimId: 'The claim ID',
+  firstName: 'First name',
+  lastName: 'Last name',
+  fullName: 'Full name',
+  street: 'Street address',
+  addressLine2: 'Address line 2',
+  city: 'City',
+  state: 'State',
+  zip: 'ZIP code',
+  email: 'E-mail',
+  phone: 'Phone',
+  app: 'The app',
+  respondent: "The respondent's legal name",
+  respondentAddress: "The respondent's notice address",
+  representativeName: "The first representative's name",
+  representativeBarNumber: "The first representative's bar number",
+  representativeEmail: "The first representative's e-mail",
+  representativePhone: "The first representative's phone",
+  representativeFirm: "The first representative's firm",
+  filedAt: 'When the claim was filed with the firm',
+}
+
+const usd = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' })
+
+/**
+ * The app's filing settings as its config sets them: who is noticed and sued, after how long, with which
+ * provider and its spreadsheet's columns, by which attorneys, under which clause. Read-only: they change
+ * in forms/, where the server checks them at start-up.
+ */
+export function FilingSettingsPage({ slug, session }: { slug: string; session: StaffSession }) {
+  const settings = useStaffResource({
+    key: slug,
+    load: (signal) =>
+      fetchJson<FilingSettingsView>(`/api/staff/apps/${encodeURIComponent(slug)}/filing`, {
+        signal,
+        cache: 'no-store',
+      }),
+    onUnauthorized: session.expired,
+  })
+  const data = settings.data
+  const title = `${data?.appName ?? slug} Filing Settings`
+  useEffect(() => {
+    document.title = title
+  }, [title])
+  return (
+    <article className="card filing-settings">
+      <header className="card-header staff-header">
+        <div>
+          <h1>{title}</h1>
+          <p>Read-only: set in forms/{slug}.json and forms/base/filing.json</p>
+        </div>
+        <StaffUserBar session={session} />
+      </header>
+      <div className="card-body">
+        <p>
+          <Link to={`/${slug}-admin`}>Back to the {data?.appName ?? slug} dashboard</Link>
+        </p>
+        {settings.status === 'failed' ? (
+          <p className="alert" role="alert">
+            {settings.message}
+          </p>
+        ) : !data ? (
+          <Loading />
+        ) : (
+          <FilingSettingsBody settings={data} />
+        )}
+      </div>
+    </article>
+  )
+}
+
+function FilingSettingsBody({ settings }: { settings: FilingSettingsView }) {
+  const { respondent, profile } = settings
+  const required = new Set(profile.required)
+  return (
+    <>
+      <section aria-labelledby="filing-respondent">
+        <h2 id="filing-respondent">Respondent</h2>
+        {respondent ? (
+          <dl className="details">
+            <dt>Legal name</dt>
+            <dd>{respondent.legalName}</dd>
+            <dt>Notice address</dt>
+            <dd>
+              {respondent.noticeAddress.map((line) => (
+                <span key={line} className="address-line">
+                  {line}
+                </span>
+              ))}
+            </dd>
+          </dl>
+        ) : (
+          <p className="alert">
+            No respondent is set: this app&apos;s claims cannot be noticed or filed until forms/{settings.app}
+            .json names one under &quot;filing&quot;.
+          </p>
+        )}
+      </section>
+
+      <section aria-labelledby="filing-timing">
+        <h2 id="filing-timing">Notice and filing</h2>
+        <dl className="details">
+          <dt>Waiting period</dt>
+          <dd>
+            {settings.waitingPeriodDays} days after the notice of dispute is sent, before a demand may be
+            filed
+          </dd>
+          <dt>Provider</dt>
+          <dd>
+            {profile.name} (forms/providers/{settings.provider}.json), with counsel&apos;s {profile.statement}
+          </dd>
+          <dt>Notice template</dt>
+          <dd>notices/{settings.noticeTemplate}.hbs</dd>
+          <dt>Demand template</dt>
+          <dd>demands/{settings.demandTemplate}.hbs</dd>
+        </dl>
+      </section>
+
+      <section aria-labelledby="filing-representatives">
+        <h2 id="filing-representatives">Representatives</h2>
+        <div className="table-scroll" role="region" aria-label="Representatives table" tabIndex={0}>
+          <table className="staff-table">
+            <thead>
+              <tr>
+                <th scope="col">Name</th>
+                <th scope="col">Bar number</th>
+                <th scope="col">Firm</th>
+                <th scope="col">E-mail</th>
+                <th scope="col">Phone</th>
+              </tr>
+            </thead>
+            <tbody>
+              {settings.representatives.map((person) => (
+                <tr key={`${person.name} ${person.barNumber}`}>
+                  <td>{person.name}</td>
+                  <td>{person.barNumber}</td>
+                  <td>{person.firm}</td>
+                  <td>{person.email}</td>
+                  <td>{person.phone}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      </section>
+
+      <section aria-labelledby="filing-columns">
+        <h2 id="filing-columns">{profile.name} spreadsheet</h2>
+        <div className="table-scroll" role="region" aria-label="Spreadsheet columns table" tabIndex={0}>
+          <table className="staff-table">
+            <thead>
+              <tr>
+                <th scope="col">Column</th>
+                <th scope="col">Takes</th>
+                <th scope="col">Required to file</th>
+              </tr>
+            </thead>
+            <tbody>
+              {profile.columns.map((column) => (
+                <tr key={column.header}>
+                  <td>{column.header}</td>
+                  <td>{FIELD_LABELS[column.field]}</td>
+                  <td>{required.has(column.field) ? 'Required' : '—'}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      </section>
+
+      <section aria-labelledby="filing-fees">
+        <h2 id="filing-fees">Fee estimate</h2>
+        <p>{profile.fees.note}</p>
+        <div className="table-scroll" role="region" aria-label="Fee table" tabIndex={0}>
+          <table className="staff-table">
+            <thead>
+              <tr>
+                <th scope="col">Cases</th>
+                <th scope="col">Claimant side, a case</th>
+                <th scope="col">Respondent, a case</th>
+              </tr>
+            </thead>
+            <tbody>
+              {profile.fees.tiers.map((tier) => (
+                <tr key={tier.fromCase}>
+                  <td>
+                    {tier.toCase === null
+                      ? `${tier.fromCase.toLocaleString('en-US')} and up`
+                      : `${tier.fromCase.toLocaleString('en-US')}–${tier.toCase.toLocaleString('en-US')}`}
+                  </td>
+                  <td>{usd.format(tier.claimantPerCase)}</td>
+                  <td>{usd.format(tier.respondentPerCase)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+        {profile.fees.perBatch > 0 ? <p>Plus {usd.format(profile.fees.perBatch)} a batch.</p> : null}
+      </section>
+
+      <section aria-labelledby="filing-clause">
+        <h2 id="filing-clause">Arbitration clause</h2>
+        <blockquote className="filing-clause">{settings.clause}</blockquote>
+      </section>
+    </>
+  )
+}

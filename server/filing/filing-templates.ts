@@ -1,0 +1,75 @@
+import type { Representative, Respondent } from '../../src/filing-config.ts'
+import { FIRM_SETTINGS } from '../../src/firm-settings.ts'
+
+/** What a notice (notices/) or a demand (demands/) template is rendered with, one claimant each. */
+export interface FilingTemplateContext {
+  /** The day the document is made, written out ("November 28, 2026"). */
+  date: string
+  /** The claimant's row in the filing batch ('' on a notice, which comes before any batch). */
+  rowId: string
+  /** The app's name. */
+  app: string
+  /** The provider's name ('' on a notice). */
+  provider: string
+  claimant: {
+    fullName: string
+    firstName: string
+    lastName: string
+    street: string
+    addressLine2: string
+    city: string
+    state: string
+    zip: string
+    email: string
+    phone: string
+  }
+  claim: { id: number; filedAt: string; signedOn: string }
+  /** The notice of dispute this demand follows (empty on the notice itself). */
+  notice: { sentOn: string; method: string }
+  respondent: Respondent
+  representatives: Representative[]
+  firm: { firmName: string; attorneyName: string; postalAddress: string; contactEmail: string }
+  waitingPeriodDays: number
+  clause: string
+}
+
+/**
+ * A context with every value present, for the start-up's trial render: in strict mode a template that
+ * names anything else fails there, with its name, rather than in a batch of ten thousand.
+ */
+export function filingTemplateContext(): FilingTemplateContext {
+  const { firmName, attorneyName, postalAddress, contactEmail } = FIRM_SETTINGS
+  return {
+    date: 'November 28, 2026',
+    rowId: 'B1-000001',
+    app: 'Example App',
+    provider: 'Example Provider',
+    claimant: {
+      fullName: 'Jane Doe',
+      firstName: 'Jane',
+      lastName: 'Doe',
+      street: '1 Example St',
+      addressLine2: 'Apt 2',
+      city: 'Honolulu',
+      state: 'HI',
+      zip: '96815',
+      email: 'jane@example.com',
+      phone: '(808) 555-0100',
+    },
+    claim: { id: 1, filedAt: 'November 1, 2026', signedOn: 'November 1, 2026' },
+    notice: { sentOn: 'November 2, 2026', method: 'certified mail' },
+    respondent: { legalName: 'Example, Inc.', noticeAddress: ['Attn: Legal', 'City, ST'] },
+    representatives: [
+      {
+        name: 'A. Lawyer',
+        barNumber: 'CA 1',
+        email: 'a@example.com',
+        phone: '(213) 555-0100',
+        firm: firmName,
+      },
+    ],
+    firm: { firmName, attorneyName, postalAddress, contactEmail },
+    waitingPeriodDays: 60,
+    clause: 'Any dispute shall be resolved by arbitration.',
+  }
+}
