@@ -42,6 +42,8 @@ COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
 COPY --from=build /app/forms ./forms
 COPY --from=build /app/agreements ./agreements
+COPY --from=build /app/notices ./notices
+COPY --from=build /app/demands ./demands
 COPY --from=build /app/firm.json ./firm.json
 # the files above stay root's and read-only to the server; only DATA_DIR is its own
 RUN mkdir -p "$DATA_DIR" && chown node:node "$DATA_DIR"
