@@ -1,6 +1,8 @@
 /**
  * What a provider's spreadsheet column can take from a claim: the only names a profile may use, so a
  * typo in a profile stops the start-up instead of leaving a column empty in a filing.
+ * forms/provider-profile.schema.json lists the same names (src/filing-config.test.ts holds them equal).
+ * @example const column: { header: string; field: FilingField } = { header: 'ZIP', field: 'zip' }
  */
 export const FILING_FIELDS = [
   'rowId',
@@ -45,7 +47,7 @@ export interface FeeTier {
   respondentPerCase: number
 }
 
-/** forms/providers/<name>.json: how an arbitration provider takes a mass filing. */
+/** forms/providers/<name>.json (shaped by forms/provider-profile.schema.json): how a provider takes a mass filing. */
 export interface ProviderProfile {
   /** The provider's name as the batch page shows it. */
   name: string
@@ -56,7 +58,20 @@ export interface ProviderProfile {
   /** Fields a claim must have before it can be filed with this provider. */
   required: FilingField[]
   /** An estimate for the batch page, never a quote: the provider's schedule decides. */
-  fees: { note: string; perBatch: number; tiers: FeeTier[] }
+  fees: FeeTable
+}
+
+/**
+ * A provider's fees as the profile sets them, in US dollars: what each side pays once for the whole
+ * filing, and per case by tier.
+ * @example { note: 'estimate', perBatch: { claimant: 0, respondent: 0 }, tiers: [{ fromCase: 1, toCase: null, claimantPerCase: 0, respondentPerCase: 200 }] }
+ */
+export interface FeeTable {
+  /** Where the figures come from and what they leave out. */
+  note: string
+  perBatch: { claimant: number; respondent: number }
+  /** From case 1 upwards without a gap; only the last may be open-ended. */
+  tiers: FeeTier[]
 }
 
 /** The respondent a notice is sent to and an arbitration is filed against. */
@@ -67,8 +82,8 @@ export interface Respondent {
 }
 
 /**
- * An app's filing settings: forms/base/filing.json with the app's own "filing" laid over it. An app
- * without a respondent cannot be noticed or filed yet.
+ * An app's filing settings: forms/base/filing.json with the app's own "filing" laid over it, shaped by
+ * forms/filing.schema.json. An app without a respondent cannot be noticed or filed yet.
  */
 export interface FilingSettings {
   respondent?: Respondent

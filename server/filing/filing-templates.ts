@@ -1,5 +1,9 @@
+import fs from 'node:fs'
+import path from 'node:path'
+import Handlebars from 'handlebars'
 import type { Representative, Respondent } from '../../src/filing-config.ts'
 import { FIRM_SETTINGS } from '../../src/firm-settings.ts'
+import { PROJECT_ROOT } from '../project-root.ts'
 
 /** What a notice (notices/) or a demand (demands/) template is rendered with, one claimant each. */
 export interface FilingTemplateContext {
@@ -71,5 +75,33 @@ export function filingTemplateContext(): FilingTemplateContext {
     firm: { firmName, attorneyName, postalAddress, contactEmail },
     waitingPeriodDays: 60,
     clause: 'Any dispute shall be resolved by arbitration.',
+  }
+}
+
+/**
+ * A notice or demand template's problems: missing, not compiling (Handlebars names the line), or naming
+ * a value the context does not have (strict mode names it and its line). Empty when it
+ * renders.
+ */
+export function checkFilingTemplate(file: string): string[] {
+  const shown = path.relative(PROJECT_ROOT, file)
+  let source: string
+  try {
+    source = fs.readFileSync(file, 'utf8')
+  } catch {
+    return [`template ${shown} not found`]
+  }
+  try {
+    Handlebars.create().compile(source, { strict: true, preventIndent: true })(filingTemplateContext())
+    return []
+  } catch (error) {
+    // a parse error spans lines: "Parse error on line 3:", the source, a caret, then what was expected
+    const lines = (error as Error).message.split('\n')
+    const message =
+      lines.length > 1
+        ? `${lines[0]!.replace(/:$/, '')}: ${lines.at(-1)}`
+        : // strict mode's '"x" not defined in [object Object] - 18:2' (line, column from 0)
+          lines[0]!.replace(/ in \[object Object\] - (\d+):(\d+)$/, (_, line: string) => ` (line ${line})`)
+    return [`${shown}: ${message}`]
   }
 }

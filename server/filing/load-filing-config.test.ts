@@ -2,18 +2,27 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { DEMANDS_DIR, loadFilings, NOTICES_DIR } from './load-filing-config.ts'
+import {
+  DEMANDS_DIR,
+  FILING_SCHEMA_FILE,
+  loadFilings,
+  NOTICES_DIR,
+  PROFILE_SCHEMA_FILE,
+} from './load-filing-config.ts'
 
 const FORMS_DIR = path.resolve(import.meta.dirname, '..', '..', 'forms')
 
 /**
- * A copy of the project's filing config (base/filing.json, earnin.json, providers/, notices/ and
- * demands/) in a folder of its own, changed by `change` before it is read.
+ * A copy of the project's filing config (its two schemas, base/filing.json, earnin.json, providers/,
+ * notices/ and demands/) in a folder of its own, changed by `change` before it is read.
  */
 function filingWith(change: (dir: string) => void) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'filing-config-'))
   const forms = path.join(dir, 'forms')
   fs.mkdirSync(path.join(forms, 'base'), { recursive: true })
+  for (const schema of [FILING_SCHEMA_FILE, PROFILE_SCHEMA_FILE]) {
+    fs.copyFileSync(path.join(FORMS_DIR, schema), path.join(forms, schema))
+  }
   fs.copyFileSync(path.join(FORMS_DIR, 'base', 'filing.json'), path.join(forms, 'base', 'filing.json'))
   fs.copyFileSync(path.join(FORMS_DIR, 'earnin.json'), path.join(forms, 'earnin.json'))
   fs.cpSync(path.join(FORMS_DIR, 'providers'), path.join(forms, 'providers'), { recursive: true })
@@ -68,11 +77,21 @@ describe('loadFilings', () => {
         text.replace('"field": "fullName"', '"field": "nickname"'),
       )
     })
-    expect(load).toThrow(
-      /forms\/providers\/jams\.json: \/columns\/1\/field must be equal to one of the allowed values/,
-    )
+    expect(load).toThrow(/forms\/providers\/jams\.json: \/columns\/1\/field "nickname" is not one of "rowId"/)
     expect(load).toThrow(
       /forms\/earnin\.json: \/filing\/provider: no provider profile "icc" in forms\/providers\//,
     )
+  })
+
+  it('refuses a fee table whose tiers leave a gap, naming the profile and the tier', () => {
+    const load = filingWith((dir) =>
+      edit(path.join(dir, 'forms', 'providers', 'fedarb.json'), (text) =>
+        text.replace(
+          '"tiers": [{ "fromCase": 1, "toCase": null,',
+          '"tiers": [{ "fromCase": 1, "toCase": 99, "claimantPerCase": 0, "respondentPerCase": 1 }, { "fromCase": 101, "toCase": null,',
+        ),
+      ),
+    )
+    expect(load).toThrow(/forms\/providers\/fedarb\.json: \/fees\/tiers\/1\/fromCase: is 101, should be 100/)
   })
 })

@@ -1,12 +1,11 @@
 import fs from 'node:fs'
 import path from 'node:path'
-import { Ajv } from 'ajv'
-import Handlebars from 'handlebars'
-import { FILING_FIELDS, type FilingSettings, type ProviderProfile } from '../../src/filing-config.ts'
+import { Ajv, type ValidateFunction } from 'ajv'
+import type { FeeTier, FilingSettings, ProviderProfile } from '../../src/filing-config.ts'
 import { FormConfigError, readJson } from '../forms/load-form-configs.ts'
 import { mergeConfig } from '../forms/merge-config.ts'
 import { PROJECT_ROOT } from '../project-root.ts'
-import { filingTemplateContext } from './filing-templates.ts'
+import { checkFilingTemplate } from './filing-templates.ts'
 
 export const FILING_CONFIG_FILE = path.join('base', 'filing.json')
 export const PROVIDERS_DIR = 'providers'
@@ -14,96 +13,27 @@ export const PROVIDERS_DIR = 'providers'
 export const NOTICES_DIR = path.join(PROJECT_ROOT, 'notices')
 export const DEMANDS_DIR = path.join(PROJECT_ROOT, 'demands')
 
-const TEXT = { type: 'string', minLength: 1, maxLength: 200 }
-const NAME = { type: 'string', pattern: '^[a-z][a-z0-9-]{0,39}$' }
-const FILING_SCHEMA = {
-  type: 'object',
-  additionalProperties: false,
-  required: [
-    'noticeTemplate',
-    'demandTemplate',
-    'waitingPeriodDays',
-    'provider',
-    'representatives',
-    'clause',
-  ],
-  properties: {
-    respondent: {
-      type: 'object',
-      additionalProperties: false,
-      required: ['legalName', 'noticeAddress'],
-      properties: {
-        legalName: TEXT,
-        noticeAddress: { type: 'array', minItems: 1, maxItems: 6, items: TEXT },
-      },
-    },
-    noticeTemplate: NAME,
-    demandTemplate: NAME,
-    waitingPeriodDays: { type: 'integer', minimum: 0, maximum: 365 },
-    provider: NAME,
-    representatives: {
-      type: 'array',
-      minItems: 1,
-      items: {
-        type: 'object',
-        additionalProperties: false,
-        required: ['name', 'barNumber', 'email', 'phone', 'firm'],
-        properties: { name: TEXT, barNumber: TEXT, email: TEXT, phone: TEXT, firm: TEXT },
-      },
-    },
-    clause: { type: 'string', minLength: 1, maxLength: 20_000 },
-  },
-}
-const FIELD = { enum: [...FILING_FIELDS] }
-const PROFILE_SCHEMA = {
-  type: 'object',
-  additionalProperties: false,
-  required: ['name', 'statement', 'columns', 'required', 'fees'],
-  properties: {
-    $schema: { type: 'string' },
-    name: TEXT,
-    statement: { enum: ['affirmation', 'declaration'] },
-    columns: {
-      type: 'array',
-      minItems: 1,
-      items: {
-        type: 'object',
-        additionalProperties: false,
-        required: ['header', 'field'],
-        properties: { header: TEXT, field: FIELD },
-      },
-    },
-    required: { type: 'array', items: FIELD, uniqueItems: true },
-    fees: {
-      type: 'object',
-      additionalProperties: false,
-      required: ['note', 'perBatch', 'tiers'],
-      properties: {
-        note: { type: 'string', minLength: 1, maxLength: 500 },
-        perBatch: { type: 'number', minimum: 0 },
-        tiers: {
-          type: 'array',
-          minItems: 1,
-          items: {
-            type: 'object',
-            additionalProperties: false,
-            required: ['fromCase', 'toCase', 'claimantPerCase', 'respondentPerCase'],
-            properties: {
-              fromCase: { type: 'integer', minimum: 1 },
-              toCase: { type: ['integer', 'null'], minimum: 1 },
-              claimantPerCase: { type: 'number', minimum: 0 },
-              respondentPerCase: { type: 'number', minimum: 0 },
-            },
-          },
-        },
-      },
-    },
-  },
-}
+/** The JSON Schemas of forms/base/filing.json (and each app's settings) and of forms/providers/*.json. */
+export const FILING_SCHEMA_FILE = 'filing.schema.json'
+export const PROFILE_SCHEMA_FILE = 'provider-profile.schema.json'
+/** What forms/filing.schema.json lets "provider" be. */
+const PROFILE_NAME = /^[a-z][a-z0-9-]{0,39}$/
 
-const ajv = new Ajv({ allErrors: true })
-const checkFiling = ajv.compile<FilingSettings>(FILING_SCHEMA)
-const checkProfile = ajv.compile<ProviderProfile>(PROFILE_SCHEMA)
+/** A schema file in formsDir compiled, or its problem pushed and null. */
+function compileSchema(formsDir: string, name: string, problems: string[]): ValidateFunction | null {
+  const file = path.join(path.basename(formsDir), name)
+  const schema = readJson(path.join(formsDir, name))
+  if (!schema.ok) {
+    problems.push(`${file}: ${schema.reason}`)
+    return null
+  }
+  try {
+    return new Ajv({ allErrors: true }).compile(schema.value as object)
+  } catch (error) {
+    problems.push(`${file}: ${(error as Error).message}`)
+    return null
+  }
+}
 
 /** An app's filing settings, with its provider's profile (see FilingSettings). */
 export interface AppFiling {
@@ -126,15 +56,18 @@ export function loadFilings(
   const folder = path.basename(formsDir)
   const problems: string[] = []
   const baseFile = path.join(folder, FILING_CONFIG_FILE)
+  const checkFiling = compileSchema(formsDir, FILING_SCHEMA_FILE, problems)
+  const checkProfile = compileSchema(formsDir, PROFILE_SCHEMA_FILE, problems)
   const base = readJson(path.join(formsDir, FILING_CONFIG_FILE))
-  if (!base.ok) throw new FormConfigError([`${baseFile}: ${base.reason}`])
+  if (!base.ok) problems.push(`${baseFile}: ${base.reason}`)
+  if (!checkFiling || !checkProfile || !base.ok) throw new FormConfigError(problems)
   problems.push(...schemaProblems(checkFiling, base.value, baseFile, ''))
 
-  const profiles = loadProfiles(formsDir, problems)
+  const profiles = loadProfiles(formsDir, checkProfile, problems)
   const templates = new Map<string, string[]>()
   const templateProblems = (dir: string, name: string, file: string, pointer: string) => {
     const key = path.join(dir, `${name}.hbs`)
-    if (!templates.has(key)) templates.set(key, checkTemplate(key))
+    if (!templates.has(key)) templates.set(key, checkFilingTemplate(key))
     return templates.get(key)!.map((problem) => `${file}: ${pointer}: ${problem}`)
   }
 
@@ -143,16 +76,15 @@ export function loadFilings(
     const file = path.join(folder, `${app}.json`)
     const own = readJson(path.join(formsDir, `${app}.json`))
     const override = own.ok ? (own.value as { filing?: unknown }).filing : undefined
-    const settings = (
-      override === undefined ? base.value : mergeConfig(base.value, override)
-    ) as FilingSettings
+    const merged = override === undefined ? base.value : mergeConfig(base.value, override)
     const where = override === undefined ? baseFile : file
     const at = override === undefined ? '' : '/filing'
-    const found = schemaProblems(checkFiling, settings, where, at)
+    const found = schemaProblems(checkFiling, merged, where, at)
     if (found.length > 0) {
       problems.push(...found)
       continue
     }
+    const { $schema: _, ...settings } = merged as FilingSettings & { $schema?: string }
     const profile = profiles.get(settings.provider)
     if (!profile) {
       problems.push(
@@ -185,12 +117,23 @@ export function loadFilings(
 }
 
 /** forms/providers/*.json by name (the file's name without .json), each checked against its schema. */
-function loadProfiles(formsDir: string, problems: string[]): Map<string, ProviderProfile> {
+function loadProfiles(
+  formsDir: string,
+  checkProfile: ValidateFunction,
+  problems: string[],
+): Map<string, ProviderProfile> {
   const dir = path.join(formsDir, PROVIDERS_DIR)
   const profiles = new Map<string, ProviderProfile>()
   const names = fs.existsSync(dir) ? fs.readdirSync(dir).filter((name) => name.endsWith('.json')) : []
   for (const name of names.sort()) {
     const file = path.join(path.basename(formsDir), PROVIDERS_DIR, name)
+    // a setting names a profile by its file's name, so a name no setting could spell is a mistake
+    if (!PROFILE_NAME.test(name.slice(0, -'.json'.length))) {
+      problems.push(
+        `${file}: the name must be lowercase letters, digits and dashes (such as "acme-adr.json")`,
+      )
+      continue
+    }
     const parsed = readJson(path.join(dir, name))
     if (!parsed.ok) {
       problems.push(`${file}: ${parsed.reason}`)
@@ -201,49 +144,60 @@ function loadProfiles(formsDir: string, problems: string[]): Map<string, Provide
       problems.push(...found)
       continue
     }
-    const profile = parsed.value as ProviderProfile
+    const { $schema: _, ...profile } = parsed.value as ProviderProfile & { $schema?: string }
     // a required field no column carries could never be filled in the spreadsheet
-    for (const field of profile.required) {
+    profile.required.forEach((field, index) => {
       if (!profile.columns.some((column) => column.field === field)) {
-        problems.push(`${file}: /required: "${field}" has no column`)
+        problems.push(`${file}: /required/${index}: "${field}" has no column`)
       }
-    }
+    })
+    problems.push(...tierProblems(profile.fees.tiers).map((problem) => `${file}: ${problem}`))
     profiles.set(name.slice(0, -'.json'.length), profile)
   }
   return profiles
 }
 
-/** A template's problems: missing, not compiling (with Handlebars's line), or naming an unknown value. */
-function checkTemplate(file: string): string[] {
-  const shown = path.relative(PROJECT_ROOT, file)
-  let source: string
-  try {
-    source = fs.readFileSync(file, 'utf8')
-  } catch {
-    return [`template ${shown} not found`]
-  }
-  try {
-    Handlebars.create().compile(source, { strict: true, preventIndent: true })(filingTemplateContext())
-    return []
-  } catch (error) {
-    return [`${shown}: ${(error as Error).message.split('\n')[0]}`]
-  }
+/**
+ * A fee table's gaps and overlaps: its tiers must run from case 1 upwards without a break, and only the
+ * last may be open-ended, so every case of a batch falls in exactly one tier.
+ */
+function tierProblems(tiers: FeeTier[]): string[] {
+  const problems: string[] = []
+  let next = 1
+  tiers.forEach((tier, index) => {
+    const at = `/fees/tiers/${index}`
+    if (next === Infinity) {
+      problems.push(`${at}: comes after an open-ended tier (only the last may have "toCase": null)`)
+      return
+    }
+    if (tier.fromCase !== next) problems.push(`${at}/fromCase: is ${tier.fromCase}, should be ${next}`)
+    if (tier.toCase !== null && tier.toCase < tier.fromCase) {
+      problems.push(`${at}/toCase: ${tier.toCase} is before fromCase ${tier.fromCase}`)
+    }
+    next = tier.toCase === null ? Infinity : tier.toCase + 1
+  })
+  return problems
 }
 
-function schemaProblems(
-  check: ReturnType<typeof ajv.compile>,
-  value: unknown,
-  file: string,
-  at: string,
-): string[] {
+/** A value's schema problems, one line each: the file, the JSON pointer and what is wrong. */
+function schemaProblems(check: ValidateFunction, value: unknown, file: string, at: string): string[] {
   if (check(value)) return []
   return (check.errors ?? []).map((error) => {
     const detail =
       error.keyword === 'additionalProperties'
         ? `unknown property "${String(error.params.additionalProperty)}"`
         : error.keyword === 'enum'
-          ? `${error.message}: ${(error.params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`
+          ? `${JSON.stringify(valueAt(value, error.instancePath))} is not one of ${(error.params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`
           : (error.message ?? '')
     return `${file}: ${at}${error.instancePath || (at === '' ? '/' : '')} ${detail}`
   })
+}
+
+/** The value at a JSON pointer (as ajv's instancePath writes it) inside `value`. */
+function valueAt(value: unknown, pointer: string): unknown {
+  return pointer
+    .split('/')
+    .slice(1)
+    .map((part) => part.replaceAll('~1', '/').replaceAll('~0', '~'))
+    .reduce<unknown>((inner, key) => (inner as Record<string, unknown> | undefined)?.[key], value)
 }

@@ -183,6 +183,10 @@ function FilingSettingsBody({ settings }: { settings: FilingSettingsView }) {
       <section aria-labelledby="filing-fees">
         <h2 id="filing-fees">Fee estimate</h2>
         <p>{profile.fees.note}</p>
+        <p>
+          Once for the whole filing: {usd.format(profile.fees.perBatch.claimant)} for the claimant side,{' '}
+          {usd.format(profile.fees.perBatch.respondent)} for the respondent. Then, a case:
+        </p>
         <div className="table-scroll" role="region" aria-label="Fee table" tabIndex={0}>
           <table className="staff-table">
             <thead>
@@ -207,7 +211,6 @@ function FilingSettingsBody({ settings }: { settings: FilingSettingsView }) {
             </tbody>
           </table>
         </div>
-        {profile.fees.perBatch > 0 ? <p>Plus {usd.format(profile.fees.perBatch)} a batch.</p> : null}
       </section>
 
       <section aria-labelledby="filing-clause">
