@@ -245,7 +245,7 @@ for (const dialect of DIALECTS) {
           waitingPeriodDays: 60,
           provider: 'aaa',
           representatives: [{ firm: 'Cash Advance Claims Law Group' }],
-          profile: { statement: 'affirmation' },
+          profile: { statement: 'affirmation', fees: { perBatch: { claimant: 3125, respondent: 8125 } } },
         })
         expect(body.profile.columns.slice(0, 2)).toEqual([
           { header: 'Unique Claimant ID', field: 'rowId' },
