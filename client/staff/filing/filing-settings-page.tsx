@@ -1,5 +1,5 @@
 import { useEffect } from 'react'
-import type { FilingField, FilingSettingsView } from '../../../src/filing-config.ts'
+import type { FeeTier, FilingField, FilingSettingsView } from '../../../src/filing-config.ts'
 import { fetchJson } from '../../http.ts'
 import { Link } from '../../routing/router.tsx'
 import { Loading } from '../../ui/loading.tsx'
@@ -33,6 +33,13 @@ const FIELD_LABELS: Record<FilingField, string> = {
 }
 
 const usd = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' })
+const count = (n: number) => n.toLocaleString('en-US')
+
+/** A fee tier's cases as a row's heading: "Each case", "Cases 501–1,500, each", "Cases 1,501 and up, each". */
+function tierCases({ fromCase, toCase }: FeeTier): string {
+  if (toCase === null) return fromCase === 1 ? 'Each case' : `Cases ${count(fromCase)} and up, each`
+  return `Cases ${count(fromCase)}–${count(toCase)}, each`
+}
 
 /**
  * The app's filing settings as its config sets them: who is noticed and sued, after how long, with which
@@ -183,27 +190,24 @@ function FilingSettingsBody({ settings }: { settings: FilingSettingsView }) {
       <section aria-labelledby="filing-fees">
         <h2 id="filing-fees">Fee estimate</h2>
         <p>{profile.fees.note}</p>
-        <p>
-          Once for the whole filing: {usd.format(profile.fees.perBatch.claimant)} for the claimant side,{' '}
-          {usd.format(profile.fees.perBatch.respondent)} for the respondent. Then, a case:
-        </p>
         <div className="table-scroll" role="region" aria-label="Fee table" tabIndex={0}>
           <table className="staff-table">
             <thead>
               <tr>
-                <th scope="col">Cases</th>
-                <th scope="col">Claimant side, a case</th>
-                <th scope="col">Respondent, a case</th>
+                <th scope="col">Fee</th>
+                <th scope="col">Claimant side</th>
+                <th scope="col">Respondent</th>
               </tr>
             </thead>
             <tbody>
+              <tr>
+                <th scope="row">Once for the whole filing</th>
+                <td>{usd.format(profile.fees.perBatch.claimant)}</td>
+                <td>{usd.format(profile.fees.perBatch.respondent)}</td>
+              </tr>
               {profile.fees.tiers.map((tier) => (
                 <tr key={tier.fromCase}>
-                  <td>
-                    {tier.toCase === null
-                      ? `${tier.fromCase.toLocaleString('en-US')} and up`
-                      : `${tier.fromCase.toLocaleString('en-US')}–${tier.toCase.toLocaleString('en-US')}`}
-                  </td>
+                  <th scope="row">{tierCases(tier)}</th>
                   <td>{usd.format(tier.claimantPerCase)}</td>
                   <td>{usd.format(tier.respondentPerCase)}</td>
                 </tr>

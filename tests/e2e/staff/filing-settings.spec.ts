@@ -31,7 +31,9 @@ describe("an app's filing settings, read-only for its staff", () => {
     expect(await columns.nth(1).innerText()).toMatch(
       /^Unique Claimant ID\s+The claimant's row ID in the batch\s+Required$/,
     )
-    expect(await page.getByRole('region', { name: 'Fee table' }).getByRole('row').count()).toBeGreaterThan(1)
+    const fees = page.getByRole('region', { name: 'Fee table' }).getByRole('row')
+    expect(await fees.nth(1).innerText()).toMatch(/^Once for the whole filing\s+\$3,125\.00\s+\$8,125\.00$/)
+    expect(await fees.nth(2).innerText()).toMatch(/^Each case\s+\$0\.00\s+\$325\.00$/)
     expect(await axeViolations(page)).toEqual([])
     await keepScreenshot(page, 'filing-settings-1280')
     await page.setViewportSize({ width: 390, height: 844 })
