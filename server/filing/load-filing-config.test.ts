@@ -2,6 +2,7 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
+import type { FormConfigError } from '../forms/load-form-configs.ts'
 import {
   DEMANDS_DIR,
   FILING_SCHEMA_FILE,
@@ -11,10 +12,11 @@ import {
 } from './load-filing-config.ts'
 
 const FORMS_DIR = path.resolve(import.meta.dirname, '..', '..', 'forms')
+const APPS = ['earnin', 'chime']
 
 /**
- * A copy of the project's filing config (its two schemas, base/filing.json, earnin.json, providers/,
- * notices/ and demands/) in a folder of its own, changed by `change` before it is read.
+ * A copy of the project's filing config (its two schemas, base/filing.json, the APPS' files,
+ * providers/, notices/ and demands/) in a folder of its own, changed by `change` before it is read.
  */
 function filingWith(change: (dir: string) => void) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'filing-config-'))
@@ -24,13 +26,15 @@ function filingWith(change: (dir: string) => void) {
     fs.copyFileSync(path.join(FORMS_DIR, schema), path.join(forms, schema))
   }
   fs.copyFileSync(path.join(FORMS_DIR, 'base', 'filing.json'), path.join(forms, 'base', 'filing.json'))
-  fs.copyFileSync(path.join(FORMS_DIR, 'earnin.json'), path.join(forms, 'earnin.json'))
+  for (const app of APPS) {
+    fs.copyFileSync(path.join(FORMS_DIR, `${app}.json`), path.join(forms, `${app}.json`))
+  }
   fs.cpSync(path.join(FORMS_DIR, 'providers'), path.join(forms, 'providers'), { recursive: true })
   fs.cpSync(NOTICES_DIR, path.join(dir, 'notices'), { recursive: true })
   fs.cpSync(DEMANDS_DIR, path.join(dir, 'demands'), { recursive: true })
   change(dir)
   return () =>
-    loadFilings(forms, ['earnin'], {
+    loadFilings(forms, APPS, {
       noticesDir: path.join(dir, 'notices'),
       demandsDir: path.join(dir, 'demands'),
     })
@@ -93,5 +97,24 @@ describe('loadFilings', () => {
       ),
     )
     expect(load).toThrow(/forms\/providers\/fedarb\.json: \/fees\/tiers\/1\/fromCase: is 101, should be 100/)
+  })
+
+  it("names a broken profile's problem once, in its own file, not as an unknown provider of every app", () => {
+    const load = filingWith((dir) => {
+      edit(path.join(dir, 'forms', 'providers', 'aaa.json'), (text) =>
+        text.replace('"field": "city"', '"field": "town"'),
+      )
+    })
+    const problems = (() => {
+      try {
+        load()
+        return []
+      } catch (error) {
+        return (error as FormConfigError).problems
+      }
+    })()
+    expect(problems).toEqual([
+      expect.stringMatching(/^forms\/providers\/aaa\.json: \/columns\/5\/field "town" is not one of/),
+    ])
   })
 })

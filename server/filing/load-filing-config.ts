@@ -3,7 +3,7 @@ import path from 'node:path'
 import { Ajv, type ValidateFunction } from 'ajv'
 import type { FeeTier, FilingSettings, ProviderProfile } from '../../src/filing-config.ts'
 import { FormConfigError, readJson } from '../forms/load-form-configs.ts'
-import { mergeConfig } from '../forms/merge-config.ts'
+import { hasPointer, mergeConfig } from '../forms/merge-config.ts'
 import { PROJECT_ROOT } from '../project-root.ts'
 import { checkFilingTemplate } from './filing-templates.ts'
 
@@ -54,61 +54,57 @@ export function loadFilings(
   { noticesDir = NOTICES_DIR, demandsDir = DEMANDS_DIR } = {},
 ): (app: string) => AppFiling {
   const folder = path.basename(formsDir)
-  const problems: string[] = []
+  const found: string[] = []
   const baseFile = path.join(folder, FILING_CONFIG_FILE)
-  const checkFiling = compileSchema(formsDir, FILING_SCHEMA_FILE, problems)
-  const checkProfile = compileSchema(formsDir, PROFILE_SCHEMA_FILE, problems)
+  const checkFiling = compileSchema(formsDir, FILING_SCHEMA_FILE, found)
+  const checkProfile = compileSchema(formsDir, PROFILE_SCHEMA_FILE, found)
   const base = readJson(path.join(formsDir, FILING_CONFIG_FILE))
-  if (!base.ok) problems.push(`${baseFile}: ${base.reason}`)
-  if (!checkFiling || !checkProfile || !base.ok) throw new FormConfigError(problems)
-  problems.push(...schemaProblems(checkFiling, base.value, baseFile, ''))
+  if (!base.ok) found.push(`${baseFile}: ${base.reason}`)
+  if (!checkFiling || !checkProfile || !base.ok) throw new FormConfigError(found)
+  const problems = new Set(found)
+  const add = (lines: string[]) => lines.forEach((line) => problems.add(line))
+  add(schemaProblems(checkFiling, base.value, (pointer) => [baseFile, pointer]))
 
-  const profiles = loadProfiles(formsDir, checkProfile, problems)
+  const { profiles, broken } = loadProfiles(formsDir, checkProfile, add)
   const templates = new Map<string, string[]>()
-  const templateProblems = (dir: string, name: string, file: string, pointer: string) => {
+  const templateProblems = (dir: string, name: string, [file, at]: [string, string]) => {
     const key = path.join(dir, `${name}.hbs`)
     if (!templates.has(key)) templates.set(key, checkFilingTemplate(key))
-    return templates.get(key)!.map((problem) => `${file}: ${pointer}: ${problem}`)
+    return templates.get(key)!.map((problem) => `${file}: ${at}: ${problem}`)
   }
 
   const byApp = new Map<string, AppFiling>()
   for (const app of apps) {
-    const file = path.join(folder, `${app}.json`)
     const own = readJson(path.join(formsDir, `${app}.json`))
     const override = own.ok ? (own.value as { filing?: unknown }).filing : undefined
     const merged = override === undefined ? base.value : mergeConfig(base.value, override)
-    const where = override === undefined ? baseFile : file
-    const at = override === undefined ? '' : '/filing'
-    const found = schemaProblems(checkFiling, merged, where, at)
+    // a problem is the file's that sets the value: the app's own "filing", else the base (said once)
+    const origin = (pointer: string): [string, string] =>
+      pointer !== '' && override !== undefined && hasPointer(override, pointer)
+        ? [path.join(folder, `${app}.json`), `/filing${pointer}`]
+        : [baseFile, pointer]
+    const found = schemaProblems(checkFiling, merged, origin)
     if (found.length > 0) {
-      problems.push(...found)
+      add(found)
       continue
     }
     const { $schema: _, ...settings } = merged as FilingSettings & { $schema?: string }
     const profile = profiles.get(settings.provider)
     if (!profile) {
-      problems.push(
-        `${where}: ${at}/provider: no provider profile "${settings.provider}" in ${path.join(folder, PROVIDERS_DIR)}/ (${[...profiles.keys()].join(', ')})`,
-      )
+      // a profile that is there but broken has had its own problems listed
+      if (!broken.has(settings.provider)) {
+        const [file, at] = origin('/provider')
+        add([
+          `${file}: ${at}: no provider profile "${settings.provider}" in ${path.join(folder, PROVIDERS_DIR)}/ (${[...profiles.keys(), ...broken].sort().join(', ')})`,
+        ])
+      }
       continue
     }
-    // a template is the problem of the file that names it: the app's, or the base's (said once)
-    for (const [key, dir] of [
-      ['noticeTemplate', noticesDir],
-      ['demandTemplate', demandsDir],
-    ] as const) {
-      const isOwn = Object.hasOwn((override ?? {}) as object, key)
-      const found = templateProblems(
-        dir,
-        settings[key],
-        isOwn ? file : baseFile,
-        isOwn ? `/filing/${key}` : `/${key}`,
-      )
-      for (const problem of found) if (!problems.includes(problem)) problems.push(problem)
-    }
+    add(templateProblems(noticesDir, settings.noticeTemplate, origin('/noticeTemplate')))
+    add(templateProblems(demandsDir, settings.demandTemplate, origin('/demandTemplate')))
     byApp.set(app, { settings, profile })
   }
-  if (problems.length > 0) throw new FormConfigError(problems)
+  if (problems.size > 0) throw new FormConfigError([...problems])
   return (app) => {
     const filing = byApp.get(app)
     if (!filing) throw new Error(`no filing settings for "${app}"`)
@@ -116,45 +112,46 @@ export function loadFilings(
   }
 }
 
-/** forms/providers/*.json by name (the file's name without .json), each checked against its schema. */
+/**
+ * forms/providers/*.json by name (the file's name without .json), each checked against its schema; the
+ * names of those that are there but broken apart, so a setting naming one is not called unknown.
+ */
 function loadProfiles(
   formsDir: string,
   checkProfile: ValidateFunction,
-  problems: string[],
-): Map<string, ProviderProfile> {
+  add: (problems: string[]) => void,
+): { profiles: Map<string, ProviderProfile>; broken: Set<string> } {
   const dir = path.join(formsDir, PROVIDERS_DIR)
   const profiles = new Map<string, ProviderProfile>()
+  const broken = new Set<string>()
   const names = fs.existsSync(dir) ? fs.readdirSync(dir).filter((name) => name.endsWith('.json')) : []
   for (const name of names.sort()) {
     const file = path.join(path.basename(formsDir), PROVIDERS_DIR, name)
+    const profileName = name.slice(0, -'.json'.length)
     // a setting names a profile by its file's name, so a name no setting could spell is a mistake
-    if (!PROFILE_NAME.test(name.slice(0, -'.json'.length))) {
-      problems.push(
-        `${file}: the name must be lowercase letters, digits and dashes (such as "acme-adr.json")`,
-      )
+    if (!PROFILE_NAME.test(profileName)) {
+      add([`${file}: the name must be lowercase letters, digits and dashes (such as "acme-adr.json")`])
       continue
     }
     const parsed = readJson(path.join(dir, name))
-    if (!parsed.ok) {
-      problems.push(`${file}: ${parsed.reason}`)
-      continue
+    const problems = parsed.ok
+      ? schemaProblems(checkProfile, parsed.value, (pointer) => [file, pointer])
+      : [`${file}: ${parsed.reason}`]
+    if (problems.length === 0) {
+      const { $schema: _, ...profile } = (parsed as { value: ProviderProfile & { $schema?: string } }).value
+      // a required field no column carries could never be filled in the spreadsheet
+      profile.required.forEach((field, index) => {
+        if (!profile.columns.some((column) => column.field === field)) {
+          problems.push(`${file}: /required/${index}: "${field}" has no column`)
+        }
+      })
+      problems.push(...tierProblems(profile.fees.tiers).map((problem) => `${file}: ${problem}`))
+      if (problems.length === 0) profiles.set(profileName, profile)
     }
-    const found = schemaProblems(checkProfile, parsed.value, file, '')
-    if (found.length > 0) {
-      problems.push(...found)
-      continue
-    }
-    const { $schema: _, ...profile } = parsed.value as ProviderProfile & { $schema?: string }
-    // a required field no column carries could never be filled in the spreadsheet
-    profile.required.forEach((field, index) => {
-      if (!profile.columns.some((column) => column.field === field)) {
-        problems.push(`${file}: /required/${index}: "${field}" has no column`)
-      }
-    })
-    problems.push(...tierProblems(profile.fees.tiers).map((problem) => `${file}: ${problem}`))
-    profiles.set(name.slice(0, -'.json'.length), profile)
+    if (problems.length > 0) broken.add(profileName)
+    add(problems)
   }
-  return profiles
+  return { profiles, broken }
 }
 
 /**
@@ -179,8 +176,15 @@ function tierProblems(tiers: FeeTier[]): string[] {
   return problems
 }
 
-/** A value's schema problems, one line each: the file, the JSON pointer and what is wrong. */
-function schemaProblems(check: ValidateFunction, value: unknown, file: string, at: string): string[] {
+/**
+ * A value's schema problems, one line each: the file and JSON pointer `locate` gives for where ajv
+ * found it, and what is wrong.
+ */
+function schemaProblems(
+  check: ValidateFunction,
+  value: unknown,
+  locate: (pointer: string) => [file: string, at: string],
+): string[] {
   if (check(value)) return []
   return (check.errors ?? []).map((error) => {
     const detail =
@@ -189,7 +193,13 @@ function schemaProblems(check: ValidateFunction, value: unknown, file: string, a
         : error.keyword === 'enum'
           ? `${JSON.stringify(valueAt(value, error.instancePath))} is not one of ${(error.params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`
           : (error.message ?? '')
-    return `${file}: ${at}${error.instancePath || (at === '' ? '/' : '')} ${detail}`
+    // an unknown property is the problem of the file that has it, so it is located by its own pointer
+    const pointer =
+      error.keyword === 'additionalProperties'
+        ? `${error.instancePath}/${String(error.params.additionalProperty).replaceAll('~', '~0').replaceAll('/', '~1')}`
+        : error.instancePath
+    const [file, at] = locate(pointer)
+    return `${file}: ${at || '/'} ${detail}`
   })
 }
 
