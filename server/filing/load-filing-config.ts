@@ -83,9 +83,9 @@ export function loadFilings(
       pointer !== '' && override !== undefined && hasPointer(override, pointer)
         ? [path.join(folder, `${app}.json`), `/filing${pointer}`]
         : [baseFile, pointer]
-    const found = schemaProblems(checkFiling, merged, origin)
-    if (found.length > 0) {
-      add(found)
+    const wrong = schemaProblems(checkFiling, merged, origin)
+    if (wrong.length > 0) {
+      add(wrong)
       continue
     }
     const { $schema: _, ...settings } = merged as FilingSettings & { $schema?: string }
