@@ -342,23 +342,28 @@ function heightUpToSignature(
   index: number,
   images: Map<Block, OpenedImage>,
 ): number {
-  let height = 0
-  for (let next = index + 1; next <= index + SIGNATURE_BLOCK_LINES; next++) {
-    const block = blocks[next]
-    if (block === undefined || block.kind === 'item') return 0
-    if (block.kind === 'image') return height + imageSize(images.get(block)!).height + IMAGE_AFTER
-    const style = TEXT_STYLES[block.kind]
-    const lines = textHeight(doc, block, MARGIN) / doc.currentLineHeight(true)
-    // a block of the signature's own: one line (its label and value)
-    if (lines > 1.5 || (next === index + 1 && isLong(doc, blocks[index]!))) return 0
-    height += style.before + textHeight(doc, block, MARGIN) + style.after
+  // most blocks have no signature near: found by kind alone, before any text is measured
+  const ahead = blocks.slice(index + 1, index + 1 + SIGNATURE_BLOCK_LINES)
+  const imageAt = ahead.findIndex((block) => block.kind === 'image' || block.kind === 'item')
+  const image = ahead[imageAt]
+  if (image?.kind !== 'image') return 0
+  const imageHeight = imageSize(images.get(image)!).height + IMAGE_AFTER
+  // the label right before an image stays with it, however long
+  if (imageAt === 0) return imageHeight
+  const lineHeight = (block: TextBlock) => {
+    const height = textHeight(doc, block, MARGIN)
+    return { height, isShort: height / doc.currentLineHeight(true) <= 1.5 }
   }
-  return 0
-}
-
-/** A text block of more than one line: kept with a signature only when the image follows it at once. */
-function isLong(doc: PDFKit.PDFDocument, block: Block): boolean {
-  return block.kind !== 'image' && textHeight(doc, block, MARGIN) / doc.currentLineHeight(true) > 1.5
+  // a block of the signature's own is one line (its label and value); a longer one is not kept
+  if (!lineHeight(blocks[index] as TextBlock).isShort) return 0
+  let height = imageHeight
+  for (const block of ahead.slice(0, imageAt) as TextBlock[]) {
+    const measured = lineHeight(block)
+    if (!measured.isShort) return 0
+    const style = TEXT_STYLES[block.kind]
+    height += style.before + measured.height + style.after
+  }
+  return height
 }
 
 function drawTextBlock(doc: PDFKit.PDFDocument, block: TextBlock, keepWithNext: number): void {
