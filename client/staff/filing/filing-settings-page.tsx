@@ -1,4 +1,4 @@
-import { useEffect } from 'react'
+import { useEffect, type ReactNode } from 'react'
 import type { FeeTier, FilingField, FilingSettingsView } from '../../../src/filing-config.ts'
 import { fetchJson } from '../../http.ts'
 import { Link } from '../../routing/router.tsx'
@@ -137,84 +137,52 @@ function FilingSettingsBody({ settings }: { settings: FilingSettingsView }) {
 
       <section aria-labelledby="filing-representatives">
         <h2 id="filing-representatives">Representatives</h2>
-        <div className="table-scroll" role="region" aria-label="Representatives table" tabIndex={0}>
-          <table className="staff-table">
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Bar number</th>
-                <th scope="col">Firm</th>
-                <th scope="col">E-mail</th>
-                <th scope="col">Phone</th>
-              </tr>
-            </thead>
-            <tbody>
-              {settings.representatives.map((person) => (
-                <tr key={`${person.name} ${person.barNumber}`}>
-                  <td>{person.name}</td>
-                  <td>{person.barNumber}</td>
-                  <td>{person.firm}</td>
-                  <td>{person.email}</td>
-                  <td>{person.phone}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <TableRegion
+          label="Representatives table"
+          headings={['Name', 'Bar number', 'Firm', 'E-mail', 'Phone']}
+        >
+          {settings.representatives.map((person) => (
+            <tr key={`${person.name} ${person.barNumber}`}>
+              <td>{person.name}</td>
+              <td>{person.barNumber}</td>
+              <td>{person.firm}</td>
+              <td>{person.email}</td>
+              <td>{person.phone}</td>
+            </tr>
+          ))}
+        </TableRegion>
       </section>
 
       <section aria-labelledby="filing-columns">
         <h2 id="filing-columns">{profile.name} spreadsheet</h2>
-        <div className="table-scroll" role="region" aria-label="Spreadsheet columns table" tabIndex={0}>
-          <table className="staff-table">
-            <thead>
-              <tr>
-                <th scope="col">Column</th>
-                <th scope="col">Takes</th>
-                <th scope="col">Required to file</th>
-              </tr>
-            </thead>
-            <tbody>
-              {profile.columns.map((column) => (
-                <tr key={column.header}>
-                  <td>{column.header}</td>
-                  <td>{FIELD_LABELS[column.field]}</td>
-                  <td>{required.has(column.field) ? 'Required' : '—'}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <TableRegion label="Spreadsheet columns table" headings={['Column', 'Takes', 'Required to file']}>
+          {profile.columns.map((column) => (
+            <tr key={column.header}>
+              <td>{column.header}</td>
+              <td>{FIELD_LABELS[column.field]}</td>
+              <td>{required.has(column.field) ? 'Required' : '—'}</td>
+            </tr>
+          ))}
+        </TableRegion>
       </section>
 
       <section aria-labelledby="filing-fees">
         <h2 id="filing-fees">Fee estimate</h2>
         <p>{profile.fees.note}</p>
-        <div className="table-scroll" role="region" aria-label="Fee table" tabIndex={0}>
-          <table className="staff-table">
-            <thead>
-              <tr>
-                <th scope="col">Fee</th>
-                <th scope="col">Claimant side</th>
-                <th scope="col">Respondent</th>
-              </tr>
-            </thead>
-            <tbody>
-              <tr>
-                <th scope="row">Once for the whole filing</th>
-                <td>{usd.format(profile.fees.perBatch.claimant)}</td>
-                <td>{usd.format(profile.fees.perBatch.respondent)}</td>
-              </tr>
-              {profile.fees.tiers.map((tier) => (
-                <tr key={tier.fromCase}>
-                  <th scope="row">{tierCases(tier)}</th>
-                  <td>{usd.format(tier.claimantPerCase)}</td>
-                  <td>{usd.format(tier.respondentPerCase)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <TableRegion label="Fee table" headings={['Fee', 'Claimant side', 'Respondent']}>
+          <tr>
+            <th scope="row">Once for the whole filing</th>
+            <td>{usd.format(profile.fees.perBatch.claimant)}</td>
+            <td>{usd.format(profile.fees.perBatch.respondent)}</td>
+          </tr>
+          {profile.fees.tiers.map((tier) => (
+            <tr key={tier.fromCase}>
+              <th scope="row">{tierCases(tier)}</th>
+              <td>{usd.format(tier.claimantPerCase)}</td>
+              <td>{usd.format(tier.respondentPerCase)}</td>
+            </tr>
+          ))}
+        </TableRegion>
       </section>
 
       <section aria-labelledby="filing-clause">
@@ -222,5 +190,33 @@ function FilingSettingsBody({ settings }: { settings: FilingSettingsView }) {
         <blockquote className="filing-clause">{settings.clause}</blockquote>
       </section>
     </>
+  )
+}
+
+/** A table in a region of its own that scrolls sideways on a phone (and with the keyboard's arrows). */
+function TableRegion({
+  label,
+  headings,
+  children,
+}: {
+  label: string
+  headings: string[]
+  children: ReactNode
+}) {
+  return (
+    <div className="table-scroll" role="region" aria-label={label} tabIndex={0}>
+      <table className="staff-table">
+        <thead>
+          <tr>
+            {headings.map((heading) => (
+              <th key={heading} scope="col">
+                {heading}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>{children}</tbody>
+      </table>
+    </div>
   )
 }
