@@ -34,6 +34,7 @@ import * as createClaimantJourneys from './2026_11_28_1900_create_claimant_journ
 import * as addClaimDisowned from './2026_11_28_2000_add_claim_disowned.ts'
 import * as createSmsSuppressions from './2026_11_28_2100_create_sms_suppressions.ts'
 import * as addIntakeConfirmation from './2026_11_28_2200_add_intake_confirmation.ts'
+import * as createFilingBatches from './2026_11_29_1000_create_filing_batches.ts'
 
 /** Every migration, by name; names sort in the order they run. */
 export const MIGRATIONS: Record<string, Migration> = {
@@ -72,4 +73,5 @@ export const MIGRATIONS: Record<string, Migration> = {
   '2026_11_28_2000_add_claim_disowned': addClaimDisowned,
   '2026_11_28_2100_create_sms_suppressions': createSmsSuppressions,
   '2026_11_28_2200_add_intake_confirmation': addIntakeConfirmation,
+  '2026_11_29_1000_create_filing_batches': createFilingBatches,
 }

@@ -10,6 +10,8 @@ import { agreementRoutes } from './agreements/agreement.routes.ts'
 import type { AgreementTemplates } from './agreements/agreement-templates.ts'
 import type { Database } from './db/database.ts'
 import { errorHandler, notFoundApi } from './error-handler.ts'
+import type { BatchBuilder } from './filing/batch-builder.ts'
+import { filingBatchRoutes } from './filing/filing-batches.routes.ts'
 import { filingRoutes } from './filing/filing.routes.ts'
 import { loadFilings, type AppFiling } from './filing/load-filing-config.ts'
 import { formRoutes } from './forms/form.routes.ts'
@@ -92,6 +94,10 @@ export interface AppDeps {
   reviews?: Reviews
   /** Each app's filing settings (loadFilings; default: the project's forms folder). */
   filings?: (app: string) => AppFiling
+  /** Builds the notice and filing batches' ZIPs; woken by each batch started (createBatchBuilder). */
+  batchBuilder?: Pick<BatchBuilder, 'wake'>
+  /** DATA_DIR/batches, where the batches' ZIPs are kept; left out, none can be downloaded (tests without). */
+  batchDir?: string
   /** Sends deficiency notices and reminders and ends cure periods; woken by each move (createClaimCures). */
   claimCures?: Pick<ClaimCures, 'wake'>
   /**
@@ -139,6 +145,8 @@ export function createApp({
   languages = loadLanguages({ formsDir: DEFAULT_FORMS_DIR, forms, intake }),
   reviews = loadReviews(DEFAULT_FORMS_DIR, forms.keys()),
   filings = loadFilings(DEFAULT_FORMS_DIR, forms.keys()),
+  batchBuilder,
+  batchDir,
   claimCures,
   journey,
   bulkMoves,
@@ -223,10 +231,26 @@ export function createApp({
   staff.use(dashboardRoutes({ db, forms, intake, storage, audit, languages, agreementPdfs, reviews }))
   staff.use(assigneeRoutes({ db, forms, evidenceKey }))
   staff.use(auditRoutes({ db, forms, audit }))
-  staff.use(reviewRoutes({ db, reviews, evidenceKey, claimCures, storage, audit }))
+  staff.use(reviewRoutes({ db, reviews, evidenceKey, claimCures, storage, audit, filings }))
   staff.use(signedRecordRoutes({ db, audit }))
   staff.use(bulkMoveRoutes({ db, forms, reviews, bulkMoves }))
   staff.use(filingRoutes({ forms, filings }))
+  staff.use(
+    filingBatchRoutes({
+      db,
+      forms,
+      filings,
+      reviews,
+      evidenceKey,
+      batchDir,
+      builder: batchBuilder,
+      claimCures,
+      audit,
+      storage,
+      languages,
+      agreementPdfs,
+    }),
+  )
   staff.use(militaryRoutes({ db }))
   app.use(staff)
   app.use(firmLogoRoutes())

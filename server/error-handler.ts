@@ -33,6 +33,7 @@ export function errorHandler({
     const t = languages.t(requestLocale(req))
     const body: ErrorBody = { error: { code: known.code, message: t(known.message) } }
     if (known.fields) body.error.fields = translateFields(known.fields, t)
+    if (known.details) body.error.details = known.details
     if (res.headersSent) {
       // part of a body (a streamed CSV) already left: cut the connection so the client sees a failure
       res.destroy()

@@ -10,6 +10,8 @@ import { createAgreementLinks } from './agreements/agreement-links.ts'
 import { createAgreementMailer, mailDelivery } from './agreements/agreement-mailer.ts'
 import { createClaimCures } from './review/claim-cures.ts'
 import { createBulkMoves } from './review/bulk-moves.ts'
+import { createBatchBuilder } from './filing/batch-builder.ts'
+import { filingPdfThread } from './filing/filing-pdfs.ts'
 import { loadAgreementTemplates, type AgreementTemplates } from './agreements/agreement-templates.ts'
 import { createApp } from './app.ts'
 import { setOwnOrigin } from './public-origin.ts'
@@ -178,7 +180,24 @@ export async function startServer(
   // bulk moves queued before a restart, or left by a process that died, go on
   const bulkMoves = createBulkMoves({ db, reviews, evidenceKey, claimCures, logger, requests })
   bulkMoves.wake()
+  // batches started before a restart, or left by a process that died, are built again
+  const batchDir = path.join(config.dataDir, 'batches')
+  const filingPdfs = filingPdfThread()
+  const batchBuilder = createBatchBuilder({
+    db,
+    forms,
+    filings,
+    reviews,
+    evidenceKey,
+    pdfs: filingPdfs,
+    batchDir,
+    logger,
+    requests,
+  })
+  batchBuilder.wake()
   const app = createApp({
+    batchBuilder,
+    batchDir,
     reviews,
     filings,
     claimCures,
@@ -233,6 +252,8 @@ export async function startServer(
       await duplicateScreenshots.stop()
       await agreementLinks.settled()
       await bulkMoves.stop()
+      await batchBuilder.stop()
+      await filingPdfs.stop()
       await claimCures.stop()
       await journey.stop()
       await ledgerAnchor.stop()

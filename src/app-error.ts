@@ -30,6 +30,7 @@ export type ErrorCode =
   | 'STORE_UNAVAILABLE'
   | 'MAIL_UNAVAILABLE'
   | 'BUSY'
+  | 'UNPROCESSABLE'
   | 'INTERNAL_ERROR'
 
 /** Per-field messages, shaped like the data: `{ email: { __errors: ['Email is required'] } }`. */
@@ -41,6 +42,14 @@ export interface AppErrorOptions {
   fields?: FieldErrors
   /** Response headers the error needs, e.g. Retry-After on a 429. */
   headers?: Record<string, string>
+  /** What a page acts on beyond the message: the claims a refused batch names (ErrorBody's `details`). */
+  details?: ErrorDetails
+}
+
+/** A refused batch's claims: each problem ("claim 1234: no street address"), and those a cure request can fix. */
+export interface ErrorDetails {
+  problems: string[]
+  claimIds: number[]
 }
 
 /**
@@ -52,18 +61,20 @@ export class AppError extends Error {
   readonly status: number
   readonly fields?: FieldErrors
   readonly headers?: Record<string, string>
+  readonly details?: ErrorDetails
 
-  constructor(code: ErrorCode, { status, message, fields, headers }: AppErrorOptions) {
+  constructor(code: ErrorCode, { status, message, fields, headers, details }: AppErrorOptions) {
     super(message)
     this.name = 'AppError'
     this.code = code
     this.status = status
     if (fields) this.fields = fields
     if (headers) this.headers = headers
+    if (details) this.details = details
   }
 }
 
 /** The JSON body of every error answer. */
 export interface ErrorBody {
-  error: { code: ErrorCode; message: string; fields?: FieldErrors }
+  error: { code: ErrorCode; message: string; fields?: FieldErrors; details?: ErrorDetails }
 }

@@ -32,6 +32,13 @@ export function ClaimantStatusPanel({ status }: { status: ClaimantStatus }) {
                   <strong>{claim.appName}</strong> <span className="status-badge">{t(text.label)}</span>
                 </p>
                 <p className="status-detail">{t(text.detail)}</p>
+                {claim.caseNumber ? (
+                  <p className="status-detail">
+                    {t('Case number with the arbitration provider: {caseNumber}', {
+                      caseNumber: claim.caseNumber,
+                    })}
+                  </p>
+                ) : null}
                 {claim.cureUrl ? (
                   <Link className="step2-button" to={claim.cureUrl}>
                     {t('Fix your {app} claim', { app: claim.appName })}

@@ -14,16 +14,22 @@ export function agreementReference(audit: Pick<AgreementAudit, 'kind' | 'id'>, t
 }
 
 /**
- * Writes the reference and "Page N of M" in the foot of every page of a document made with
- * `bufferPages`, once all its pages exist; marked as pagination, which screen readers pass over.
+ * Writes the reference and "Page N of M" in the foot of `count` pages from page `first` of a document
+ * made with `bufferPages`, once all its pages exist; marked as pagination, which screen readers pass over.
  */
 export function drawPageFooters(
   doc: PDFKit.PDFDocument,
-  { reference, margin, font, t }: { reference: string; margin: number; font: string; t: Translator },
+  {
+    reference,
+    first,
+    count,
+    margin,
+    font,
+    t,
+  }: { reference: string; first: number; count: number; margin: number; font: string; t: Translator },
 ): void {
-  const { start, count } = doc.bufferedPageRange()
   for (let index = 0; index < count; index++) {
-    doc.switchToPage(start + index)
+    doc.switchToPage(first + index)
     const page = t('Page {page} of {pages}', { page: index + 1, pages: count })
     // in the bottom margin; without a width pdfkit writes the line where told, never on a new page
     const y = doc.page.height - margin / 2 - FOOTER_SIZE / 2

@@ -162,16 +162,51 @@ export async function renderAgreementPdf({
   t?: Translator
 }): Promise<Buffer> {
   const signedAt = new Date(audit.signedAt)
-  const hasSignedAt = !Number.isNaN(signedAt.getTime())
+  return renderHtmlPdf({
+    title,
+    // the signing time, not now, so one stored record always renders to the same bytes
+    createdAt: Number.isNaN(signedAt.getTime()) ? undefined : signedAt,
+    lang: audit.locale === 'es' ? 'es-US' : 'en-US',
+    parts: [{ html, reference: agreementReference(audit, t), auditRows: auditRows(audit, t) }],
+    t,
+  })
+}
+
+/** One document in a PDF: it starts on a new page, and its pages are numbered on their own. */
+export interface PdfPart {
+  html: string
+  /** What each of its pages' foot names, e.g. "Claim ID 4711". */
+  reference: string
+  /** A last "Audit Details" page's rows (signed agreements). */
+  auditRows?: [string, string][]
+}
+
+/**
+ * HTML documents (a notice of dispute, a demand, counsel's statement; or a signed agreement) as one Letter
+ * PDF, each part from a new page with its reference and "Page N of M" in every page's foot. The same
+ * input gives the same bytes: `createdAt` is the document's date, never now.
+ */
+export async function renderHtmlPdf({
+  title,
+  createdAt,
+  lang,
+  parts,
+  t = translator(undefined),
+}: {
+  title: string
+  createdAt: Date | undefined
+  lang: 'en-US' | 'es-US'
+  parts: readonly PdfPart[]
+  t?: Translator
+}): Promise<Buffer> {
   const doc = new PDFDocument({
     size: 'LETTER',
     margin: MARGIN,
-    // the signing time, not now, so one stored record always renders to the same bytes
-    info: hasSignedAt ? { Title: title, CreationDate: signedAt } : { Title: title },
+    info: createdAt ? { Title: title, CreationDate: createdAt } : { Title: title },
     displayTitle: true,
     // tagged: headings, paragraphs, lists and the signature figure, in the document's language
     tagged: true,
-    lang: audit.locale === 'es' ? 'es-US' : 'en-US',
+    lang,
     pdfVersion: '1.7',
     // every page stays open until the last exists, for its "Page N of M"
     bufferPages: true,
@@ -188,6 +223,26 @@ export async function renderAgreementPdf({
 
   const root = doc.struct('Document')
   doc.addStructure(root)
+  const footers: { reference: string; first: number; count: number }[] = []
+  parts.forEach((part, partIndex) => {
+    if (partIndex > 0) doc.addPage()
+    const first = doc.bufferedPageRange().start + doc.bufferedPageRange().count - 1
+    drawHtml(doc, root, part.html)
+    if (part.auditRows) drawAuditPage(doc, root, part.auditRows, t)
+    const range = doc.bufferedPageRange()
+    footers.push({ reference: part.reference, first, count: range.start + range.count - first })
+  })
+  for (const footer of footers) {
+    drawPageFooters(doc, { ...footer, margin: MARGIN, font: fontName(false, false), t })
+  }
+  root.end()
+  doc.end()
+  await ended
+  return Buffer.concat(chunks)
+}
+
+/** Draws the HTML's blocks from where the document stands, adding pages as they fill. */
+function drawHtml(doc: PDFKit.PDFDocument, root: StructElement, html: string): void {
   let list: StructElement | undefined
   const blocks = parseAgreementHtml(html)
   const images = new Map(
@@ -212,17 +267,6 @@ export async function renderAgreementPdf({
     }
   })
   list?.end()
-  drawAuditPage(doc, root, auditRows(audit, t), t)
-  drawPageFooters(doc, {
-    reference: agreementReference(audit, t),
-    margin: MARGIN,
-    font: fontName(false, false),
-    t,
-  })
-  root.end()
-  doc.end()
-  await ended
-  return Buffer.concat(chunks)
 }
 
 /** The HTML as blocks in document order; text is entity-decoded with whitespace collapsed as a browser would. */

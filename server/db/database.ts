@@ -38,6 +38,11 @@ export interface ClaimsTable {
   disowned_at: ColumnType<number | null, never, number>
   disowned_ip: ColumnType<string | null, never, string>
   disowned_user_agent: ColumnType<string | null, never, string>
+  /** The notice batch that holds the claim's notice of dispute, and its open filing batch (filing_batches). */
+  notice_batch_id: ColumnType<number | null, never, number | null>
+  filing_batch_id: ColumnType<number | null, never, number | null>
+  /** The provider's case number, once imported. */
+  case_number: ColumnType<string | null, never, string | null>
 }
 
 /** A deficient claim's cure period, opened by the move that made it deficient (its id is the move's). */
@@ -105,6 +110,41 @@ export interface ClaimMovesTable {
   actor: string | null
   /** The audit entry (and so the ledger entry) of the move. */
   audit_id: number | null
+}
+
+/** A notice or filing batch (server/filing/filing-batches.ts), built by one server process under a lease. */
+export interface FilingBatchesTable {
+  id: Generated<number>
+  app: string
+  kind: 'notice' | 'filing'
+  status: 'building' | 'ready' | 'failed'
+  problem: string | null
+  provider: string | null
+  claim_count: number
+  /** epoch ms */
+  created_at: number
+  account_id: number
+  actor: string
+  client_address: string
+  link_origin: string
+  lease_owner: string | null
+  lease_until: number | null
+  file_key: string | null
+  bytes: number | null
+  sha256: string | null
+  batch_hash: string | null
+  /** YYYY-MM-DD */
+  sent_on: string | null
+  sent_method: string | null
+  sent_tracking: string | null
+}
+
+/** A claim in a batch: its row ID (filing batches) and the provider's case number. */
+export interface FilingBatchClaimsTable {
+  batch_id: number
+  claim_id: number
+  row_id: string | null
+  case_number: string | null
 }
 
 /** A bulk move of an app's claims (server/review/bulk-moves.ts), run by one server process at a time. */
@@ -522,6 +562,8 @@ export interface Database {
   sms_suppressions: SmsSuppressionsTable
   claims: ClaimsTable
   claim_moves: ClaimMovesTable
+  filing_batches: FilingBatchesTable
+  filing_batch_claims: FilingBatchClaimsTable
   bulk_moves: BulkMovesTable
   bulk_move_claims: BulkMoveClaimsTable
   claim_cures: ClaimCuresTable

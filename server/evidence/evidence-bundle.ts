@@ -101,6 +101,7 @@ export async function evidenceBundleFiles({
       bytes: Buffer.from(`${JSON.stringify(await reviewHistory(db, claim), null, 2)}\n`),
     },
     ...(await amendmentFiles(db, storage, claimId)),
+    ...(await filingFiles(db, claim)),
     { name: 'VERIFY.txt', bytes: Buffer.from(verifyText(claimId, extension), 'utf8') },
   ]
   await recordDownload({ app: claim.app, action: 'evidence_download', detail: `claim ${claimId}` })
@@ -255,6 +256,64 @@ async function amendmentFiles(
   return files
 }
 
+/**
+ * filing.json, once the claim is in a notice or filing batch: the notice's sending, the filing batch
+ * and row ID, and the provider's case number, so the bundle answers for the arbitration it backs.
+ */
+async function filingFiles(
+  db: Kysely<Database>,
+  claim: {
+    id: number
+    notice_batch_id: number | null
+    filing_batch_id: number | null
+    case_number: string | null
+  },
+): Promise<BundleFile[]> {
+  if (claim.notice_batch_id === null && claim.filing_batch_id === null) return []
+  const notice =
+    claim.notice_batch_id === null
+      ? undefined
+      : await db
+          .selectFrom('filing_batches')
+          .select(['id', 'sent_on', 'sent_method', 'sent_tracking'])
+          .where('id', '=', claim.notice_batch_id)
+          .executeTakeFirst()
+  const filing =
+    claim.filing_batch_id === null
+      ? undefined
+      : await db
+          .selectFrom('filing_batch_claims as member')
+          .innerJoin('filing_batches as batch', 'batch.id', 'member.batch_id')
+          .select(['batch.id', 'batch.provider', 'batch.batch_hash', 'member.row_id'])
+          .where('member.batch_id', '=', claim.filing_batch_id)
+          .where('member.claim_id', '=', claim.id)
+          .executeTakeFirst()
+  const text = JSON.stringify(
+    {
+      notice: notice
+        ? {
+            batch: Number(notice.id),
+            sentOn: notice.sent_on,
+            method: notice.sent_method,
+            tracking: notice.sent_tracking,
+          }
+        : null,
+      filing: filing
+        ? {
+            batch: Number(filing.id),
+            provider: filing.provider,
+            rowId: filing.row_id,
+            batchHash: filing.batch_hash,
+            caseNumber: claim.case_number,
+          }
+        : null,
+    },
+    null,
+    2,
+  )
+  return [{ name: 'filing.json', bytes: Buffer.from(`${text}\n`, 'utf8') }]
+}
+
 function verifyText(claimId: number, extension: string): string {
   return `How to check this bundle (claim ${claimId})
 
@@ -304,6 +363,10 @@ Every hash below is SHA-256, written as 64 hexadecimal characters. On Linux and 
    kind, id and seal (record.json's for the first, the amendment before it for a later one): the
    original is never changed. amendment-N-screenshot.* hashes to its screenshot.sha256, and
    amendment-N-signature.png is its signature.image, decoded.
+
+8. filing.json, when present, says where the claim went after review: the notice of dispute's batch
+   and when and how it was sent, and the filing batch, the claimant's row ID in it, the batch hash
+   counsel's statement names, and the provider's case number.
 `
 }
 

@@ -163,6 +163,9 @@ export function claimRecordFromRows(
     | 'disowned_at'
     | 'disowned_ip'
     | 'disowned_user_agent'
+    | 'notice_batch_id'
+    | 'filing_batch_id'
+    | 'case_number'
   >,
   agreement: Omit<Selectable<AgreementRecordsTable>, 'id' | 'claim_id' | 'sha256'>,
 ): ClaimRecord {

@@ -39,6 +39,8 @@ function compileSchema(formsDir: string, name: string, problems: string[]): Vali
 export interface AppFiling {
   settings: FilingSettings
   profile: ProviderProfile
+  /** The notice's and the demand's Handlebars source, as read and checked at start-up. */
+  templates: { notice: string; demand: string }
 }
 
 /**
@@ -100,9 +102,19 @@ export function loadFilings(
       }
       continue
     }
-    add(templateProblems(noticesDir, settings.noticeTemplate, origin('/noticeTemplate')))
-    add(templateProblems(demandsDir, settings.demandTemplate, origin('/demandTemplate')))
-    byApp.set(app, { settings, profile })
+    const notice = templateProblems(noticesDir, settings.noticeTemplate, origin('/noticeTemplate'))
+    const demand = templateProblems(demandsDir, settings.demandTemplate, origin('/demandTemplate'))
+    add(notice)
+    add(demand)
+    if (notice.length > 0 || demand.length > 0) continue
+    byApp.set(app, {
+      settings,
+      profile,
+      templates: {
+        notice: fs.readFileSync(path.join(noticesDir, `${settings.noticeTemplate}.hbs`), 'utf8'),
+        demand: fs.readFileSync(path.join(demandsDir, `${settings.demandTemplate}.hbs`), 'utf8'),
+      },
+    })
   }
   if (problems.size > 0) throw new FormConfigError([...problems])
   return (app) => {

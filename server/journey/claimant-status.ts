@@ -43,7 +43,13 @@ export async function claimantStatus({
           .leftJoin('claim_cures', (join) =>
             join.onRef('claim_cures.claim_id', '=', 'claims.id').on('claim_cures.ended_at', 'is', null),
           )
-          .select(['claims.id', 'claims.app', 'claims.review_status', 'claim_cures.id as cure_id'])
+          .select([
+            'claims.id',
+            'claims.app',
+            'claims.review_status',
+            'claims.case_number',
+            'claim_cures.id as cure_id',
+          ])
           .where('claims.id', 'in', ids)
           .orderBy('claims.id')
           .execute()
@@ -61,6 +67,7 @@ export async function claimantStatus({
         appName: forms.get(row.app)?.displayName ?? row.app,
         state,
         ...(cureUrl ? { cureUrl } : {}),
+        ...(state === 'filed' && row.case_number !== null ? { caseNumber: row.case_number } : {}),
       }
     }),
   )

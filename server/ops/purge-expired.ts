@@ -178,6 +178,8 @@ export async function removeSealed(
       .execute()
     await trx.deleteFrom('claim_cures').where('claim_id', 'in', ids).execute()
     await trx.deleteFrom('claim_moves').where('claim_id', 'in', ids).execute()
+    // a purged claim's row in its batches goes with it; the batch keeps its count and its hashes
+    await trx.deleteFrom('filing_batch_claims').where('claim_id', 'in', ids).execute()
     await trx.deleteFrom('agreement_records').where('claim_id', 'in', ids).execute()
     await trx.deleteFrom('claims').where('id', 'in', ids).execute()
   } else {

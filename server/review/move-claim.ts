@@ -185,14 +185,22 @@ export async function recordMove(
     })
     .where('id', '=', claim.id)
     .where('review_version', '=', claim.version)
+    // an approved claim in a filing batch moves only with the batch, to filed
+    .$if(claim.status === 'approved' && to !== 'filed', (query) => query.where('filing_batch_id', 'is', null))
     .executeTakeFirst()
   if (Number(updated.numUpdatedRows) !== 1) {
     // PostgreSQL: another transaction moved it between the read and the update
     const now = await trx
       .selectFrom('claims')
-      .select(['review_status', 'review_version'])
+      .select(['review_status', 'review_version', 'filing_batch_id'])
       .where('id', '=', claim.id)
       .executeTakeFirstOrThrow()
+    if (now.filing_batch_id !== null && Number(now.review_version) === claim.version) {
+      throw new AppError('CONFLICT', {
+        status: 409,
+        message: `the claim is in filing batch ${now.filing_batch_id}: it moves with the batch`,
+      })
+    }
     throw movedMeanwhile(now.review_status, Number(now.review_version))
   }
   const auditId = await writeAuditEntry(trx, evidenceKey, {

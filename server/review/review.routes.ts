@@ -1,3 +1,5 @@
+import { claimFiling } from '../filing/filing-batches.ts'
+import type { AppFiling } from '../filing/load-filing-config.ts'
 import { intakeReference } from '../../src/journey-config.ts'
 import express, { Router } from 'express'
 import type { Kysely } from 'kysely'
@@ -29,8 +31,11 @@ export function reviewRoutes({
   claimCures,
   storage,
   audit,
+  filings,
 }: {
   db: Kysely<Database>
+  /** Each app's filing settings: a claim's page says from when it may be filed. */
+  filings: (app: string) => AppFiling
   storage: ScreenshotStorage
   audit: RecordAudit
   reviews: Reviews
@@ -46,7 +51,16 @@ export function reviewRoutes({
     const account = staffAccountOf(res)
     const claim = await db
       .selectFrom('claims')
-      .select(['app', 'review_status', 'review_version', 'intake_id', 'disowned_at'])
+      .select([
+        'app',
+        'review_status',
+        'review_version',
+        'intake_id',
+        'disowned_at',
+        'notice_batch_id',
+        'filing_batch_id',
+        'case_number',
+      ])
       .where('id', '=', claimId)
       .executeTakeFirst()
     if (!claim) throw claimNotFound(req.params.id)
@@ -136,6 +150,7 @@ export function reviewRoutes({
           ? null
           : { id: Number(claim.intake_id), reference: intakeReference(Number(claim.intake_id)) },
       disownedAt: claim.disowned_at === null ? null : isoMs(claim.disowned_at),
+      filing: await claimFiling(db, { ...claim, id: claimId }, filings(claim.app).settings.waitingPeriodDays),
       duplicateMove:
         duplicateTo !== undefined && mayDecide
           ? {

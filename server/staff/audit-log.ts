@@ -30,6 +30,12 @@ export type AuditAction =
   | 'duplicate_cleared'
   | 'claim_disowned'
   | 'intake_disowned'
+  | 'batch_started'
+  | 'batch_sealed'
+  | 'batch_failed'
+  | 'batch_download'
+  | 'notice_batch_sent'
+  | 'case_numbers_imported'
   | AccountAction
 
 /** Changes to staff accounts; the detail names the target by e-mail, never a password or a link. */

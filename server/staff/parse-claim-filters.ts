@@ -13,7 +13,8 @@ const DAY_MS = 24 * 60 * 60 * 1000
 /**
  * The dashboards' filters of an app's claims from the query: ?confirmed=yes|no|disowned, ?status= and ?reason=
  * (names from forms/base/review.json), ?assignee=me|none|<account id>, ?signedFrom= and ?signedTo=
- * (YYYY-MM-DD, both days included, in the firm's time zone), ?language=en|es. Absent or empty is "all";
+ * (YYYY-MM-DD, both days included, in the firm's time zone), ?language=en|es, ?batch=<notice or filing
+ * batch number> and ?case=<the provider's case number>. Absent or empty is "all";
  * anything else is a 400 naming the parameter and what to send.
  */
 export async function parseClaimFilters(
@@ -53,6 +54,19 @@ export async function parseClaimFilters(
       throw badRequest(`unknown language "${language}": use one of ${LOCALES.join(', ')}`)
     }
     filters.push({ label: `language ${language}`, holds: sql<SqlBool>`claims.locale = ${language}` })
+  }
+  const batch = textParam(query, 'batch')
+  if (batch !== undefined) {
+    if (!/^\d{1,15}$/.test(batch)) throw badRequest('"batch" must be a batch\'s number')
+    // a notice batch or a filing batch: they are numbered together
+    const holds = sql<SqlBool>`(claims.filing_batch_id = ${Number(batch)} OR claims.notice_batch_id = ${Number(batch)})`
+    filters.push({ label: `batch ${batch}`, holds, listed: { holds, is: true } })
+  }
+  const caseNumber = textParam(query, 'case')
+  if (caseNumber !== undefined) {
+    if (caseNumber.length > 64) throw badRequest('"case" is a case number of at most 64 characters')
+    const holds = sql<SqlBool>`claims.case_number = ${caseNumber.trim()}`
+    filters.push({ label: `case number ${caseNumber.trim()}`, holds, listed: { holds, is: true } })
   }
   filters.push(...signedFilters(query))
   return filters

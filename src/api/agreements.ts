@@ -28,6 +28,8 @@ export interface ClaimantStatus {
     state: ClaimantState
     /** A claim needing the claimant's attention: its cure page, with a link of its own. */
     cureUrl?: string
+    /** A filed claim's case number with the arbitration provider, once the firm has it. */
+    caseNumber?: string
   }[]
   pending: Step2Link[]
   /** The other apps taking claims, for an app the claimant did not choose on the main form. */

@@ -41,6 +41,21 @@ export interface ClaimReview {
   intake: { id: number; reference: string } | null
   /** When the owner of the claim's e-mail answered the copy's link with "This wasn't me"; null if never. */
   disownedAt: string | null
+  /** Its notice of dispute and filing, once it is in a batch; null before. */
+  filing: ClaimFiling | null
+}
+
+/** Where a claim stands with its notice of dispute and its filing (server/filing/filing-batches.ts). */
+export interface ClaimFiling {
+  noticeBatchId: number | null
+  /** YYYY-MM-DD, once the notice batch is marked sent; and the first day a demand may be filed. */
+  noticeSentOn: string | null
+  mayFileFrom: string | null
+  filingBatchId: number | null
+  /** The claimant's row ID in the filing batch. */
+  rowId: string | null
+  /** The provider's case number, once imported. */
+  caseNumber: string | null
 }
 
 /** What a claimant sent to cure the claim (server/review/cure-claim.ts), newest last. */

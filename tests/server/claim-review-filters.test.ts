@@ -11,9 +11,9 @@ const SITE = 'filters.test'
 const SAME_SITE = { Host: SITE, Origin: `http://${SITE}` }
 const ZONE = 'America/Los_Angeles'
 const ANA = { email: 'ana@firm.test', password: 'ana reviews brigit 1' }
-const STATUSES = 'received, in_review, approved, deficient, rejected, cured, not_cured, withdrawn'
+const STATUSES = 'received, in_review, approved, deficient, rejected, cured, not_cured, filed, withdrawn'
 const REASONS =
-  'screenshot_unreadable, screenshot_wrong_app, name_differs, duplicate, under_18, signature_unclear, other'
+  'screenshot_unreadable, screenshot_wrong_app, name_differs, duplicate, under_18, signature_unclear, details_missing, other'
 
 /** A time as the firm's wall clock reads it: 'YYYY-MM-DD HH:MM:SS' (Sweden's format). */
 function wallClock(ms: number): string {
@@ -390,6 +390,7 @@ for (const dialect of DIALECTS) {
         ['rejected', 'Rejected'],
         ['cured', 'Cured'],
         ['not_cured', 'Not cured'],
+        ['filed', 'Filed'],
         ['withdrawn', 'Withdrawn'],
       ])
       expect(before.reasons[0]).toEqual({ name: 'screenshot_unreadable', label: 'Screenshot unreadable' })

@@ -193,9 +193,9 @@ for (const dialect of DIALECTS) {
       expect(await reviewOf(claimId)).toMatchObject({ status: 'deficient', version: 2 })
     })
 
-    const STATUSES = 'received, in_review, approved, deficient, rejected, cured, not_cured, withdrawn'
+    const STATUSES = 'received, in_review, approved, deficient, rejected, cured, not_cured, filed, withdrawn'
     const REASONS =
-      'screenshot_unreadable, screenshot_wrong_app, name_differs, duplicate, under_18, signature_unclear, other'
+      'screenshot_unreadable, screenshot_wrong_app, name_differs, duplicate, under_18, signature_unclear, details_missing, other'
     it.each([
       ['an unknown status', { to: 'done', version: 0 }, `unknown status "done": use one of ${STATUSES}`],
       [

@@ -1,12 +1,12 @@
-import { execFileSync, spawnSync } from 'node:child_process'
+import { spawnSync } from 'node:child_process'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import request from 'supertest'
-import yauzl from 'yauzl'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { verifyEvidence } from '../../server/evidence/verify-evidence.ts'
 import { productScript } from './compiled-product.ts'
+import { sha256sum, unzip } from './unzip.ts'
 import {
   ADMIN_EMAIL,
   createTestContext,
@@ -19,36 +19,6 @@ import {
 
 const SITE = 'bundle.test'
 const ROOT = path.resolve(import.meta.dirname, '..', '..')
-
-/** Unzips a ZIP's files into `dir` with yauzl, as any unzip tool would, and lists their names. */
-function unzip(zip: Buffer, dir: string): Promise<string[]> {
-  return new Promise((resolve, reject) => {
-    yauzl.fromBuffer(zip, { lazyEntries: true }, (error, archive) => {
-      if (error) return reject(error)
-      const names: string[] = []
-      archive.on('entry', (entry: yauzl.Entry) => {
-        archive.openReadStream(entry, (streamError, stream) => {
-          if (streamError) return reject(streamError)
-          const chunks: Buffer[] = []
-          stream.on('data', (chunk: Buffer) => chunks.push(chunk))
-          stream.on('end', () => {
-            fs.writeFileSync(path.join(dir, entry.fileName), Buffer.concat(chunks))
-            names.push(entry.fileName)
-            archive.readEntry()
-          })
-        })
-      })
-      archive.on('end', () => resolve(names))
-      archive.on('error', reject)
-      archive.readEntry()
-    })
-  })
-}
-
-/** `sha256sum FILE`'s hash, from the coreutils command itself. */
-function sha256sum(file: string): string {
-  return execFileSync('sha256sum', [file], { encoding: 'utf8' }).split(' ')[0]!
-}
 
 describe.each(DIALECTS)('%s: the evidence bundle of a claim', (dialect) => {
   let ctx: TestContext

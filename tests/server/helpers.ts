@@ -17,6 +17,9 @@ import { createAgreementLinks, type AgreementLinks } from '../../server/agreemen
 import { createAgreementMailer, mailDelivery } from '../../server/agreements/agreement-mailer.ts'
 import { createClaimCures, type ClaimCures } from '../../server/review/claim-cures.ts'
 import { createBulkMoves, type BulkMoves } from '../../server/review/bulk-moves.ts'
+import { createBatchBuilder, type BatchBuilder } from '../../server/filing/batch-builder.ts'
+import { filingPdfThread } from '../../server/filing/filing-pdfs.ts'
+import { loadFilings } from '../../server/filing/load-filing-config.ts'
 import { loadReviewConfig, loadReviews } from '../../server/review/load-review-config.ts'
 import { loadAgreementTemplates } from '../../server/agreements/agreement-templates.ts'
 import { createApp } from '../../server/app.ts'
@@ -87,6 +90,8 @@ export interface TestContext {
   claimCures: ClaimCures
   /** The bulk moves' jobs; runDue() runs those queued to their end. */
   bulkMoves: BulkMoves
+  /** Builds the notice and filing batches' ZIPs: never woken here, runDue() builds those started. */
+  batchBuilder: BatchBuilder
   /** The e-mails after each intake and the reminders: never woken here, runDue(now) sends what is due. */
   journey: ClaimantJourney
   close(): Promise<void>
@@ -194,6 +199,18 @@ export async function createTestContext(
     logger,
   })
   const bulkMoves = createBulkMoves({ db, reviews, evidenceKey, claimCures, logger })
+  const batchDir = path.join(dataDir, 'batches')
+  const filingPdfs = filingPdfThread()
+  const batchBuilder = createBatchBuilder({
+    db,
+    forms,
+    filings: loadFilings(formsDir, forms.keys()),
+    reviews,
+    evidenceKey,
+    pdfs: filingPdfs,
+    batchDir,
+    logger,
+  })
   const journey = createClaimantJourney({
     db,
     config: loadJourneyConfig(formsDir),
@@ -213,6 +230,9 @@ export async function createTestContext(
     // an intake does not start the sender: a test sends what is due with runDue, at the time it chooses
     journey: { ...journey, wake: () => undefined },
     bulkMoves,
+    // a batch started waits: a test builds what is due with runDue, when it chooses
+    batchBuilder: { wake: () => undefined },
+    batchDir,
     reviews,
     forms,
     intake,
@@ -253,9 +273,12 @@ export async function createTestContext(
     agreementLinks,
     claimCures,
     bulkMoves,
+    batchBuilder,
     journey,
     async close() {
       await journey.stop()
+      await batchBuilder.stop()
+      await filingPdfs.stop()
       await bulkMoves.stop()
       await claimCures.stop()
       await agreementCopies.stop()

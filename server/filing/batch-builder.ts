@@ -1,0 +1,424 @@
+import crypto from 'node:crypto'
+import fs from 'node:fs'
+import path from 'node:path'
+import { PassThrough } from 'node:stream'
+import { buffer } from 'node:stream/consumers'
+import type { Kysely, Selectable } from 'kysely'
+import type { FormConfig } from '../../src/form-config.ts'
+import type { Reviews } from '../../src/review-config.ts'
+import { backgroundLoop } from '../background-loop.ts'
+import type { Database, FilingBatchesTable } from '../db/database.ts'
+import { retryWhileLocked } from '../db/shared-transaction.ts'
+import { canonicalJson } from '../evidence/canonical-json.ts'
+import { subjectOf } from '../evidence/ledger.ts'
+import { errorCode, type Logger } from '../logger.ts'
+import { makePrivateFolder } from '../private-files.ts'
+import type { RequestActivity } from '../request-activity.ts'
+import { recordMove } from '../review/move-claim.ts'
+import { writeAuditEntry } from '../staff/audit-log.ts'
+import { chunks, readBatchClaims, type BatchClaimRow } from './batch-claims.ts'
+import {
+  compileFilingTemplate,
+  documentContext,
+  mailingLogCsv,
+  noticeFileName,
+  representativesCsv,
+  statementHtml,
+} from './batch-documents.ts'
+import { openBatchZip, type BatchZip } from './batch-zip.ts'
+import type { FilingPdfs } from './filing-pdfs.ts'
+import type { AppFiling } from './load-filing-config.ts'
+import { spreadsheetCsv, spreadsheetRows, writeSpreadsheetXlsx } from './provider-spreadsheet.ts'
+
+type BatchRow = Selectable<FilingBatchesTable>
+
+/** How long a process holds a batch without progress; after it, another process takes the batch up. */
+const LEASE_MS = 120_000
+/** The lease is renewed after this many PDFs. */
+const RENEW_EVERY = 50
+/** Claims moved to filed in one transaction: SQLite's one writer is the batch's only this long. */
+const MOVE_PAGE = 200
+
+/**
+ * Builds the ZIPs of the batches startBatch queued, one at a time in a process, under a lease in the
+ * database so two processes never build one and a batch whose process died is built again. The PDFs
+ * are made in their own low-priority thread (filingPdfThread), one at a time, and the ZIP goes to disk
+ * as it is filled; between PDFs the builder gives way to the server's requests.
+ */
+export interface BatchBuilder {
+  wake(): void
+  /** Builds every batch waiting (tests), returning when none is left. */
+  runDue(): Promise<void>
+  settled(): Promise<void>
+  stop(): Promise<void>
+}
+
+/** Where a batch's ZIP is kept: DATA_DIR/batches/<app>-<kind>-batch-<id>.zip. */
+export function batchFile(batchDir: string, batch: Pick<BatchRow, 'app' | 'kind' | 'id'>): string {
+  return path.join(batchDir, batchFileName(batch))
+}
+
+export function batchFileName({ app, kind, id }: Pick<BatchRow, 'app' | 'kind' | 'id'>): string {
+  return `${app}-${kind}-batch-${id}.zip`
+}
+
+export function createBatchBuilder({
+  db,
+  forms,
+  filings,
+  reviews,
+  evidenceKey,
+  pdfs,
+  batchDir,
+  logger,
+  requests,
+  pollMs = 10_000,
+}: {
+  db: Kysely<Database>
+  forms: Map<string, FormConfig>
+  filings: (app: string) => AppFiling
+  reviews: Reviews
+  evidenceKey: Buffer
+  pdfs: FilingPdfs
+  /** DATA_DIR/batches */
+  batchDir: string
+  logger: Logger
+  requests?: RequestActivity | undefined
+  pollMs?: number
+}): BatchBuilder {
+  const owner = crypto.randomUUID()
+
+  const runDue = async () => {
+    for (;;) {
+      if (loop.isStopped()) return
+      const batch = await takeBatch()
+      if (!batch) return
+      await build(batch)
+    }
+  }
+
+  /** The oldest batch building without a live lease, taken by this process. */
+  const takeBatch = async (): Promise<BatchRow | undefined> => {
+    for (;;) {
+      const now = Date.now()
+      const candidate = await db
+        .selectFrom('filing_batches')
+        .select('id')
+        .where('status', '=', 'building')
+        .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<', now)]))
+        .orderBy('id')
+        .limit(1)
+        .executeTakeFirst()
+      if (!candidate) return undefined
+      const taken = await retryWhileLocked(() =>
+        db
+          .updateTable('filing_batches')
+          .set({ lease_owner: owner, lease_until: now + LEASE_MS })
+          .where('id', '=', candidate.id)
+          .where('status', '=', 'building')
+          .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<', now)]))
+          .returningAll()
+          .executeTakeFirst(),
+      )
+      if (taken) return taken
+    }
+  }
+
+  /** Holds the batch a while longer; false when another process took it (this one then stops). */
+  const renew = async (batch: BatchRow): Promise<boolean> => {
+    const renewed = await retryWhileLocked(() =>
+      db
+        .updateTable('filing_batches')
+        .set({ lease_until: Date.now() + LEASE_MS })
+        .where('id', '=', batch.id)
+        .where('lease_owner', '=', owner)
+        .where('status', '=', 'building')
+        .executeTakeFirst(),
+    )
+    return Number(renewed.numUpdatedRows) === 1
+  }
+
+  const build = async (batch: BatchRow) => {
+    const file = batchFile(batchDir, batch)
+    try {
+      // sealed already (its process stopped while moving its claims): only the moves are left
+      if (batch.batch_hash === null) await writeZip(batch, file)
+      if (batch.kind === 'filing') await moveToFiled(batch)
+      await retryWhileLocked(() =>
+        db
+          .updateTable('filing_batches')
+          .set({ status: 'ready', lease_owner: null, lease_until: null })
+          .where('id', '=', batch.id)
+          .execute(),
+      )
+    } catch (error) {
+      if (error instanceof LeaseLost) return
+      logger.error({ err: errorCode(error), batch: Number(batch.id) }, 'batch build failed')
+      await fail(batch, file, error instanceof Error ? error.message : String(error))
+    }
+  }
+
+  /** Makes the batch's ZIP and seals it: the batch's hashes on its row and in an audit entry, in one transaction. */
+  const writeZip = async (batch: BatchRow, file: string) => {
+    const filing = filings(batch.app)
+    const appName = forms.get(batch.app)?.displayName ?? batch.app
+    const members = await db
+      .selectFrom('filing_batch_claims')
+      .select(['claim_id', 'row_id'])
+      .where('batch_id', '=', batch.id)
+      .orderBy('claim_id')
+      .execute()
+    const rowIds = new Map(members.map((member) => [Number(member.claim_id), member.row_id ?? '']))
+    const claims = (
+      await readBatchClaims(db, batch.app, { ids: members.map((member) => Number(member.claim_id)) })
+    ).map((claim) => ({ ...claim, rowId: rowIds.get(claim.claimId)! }))
+    if (batch.kind === 'filing') claims.sort((a, b) => (a.rowId < b.rowId ? -1 : 1))
+    const seals = await claimSeals(db, claims)
+    const createdAt = Number(batch.created_at)
+    makePrivateFolder(batchDir)
+    const zip = openBatchZip(file, new Date(createdAt))
+    try {
+      const context = { filing, appName, createdAt, provider: filing.profile.name }
+      const made = await (batch.kind === 'notice'
+        ? noticeFiles(zip, batch, claims, context)
+        : filingFiles(zip, batch, claims, context))
+      const manifest = {
+        batch: Number(batch.id),
+        kind: batch.kind,
+        app: batch.app,
+        ...(batch.kind === 'filing' ? { provider: filing.settings.provider } : {}),
+        respondent: filing.settings.respondent!.legalName,
+        createdAt: new Date(createdAt).toISOString(),
+        batchHash: made.batchHash,
+        files: zip.entries,
+        claims: claims.map((claim) => ({
+          ...(batch.kind === 'filing'
+            ? { rowId: claim.rowId, evidenceBundle: `${claim.rowId}-evidence.zip` }
+            : {}),
+          claimId: claim.claimId,
+          seal: seals.get(claim.claimId) ?? '',
+        })),
+      }
+      const manifestText = `${JSON.stringify(manifest, null, 2)}\n`
+      zip.add('manifest.json', Buffer.from(manifestText, 'utf8'))
+      const manifestSha = crypto.createHash('sha256').update(manifestText).digest('hex')
+      const { bytes, sha256 } = await zip.finish()
+      await retryWhileLocked(() =>
+        db.transaction().execute(async (trx) => {
+          const sealed = await trx
+            .updateTable('filing_batches')
+            .set({ file_key: path.basename(file), bytes, sha256, batch_hash: made.batchHash })
+            .where('id', '=', batch.id)
+            .where('lease_owner', '=', owner)
+            .where('status', '=', 'building')
+            .executeTakeFirst()
+          if (Number(sealed.numUpdatedRows) !== 1) throw new LeaseLost()
+          await writeAuditEntry(trx, evidenceKey, {
+            clientAddress: batch.client_address,
+            accountId: Number(batch.account_id),
+            actor: batch.actor,
+            app: batch.app,
+            action: 'batch_sealed',
+            detail: `${batch.kind} batch ${batch.id}: ${claims.length} claims; batch hash ${made.batchHash}; manifest.json SHA-256 ${manifestSha}; ZIP SHA-256 ${sha256}`,
+          })
+        }),
+      )
+    } catch (error) {
+      await zip.discard()
+      throw error
+    }
+  }
+
+  /** A notice per claimant, the notices in one PDF for printing, the mailing log. */
+  const noticeFiles = async (
+    zip: BatchZip,
+    batch: BatchRow,
+    claims: BatchClaimRow[],
+    context: Parameters<typeof documentContext>[1],
+  ) => {
+    const render = compileFilingTemplate(context.filing.templates.notice)
+    const parts = []
+    for (const [index, claim] of claims.entries()) {
+      const part = { html: render(documentContext(claim, context)), reference: `Claim ID ${claim.claimId}` }
+      zip.add(noticeFileName(claim.claimId), await makePdf(batch, 'Notice of Dispute', [part]))
+      parts.push(part)
+      await pause(batch, index)
+    }
+    zip.add('notices-combined.pdf', await makePdf(batch, `Notices of Dispute, batch ${batch.id}`, parts))
+    zip.add('mailing-log.csv', Buffer.from(mailingLogCsv(claims, context.filing), 'utf8'))
+    return { batchHash: listHash(batch, zip, claims) }
+  }
+
+  /** The provider's spreadsheet, a demand per row, the representatives, the clause and counsel's statement. */
+  const filingFiles = async (
+    zip: BatchZip,
+    batch: BatchRow,
+    claims: BatchClaimRow[],
+    context: Parameters<typeof documentContext>[1],
+  ) => {
+    const { filing, appName, createdAt } = context
+    const rows = spreadsheetRows(claims, filing.settings, filing.profile)
+    zip.add('spreadsheet.csv', Buffer.from(spreadsheetCsv(rows), 'utf8'))
+    const xlsx = new PassThrough()
+    const [xlsxBytes] = await Promise.all([
+      buffer(xlsx),
+      writeSpreadsheetXlsx(rows, xlsx, `${appName} batch ${batch.id}`),
+    ])
+    zip.add('spreadsheet.xlsx', xlsxBytes)
+    zip.add('representatives.csv', Buffer.from(representativesCsv(filing), 'utf8'))
+    zip.add('arbitration-clause.txt', Buffer.from(`${filing.settings.clause}\n`, 'utf8'))
+    const render = compileFilingTemplate(filing.templates.demand)
+    for (const [index, claim] of claims.entries()) {
+      const part = { html: render(documentContext(claim, context)), reference: `Row ID ${claim.rowId}` }
+      zip.add(`demands/${claim.rowId}.pdf`, await makePdf(batch, 'Demand for Arbitration', [part]))
+      await pause(batch, index)
+    }
+    const batchHash = listHash(batch, zip, claims)
+    const { statement } = filing.profile
+    const html = statementHtml({
+      batchId: Number(batch.id),
+      count: claims.length,
+      batchHash,
+      statement,
+      providerName: filing.profile.name,
+      appName,
+      filing,
+      createdAt,
+    })
+    zip.add(
+      `counsel-${statement}.pdf`,
+      await makePdf(
+        batch,
+        statement === 'affirmation' ? 'Affirmation of Counsel' : 'Declaration of Counsel',
+        [{ html, reference: `Filing batch ${batch.id}` }],
+      ),
+    )
+    return { batchHash }
+  }
+
+  const makePdf = (batch: BatchRow, title: string, parts: { html: string; reference: string }[]) =>
+    pdfs.make({ title, createdAt: Number(batch.created_at), parts })
+
+  /** Between PDFs: the server's requests first, and the lease renewed now and then. */
+  const pause = async (batch: BatchRow, index: number) => {
+    if (loop.isStopped()) throw new LeaseLost()
+    if ((index + 1) % RENEW_EVERY === 0 && !(await renew(batch))) throw new LeaseLost()
+    await loop.quietMoment(Date.now() + 200)
+  }
+
+  /** Moves the batch's claims that are still approved in it to filed, a page a transaction. */
+  const moveToFiled = async (batch: BatchRow) => {
+    const review = reviews(batch.app)
+    for (;;) {
+      const page = await db
+        .selectFrom('claims')
+        .select(['id', 'review_version'])
+        .where('app', '=', batch.app)
+        .where('filing_batch_id', '=', batch.id)
+        .where('review_status', '=', 'approved')
+        .orderBy('id')
+        .limit(MOVE_PAGE)
+        .execute()
+      if (page.length === 0) return
+      if (!(await renew(batch))) throw new LeaseLost()
+      await retryWhileLocked(() =>
+        db.transaction().execute(async (trx) => {
+          for (const claim of page) {
+            await recordMove(trx, {
+              evidenceKey,
+              review,
+              claim: {
+                id: Number(claim.id),
+                app: batch.app,
+                status: 'approved',
+                version: Number(claim.review_version),
+              },
+              to: 'filed',
+              note: `filing batch ${batch.id}`,
+              by: { clientAddress: batch.client_address, accountId: null, actor: 'filing batch' },
+            })
+          }
+        }),
+      )
+      await loop.quietMoment(Date.now() + 200)
+    }
+  }
+
+  /** A build that failed: the batch says why, its claims are free for another, the draft is gone. */
+  const fail = async (batch: BatchRow, file: string, problem: string) => {
+    const column = batch.kind === 'notice' ? 'notice_batch_id' : 'filing_batch_id'
+    await fs.promises.rm(file, { force: true })
+    await retryWhileLocked(() =>
+      db.transaction().execute(async (trx) => {
+        await trx
+          .updateTable('filing_batches')
+          .set({ status: 'failed', problem: problem.slice(0, 500), lease_owner: null, lease_until: null })
+          .where('id', '=', batch.id)
+          .execute()
+        for (const ids of chunks(
+          (
+            await trx
+              .selectFrom('filing_batch_claims')
+              .select('claim_id')
+              .where('batch_id', '=', batch.id)
+              .execute()
+          ).map((row) => Number(row.claim_id)),
+        )) {
+          await trx
+            .updateTable('claims')
+            .set({ [column]: null })
+            .where('id', 'in', ids)
+            .where(column, '=', batch.id)
+            .where('review_status', '=', 'approved')
+            .execute()
+        }
+        await writeAuditEntry(trx, evidenceKey, {
+          clientAddress: batch.client_address,
+          accountId: Number(batch.account_id),
+          actor: batch.actor,
+          app: batch.app,
+          action: 'batch_failed',
+          detail: `${batch.kind} batch ${batch.id}: ${problem.slice(0, 200)}`,
+        })
+      }),
+    )
+  }
+
+  const loop = backgroundLoop({ work: runDue, pollMs, logger, failure: 'batch builder failed', requests })
+  return { wake: loop.wake, runDue, settled: loop.settled, stop: loop.stop }
+}
+
+/**
+ * The batch's hash: the SHA-256 of the canonical JSON of the batch's id, its files so far (name,
+ * SHA-256, size) and its claims (row ID, claim id). Counsel's statement names it; manifest.json holds
+ * it and the lists it is taken over, so anyone can recompute it.
+ */
+function listHash(batch: BatchRow, zip: BatchZip, claims: readonly BatchClaimRow[]): string {
+  const text = canonicalJson({
+    batch: Number(batch.id),
+    files: zip.entries.map(({ name, sha256, bytes }) => ({ name, sha256, bytes })),
+    claims: claims.map((claim) => ({ rowId: claim.rowId, claimId: claim.claimId })),
+  })
+  return crypto.createHash('sha256').update(text, 'utf8').digest('hex')
+}
+
+/** Each claim's seal as the ledger holds it (the signed record's SHA-256). */
+async function claimSeals(
+  db: Kysely<Database>,
+  claims: readonly BatchClaimRow[],
+): Promise<Map<number, string>> {
+  const seals = new Map<number, string>()
+  for (const part of chunks(claims.map((claim) => subjectOf('claim', claim.claimId)))) {
+    const rows = await db
+      .selectFrom('evidence_ledger')
+      .select(['subject', 'seal'])
+      .where('kind', '=', 'claim')
+      .where('subject', 'in', part)
+      .execute()
+    for (const row of rows) seals.set(Number(row.subject.slice('claim:'.length)), row.seal)
+  }
+  return seals
+}
+
+/** The batch was taken over by another process, or the server is stopping: this process lets it go. */
+class LeaseLost extends Error {}

@@ -1,0 +1,110 @@
+import type { Kysely } from 'kysely'
+import type { Database } from '../db/database.ts'
+import type { FilingClaim } from './provider-spreadsheet.ts'
+
+/** A claim as a batch reads it: what its documents print, and where it stands with notices and filings. */
+export interface BatchClaimRow extends FilingClaim {
+  status: string
+  noticeBatchId: number | null
+  filingBatchId: number | null
+  /** The notice's sending day (YYYY-MM-DD) and how it went, once its notice batch is marked sent. */
+  noticeSentOn: string | null
+  noticeMethod: string | null
+  /** When the claimant signed (ISO 8601). */
+  signedAt: string
+}
+
+/** The most ids one `in (…)` list takes: well under either database's parameter limit. */
+export const ID_CHUNK = 500
+
+/**
+ * The claims of `app` with these ids, or (without ids) its approved claims that `where` keeps, oldest
+ * first: each with its intake's address (an intake with none gives '' fields, a claim without an
+ * intake null) and its notice batch's sending.
+ */
+export async function readBatchClaims(
+  db: Kysely<Database>,
+  app: string,
+  select: { ids: readonly number[] } | { kind: 'notice' | 'filing' },
+): Promise<BatchClaimRow[]> {
+  const base = db
+    .selectFrom('claims')
+    .leftJoin('form_submissions as intake', 'intake.id', 'claims.intake_id')
+    .leftJoin('filing_batches as notice', 'notice.id', 'claims.notice_batch_id')
+    .leftJoin('agreement_records as record', 'record.claim_id', 'claims.id')
+    .select([
+      'claims.id',
+      'claims.first_name',
+      'claims.last_name',
+      'claims.email',
+      'claims.phone_number',
+      'claims.created_at',
+      'claims.review_status',
+      'claims.notice_batch_id',
+      'claims.filing_batch_id',
+      'intake.id as intake_id',
+      'intake.address',
+      'intake.address_line_2',
+      'intake.city',
+      'intake.state',
+      'intake.zip_code',
+      'notice.sent_on',
+      'notice.sent_method',
+      'record.signed_at',
+    ])
+    .where('claims.app', '=', app)
+  const rows =
+    'ids' in select
+      ? (
+          await Promise.all(chunks(select.ids).map((ids) => base.where('claims.id', 'in', ids).execute()))
+        ).flat()
+      : await base
+          .where('claims.review_status', '=', 'approved')
+          .$call((query) =>
+            select.kind === 'notice'
+              ? query.where('claims.notice_batch_id', 'is', null)
+              : query
+                  .where('claims.filing_batch_id', 'is', null)
+                  .where('claims.notice_batch_id', 'is not', null),
+          )
+          .orderBy('claims.id')
+          .execute()
+  return rows
+    .map((row) => ({
+      claimId: Number(row.id),
+      rowId: '',
+      firstName: row.first_name,
+      lastName: row.last_name,
+      email: row.email,
+      phone: row.phone_number,
+      app,
+      filedAt: iso(row.created_at),
+      address:
+        row.intake_id === null
+          ? null
+          : {
+              street: row.address ?? '',
+              addressLine2: row.address_line_2 ?? '',
+              city: row.city ?? '',
+              state: row.state ?? '',
+              zip: row.zip_code ?? '',
+            },
+      status: row.review_status,
+      noticeBatchId: row.notice_batch_id === null ? null : Number(row.notice_batch_id),
+      filingBatchId: row.filing_batch_id === null ? null : Number(row.filing_batch_id),
+      noticeSentOn: row.sent_on ?? null,
+      noticeMethod: row.sent_method ?? null,
+      signedAt: row.signed_at === null ? '' : iso(row.signed_at),
+    }))
+    .sort((a, b) => a.claimId - b.claimId)
+}
+
+export function chunks<T>(items: readonly T[], size = ID_CHUNK): T[][] {
+  const out: T[][] = []
+  for (let start = 0; start < items.length; start += size) out.push(items.slice(start, start + size))
+  return out
+}
+
+function iso(value: Date | string): string {
+  return value instanceof Date ? value.toISOString() : new Date(value).toISOString()
+}
