@@ -58,7 +58,7 @@ export const MULTIPART_TYPE = `multipart/form-data; boundary=${BOUNDARY}`
  * aside for benchmarks), through the proxy header the server believes from 127.0.0.1: the server
  * counts every claim against its per-address limit at its default, on a row of its own.
  */
-function claimantAddress(n: number): { 'X-Forwarded-For': string } {
+export function claimantAddress(n: number): { 'X-Forwarded-For': string } {
   return { 'X-Forwarded-For': `198.${18 + ((n >> 16) & 1)}.${(n >> 8) & 255}.${n & 255}` }
 }
 

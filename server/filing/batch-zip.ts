@@ -1,7 +1,7 @@
 import crypto from 'node:crypto'
 import fs from 'node:fs'
 import { pipeline } from 'node:stream/promises'
-import { Transform, type Readable } from 'node:stream'
+import { PassThrough, Transform, type Readable } from 'node:stream'
 import yazl from 'yazl'
 import { PRIVATE_FILE_MODE } from '../private-files.ts'
 
@@ -30,7 +30,8 @@ export interface BatchZip {
 }
 
 export function openBatchZip(file: string, mtime: Date): BatchZip {
-  const draft = `${file}.${process.pid}.part`
+  // one name, whoever builds: a build taken over after a crash writes over the draft it left
+  const draft = `${file}.part`
   const zip = new yazl.ZipFile()
   const hash = crypto.createHash('sha256')
   let size = 0
@@ -53,7 +54,16 @@ export function openBatchZip(file: string, mtime: Date): BatchZip {
         sha256: crypto.createHash('sha256').update(bytes).digest('hex'),
         bytes: bytes.length,
       })
-      zip.addBuffer(bytes, name, { mtime, mode: 0o100644 })
+      // a stream rather than addBuffer: yazl keeps what addBuffer was given until the ZIP ends (ten
+      // thousand PDFs), while a stream's bytes go once written
+      const body = new PassThrough()
+      body.end(bytes)
+      zip.addReadStream(body, name, {
+        mtime,
+        mode: 0o100644,
+        size: bytes.length,
+        compress: !name.endsWith('.pdf'),
+      })
     },
     async finish() {
       zip.end()

@@ -28,6 +28,9 @@ export function filingPdfThread(): FilingPdfs {
         thread = startRequestThread<FilingPdfRequest, Uint8Array>(
           threadEntry('filing-pdf-thread', import.meta.url),
           {},
+          // ten thousand PDFs in a row: without a ceiling the heap grows by hundreds of MB before V8
+          // collects; the largest document (a notice batch's combined PDF) needs far less than this
+          { maxOldGenerationSizeMb: 128 },
         )
       }
       const pdf = await thread.ask(request)

@@ -1,4 +1,4 @@
-import { Worker } from 'node:worker_threads'
+import { type ResourceLimits, Worker } from 'node:worker_threads'
 
 /** What the server sends a request thread, and what the thread answers (serve-requests.ts). */
 export interface ThreadRequest<Request> {
@@ -36,8 +36,10 @@ export function threadEntry(name: string, callerUrl: string): URL {
 export function startRequestThread<Request, Reply>(
   entry: URL,
   workerData: unknown,
+  /** A ceiling on the thread's heap: V8 then collects before it grows to its default, far larger, size. */
+  resourceLimits?: ResourceLimits,
 ): RequestThread<Request, Reply> {
-  const worker = new Worker(entry, { workerData })
+  const worker = new Worker(entry, { workerData, ...(resourceLimits ? { resourceLimits } : {}) })
   worker.unref()
   const waiting = new Map<number, { resolve(reply: Reply): void; reject(error: Error): void }>()
   let nextId = 0
