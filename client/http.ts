@@ -17,12 +17,17 @@ export async function errorFromResponse(response: Response): Promise<AppError> {
   return errorFromBody(response.status, await response.json().catch(() => undefined))
 }
 
-/** The AppError of an answer's status and already-parsed body ({ error: { code, message, fields? } }). */
+/** The AppError of an answer's status and already-parsed body ({ error: { code, message, fields?, details? } }). */
 export function errorFromBody(status: number, body: unknown): AppError {
   const error = (body as Partial<ErrorBody> | undefined)?.error
   const code: ErrorCode = error?.code ?? 'INTERNAL_ERROR'
   const message = error?.message ?? `the server answered ${status}`
-  return new AppError(code, { status, message, ...(error?.fields ? { fields: error.fields } : {}) })
+  return new AppError(code, {
+    status,
+    message,
+    ...(error?.fields ? { fields: error.fields } : {}),
+    ...(error?.details ? { details: error.details } : {}),
+  })
 }
 
 /**

@@ -31,6 +31,9 @@ const AuditRoute = lazy(async () => ({
 const FilingRoute = lazy(async () => ({
   default: (await import('./staff/filing/filing-route.tsx')).FilingRoute,
 }))
+const BatchesRoute = lazy(async () => ({
+  default: (await import('./staff/filing/batches-route.tsx')).BatchesRoute,
+}))
 
 const StaffHome = lazy(async () => ({
   default: (await import('./staff/accounts/staff-home.tsx')).StaffHome,
@@ -100,6 +103,9 @@ function Page() {
   // an app's filing settings, /{app}-admin/filing
   const filingPage = /^\/([a-z0-9-]+)-admin\/filing$/.exec(pathname)?.[1]
   if (filingPage !== undefined) return <FilingRoute slug={filingPage} />
+  // its notices of dispute and filing batches, /{app}-admin/batches
+  const batchesPage = /^\/([a-z0-9-]+)-admin\/batches$/.exec(pathname)?.[1]
+  if (batchesPage !== undefined) return <BatchesRoute slug={batchesPage} />
   // /{app}, /{app}-success and /{app}-admin are one segment; AppPageRoute tells them apart
   const page = /^\/([^/]+)$/.exec(pathname)?.[1]
   return page === undefined ? <NotFoundRoute /> : <AppPageRoute page={decodeURIComponent(page)} />

@@ -9,7 +9,7 @@ import { appCsvUrl, fetchAppStats, fetchAppSubmissions, fetchAssignees, type Lis
 import { AssigneeField } from './assignee-field.tsx'
 import { BulkMovePanel } from './bulk-move-panel.tsx'
 import { useClaimKeys } from './use-claim-keys.ts'
-import { ClaimFilterSelects, filterParams, type ClaimFilterValues } from './claim-filters.tsx'
+import { ClaimFilterSelects, filterParams, linkedFilters, type ClaimFilterValues } from './claim-filters.tsx'
 import { ClaimReviewPanel } from './claim-review-panel.tsx'
 import { DuplicateScreenshots } from './duplicate-screenshots.tsx'
 import { StatCards } from './stat-cards.tsx'
@@ -43,8 +43,16 @@ export function AppDashboard({
   const listId = useId()
   const [term, setTerm] = useState('')
   const query = useDebouncedValue(term.trim(), SEARCH_DELAY_MS)
-  const [filterValues, setFilterValues] = useState<ClaimFilterValues>({})
-  const filters = filterParams(filterValues)
+  // a batch's "Show this batch's claims" link (/{app}-admin?batch=3) opens the dashboard filtered by it
+  const [filterValues, setFilterValues] = useState<ClaimFilterValues>(() =>
+    linkedFilters(new URLSearchParams(window.location.search)),
+  )
+  // the typed filters, as the search, are sent once the typing pauses
+  const [typedBatch = '', typedCase = ''] = useDebouncedValue(
+    `${filterValues.batch ?? ''}\n${filterValues.case ?? ''}`,
+    SEARCH_DELAY_MS,
+  ).split('\n')
+  const filters = filterParams({ ...filterValues, batch: typedBatch, case: typedCase.trim() })
   const [flagged, setFlagged] = useState(false)
   const [order, setOrder] = useState<ListOrder>('newest')
   // the page belongs to the search, filters and order it was chosen for: new ones start again at page 1
@@ -159,6 +167,7 @@ export function AppDashboard({
           <p>Manage {displayName} submissions and view screenshots</p>
           <nav aria-label={`${displayName} pages`} className="staff-user-links app-links">
             <Link to={`/${slug}-admin/filing`}>Filing settings</Link>
+            <Link to={`/${slug}-admin/batches`}>Notices and filing</Link>
           </nav>
         </div>
         <StaffUserBar session={session} />

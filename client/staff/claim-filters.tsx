@@ -20,6 +20,20 @@ export interface ClaimFilterValues {
   signedFrom?: string
   signedTo?: string
   language?: '' | 'en' | 'es'
+  /** A notice or filing batch's number. */
+  batch?: string
+  /** The provider's case number. */
+  case?: string
+}
+
+/** The filters a link to the dashboard names (`?batch=3`, `?case=01-26-0001-0001`). */
+export function linkedFilters(search: URLSearchParams): ClaimFilterValues {
+  const batch = search.get('batch') ?? ''
+  const caseNumber = search.get('case') ?? ''
+  return {
+    ...(/^\d{1,15}$/.test(batch) ? { batch } : {}),
+    ...(caseNumber.trim() !== '' ? { case: caseNumber.trim() } : {}),
+  }
 }
 
 /** Columns every app's table shows after its config's own. */
@@ -127,6 +141,33 @@ export function ClaimFilterSelects({
           />
         </label>
       ))}
+      <label htmlFor={`${id}-batch`} className="filter-label">
+        Batch
+        <input
+          id={`${id}-batch`}
+          className="form-control filter-number"
+          type="text"
+          inputMode="numeric"
+          pattern="[0-9]*"
+          autoComplete="off"
+          maxLength={15}
+          value={values.batch ?? ''}
+          // only digits go to the server, which refuses anything else
+          onChange={(event) => onChange({ ...values, batch: event.target.value.replace(/\D/g, '') })}
+        />
+      </label>
+      <label htmlFor={`${id}-case`} className="filter-label">
+        Case number
+        <input
+          id={`${id}-case`}
+          className="form-control filter-case"
+          type="text"
+          autoComplete="off"
+          maxLength={64}
+          value={values.case ?? ''}
+          onChange={(event) => onChange({ ...values, case: event.target.value })}
+        />
+      </label>
     </div>
   )
 }

@@ -1,7 +1,7 @@
 import { useEffect, useId, useLayoutEffect, useRef, useState, type FormEvent } from 'react'
 import type { ClaimReview } from '../../src/api/review.ts'
 import { MAX_REVIEW_NOTE_LENGTH } from '../../src/review-config.ts'
-import { formatDateTime } from './format.ts'
+import { formatDateTime, formatLongDay } from './format.ts'
 import { fetchClaimReview, isUnauthorized, moveClaim } from './staff-api.ts'
 import { useStaffResource } from './use-staff-resource.ts'
 
@@ -85,6 +85,7 @@ export function ClaimReviewPanel({
               {outcome.message}
             </p>
           ) : null}
+          <FilingStatus review={review.data} />
           <CureStatus review={review.data} />
           <Amendments review={review.data} />
           <History review={review.data} />
@@ -233,6 +234,34 @@ function History({ review }: { review: ClaimReview }) {
           </li>
         ))}
       </ol>
+    </>
+  )
+}
+
+/** Where the claim stands with its notice of dispute and its filing, once it is in a batch. */
+function FilingStatus({ review }: { review: ClaimReview }) {
+  const { filing } = review
+  if (!filing) return null
+  return (
+    <>
+      <h4>Notice and filing</h4>
+      <ul className="claim-filing">
+        {filing.noticeSentOn ? (
+          <li>
+            Notice sent on {formatLongDay(filing.noticeSentOn)}
+            {filing.mayFileFrom ? `, may file from ${formatLongDay(filing.mayFileFrom)}` : ''}
+          </li>
+        ) : filing.noticeBatchId !== null ? (
+          <li>In notice batch {filing.noticeBatchId}, not sent yet</li>
+        ) : null}
+        {filing.filingBatchId !== null ? (
+          <li>
+            Filed in batch {filing.filingBatchId}
+            {filing.rowId ? ` as ${filing.rowId}` : ''}
+          </li>
+        ) : null}
+        {filing.caseNumber ? <li>Case number: {filing.caseNumber}</li> : null}
+      </ul>
     </>
   )
 }

@@ -22,6 +22,33 @@ export function formatDay(day: string): string {
   return Number.isNaN(date.getTime()) ? day : DAY.format(date)
 }
 
+const LONG_DAY = new Intl.DateTimeFormat('en-US', { dateStyle: 'long', timeZone: 'UTC' })
+// en-CA writes a day as YYYY-MM-DD
+const FIRM_DAY = new Intl.DateTimeFormat('en-CA', {
+  year: 'numeric',
+  month: '2-digit',
+  day: '2-digit',
+  timeZone,
+})
+
+/** A calendar day given as YYYY-MM-DD, spelled out for a sentence: "January 27, 2027". */
+export function formatLongDay(day: string): string {
+  const date = new Date(`${day}T00:00:00Z`)
+  return Number.isNaN(date.getTime()) ? day : LONG_DAY.format(date)
+}
+
+/** The day (YYYY-MM-DD) it is at `when` in the firm's time zone: the server dates notices by it. */
+export function firmDay(when: number | Date = new Date()): string {
+  return FIRM_DAY.format(when)
+}
+
+const USD = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' })
+
+/** A fee in dollars: "$3,125.00". */
+export function formatUsd(amount: number): string {
+  return USD.format(amount)
+}
+
 export function formatListTime(iso: string): string {
   const date = new Date(iso)
   return Number.isNaN(date.getTime()) ? iso : LIST_TIME.format(date)

@@ -5,6 +5,8 @@ import path from 'node:path'
 import request from 'supertest'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Batch, BatchCandidates, BatchClaim } from '../../src/api/filing-batches.ts'
+import type { ClaimReview } from '../../src/api/review.ts'
+import type { StaffPage, StaffSubmission } from '../../src/api/staff.ts'
 import type { ErrorBody } from '../../src/app-error.ts'
 import { canonicalJson } from '../../server/evidence/canonical-json.ts'
 import { createAccount } from '../../server/staff/staff-accounts.ts'
@@ -313,6 +315,33 @@ for (const dialect of DIALECTS) {
         .executeTakeFirstOrThrow()
       expect(stored.case_number).toBe('01-26-0001')
       expect(await countAudit('case_numbers_imported')).toBe(1)
+    })
+
+    it('shows each claim its notice, row ID and case number, and the dashboard finds them by batch and case number', async () => {
+      const claims = (await get(`${api}/${filingBatch}/claims`).expect(200)).body as BatchClaim[]
+      const review = (await get(`/api/staff/claims/${claims[0]!.claimId}/review`).expect(200))
+        .body as ClaimReview
+      const { sent } = await batchOf(noticeBatch)
+      expect(review.filing).toEqual({
+        noticeBatchId: noticeBatch,
+        noticeSentOn: sent!.on,
+        mayFileFrom: sent!.mayFileFrom,
+        filingBatchId: filingBatch,
+        rowId: claims[0]!.rowId,
+        caseNumber: '01-26-0001',
+      })
+      const listed = async (query: Record<string, string>) =>
+        (
+          (await get('/api/staff/apps/earnin/submissions').query(query).expect(200))
+            .body as StaffPage<StaffSubmission>
+        ).data
+          .map((claim) => claim.id)
+          .sort((a, b) => a - b)
+      expect(await listed({ batch: String(filingBatch) })).toEqual(withAddress)
+      expect(await listed({ batch: String(noticeBatch) })).toEqual(withAddress)
+      expect(await listed({ case: '01-26-0001' })).toEqual([claims[0]!.claimId])
+      expect(await listed({ case: 'no-such-case' })).toEqual([])
+      await get('/api/staff/apps/earnin/submissions?batch=seven').expect(400)
     })
 
     it("streams every row's evidence bundle in one ZIP", async () => {

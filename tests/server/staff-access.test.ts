@@ -45,12 +45,12 @@ function isAppRoute(route: string): boolean {
 
 /** Routes that need the app's decide right, which the accounts here are not given. */
 function isDecideRoute(route: string): boolean {
-  return route.includes('/apps/:slug/bulk-moves')
+  return route.includes('/apps/:slug/bulk-moves') || (route.startsWith('POST ') && route.includes('/batches'))
 }
 /** A route whose :id names a bulk move's job, not a claim: no job exists here, so it answers 404. */
 const JOB_ROUTE = 'GET /api/staff/bulk-moves/:id'
 function isExportRoute(route: string): boolean {
-  return /export\.csv$|evidence\.zip$/.test(route)
+  return /export\.csv$|evidence\.zip$|batches\/:id\/(download|evidence)$/.test(route)
 }
 let nextAddress = 1
 

@@ -1,4 +1,4 @@
-import { useEffect, type ReactNode } from 'react'
+import { useEffect } from 'react'
 import type { FeeTier, FilingField, FilingSettingsView } from '../../../src/filing-config.ts'
 import { fetchJson } from '../../http.ts'
 import { Link } from '../../routing/router.tsx'
@@ -6,6 +6,8 @@ import { Loading } from '../../ui/loading.tsx'
 import { StaffUserBar } from '../staff-user-bar.tsx'
 import type { StaffSession } from '../use-staff-session.ts'
 import { useStaffResource } from '../use-staff-resource.ts'
+import { formatUsd } from '../format.ts'
+import { TableRegion } from './table-region.tsx'
 
 /** What each source field of a provider's column is, in a paralegal's words. */
 const FIELD_LABELS: Record<FilingField, string> = {
@@ -32,7 +34,6 @@ const FIELD_LABELS: Record<FilingField, string> = {
   filedAt: 'When the claim was filed with the firm',
 }
 
-const usd = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' })
 const count = (n: number) => n.toLocaleString('en-US')
 
 /** A fee tier's cases as a row's heading: "Each case", "Cases 501–1,500, each", "Cases 1,501 and up, each". */
@@ -172,14 +173,14 @@ function FilingSettingsBody({ settings }: { settings: FilingSettingsView }) {
         <TableRegion label="Fee table" headings={['Fee', 'Claimant side', 'Respondent']}>
           <tr>
             <th scope="row">Once for the whole filing</th>
-            <td>{usd.format(profile.fees.perBatch.claimant)}</td>
-            <td>{usd.format(profile.fees.perBatch.respondent)}</td>
+            <td>{formatUsd(profile.fees.perBatch.claimant)}</td>
+            <td>{formatUsd(profile.fees.perBatch.respondent)}</td>
           </tr>
           {profile.fees.tiers.map((tier) => (
             <tr key={tier.fromCase}>
               <th scope="row">{tierCases(tier)}</th>
-              <td>{usd.format(tier.claimantPerCase)}</td>
-              <td>{usd.format(tier.respondentPerCase)}</td>
+              <td>{formatUsd(tier.claimantPerCase)}</td>
+              <td>{formatUsd(tier.respondentPerCase)}</td>
             </tr>
           ))}
         </TableRegion>
@@ -190,33 +191,5 @@ function FilingSettingsBody({ settings }: { settings: FilingSettingsView }) {
         <blockquote className="filing-clause">{settings.clause}</blockquote>
       </section>
     </>
-  )
-}
-
-/** A table in a region of its own that scrolls sideways on a phone (and with the keyboard's arrows). */
-function TableRegion({
-  label,
-  headings,
-  children,
-}: {
-  label: string
-  headings: string[]
-  children: ReactNode
-}) {
-  return (
-    <div className="table-scroll" role="region" aria-label={label} tabIndex={0}>
-      <table className="staff-table">
-        <thead>
-          <tr>
-            {headings.map((heading) => (
-              <th key={heading} scope="col">
-                {heading}
-              </th>
-            ))}
-          </tr>
-        </thead>
-        <tbody>{children}</tbody>
-      </table>
-    </div>
   )
 }

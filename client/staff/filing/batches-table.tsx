@@ -1,0 +1,160 @@
+import { NOTICE_METHOD_LABELS, type Batch } from '../../../src/api/filing-batches.ts'
+import { Link } from '../../routing/router.tsx'
+import { formatDateTime, formatLongDay, formatUsd } from '../format.ts'
+import { batchZipHref, evidenceZipHref } from './batch-api.ts'
+import { CaseNumbersForm } from './case-numbers-form.tsx'
+import { MarkSentForm } from './mark-sent-form.tsx'
+import { TableRegion } from './table-region.tsx'
+
+/** "Notice batch 3", "Filing batch 4". */
+export function batchName(batch: Pick<Batch, 'kind' | 'id'>): string {
+  return `${batch.kind === 'notice' ? 'Notice' : 'Filing'} batch ${batch.id}`
+}
+
+function statusText(batch: Batch): string {
+  if (batch.status === 'building') return 'Building…'
+  if (batch.status === 'failed') return `Failed: ${batch.problem ?? 'no reason was kept'}`
+  return 'Ready'
+}
+
+/** The app's batches, newest first: what each is, its state, its files and what is left to do with it. */
+export function BatchesTable({
+  slug,
+  batches,
+  canDecide,
+  canExport,
+  onChanged,
+  onUnauthorized,
+}: {
+  slug: string
+  batches: Batch[]
+  canDecide: boolean
+  canExport: boolean
+  onChanged: () => void
+  onUnauthorized: () => void
+}) {
+  return (
+    <TableRegion label="Batches table" headings={['Batch', 'Built', 'Claims', 'Status', 'Files and steps']}>
+      {batches.length === 0 ? (
+        <tr>
+          <td colSpan={5} className="empty-row">
+            No batch has been built yet.
+          </td>
+        </tr>
+      ) : (
+        batches.map((batch) => (
+          <tr key={batch.id} data-batch-id={batch.id}>
+            <th scope="row">{batchName(batch)}</th>
+            <td data-label="Built">
+              {formatDateTime(new Date(batch.createdAt).toISOString())}
+              <span className="batch-by">by {batch.createdBy}</span>
+            </td>
+            <td data-label="Claims">{batch.claimCount.toLocaleString('en-US')}</td>
+            <td className="batch-status" data-label="Status">
+              {statusText(batch)}
+            </td>
+            <td className="batch-steps">
+              {batch.status === 'ready' ? (
+                <ReadyBatch
+                  slug={slug}
+                  batch={batch}
+                  canDecide={canDecide}
+                  canExport={canExport}
+                  onChanged={onChanged}
+                  onUnauthorized={onUnauthorized}
+                />
+              ) : batch.status === 'failed' ? (
+                'Its claims can go into the next batch.'
+              ) : (
+                'The ZIP is being written.'
+              )}
+            </td>
+          </tr>
+        ))
+      )}
+    </TableRegion>
+  )
+}
+
+function ReadyBatch({
+  slug,
+  batch,
+  canDecide,
+  canExport,
+  onChanged,
+  onUnauthorized,
+}: {
+  slug: string
+  batch: Batch
+  canDecide: boolean
+  canExport: boolean
+  onChanged: () => void
+  onUnauthorized: () => void
+}) {
+  const name = batchName(batch)
+  return (
+    <>
+      {canExport ? (
+        <p className="batch-links">
+          <a className="button-link" href={batchZipHref(slug, batch.id)} download>
+            Download ZIP<span className="visually-hidden"> of {name.toLowerCase()}</span>
+          </a>
+          {batch.kind === 'filing' ? (
+            <a className="button-link" href={evidenceZipHref(slug, batch.id)} download>
+              Evidence bundles (ZIP)<span className="visually-hidden"> of {name.toLowerCase()}</span>
+            </a>
+          ) : null}
+        </p>
+      ) : null}
+      {batch.kind === 'notice' ? (
+        batch.sent ? (
+          <p>
+            Sent on {formatLongDay(batch.sent.on)} by {NOTICE_METHOD_LABELS[batch.sent.method].toLowerCase()}
+            {batch.sent.tracking ? ` (${batch.sent.tracking})` : ''}; may file from{' '}
+            {formatLongDay(batch.sent.mayFileFrom)}
+          </p>
+        ) : canDecide ? (
+          <MarkSentForm slug={slug} batch={batch} onSent={onChanged} onUnauthorized={onUnauthorized} />
+        ) : (
+          <p>Not marked sent yet.</p>
+        )
+      ) : (
+        <FilingFacts batch={batch} />
+      )}
+      {batch.kind === 'filing' && canDecide ? (
+        <CaseNumbersForm slug={slug} batch={batch} onImported={onChanged} onUnauthorized={onUnauthorized} />
+      ) : null}
+      <p>
+        <Link to={`/${slug}-admin?batch=${batch.id}`}>
+          Show this batch&apos;s claims on the dashboard
+          <span className="visually-hidden"> ({name.toLowerCase()})</span>
+        </Link>
+      </p>
+    </>
+  )
+}
+
+/** What counsel's statement names, what the provider will charge, and how many case numbers came back. */
+function FilingFacts({ batch }: { batch: Batch }) {
+  return (
+    <>
+      {batch.provider ? <p>Provider: {batch.provider}</p> : null}
+      {batch.batchHash ? (
+        <p>
+          Batch hash: <code className="batch-hash">{batch.batchHash}</code>
+        </p>
+      ) : null}
+      {batch.fees ? (
+        <p>
+          Estimated fees: claimant {formatUsd(batch.fees.claimant)}, respondent{' '}
+          {formatUsd(batch.fees.respondent)}
+          <span className="batch-note">{batch.fees.note}</span>
+        </p>
+      ) : null}
+      <p>
+        Case numbers: {batch.caseNumbers.toLocaleString('en-US')} of{' '}
+        {batch.claimCount.toLocaleString('en-US')}
+      </p>
+    </>
+  )
+}
