@@ -10,6 +10,7 @@ import type { StaffPage, StaffSubmission } from '../../src/api/staff.ts'
 import type { ErrorBody } from '../../src/app-error.ts'
 import { canonicalJson } from '../../server/evidence/canonical-json.ts'
 import { createAccount } from '../../server/staff/staff-accounts.ts'
+import { openAgreementsByLink } from './agreement-link.ts'
 import { makeIntakeData } from './malformed-intakes.ts'
 import { pdfText } from './pdf-text.ts'
 import {
@@ -341,6 +342,20 @@ for (const dialect of DIALECTS) {
       expect(await listed({ batch: String(noticeBatch) })).toEqual(withAddress)
       expect(await listed({ case: '01-26-0001' })).toEqual([claims[0]!.claimId])
       expect(await listed({ case: 'no-such-case' })).toEqual([])
+      // the claimant's own page names the case number of their filed claim, and nothing of the review
+      const n = withAddress.indexOf(claims[0]!.claimId) + 1
+      const { status } = await openAgreementsByLink(ctx, {
+        email: `filer${n}@mail.test`,
+        phone: `(808) 555-010${n}`,
+      })
+      expect(status.claims.find((claim) => claim.claimId === claims[0]!.claimId)).toEqual({
+        claimId: claims[0]!.claimId,
+        app: 'earnin',
+        appName: 'Earnin',
+        state: 'filed',
+        caseNumber: '01-26-0001',
+      })
+
       await get('/api/staff/apps/earnin/submissions?batch=seven').expect(400)
     })
 
