@@ -12,6 +12,7 @@ import type { AgreementPdfs } from '../agreements/agreement-pdfs.ts'
 import { claimSignedRecord } from '../agreements/signed-record.ts'
 import type { Database } from '../db/database.ts'
 import type { ScreenshotStorage } from '../uploads/screenshot-storage.ts'
+import { batchesOfClaim, type ClaimBatchColumns } from '../filing/filing-batches.ts'
 import { subjectOf } from './ledger.ts'
 import {
   amendmentRecordFromRow,
@@ -260,34 +261,9 @@ async function amendmentFiles(
  * filing.json, once the claim is in a notice or filing batch: the notice's sending, the filing batch
  * and row ID, and the provider's case number, so the bundle answers for the arbitration it backs.
  */
-async function filingFiles(
-  db: Kysely<Database>,
-  claim: {
-    id: number
-    notice_batch_id: number | null
-    filing_batch_id: number | null
-    case_number: string | null
-  },
-): Promise<BundleFile[]> {
+async function filingFiles(db: Kysely<Database>, claim: ClaimBatchColumns): Promise<BundleFile[]> {
   if (claim.notice_batch_id === null && claim.filing_batch_id === null) return []
-  const notice =
-    claim.notice_batch_id === null
-      ? undefined
-      : await db
-          .selectFrom('filing_batches')
-          .select(['id', 'sent_on', 'sent_method', 'sent_tracking'])
-          .where('id', '=', claim.notice_batch_id)
-          .executeTakeFirst()
-  const filing =
-    claim.filing_batch_id === null
-      ? undefined
-      : await db
-          .selectFrom('filing_batch_claims as member')
-          .innerJoin('filing_batches as batch', 'batch.id', 'member.batch_id')
-          .select(['batch.id', 'batch.provider', 'batch.batch_hash', 'member.row_id'])
-          .where('member.batch_id', '=', claim.filing_batch_id)
-          .where('member.claim_id', '=', claim.id)
-          .executeTakeFirst()
+  const { notice, filing } = await batchesOfClaim(db, claim)
   const text = JSON.stringify(
     {
       notice: notice

@@ -398,42 +398,55 @@ export async function batchClaims(
   }))
 }
 
-/** Where one claim stands with its notice and filing (the claim's review page shows it); null before any batch. */
-export async function claimFiling(
-  db: Kysely<Database>,
-  claim: {
-    id: number
-    notice_batch_id: number | null
-    filing_batch_id: number | null
-    case_number: string | null
-  },
-  waitingPeriodDays: number,
-): Promise<ClaimFiling | null> {
-  if (claim.notice_batch_id === null && claim.filing_batch_id === null) return null
+/** A claim's batch ids and case number, as the claims row keeps them. */
+export interface ClaimBatchColumns {
+  id: number
+  notice_batch_id: number | null
+  filing_batch_id: number | null
+  case_number: string | null
+}
+
+/**
+ * A claim's notice batch (its sending) and its filing batch (provider, hash, the claim's row ID), each
+ * undefined while the claim is in none: what the claim's page and its evidence bundle say of its filing.
+ */
+export async function batchesOfClaim(db: Kysely<Database>, claim: ClaimBatchColumns) {
   const notice =
     claim.notice_batch_id === null
       ? undefined
       : await db
           .selectFrom('filing_batches')
-          .select('sent_on')
+          .select(['id', 'sent_on', 'sent_method', 'sent_tracking'])
           .where('id', '=', claim.notice_batch_id)
           .executeTakeFirst()
-  const member =
+  const filing =
     claim.filing_batch_id === null
       ? undefined
       : await db
-          .selectFrom('filing_batch_claims')
-          .select('row_id')
-          .where('batch_id', '=', claim.filing_batch_id)
-          .where('claim_id', '=', claim.id)
+          .selectFrom('filing_batch_claims as member')
+          .innerJoin('filing_batches as batch', 'batch.id', 'member.batch_id')
+          .select(['batch.id', 'batch.provider', 'batch.batch_hash', 'member.row_id'])
+          .where('member.batch_id', '=', claim.filing_batch_id)
+          .where('member.claim_id', '=', claim.id)
           .executeTakeFirst()
+  return { notice, filing }
+}
+
+/** Where one claim stands with its notice and filing (the claim's review page shows it); null before any batch. */
+export async function claimFiling(
+  db: Kysely<Database>,
+  claim: ClaimBatchColumns,
+  waitingPeriodDays: number,
+): Promise<ClaimFiling | null> {
+  if (claim.notice_batch_id === null && claim.filing_batch_id === null) return null
+  const { notice, filing } = await batchesOfClaim(db, claim)
   const sentOn = notice?.sent_on ?? null
   return {
     noticeBatchId: claim.notice_batch_id === null ? null : Number(claim.notice_batch_id),
     noticeSentOn: sentOn,
     mayFileFrom: sentOn === null ? null : mayFileFrom(sentOn, waitingPeriodDays),
     filingBatchId: claim.filing_batch_id === null ? null : Number(claim.filing_batch_id),
-    rowId: member?.row_id ?? null,
+    rowId: filing?.row_id ?? null,
     caseNumber: claim.case_number,
   }
 }
