@@ -7,20 +7,23 @@ import type { Batch } from '../src/api/filing-batches.ts'
 import { createDb } from '../server/db/create-db.ts'
 import { makeNoisePng, makeSignaturePng, pngDataUrl } from '../scripts/seed/png.ts'
 import { runSeed } from '../scripts/seed/run-seed.ts'
+import { compileProductForTests, productScript } from '../tests/server/compiled-product.ts'
 import { loginAsStaff, percentile, request } from './http.ts'
 import { readRss, startProductServer } from './processes.ts'
 import { count, formatTable, mib, ms, type ResultRow } from './report.ts'
 import { claimantAddress, claimMultipart, MULTIPART_TYPE } from './submission-bench.ts'
 
-// npm run bench:filing -- [--claims N] [--keep]: seeds N Earnin claims (10,000 by default) in SQLite, ties
+// npm run bench:filing -- [--claims N] [--compiled] [--keep]: seeds N Earnin claims (10,000 by default) in SQLite, ties
 // each to a main-form intake (its address), approves them and puts them in a notice batch sent 61 days
-// ago; starts the product (server/start.ts), then builds one filing batch of every claim (spreadsheet,
+// ago; starts the product (server/start.ts; with --compiled, the server compiled to JavaScript as
+// `npm run start:prod` runs it, without tsx's loader in each thread), then builds one filing batch of every claim (spreadsheet,
 // N demand PDFs, manifest) while a claimant sends a claim and a reviewer asks the dashboard's list one
 // after another. Reports the build's time, the server's peak resident memory, and the claims' and the
 // list's times during the build beside their times before it.
 const { values } = parseArgs({
   options: {
     claims: { type: 'string', default: '10000' },
+    compiled: { type: 'boolean', default: false },
     keep: { type: 'boolean', default: false },
   },
 })
@@ -40,12 +43,19 @@ try {
   await runSeed({ claims, dataDir, hotApp: APP, hotShare: 1, agreementEvery: 0 })
   await readyForFiling()
   const adminPassword = crypto.randomBytes(12).toString('base64url')
-  console.log('starting the product (node --import tsx server/start.ts)…')
+  let compiledStart: string | undefined
+  if (values.compiled) {
+    console.log('compiling the server (tsc)…')
+    await compileProductForTests()
+    compiledStart = productScript('server/start')[0]
+  }
+  console.log(`starting the product (${compiledStart ? 'compiled' : 'node --import tsx server/start.ts'})…`)
   const server = await startProductServer({
     dataDir,
     databaseUrl: undefined,
     adminPassword,
     logFile: path.join(workDir, 'server.log'),
+    compiledStart,
   })
   stopServer = server.stop
   const cookie = await loginAsStaff(server.url, adminPassword)

@@ -53,7 +53,9 @@ async function startNodeServer({
 }): Promise<RunningProcess> {
   const port = await findFreePort()
   const log = fs.openSync(logFile, 'a')
-  const child = spawn(process.execPath, ['--import', 'tsx', script], {
+  // a compiled script (.js) runs as `npm run start:prod` runs the server; a .ts one through tsx
+  const args = script.endsWith('.js') ? [script] : ['--import', 'tsx', script]
+  const child = spawn(process.execPath, args, {
     cwd: ROOT,
     env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1' },
     stdio: ['ignore', log, log],
@@ -93,20 +95,25 @@ async function startNodeServer({
   return { url, pid: child.pid!, stop }
 }
 
-/** The real product, as `npm start` runs it (server/start.ts), on its own DATA_DIR. */
+/**
+ * The real product, as `npm start` runs it (server/start.ts), on its own DATA_DIR; or, given
+ * `compiledStart` (the compiled server/start.js), as `npm run start:prod` runs it.
+ */
 export function startProductServer({
   dataDir,
   databaseUrl,
   adminPassword,
   logFile,
+  compiledStart,
 }: {
   dataDir: string
   databaseUrl: string | undefined
   adminPassword: string
   logFile: string
+  compiledStart?: string
 }): Promise<RunningProcess> {
   return startNodeServer({
-    script: 'server/start.ts',
+    script: compiledStart ?? 'server/start.ts',
     env: {
       DATA_DIR: dataDir,
       ADMIN_EMAIL: BENCH_ADMIN_EMAIL,

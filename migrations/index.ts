@@ -35,6 +35,8 @@ import * as addClaimDisowned from './2026_11_28_2000_add_claim_disowned.ts'
 import * as createSmsSuppressions from './2026_11_28_2100_create_sms_suppressions.ts'
 import * as addIntakeConfirmation from './2026_11_28_2200_add_intake_confirmation.ts'
 import * as createFilingBatches from './2026_11_29_1000_create_filing_batches.ts'
+import * as createWebhooks from './2026_11_29_1100_create_webhooks.ts'
+import * as addAttribution from './2026_11_29_1200_add_attribution.ts'
 
 /** Every migration, by name; names sort in the order they run. */
 export const MIGRATIONS: Record<string, Migration> = {
@@ -74,4 +76,6 @@ export const MIGRATIONS: Record<string, Migration> = {
   '2026_11_28_2100_create_sms_suppressions': createSmsSuppressions,
   '2026_11_28_2200_add_intake_confirmation': addIntakeConfirmation,
   '2026_11_29_1000_create_filing_batches': createFilingBatches,
+  '2026_11_29_1100_create_webhooks': createWebhooks,
+  '2026_11_29_1200_add_attribution': addAttribution,
 }

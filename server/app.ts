@@ -10,6 +10,7 @@ import { agreementRoutes } from './agreements/agreement.routes.ts'
 import type { AgreementTemplates } from './agreements/agreement-templates.ts'
 import type { Database } from './db/database.ts'
 import { errorHandler, notFoundApi } from './error-handler.ts'
+import { funnelRoutes } from './attribution/funnel.routes.ts'
 import type { BatchBuilder } from './filing/batch-builder.ts'
 import { filingBatchRoutes } from './filing/filing-batches.routes.ts'
 import { filingRoutes } from './filing/filing.routes.ts'
@@ -235,6 +236,7 @@ export function createApp({
   staff.use(signedRecordRoutes({ db, audit }))
   staff.use(bulkMoveRoutes({ db, forms, reviews, bulkMoves }))
   staff.use(filingRoutes({ forms, filings }))
+  staff.use(funnelRoutes({ db, forms, audit }))
   staff.use(
     filingBatchRoutes({
       db,

@@ -1,6 +1,8 @@
 import { AppError } from '../../src/app-error.ts'
 import type { CreatedClaim } from '../../src/api/claims.ts'
 import { JOURNEY_TOKEN_FIELD } from '../../src/api/journey.ts'
+import { ATTRIBUTION_FIELD } from '../../src/attribution.ts'
+import { landingAttribution } from '../attribution.ts'
 import type { FormConfig } from '../../src/form-config.ts'
 import { errorFromBody, fetchJson } from '../http.ts'
 import { withLang } from '../i18n/locale.ts'
@@ -45,6 +47,8 @@ export function submitClaim({
   body.append('agreementDate', agreementDate)
   for (const [name, value] of Object.entries(signingFields(signing))) body.append(name, value)
   if (journeyToken) body.append(JOURNEY_TOKEN_FIELD, journeyToken)
+  const attribution = landingAttribution()
+  if (attribution) body.append(ATTRIBUTION_FIELD, JSON.stringify(attribution))
   body.append('screenshot', screenshot, screenshot.name)
   return new Promise((resolve, reject) => {
     const xhr = new XMLHttpRequest()

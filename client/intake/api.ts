@@ -1,3 +1,5 @@
+import { ATTRIBUTION_FIELD } from '../../src/attribution.ts'
+import { landingAttribution } from '../attribution.ts'
 import type { IntakeConfig, IntakeData } from '../../src/intake-config.ts'
 import type { CreatedIntake } from '../../src/api/claims.ts'
 import type { MilitaryClaimants, MilitaryFigures } from '../../src/api/staff.ts'
@@ -28,7 +30,7 @@ export function submitIntake({
   return fetchJson<CreatedIntake>(`/api/intake?agreementDate=${encodeURIComponent(agreementDate)}`, {
     method: 'POST',
     headers: { 'Content-Type': 'application/json', Accept: 'application/json', ...headers },
-    body: JSON.stringify({ ...data, ...signingFields(signing) }),
+    body: JSON.stringify({ ...data, ...signingFields(signing), [ATTRIBUTION_FIELD]: landingAttribution() }),
   })
 }
 

@@ -43,6 +43,9 @@ export interface ClaimsTable {
   filing_batch_id: ColumnType<number | null, never, number | null>
   /** The provider's case number, once imported. */
   case_number: ColumnType<string | null, never, string | null>
+  /** Its campaign source (utm_source, "(none)" without), and the whole attribution as JSON (src/attribution.ts). */
+  source: Generated<string>
+  attribution: string | null
 }
 
 /** A deficient claim's cure period, opened by the move that made it deficient (its id is the move's). */
@@ -110,6 +113,17 @@ export interface ClaimMovesTable {
   actor: string | null
   /** The audit entry (and so the ledger entry) of the move. */
   audit_id: number | null
+}
+
+/** The Funnel page's counters per source, app ('' for intakes) and UTC day, kept by triggers. */
+export interface FunnelDaysTable {
+  source: string
+  app: string
+  day: string
+  intakes: ColumnType<number, never, never>
+  claims: ColumnType<number, never, never>
+  confirmed: ColumnType<number, never, never>
+  approved: ColumnType<number, never, never>
 }
 
 /** A notice or filing batch (server/filing/filing-batches.ts), built by one server process under a lease. */
@@ -418,6 +432,9 @@ export interface FormSubmissionsTable {
   disowned_at: ColumnType<number | null, never, number>
   disowned_ip: ColumnType<string | null, never, string>
   disowned_user_agent: ColumnType<string | null, never, string>
+  /** Its campaign source (utm_source, "(none)" without), and the whole attribution as JSON (src/attribution.ts). */
+  source: Generated<string>
+  attribution: Generated<string | null>
 }
 
 /**
@@ -563,6 +580,7 @@ export interface Database {
   claims: ClaimsTable
   claim_moves: ClaimMovesTable
   filing_batches: FilingBatchesTable
+  funnel_days: FunnelDaysTable
   filing_batch_claims: FilingBatchClaimsTable
   bulk_moves: BulkMovesTable
   bulk_move_claims: BulkMoveClaimsTable

@@ -42,6 +42,8 @@ export const CLAIM_COLUMNS = [
   'screenshot_sha256',
   'locale',
   'intake_id',
+  'source',
+  'attribution',
 ] as const
 
 /** The columns of a claim's signed record. */

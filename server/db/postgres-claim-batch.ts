@@ -72,6 +72,8 @@ const BATCH_COLUMNS: Record<
   string
 > = {
   app: 'text',
+  source: 'text',
+  attribution: 'text',
   created_at: 'timestamptz',
   first_name: 'text',
   last_name: 'text',

@@ -166,6 +166,8 @@ export function claimRecordFromRows(
     | 'notice_batch_id'
     | 'filing_batch_id'
     | 'case_number'
+    | 'source'
+    | 'attribution'
   >,
   agreement: Omit<Selectable<AgreementRecordsTable>, 'id' | 'claim_id' | 'sha256'>,
 ): ClaimRecord {
@@ -214,6 +216,8 @@ export function intakeRecordFromRow(
     | 'disowned_at'
     | 'disowned_ip'
     | 'disowned_user_agent'
+    | 'source'
+    | 'attribution'
   >,
 ): IntakeRecord {
   return {

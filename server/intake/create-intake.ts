@@ -1,3 +1,4 @@
+import { ATTRIBUTION_FIELD, readAttribution, sourceOf } from '../../src/attribution.ts'
 import type { Kysely } from 'kysely'
 import { AppError } from '../../src/app-error.ts'
 import { agreementContext } from '../../src/agreement-context.ts'
@@ -71,8 +72,11 @@ export async function createIntake({
       message: `send the intake as a JSON object, not ${found}`,
     })
   }
-  // how the claimant signed travels beside the answers; the config's schema knows only the answers
-  const { signing, answers } = splitSigning(data as Record<string, unknown>)
+  // where the claimant came from and how they signed travel beside the answers; the config's schema
+  // knows only the answers
+  const { [ATTRIBUTION_FIELD]: sentAttribution, ...sent } = data as Record<string, unknown>
+  const attribution = readAttribution(sentAttribution)
+  const { signing, answers } = splitSigning(sent)
   // '+1 555.867.5309' and every usual writing of a US number become '(555) 867-5309' before the check
   if (typeof answers.phone === 'string') answers.phone = normalizePhone(answers.phone)
   assertValidOnServer(config.schema, answers)
@@ -138,6 +142,8 @@ export async function createIntake({
         // an unticked box sends nothing: only a tick is consent, never its absence
         communications_consent: intake.communicationsConsent === true ? 1 : 0,
         consent_version: config.consentVersion,
+        source: sourceOf(attribution),
+        attribution: attribution ? JSON.stringify(attribution) : null,
         consent_text: consents.main,
         communications_consent_text: consents.communications,
         locale,

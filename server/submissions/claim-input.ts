@@ -1,5 +1,6 @@
 /** Reading the parts of a claim request that the JSON Schema does not cover. */
 import { AppError } from '../../src/app-error.ts'
+import { ATTRIBUTION_FIELD, readAttribution, type Attribution } from '../../src/attribution.ts'
 import { SIGNATURE_METHOD_FIELD, TYPED_SIGNATURE_FIELD } from '../../src/signing.ts'
 import { AGREEMENT_DATE_FIELD } from '../agreements/agreement-date.ts'
 import { JOURNEY_TOKEN_FIELD } from '../../src/api/journey.ts'
@@ -11,6 +12,7 @@ const TEXT_FIELDS: readonly string[] = [
   SIGNATURE_METHOD_FIELD,
   TYPED_SIGNATURE_FIELD,
   JOURNEY_TOKEN_FIELD,
+  ATTRIBUTION_FIELD,
 ]
 // eslint-disable-next-line no-control-regex -- finding control characters is the point
 const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f]/g
@@ -24,6 +26,8 @@ export interface ClaimFields {
   typedSignature: unknown
   /** The pre-fill token of the Step 2 link the claimant came by, if any: it ties the claim to the intake. */
   journeyToken: unknown
+  /** Where the claimant came from, cleaned (src/attribution.ts); undefined when not sent. */
+  attribution: Attribution | undefined
 }
 
 /**
@@ -58,6 +62,7 @@ export function readClaimFields(body: unknown): ClaimFields {
     signatureMethod: fields[SIGNATURE_METHOD_FIELD],
     typedSignature: fields[TYPED_SIGNATURE_FIELD],
     journeyToken: fields[JOURNEY_TOKEN_FIELD],
+    attribution: readAttribution(fields[ATTRIBUTION_FIELD]),
   }
 }
 

@@ -77,9 +77,8 @@ export function claimRoutes({
       // a reader of a language the app is not offered in was shown the English form: it is signed in English
       const locale = languages.formLocale(slug, requestLocale(req))
       const config = findFormOrThrow(languages.forms(locale), slug)
-      const { rawData, agreementDate, signatureMethod, typedSignature, journeyToken } = readClaimFields(
-        req.body,
-      )
+      const { rawData, agreementDate, signatureMethod, typedSignature, journeyToken, attribution } =
+        readClaimFields(req.body)
       const created = await createClaim(services, {
         config,
         locale,
@@ -92,6 +91,7 @@ export function claimRoutes({
         siteOrigin: linkOrigin(req),
         // a forged, expired or other app's token ties nothing: the claim is matched by its contact instead
         linkedIntakeId: prefillTokens.readPrefill(journeyToken, slug),
+        attribution,
       })
       res.status(201).json({ id: created.id, createdAt: created.createdAt } satisfies CreatedClaim)
       // the claimant's e-mail copy was queued with the claim; the sender takes it when the server is quiet

@@ -1,3 +1,4 @@
+import { sourceOf, type Attribution } from '../../src/attribution.ts'
 import { agreementContext } from '../../src/agreement-context.ts'
 import type { CreatedClaim } from '../../src/api/claims.ts'
 import { AppError } from '../../src/app-error.ts'
@@ -56,6 +57,8 @@ export interface ClaimRequest {
   siteOrigin: string
   /** The intake a good pre-fill token named (the claimant came by its Step 2 link). */
   linkedIntakeId?: number | undefined
+  /** Where the claimant came from (the first landing's campaign parameters), already cleaned. */
+  attribution?: Attribution | undefined
 }
 
 /**
@@ -75,6 +78,7 @@ export async function createClaim(
     signer,
     siteOrigin,
     linkedIntakeId,
+    attribution,
   }: ClaimRequest,
 ): Promise<CreatedClaim> {
   // 1. the form takes claims, and the request reads as one
@@ -134,7 +138,7 @@ export async function createClaim(
   })
   releaseScreenshot(content)
   const toCommit = claimToCommit(
-    { config, locale, claim, claimant, signing, signer, intakeId },
+    { config, locale, claim, claimant, signing, signer, intakeId, attribution },
     {
       content,
       screenshot: { key, mime: content.image.mime },
@@ -208,6 +212,7 @@ function claimToCommit(
     signing,
     signer,
     intakeId,
+    attribution,
   }: {
     config: FormConfig
     locale: Locale
@@ -216,6 +221,7 @@ function claimToCommit(
     signing: Signing
     signer: SignerInfo
     intakeId: number | null
+    attribution: Attribution | undefined
   },
   {
     content,
@@ -244,6 +250,8 @@ function claimToCommit(
       screenshot_sha256: content.screenshotSha256,
       locale,
       intake_id: intakeId,
+      source: sourceOf(attribution),
+      attribution: attribution ? JSON.stringify(attribution) : null,
     },
     record: {
       template: config.agreement.template,

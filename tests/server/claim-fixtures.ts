@@ -46,5 +46,7 @@ export function claimRow(phone: string, lastName = 'Okafor') {
     screenshot_sha256: '',
     locale: 'en',
     intake_id: null,
+    source: '(none)',
+    attribution: null,
   }
 }

@@ -388,6 +388,9 @@ for (const dialect of DIALECTS) {
           disowned_at: null,
           disowned_ip: null,
           disowned_user_agent: null,
+          // a landing without campaign parameters: no source
+          source: '(none)',
+          attribution: null,
         })
         expect(row.agreement_sha256).toBe(
           crypto.createHash('sha256').update(row.agreement_html).digest('hex'),
