@@ -28,6 +28,9 @@ const AuditRoute = lazy(async () => ({
   default: (await import('./staff/audit/audit-route.tsx')).AuditRoute,
 }))
 
+const FunnelRoute = lazy(async () => ({
+  default: (await import('./staff/funnel/funnel-route.tsx')).FunnelRoute,
+}))
 const FilingRoute = lazy(async () => ({
   default: (await import('./staff/filing/filing-route.tsx')).FilingRoute,
 }))
@@ -81,6 +84,8 @@ function Page() {
       return <UnsubscribeRoute />
     case '/staff/audit':
       return <AuditRoute />
+    case '/staff/funnel':
+      return <FunnelRoute />
     case '/staff':
       return <StaffHome />
     case '/staff/accounts':

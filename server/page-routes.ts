@@ -7,6 +7,7 @@ const STAFF_PAGES = [
   '/staff/invite',
   '/staff/setup',
   '/staff/audit',
+  '/staff/funnel',
 ]
 
 /** The pages every site has, whatever its apps. */

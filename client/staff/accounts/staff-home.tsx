@@ -16,6 +16,7 @@ const ADMIN_LINKS = [
   { to: '/military-analysis', label: 'Military Analysis' },
   { to: '/staff/accounts', label: 'Staff accounts' },
   { to: '/staff/audit', label: 'Audit log' },
+  { to: '/staff/funnel', label: 'Funnel' },
 ]
 
 /** /staff: the dashboards this account may open, and an admin's pages. */
