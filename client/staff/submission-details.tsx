@@ -67,6 +67,8 @@ export function SubmissionDetails({
           <dd>{formatDateTime(submission.createdAt)}</dd>
           <dt>Confirmed by the claimant</dt>
           <dd>{submission.confirmedAt ? formatDateTime(submission.confirmedAt) : 'Not yet'}</dd>
+          <dt>Came from</dt>
+          <dd>{cameFrom(submission.attribution)}</dd>
         </dl>
         {/* keyed by claim, so a failed image does not hide the next claim's screenshot */}
         <Screenshot key={submission.id} url={submission.screenshotUrl} name={name} />
@@ -75,6 +77,12 @@ export function SubmissionDetails({
       {children}
     </section>
   )
+}
+
+/** The first landing's parameters as "utm_source fb, utm_campaign winter"; "No campaign" without any. */
+function cameFrom(attribution: StaffSubmission['attribution']): string {
+  const kept = Object.entries(attribution ?? {})
+  return kept.length === 0 ? 'No campaign' : kept.map(([key, value]) => `${key} ${value}`).join(', ')
 }
 
 /** The details panel when the claim could not be loaded: what went wrong and what to do. */

@@ -32,6 +32,7 @@ export type SubmissionRow = Pick<
   | 'review_moved_at'
   | 'assignee_id'
   | 'intake_id'
+  | 'attribution'
 > & {
   /** The assignee's e-mail, null when the claim is not assigned. */
   assignee_email: string | null
@@ -59,6 +60,7 @@ export const SUBMISSION_COLUMNS = [
     'assignee_email',
   ),
   'claims.intake_id',
+  'claims.attribution',
 ] as const
 
 /**
@@ -82,6 +84,7 @@ export type SubmissionValues = [
   assigneeId: SubmissionRow['assignee_id'],
   assigneeEmail: SubmissionRow['assignee_email'],
   intakeId: SubmissionRow['intake_id'],
+  attribution: SubmissionRow['attribution'],
 ]
 
 /** A page of a dashboard's list: its rows, how many claims match, and how many the app has. */

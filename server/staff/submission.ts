@@ -6,6 +6,7 @@ import { flaggedCellsSql } from '../duplicates/flagged-claims.ts'
 import { csvCell, csvCellSql, csvCountSql, CSV_LINE_END } from './csv.ts'
 import { csvTime, csvTimeLabel, csvTimeSql } from './csv-time.ts'
 import { intakeReference } from '../../src/journey-config.ts'
+import { ATTRIBUTION_KEYS, type Attribution } from '../../src/attribution.ts'
 
 /** A claim as the dashboards receive it (the contract lives in src/api/staff.ts). */
 export type Submission = StaffSubmission
@@ -35,8 +36,21 @@ export function submissionRowToSubmission(row: SubmissionRow): Submission {
     reviewMovedAt: row.review_moved_at === null ? null : new Date(Number(row.review_moved_at)).toISOString(),
     assignee:
       row.assignee_id === null ? null : { id: Number(row.assignee_id), email: row.assignee_email ?? '' },
+    attribution: row.attribution === null ? null : (JSON.parse(row.attribution) as Attribution),
   }
 }
+
+/** The CSV's attribution columns, in ATTRIBUTION_KEYS' order. */
+const ATTRIBUTION_HEADERS = [
+  'UTM Source',
+  'UTM Medium',
+  'UTM Campaign',
+  'UTM Content',
+  'UTM Term',
+  'GCLID',
+  'FBCLID',
+  'Referrer',
+] as const satisfies { length: (typeof ATTRIBUTION_KEYS)['length'] }
 
 /**
  * The claims CSV's columns: first the nine of the site it replaces, in that order, so that an import
@@ -61,7 +75,19 @@ export const SUBMISSION_CSV_HEADER = [
   csvTimeLabel('Status Date'),
   'Assignee',
   'Main Form Reference',
+  // where the claimant came from: the first landing's parameters (src/attribution.ts), each its column
+  ...ATTRIBUTION_HEADERS,
 ] as const
+
+/** The attribution's cells, empty where a key was not kept. */
+function attributionCells(stored: string | null): string {
+  if (stored === null) return ','.repeat(ATTRIBUTION_KEYS.length - 1)
+  const attribution = JSON.parse(stored) as Attribution
+  return ATTRIBUTION_KEYS.map((key) => {
+    const value = attribution[key]
+    return value === undefined ? '' : csvCell(value)
+  }).join(',')
+}
 
 /**
  * The screenshot link's cell around a claim's id, for this origin: csvCell of the whole URL, cut where
@@ -102,6 +128,7 @@ export function submissionCsvRenderer(
       ,
       assigneeEmail,
       intakeId,
+      attribution,
     ] = claim
     const id = Number(claimId)
     const flagged = duplicateOf !== undefined && duplicateOf.length > 0
@@ -114,7 +141,8 @@ export function submissionCsvRenderer(
       `${reason === null ? '' : csvCell(reason)},` +
       `${movedAt === null ? '' : csvTime(new Date(Number(movedAt)))},` +
       `${assigneeEmail === null ? '' : csvCell(assigneeEmail)},` +
-      `${intakeId === null ? '' : intakeReference(Number(intakeId))}${CSV_LINE_END}`
+      `${intakeId === null ? '' : intakeReference(Number(intakeId))},` +
+      `${attributionCells(attribution)}${CSV_LINE_END}`
     )
   }
 }
@@ -156,6 +184,9 @@ export function submissionCsvRecordSql({
     sql`coalesce(${csvCellSql(sql`(SELECT email FROM staff_accounts WHERE staff_accounts.id = claims.assignee_id)`)}, '')`,
     // intakeReference: 'IN-' and the id, zero-padded to six digits (lpad would cut a longer one)
     sql`coalesce('IN-' || CASE WHEN claims.intake_id < 1000000 THEN lpad(claims.intake_id::text, 6, '0') ELSE claims.intake_id::text END, '')`,
+    ...ATTRIBUTION_KEYS.map(
+      (key) => sql`coalesce(${csvCellSql(sql`(claims.attribution::json ->> ${sql.lit(key)})`)}, '')`,
+    ),
   ]
   return sql<string>`${sql.join(cells, sql` || ',' || `)} || ${CSV_LINE_END}::text`
 }

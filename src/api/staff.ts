@@ -3,6 +3,7 @@
  * cannot drift apart without the type check saying so.
  * @example const page: StaffPage<StaffSubmission> = await fetchJson('/api/staff/apps/brigit/submissions')
  */
+import type { Attribution } from '../attribution.ts'
 import type { ClaimData } from '../form-config.ts'
 import type { SigningMethod } from '../signing.ts'
 
@@ -86,6 +87,8 @@ export interface StaffSubmission extends ClaimAnswers {
   reviewMovedAt: string | null
   /** The staff account reviewing the claim; null while nobody is. */
   assignee: StaffAssignee | null
+  /** Where the claimant came from (the first landing's campaign parameters); null when nothing was kept. */
+  attribution: Attribution | null
 }
 
 /**

@@ -93,6 +93,28 @@ for (const dialect of DIALECTS) {
       expect([row.source, JSON.parse(row.attribution!)]).toEqual(['fb', { utm_source: 'fb', gclid: 'abc' }])
     })
 
+    it("exports each claim's campaign parameters in the claims CSV, in their own columns", async () => {
+      const csv = await request(ctx.app)
+        .get('/api/staff/apps/earnin/export.csv')
+        .set('Cookie', admin)
+        .expect(200)
+      const [header, ...records] = csv.text
+        .replace(/^\ufeff/, '')
+        .trim()
+        .split('\r\n')
+      expect(header!.split(',').slice(-8)).toEqual([
+        'UTM Source',
+        'UTM Medium',
+        'UTM Campaign',
+        'UTM Content',
+        'UTM Term',
+        'GCLID',
+        'FBCLID',
+        'Referrer',
+      ])
+      expect(records.map((record) => record.split(',').slice(-8).join(','))).toContain('fb,,,,,abc,,')
+    })
+
     it('refuses an attribution field that is not a JSON object, keeping nothing', async () => {
       const before = await ctx.db
         .selectFrom('claims')

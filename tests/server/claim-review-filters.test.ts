@@ -442,6 +442,14 @@ for (const dialect of DIALECTS) {
         `Status Date (${ZONE})`,
         'Assignee',
         'Main Form Reference',
+        'UTM Source',
+        'UTM Medium',
+        'UTM Campaign',
+        'UTM Content',
+        'UTM Term',
+        'GCLID',
+        'FBCLID',
+        'Referrer',
       ])
       const moved = await ctx.db
         .selectFrom('claims')
@@ -468,10 +476,11 @@ for (const dialect of DIALECTS) {
           wallClock(Number(moved.review_moved_at)),
           'admin@firm.test',
           '',
+          ...Array<string>(8).fill(''),
         ],
       ])
       const received = await csv({ status: 'received', signedFrom: '2026-11-19', signedTo: '2026-11-19' })
-      expect(received.records.map((record) => record.slice(13))).toEqual([['received', '', '', '', '']])
+      expect(received.records.map((record) => record.slice(13, 18))).toEqual([['received', '', '', '', '']])
       expect((await csv({ assignee: String(anaId), q: 'fil' })).records.map(([id]) => Number(id))).toEqual([
         ids.inReview,
       ])

@@ -37,6 +37,14 @@ const HEADER = [
   `Status Date (${ZONE})`,
   'Assignee',
   'Main Form Reference',
+  'UTM Source',
+  'UTM Medium',
+  'UTM Campaign',
+  'UTM Content',
+  'UTM Term',
+  'GCLID',
+  'FBCLID',
+  'Referrer',
 ].join(',')
 
 /** A time as a wall clock in the firm's zone reads it, by Intl: 'YYYY-MM-DD HH:MM:SS' (Sweden's format). */
@@ -149,11 +157,11 @@ describe('the claims CSV', () => {
         const rest = (id: number) => `c${id}@mail.test,(212) 555-${id},3,6,${link(id)}`
         expect(await lines()).toEqual([
           HEADER,
-          `7005,2026-11-28 14:05:09,Late,Evening,${rest(7005)},,en,Yes,7003,received,,,,IN-1234567`,
-          `7004,2026-11-01 01:30:00,"Ann, Jr.","O\nBrien",${rest(7004)},,en,No,,received,,,,`,
-          `7003,2026-11-01 01:30:00,"Zoë \\ ""q""",'=1+1,${rest(7003)},,en,Yes,7001 7005,received,,,,`,
-          `7002,2026-03-08 03:00:00,Summer,After,${rest(7002)},2026-07-04 12:05:09,en,No,,received,,,,IN-000042`,
-          `7001,2026-03-08 01:59:59,Winter,Before,${rest(7001)},,en,No,,received,,,,`,
+          `7005,2026-11-28 14:05:09,Late,Evening,${rest(7005)},,en,Yes,7003,received,,,,IN-1234567,,,,,,,,`,
+          `7004,2026-11-01 01:30:00,"Ann, Jr.","O\nBrien",${rest(7004)},,en,No,,received,,,,,,,,,,,,`,
+          `7003,2026-11-01 01:30:00,"Zoë \\ ""q""",'=1+1,${rest(7003)},,en,Yes,7001 7005,received,,,,,,,,,,,,`,
+          `7002,2026-03-08 03:00:00,Summer,After,${rest(7002)},2026-07-04 12:05:09,en,No,,received,,,,IN-000042,,,,,,,,`,
+          `7001,2026-03-08 01:59:59,Winter,Before,${rest(7001)},,en,No,,received,,,,,,,,,,,,`,
           '',
         ])
       })
@@ -166,7 +174,7 @@ describe('the claims CSV', () => {
 
       it('exports only the flagged claims with ?flagged=1, each with Yes and its matches', async () => {
         const records = (await lines('?flagged=1')).slice(1, -1)
-        expect(records.map((line) => line.split(',').slice(-7, -5))).toEqual([
+        expect(records.map((line) => line.split(',').slice(-15, -13))).toEqual([
           ['Yes', '7003'],
           ['Yes', '7001 7005'],
         ])
