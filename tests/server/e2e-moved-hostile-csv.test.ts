@@ -84,6 +84,14 @@ describe('hostile names and e-mails in the staff CSV exports', () => {
       'Status Date (America/Los_Angeles)',
       'Assignee',
       'Main Form Reference',
+      'UTM Source',
+      'UTM Medium',
+      'UTM Campaign',
+      'UTM Content',
+      'UTM Term',
+      'GCLID',
+      'FBCLID',
+      'Referrer',
     ])
     expect(rows).toHaveLength(NAMES.length)
     for (let i = 0; i < NAMES.length; i++) {
