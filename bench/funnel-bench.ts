@@ -41,8 +41,17 @@ try {
     const source = sql.raw(
       `CASE id % 5 ${SOURCES.map((name, i) => `WHEN ${i} THEN '${name}'`).join(' ')} END`,
     )
-    await sql`UPDATE claims SET source = ${source}`.execute(db)
-    await sql`UPDATE form_submissions SET source = ${source}`.execute(db)
+    // in slices: one statement over a million rows would outlast the server's statement timeout
+    for (const table of ['claims', 'form_submissions']) {
+      const { top } = (
+        await sql<{ top: number | null }>`SELECT max(id) AS top FROM ${sql.table(table)}`.execute(db)
+      ).rows[0]!
+      for (let from = 0; from <= Number(top ?? 0); from += 50_000) {
+        await sql`UPDATE ${sql.table(table)} SET source = ${source} WHERE id > ${from} AND id <= ${from + 50_000}`.execute(
+          db,
+        )
+      }
+    }
   } finally {
     await db.destroy()
   }
