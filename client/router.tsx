@@ -53,6 +53,9 @@ const AcceptInvitePage = lazy(async () => ({
 const TwoFactorPage = lazy(async () => ({
   default: (await import('./staff/two-factor/two-factor-page.tsx')).TwoFactorPage,
 }))
+const WebhooksPage = lazy(async () => ({
+  default: (await import('./staff/webhooks/webhooks-page.tsx')).WebhooksPage,
+}))
 
 /** Every page, by its address. Lazy pages suspend inside Layout. */
 export function AppRouter() {
@@ -98,6 +101,8 @@ function Page() {
       return <AcceptInvitePage kind="setup" />
     case '/staff/two-factor':
       return <TwoFactorPage />
+    case '/staff/webhooks':
+      return <WebhooksPage />
   }
   // an intake's own address is the main page's admin view with it open: the same element as at /?key=…,
   // so opening and closing an intake keeps the view (its search, its page) as it is

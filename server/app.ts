@@ -63,6 +63,8 @@ import { createClaimantJourney, type ClaimantJourney } from './journey/claimant-
 import { loadJourneyConfig } from './journey/journey-config.ts'
 import { journeyRoutes } from './journey/journey.routes.ts'
 import type { BulkMoves } from './review/bulk-moves.ts'
+import type { WebhookDeliveries } from './webhooks/webhook-deliveries.ts'
+import { webhookRoutes } from './webhooks/webhooks.routes.ts'
 
 export interface AppDeps {
   db: Kysely<Database>
@@ -124,6 +126,10 @@ export interface AppDeps {
   requireTwoFactor?: RequireTwoFactor
   /** Seals the TOTP secrets (DATA_DIR/two-factor.key); left out in tests that set none up, which then fail closed. */
   twoFactorKey?: TwoFactorKey
+  /** Sends the webhook deliveries; woken by "Send again" (createWebhookDeliveries). */
+  webhooks?: Pick<WebhookDeliveries, 'wake'>
+  /** WEBHOOKS_ALLOW_PRIVATE: endpoints on local and private addresses are taken; false when left out. */
+  webhooksAllowPrivate?: boolean
 }
 
 /** The Express app without listen(): tests drive it through supertest. */
@@ -159,6 +165,8 @@ export function createApp({
   staffMailer,
   requireTwoFactor = 'none',
   twoFactorKey,
+  webhooks,
+  webhooksAllowPrivate = false,
 }: AppDeps): Express {
   const claimantJourney = journey ?? quietJourney({ db, languages, evidenceKey, logger })
   const app = express()
@@ -254,6 +262,7 @@ export function createApp({
     }),
   )
   staff.use(militaryRoutes({ db }))
+  staff.use(webhookRoutes({ db, evidenceKey, allowPrivate: webhooksAllowPrivate, deliveries: webhooks }))
   app.use(staff)
   app.use(firmLogoRoutes())
   app.use(uiTextRoutes({ languages }))

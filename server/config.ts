@@ -57,6 +57,11 @@ export interface ServerConfig {
   pdfSigningPassphrase: string | undefined
   /** TSA_URL: an RFC 3161 time-stamp authority whose token vouches for each PDF seal's time; unset: none. */
   tsaUrl: string | undefined
+  /**
+   * WEBHOOKS_ALLOW_PRIVATE (true|false, default false): webhook endpoints may be on loopback and private
+   * addresses. Unsafe: for tests with a local receiver only.
+   */
+  webhooksAllowPrivate: boolean
 }
 
 /** Whose staff accounts must use two-factor sign-in (REQUIRE_2FA). */
@@ -153,6 +158,7 @@ export function readServerConfig(env: NodeJS.ProcessEnv = process.env): Readonly
     pdfSigningP12: readPdfSigningP12(env.PDF_SIGNING_P12),
     pdfSigningPassphrase: env.PDF_SIGNING_PASSPHRASE || undefined,
     tsaUrl: readTsaUrl(env.TSA_URL),
+    webhooksAllowPrivate: readTrueFalse(env.WEBHOOKS_ALLOW_PRIVATE, 'WEBHOOKS_ALLOW_PRIVATE'),
     mailFrom: env.MAIL_FROM ?? `${FIRM_SETTINGS.firmName} <${FIRM_SETTINGS.contactEmail}>`,
   })
 }
@@ -238,6 +244,14 @@ function readRequireTwoFactor(value: string | undefined, publicUrl: string | und
   throw new SettingError(
     `REQUIRE_2FA "${value}" must be all, admins or none (unset: ${fallback}, from PUBLIC_URL)`,
   )
+}
+
+/** A setting that is true or false; unset is false. */
+function readTrueFalse(value: string | undefined, name: string): boolean {
+  const text = value?.trim().toLowerCase()
+  if (!text) return false
+  if (text === 'true' || text === 'false') return text === 'true'
+  throw new SettingError(`${name} "${value}" must be true or false (unset: false)`)
 }
 
 function readOnOff(value: string | undefined, name: string, fallback: boolean): boolean {

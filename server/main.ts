@@ -11,6 +11,7 @@ import { createAgreementMailer, mailDelivery } from './agreements/agreement-mail
 import { createClaimCures } from './review/claim-cures.ts'
 import { createBulkMoves } from './review/bulk-moves.ts'
 import { createBatchBuilder } from './filing/batch-builder.ts'
+import { createWebhookDeliveries } from './webhooks/webhook-deliveries.ts'
 import { filingPdfThread } from './filing/filing-pdfs.ts'
 import { loadAgreementTemplates, type AgreementTemplates } from './agreements/agreement-templates.ts'
 import { createApp } from './app.ts'
@@ -195,6 +196,15 @@ export async function startServer(
     requests,
   })
   batchBuilder.wake()
+  // webhook deliveries queued before a restart, or due for a retry, go out
+  const webhooks = createWebhookDeliveries({
+    db,
+    evidenceKey,
+    allowPrivate: config.webhooksAllowPrivate,
+    logger,
+    requests,
+  })
+  webhooks.wake()
   const app = createApp({
     batchBuilder,
     batchDir,
@@ -226,6 +236,8 @@ export async function startServer(
     staffMailer,
     requireTwoFactor: config.requireTwoFactor,
     twoFactorKey: loadTwoFactorKey(config.dataDir),
+    webhooks,
+    webhooksAllowPrivate: config.webhooksAllowPrivate,
   })
   const server = await new Promise<Server>((resolve, reject) => {
     const listening = app.listen(config.port, config.host, () => resolve(listening))
@@ -253,6 +265,7 @@ export async function startServer(
       await agreementLinks.settled()
       await bulkMoves.stop()
       await batchBuilder.stop()
+      await webhooks.stop()
       await filingPdfs.stop()
       await claimCures.stop()
       await journey.stop()

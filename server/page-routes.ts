@@ -8,6 +8,7 @@ const STAFF_PAGES = [
   '/staff/setup',
   '/staff/audit',
   '/staff/funnel',
+  '/staff/webhooks',
 ]
 
 /** The pages every site has, whatever its apps. */

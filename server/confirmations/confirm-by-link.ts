@@ -7,6 +7,7 @@ import { retryWhileLocked } from '../db/shared-transaction.ts'
 import { isoTimestamp } from '../db/timestamp.ts'
 import { appendToLedger, subjectOf } from '../evidence/ledger.ts'
 import { confirmationRecordFromRow, sealOf } from '../evidence/sealed-record.ts'
+import { queueWebhookEvent } from '../webhooks/webhook-events.ts'
 import { linkHash, tableOf, targetOfLink } from './confirmation-links.ts'
 
 /**
@@ -65,6 +66,7 @@ export async function confirmByLink({
       await appendToLedger(trx, evidenceKey, [
         { kind: 'confirmation', subject: subjectOf(target.of, target.id), seal: sealOf(record) },
       ])
+      if (target.of === 'claim') await queueWebhookEvent(trx, { type: 'claim.confirmed', claimId: target.id })
       return { confirmedAt, alreadyConfirmed: false }
     }),
   )

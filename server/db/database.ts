@@ -572,6 +572,39 @@ export interface ReminderWindowsTable {
   sent: number
 }
 
+/** An admin's webhook receiver (server/webhooks/); booleans are 0/1, events a JSON array. */
+export interface WebhookEndpointsTable {
+  id: Generated<number>
+  url: string
+  events: string
+  include_details: number
+  is_active: number
+  /** Its secret is derived from this and the evidence key (webhook-secret.ts); the secret is not stored. */
+  secret_salt: string
+  created_at: number
+  created_by: string
+}
+
+/** One event's delivery to one endpoint: the webhooks' outbox and its log. */
+export interface WebhookDeliveriesTable {
+  id: Generated<number>
+  endpoint_id: number
+  event_id: string
+  type: string
+  /** JSON: the body's data without the claimant's details */
+  data: string
+  created_at: number
+  status: Generated<'pending' | 'delivered' | 'failed'>
+  attempts: Generated<number>
+  next_attempt_at: number | null
+  give_up_at: number
+  last_attempt_at: number | null
+  last_status_code: number | null
+  last_error: string | null
+  lease_owner: string | null
+  lease_until: number | null
+}
+
 export interface Database {
   claimant_journeys: ClaimantJourneysTable
   email_suppressions: EmailSuppressionsTable
@@ -615,6 +648,8 @@ export interface Database {
   screenshot_hash_bands: ScreenshotHashBandsTable
   screenshot_matches: ScreenshotMatchesTable
   duplicate_decisions: DuplicateDecisionsTable
+  webhook_endpoints: WebhookEndpointsTable
+  webhook_deliveries: WebhookDeliveriesTable
 }
 
 export type Dialect = 'sqlite' | 'postgres'

@@ -18,6 +18,7 @@ import type { PublicDoor } from '../public-doors.ts'
 import { linkOrigin } from '../public-origin.ts'
 import { intakeReference } from '../../src/journey-config.ts'
 import type { ClaimantJourney } from '../journey/claimant-journey.ts'
+import { queueWebhookEventAfterCommit } from '../webhooks/webhook-events.ts'
 
 /** The main intake form (public); its military figures are staff's (military.routes.ts). */
 export function intakeRoutes({
@@ -93,6 +94,7 @@ export function intakeRoutes({
       } satisfies CreatedIntake)
       // the e-mail with the agreement and these links is due now; the sender takes it when the server is quiet
       journey.wake()
+      queueWebhookEventAfterCommit(db, { type: 'intake.created', intakeId: created.id })
     },
   )
   return router

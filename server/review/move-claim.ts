@@ -10,6 +10,7 @@ import type { Database } from '../db/database.ts'
 import { retryWhileLocked } from '../db/shared-transaction.ts'
 import { writeAuditEntry } from '../staff/audit-log.ts'
 import { claimNotFound } from '../staff/claim-id.ts'
+import { queueWebhookEvent } from '../webhooks/webhook-events.ts'
 
 /** A reviewer's move of one claim, as the dashboard sends it. */
 export interface ClaimMove {
@@ -147,7 +148,8 @@ export async function moveClaim({
 /**
  * Writes one move of a claim that was read at `claim.version`, inside the caller's transaction: the
  * claim's status (only if no move came first: 409 otherwise), its audit entry and ledger entry, the
- * move itself, and the cure period a move into a curable status opens (or ends, moving out of one).
+ * move itself, the cure period a move into a curable status opens (or ends, moving out of one), and the
+ * claim.status_changed webhook event.
  * Every move is made here, whoever makes it: a reviewer, the claimant curing, the server at a period's end.
  */
 export async function recordMove(
@@ -251,6 +253,11 @@ export async function recordMove(
       })
       .execute()
   }
+  await queueWebhookEvent(
+    trx,
+    { type: 'claim.status_changed', claimId: claim.id, app: claim.app, from: claim.status, to },
+    at,
+  )
   return { moveId }
 }
 

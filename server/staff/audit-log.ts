@@ -36,6 +36,10 @@ export type AuditAction =
   | 'batch_download'
   | 'notice_batch_sent'
   | 'case_numbers_imported'
+  | 'webhook_created'
+  | 'webhook_changed'
+  | 'webhook_deleted'
+  | 'webhook_sent_again'
   | AccountAction
 
 /** Changes to staff accounts; the detail names the target by e-mail, never a password or a link. */

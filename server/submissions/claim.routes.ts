@@ -19,6 +19,7 @@ import type { CreatedClaim } from '../../src/api/claims.ts'
 import type { PublicDoor } from '../public-doors.ts'
 import { linkOrigin } from '../public-origin.ts'
 import type { JourneyTokens } from '../journey/journey-tokens.ts'
+import { queueWebhookEventAfterCommit } from '../webhooks/webhook-events.ts'
 
 /** POST /api/forms/:slug/submissions — one endpoint for every app's Step 2 claims. */
 export function claimRoutes({
@@ -97,6 +98,7 @@ export function claimRoutes({
       // the claimant's e-mail copy was queued with the claim; the sender takes it when the server is quiet
       agreementCopies.wake()
       duplicateScreenshots?.wake()
+      queueWebhookEventAfterCommit(db, { type: 'claim.created', claimId: created.id })
     },
   )
   return router

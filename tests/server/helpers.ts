@@ -18,6 +18,7 @@ import { createAgreementMailer, mailDelivery } from '../../server/agreements/agr
 import { createClaimCures, type ClaimCures } from '../../server/review/claim-cures.ts'
 import { createBulkMoves, type BulkMoves } from '../../server/review/bulk-moves.ts'
 import { createBatchBuilder, type BatchBuilder } from '../../server/filing/batch-builder.ts'
+import { createWebhookDeliveries, type WebhookDeliveries } from '../../server/webhooks/webhook-deliveries.ts'
 import { filingPdfThread } from '../../server/filing/filing-pdfs.ts'
 import { loadFilings } from '../../server/filing/load-filing-config.ts'
 import { loadReviewConfig, loadReviews } from '../../server/review/load-review-config.ts'
@@ -94,6 +95,8 @@ export interface TestContext {
   batchBuilder: BatchBuilder
   /** The e-mails after each intake and the reminders: never woken here, runDue(now) sends what is due. */
   journey: ClaimantJourney
+  /** The webhook deliveries: never woken here, runDue(now) sends what is due. */
+  webhooks: WebhookDeliveries
   close(): Promise<void>
 }
 
@@ -116,7 +119,13 @@ export async function createTestContext(
     requireTwoFactor,
     remindersPerMinute = 1000,
     sms,
+    webhooksAllowPrivate = false,
+    webhookTimeoutMs,
   }: {
+    /** WEBHOOKS_ALLOW_PRIVATE: endpoints on 127.0.0.1 are taken and reached; off when left out. */
+    webhooksAllowPrivate?: boolean
+    /** How long a webhook attempt may take; the product's 10 s when left out. */
+    webhookTimeoutMs?: number
     /** SMS_PROVIDER's settings, pointing at a stand-in; no text messages when left out. */
     sms?: SmsSettings
     /** REMINDERS_PER_MINUTE; a thousand when left out. */
@@ -224,6 +233,14 @@ export async function createTestContext(
     logger,
     sms: sms ? twilioSms(sms) : undefined,
   })
+  const webhooks = createWebhookDeliveries({
+    db,
+    evidenceKey,
+    allowPrivate: webhooksAllowPrivate,
+    logger,
+    timeoutMs: webhookTimeoutMs,
+    wakeOnEvents: false,
+  })
   const app = createApp({
     db,
     claimCures,
@@ -232,6 +249,9 @@ export async function createTestContext(
     bulkMoves,
     // a batch started waits: a test builds what is due with runDue, when it chooses
     batchBuilder: { wake: () => undefined },
+    // a delivery sent again waits too: a test sends what is due with runDue
+    webhooks: { wake: () => undefined },
+    webhooksAllowPrivate,
     batchDir,
     reviews,
     forms,
@@ -275,7 +295,9 @@ export async function createTestContext(
     bulkMoves,
     batchBuilder,
     journey,
+    webhooks,
     async close() {
+      await webhooks.stop()
       await journey.stop()
       await batchBuilder.stop()
       await filingPdfs.stop()

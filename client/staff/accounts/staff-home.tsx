@@ -17,6 +17,7 @@ const ADMIN_LINKS = [
   { to: '/staff/accounts', label: 'Staff accounts' },
   { to: '/staff/audit', label: 'Audit log' },
   { to: '/staff/funnel', label: 'Funnel' },
+  { to: '/staff/webhooks', label: 'Webhooks' },
 ]
 
 /** /staff: the dashboards this account may open, and an admin's pages. */

@@ -28,6 +28,16 @@ const ACTION_LABELS: Record<string, string> = {
   cure_link_opened: 'Opened a cure link',
   claim_amended: 'Sent corrections to a claim',
   duplicate_cleared: 'Decided a flagged claim is not a duplicate',
+  batch_started: 'Started a notice or filing batch',
+  batch_sealed: 'Sealed a batch (its hashes)',
+  batch_failed: 'A batch failed to build',
+  batch_download: "Downloaded a batch's ZIP",
+  notice_batch_sent: 'Marked notices of dispute sent',
+  case_numbers_imported: "Imported a provider's case numbers",
+  webhook_created: 'Added a webhook endpoint',
+  webhook_changed: 'Changed a webhook endpoint',
+  webhook_deleted: 'Deleted a webhook endpoint',
+  webhook_sent_again: 'Sent a webhook delivery again',
 }
 
 export function actionLabel(action: string): string {
