@@ -1,7 +1,6 @@
 import request from 'supertest'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Funnel } from '../../src/api/funnel.ts'
-import { createAccount } from '../../server/staff/staff-accounts.ts'
 import { makeIntakeData } from './malformed-intakes.ts'
 import {
   createTestContext,
@@ -10,6 +9,7 @@ import {
   makeClaimData,
   makePng,
   type TestContext,
+  signInNewAccount,
 } from './helpers.ts'
 
 const SITE = 'funnel.test'
@@ -202,17 +202,12 @@ for (const dialect of DIALECTS) {
     })
 
     it('is for admins only', async () => {
-      await createAccount(ctx.db, {
+      const staff = await signInNewAccount(ctx, SITE, {
         email: 'funnel-staff@firm.test',
         password: 'staff password 1',
         name: 'Sam Staff',
         role: 'staff',
         apps: [{ app: 'earnin', canExport: true }],
-      })
-      const staff = await loginStaff(ctx.app, {
-        site: SITE,
-        email: 'funnel-staff@firm.test',
-        password: 'staff password 1',
       })
       await request(ctx.app).get('/api/staff/funnel').set('Cookie', staff).expect(403)
     })

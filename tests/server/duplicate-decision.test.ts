@@ -2,8 +2,14 @@ import request from 'supertest'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { ClaimReview } from '../../src/api/review.ts'
 import { subjectOf } from '../../server/evidence/ledger.ts'
-import { createAccount } from '../../server/staff/staff-accounts.ts'
-import { createTestContext, DIALECTS, insertClaim, loginStaff, type TestContext } from './helpers.ts'
+import {
+  createTestContext,
+  DIALECTS,
+  insertClaim,
+  loginStaff,
+  signInNewAccount,
+  type TestContext,
+} from './helpers.ts'
 
 const SITE = 'duplicate-decision.test'
 const SAME_SITE = { Host: SITE, Origin: `http://${SITE}` }
@@ -19,13 +25,12 @@ for (const dialect of DIALECTS) {
     beforeAll(async () => {
       ctx = await createTestContext(dialect)
       admin = await loginStaff(ctx.app, { site: SITE })
-      await createAccount(ctx.db, {
+      reviewer = await signInNewAccount(ctx, SITE, {
         ...REVIEWER,
         name: 'Nora No-Decide',
         role: 'staff',
         apps: [{ app: 'brigit', canExport: false }],
       })
-      reviewer = await loginStaff(ctx.app, { site: SITE, ...REVIEWER })
     })
     afterAll(async () => {
       await ctx?.close()

@@ -9,7 +9,6 @@ import type { ClaimReview } from '../../src/api/review.ts'
 import type { StaffPage, StaffSubmission } from '../../src/api/staff.ts'
 import type { ErrorBody } from '../../src/app-error.ts'
 import { canonicalJson } from '../../server/evidence/canonical-json.ts'
-import { createAccount } from '../../server/staff/staff-accounts.ts'
 import { openAgreementsByLink } from './agreement-link.ts'
 import { makeIntakeData } from './malformed-intakes.ts'
 import { pdfText } from './pdf-text.ts'
@@ -20,6 +19,7 @@ import {
   makeClaimData,
   makePng,
   type TestContext,
+  signInNewAccount,
 } from './helpers.ts'
 import { asBuffer, sha256sum, unzip } from './unzip.ts'
 
@@ -374,17 +374,12 @@ for (const dialect of DIALECTS) {
     })
 
     it('leaves building, sending and importing to accounts with the decide right', async () => {
-      await createAccount(ctx.db, {
+      const viewer = await signInNewAccount(ctx, SITE, {
         email: 'viewer@firm.test',
         password: 'viewer password 1',
         name: 'Vi Viewer',
         role: 'staff',
         apps: [{ app: 'earnin', canExport: false }],
-      })
-      const viewer = await loginStaff(ctx.app, {
-        site: SITE,
-        email: 'viewer@firm.test',
-        password: 'viewer password 1',
       })
       await get(api, viewer).expect(200)
       await post(api, { kind: 'notice' }, viewer).expect(403)

@@ -1,3 +1,4 @@
+import { createAccount, type NewAccount } from '../../server/staff/staff-accounts.ts'
 import { twilioSms, type SmsSettings } from '../../server/journey/sms.ts'
 import { createClaimantJourney, type ClaimantJourney } from '../../server/journey/claimant-journey.ts'
 import { loadJourneyConfig } from '../../server/journey/journey-config.ts'
@@ -421,6 +422,16 @@ export async function loginStaff(
     .find((line) => line.startsWith('staff_session='))
   if (!cookie) throw new Error('login set no staff_session cookie')
   return cookie.split(';')[0]!
+}
+
+/** Makes a staff account and signs it in as the dashboard does; returns its session cookie. */
+export async function signInNewAccount(
+  ctx: Pick<TestContext, 'db' | 'app'>,
+  site: string,
+  account: NewAccount & { password: string },
+): Promise<string> {
+  await createAccount(ctx.db, account)
+  return loginStaff(ctx.app, { site, email: account.email, password: account.password })
 }
 
 /** Adds translations to a copy of forms/ (forms/es/config.json), as a firm does for a new text. */

@@ -1,7 +1,6 @@
 import request from 'supertest'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { IntakeSubmissionDetails } from '../../src/api/staff.ts'
-import { createAccount } from '../../server/staff/staff-accounts.ts'
 import {
   createTestContext,
   DIALECTS,
@@ -9,6 +8,7 @@ import {
   loginStaff,
   pngDataUrl,
   type TestContext,
+  signInNewAccount,
 } from './helpers.ts'
 
 const SITE = 'intake-admin.test'
@@ -52,13 +52,12 @@ for (const dialect of DIALECTS) {
     beforeAll(async () => {
       ctx = await createTestContext(dialect)
       admin = await loginStaff(ctx.app, { site: SITE })
-      await createAccount(ctx.db, {
+      paralegal = await signInNewAccount(ctx, SITE, {
         ...PARALEGAL,
         name: 'Pat Paralegal',
         role: 'staff',
         apps: [{ app: 'earnin', canExport: true }],
       })
-      paralegal = await loginStaff(ctx.app, { site: SITE, ...PARALEGAL })
       const post = async (data: Record<string, unknown>) =>
         Number((await request(ctx.app).post('/api/intake').send(data).expect(201)).body.id)
       leilani = await post(

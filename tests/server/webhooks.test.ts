@@ -6,7 +6,6 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import type { CreatedWebhook, WebhookDeliveryList } from '../../src/api/webhooks.ts'
 import { readServerConfig } from '../../server/config.ts'
 import { issueConfirmationLink } from '../../server/confirmations/confirmation-links.ts'
-import { createAccount } from '../../server/staff/staff-accounts.ts'
 import { checkWebhookUrl } from '../../server/webhooks/webhook-addresses.ts'
 import { postWebhook } from '../../server/webhooks/post-webhook.ts'
 import {
@@ -16,6 +15,7 @@ import {
   makeClaimData,
   makePng,
   type TestContext,
+  signInNewAccount,
 } from './helpers.ts'
 import { makeIntakeData } from './malformed-intakes.ts'
 
@@ -394,14 +394,13 @@ for (const dialect of DIALECTS) {
     it('answers 403 to a staff account that is not an admin', async () => {
       seq += 1
       const email = `webhook-staff${seq}@firm.test`
-      await createAccount(ctx.db, {
+      const cookie = await signInNewAccount(ctx, SITE, {
         email,
         name: 'Pat Paralegal',
         role: 'staff',
         apps: [{ app: 'brigit', canExport: true }],
         password: 'paralegal password 1',
       })
-      const cookie = await loginStaff(ctx.app, { site: SITE, email, password: 'paralegal password 1' })
       await staff('get', '/api/staff/webhooks', cookie).expect(403)
       await staff('post', '/api/staff/webhooks', cookie)
         .send({ url: receiver.url, events: ALL_EVENTS })

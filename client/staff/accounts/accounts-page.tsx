@@ -1,9 +1,7 @@
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react'
-import { AppError } from '../../../src/app-error.ts'
 import type { StaffAppChoice } from '../../../src/api/staff-accounts.ts'
 import { Loading } from '../../ui/loading.tsx'
-import { StaffArea } from '../staff-area.tsx'
-import { StaffUserBar } from '../staff-user-bar.tsx'
+import { AdminPage, type AdminActions } from '../admin-page.tsx'
 import type { StaffSession } from '../use-staff-session.ts'
 import { useStaffResource } from '../use-staff-resource.ts'
 import { AccessFields, type Access } from './access-fields.tsx'
@@ -18,194 +16,158 @@ import {
 import { InviteForm } from './invite-form.tsx'
 import './accounts.css'
 
-const TITLE = 'Staff accounts'
-
 /** /staff/accounts (admins): every account, the invitation form, and each account's changes. */
 export function AccountsPage() {
   return (
-    <StaffArea gateTitle={TITLE} allows={(account) => account.role === 'admin'}>
-      {(session) => <Accounts session={session} />}
-    </StaffArea>
+    <AdminPage
+      title="Staff accounts"
+      lead="Who may sign in, and what each person may see"
+      className="accounts-page"
+    >
+      {(session, actions) => <Accounts session={session} actions={actions} />}
+    </AdminPage>
   )
 }
 
-function Accounts({ session }: { session: StaffSession }) {
-  const [version, setVersion] = useState(0)
-  const [note, setNote] = useState<string>()
-  const [problem, setProblem] = useState<string>()
+function Accounts({ session, actions }: { session: StaffSession; actions: AdminActions }) {
+  const { act, failed, reload } = actions
   const [editing, setEditing] = useState<StaffAccountSummary>()
-  useEffect(() => {
-    document.title = TITLE
-  }, [])
   const list = useStaffResource({
-    key: String(version),
+    key: String(actions.version),
     load: fetchAccounts,
     onUnauthorized: session.expired,
   })
-  const reload = () => setVersion((count) => count + 1)
-  const failed = (error: unknown) => {
-    if (error instanceof AppError && error.status === 401) session.expired()
-  }
-  /** Runs one change, then says what happened (role=status) or why not (role=alert). */
-  const act = async (run: () => Promise<unknown>, done: string) => {
-    setNote(undefined)
-    setProblem(undefined)
-    try {
-      await run()
-      setNote(done)
-      reload()
-    } catch (error) {
-      failed(error)
-      setProblem(`${done.split(':')[0]} failed: ${(error as Error).message}.`)
-    }
-  }
   const appName = (slug: string) => list.data?.apps.find((app) => app.slug === slug)?.name ?? slug
 
   return (
-    <article className="card staff-dashboard accounts-page">
-      <header className="card-header staff-header">
-        <div>
-          <h1>{TITLE}</h1>
-          <p>Who may sign in, and what each person may see</p>
-        </div>
-        <StaffUserBar session={session} />
-      </header>
-      <div className="card-body">
-        <div aria-live="polite">{note ? <p className="done-note">{note}</p> : null}</div>
-        {problem ? (
-          <p className="alert" role="alert">
-            {problem}
-          </p>
-        ) : null}
-        {list.status === 'failed' ? (
-          <p className="alert" role="alert">
-            The accounts could not be loaded ({list.message}). Reload the page to try again.
-          </p>
-        ) : !list.data ? (
-          <Loading label="Loading accounts..." />
-        ) : (
-          <div className="table-scroll">
-            <table className="staff-table">
-              <caption className="visually-hidden">Staff accounts</caption>
-              <thead>
-                <tr>
-                  {['Name', 'Email', 'Role', 'Apps', 'Two-factor', 'Status', 'Actions'].map((label) => (
-                    <th key={label} scope="col">
-                      {label}
-                    </th>
-                  ))}
-                </tr>
-              </thead>
-              <tbody>
-                {list.data.accounts.map((account) => (
-                  <tr key={account.id}>
-                    <td>{account.name}</td>
-                    <td>{account.email}</td>
-                    <td>{account.role === 'admin' ? 'Admin' : 'Staff'}</td>
-                    <td>
-                      {account.role === 'admin'
-                        ? 'All apps'
-                        : account.apps
-                            .map(({ app, canExport, canDecide }) => {
-                              const rights = [canExport && 'export', canDecide && 'decide'].filter(Boolean)
-                              return `${appName(app)}${rights.length > 0 ? ` (${rights.join(', ')})` : ''}`
-                            })
-                            .join(', ') || 'None'}
-                    </td>
-                    <td>{account.twoFactor ? 'On' : 'Off'}</td>
-                    <td>
-                      <span className="state-tag">
-                        {account.disabled ? 'Disabled' : account.invitePending ? 'Invited' : 'Active'}
-                      </span>
-                    </td>
-                    <td>
-                      <div className="row-actions">
-                        <button type="button" onClick={() => setEditing(account)}>
-                          Edit access<span className="visually-hidden"> of {account.email}</span>
-                        </button>
+    <>
+      {list.status === 'failed' ? (
+        <p className="alert" role="alert">
+          The accounts could not be loaded ({list.message}). Reload the page to try again.
+        </p>
+      ) : !list.data ? (
+        <Loading label="Loading accounts..." />
+      ) : (
+        <div className="table-scroll">
+          <table className="staff-table">
+            <caption className="visually-hidden">Staff accounts</caption>
+            <thead>
+              <tr>
+                {['Name', 'Email', 'Role', 'Apps', 'Two-factor', 'Status', 'Actions'].map((label) => (
+                  <th key={label} scope="col">
+                    {label}
+                  </th>
+                ))}
+              </tr>
+            </thead>
+            <tbody>
+              {list.data.accounts.map((account) => (
+                <tr key={account.id}>
+                  <td>{account.name}</td>
+                  <td>{account.email}</td>
+                  <td>{account.role === 'admin' ? 'Admin' : 'Staff'}</td>
+                  <td>
+                    {account.role === 'admin'
+                      ? 'All apps'
+                      : account.apps
+                          .map(({ app, canExport, canDecide }) => {
+                            const rights = [canExport && 'export', canDecide && 'decide'].filter(Boolean)
+                            return `${appName(app)}${rights.length > 0 ? ` (${rights.join(', ')})` : ''}`
+                          })
+                          .join(', ') || 'None'}
+                  </td>
+                  <td>{account.twoFactor ? 'On' : 'Off'}</td>
+                  <td>
+                    <span className="state-tag">
+                      {account.disabled ? 'Disabled' : account.invitePending ? 'Invited' : 'Active'}
+                    </span>
+                  </td>
+                  <td>
+                    <div className="row-actions">
+                      <button type="button" onClick={() => setEditing(account)}>
+                        Edit access<span className="visually-hidden"> of {account.email}</span>
+                      </button>
+                      <button
+                        type="button"
+                        onClick={() =>
+                          void act(
+                            () => setAccountDisabled(account.id, !account.disabled),
+                            `${account.disabled ? 'Enable' : 'Disable'}: ${account.email} is now ${
+                              account.disabled ? 'enabled' : 'disabled'
+                            }`,
+                          )
+                        }
+                      >
+                        {account.disabled ? 'Enable' : 'Disable'}
+                        <span className="visually-hidden"> {account.email}</span>
+                      </button>
+                      {account.twoFactor ? (
                         <button
                           type="button"
                           onClick={() =>
+                            window.confirm(`Turn off two-factor sign-in of ${account.email}?`) &&
                             void act(
-                              () => setAccountDisabled(account.id, !account.disabled),
-                              `${account.disabled ? 'Enable' : 'Disable'}: ${account.email} is now ${
-                                account.disabled ? 'enabled' : 'disabled'
-                              }`,
+                              () => resetTwoFactor(account.id),
+                              `Reset two-factor: ${account.email} signs in with a password alone until set up again`,
                             )
                           }
                         >
-                          {account.disabled ? 'Enable' : 'Disable'}
-                          <span className="visually-hidden"> {account.email}</span>
+                          Reset 2FA<span className="visually-hidden"> of {account.email}</span>
                         </button>
-                        {account.twoFactor ? (
-                          <button
-                            type="button"
-                            onClick={() =>
-                              window.confirm(`Turn off two-factor sign-in of ${account.email}?`) &&
-                              void act(
-                                () => resetTwoFactor(account.id),
-                                `Reset two-factor: ${account.email} signs in with a password alone until set up again`,
-                              )
-                            }
-                          >
-                            Reset 2FA<span className="visually-hidden"> of {account.email}</span>
-                          </button>
-                        ) : null}
-                        {account.invitePending ? (
-                          <button
-                            type="button"
-                            onClick={() =>
-                              void act(async () => {
-                                const answer = await resendInvitation(account.id)
-                                if (!answer.emailed) throw new Error('the e-mail could not be sent')
-                              }, `Re-send invitation: a new link went to ${account.email}`)
-                            }
-                          >
-                            Re-send invitation<span className="visually-hidden"> to {account.email}</span>
-                          </button>
-                        ) : null}
-                      </div>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-        )}
-        {editing && list.data ? (
-          <AccessEditor
-            key={editing.id}
-            account={editing}
+                      ) : null}
+                      {account.invitePending ? (
+                        <button
+                          type="button"
+                          onClick={() =>
+                            void act(async () => {
+                              const answer = await resendInvitation(account.id)
+                              if (!answer.emailed) throw new Error('the e-mail could not be sent')
+                            }, `Re-send invitation: a new link went to ${account.email}`)
+                          }
+                        >
+                          Re-send invitation<span className="visually-hidden"> to {account.email}</span>
+                        </button>
+                      ) : null}
+                    </div>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      {editing && list.data ? (
+        <AccessEditor
+          key={editing.id}
+          account={editing}
+          apps={list.data.apps}
+          onCancel={() => setEditing(undefined)}
+          onSave={(access) =>
+            act(async () => {
+              await changeAccess(editing.id, access)
+              setEditing(undefined)
+            }, `Change access: ${editing.email} now has the new role and apps`)
+          }
+        />
+      ) : null}
+      <section className="staff-panel" aria-labelledby="invite-heading">
+        <h2 id="invite-heading">Invite a person</h2>
+        {list.data ? (
+          <InviteForm
             apps={list.data.apps}
-            onCancel={() => setEditing(undefined)}
-            onSave={(access) =>
-              act(async () => {
-                await changeAccess(editing.id, access)
-                setEditing(undefined)
-              }, `Change access: ${editing.email} now has the new role and apps`)
-            }
+            onError={failed}
+            onInvited={(account, emailed) => {
+              actions.tell(
+                emailed
+                  ? `Invitation sent to ${account.email}. The link works once, within 48 hours.`
+                  : `The account of ${account.email} was created, but the e-mail could not be sent: use "Re-send invitation".`,
+              )
+              reload()
+            }}
           />
         ) : null}
-        <section className="staff-panel" aria-labelledby="invite-heading">
-          <h2 id="invite-heading">Invite a person</h2>
-          {list.data ? (
-            <InviteForm
-              apps={list.data.apps}
-              onError={failed}
-              onInvited={(account, emailed) => {
-                setProblem(undefined)
-                setNote(
-                  emailed
-                    ? `Invitation sent to ${account.email}. The link works once, within 48 hours.`
-                    : `The account of ${account.email} was created, but the e-mail could not be sent: use "Re-send invitation".`,
-                )
-                reload()
-              }}
-            />
-          ) : null}
-        </section>
-      </div>
-    </article>
+      </section>
+    </>
   )
 }
 

@@ -1,10 +1,8 @@
-import { useEffect, useState } from 'react'
-import { AppError } from '../../../src/app-error.ts'
+import { useState } from 'react'
 import type { CreatedWebhook, WebhookEndpoint } from '../../../src/api/webhooks.ts'
 import { Loading } from '../../ui/loading.tsx'
 import { TableRegion } from '../filing/table-region.tsx'
-import { StaffArea } from '../staff-area.tsx'
-import { StaffUserBar } from '../staff-user-bar.tsx'
+import { AdminPage, type AdminActions } from '../admin-page.tsx'
 import type { StaffSession } from '../use-staff-session.ts'
 import { useStaffResource } from '../use-staff-resource.ts'
 import { DeliveriesSection } from './deliveries-section.tsx'
@@ -14,48 +12,28 @@ import { changeEndpoint, deleteEndpoint, fetchEndpoints } from './webhooks-api.t
 import '../accounts/accounts.css'
 import './webhooks.css'
 
-const TITLE = 'Webhooks'
-
 /** /staff/webhooks (admins): the endpoints, each one's delivery log, and the form that adds one. */
 export function WebhooksPage() {
   return (
-    <StaffArea gateTitle={TITLE} allows={(account) => account.role === 'admin'}>
-      {(session) => <Webhooks session={session} />}
-    </StaffArea>
+    <AdminPage
+      title="Webhooks"
+      lead="Intakes and claims sent to your other systems as they happen"
+      className="webhooks-page"
+    >
+      {(session, actions) => <Webhooks session={session} actions={actions} />}
+    </AdminPage>
   )
 }
 
-function Webhooks({ session }: { session: StaffSession }) {
-  const [version, setVersion] = useState(0)
-  const [note, setNote] = useState<string>()
-  const [problem, setProblem] = useState<string>()
+function Webhooks({ session, actions }: { session: StaffSession; actions: AdminActions }) {
+  const { act, failed, reload } = actions
   const [created, setCreated] = useState<CreatedWebhook>()
   const [open, setOpen] = useState<number>()
-  useEffect(() => {
-    document.title = TITLE
-  }, [])
   const list = useStaffResource({
-    key: String(version),
+    key: String(actions.version),
     load: fetchEndpoints,
     onUnauthorized: session.expired,
   })
-  const reload = () => setVersion((count) => count + 1)
-  const failed = (error: unknown) => {
-    if (error instanceof AppError && error.status === 401) session.expired()
-  }
-  /** Runs one change, then says what happened (role=status) or why not (role=alert). */
-  const act = async (run: () => Promise<unknown>, done: string) => {
-    setNote(undefined)
-    setProblem(undefined)
-    try {
-      await run()
-      setNote(done)
-      reload()
-    } catch (error) {
-      failed(error)
-      setProblem(`${done.split(':')[0]} failed: ${(error as Error).message}.`)
-    }
-  }
   const remove = (endpoint: WebhookEndpoint) => {
     if (!window.confirm(`Delete the endpoint ${endpoint.url} and its delivery log?`)) return
     if (open === endpoint.id) setOpen(undefined)
@@ -64,111 +42,95 @@ function Webhooks({ session }: { session: StaffSession }) {
   const opened = list.data?.endpoints.find((endpoint) => endpoint.id === open)
 
   return (
-    <article className="card staff-dashboard webhooks-page">
-      <header className="card-header staff-header">
-        <div>
-          <h1>{TITLE}</h1>
-          <p>Intakes and claims sent to your other systems as they happen</p>
-        </div>
-        <StaffUserBar session={session} />
-      </header>
-      <div className="card-body">
-        <div aria-live="polite">{note ? <p className="done-note">{note}</p> : null}</div>
-        {problem ? (
+    <>
+      {created ? <SecretPanel created={created} onDone={() => setCreated(undefined)} /> : null}
+      <section aria-labelledby="endpoints-heading">
+        <h2 id="endpoints-heading">Endpoints</h2>
+        {list.status === 'failed' ? (
           <p className="alert" role="alert">
-            {problem}
+            The endpoints could not be loaded ({list.message}). Reload the page to try again.
           </p>
-        ) : null}
-        {created ? <SecretPanel created={created} onDone={() => setCreated(undefined)} /> : null}
-        <section aria-labelledby="endpoints-heading">
-          <h2 id="endpoints-heading">Endpoints</h2>
-          {list.status === 'failed' ? (
-            <p className="alert" role="alert">
-              The endpoints could not be loaded ({list.message}). Reload the page to try again.
-            </p>
-          ) : !list.data ? (
-            <Loading label="Loading endpoints..." />
-          ) : (
-            <TableRegion
-              label="Webhook endpoints"
-              headings={['URL', 'Events', 'Claimant details', 'Status', 'Actions']}
-            >
-              {list.data.endpoints.length === 0 ? (
-                <tr>
-                  <td colSpan={5} className="empty-row">
-                    No endpoint yet: add one below.
+        ) : !list.data ? (
+          <Loading label="Loading endpoints..." />
+        ) : (
+          <TableRegion
+            label="Webhook endpoints"
+            headings={['URL', 'Events', 'Claimant details', 'Status', 'Actions']}
+          >
+            {list.data.endpoints.length === 0 ? (
+              <tr>
+                <td colSpan={5} className="empty-row">
+                  No endpoint yet: add one below.
+                </td>
+              </tr>
+            ) : (
+              list.data.endpoints.map((endpoint) => (
+                <tr key={endpoint.id} className={endpoint.id === open ? 'is-selected' : undefined}>
+                  <th scope="row" className="webhook-url">
+                    {endpoint.url}
+                  </th>
+                  <td className="webhook-event-list" data-label="Events">
+                    {endpoint.events.join(', ')}
+                  </td>
+                  <td data-label="Claimant details">
+                    {endpoint.includeDetails ? 'Included' : 'Not included'}
+                  </td>
+                  <td data-label="Status">
+                    <span className="state-tag">{endpoint.isActive ? 'Active' : 'Paused'}</span>
+                  </td>
+                  <td>
+                    <div className="row-actions">
+                      <button type="button" onClick={() => setOpen(endpoint.id)}>
+                        Deliveries<span className="visually-hidden"> to {endpoint.url}</span>
+                      </button>
+                      <button
+                        type="button"
+                        onClick={() =>
+                          void act(
+                            () => changeEndpoint(endpoint.id, { isActive: !endpoint.isActive }),
+                            endpoint.isActive
+                              ? `Pause: ${endpoint.url} gets no events until resumed`
+                              : `Resume: ${endpoint.url} gets its events again`,
+                          )
+                        }
+                      >
+                        {endpoint.isActive ? 'Pause' : 'Resume'}
+                        <span className="visually-hidden"> {endpoint.url}</span>
+                      </button>
+                      <button type="button" onClick={() => remove(endpoint)}>
+                        Delete<span className="visually-hidden"> {endpoint.url}</span>
+                      </button>
+                    </div>
                   </td>
                 </tr>
-              ) : (
-                list.data.endpoints.map((endpoint) => (
-                  <tr key={endpoint.id} className={endpoint.id === open ? 'is-selected' : undefined}>
-                    <th scope="row" className="webhook-url">
-                      {endpoint.url}
-                    </th>
-                    <td className="webhook-event-list" data-label="Events">
-                      {endpoint.events.join(', ')}
-                    </td>
-                    <td data-label="Claimant details">
-                      {endpoint.includeDetails ? 'Included' : 'Not included'}
-                    </td>
-                    <td data-label="Status">
-                      <span className="state-tag">{endpoint.isActive ? 'Active' : 'Paused'}</span>
-                    </td>
-                    <td>
-                      <div className="row-actions">
-                        <button type="button" onClick={() => setOpen(endpoint.id)}>
-                          Deliveries<span className="visually-hidden"> to {endpoint.url}</span>
-                        </button>
-                        <button
-                          type="button"
-                          onClick={() =>
-                            void act(
-                              () => changeEndpoint(endpoint.id, { isActive: !endpoint.isActive }),
-                              endpoint.isActive
-                                ? `Pause: ${endpoint.url} gets no events until resumed`
-                                : `Resume: ${endpoint.url} gets its events again`,
-                            )
-                          }
-                        >
-                          {endpoint.isActive ? 'Pause' : 'Resume'}
-                          <span className="visually-hidden"> {endpoint.url}</span>
-                        </button>
-                        <button type="button" onClick={() => remove(endpoint)}>
-                          Delete<span className="visually-hidden"> {endpoint.url}</span>
-                        </button>
-                      </div>
-                    </td>
-                  </tr>
-                ))
-              )}
-            </TableRegion>
-          )}
-        </section>
-        {opened ? (
-          <DeliveriesSection
-            key={opened.id}
-            endpoint={opened}
-            onClose={() => setOpen(undefined)}
-            onUnauthorized={session.expired}
-          />
-        ) : null}
-        <section className="staff-panel" aria-labelledby="add-heading">
-          <h2 id="add-heading">Add an endpoint</h2>
-          <p className="field-help">
-            Each event is posted as JSON, signed with the endpoint&apos;s secret (see the README&apos;s
-            Webhooks section for how to check the signature).
-          </p>
-          <EndpointForm
-            onError={failed}
-            onCreated={(answer) => {
-              setNote(undefined)
-              setProblem(undefined)
-              setCreated(answer)
-              reload()
-            }}
-          />
-        </section>
-      </div>
-    </article>
+              ))
+            )}
+          </TableRegion>
+        )}
+      </section>
+      {opened ? (
+        <DeliveriesSection
+          key={opened.id}
+          endpoint={opened}
+          onClose={() => setOpen(undefined)}
+          onUnauthorized={session.expired}
+        />
+      ) : null}
+      <section className="staff-panel" aria-labelledby="add-heading">
+        <h2 id="add-heading">Add an endpoint</h2>
+        <p className="field-help">
+          Each event is posted as JSON, signed with the endpoint&apos;s secret (see the README&apos;s Webhooks
+          section for how to check the signature).
+        </p>
+        <EndpointForm
+          onError={failed}
+          onCreated={(answer) => {
+            actions.tell(undefined)
+            setCreated(answer)
+            reload()
+          }}
+        />
+      </section>
+    </>
   )
 }
