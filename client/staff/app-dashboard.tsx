@@ -22,6 +22,7 @@ import { StaffUserBar } from './staff-user-bar.tsx'
 import { useStaffResource } from './use-staff-resource.ts'
 import { SearchRow } from './search-row.tsx'
 import { useClaimDetails } from './use-claim-details.ts'
+import { CsvButton } from './csv-button.tsx'
 
 const SEARCH_DELAY_MS = 250
 
@@ -183,19 +184,11 @@ export function AppDashboard({
           />
           <div className="action-row">
             {canExport ? (
-              <button
-                type="button"
-                className="primary"
-                disabled={csv.isDownloading}
-                onClick={() =>
-                  void csv.download({
-                    url: appCsvUrl(slug, query, { filters, flagged }),
-                    fallbackName: `${slug}-submissions-${localIsoDate()}.csv`,
-                  })
-                }
-              >
-                {csv.isDownloading ? 'Downloading...' : 'Download CSV'}
-              </button>
+              <CsvButton
+                csv={csv}
+                url={appCsvUrl(slug, query, { filters, flagged })}
+                fallbackName={`${slug}-submissions-${localIsoDate()}.csv`}
+              />
             ) : null}
             <button type="button" className="secondary" onClick={() => setReloadCount((count) => count + 1)}>
               Refresh

@@ -15,6 +15,7 @@ import type { StaffSession } from './use-staff-session.ts'
 import { StaffUserBar } from './staff-user-bar.tsx'
 import { useStaffResource } from './use-staff-resource.ts'
 import { SearchRow } from './search-row.tsx'
+import { CsvButton } from './csv-button.tsx'
 
 const SEARCH_DELAY_MS = 250
 
@@ -123,16 +124,9 @@ function IntakeSubmissionsView({ session }: { session: StaffSession }) {
         <div className="staff-toolbar">
           <SearchRow term={term} onTerm={setTerm} />
           <div className="action-row">
-            <button
-              type="button"
-              className="primary"
-              disabled={csv.isDownloading}
-              onClick={() =>
-                void csv.download({ url: INTAKE_CSV_URL, fallbackName: 'app-submissions-view.csv' })
-              }
-            >
-              {csv.isDownloading ? 'Downloading...' : 'Download App Submissions View (CSV)'}
-            </button>
+            <CsvButton csv={csv} url={INTAKE_CSV_URL} fallbackName="app-submissions-view.csv">
+              Download App Submissions View (CSV)
+            </CsvButton>
             <button type="button" className="secondary" onClick={() => setReloadCount((count) => count + 1)}>
               Refresh
             </button>

@@ -8,6 +8,7 @@ import { useStaffResource } from '../use-staff-resource.ts'
 import { auditCsvUrl, fetchAuditPage, type AuditFilterParams, type AuditPage } from './audit-api.ts'
 import { actionLabel } from './audit-labels.ts'
 import { AuditTable } from './audit-table.tsx'
+import { CsvButton } from '../csv-button.tsx'
 
 const TITLE = 'Audit Log'
 
@@ -116,19 +117,7 @@ export function AuditLogPage({ session }: { session: StaffSession }) {
           </p>
         </form>
         <div className="action-row">
-          <button
-            type="button"
-            className="primary"
-            disabled={csv.isDownloading}
-            onClick={() =>
-              void csv.download({
-                url: auditCsvUrl(filters),
-                fallbackName: `audit-log-${localIsoDate()}.csv`,
-              })
-            }
-          >
-            {csv.isDownloading ? 'Downloading...' : 'Download CSV'}
-          </button>
+          <CsvButton csv={csv} url={auditCsvUrl(filters)} fallbackName={`audit-log-${localIsoDate()}.csv`} />
           <button type="button" className="secondary" disabled={!isFiltered} onClick={() => setFilters({})}>
             Clear filters
           </button>

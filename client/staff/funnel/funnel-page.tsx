@@ -7,6 +7,7 @@ import { StaffUserBar } from '../staff-user-bar.tsx'
 import { useCsvDownload } from '../use-csv-download.ts'
 import type { StaffSession } from '../use-staff-session.ts'
 import { useStaffResource } from '../use-staff-resource.ts'
+import { CsvButton } from '../csv-button.tsx'
 
 const TITLE = 'Funnel'
 const DAY_MS = 24 * 60 * 60 * 1000
@@ -74,19 +75,11 @@ export function FunnelPage({ session }: { session: StaffSession }) {
           </p>
         </form>
         <div className="action-row">
-          <button
-            type="button"
-            className="primary"
-            disabled={csv.isDownloading}
-            onClick={() =>
-              void csv.download({
-                url: `/api/staff/funnel/export.csv?${query}`,
-                fallbackName: `funnel-${range.from}-to-${range.to}.csv`,
-              })
-            }
-          >
-            {csv.isDownloading ? 'Downloading…' : 'Download CSV'}
-          </button>
+          <CsvButton
+            csv={csv}
+            url={`/api/staff/funnel/export.csv?${query}`}
+            fallbackName={`funnel-${range.from}-to-${range.to}.csv`}
+          />
         </div>
         {funnel.status === 'failed' ? (
           <p role="alert" className="error-message">
