@@ -2,6 +2,7 @@ import { useEffect, useId, useRef, useState, type FormEvent } from 'react'
 import type { StaffAppChoice } from '../../../src/api/staff-accounts.ts'
 import { Loading } from '../../ui/loading.tsx'
 import { AdminPage, type AdminActions } from '../admin-page.tsx'
+import { TableRegion } from '../filing/table-region.tsx'
 import type { StaffSession } from '../use-staff-session.ts'
 import { useStaffResource } from '../use-staff-resource.ts'
 import { AccessFields, type Access } from './access-fields.tsx'
@@ -48,93 +49,83 @@ function Accounts({ session, actions }: { session: StaffSession; actions: AdminA
       ) : !list.data ? (
         <Loading label="Loading accounts..." />
       ) : (
-        <div className="table-scroll">
-          <table className="staff-table">
-            <caption className="visually-hidden">Staff accounts</caption>
-            <thead>
-              <tr>
-                {['Name', 'Email', 'Role', 'Apps', 'Two-factor', 'Status', 'Actions'].map((label) => (
-                  <th key={label} scope="col">
-                    {label}
-                  </th>
-                ))}
-              </tr>
-            </thead>
-            <tbody>
-              {list.data.accounts.map((account) => (
-                <tr key={account.id}>
-                  <td>{account.name}</td>
-                  <td>{account.email}</td>
-                  <td>{account.role === 'admin' ? 'Admin' : 'Staff'}</td>
-                  <td>
-                    {account.role === 'admin'
-                      ? 'All apps'
-                      : account.apps
-                          .map(({ app, canExport, canDecide }) => {
-                            const rights = [canExport && 'export', canDecide && 'decide'].filter(Boolean)
-                            return `${appName(app)}${rights.length > 0 ? ` (${rights.join(', ')})` : ''}`
-                          })
-                          .join(', ') || 'None'}
-                  </td>
-                  <td>{account.twoFactor ? 'On' : 'Off'}</td>
-                  <td>
-                    <span className="state-tag">
-                      {account.disabled ? 'Disabled' : account.invitePending ? 'Invited' : 'Active'}
-                    </span>
-                  </td>
-                  <td>
-                    <div className="row-actions">
-                      <button type="button" onClick={() => setEditing(account)}>
-                        Edit access<span className="visually-hidden"> of {account.email}</span>
-                      </button>
-                      <button
-                        type="button"
-                        onClick={() =>
-                          void act(
-                            () => setAccountDisabled(account.id, !account.disabled),
-                            `${account.disabled ? 'Enable' : 'Disable'}: ${account.email} is now ${
-                              account.disabled ? 'enabled' : 'disabled'
-                            }`,
-                          )
-                        }
-                      >
-                        {account.disabled ? 'Enable' : 'Disable'}
-                        <span className="visually-hidden"> {account.email}</span>
-                      </button>
-                      {account.twoFactor ? (
-                        <button
-                          type="button"
-                          onClick={() =>
-                            window.confirm(`Turn off two-factor sign-in of ${account.email}?`) &&
-                            void act(
-                              () => resetTwoFactor(account.id),
-                              `Reset two-factor: ${account.email} signs in with a password alone until set up again`,
-                            )
-                          }
-                        >
-                          Reset 2FA<span className="visually-hidden"> of {account.email}</span>
-                        </button>
-                      ) : null}
-                      {account.invitePending ? (
-                        <button
-                          type="button"
-                          onClick={() =>
-                            void act(async () => {
-                              const answer = await resendInvitation(account.id)
-                              if (!answer.emailed) throw new Error('the e-mail could not be sent')
-                            }, `Re-send invitation: a new link went to ${account.email}`)
-                          }
-                        >
-                          Re-send invitation<span className="visually-hidden"> to {account.email}</span>
-                        </button>
-                      ) : null}
-                    </div>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <TableRegion
+          label="Staff accounts"
+          headings={['Name', 'Email', 'Role', 'Apps', 'Two-factor', 'Status', 'Actions']}
+          cards
+        >
+          {list.data.accounts.map((account) => (
+            <tr key={account.id}>
+              <th scope="row">{account.name}</th>
+              <td data-label="Email">{account.email}</td>
+              <td data-label="Role">{account.role === 'admin' ? 'Admin' : 'Staff'}</td>
+              <td data-label="Apps">
+                {account.role === 'admin'
+                  ? 'All apps'
+                  : account.apps
+                      .map(({ app, canExport, canDecide }) => {
+                        const rights = [canExport && 'export', canDecide && 'decide'].filter(Boolean)
+                        return `${appName(app)}${rights.length > 0 ? ` (${rights.join(', ')})` : ''}`
+                      })
+                      .join(', ') || 'None'}
+              </td>
+              <td data-label="Two-factor">{account.twoFactor ? 'On' : 'Off'}</td>
+              <td data-label="Status">
+                <span className="state-tag">
+                  {account.disabled ? 'Disabled' : account.invitePending ? 'Invited' : 'Active'}
+                </span>
+              </td>
+              <td>
+                <div className="row-actions">
+                  <button type="button" onClick={() => setEditing(account)}>
+                    Edit access<span className="visually-hidden"> of {account.email}</span>
+                  </button>
+                  <button
+                    type="button"
+                    onClick={() =>
+                      void act(
+                        () => setAccountDisabled(account.id, !account.disabled),
+                        `${account.disabled ? 'Enable' : 'Disable'}: ${account.email} is now ${
+                          account.disabled ? 'enabled' : 'disabled'
+                        }`,
+                      )
+                    }
+                  >
+                    {account.disabled ? 'Enable' : 'Disable'}
+                    <span className="visually-hidden"> {account.email}</span>
+                  </button>
+                  {account.twoFactor ? (
+                    <button
+                      type="button"
+                      onClick={() =>
+                        window.confirm(`Turn off two-factor sign-in of ${account.email}?`) &&
+                        void act(
+                          () => resetTwoFactor(account.id),
+                          `Reset two-factor: ${account.email} signs in with a password alone until set up again`,
+                        )
+                      }
+                    >
+                      Reset 2FA<span className="visually-hidden"> of {account.email}</span>
+                    </button>
+                  ) : null}
+                  {account.invitePending ? (
+                    <button
+                      type="button"
+                      onClick={() =>
+                        void act(async () => {
+                          const answer = await resendInvitation(account.id)
+                          if (!answer.emailed) throw new Error('the e-mail could not be sent')
+                        }, `Re-send invitation: a new link went to ${account.email}`)
+                      }
+                    >
+                      Re-send invitation<span className="visually-hidden"> to {account.email}</span>
+                    </button>
+                  ) : null}
+                </div>
+              </td>
+            </tr>
+          ))}
+        </TableRegion>
       )}
       {editing && list.data ? (
         <AccessEditor

@@ -34,7 +34,11 @@ export function BatchesTable({
   onUnauthorized: () => void
 }) {
   return (
-    <TableRegion label="Batches table" headings={['Batch', 'Built', 'Claims', 'Status', 'Files and steps']}>
+    <TableRegion
+      label="Batches table"
+      headings={['Batch', 'Built', 'Claims', 'Status', 'Files and steps']}
+      cards
+    >
       {batches.length === 0 ? (
         <tr>
           <td colSpan={5} className="empty-row">

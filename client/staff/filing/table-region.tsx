@@ -1,17 +1,28 @@
 import type { ReactNode } from 'react'
 
-/** A table in a region of its own that scrolls sideways on a phone (and with the keyboard's arrows). */
+/**
+ * A table in a region of its own that scrolls sideways on a phone (and with the keyboard's arrows); with
+ * `cards`, a phone shows each row as a card instead, its cells named by their data-label.
+ */
 export function TableRegion({
   label,
   headings,
+  cards = false,
   children,
 }: {
   label: string
   headings: string[]
+  /** For rows whose actions a phone must keep in view: a few rows, each read top to bottom. */
+  cards?: boolean
   children: ReactNode
 }) {
   return (
-    <div className="table-scroll" role="region" aria-label={label} tabIndex={0}>
+    <div
+      className={cards ? 'table-scroll phone-cards' : 'table-scroll'}
+      role="region"
+      aria-label={label}
+      tabIndex={0}
+    >
       <table className="staff-table">
         <thead>
           <tr>

@@ -90,6 +90,7 @@ export function DeliveriesSection({
         <TableRegion
           label="Deliveries"
           headings={['Event', 'Happened', 'Status', 'Attempts', 'Last answer', 'Next attempt', 'Actions']}
+          cards
         >
           {log.data.deliveries.length === 0 ? (
             <tr>

@@ -56,6 +56,7 @@ function Webhooks({ session, actions }: { session: StaffSession; actions: AdminA
           <TableRegion
             label="Webhook endpoints"
             headings={['URL', 'Events', 'Claimant details', 'Status', 'Actions']}
+            cards
           >
             {list.data.endpoints.length === 0 ? (
               <tr>

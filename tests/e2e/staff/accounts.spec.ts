@@ -101,6 +101,19 @@ describe('an admin invites a paralegal with brigit only', () => {
     await invite('kim.keyboard@e2e.test')
     await shown(page.getByText('Invitation sent to kim.keyboard@e2e.test'))
     expect(await shown(page.getByRole('row', { name: /kim\.keyboard/ }))).toMatch(/Earnin \(export\)/)
+    await keepScreenshot(page, 'accounts-1280')
+
+    // on a phone each account is a card: its actions in view, nothing to scroll sideways
+    await page.setViewportSize({ width: 390, height: 844 })
+    const list = page.getByRole('region', { name: 'Staff accounts' })
+    expect(await list.evaluate((region) => region.scrollWidth - region.clientWidth)).toBe(0)
+    const edit = await page
+      .getByRole('button', { name: 'Edit access of kim.keyboard@e2e.test' })
+      .boundingBox()
+    expect(edit!.x + edit!.width).toBeLessThanOrEqual(390)
+    await keepScreenshot(page, 'accounts-390')
+    expect(await axeViolations(page)).toEqual([])
+    await page.setViewportSize({ width: 1280, height: 900 })
 
     await page.goto(`${baseUrl()}/staff/accounts`)
     await shown(page.getByRole('table'))
