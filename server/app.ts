@@ -12,6 +12,7 @@ import type { Database } from './db/database.ts'
 import { errorHandler, notFoundApi } from './error-handler.ts'
 import { funnelRoutes } from './attribution/funnel.routes.ts'
 import type { BatchBuilder } from './filing/batch-builder.ts'
+import type { BatchStore } from './filing/batch-store.ts'
 import { filingBatchRoutes } from './filing/filing-batches.routes.ts'
 import { filingRoutes } from './filing/filing.routes.ts'
 import { loadFilings, type AppFiling } from './filing/load-filing-config.ts'
@@ -99,8 +100,8 @@ export interface AppDeps {
   filings?: (app: string) => AppFiling
   /** Builds the notice and filing batches' ZIPs; woken by each batch started (createBatchBuilder). */
   batchBuilder?: Pick<BatchBuilder, 'wake'>
-  /** DATA_DIR/batches, where the batches' ZIPs are kept; left out, none can be downloaded (tests without). */
-  batchDir?: string
+  /** Where the batches' ZIPs are kept (createBatchStore); left out, none can be downloaded (tests without). */
+  batchStore?: BatchStore
   /** Sends deficiency notices and reminders and ends cure periods; woken by each move (createClaimCures). */
   claimCures?: Pick<ClaimCures, 'wake'>
   /**
@@ -153,7 +154,7 @@ export function createApp({
   reviews = loadReviews(DEFAULT_FORMS_DIR, forms.keys()),
   filings = loadFilings(DEFAULT_FORMS_DIR, forms.keys()),
   batchBuilder,
-  batchDir,
+  batchStore,
   claimCures,
   journey,
   bulkMoves,
@@ -252,7 +253,7 @@ export function createApp({
       filings,
       reviews,
       evidenceKey,
-      batchDir,
+      batchStore,
       builder: batchBuilder,
       claimCures,
       audit,

@@ -11,6 +11,7 @@ import { createAgreementMailer, mailDelivery } from './agreements/agreement-mail
 import { createClaimCures } from './review/claim-cures.ts'
 import { createBulkMoves } from './review/bulk-moves.ts'
 import { createBatchBuilder } from './filing/batch-builder.ts'
+import { createBatchStore } from './filing/batch-store.ts'
 import { createWebhookDeliveries } from './webhooks/webhook-deliveries.ts'
 import { filingPdfThread } from './filing/filing-pdfs.ts'
 import { loadAgreementTemplates, type AgreementTemplates } from './agreements/agreement-templates.ts'
@@ -183,6 +184,7 @@ export async function startServer(
   bulkMoves.wake()
   // batches started before a restart, or left by a process that died, are built again
   const batchDir = path.join(config.dataDir, 'batches')
+  const batchStore = createBatchStore({ batchDir, s3: config.s3 })
   const filingPdfs = filingPdfThread()
   const batchBuilder = createBatchBuilder({
     db,
@@ -192,6 +194,7 @@ export async function startServer(
     evidenceKey,
     pdfs: filingPdfs,
     batchDir,
+    store: batchStore,
     logger,
     requests,
   })
@@ -207,7 +210,7 @@ export async function startServer(
   webhooks.wake()
   const app = createApp({
     batchBuilder,
-    batchDir,
+    batchStore,
     reviews,
     filings,
     claimCures,

@@ -25,6 +25,7 @@ import {
   representativesCsv,
   statementHtml,
 } from './batch-documents.ts'
+import type { BatchStore } from './batch-store.ts'
 import { openBatchZip, type BatchZip } from './batch-zip.ts'
 import type { FilingPdfs } from './filing-pdfs.ts'
 import type { AppFiling } from './load-filing-config.ts'
@@ -70,6 +71,7 @@ export function createBatchBuilder({
   evidenceKey,
   pdfs,
   batchDir,
+  store,
   logger,
   requests,
   pollMs = 10_000,
@@ -80,8 +82,10 @@ export function createBatchBuilder({
   reviews: Reviews
   evidenceKey: Buffer
   pdfs: FilingPdfs
-  /** DATA_DIR/batches */
+  /** DATA_DIR/batches: where each ZIP is written */
   batchDir: string
+  /** Where each finished ZIP is kept for download (createBatchStore): that folder, or the S3 bucket. */
+  store: BatchStore
   logger: Logger
   requests?: RequestActivity | undefined
   pollMs?: number
@@ -203,6 +207,11 @@ export function createBatchBuilder({
       zip.add('manifest.json', Buffer.from(manifestText, 'utf8'))
       const manifestSha = crypto.createHash('sha256').update(manifestText).digest('hex')
       const { bytes, sha256 } = await zip.finish()
+      // kept before it is sealed: a batch sealed is one the builder will not write again. The lease is
+      // renewed first, so an upload to the bucket has the lease's two minutes before another process
+      // may take the batch up
+      if (!(await renew(batch))) throw new LeaseLost()
+      await store.keep(path.basename(file), file)
       await retryWhileLocked(() =>
         db.transaction().execute(async (trx) => {
           const sealed = await trx
@@ -348,6 +357,10 @@ export function createBatchBuilder({
   const fail = async (batch: BatchRow, file: string, problem: string) => {
     const column = batch.kind === 'notice' ? 'notice_batch_id' : 'filing_batch_id'
     await fs.promises.rm(file, { force: true })
+    // a ZIP kept before its seal failed: the key is the batch's, so nothing else is under it
+    await store.remove(path.basename(file)).catch((error: unknown) => {
+      logger.warn({ err: errorCode(error), batch: Number(batch.id) }, 'failed batch ZIP not removed')
+    })
     await retryWhileLocked(() =>
       db.transaction().execute(async (trx) => {
         await trx

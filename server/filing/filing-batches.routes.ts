@@ -1,5 +1,3 @@
-import fs from 'node:fs'
-import path from 'node:path'
 import { PassThrough, type Readable } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
 import express, { Router, type Request, type Response } from 'express'
@@ -29,6 +27,7 @@ import { actorOf, type RecordAudit } from '../staff/audit-log.ts'
 import { assertCanExport, assertCanSee, staffAccountOf } from '../staff/require-staff.ts'
 import type { ScreenshotStorage } from '../uploads/screenshot-storage.ts'
 import type { BatchBuilder } from './batch-builder.ts'
+import type { BatchStore } from './batch-store.ts'
 import { importCaseNumbers } from './case-numbers.ts'
 import {
   batchCandidates,
@@ -59,7 +58,7 @@ export function filingBatchRoutes({
   filings,
   reviews,
   evidenceKey,
-  batchDir,
+  batchStore,
   builder,
   claimCures,
   audit,
@@ -73,8 +72,8 @@ export function filingBatchRoutes({
   filings: (app: string) => AppFiling
   reviews: Reviews
   evidenceKey: Buffer
-  /** DATA_DIR/batches: where the builder keeps the ZIPs. */
-  batchDir: string | undefined
+  /** Where the builder keeps the ZIPs (createBatchStore); left out, none can be downloaded. */
+  batchStore: BatchStore | undefined
   /** Woken by each batch started; left out, a batch waits for a server process that builds them. */
   builder?: Pick<BatchBuilder, 'wake'> | undefined
   claimCures?: Pick<ClaimCures, 'wake'> | undefined
@@ -195,20 +194,17 @@ export function filingBatchRoutes({
   router.get('/api/staff/apps/:slug/batches/:id/download', async (req, res) => {
     const { slug } = appOf(req, res, 'export')
     const batch = await findBatch(db, slug, String(req.params.id))
-    if (batch.status !== 'ready' || batch.file_key === null || batchDir === undefined) {
+    if (batch.status !== 'ready' || batch.file_key === null || batchStore === undefined) {
       throw new AppError('CONFLICT', {
         status: 409,
         message: `batch ${batch.id} is ${batch.status}: its ZIP is not ready`,
       })
     }
-    const file = path.join(batchDir, batch.file_key)
-    let body: fs.ReadStream
-    try {
-      body = await openFile(file)
-    } catch {
+    const body = await batchStore.open(batch.file_key)
+    if (!body) {
       throw new AppError('NOT_FOUND', {
         status: 404,
-        message: `batch ${batch.id}'s ZIP is not on this server; it is kept in the DATA_DIR of the server that built it`,
+        message: `batch ${batch.id}'s ZIP is not ${batchStore.missing}`,
       })
     }
     await audit({
@@ -294,14 +290,6 @@ async function countCaseNumbers(db: Kysely<Database>, batchId: number): Promise<
     .where('case_number', 'is not', null)
     .executeTakeFirstOrThrow()
   return Number(count)
-}
-
-function openFile(file: string): Promise<fs.ReadStream> {
-  return new Promise((resolve, reject) => {
-    const stream = fs.createReadStream(file)
-    stream.once('open', () => resolve(stream))
-    stream.once('error', reject)
-  })
 }
 
 function parseKind(value: unknown): BatchKind {

@@ -6,10 +6,10 @@ import {
   HeadObjectCommand,
   paginateListObjectsV2,
   PutObjectCommand,
-  S3Client,
 } from '@aws-sdk/client-s3'
 import type { S3Settings } from '../config.ts'
 import { isNetworkFailure } from '../network-failure.ts'
+import { s3ClientOf } from './s3-client.ts'
 import {
   newScreenshotKey,
   SCREENSHOT_FILE_NAME,
@@ -34,21 +34,11 @@ const STORE_KEY = /^[A-Za-z0-9_-]+-screenshots\/[A-Za-z0-9_-][A-Za-z0-9_.-]*$/
  */
 export function createS3ScreenshotStorage(settings: S3Settings): ScreenshotStorage {
   const { bucket } = settings
-  const client = new S3Client({
-    endpoint: settings.endpoint,
-    region: settings.region,
-    forcePathStyle: settings.forcePathStyle,
-    // the keys from the settings, never the machine's AWS profile or instance role by surprise
-    credentials: { accessKeyId: settings.accessKeyId, secretAccessKey: settings.secretAccessKey },
+  const client = s3ClientOf(settings, {
     maxAttempts: MAX_ATTEMPTS,
-    requestHandler: {
-      connectionTimeout: CONNECTION_TIMEOUT_MS,
-      requestTimeout: REQUEST_TIMEOUT_MS,
-      // without it an overdue request only logs a warning and goes on waiting
-      throwOnRequestTimeout: true,
-      // a body that stops arriving half-way (read, stream) fails instead of hanging
-      socketTimeout: REQUEST_TIMEOUT_MS,
-    },
+    connectionTimeoutMs: CONNECTION_TIMEOUT_MS,
+    requestTimeoutMs: REQUEST_TIMEOUT_MS,
+    socketTimeoutMs: REQUEST_TIMEOUT_MS,
   })
   const checked = (key: string): string => {
     if (!STORE_KEY.test(key)) throw new Error(`screenshot key "${key}" is outside the store`)

@@ -19,6 +19,7 @@ import { createAgreementMailer, mailDelivery } from '../../server/agreements/agr
 import { createClaimCures, type ClaimCures } from '../../server/review/claim-cures.ts'
 import { createBulkMoves, type BulkMoves } from '../../server/review/bulk-moves.ts'
 import { createBatchBuilder, type BatchBuilder } from '../../server/filing/batch-builder.ts'
+import { createBatchStore } from '../../server/filing/batch-store.ts'
 import { createWebhookDeliveries, type WebhookDeliveries } from '../../server/webhooks/webhook-deliveries.ts'
 import { filingPdfThread } from '../../server/filing/filing-pdfs.ts'
 import { loadFilings } from '../../server/filing/load-filing-config.ts'
@@ -210,6 +211,7 @@ export async function createTestContext(
   })
   const bulkMoves = createBulkMoves({ db, reviews, evidenceKey, claimCures, logger })
   const batchDir = path.join(dataDir, 'batches')
+  const batchStore = createBatchStore({ batchDir, s3 })
   const filingPdfs = filingPdfThread()
   const batchBuilder = createBatchBuilder({
     db,
@@ -219,6 +221,7 @@ export async function createTestContext(
     evidenceKey,
     pdfs: filingPdfs,
     batchDir,
+    store: batchStore,
     logger,
   })
   const journey = createClaimantJourney({
@@ -253,7 +256,7 @@ export async function createTestContext(
     // a delivery sent again waits too: a test sends what is due with runDue
     webhooks: { wake: () => undefined },
     webhooksAllowPrivate,
-    batchDir,
+    batchStore,
     reviews,
     forms,
     intake,

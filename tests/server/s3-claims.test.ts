@@ -1,5 +1,11 @@
+import crypto from 'node:crypto'
+import fs from 'node:fs'
+import path from 'node:path'
+import { DeleteObjectCommand, S3Client } from '@aws-sdk/client-s3'
 import request from 'supertest'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import type { Batch } from '../../src/api/filing-batches.ts'
+import type { ErrorBody } from '../../src/app-error.ts'
 import { FIRM_SETTINGS } from '../../src/firm-settings.ts'
 import { purgeExpired } from '../../server/ops/purge-expired.ts'
 import { removeOrphanScreenshots } from '../../server/uploads/remove-orphan-screenshots.ts'
@@ -13,7 +19,9 @@ import {
   makePng,
   type TestContext,
 } from './helpers.ts'
+import { makeIntakeData } from './malformed-intakes.ts'
 import { startS3Process, type S3Process } from './s3-process.ts'
+import { asBuffer } from './unzip.ts'
 import { setLegalHold } from '../../server/evidence/legal-hold.ts'
 
 const SCREENSHOT = makePng({ width: 40, height: 20 })
@@ -142,5 +150,60 @@ describe('screenshots in an S3 bucket', () => {
     })
     expect(purged).toMatchObject({ deletedClaims: 1, removedFiles: 1 })
     expect(await ctx.storage.keys('brigit')).toEqual([keptKey])
+  })
+
+  it('keeps a batch ZIP in the bucket, not in DATA_DIR, and answers its download from there', async () => {
+    const email = 'filer@mail.test'
+    const phone = '(808) 555-0101'
+    await request(ctx.app)
+      .post('/api/intake')
+      .send(makeIntakeData({ email, phone, lastName: 'Filer', cashAdvanceApps: ['earnin'] }))
+      .expect(201)
+    const claim = await request(ctx.app)
+      .post('/api/forms/earnin/submissions')
+      .field('data', JSON.stringify(makeClaimData({ email, phoneNumber: phone, lastName: 'Filer' })))
+      .attach('screenshot', SCREENSHOT, 'statement.png')
+      .expect(201)
+    await ctx.db
+      .updateTable('claims')
+      .set({ review_status: 'approved' })
+      .where('id', '=', claim.body.id as number)
+      .execute()
+    const api = '/api/staff/apps/earnin/batches'
+    const started = await request(ctx.app)
+      .post(api)
+      .set({ Host: SITE, Origin: `http://${SITE}`, Cookie: staff })
+      .send({ kind: 'notice' })
+      .expect(202)
+    await ctx.batchBuilder.runDue()
+    const batch = (await request(ctx.app).get(`${api}/${started.body.id}`).set({ Host: SITE, Cookie: staff }))
+      .body as Batch
+    expect(batch.status).toBe('ready')
+    // uploaded, then gone from the folder it was written in: another instance has no such folder
+    const folder = path.join(ctx.dataDir, 'batches')
+    expect(fs.existsSync(folder) ? fs.readdirSync(folder) : []).toEqual([])
+
+    const download = () =>
+      asBuffer(request(ctx.app).get(`${api}/${batch.id}/download`).set({ Host: SITE, Cookie: staff }))
+    const zip = (await download().expect(200)).body as Buffer
+    expect(crypto.createHash('sha256').update(zip).digest('hex')).toBe(batch.sha256)
+
+    const client = new S3Client({
+      endpoint: s3.settings.endpoint,
+      region: s3.settings.region,
+      forcePathStyle: true,
+      credentials: { accessKeyId: s3.settings.accessKeyId, secretAccessKey: s3.settings.secretAccessKey },
+    })
+    await client.send(
+      new DeleteObjectCommand({
+        Bucket: s3.settings.bucket,
+        Key: `batches/earnin-notice-batch-${batch.id}.zip`,
+      }),
+    )
+    client.destroy()
+    const missing = await download().expect(404)
+    expect((JSON.parse(String(missing.body)) as ErrorBody).error.message).toBe(
+      `batch ${batch.id}'s ZIP is not in the S3 bucket`,
+    )
   })
 })
