@@ -159,6 +159,8 @@ for (const dialect of DIALECTS) {
 
     it('refuses a move the config does not allow with 409 naming the allowed ones, and stores nothing', async () => {
       const claimId = await seedClaim()
+      // the test before made a claim deficient: its notice is sent, and put on record, in the background
+      await ctx.claimCures.settled()
       const before = { moves: await countRows('claim_moves'), audit: await countRows('audit_log') }
       const res = await move(claimId, { to: 'approved', version: 0 })
       expect(res.status).toBe(409)
