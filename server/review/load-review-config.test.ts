@@ -45,6 +45,22 @@ describe('loadReviewConfig', () => {
     )
   })
 
+  it('refuses a config without the statuses the filing batches and the funnel name', () => {
+    const dir = formsWith((config) => {
+      const statuses = config.statuses as Record<string, unknown>
+      delete statuses.filed
+      config.moves = (config.moves as { from: string; to: string }[]).filter(
+        (move) => move.from !== 'filed' && move.to !== 'filed',
+      )
+    })
+    expect(() => loadReviewConfig(dir)).toThrow(
+      [
+        'invalid form config:',
+        `  ${path.basename(dir)}/base/review.json: /statuses: needs "filed": the filing batches and the funnel take claims in it`,
+      ].join('\n'),
+    )
+  })
+
   it('refuses a config of the wrong shape, naming where', () => {
     const dir = formsWith((config) => {
       config.curePeriodDays = 0

@@ -65,6 +65,12 @@ const REVIEW_SCHEMA = {
   },
 }
 
+/**
+ * Statuses the code names: notice and filing batches take "approved" claims and move them to "filed",
+ * and the funnel counts claims in either as approved. A config may relabel them, not drop them.
+ */
+const NAMED_STATUSES = ['approved', 'filed'] as const
+
 const validate = new Ajv({ allErrors: true }).compile<ReviewConfig>(REVIEW_SCHEMA)
 
 /**
@@ -124,6 +130,13 @@ function checkReviewConfig(config: unknown, file: string, at: string): string[] 
   const problems: string[] = []
   const known = (status: string) => Object.hasOwn(config.statuses, status)
   if (!known(config.initial)) problems.push(`${file}: ${at}/initial: unknown status "${config.initial}"`)
+  for (const status of NAMED_STATUSES) {
+    if (!known(status)) {
+      problems.push(
+        `${file}: ${at}/statuses: needs "${status}": the filing batches and the funnel take claims in it`,
+      )
+    }
+  }
   if (config.duplicate) {
     if (!known(config.duplicate.status))
       problems.push(`${file}: ${at}/duplicate/status: unknown status "${config.duplicate.status}"`)
