@@ -1,8 +1,8 @@
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react'
 import type { StaffAppChoice } from '../../../src/api/staff-accounts.ts'
-import { Loading } from '../../ui/loading.tsx'
 import { AdminPage, type AdminActions } from '../admin-page.tsx'
 import { TableRegion } from '../filing/table-region.tsx'
+import { ResourceView } from '../resource-view.tsx'
 import type { StaffSession } from '../use-staff-session.ts'
 import { useStaffResource } from '../use-staff-resource.ts'
 import { AccessFields, type Access } from './access-fields.tsx'
@@ -42,91 +42,91 @@ function Accounts({ session, actions }: { session: StaffSession; actions: AdminA
 
   return (
     <>
-      {list.status === 'failed' ? (
-        <p className="alert" role="alert">
-          The accounts could not be loaded ({list.message}). Reload the page to try again.
-        </p>
-      ) : !list.data ? (
-        <Loading label="Loading accounts..." />
-      ) : (
-        <TableRegion
-          label="Staff accounts"
-          headings={['Name', 'Email', 'Role', 'Apps', 'Two-factor', 'Status', 'Actions']}
-          cards
-        >
-          {list.data.accounts.map((account) => (
-            <tr key={account.id}>
-              <th scope="row">{account.name}</th>
-              <td data-label="Email">{account.email}</td>
-              <td data-label="Role">{account.role === 'admin' ? 'Admin' : 'Staff'}</td>
-              <td data-label="Apps">
-                {account.role === 'admin'
-                  ? 'All apps'
-                  : account.apps
-                      .map(({ app, canExport, canDecide }) => {
-                        const rights = [canExport && 'export', canDecide && 'decide'].filter(Boolean)
-                        return `${appName(app)}${rights.length > 0 ? ` (${rights.join(', ')})` : ''}`
-                      })
-                      .join(', ') || 'None'}
-              </td>
-              <td data-label="Two-factor">{account.twoFactor ? 'On' : 'Off'}</td>
-              <td data-label="Status">
-                <span className="state-tag">
-                  {account.disabled ? 'Disabled' : account.invitePending ? 'Invited' : 'Active'}
-                </span>
-              </td>
-              <td>
-                <div className="row-actions">
-                  <button type="button" onClick={() => setEditing(account)}>
-                    Edit access<span className="visually-hidden"> of {account.email}</span>
-                  </button>
-                  <button
-                    type="button"
-                    onClick={() =>
-                      void act(
-                        () => setAccountDisabled(account.id, !account.disabled),
-                        `${account.disabled ? 'Enable' : 'Disable'}: ${account.email} is now ${
-                          account.disabled ? 'enabled' : 'disabled'
-                        }`,
-                      )
-                    }
-                  >
-                    {account.disabled ? 'Enable' : 'Disable'}
-                    <span className="visually-hidden"> {account.email}</span>
-                  </button>
-                  {account.twoFactor ? (
+      <ResourceView
+        resource={list}
+        loading="Loading accounts..."
+        failed={(message) => `The accounts could not be loaded (${message}). Reload the page to try again.`}
+      >
+        {(data) => (
+          <TableRegion
+            label="Staff accounts"
+            headings={['Name', 'Email', 'Role', 'Apps', 'Two-factor', 'Status', 'Actions']}
+            cards
+          >
+            {data.accounts.map((account) => (
+              <tr key={account.id}>
+                <th scope="row">{account.name}</th>
+                <td data-label="Email">{account.email}</td>
+                <td data-label="Role">{account.role === 'admin' ? 'Admin' : 'Staff'}</td>
+                <td data-label="Apps">
+                  {account.role === 'admin'
+                    ? 'All apps'
+                    : account.apps
+                        .map(({ app, canExport, canDecide }) => {
+                          const rights = [canExport && 'export', canDecide && 'decide'].filter(Boolean)
+                          return `${appName(app)}${rights.length > 0 ? ` (${rights.join(', ')})` : ''}`
+                        })
+                        .join(', ') || 'None'}
+                </td>
+                <td data-label="Two-factor">{account.twoFactor ? 'On' : 'Off'}</td>
+                <td data-label="Status">
+                  <span className="state-tag">
+                    {account.disabled ? 'Disabled' : account.invitePending ? 'Invited' : 'Active'}
+                  </span>
+                </td>
+                <td>
+                  <div className="row-actions">
+                    <button type="button" onClick={() => setEditing(account)}>
+                      Edit access<span className="visually-hidden"> of {account.email}</span>
+                    </button>
                     <button
                       type="button"
                       onClick={() =>
-                        window.confirm(`Turn off two-factor sign-in of ${account.email}?`) &&
                         void act(
-                          () => resetTwoFactor(account.id),
-                          `Reset two-factor: ${account.email} signs in with a password alone until set up again`,
+                          () => setAccountDisabled(account.id, !account.disabled),
+                          `${account.disabled ? 'Enable' : 'Disable'}: ${account.email} is now ${
+                            account.disabled ? 'enabled' : 'disabled'
+                          }`,
                         )
                       }
                     >
-                      Reset 2FA<span className="visually-hidden"> of {account.email}</span>
+                      {account.disabled ? 'Enable' : 'Disable'}
+                      <span className="visually-hidden"> {account.email}</span>
                     </button>
-                  ) : null}
-                  {account.invitePending ? (
-                    <button
-                      type="button"
-                      onClick={() =>
-                        void act(async () => {
-                          const answer = await resendInvitation(account.id)
-                          if (!answer.emailed) throw new Error('the e-mail could not be sent')
-                        }, `Re-send invitation: a new link went to ${account.email}`)
-                      }
-                    >
-                      Re-send invitation<span className="visually-hidden"> to {account.email}</span>
-                    </button>
-                  ) : null}
-                </div>
-              </td>
-            </tr>
-          ))}
-        </TableRegion>
-      )}
+                    {account.twoFactor ? (
+                      <button
+                        type="button"
+                        onClick={() =>
+                          window.confirm(`Turn off two-factor sign-in of ${account.email}?`) &&
+                          void act(
+                            () => resetTwoFactor(account.id),
+                            `Reset two-factor: ${account.email} signs in with a password alone until set up again`,
+                          )
+                        }
+                      >
+                        Reset 2FA<span className="visually-hidden"> of {account.email}</span>
+                      </button>
+                    ) : null}
+                    {account.invitePending ? (
+                      <button
+                        type="button"
+                        onClick={() =>
+                          void act(async () => {
+                            const answer = await resendInvitation(account.id)
+                            if (!answer.emailed) throw new Error('the e-mail could not be sent')
+                          }, `Re-send invitation: a new link went to ${account.email}`)
+                        }
+                      >
+                        Re-send invitation<span className="visually-hidden"> to {account.email}</span>
+                      </button>
+                    ) : null}
+                  </div>
+                </td>
+              </tr>
+            ))}
+          </TableRegion>
+        )}
+      </ResourceView>
       {editing && list.data ? (
         <AccessEditor
           key={editing.id}

@@ -1,6 +1,6 @@
 import { useEffect } from 'react'
 import { Link } from '../../routing/router.tsx'
-import { Loading } from '../../ui/loading.tsx'
+import { ResourceView } from '../resource-view.tsx'
 import { StaffArea } from '../staff-area.tsx'
 import { StaffUserBar } from '../staff-user-bar.tsx'
 import type { StaffSession } from '../use-staff-session.ts'
@@ -40,25 +40,30 @@ function StaffHomeView({ session }: { session: StaffSession }) {
       <div className="card-body">
         <section aria-labelledby="your-dashboards">
           <h2 id="your-dashboards">Your dashboards</h2>
-          {apps.status === 'failed' ? (
-            <p className="alert" role="alert">
-              Your dashboards could not be loaded ({apps.message}). Reload the page to try again.
-            </p>
-          ) : !apps.data ? (
-            <Loading label="Loading your dashboards..." />
-          ) : apps.data.apps.length === 0 ? (
-            <p>
-              Your account has no dashboard yet. Ask an admin of your firm to give you the apps you work on.
-            </p>
-          ) : (
-            <ul className="link-list">
-              {apps.data.apps.map((app) => (
-                <li key={app.slug}>
-                  <Link to={`/${app.slug}-admin`}>{app.name}</Link>
-                </li>
-              ))}
-            </ul>
-          )}
+          <ResourceView
+            resource={apps}
+            loading="Loading your dashboards..."
+            failed={(message) =>
+              `Your dashboards could not be loaded (${message}). Reload the page to try again.`
+            }
+          >
+            {(data) =>
+              data.apps.length === 0 ? (
+                <p>
+                  Your account has no dashboard yet. Ask an admin of your firm to give you the apps you work
+                  on.
+                </p>
+              ) : (
+                <ul className="link-list">
+                  {data.apps.map((app) => (
+                    <li key={app.slug}>
+                      <Link to={`/${app.slug}-admin`}>{app.name}</Link>
+                    </li>
+                  ))}
+                </ul>
+              )
+            }
+          </ResourceView>
         </section>
         {isAdmin ? (
           <section aria-labelledby="admin-pages">

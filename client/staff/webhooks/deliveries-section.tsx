@@ -1,8 +1,8 @@
 import { useEffect, useId, useRef, useState } from 'react'
 import type { WebhookDelivery, WebhookEndpoint } from '../../../src/api/webhooks.ts'
-import { Loading } from '../../ui/loading.tsx'
 import { TableRegion } from '../filing/table-region.tsx'
 import { formatListTime } from '../format.ts'
+import { ResourceView } from '../resource-view.tsx'
 import { useStaffResource } from '../use-staff-resource.ts'
 import { fetchDeliveries, sendAgain } from './webhooks-api.ts'
 
@@ -80,57 +80,57 @@ export function DeliveriesSection({
           {problem}
         </p>
       ) : null}
-      {log.status === 'failed' ? (
-        <p className="alert" role="alert">
-          The deliveries could not be loaded ({log.message}). Use Refresh to try again.
-        </p>
-      ) : !log.data ? (
-        <Loading label="Loading deliveries..." />
-      ) : (
-        <TableRegion
-          label="Deliveries"
-          headings={['Event', 'Happened', 'Status', 'Attempts', 'Last answer', 'Next attempt', 'Actions']}
-          cards
-        >
-          {log.data.deliveries.length === 0 ? (
-            <tr>
-              <td colSpan={7} className="empty-row">
-                No event has been queued for this endpoint yet.
-              </td>
-            </tr>
-          ) : (
-            log.data.deliveries.map((delivery) => (
-              <tr key={delivery.id}>
-                <th scope="row">
-                  <code>{delivery.type}</code>
-                </th>
-                <td data-label="Happened">{formatListTime(delivery.createdAt)}</td>
-                <td data-label="Status">
-                  <span className="state-tag">{STATUS_LABELS[delivery.status]}</span>
-                </td>
-                <td data-label="Attempts">{delivery.attempts}</td>
-                <td className="webhook-answer" data-label="Last answer">
-                  {lastAnswer(delivery)}
-                </td>
-                <td data-label="Next attempt">
-                  {delivery.nextAttemptAt ? formatListTime(delivery.nextAttemptAt) : '—'}
-                </td>
-                <td>
-                  <div className="row-actions">
-                    <button type="button" onClick={() => void again(delivery)}>
-                      Send again
-                      <span className="visually-hidden">
-                        {' '}
-                        {delivery.type} of {formatListTime(delivery.createdAt)}
-                      </span>
-                    </button>
-                  </div>
+      <ResourceView
+        resource={log}
+        loading="Loading deliveries..."
+        failed={(message) => `The deliveries could not be loaded (${message}). Use Refresh to try again.`}
+      >
+        {(data) => (
+          <TableRegion
+            label="Deliveries"
+            headings={['Event', 'Happened', 'Status', 'Attempts', 'Last answer', 'Next attempt', 'Actions']}
+            cards
+          >
+            {data.deliveries.length === 0 ? (
+              <tr>
+                <td colSpan={7} className="empty-row">
+                  No event has been queued for this endpoint yet.
                 </td>
               </tr>
-            ))
-          )}
-        </TableRegion>
-      )}
+            ) : (
+              data.deliveries.map((delivery) => (
+                <tr key={delivery.id}>
+                  <th scope="row">
+                    <code>{delivery.type}</code>
+                  </th>
+                  <td data-label="Happened">{formatListTime(delivery.createdAt)}</td>
+                  <td data-label="Status">
+                    <span className="state-tag">{STATUS_LABELS[delivery.status]}</span>
+                  </td>
+                  <td data-label="Attempts">{delivery.attempts}</td>
+                  <td className="webhook-answer" data-label="Last answer">
+                    {lastAnswer(delivery)}
+                  </td>
+                  <td data-label="Next attempt">
+                    {delivery.nextAttemptAt ? formatListTime(delivery.nextAttemptAt) : '—'}
+                  </td>
+                  <td>
+                    <div className="row-actions">
+                      <button type="button" onClick={() => void again(delivery)}>
+                        Send again
+                        <span className="visually-hidden">
+                          {' '}
+                          {delivery.type} of {formatListTime(delivery.createdAt)}
+                        </span>
+                      </button>
+                    </div>
+                  </td>
+                </tr>
+              ))
+            )}
+          </TableRegion>
+        )}
+      </ResourceView>
     </section>
   )
 }

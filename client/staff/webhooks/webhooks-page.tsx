@@ -1,8 +1,8 @@
 import { useState } from 'react'
 import type { CreatedWebhook, WebhookEndpoint } from '../../../src/api/webhooks.ts'
-import { Loading } from '../../ui/loading.tsx'
 import { TableRegion } from '../filing/table-region.tsx'
 import { AdminPage, type AdminActions } from '../admin-page.tsx'
+import { ResourceView } from '../resource-view.tsx'
 import type { StaffSession } from '../use-staff-session.ts'
 import { useStaffResource } from '../use-staff-resource.ts'
 import { DeliveriesSection } from './deliveries-section.tsx'
@@ -46,68 +46,70 @@ function Webhooks({ session, actions }: { session: StaffSession; actions: AdminA
       {created ? <SecretPanel created={created} onDone={() => setCreated(undefined)} /> : null}
       <section aria-labelledby="endpoints-heading">
         <h2 id="endpoints-heading">Endpoints</h2>
-        {list.status === 'failed' ? (
-          <p className="alert" role="alert">
-            The endpoints could not be loaded ({list.message}). Reload the page to try again.
-          </p>
-        ) : !list.data ? (
-          <Loading label="Loading endpoints..." />
-        ) : (
-          <TableRegion
-            label="Webhook endpoints"
-            headings={['URL', 'Events', 'Claimant details', 'Status', 'Actions']}
-            cards
-          >
-            {list.data.endpoints.length === 0 ? (
-              <tr>
-                <td colSpan={5} className="empty-row">
-                  No endpoint yet: add one below.
-                </td>
-              </tr>
-            ) : (
-              list.data.endpoints.map((endpoint) => (
-                <tr key={endpoint.id} className={endpoint.id === open ? 'is-selected' : undefined}>
-                  <th scope="row" className="webhook-url">
-                    {endpoint.url}
-                  </th>
-                  <td className="webhook-event-list" data-label="Events">
-                    {endpoint.events.join(', ')}
-                  </td>
-                  <td data-label="Claimant details">
-                    {endpoint.includeDetails ? 'Included' : 'Not included'}
-                  </td>
-                  <td data-label="Status">
-                    <span className="state-tag">{endpoint.isActive ? 'Active' : 'Paused'}</span>
-                  </td>
-                  <td>
-                    <div className="row-actions">
-                      <button type="button" onClick={() => setOpen(endpoint.id)}>
-                        Deliveries<span className="visually-hidden"> to {endpoint.url}</span>
-                      </button>
-                      <button
-                        type="button"
-                        onClick={() =>
-                          void act(
-                            () => changeEndpoint(endpoint.id, { isActive: !endpoint.isActive }),
-                            endpoint.isActive
-                              ? `Pause: ${endpoint.url} gets no events until resumed`
-                              : `Resume: ${endpoint.url} gets its events again`,
-                          )
-                        }
-                      >
-                        {endpoint.isActive ? 'Pause' : 'Resume'}
-                        <span className="visually-hidden"> {endpoint.url}</span>
-                      </button>
-                      <button type="button" onClick={() => remove(endpoint)}>
-                        Delete<span className="visually-hidden"> {endpoint.url}</span>
-                      </button>
-                    </div>
+        <ResourceView
+          resource={list}
+          loading="Loading endpoints..."
+          failed={(message) =>
+            `The endpoints could not be loaded (${message}). Reload the page to try again.`
+          }
+        >
+          {(data) => (
+            <TableRegion
+              label="Webhook endpoints"
+              headings={['URL', 'Events', 'Claimant details', 'Status', 'Actions']}
+              cards
+            >
+              {data.endpoints.length === 0 ? (
+                <tr>
+                  <td colSpan={5} className="empty-row">
+                    No endpoint yet: add one below.
                   </td>
                 </tr>
-              ))
-            )}
-          </TableRegion>
-        )}
+              ) : (
+                data.endpoints.map((endpoint) => (
+                  <tr key={endpoint.id} className={endpoint.id === open ? 'is-selected' : undefined}>
+                    <th scope="row" className="webhook-url">
+                      {endpoint.url}
+                    </th>
+                    <td className="webhook-event-list" data-label="Events">
+                      {endpoint.events.join(', ')}
+                    </td>
+                    <td data-label="Claimant details">
+                      {endpoint.includeDetails ? 'Included' : 'Not included'}
+                    </td>
+                    <td data-label="Status">
+                      <span className="state-tag">{endpoint.isActive ? 'Active' : 'Paused'}</span>
+                    </td>
+                    <td>
+                      <div className="row-actions">
+                        <button type="button" onClick={() => setOpen(endpoint.id)}>
+                          Deliveries<span className="visually-hidden"> to {endpoint.url}</span>
+                        </button>
+                        <button
+                          type="button"
+                          onClick={() =>
+                            void act(
+                              () => changeEndpoint(endpoint.id, { isActive: !endpoint.isActive }),
+                              endpoint.isActive
+                                ? `Pause: ${endpoint.url} gets no events until resumed`
+                                : `Resume: ${endpoint.url} gets its events again`,
+                            )
+                          }
+                        >
+                          {endpoint.isActive ? 'Pause' : 'Resume'}
+                          <span className="visually-hidden"> {endpoint.url}</span>
+                        </button>
+                        <button type="button" onClick={() => remove(endpoint)}>
+                          Delete<span className="visually-hidden"> {endpoint.url}</span>
+                        </button>
+                      </div>
+                    </td>
+                  </tr>
+                ))
+              )}
+            </TableRegion>
+          )}
+        </ResourceView>
       </section>
       {opened ? (
         <DeliveriesSection
