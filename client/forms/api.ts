@@ -1,13 +1,11 @@
 import { AppError } from '../../src/app-error.ts'
 import type { CreatedClaim } from '../../src/api/claims.ts'
-import { JOURNEY_TOKEN_FIELD } from '../../src/api/journey.ts'
-import { ATTRIBUTION_FIELD } from '../../src/attribution.ts'
+import { claimRequest, SCREENSHOT_FIELD } from '../../src/api/claim-request.ts'
 import { landingAttribution } from '../attribution.ts'
 import type { FormConfig } from '../../src/form-config.ts'
 import { errorFromBody, fetchJson } from '../http.ts'
-import { withLang } from '../i18n/locale.ts'
 import type { Locale } from '../../src/translate.ts'
-import { signingFields, type Signing } from './widgets/signing.ts'
+import type { Signing } from './widgets/signing.ts'
 
 export function fetchFormConfig(slug: string): Promise<FormConfig> {
   return fetchJson<FormConfig>(`/api/forms/${encodeURIComponent(slug)}`)
@@ -42,17 +40,21 @@ export function submitClaim({
   /** The token of the Step 2 link the claimant came by: the claim is tied to their intake. */
   journeyToken?: string | undefined
 }): Promise<CreatedClaim> {
+  const { path, fields } = claimRequest({
+    slug,
+    data,
+    agreementDate,
+    signing,
+    locale,
+    journeyToken,
+    attribution: landingAttribution(),
+  })
   const body = new FormData()
-  body.append('data', JSON.stringify(data))
-  body.append('agreementDate', agreementDate)
-  for (const [name, value] of Object.entries(signingFields(signing))) body.append(name, value)
-  if (journeyToken) body.append(JOURNEY_TOKEN_FIELD, journeyToken)
-  const attribution = landingAttribution()
-  if (attribution) body.append(ATTRIBUTION_FIELD, JSON.stringify(attribution))
-  body.append('screenshot', screenshot, screenshot.name)
+  for (const [name, value] of fields) body.append(name, value)
+  body.append(SCREENSHOT_FIELD, screenshot, screenshot.name)
   return new Promise((resolve, reject) => {
     const xhr = new XMLHttpRequest()
-    xhr.open('POST', withLang(`/api/forms/${encodeURIComponent(slug)}/submissions`, locale))
+    xhr.open('POST', path)
     xhr.setRequestHeader('Accept', 'application/json')
     for (const [name, value] of Object.entries(headers)) xhr.setRequestHeader(name, value)
     xhr.responseType = 'json'

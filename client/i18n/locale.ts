@@ -1,3 +1,4 @@
+import { pathInLocale } from '../../src/api/claim-request.ts'
 import { DEFAULT_LOCALE, parseLocale, type Locale } from '../../src/translate.ts'
 
 const STORAGE_KEY = 'lang'
@@ -35,8 +36,7 @@ export function setCurrentLocale(locale: Locale): void {
  * @example withLang('/api/forms/brigit') // '/api/forms/brigit?lang=es' on a Spanish page
  */
 export function withLang(url: string, locale: Locale = current): string {
-  if (locale === DEFAULT_LOCALE) return url
-  return `${url}${url.includes('?') ? '&' : '?'}lang=${locale}`
+  return pathInLocale(url, locale)
 }
 
 function readStored(): string | null {

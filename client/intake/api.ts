@@ -1,10 +1,11 @@
-import { ATTRIBUTION_FIELD } from '../../src/attribution.ts'
+import { intakeRequest } from '../../src/api/claim-request.ts'
 import { landingAttribution } from '../attribution.ts'
+import { currentLocale } from '../i18n/locale.ts'
 import type { IntakeConfig, IntakeData } from '../../src/intake-config.ts'
 import type { CreatedIntake } from '../../src/api/claims.ts'
 import type { MilitaryClaimants, MilitaryFigures } from '../../src/api/staff.ts'
 import { fetchJson } from '../http.ts'
-import { signingFields, type Signing } from '../forms/widgets/signing.ts'
+import type { Signing } from '../forms/widgets/signing.ts'
 
 export function fetchIntakeConfig(): Promise<IntakeConfig> {
   return fetchJson<IntakeConfig>('/api/intake/config')
@@ -27,10 +28,17 @@ export function submitIntake({
   /** The proof of work (useProofOfWork). */
   headers: Record<string, string>
 }): Promise<CreatedIntake> {
-  return fetchJson<CreatedIntake>(`/api/intake?agreementDate=${encodeURIComponent(agreementDate)}`, {
+  const { path, body } = intakeRequest({
+    data,
+    agreementDate,
+    signing,
+    locale: currentLocale(),
+    attribution: landingAttribution(),
+  })
+  return fetchJson<CreatedIntake>(path, {
     method: 'POST',
     headers: { 'Content-Type': 'application/json', Accept: 'application/json', ...headers },
-    body: JSON.stringify({ ...data, ...signingFields(signing), [ATTRIBUTION_FIELD]: landingAttribution() }),
+    body: JSON.stringify(body),
   })
 }
 

@@ -2,18 +2,16 @@
 import { AppError } from '../../src/app-error.ts'
 import { ATTRIBUTION_FIELD, readAttribution, type Attribution } from '../../src/attribution.ts'
 import { SIGNATURE_METHOD_FIELD, TYPED_SIGNATURE_FIELD } from '../../src/signing.ts'
-import { AGREEMENT_DATE_FIELD } from '../agreements/agreement-date.ts'
 import { JOURNEY_TOKEN_FIELD } from '../../src/api/journey.ts'
-import { DATA_FIELD, SCREENSHOT_FIELD, type UploadedFile } from '../uploads/upload-middleware.ts'
-
-const TEXT_FIELDS: readonly string[] = [
-  DATA_FIELD,
+import {
   AGREEMENT_DATE_FIELD,
-  SIGNATURE_METHOD_FIELD,
-  TYPED_SIGNATURE_FIELD,
-  JOURNEY_TOKEN_FIELD,
-  ATTRIBUTION_FIELD,
-]
+  CLAIM_TEXT_FIELDS,
+  DATA_FIELD,
+  SCREENSHOT_FIELD,
+} from '../../src/api/claim-request.ts'
+import type { UploadedFile } from '../uploads/upload-middleware.ts'
+
+const TEXT_FIELDS: readonly string[] = CLAIM_TEXT_FIELDS
 // eslint-disable-next-line no-control-regex -- finding control characters is the point
 const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f]/g
 
@@ -31,8 +29,8 @@ export interface ClaimFields {
 }
 
 /**
- * The text fields of a claim request: one "data", at most one "agreementDate", "signatureMethod" and
- * "typedSignature", nothing else. A misspelt field would otherwise be dropped without a word (a wrong
+ * The text fields of a claim request: one "data", at most one of each other field the form sends
+ * (CLAIM_TEXT_FIELDS), nothing else. A misspelt field would otherwise be dropped without a word (a wrong
  * agreementDate silently replaced by today, a typed signature recorded as drawn).
  */
 export function readClaimFields(body: unknown): ClaimFields {

@@ -2,10 +2,10 @@ import type { RequestHandler } from 'express'
 import multer from 'multer'
 import { AppError } from '../../src/app-error.ts'
 import { MAX_UPLOAD_BYTES } from '../../src/claim-messages.ts'
+import { CLAIM_MULTIPART_LIMITS, DATA_FIELD, SCREENSHOT_FIELD } from '../../src/api/claim-request.ts'
 import { describeContentType } from '../error-handler.ts'
 
-export const SCREENSHOT_FIELD = 'screenshot'
-export const DATA_FIELD = 'data'
+export { DATA_FIELD, SCREENSHOT_FIELD }
 
 /** The screenshot as multer holds it in memory until it is checked and stored. */
 export interface UploadedFile {
@@ -15,7 +15,7 @@ export interface UploadedFile {
 
 const parseClaimMultipart = multer({
   storage: multer.memoryStorage(),
-  limits: { fileSize: MAX_UPLOAD_BYTES, files: 1, fields: 4, parts: 6, fieldSize: 2 * 1024 * 1024 },
+  limits: { fileSize: MAX_UPLOAD_BYTES, ...CLAIM_MULTIPART_LIMITS, fieldSize: 2 * 1024 * 1024 },
 }).single(SCREENSHOT_FIELD)
 
 /**

@@ -12,10 +12,3 @@ export interface Signing {
 export interface SigningReport {
   report(signing: Signing): void
 }
-
-/** What a form sends beside its answers, so the signed record says which way it was signed. */
-export function signingFields(signing: Signing): { signatureMethod: SigningMethod; typedSignature?: string } {
-  return signing.method === 'typed'
-    ? { signatureMethod: 'typed', typedSignature: signing.typedName ?? '' }
-    : { signatureMethod: 'drawn' }
-}
