@@ -1,5 +1,6 @@
 import crypto from 'node:crypto'
 import autocannon from 'autocannon'
+import { claimRequest, SCREENSHOT_FIELD } from '../src/api/claim-request.ts'
 import { request } from './http.ts'
 
 export interface LoadResult {
@@ -22,7 +23,10 @@ function benchPhone(n: number): string {
   return `(${BENCH_AREA_CODE}) ${exchange}-${String(n % 10_000).padStart(4, '0')}`
 }
 
-/** A Step 2 claim exactly as the form posts it: `data` JSON, `agreementDate`, the screenshot file. */
+/**
+ * A Step 2 claim exactly as the form posts it: the fields its request builder gives (`data`,
+ * `agreementDate`, how the claimant signed), then the screenshot file.
+ */
 export function claimMultipart({ n, png, signature }: { n: number; png: Buffer; signature: string }): Buffer {
   const data = {
     firstName: 'Bench',
@@ -33,12 +37,18 @@ export function claimMultipart({ n, png, signature }: { n: number; png: Buffer; 
     membershipMonths: 1 + (n % 36),
     signature,
   }
-  const field = (name: string, value: string) =>
+  const { fields } = claimRequest({
+    slug: 'any',
+    data,
+    agreementDate: new Date().toISOString().slice(0, 10),
+    signing: { method: 'drawn' },
+    locale: 'en',
+  })
+  const field = ([name, value]: [string, string]) =>
     `--${BOUNDARY}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`
   const head =
-    field('data', JSON.stringify(data)) +
-    field('agreementDate', new Date().toISOString().slice(0, 10)) +
-    `--${BOUNDARY}\r\nContent-Disposition: form-data; name="screenshot"; filename="bank-statement.png"\r\n` +
+    fields.map(field).join('') +
+    `--${BOUNDARY}\r\nContent-Disposition: form-data; name="${SCREENSHOT_FIELD}"; filename="bank-statement.png"\r\n` +
     'Content-Type: image/png\r\n\r\n'
   return Buffer.concat([Buffer.from(head), png, Buffer.from(`\r\n--${BOUNDARY}--\r\n`)])
 }
