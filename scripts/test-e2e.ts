@@ -5,6 +5,7 @@ import readline from 'node:readline'
 import { ensureClientBuild } from '../server/client-build.ts'
 import { CLIENT_DIR } from '../server/main.ts'
 import { PROJECT_ROOT } from '../server/project-root.ts'
+import { prepareChromium } from '../tests/e2e/chromium.ts'
 
 // `npm run test:e2e`: the browser tests in three vitest runs at once, each with its own server, DATA_DIR
 // and Chromium (tests/e2e/global-setup.ts), so no spec sees another run's claims or sign-ins. A spec
@@ -54,8 +55,14 @@ function vitestRun(args: string[], label: string): Promise<number> {
   return new Promise((resolve) => child.once('exit', (code, signal) => resolve(code ?? (signal ? 1 : 0))))
 }
 
-// built once here: the runs' global set-ups would otherwise both build it on a fresh clone
-await ensureClientBuild(CLIENT_DIR, (message) => console.log(message))
+// built and unpacked once here: on a fresh clone each run's global set-up would otherwise build the client
+// and unpack @sparticuz/chromium's Chromium into the same files at once, and a run that starts the binary
+// while another still writes it fails (spawn ETXTBSY); the runs take this Chromium from CHROMIUM_PATH
+const [, chromiumExecutable] = await Promise.all([
+  ensureClientBuild(CLIENT_DIR, (message) => console.log(message)),
+  prepareChromium(),
+])
+process.env.CHROMIUM_PATH = chromiumExecutable
 
 const passed = process.argv.slice(2)
 const codes =
