@@ -4,10 +4,12 @@ import { FIRM_SETTINGS } from '../../src/firm-settings.ts'
 /** The zone the CSV exports write times in: the firm's (firm.json's timeZone). */
 export const CSV_TIME_ZONE = checkedTimeZone(FIRM_SETTINGS.timeZone)
 
-/** How a time column's header names its zone, e.g. 'Submission Date (America/Los_Angeles)'. */
-export function csvTimeLabel(label: string): string {
-  return `${label} (${CSV_TIME_ZONE})`
-}
+/**
+ * The column whose cell names the zone of every time in its record (CSV_TIME_ZONE, e.g.
+ * America/Los_Angeles), right after the columns of the site an export replaces: the firms' imports look
+ * the time columns up by the seed's names (`Submission Date`), which a zone in the header would change.
+ */
+export const TIME_ZONE_HEADER = 'Time Zone'
 
 const PARTS = new Intl.DateTimeFormat('en-US', {
   timeZone: CSV_TIME_ZONE,

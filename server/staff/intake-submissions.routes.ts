@@ -9,7 +9,7 @@ import type { Database } from '../db/database.ts'
 import { actorOf, type RecordAudit } from './audit-log.ts'
 import { adminOnly } from './require-staff.ts'
 import { isExportCheck, sendCsv } from './csv.ts'
-import { csvTime, csvTimeLabel } from './csv-time.ts'
+import { CSV_TIME_ZONE, csvTime, TIME_ZONE_HEADER } from './csv-time.ts'
 import { intakeDetails, intakeIdParam, intakeRowToSubmission } from './intake-details.ts'
 import {
   findIntakeById,
@@ -21,15 +21,17 @@ import { parseListQuery } from './list-query.ts'
 import { AppError } from '../../src/app-error.ts'
 
 /**
- * The columns of the site this replaces (its main-page list without the signature image) first, in
- * their order, then the ones added since: the row's app and its Step 2 status.
+ * The columns of the site this replaces (its main-page list without the signature image) first, named
+ * and ordered as there, then Time Zone (the Date's zone), then the ones added since: the row's app and
+ * its Step 2 status.
  */
 const INTAKE_CSV_HEADER = [
   'Name',
   'Email',
   'Phone',
   'Apps Used',
-  csvTimeLabel('Date'),
+  'Date',
+  TIME_ZONE_HEADER,
   'App',
   'Step 2 Status',
 ]
@@ -88,6 +90,7 @@ export function intakeSubmissionRoutes({
         row.phone,
         (JSON.parse(row.cash_advance_apps) as string[]).map(label).join('; '),
         csvTime(row.created_at),
+        CSV_TIME_ZONE,
         label(row.app),
         row.claim_id === null ? 'not submitted' : 'submitted',
       ],

@@ -4,7 +4,7 @@ import type { SubmissionRow, SubmissionValues } from './claim-list.ts'
 import { isoTimestamp } from '../db/timestamp.ts'
 import { flaggedCellsSql } from '../duplicates/flagged-claims.ts'
 import { csvCell, csvCellSql, csvCountSql, CSV_LINE_END } from './csv.ts'
-import { csvTime, csvTimeLabel, csvTimeSql } from './csv-time.ts'
+import { CSV_TIME_ZONE, csvTime, csvTimeSql, TIME_ZONE_HEADER } from './csv-time.ts'
 import { intakeReference } from '../../src/journey-config.ts'
 import { ATTRIBUTION_KEYS, type Attribution } from '../../src/attribution.ts'
 
@@ -53,12 +53,13 @@ const ATTRIBUTION_HEADERS = [
 ] as const satisfies { length: (typeof ATTRIBUTION_KEYS)['length'] }
 
 /**
- * The claims CSV's columns: first the nine of the site it replaces, in that order, so that an import
- * reading columns by position keeps working; every column added since comes after them.
+ * The claims CSV's columns: first the nine of the site it replaces, named and ordered as there, so that
+ * an import reading columns by name or by position keeps working; then Time Zone, the zone of the
+ * record's times; every column added since comes after them.
  */
 export const SUBMISSION_CSV_HEADER = [
   'ID',
-  csvTimeLabel('Submission Date'),
+  'Submission Date',
   'First Name',
   'Last Name',
   'Email',
@@ -66,18 +67,22 @@ export const SUBMISSION_CSV_HEADER = [
   'Cash Advance Count',
   'Membership Months',
   'Screenshot URL',
-  csvTimeLabel('Confirmed At'),
+  TIME_ZONE_HEADER,
+  'Confirmed At',
   'Language',
   'Flagged',
   'Flagged Claim IDs',
   'Status',
   'Reason',
-  csvTimeLabel('Status Date'),
+  'Status Date',
   'Assignee',
   'Main Form Reference',
   // where the claimant came from: the first landing's parameters (src/attribution.ts), each its column
   ...ATTRIBUTION_HEADERS,
 ] as const
+
+/** The Time Zone cell, the same in every record. */
+const ZONE_CELL = csvCell(CSV_TIME_ZONE)
 
 /** The attribution's cells, empty where a key was not kept. */
 function attributionCells(stored: string | null): string {
@@ -135,7 +140,7 @@ export function submissionCsvRenderer(
     return (
       `${id},${csvTime(createdAt)},${csvCell(firstName)},${csvCell(lastName)},` +
       `${csvCell(email)},${csvCell(phone)},${csvCell(Number(advances))},` +
-      `${csvCell(Number(months))},${linkBefore}${id}${linkAfter},` +
+      `${csvCell(Number(months))},${linkBefore}${id}${linkAfter},${ZONE_CELL},` +
       `${confirmedAt === null ? '' : csvTime(confirmedAt)},${csvCell(locale)},` +
       `${flagged ? `Yes,${duplicateOf.join(' ')}` : 'No,'},${csvCell(status)},` +
       `${reason === null ? '' : csvCell(reason)},` +
@@ -171,6 +176,7 @@ export function submissionCsvRecordSql({
     csvCountSql(sql.ref('claims.cash_advance_count')),
     csvCountSql(sql.ref('claims.membership_months')),
     sql`${linkBefore}::text || claims.id || ${linkAfter}::text`,
+    sql`${ZONE_CELL}::text`,
     // empty while the claim is not confirmed
     sql`coalesce(${csvTimeSql(sql.ref('claims.confirmed_at'))}, '')`,
     csvCellSql(sql.ref('claims.locale')),

@@ -421,9 +421,9 @@ for (const dialect of DIALECTS) {
 
     it('exports the same claims the filters list, with status, reason, status date and assignee last', async () => {
       const { header, records } = await csv({ status: 'deficient' })
-      expect(header.slice(0, 13)).toEqual([
+      expect(header.slice(0, 14)).toEqual([
         'ID',
-        `Submission Date (${ZONE})`,
+        'Submission Date',
         'First Name',
         'Last Name',
         'Email',
@@ -431,15 +431,16 @@ for (const dialect of DIALECTS) {
         'Cash Advance Count',
         'Membership Months',
         'Screenshot URL',
-        `Confirmed At (${ZONE})`,
+        'Time Zone',
+        'Confirmed At',
         'Language',
         'Flagged',
         'Flagged Claim IDs',
       ])
-      expect(header.slice(13)).toEqual([
+      expect(header.slice(14)).toEqual([
         'Status',
         'Reason',
-        `Status Date (${ZONE})`,
+        'Status Date',
         'Assignee',
         'Main Form Reference',
         'UTM Source',
@@ -467,6 +468,7 @@ for (const dialect of DIALECTS) {
           '2',
           '4',
           expect.stringContaining(`/api/staff/claims/${ids.deficient}/screenshot`),
+          ZONE,
           '',
           'en',
           'No',
@@ -480,7 +482,7 @@ for (const dialect of DIALECTS) {
         ],
       ])
       const received = await csv({ status: 'received', signedFrom: '2026-11-19', signedTo: '2026-11-19' })
-      expect(received.records.map((record) => record.slice(13, 18))).toEqual([['received', '', '', '', '']])
+      expect(received.records.map((record) => record.slice(14, 19))).toEqual([['received', '', '', '', '']])
       expect((await csv({ assignee: String(anaId), q: 'fil' })).records.map(([id]) => Number(id))).toEqual([
         ids.inReview,
       ])

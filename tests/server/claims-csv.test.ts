@@ -19,22 +19,15 @@ const SEED_COLUMNS = [
   'Screenshot URL',
 ]
 const HEADER = [
-  'ID',
-  `Submission Date (${ZONE})`,
-  'First Name',
-  'Last Name',
-  'Email',
-  'Phone Number',
-  'Cash Advance Count',
-  'Membership Months',
-  'Screenshot URL',
-  `Confirmed At (${ZONE})`,
+  ...SEED_COLUMNS,
+  'Time Zone',
+  'Confirmed At',
   'Language',
   'Flagged',
   'Flagged Claim IDs',
   'Status',
   'Reason',
-  `Status Date (${ZONE})`,
+  'Status Date',
   'Assignee',
   'Main Form Reference',
   'UTM Source',
@@ -145,16 +138,26 @@ describe('the claims CSV', () => {
         return (await exportCsv(ctx, cookie, query)).split('\r\n')
       }
 
-      it("starts with the seed's nine columns in their order, the added ones after them", async () => {
+      it("starts with the seed's nine columns verbatim and in their order, then Time Zone, then the added ones", async () => {
         const [header] = await lines()
         expect(header).toBe(HEADER)
         const columns = header!.split(',')
-        expect(columns.slice(0, 9).map((column) => column.replace(` (${ZONE})`, ''))).toEqual(SEED_COLUMNS)
+        expect(columns.slice(0, 9)).toEqual(SEED_COLUMNS)
+        expect(columns[9]).toBe('Time Zone')
+      })
+
+      it("names the firm's zone, the one of every time in the record, in each record's Time Zone cell", async () => {
+        const [, ...records] = await lines()
+        // the cell after the screenshot link: a quoted name may hold a comma
+        const zones = records
+          .filter((line) => /^\d{4},/.test(line))
+          .map((line) => /\/screenshot,([^,]*),/.exec(line)?.[1])
+        expect(zones).toEqual(CLAIMS.map(() => ZONE))
       })
 
       it('writes every claim in that order, its times as Excel reads them in the firm’s zone', async () => {
         const link = (id: number) => `http://${SITE}/api/staff/claims/${id}/screenshot`
-        const rest = (id: number) => `c${id}@mail.test,(212) 555-${id},3,6,${link(id)}`
+        const rest = (id: number) => `c${id}@mail.test,(212) 555-${id},3,6,${link(id)},${ZONE}`
         expect(await lines()).toEqual([
           HEADER,
           `7005,2026-11-28 14:05:09,Late,Evening,${rest(7005)},,en,Yes,7003,received,,,,IN-1234567,,,,,,,,`,

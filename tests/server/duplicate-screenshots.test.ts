@@ -269,8 +269,8 @@ for (const dialect of DIALECTS) {
       it("says Yes in the CSV's Flagged column with the matching claims in the next, and exports only flagged claims with ?flagged=1", async () => {
         const csv = await staffGet('/api/staff/apps/brigit/export.csv').expect(200)
         const [header, ...records] = csv.text.slice(1).trim().split('\r\n')
-        expect(header!.split(',').slice(11, 13)).toEqual(['Flagged', 'Flagged Claim IDs'])
-        expect(records.map((line) => [line.split(',')[0], ...line.split(',').slice(11, 13)])).toEqual([
+        expect(header!.split(',').slice(12, 14)).toEqual(['Flagged', 'Flagged Claim IDs'])
+        expect(records.map((line) => [line.split(',')[0], ...line.split(',').slice(12, 14)])).toEqual([
           [String(other), 'No', ''],
           [String(first), 'Yes', String(copy)],
         ])

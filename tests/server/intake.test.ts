@@ -25,7 +25,7 @@ const SITE = 'intake.test'
 const SAME_SITE = { Host: SITE, Origin: `http://${SITE}` }
 const DUPLICATE_MESSAGE =
   'A submission with this email and phone number already exists. Numerous submissions will not increase your chances of a payout. We e-mailed you a link to your claims, where you can add an app you missed.'
-const CSV_HEADER = 'Name,Email,Phone,Apps Used,Date (America/Los_Angeles),App,Step 2 Status'
+const CSV_HEADER = 'Name,Email,Phone,Apps Used,Date,Time Zone,App,Step 2 Status'
 const INTAKE_FILE = path.join(FORMS_DIR, 'intake.json')
 const SIGNATURE = pngDataUrl()
 let nextAddress = 1
@@ -865,9 +865,9 @@ for (const dialect of DIALECTS) {
           expect(res.headers['content-disposition']).toMatch(/app-submissions-view\.csv/)
           expect(res.text.split('\r\n')).toEqual([
             `\ufeff${CSV_HEADER}`,
-            `Sam Rivers,sam@example.com,(212) 555-0199,MoneyLion,${losAngeles(sam.body.createdAt)},MoneyLion,not submitted`,
-            `Jane Doe,jane.doe@example.com,(808) 555-0100,Earnin; Chime,${losAngeles(jane.body.createdAt)},Chime,not submitted`,
-            `Jane Doe,jane.doe@example.com,(808) 555-0100,Earnin; Chime,${losAngeles(jane.body.createdAt)},Earnin,submitted`,
+            `Sam Rivers,sam@example.com,(212) 555-0199,MoneyLion,${losAngeles(sam.body.createdAt)},America/Los_Angeles,MoneyLion,not submitted`,
+            `Jane Doe,jane.doe@example.com,(808) 555-0100,Earnin; Chime,${losAngeles(jane.body.createdAt)},America/Los_Angeles,Chime,not submitted`,
+            `Jane Doe,jane.doe@example.com,(808) 555-0100,Earnin; Chime,${losAngeles(jane.body.createdAt)},America/Los_Angeles,Earnin,submitted`,
             '',
           ])
         })

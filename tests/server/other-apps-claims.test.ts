@@ -128,7 +128,7 @@ for (const dialect of DIALECTS) {
         .split('\r\n')
         .slice(1)
         .filter((line) => line !== '')
-        .map((line) => [line.split(',')[0]!, ...line.split(',').slice(11, 13)])
+        .map((line) => [line.split(',')[0]!, ...line.split(',').slice(12, 14)])
     }
 
     async function ledgerOf(id: number, cookie: string): Promise<LedgerJsonEntry[]> {

@@ -26,7 +26,7 @@ function withoutBom(text: string): string {
 }
 
 const CSV_HEADER =
-  'ID,Submission Date (America/Los_Angeles),First Name,Last Name,Email,Phone Number,Cash Advance Count,Membership Months,Screenshot URL,Confirmed At (America/Los_Angeles),Language,Flagged,Flagged Claim IDs,Status,Reason,Status Date (America/Los_Angeles),Assignee,Main Form Reference,UTM Source,UTM Medium,UTM Campaign,UTM Content,UTM Term,GCLID,FBCLID,Referrer'
+  'ID,Submission Date,First Name,Last Name,Email,Phone Number,Cash Advance Count,Membership Months,Screenshot URL,Time Zone,Confirmed At,Language,Flagged,Flagged Claim IDs,Status,Reason,Status Date,Assignee,Main Form Reference,UTM Source,UTM Medium,UTM Campaign,UTM Content,UTM Term,GCLID,FBCLID,Referrer'
 const ONE_DAY_MS = 24 * 60 * 60 * 1000
 const NOW = Date.now()
 
@@ -524,6 +524,7 @@ for (const dialect of DIALECTS) {
             3,
             6,
             `http://${SITE}/api/staff/claims/${second}/screenshot`,
+            'America/Los_Angeles',
             '',
             'en',
             'No',
@@ -584,9 +585,9 @@ for (const dialect of DIALECTS) {
         const lines = withoutBom((await exportCsv()).text).split('\r\n')
 
         expect(lines.slice(1)).toEqual([
-          `${plain},2026-11-20 16:00:00,,😀 Ñandú,\\N,\\.,3,6,http://${SITE}/api/staff/claims/${plain}/screenshot,,en,No,,received,,,,,,,,,,,,`,
+          `${plain},2026-11-20 16:00:00,,😀 Ñandú,\\N,\\.,3,6,http://${SITE}/api/staff/claims/${plain}/screenshot,America/Los_Angeles,,en,No,,received,,,,,,,,,,,,`,
           `${tricky},2026-11-20 00:09:10,Zoë \\ back\\slash,tab\tinside,"a,b""c@x.test","'@home`,
-          `next",'-2,0,http://${SITE}/api/staff/claims/${tricky}/screenshot,,es,No,,received,,,,,,,,,,,,`,
+          `next",'-2,0,http://${SITE}/api/staff/claims/${tricky}/screenshot,America/Los_Angeles,,es,No,,received,,,,,,,,,,,,`,
           '',
         ])
       })
@@ -596,7 +597,9 @@ for (const dialect of DIALECTS) {
         const res = await staffGet('/api/staff/apps/brigit/export.csv').set('Host', 'a,"b"').expect(200)
 
         expect(withoutBom(res.text).split('\r\n')[1]).toMatch(
-          new RegExp(`,"http://a,""b""/api/staff/claims/${id}/screenshot",,en,No,,received,,,,,,,,,,,,$`),
+          new RegExp(
+            `,"http://a,""b""/api/staff/claims/${id}/screenshot",America/Los_Angeles,,en,No,,received,,,,,,,,,,,,$`,
+          ),
         )
       })
 
@@ -703,9 +706,7 @@ for (const dialect of DIALECTS) {
         const res = await staffGet('/api/staff/intake-submissions/export.csv').expect(200)
         expect(res.headers['content-type']).toBe('text/csv; charset=utf-8')
         expect(fileName(res)).toBe('app-submissions-view.csv')
-        expect(res.text).toBe(
-          '\ufeffName,Email,Phone,Apps Used,Date (America/Los_Angeles),App,Step 2 Status\r\n',
-        )
+        expect(res.text).toBe('\ufeffName,Email,Phone,Apps Used,Date,Time Zone,App,Step 2 Status\r\n')
       })
     })
   })

@@ -120,7 +120,7 @@ describe("the main page's admin mode", () => {
       .readFileSync(await downloadedFile(download), 'utf8')
       .replace(/^\ufeff/, '')
       .split(/\r?\n/)
-    expect(lines[0]).toBe('Name,Email,Phone,Apps Used,Date (America/Los_Angeles),App,Step 2 Status')
+    expect(lines[0]).toBe('Name,Email,Phone,Apps Used,Date,Time Zone,App,Step 2 Status')
     const ours = lines.filter((line) => line.includes('leilani.adminview@example.com'))
     expect(ours).toHaveLength(2)
     expect(ours.find((line) => line.includes(',Earnin,'))).toMatch(/,submitted$/)
