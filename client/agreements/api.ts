@@ -43,6 +43,34 @@ export async function openAgreementLink(token: string): Promise<OpenedAgreementL
   })
 }
 
+/**
+ * Asks for a new link from a spent one: the server sends it to the address stored with that link, and
+ * answers as the lookup does, whether or not it sent one.
+ */
+export async function resendAgreementLink(
+  token: string,
+  /** The proof of work (useProofOfWork), as the lookup's. */
+  proofHeaders: Record<string, string>,
+): Promise<AgreementLinkSent> {
+  return fetchJson<AgreementLinkSent>('/api/agreements/resend', {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', Accept: 'application/json', ...proofHeaders },
+    body: JSON.stringify({ token }),
+  })
+}
+
+/** Ends the download key on the server before its time (204 whether or not it was still valid). */
+export async function closeAgreementLink(downloadKey: string): Promise<void> {
+  const response = await fetch(withLang('/api/agreements/close'), {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ key: downloadKey }),
+    // sent through even if the claimant leaves the page right after
+    keepalive: true,
+  })
+  if (!response.ok) throw await errorFromResponse(response)
+}
+
 /** Fetches the signed agreement as a file and hands it to the browser's download. */
 export async function downloadAgreement({
   downloadKey,

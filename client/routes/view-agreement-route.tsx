@@ -1,13 +1,19 @@
 import { FIRM_SETTINGS } from '../../src/firm-settings.ts'
-import { useEffect, useState, type FormEvent } from 'react'
+import { useEffect, useRef, useState, type FormEvent } from 'react'
 import { Link } from '../routing/router.tsx'
 import { AppError } from '../../src/app-error.ts'
 import { checkLookupInput, LINK_SENT_MESSAGE } from '../../src/lookup-messages.ts'
-import { openAgreementLink, requestAgreementLink, type OpenedAgreementLink } from '../agreements/api.ts'
-import { FoundAgreementCard } from '../agreements/found-agreement-card.tsx'
-import { ClaimantStatusPanel } from '../agreements/claimant-status.tsx'
+import {
+  openAgreementLink,
+  requestAgreementLink,
+  resendAgreementLink,
+  type OpenedAgreementLink,
+} from '../agreements/api.ts'
+import { endOpening, keepOpening, keptOpening } from '../agreements/kept-opening.ts'
+import { OpenedAgreements } from '../agreements/opened-agreements.tsx'
+import { SpentLinkOffer } from '../agreements/spent-link-offer.tsx'
 import { PhoneInput } from '../forms/phone-input.tsx'
-import { useLocale } from '../i18n/use-text.ts'
+import { useText } from '../i18n/use-text.ts'
 import { ProofOfWorkProblem, useProofOfWork } from '../proof-of-work/use-proof-of-work.tsx'
 
 type PageState =
@@ -17,33 +23,13 @@ type PageState =
   | { status: 'opening' }
   | { status: 'opened'; opened: OpenedAgreementLink }
   | { status: 'error'; message: string }
+  /** A link already opened or past its time: the page keeps its token to ask for a new one. */
+  | { status: 'spent'; message: string; token: string; isResending: boolean }
+  | { status: 'resent' }
 
 /** The token of an e-mailed link, from the address's fragment (which no server ever receives). */
 function linkToken(): string | undefined {
   return /^#link=([A-Za-z0-9_-]+)$/.exec(window.location.hash)?.[1]
-}
-
-const OPENED_KEY = 'opened-agreements'
-
-/** The link opened in this tab less than its 30 minutes ago: a reload shows it again without the spent link. */
-function keptOpening(): OpenedAgreementLink | undefined {
-  try {
-    const kept = sessionStorage.getItem(OPENED_KEY)
-    const opened = kept ? (JSON.parse(kept) as OpenedAgreementLink) : undefined
-    if (opened && Date.parse(opened.downloadsUntil) > Date.now()) return opened
-    sessionStorage.removeItem(OPENED_KEY)
-  } catch {
-    // nothing kept, or storage refused
-  }
-  return undefined
-}
-
-function keepOpening(opened: OpenedAgreementLink): void {
-  try {
-    sessionStorage.setItem(OPENED_KEY, JSON.stringify(opened))
-  } catch {
-    // storage refused (private mode): a reload asks for a new link
-  }
 }
 
 // a link opens once: React's development checks mount the page twice at once, and the second mount
@@ -66,7 +52,7 @@ function openOnce(token: string): Promise<OpenedAgreementLink> {
  * an agreement; the same page, opened by that link, shows the agreements and their downloads.
  */
 export function ViewAgreementRoute() {
-  const { locale, t } = useLocale()
+  const t = useText()
   const [email, setEmail] = useState('')
   const [phone, setPhone] = useState('')
   const [problems, setProblems] = useState<Record<string, string>>({})
@@ -82,19 +68,44 @@ export function ViewAgreementRoute() {
     document.title = t('View My Agreement')
   }, [t])
 
+  // the control pressed is gone with the state it belonged to: focus goes where the page now starts
+  const headingRef = useRef<HTMLHeadingElement>(null)
+  const resentRef = useRef<HTMLHeadingElement>(null)
+  const focusNext = useRef<'heading' | 'resent' | undefined>(undefined)
+  useEffect(() => {
+    const target = focusNext.current === 'heading' ? headingRef : resentRef
+    if (focusNext.current) target.current?.focus()
+    focusNext.current = undefined
+  }, [state])
+
   useEffect(() => {
     let isCurrent = true
     const open = (token: string | undefined) => {
       if (!token) return
       // out of the address bar and the history: the link is spent once opened
       window.history.replaceState(window.history.state, '', window.location.pathname + window.location.search)
+      // whatever this tab opened before gives way to this link, whether or not it opens
+      const earlier = keptOpening()
+      if (earlier) endOpening(earlier)
+      // nor does what was typed into the lookup stay behind it
+      setEmail('')
+      setPhone('')
+      setProblems({})
       setState({ status: 'opening' })
       openOnce(token).then(
         (opened) => {
           keepOpening(opened)
           if (isCurrent) setState({ status: 'opened', opened })
         },
-        (error: unknown) => isCurrent && setState({ status: 'error', message: failureMessage(error) }),
+        (error: unknown) => {
+          if (!isCurrent) return
+          const isSpent = error instanceof AppError && error.code === 'LINK_EXPIRED'
+          setState(
+            isSpent
+              ? { status: 'spent', message: failureMessage(error), token, isResending: false }
+              : { status: 'error', message: failureMessage(error) },
+          )
+        },
       )
     }
     open(tokenAtStart)
@@ -131,6 +142,29 @@ export function ViewAgreementRoute() {
     }
   }
 
+  const resend = async () => {
+    if (state.status !== 'spent') return
+    const { token } = state
+    setState({ ...state, isResending: true })
+    try {
+      await proofOfWork.send((headers) => resendAgreementLink(token, headers))
+      focusNext.current = 'resent'
+      setState({ status: 'resent' })
+    } catch (error) {
+      setState({ status: 'error', message: failureMessage(error) })
+    }
+  }
+
+  const lookUpAnother = () => {
+    if (state.status !== 'opened') return
+    endOpening(state.opened)
+    setEmail('')
+    setPhone('')
+    setProblems({})
+    focusNext.current = 'heading'
+    setState({ status: 'idle' })
+  }
+
   const isSending = state.status === 'sending'
   if (state.status === 'opening' || state.status === 'opened') {
     return (
@@ -139,33 +173,18 @@ export function ViewAgreementRoute() {
           <h1>{t('View My Agreement')}</h1>
         </header>
         <div className="card-body">
-          <p>
+          <div className="opened-actions">
             <Link to="/">{t('← Back to Home')}</Link>
-          </p>
+            {state.status === 'opened' ? (
+              <button type="button" className="secondary" onClick={lookUpAnother}>
+                {t('Look up another agreement')}
+              </button>
+            ) : null}
+          </div>
           {state.status === 'opening' ? (
             <p role="status">{t('Opening your link...')}</p>
           ) : (
-            <div className="found">
-              <ClaimantStatusPanel status={state.opened.status} />
-              <h2 className="found-heading">{t('Agreement Found!')}</h2>
-              <p className="hint">
-                {t('You can download these agreements until {time}. After that, ask for a new link.', {
-                  time: new Date(state.opened.downloadsUntil).toLocaleTimeString(
-                    locale === 'es' ? 'es-US' : 'en-US',
-                    { hour: 'numeric', minute: '2-digit', timeZoneName: 'short' },
-                  ),
-                })}
-              </p>
-              {state.opened.agreements.map((agreement) => (
-                <FoundAgreementCard
-                  key={
-                    agreement.kind === 'claim' ? `claim-${agreement.claimId}` : `intake-${agreement.intakeId}`
-                  }
-                  agreement={agreement}
-                  downloadKey={state.opened.downloadKey}
-                />
-              ))}
-            </div>
+            <OpenedAgreements opened={state.opened} />
           )}
         </div>
       </section>
@@ -174,7 +193,9 @@ export function ViewAgreementRoute() {
   return (
     <section className="card">
       <header className="card-header">
-        <h1>{t('View My Agreement')}</h1>
+        <h1 ref={headingRef} tabIndex={-1}>
+          {t('View My Agreement')}
+        </h1>
         <p>
           {t(
             'Enter the email address and phone number you signed with, on the main form or in Step 2. We will email you a link to see and download your signed agreements.',
@@ -185,16 +206,31 @@ export function ViewAgreementRoute() {
         <p>
           <Link to="/">{t('← Back to Home')}</Link>
         </p>
+        {state.status === 'spent' ? (
+          <SpentLinkOffer
+            message={state.message}
+            isSending={state.isResending}
+            onResend={() => void resend()}
+          />
+        ) : null}
+        {state.status === 'resent' ? (
+          <div className="notice-box resent-notice" role="status">
+            <h2 ref={resentRef} tabIndex={-1}>
+              {t('Check Your Email')}
+            </h2>
+            <p>{t(LINK_SENT_MESSAGE)}</p>
+          </div>
+        ) : null}
         {state.status === 'error' ? (
-          <>
-            <div className="alert" role="alert">
-              {state.message}
-            </div>
-            <p>
-              {t('Ask for a new link below, or write to us at')}{' '}
-              <a href={`mailto:${FIRM_SETTINGS.contactEmail}`}>{FIRM_SETTINGS.contactEmail}</a>.
-            </p>
-          </>
+          <div className="alert" role="alert">
+            {state.message}
+          </div>
+        ) : null}
+        {state.status === 'error' || state.status === 'spent' ? (
+          <p>
+            {t('Ask for a new link below, or write to us at')}{' '}
+            <a href={`mailto:${FIRM_SETTINGS.contactEmail}`}>{FIRM_SETTINGS.contactEmail}</a>.
+          </p>
         ) : null}
         <form className="lookup-form" onSubmit={(event) => void ask(event)} noValidate>
           <div className="form-group">

@@ -118,6 +118,35 @@ export async function takeAgreementLink(
   return row && toContact(row)
 }
 
+/**
+ * Removes an e-mailed link that is spent (opened, or past its time) and gives its contact, in one
+ * conditional delete: of two requests with the same spent link, on any server process, only one gets it,
+ * so a link held by a stranger can ask for at most one new link. Undefined for an unused link still
+ * valid (it opens instead), a link already removed, or an unknown token.
+ */
+export async function takeSpentAgreementLink(
+  db: Kysely<Database>,
+  { token, now }: { token: string; now: number },
+): Promise<Contact | undefined> {
+  const row = await db
+    .deleteFrom('agreement_links')
+    .where('token_hash', '=', hashOf(token))
+    .where('purpose', '=', 'link')
+    .where((eb) => eb.or([eb('used_at', 'is not', null), eb('expires_at', '<=', now)]))
+    .returning(['email', 'phone_numbers'])
+    .executeTakeFirst()
+  return row && toContact(row)
+}
+
+/** Ends a download key before its time; nothing for a key already gone or unknown. */
+export async function deleteDownloadKey(db: Kysely<Database>, key: string): Promise<void> {
+  await db
+    .deleteFrom('agreement_links')
+    .where('token_hash', '=', hashOf(key))
+    .where('purpose', '=', 'download')
+    .execute()
+}
+
 /** The contact of a download key still valid at `now`. */
 export async function findDownloadKey(
   db: Kysely<Database>,

@@ -7,6 +7,7 @@ import {
   newLinkToken,
   pruneAgreementLinks,
   reserveAgreementLink,
+  takeSpentAgreementLink,
 } from './agreement-link.repository.ts'
 import type { AgreementMailer } from './agreement-mailer.ts'
 import { findOwnAgreements, type Contact } from './own-agreements.ts'
@@ -24,6 +25,12 @@ export interface AgreementLinks {
    * the stored address if there are any. The caller's answer is the same either way.
    */
   request(options: { contact: Contact; origin: string; locale: Locale }): void
+  /**
+   * Returns at once; then, in the background, removes the spent link `token` and sends a new one the
+   * same way, to the address stored with that link: a mail app that opened the claimant's link first
+   * leaves them one click from another. Nothing is sent for a link unknown, already removed or unused.
+   */
+  resend(options: { token: string; origin: string; locale: Locale }): void
   /** Removes the expired links and keys now and then: each holds a contact. */
   pruneNow(now?: number): Promise<void>
   /** Resolves once every request made so far is done (tests). */
@@ -86,17 +93,34 @@ export function createAgreementLinks({
     if (!sent) await deleteAgreementLink(db, token)
   }
 
+  async function resendLink({
+    token,
+    origin,
+    locale,
+  }: {
+    token: string
+    origin: string
+    locale: Locale
+  }): Promise<void> {
+    const contact = await takeSpentAgreementLink(db, { token, now: Date.now() })
+    if (contact) await sendLink({ contact, origin, locale })
+  }
+
+  function inBackground(job: Promise<void>): void {
+    const running = job
+      .catch((error: unknown) => {
+        logger.error({ err: error instanceof Error ? error.message : String(error) }, 'agreement link failed')
+      })
+      .finally(() => pending.delete(running))
+    pending.add(running)
+  }
+
   return {
     request(options) {
-      const job = sendLink(options)
-        .catch((error: unknown) => {
-          logger.error(
-            { err: error instanceof Error ? error.message : String(error) },
-            'agreement link failed',
-          )
-        })
-        .finally(() => pending.delete(job))
-      pending.add(job)
+      inBackground(sendLink(options))
+    },
+    resend(options) {
+      inBackground(resendLink(options))
     },
     pruneNow,
     async settled() {

@@ -27,6 +27,7 @@ import type { PublicDoor } from '../public-doors.ts'
 import { linkOrigin } from '../public-origin.ts'
 import { LINK_TTL_MS, type AgreementLinks } from './agreement-links.ts'
 import {
+  deleteDownloadKey,
   findDownloadKey,
   insertAgreementLink,
   isLinkToken,
@@ -39,6 +40,7 @@ import { claimantStatus } from '../journey/claimant-status.ts'
 import type { Reviews } from '../../src/review-config.ts'
 
 const FIFTEEN_MINUTES = 15 * 60 * 1000
+const DOWNLOAD_KEY_MISSING = 'send "key", the download key that opening the link from the e-mail gave'
 export const DOWNLOAD_LIMIT: RateLimitRule = {
   name: 'agreement-download',
   limit: 30,
@@ -49,7 +51,8 @@ export const DOWNLOAD_LIMIT: RateLimitRule = {
 /**
  * The claimant's own agreements, by a one-time link. The lookup takes e-mail and phone and always gives
  * the same answer at once; only if both match a signed agreement does the stored address get a link.
- * Opening the link (once, within 30 minutes) shows the agreements and gives a key their downloads take.
+ * Opening the link (once, within 30 minutes) shows the agreements and gives a key their downloads take;
+ * closing the page ends the key, and a spent link can ask for one new link to the same address.
  */
 export function agreementRoutes({
   db,
@@ -132,6 +135,33 @@ export function agreementRoutes({
     } satisfies OpenedAgreementLink)
   })
 
+  // a mail app that scans links opens the claimant's first: the page offers a new one from the spent
+  // link. The same proof of work, per-address count and answer as the lookup, answered before anything
+  // is looked up, so the holder of a link learns neither the address nor whether one was sent
+  router.post('/api/agreements/resend', guardPost('lookup'), json, async (req, res) => {
+    const { token } = (req.body ?? {}) as { token?: unknown }
+    if (!isLinkToken(token)) {
+      throw new AppError('BAD_REQUEST', { status: 400, message: LINK_INCOMPLETE_MESSAGE })
+    }
+    const locale = requestLocale(req)
+    res
+      .status(202)
+      .set('Cache-Control', 'no-store')
+      .json({ message: languages.t(locale)(LINK_SENT_MESSAGE) } satisfies AgreementLinkSent)
+    agreementLinks.resend({ token, origin: linkOrigin(req), locale })
+  })
+
+  // "Look up another agreement": on a shared phone, the next person must not reach the last one's
+  // downloads with a key left behind in the tab. Counted with the opens, which give the keys
+  router.post('/api/agreements/close', guardPost('open'), json, async (req, res) => {
+    const { key } = (req.body ?? {}) as { key?: unknown }
+    if (!isLinkToken(key)) {
+      throw new AppError('BAD_REQUEST', { status: 400, message: DOWNLOAD_KEY_MISSING })
+    }
+    await deleteDownloadKey(db, key)
+    res.status(204).set('Cache-Control', 'no-store').end()
+  })
+
   router.post('/api/agreements/download', guardPost('download'), json, async (req, res) => {
     await enforceLimit(db, DOWNLOAD_LIMIT, req)
     const body = (req.body ?? {}) as {
@@ -145,10 +175,7 @@ export function agreementRoutes({
       throw new AppError('BAD_REQUEST', { status: 400, message: '"format" must be "html" or "pdf"' })
     }
     if (!isLinkToken(body.key)) {
-      throw new AppError('BAD_REQUEST', {
-        status: 400,
-        message: 'send "key", the download key that opening the link from the e-mail gave',
-      })
+      throw new AppError('BAD_REQUEST', { status: 400, message: DOWNLOAD_KEY_MISSING })
     }
     const contact = await findDownloadKey(db, { key: body.key, now: Date.now() })
     if (!contact) throw new AppError('LINK_EXPIRED', { status: 410, message: DOWNLOAD_KEY_EXPIRED_MESSAGE })

@@ -2,7 +2,10 @@ import type { Step2Link } from '../journey-config.ts'
 import type { ClaimantState } from '../review-config.ts'
 import type { SigningMethod } from '../signing.ts'
 
-/** POST /api/agreements/lookup (202): the same answer whether or not the details match. */
+/**
+ * POST /api/agreements/lookup and POST /api/agreements/resend (202): the same answer whether or not
+ * the details, or the spent link, stand for an agreement.
+ */
 export interface AgreementLinkSent {
   message: string
 }

@@ -1,7 +1,31 @@
 import type { Page } from 'playwright-core'
-import { inject } from 'vitest'
+import { expect, inject } from 'vitest'
 import { linkIn, linkMailsTo, waitForLinkMail } from '../../server/agreement-link.ts'
-import { shown } from '../browser.ts'
+import { makeClaimData, makePng } from '../../server/claim-fixtures.ts'
+import { baseUrl, proofOfWorkHeaders, shown } from '../browser.ts'
+
+/** An Earnin claim filed straight through the API, for specs about finding it afterwards. */
+export async function fileEarninClaim(person: {
+  firstName: string
+  lastName: string
+  email: string
+  phoneNumber: string
+}): Promise<void> {
+  const form = new FormData()
+  form.append('data', JSON.stringify(makeClaimData(person)))
+  form.append('agreementDate', new Date().toISOString().slice(0, 10))
+  form.append(
+    'screenshot',
+    new Blob([new Uint8Array(makePng({ width: 30, height: 10 }))], { type: 'image/png' }),
+    'a.png',
+  )
+  const response = await fetch(`${baseUrl()}/api/forms/earnin/submissions`, {
+    method: 'POST',
+    headers: await proofOfWorkHeaders(),
+    body: form,
+  })
+  expect(response.status).toBe(201)
+}
 
 /**
  * What a claimant does at /view-agreement, in either language: types e-mail and phone, asks, sees the
