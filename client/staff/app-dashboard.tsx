@@ -1,5 +1,5 @@
 import { Link, useNavigate } from '../routing/router.tsx'
-import { canDecideApp, canExportApp, type StaffAccountView } from '../../src/api/staff.ts'
+import { canDecideApp, canExportApp, matchCountText, type StaffAccountView } from '../../src/api/staff.ts'
 import { useEffect, useId, useRef, useState } from 'react'
 import type { FormConfig } from '../../src/form-config.ts'
 import { Loading } from '../ui/loading.tsx'
@@ -203,7 +203,7 @@ export function AppDashboard({
         </div>
         <p className="search-results" role="status">
           {(isSearching || flagged) && result && list.status === 'ready'
-            ? `${isSearching ? 'Search results' : 'Flagged'}: ${result.count} of ${result.total} submissions`
+            ? `${isSearching ? 'Search results' : 'Flagged'}: ${matchCountText(result)} of ${result.total.toLocaleString('en-US')} submissions`
             : ''}
         </p>
 
@@ -330,6 +330,7 @@ export function AppDashboard({
                   page={result.page}
                   pageSize={result.pageSize}
                   count={result.count}
+                  isCountCapped={result.isCountCapped}
                   onPage={(next) => setPaging({ listKey, page: next })}
                 />
               </>
@@ -345,7 +346,7 @@ export function AppDashboard({
               ...filters,
               ...(flagged ? { flagged: '1' } : {}),
             }}
-            filterCount={list.status === 'ready' ? result?.count : undefined}
+            filterCount={list.status === 'ready' && result ? matchCountText(result) : undefined}
             onMoved={() => {
               setChecks({ listKey, ids: new Set() })
               setReloadCount((count) => count + 1)

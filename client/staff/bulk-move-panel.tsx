@@ -32,8 +32,11 @@ export function BulkMovePanel({
   checkedIds: number[]
   /** The dashboard's search and filters, as its list's query parameters. */
   filter: BulkMoveFilter
-  /** How many claims the filter shows; undefined while the list loads. */
-  filterCount: number | undefined
+  /**
+   * How many claims the filter shows, as the list prints it ("1,000+" when its count is capped: the
+   * preview counts them all); undefined while the list loads.
+   */
+  filterCount: string | undefined
   /** A job ended: the list, its counts and the checked rows follow. */
   onMoved: () => void
   onUnauthorized: () => void

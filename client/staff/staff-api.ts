@@ -1,5 +1,6 @@
 import { AppError } from '../../src/app-error.ts'
 import type {
+  ClaimListPage,
   DailyCount,
   DuplicateScreenshot,
   StaffClaim,
@@ -17,6 +18,7 @@ import { errorFromBody, errorFromResponse, fetchJson, startDownload } from '../h
 import type { ClaimReview } from '../../src/api/review.ts'
 
 export type {
+  ClaimListPage,
   StaffAccountView,
   StaffAssignee,
   DailyCount,
@@ -101,7 +103,7 @@ export function fetchAppSubmissions({
   flagged?: boolean
   page: number
   signal?: AbortSignal
-}): Promise<StaffPage<StaffSubmission>> {
+}): Promise<ClaimListPage> {
   const params = new URLSearchParams({
     q: query,
     ...filters,

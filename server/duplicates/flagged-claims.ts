@@ -49,7 +49,7 @@ function flaggedClaims(
 
 /**
  * A page of the app's claims flagged by a match in `apps`, meeting the condition (any when undefined),
- * in the order asked, and their count.
+ * in the order asked, and their exact count: flagged claims are few, so it is never capped.
  */
 export async function flaggedPage(
   db: Kysely<Database>,
@@ -77,11 +77,13 @@ export async function flaggedPage(
     .offset(offset)
     .execute()
   const rows = found.map(({ match_count: _count, ...row }) => row)
-  if (found.length > 0 || offset === 0) return { rows, count: Number(found[0]?.match_count ?? 0) }
+  if (found.length > 0 || offset === 0) {
+    return { rows, count: Number(found[0]?.match_count ?? 0), isCountCapped: false }
+  }
   const { count } = await flaggedClaims(db, { app, where, apps })
     .select((eb) => eb.fn.countAll<number | string | bigint>().as('count'))
     .executeTakeFirstOrThrow()
-  return { rows, count: Number(count) }
+  return { rows, count: Number(count), isCountCapped: false }
 }
 
 /**

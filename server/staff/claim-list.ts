@@ -8,8 +8,9 @@ import {
   type Selectable,
   type SqlBool,
 } from 'kysely'
-import type { VisibleApps } from '../../src/api/staff.ts'
+import { MATCH_COUNT_CAP, type VisibleApps } from '../../src/api/staff.ts'
 import type { ClaimsTable, Database } from '../db/database.ts'
+import { isPostgresDb } from '../db/dialect.ts'
 import { filteredCount, filtersHold, type ClaimFilter } from './claim-filters.ts'
 import type { CsvBody } from './csv.ts'
 import type { SearchTerm } from './search-term.ts'
@@ -91,7 +92,31 @@ export type SubmissionValues = [
 export interface SubmissionsPage {
   rows: SubmissionRow[]
   count: number
+  /** The count stopped early (countLimit): more than `count` claims match. */
+  isCountCapped: boolean
   total: number
+}
+
+/**
+ * How many matches a page's count reads at most: MATCH_COUNT_CAP past the page's start (a whole page
+ * when that is more), and one more, which tells whether any lie past the cap.
+ */
+export function countLimit({ offset, pageSize }: { offset: number; pageSize: number }): number {
+  return offset + Math.max(MATCH_COUNT_CAP, pageSize) + 1
+}
+
+/**
+ * The count of a page whose matches were counted up to countLimit: past the cap it stops there, a lower
+ * bound that still reaches past the page, so the list offers the next one.
+ */
+export function cappedCount(
+  counted: number,
+  { offset, pageSize }: { offset: number; pageSize: number },
+): Pick<SubmissionsPage, 'count' | 'isCountCapped'> {
+  const limit = countLimit({ offset, pageSize })
+  return counted >= limit
+    ? { count: limit - 1, isCountCapped: true }
+    : { count: counted, isCountCapped: false }
 }
 
 /** The staff's view of an app's claims, one implementation per database (claim-search.ts picks it). */
@@ -150,8 +175,8 @@ export async function appTotal(db: Kysely<Database>, app: string): Promise<numbe
 
 /**
  * A page of an app's claims with no search, newest first; its count is the app's total, or with one
- * filter what the filter's counter leaves (several filters together, or one no counter keeps, are
- * counted as a search's matches).
+ * filter what the filter's counter leaves, exactly (several filters together, or one no counter keeps,
+ * are counted as a search's matches, up to the cap).
  */
 export async function unsearchedPage(
   db: Kysely<Database>,
@@ -183,16 +208,24 @@ export async function unsearchedPage(
       .execute(),
     appTotal(db, app),
   ])
-  return { rows, count: (await filteredCount(db, { app, filters, total })) ?? total, total }
+  return {
+    rows,
+    count: (await filteredCount(db, { app, filters, total })) ?? total,
+    isCountCapped: false,
+    total,
+  }
 }
 
 /** A condition on an app's claims: the term as each database matches it. */
 export type ClaimCondition = (eb: ExpressionBuilder<Database, 'claims'>) => Expression<SqlBool>
 
 /**
- * A page of the app's claims meeting a condition, and their count, from one pass over the matches: the
- * window count(*) OVER () runs over the matches' ids and dates only, and only the page's rows are read
- * in full. The matches are found once, which for a common surname is most of the work.
+ * A page of the app's claims meeting a condition, and their count up to the cap (cappedCount), from one
+ * pass over the matches: the window count(*) OVER () runs over the matches' ids and dates only, and only
+ * the page's rows are read in full. SQLite walks the matches in the list's order and stops at
+ * countLimit. PostgreSQL reads every match before it orders them (a term's from its trigram index), so
+ * it counts them all and the cap applies after: a LIMIT on the matches could lead its planner to walk
+ * the date index instead, testing the term row after row (for a rare one, every claim of the app).
  */
 export async function matchingPage(
   db: Kysely<Database>,
@@ -205,16 +238,27 @@ export async function matchingPage(
   }: { app: string; where: ClaimCondition; offset: number; pageSize: number; order: ListOrder },
 ): Promise<Omit<SubmissionsPage, 'total'>> {
   const matching = db.selectFrom('claims').where('claims.app', '=', app).where(where)
+  const limit = countLimit({ offset, pageSize })
+  const matches = matching.select(['claims.id as counted_id', 'claims.created_at as counted_created_at'])
   const found = await db
-    .with('page', () =>
-      matching
+    .with('counted', () =>
+      isPostgresDb(db)
+        ? matches
+        : matches
+            .orderBy('claims.created_at', direction(order))
+            .orderBy('claims.id', direction(order))
+            .limit(limit),
+    )
+    .with('page', (qb) =>
+      qb
+        .selectFrom('counted')
         .select([
-          'claims.id as page_id',
-          'claims.created_at as page_created_at',
+          'counted.counted_id as page_id',
+          'counted.counted_created_at as page_created_at',
           sql<number | string | bigint>`count(*) OVER ()`.as('match_count'),
         ])
-        .orderBy('claims.created_at', direction(order))
-        .orderBy('claims.id', direction(order))
+        .orderBy('counted.counted_created_at', direction(order))
+        .orderBy('counted.counted_id', direction(order))
         .limit(pageSize)
         .offset(offset),
     )
@@ -225,13 +269,13 @@ export async function matchingPage(
     .orderBy('page.page_id', direction(order))
     .execute()
   const rows = found.map(({ match_count: _count, ...row }) => row)
-  if (found.length > 0) return { rows, count: Number(found[0]!.match_count) }
-  if (offset === 0) return { rows, count: 0 }
-  // a page past the last match has no row to carry the count
+  if (found.length > 0) return { rows, ...cappedCount(Number(found[0]!.match_count), { offset, pageSize }) }
+  if (offset === 0) return { rows, count: 0, isCountCapped: false }
+  // a page past the last match has no row to carry the count, and fewer matches than its start to count
   const { count } = await matching
     .select((eb) => eb.fn.countAll<number | string | bigint>().as('count'))
     .executeTakeFirstOrThrow()
-  return { rows, count: Number(count) }
+  return { rows, count: Number(count), isCountCapped: false }
 }
 
 /** SQL's direction for a list's order by date or id. */

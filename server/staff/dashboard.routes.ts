@@ -25,7 +25,7 @@ import type { Reviews } from '../../src/review-config.ts'
 import { findDuplicateIds } from '../duplicates/flagged-claims.ts'
 import { duplicateScreenshotRoutes } from '../duplicates/duplicate-screenshots.routes.ts'
 import { SUBMISSION_CSV_HEADER, submissionRowToSubmission } from './submission.ts'
-import { visibleApps, type StaffPage, type StaffSubmission } from '../../src/api/staff.ts'
+import { visibleApps, type ClaimListPage } from '../../src/api/staff.ts'
 
 const NO_STORE = 'private, no-store'
 
@@ -66,7 +66,7 @@ export function dashboardRoutes({
       accountId: staffAccountOf(res).id,
     })
     const seen = visibleApps(staffAccountOf(res))
-    const { rows, count, total } = await claims.page({
+    const { rows, count, isCountCapped, total } = await claims.page({
       app: slug,
       term,
       order,
@@ -83,11 +83,12 @@ export function dashboardRoutes({
         submissionRowToSubmission({ ...row, duplicate_of: duplicates.get(Number(row.id)) ?? [] }),
       ),
       count,
+      isCountCapped,
       total,
       page,
       pageSize,
       error: null,
-    } satisfies StaffPage<StaffSubmission>)
+    } satisfies ClaimListPage)
   })
 
   router.get('/api/staff/apps/:slug/stats', async (req, res) => {

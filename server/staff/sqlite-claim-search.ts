@@ -7,6 +7,8 @@ import { SEARCH_PARTITION } from '../db/search-partition.ts'
 import type { ListOrder } from './list-query.ts'
 import {
   appTotal,
+  cappedCount,
+  countLimit,
   direction,
   matchingPage,
   unsearchedPage,
@@ -84,10 +86,9 @@ export function sqliteClaimSearch(db: Kysely<Database>): ClaimSearch {
 
 /**
  * A term of three characters or more, over the app's partition of the search index: the page's ids
- * (newest or oldest id first), then only the page's rows from claims. The match count comes from the page when the
- * page is the last one (fewer rows than a page: a selective term, one pass), else from a count(*) of
- * its own, which FTS5 answers without building rows (a window count would make SQLite build and sort
- * every match).
+ * (newest or oldest id first), then only the page's rows from claims. One walk of the index in id order
+ * gives both: it stops at countLimit matches, whose ids alone the window count(*) counts (cappedCount),
+ * and the page is cut from them.
  */
 async function indexedPage(
   db: Kysely<Database>,
@@ -108,24 +109,23 @@ async function indexedPage(
   },
 ): Promise<Omit<SubmissionsPage, 'total'>> {
   const start = await partitionStart(db, app)
-  if (start === undefined) return { rows: [], count: 0 }
+  if (start === undefined) return { rows: [], count: 0, isCountCapped: false }
   const matches = sql<SqlBool>`${inPartition(fts, start)} AND ${filtersHoldForId(filters, { app, id: sql`claims_search.rowid - ${start}` })}`
-  const { rows: ids } = await sql<{ id: number }>`
-    SELECT rowid - ${start} AS id FROM claims_search WHERE ${matches}
-    ORDER BY rowid ${order === 'oldest' ? sql`ASC` : sql`DESC`} LIMIT ${pageSize} OFFSET ${offset}`.execute(
-    db,
-  )
-  const isLastPage = ids.length > 0 && ids.length < pageSize
-  const count = isLastPage
-    ? offset + ids.length
-    : Number(
-        (
-          await sql<{ count: number }>`SELECT count(*) AS count FROM claims_search WHERE ${matches}`.execute(
-            db,
-          )
-        ).rows[0]?.count ?? 0,
-      )
-  if (ids.length === 0) return { rows: [], count }
+  const limit = countLimit({ offset, pageSize })
+  const inOrder = order === 'oldest' ? sql`ASC` : sql`DESC`
+  const { rows: ids } = await sql<{ id: number; match_count: number }>`
+    SELECT id, count(*) OVER () AS match_count FROM (
+      SELECT rowid - ${start} AS id FROM claims_search WHERE ${matches} ORDER BY rowid ${inOrder} LIMIT ${limit}
+    )
+    ORDER BY id ${inOrder} LIMIT ${pageSize} OFFSET ${offset}`.execute(db)
+  if (ids.length === 0) {
+    if (offset === 0) return { rows: [], count: 0, isCountCapped: false }
+    // a page past the last match has no row to carry the count, and fewer matches than its start to count
+    const { rows: counted } = await sql<{ count: number }>`
+      SELECT count(*) AS count FROM claims_search WHERE ${matches}`.execute(db)
+    return { rows: [], count: Number(counted[0]?.count ?? 0), isCountCapped: false }
+  }
+  const count = cappedCount(Number(ids[0]!.match_count), { offset, pageSize })
   const rows = await db
     .selectFrom('claims')
     .select(SUBMISSION_COLUMNS)
@@ -136,7 +136,7 @@ async function indexedPage(
     )
     .orderBy('claims.id', direction(order))
     .execute()
-  return { rows, count }
+  return { rows, ...count }
 }
 
 /**

@@ -255,3 +255,28 @@ export interface StaffPage<T> {
   pageSize: number
   error: string | null
 }
+
+/**
+ * How many matches past a page's start a claim list counts at most: a common surname matches thousands
+ * of claims at a million, and testing each one's filters only to print their number costs more than the
+ * page.
+ */
+export const MATCH_COUNT_CAP = 1000
+
+/** GET /api/staff/apps/:slug/submissions: a page of an app's claims. */
+export interface ClaimListPage extends StaffPage<StaffSubmission> {
+  /**
+   * The count stopped at MATCH_COUNT_CAP matches past the page's start, and more match: `count` is a
+   * lower bound ("1,000+"), and the pages go on past it.
+   */
+  isCountCapped: boolean
+}
+
+/**
+ * A list's match count as the pages print it, with the en-US thousands separator; a capped count
+ * gets a "+".
+ * @example matchCountText({ count: 1000, isCountCapped: true }) // '1,000+'
+ */
+export function matchCountText({ count, isCountCapped }: { count: number; isCountCapped: boolean }): string {
+  return `${count.toLocaleString('en-US')}${isCountCapped ? '+' : ''}`
+}
