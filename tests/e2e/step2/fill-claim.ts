@@ -22,8 +22,17 @@ export async function fillClaim(page: Page, claimant: ClaimantInput): Promise<vo
   await drawSignature(page)
 }
 
-export async function drawSignature(page: Page): Promise<void> {
-  const pad = page.getByRole('img', { name: /signature pad/i })
+/** The pad's name and its "captured" line, in English unless the page is in another language. */
+export interface SignaturePadText {
+  padName: string | RegExp
+  captured: string
+}
+
+export async function drawSignature(
+  page: Page,
+  { padName, captured }: SignaturePadText = { padName: /signature pad/i, captured: 'Signature captured' },
+): Promise<void> {
+  const pad = page.getByRole('img', { name: padName })
   await pad.scrollIntoViewIfNeeded()
   const box = await pad.boundingBox()
   if (!box) throw new Error('the signature pad is not on screen')
@@ -35,7 +44,7 @@ export async function drawSignature(page: Page): Promise<void> {
     })
   }
   await page.mouse.up()
-  await page.getByText('Signature captured').waitFor({ timeout: 5_000 })
+  await page.getByText(captured).waitFor({ timeout: 5_000 })
 }
 
 export function submitButton(page: Page, appName: string) {
