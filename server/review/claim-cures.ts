@@ -2,6 +2,7 @@ import crypto from 'node:crypto'
 import { sql, type Kysely, type SqlBool, type Transaction } from 'kysely'
 import type { SendMailOptions } from 'nodemailer'
 import { CURE_PAGE_PATH } from '../../src/api/cure.ts'
+import { FIRM_SETTINGS } from '../../src/firm-settings.ts'
 import type { FormConfig } from '../../src/form-config.ts'
 import { cureMoves, type ReviewConfig, type Reviews } from '../../src/review-config.ts'
 import { DEFAULT_LOCALE, parseLocale, type Locale, type Translator } from '../../src/translate.ts'
@@ -174,8 +175,9 @@ export function createClaimCures({
     if (!claimed) return
     const claim = await db
       .selectFrom('claims')
-      .select(['first_name', 'email', 'locale'])
-      .where('id', '=', cure.claim_id)
+      .leftJoin('claimant_journeys', 'claimant_journeys.intake_id', 'claims.intake_id')
+      .select(['claims.first_name', 'claims.email', 'claims.locale', 'claimant_journeys.time_zone'])
+      .where('claims.id', '=', cure.claim_id)
       .executeTakeFirstOrThrow()
     const moves = await db
       .selectFrom('claim_moves')
@@ -190,9 +192,12 @@ export function createClaimCures({
       reasonText(reviews(cure.app), reason, reason_text, locale),
     )
     const appName = forms.get(cure.app)?.displayName ?? cure.app
-    const date = new Intl.DateTimeFormat(locale, { dateStyle: 'long' }).format(
-      new Date(Number(cure.expires_at)),
-    )
+    // the last day as the claimant counts it: their main form's state's zone, else the firm's; never
+    // the server's own, which may already be on the next day
+    const date = new Intl.DateTimeFormat(locale, {
+      dateStyle: 'long',
+      timeZone: claim.time_zone ?? FIRM_SETTINGS.timeZone,
+    }).format(new Date(Number(cure.expires_at)))
     const what = sent === 0 ? 'notice' : `reminder ${sent}`
     const message = firmMail({
       from,
