@@ -88,9 +88,22 @@ export async function downloadAgreement({
   })
   if (!response.ok) throw await errorFromResponse(response)
   const disposition = response.headers.get('Content-Disposition') ?? ''
-  // Express quotes the name only when it must: accept filename=x, filename="x" and filename*=UTF-8''x
-  const name = /filename\*?=(?:UTF-8'')?"?([^";]+)"?/i.exec(disposition)?.[1] ?? `agreement.${format}`
+  // the name in the claimant's letters (filename*, UTF-8) before its plain ASCII fallback (filename)
+  const name =
+    decodedFileName(/filename\*=UTF-8''([^;\s]+)/i.exec(disposition)?.[1]) ??
+    /filename="?([^";]+)"?/i.exec(disposition)?.[1] ??
+    `agreement.${format}`
   const url = URL.createObjectURL(await response.blob())
   startDownload({ href: url, fileName: name })
   setTimeout(() => URL.revokeObjectURL(url), 60_000)
+}
+
+/** A percent-encoded UTF-8 file name, decoded; undefined for none or one that does not decode. */
+function decodedFileName(encoded: string | undefined): string | undefined {
+  if (encoded === undefined) return undefined
+  try {
+    return decodeURIComponent(encoded)
+  } catch {
+    return undefined
+  }
 }

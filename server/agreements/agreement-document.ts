@@ -57,14 +57,20 @@ ${rows.map(([label, value]) => `<p><strong>${escape(label)}:</strong> ${escape(v
 }
 
 /**
- * A file name from the claimant's name, safe in any file system and header.
- * @example agreementFileName({ firstName: 'Ana María', lastName: "O'Neil" }, 'pdf') // 'Ana-Mar-a-O-Neil-agreement.pdf'
+ * A file name from the claimant's name, in their letters (any script, accents kept) and digits, anything
+ * else a dash: no separator, quote or control character reaches a file system or a header. Headers carry
+ * it through content-disposition.ts, with an ASCII fallback.
+ * @example agreementFileName({ firstName: 'Ana María', lastName: "O'Neil" }, 'pdf') // 'Ana-María-O-Neil-agreement.pdf'
  */
 export function agreementFileName(
   { firstName, lastName }: { firstName: string; lastName: string },
   ext: string,
 ): string {
-  const safe = `${firstName} ${lastName}`.replace(/[^A-Za-z0-9]+/g, '-').replace(/^-+|-+$/g, '') || 'signed'
+  const safe =
+    `${firstName} ${lastName}`
+      .normalize('NFC')
+      .replace(/[^\p{L}\p{M}\p{N}]+/gu, '-')
+      .replace(/^-+|-+$/g, '') || 'signed'
   return `${safe}-agreement.${ext}`
 }
 

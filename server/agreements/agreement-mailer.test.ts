@@ -111,7 +111,7 @@ describe('createAgreementMailer', () => {
     expect(attachmentOf(eml, 'Ana-Lopez-agreement.pdf', 'application/pdf').equals(AGREEMENT_PDF)).toBe(true)
   })
 
-  it("writes the firm's message in HTML and plain text, and keeps an accented file name (RFC 2231)", async () => {
+  it("writes the firm's message in HTML and plain text, and keeps an accented file name (RFC 2231) beside its ASCII fallback", async () => {
     const dataDir = makeDataDir()
     const { logger } = makeLogger()
     await createAgreementMailer({ smtpUrl: undefined, dataDir, from: FROM, logger }).send(
@@ -126,7 +126,9 @@ describe('createAgreementMailer', () => {
     expect(
       eml.replace(/=\n/g, '').match(/100 Example Plaza, Suite 400, Los Angeles, CA 90012/g)?.length,
     ).toBe(2)
-    expect(eml).toContain("filename*0*=utf-8''Jos%C3%A9-Pe%C3%B1a-agreement.pdf")
+    expect(eml).toContain(
+      `filename="Jose-Pena-agreement.pdf";\n filename*=UTF-8''Jos%C3%A9-Pe%C3%B1a-agreement.pdf`,
+    )
   })
 
   it('escapes the name in the HTML body', async () => {

@@ -157,12 +157,7 @@ function composeMessage(
     t,
     paragraphs,
     attachments: [
-      {
-        filename,
-        content: html,
-        contentType: 'text/html; charset=utf-8',
-        contentTransferEncoding: 'base64',
-      },
+      { filename, content: html, contentType: 'text/html; charset=utf-8' },
       { filename: pdf.filename, content: pdf.content, contentType: 'application/pdf' },
     ],
   })

@@ -14,6 +14,7 @@ import type { Database } from '../db/database.ts'
 import { retryWhileLocked } from '../db/shared-transaction.ts'
 import type { Languages } from '../i18n/languages.ts'
 import { clientAddress } from '../client-address.ts'
+import { contentDisposition } from '../content-disposition.ts'
 import { hitRateLimit, type RateLimitRule } from '../rate-limit.ts'
 import { DEFAULT_LOCALE, parseLocale } from '../../src/translate.ts'
 import { signedAgreementDocument, type SignedRecord } from './agreement-document.ts'
@@ -189,8 +190,10 @@ export function agreementRoutes({
     // the document speaks the language it was signed in, whatever the page's language is now
     const t = languages.t(parseLocale(record.locale) ?? DEFAULT_LOCALE)
     const signed = signedAgreementDocument(record, t)
-    res.set('Cache-Control', 'no-store')
-    res.attachment(signed.fileName(body.format))
+    res.set({
+      'Cache-Control': 'no-store',
+      'Content-Disposition': contentDisposition(signed.fileName(body.format)),
+    })
     if (body.format === 'html') {
       res.type('text/html; charset=utf-8').send(signed.document)
     } else {

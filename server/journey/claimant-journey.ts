@@ -16,6 +16,7 @@ import { errorCode, type Logger } from '../logger.ts'
 import type { RequestActivity } from '../request-activity.ts'
 import { withinSendHours } from './claimant-day.ts'
 import { confirmationParagraph, firmMail } from './firm-mail.ts'
+import type { MailAttachment } from './mail-attachment.ts'
 import { journeyTokens, type JourneyTokens } from './journey-tokens.ts'
 import { e164, START_WORDS, STOP_WORDS, type SmsSender } from './sms.ts'
 import { FIRM_SETTINGS } from '../../src/firm-settings.ts'
@@ -305,7 +306,7 @@ export function createClaimantJourney({
       phoneNumbers: [intake.phone],
       intakeId: Number(intake.id),
     })
-    let attachments: SendMailOptions['attachments'] = []
+    let attachments: MailAttachment[] = []
     if (row && agreementPdfs) {
       const config = languages.intake(locale)
       const signed = signedAgreementDocument(

@@ -3,6 +3,7 @@ import { CONFIRMATION_EMAIL_TEXT, CONFIRMATION_LINK_TEXT } from '../../src/confi
 import { FIRM_SETTINGS } from '../../src/firm-settings.ts'
 import type { Translator } from '../../src/translate.ts'
 import { firmInitials } from '../firm-logo.ts'
+import { mailAttachment, type MailAttachment } from './mail-attachment.ts'
 
 /** A claimant's e-mail: paragraphs, then buttons (each a link), then the firm's foot. */
 export interface FirmMail {
@@ -19,14 +20,14 @@ export interface FirmMail {
   /** The unsubscribe link, shown in the foot. */
   unsubscribeUrl?: string
   headers?: Record<string, string>
-  attachments?: SendMailOptions['attachments']
+  attachments?: MailAttachment[]
 }
 
 /**
  * The message as HTML (the firm's mark and name, the paragraphs, the buttons, the foot with the
  * firm's postal address and contact) with the same words as its plain-text part. Inline styles only,
- * in one narrow column, as mail programs on phones show them. Attachment names with accented letters
- * go out as RFC 2231 parameters (nodemailer's own encoding), so "Peña" stays "Peña".
+ * in one narrow column, as mail programs on phones show them. An attachment keeps the claimant's
+ * letters in its name ("Peña" stays "Peña"), with an ASCII fallback (mail-attachment.ts).
  */
 export function firmMail({
   from,
@@ -73,7 +74,15 @@ ${unsubscribeUrl ? `<p style="margin:0"><a href="${escapeHtml(unsubscribeUrl)}" 
 </div>
 </div>
 </body></html>`
-  return { from, to, subject, text: `${text}\n`, html, ...(headers ? { headers } : {}), attachments }
+  return {
+    from,
+    to,
+    subject,
+    text: `${text}\n`,
+    html,
+    ...(headers ? { headers } : {}),
+    ...(attachments ? { attachments: attachments.map(mailAttachment) } : {}),
+  }
 }
 
 /** "Did you file this claim yourself? …" with the link: its address in the text, "Confirm it was you" in HTML. */

@@ -101,7 +101,7 @@ for (const dialect of DIALECTS) {
       expect(outbox()[0]).toMatch(/^To: copy0@example\.com$/m)
       // the agreement as HTML, and as a PDF sealed with the firm's certificate
       const eml = outbox()[0]!
-      const pdfName = /filename=(\S+\.pdf)/.exec(eml)?.[1] ?? 'no PDF attached'
+      const pdfName = /filename="([^"]+\.pdf)"/.exec(eml)?.[1] ?? 'no PDF attached'
       const pdf = attachmentOf(eml, pdfName, 'application/pdf')
       expect(checkSeal(pdf)).toBe('valid')
       expect(await pdfText(pdf)).toContain(`Audit Details Claim ID ${id} App brigit`)
@@ -123,7 +123,7 @@ for (const dialect of DIALECTS) {
       for (const [i, id] of ids.entries()) {
         const eml = byClaimant.get(`copy${i}@example.com`)
         expect(eml, `copy${i}@example.com's copy`).toBeDefined()
-        const pdfName = /filename=(\S+\.pdf)/.exec(eml!)?.[1] ?? 'no PDF attached'
+        const pdfName = /filename="([^"]+\.pdf)"/.exec(eml!)?.[1] ?? 'no PDF attached'
         const pdf = attachmentOf(eml!, pdfName, 'application/pdf')
         expect(checkSeal(pdf)).toBe('valid')
         expect(await pdfText(pdf)).toContain(`Audit Details Claim ID ${id} App brigit`)
@@ -147,7 +147,7 @@ for (const dialect of DIALECTS) {
       expect(outbox()).toHaveLength(1)
       const eml = outbox()[0]!
       expect(eml).toMatch(/^To: albert@example\.com$/m)
-      const pdfName = /filename=(\S+\.pdf)/.exec(eml)?.[1] ?? 'no PDF attached'
+      const pdfName = /filename="([^"]+\.pdf)"/.exec(eml)?.[1] ?? 'no PDF attached'
       const html = attachmentOf(eml, pdfName.replace(/\.pdf$/, '.html')).toString('utf8')
       expect(html).toContain(ctx.forms.get('albert')!.agreement.consent)
       expect(html).toContain('<img class="signature-image" src="data:image/png;base64,')
