@@ -2,6 +2,7 @@ import { Fragment, useId, type Ref } from 'react'
 import { Link } from '../routing/router.tsx'
 import { formatDateTime, fullName } from './format.ts'
 import { claimHref, type IntakeSubmissionDetails } from './staff-api.ts'
+import { STEP2_STATE_LABELS } from './step2-state-labels.ts'
 
 /**
  * An intake's 'Selected Submission Details', as the server answered it (the view is on record): the
@@ -89,7 +90,7 @@ export function IntakeDetailsPanel({
               <tr key={found.app} data-app={found.app}>
                 <td>{found.appName}</td>
                 <td>{found.caseId ?? '—'}</td>
-                <td>{found.claim ? 'Step 2 done' : 'Step 2 not started'}</td>
+                <td>{found.claim ? STEP2_STATE_LABELS.done : STEP2_STATE_LABELS.notStarted}</td>
                 <td>
                   {found.claim ? (
                     <Link to={claimHref({ app: found.app, id: found.claim.id })}>Claim {found.claim.id}</Link>
