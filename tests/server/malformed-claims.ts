@@ -1,3 +1,4 @@
+import { CLAIM_MULTIPART_LIMITS } from '../../src/api/claim-request.ts'
 import fc from 'fast-check'
 import { makeClaimData, makePng } from './claim-fixtures.ts'
 import {
@@ -344,7 +345,8 @@ function addFieldsFault(parts: Part[], fault: ClaimFault | undefined, dataText: 
       return
     }
     case 'more fields than allowed':
-      for (let i = 0; i < 4; i++) text(`note${i}`, 'x')
+      // beside data and agreementDate, as many again as the claim's limit: over it whatever the limit is
+      for (let i = 0; i < CLAIM_MULTIPART_LIMITS.fields; i++) text(`note${i}`, 'x')
       return
     case 'field without a name':
       return void text('', 'x')
