@@ -3,3 +3,8 @@ declare module 'virtual:agreement-templates/*' {
   export const TEMPLATE_VERSION: string
   export const templates: Record<string, (context: AgreementContext) => string>
 }
+
+declare module 'virtual:agreement-variants' {
+  /** agreements/<name>.hbs files that are blank in every language: the app shows no agreement. */
+  export const BLANK_VARIANTS: string[]
+}

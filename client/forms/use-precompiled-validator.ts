@@ -1,6 +1,7 @@
 import type { RJSFSchema, ValidatorType } from '@rjsf/utils'
 import { createPrecompiledValidator } from '@rjsf/validator-ajv8'
 import { useEffect, useState } from 'react'
+import { loadAllOfMerge, needsAllOfMerge } from './rjsf/shallow-all-of-merge.ts'
 import { importValidatorFunctions } from './validator-module.ts'
 
 export type PrecompiledValidatorState =
@@ -10,13 +11,16 @@ export type PrecompiledValidatorState =
 
 const FAILED_MESSAGE = "the form's checks could not be loaded"
 
-/** RJSF's validator around the server's precompiled functions for `schema` (the module at `url`). */
+/**
+ * RJSF's validator around the server's precompiled functions for `schema` (the module at `url`), ready
+ * once RJSF can draw the schema: with its allOf merge fetched too when the schema needs it.
+ */
 export function usePrecompiledValidator(url: string, schema: RJSFSchema): PrecompiledValidatorState {
   const [state, setState] = useState<PrecompiledValidatorState>({ status: 'loading' })
   useEffect(() => {
     let isCurrent = true
-    importValidatorFunctions(url).then(
-      (validateFns) => {
+    Promise.all([importValidatorFunctions(url), needsAllOfMerge(schema) ? loadAllOfMerge() : undefined]).then(
+      ([validateFns]) => {
         if (!isCurrent) return
         try {
           setState({ status: 'ready', validator: createPrecompiledValidator(validateFns, schema) })

@@ -1,7 +1,10 @@
 import Form from '@rjsf/core'
+import ArrayField from '@rjsf/core/lib/components/fields/ArrayField.js'
 import {
   getDefaultFormState,
   type Experimental_DefaultFormStateBehavior,
+  type Field,
+  type RegistryFieldsType,
   type RJSFSchema,
   type UiSchema,
   type ValidatorType,
@@ -32,6 +35,9 @@ const DEFAULTS_BEHAVIOR: Experimental_DefaultFormStateBehavior = {
   // the states are oneOf choices: none is picked for the claimant
   constAsDefaults: 'never',
 }
+
+// the app boxes are an array field, drawn as the form opens (the registry's own comes on first use)
+const FIELDS: RegistryFieldsType = { ArrayField: ArrayField as Field }
 
 const SUBMIT_LABEL = 'Submit My Claim'
 
@@ -191,6 +197,7 @@ function IntakeFormFields({
         uiSchema={uiSchema}
         validator={validator}
         widgets={WIDGETS}
+        fields={FIELDS}
         formContext={formContext}
         translateString={translateString}
         formData={formData}

@@ -1,4 +1,3 @@
-import { AppError } from '../../src/app-error.ts'
 import {
   encodeProofOfWork,
   PROOF_OF_WORK_HEADER,
@@ -100,12 +99,4 @@ export function createProofOfWorkSolver({
       worker?.terminate()
     },
   }
-}
-
-/** Whether a refusal means "send again with a fresh one", which the claimant need not see. */
-export function isSpentProof(error: unknown): boolean {
-  return (
-    error instanceof AppError &&
-    (error.code === 'PROOF_OF_WORK_USED' || error.code === 'PROOF_OF_WORK_EXPIRED')
-  )
 }

@@ -3,6 +3,7 @@ import { useEffect, useRef, useState } from 'react'
 import type SignaturePad from 'signature_pad'
 import { MAX_TYPED_SIGNATURE } from '../../../src/signing.ts'
 import { useText } from '../../i18n/use-text.ts'
+import { useIsNear } from '../../ui/use-is-near.ts'
 import { AgreementSlot } from '../agreement-slot.tsx'
 import type { SigningMethod, SigningReport } from './signing.ts'
 import { loadSignatureFont, typedSignaturePng } from './typed-signature.ts'
@@ -85,9 +86,12 @@ function DrawnSignature({
   const isOffRef = useRef(disabled || readonly)
   isOffRef.current = disabled || readonly
   const [hasFailed, setHasFailed] = useState(false)
+  const [isNear, nearRef] = useIsNear()
 
-  // signature_pad is its own chunk, fetched once the form is on screen (the pad is the last field)
+  // signature_pad is its own chunk, fetched once the pad (the last field) is a screen away or
+  // the claimant starts on the form; the canvas holds its place meanwhile
   useEffect(() => {
+    if (!isNear) return
     let isMounted = true
     let detach: (() => void) | undefined
     import('signature_pad').then(
@@ -109,7 +113,7 @@ function DrawnSignature({
       isMounted = false
       detach?.()
     }
-  }, [])
+  }, [isNear])
 
   useEffect(() => {
     const pad = padRef.current
@@ -127,7 +131,7 @@ function DrawnSignature({
   const keyboardHintId = `${id}-keyboard-hint`
   return (
     <>
-      <div className="signature-pad-area">
+      <div className="signature-pad-area" ref={nearRef}>
         <canvas
           id={id}
           ref={canvasRef}
