@@ -99,7 +99,9 @@ const NEEDS_QUOTES_SQL = sql.lit('[",\\r\\n]')
 
 /**
  * csvCell in PostgreSQL, for a text value: the same formula prefix and the same quoting, so that records
- * the database renders are byte for byte those csvRecord renders.
+ * the database renders are byte for byte those csvRecord renders. The value is written out several times
+ * and PostgreSQL evaluates each one: give it a column, not a sub-select or a JSON extraction, which each
+ * row would then run several times.
  */
 export function csvCellSql(value: Expression<string>): RawBuilder<string> {
   // the prefix adds no character that needs quotes, so both tests look at the value itself

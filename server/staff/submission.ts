@@ -187,12 +187,24 @@ export function submissionCsvRecordSql({
     sql`coalesce(${csvCellSql(sql.ref('claims.review_reason'))}, '')`,
     // epoch ms to whole seconds: csvTime cuts the seconds, it does not round them
     sql`coalesce(${csvTimeSql(sql`to_timestamp(claims.review_moved_at / 1000)`)}, '')`,
-    sql`coalesce(${csvCellSql(sql`(SELECT email FROM staff_accounts WHERE staff_accounts.id = claims.assignee_id)`)}, '')`,
+    // looked up once, and only for an assigned claim: csvCellSql writes its value out several times
+    sql`CASE WHEN claims.assignee_id IS NULL THEN '' ELSE coalesce((SELECT ${csvCellSql(sql.ref('staff_accounts.email'))} FROM staff_accounts WHERE staff_accounts.id = claims.assignee_id), '') END`,
     // intakeReference: 'IN-' and the id, zero-padded to six digits (lpad would cut a longer one)
     sql`coalesce('IN-' || CASE WHEN claims.intake_id < 1000000 THEN lpad(claims.intake_id::text, 6, '0') ELSE claims.intake_id::text END, '')`,
-    ...ATTRIBUTION_KEYS.map(
-      (key) => sql`coalesce(${csvCellSql(sql`(claims.attribution::json ->> ${sql.lit(key)})`)}, '')`,
-    ),
+    attributionCellsSql(),
   ]
   return sql<string>`${sql.join(cells, sql` || ',' || `)} || ${CSV_LINE_END}::text`
+}
+
+/**
+ * attributionCells in PostgreSQL: the stored JSON parsed once a claim, into a record of its keys' text
+ * (as ->> reads them), rather than once a cell and again for each test csvCellSql makes; a claim
+ * without attribution parses nothing.
+ */
+function attributionCellsSql(): RawBuilder<string> {
+  const cells = ATTRIBUTION_KEYS.map((key) => sql`coalesce(${csvCellSql(sql.ref(`attribution.${key}`))}, '')`)
+  const columns = ATTRIBUTION_KEYS.map((key) => sql`${sql.id(key)} text`)
+  return sql<string>`CASE WHEN claims.attribution IS NULL THEN ${','.repeat(ATTRIBUTION_KEYS.length - 1)}::text
+    ELSE (SELECT ${sql.join(cells, sql` || ',' || `)}
+      FROM json_to_record(claims.attribution::json) AS attribution(${sql.join(columns)})) END`
 }

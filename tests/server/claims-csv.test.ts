@@ -73,6 +73,21 @@ const INTAKES = [
   { id: 7002, intake_id: 42 },
   { id: 7005, intake_id: 1234567 },
 ]
+// where two claimants came from (keys left out, values to quote or neutralise), and a claim assigned to
+// an account whose e-mail needs both: PostgreSQL renders these from JSON and a look-up, SQLite in JavaScript
+const ATTRIBUTED = [
+  {
+    id: 7004,
+    attribution: {
+      utm_source: 'fb',
+      utm_campaign: '=spring, "q"',
+      utm_term: 'line\nbreak',
+      referrer: 'ex.test',
+    },
+  },
+  { id: 7001, attribution: { gclid: '-1+1', utm_content: 'Zoë \\ ok' } },
+]
+const ASSIGNED = { id: 7002, email: '=lead,"x"@firm.test' }
 
 async function exportCsv(ctx: TestContext, cookie: string, query = ''): Promise<string> {
   const res = await request(ctx.app)
@@ -115,6 +130,29 @@ describe('the claims CSV', () => {
       for (const { id, intake_id } of INTAKES) {
         await ctx.db.updateTable('claims').set({ intake_id }).where('id', '=', id).execute()
       }
+      for (const { id, attribution } of ATTRIBUTED) {
+        await ctx.db
+          .updateTable('claims')
+          .set({ attribution: JSON.stringify(attribution) })
+          .where('id', '=', id)
+          .execute()
+      }
+      const assignee = await ctx.db
+        .insertInto('staff_accounts')
+        .values({
+          email: ASSIGNED.email,
+          name: 'Lead',
+          role: 'staff',
+          password_hash: 'x',
+          created_at: 0,
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow()
+      await ctx.db
+        .updateTable('claims')
+        .set({ assignee_id: assignee.id })
+        .where('id', '=', ASSIGNED.id)
+        .execute()
     }
   })
   afterAll(async () => {
@@ -161,10 +199,10 @@ describe('the claims CSV', () => {
         expect(await lines()).toEqual([
           HEADER,
           `7005,2026-11-28 14:05:09,Late,Evening,${rest(7005)},,en,Yes,7003,received,,,,IN-1234567,,,,,,,,`,
-          `7004,2026-11-01 01:30:00,"Ann, Jr.","O\nBrien",${rest(7004)},,en,No,,received,,,,,,,,,,,,`,
+          `7004,2026-11-01 01:30:00,"Ann, Jr.","O\nBrien",${rest(7004)},,en,No,,received,,,,,fb,,"'=spring, ""q""",,"line\nbreak",,,ex.test`,
           `7003,2026-11-01 01:30:00,"Zoë \\ ""q""",'=1+1,${rest(7003)},,en,Yes,7001 7005,received,,,,,,,,,,,,`,
-          `7002,2026-03-08 03:00:00,Summer,After,${rest(7002)},2026-07-04 12:05:09,en,No,,received,,,,IN-000042,,,,,,,,`,
-          `7001,2026-03-08 01:59:59,Winter,Before,${rest(7001)},,en,No,,received,,,,,,,,,,,,`,
+          `7002,2026-03-08 03:00:00,Summer,After,${rest(7002)},2026-07-04 12:05:09,en,No,,received,,,"'=lead,""x""@firm.test",IN-000042,,,,,,,,`,
+          `7001,2026-03-08 01:59:59,Winter,Before,${rest(7001)},,en,No,,received,,,,,,,,Zoë \\ ok,,'-1+1,,`,
           '',
         ])
       })
