@@ -36,13 +36,13 @@ interface RouteSpec {
 const ROUTES: RouteSpec[] = [
   {
     route: '/',
-    budgetKb: 150,
+    budgetKb: 130,
     lazyModules: ['client/intake/intake-form.tsx'],
     validatorOf: { kind: 'intake' },
   },
   {
     route: '/{app}',
-    budgetKb: 150,
+    budgetKb: 130,
     lazyModules: ['client/routes/claim-route.tsx', 'client/forms/claim-form.tsx'],
     validatorOf: { kind: 'form', slug: 'brigit' },
   },
