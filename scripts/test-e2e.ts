@@ -17,13 +17,20 @@ const SPEC_DIR = path.join(PROJECT_ROOT, 'tests', 'e2e')
 const VITEST = path.join(PROJECT_ROOT, 'node_modules', 'vitest', 'vitest.mjs')
 /**
  * The spec folders (or spec files, by their path under tests/e2e) of each run but the last, which takes
- * every other spec file, in about equal shares of time: the claimant forms, the funnel (claimants through
- * both forms), proof of work and the routes; the accessibility scans, the intake, the agreements and the
- * hostile texts; staff, the other security specs and the rest.
+ * every other spec file, in about equal shares of time: the claimant forms (every way a claimant
+ * arrives among them); the accessibility scans, the intake, the agreements, the hostile texts, proof of
+ * work and the routes; staff (the funnel among them), the other security specs and the rest.
  */
 const RUNS = [
-  ['step2', 'staff/funnel.spec.ts', 'security/proof-of-work.spec.ts', 'routing.spec.ts'],
-  ['accessibility', 'intake', 'agreements', 'security/hostile-text.spec.ts'],
+  ['step2'],
+  [
+    'accessibility',
+    'intake',
+    'agreements',
+    'security/hostile-text.spec.ts',
+    'security/proof-of-work.spec.ts',
+    'routing.spec.ts',
+  ],
 ]
 
 function specFiles(folder: string): string[] {
