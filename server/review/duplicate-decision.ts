@@ -43,13 +43,13 @@ export function parseDuplicateDecision(body: unknown): DuplicateDecision {
 
 /**
  * Decides whether a flagged claim is a copy of the claim it was flagged with. Both decisions need the
- * app's decide right: they settle whether the claim goes on.
+ * decide right on both claims' apps: they settle whether the claims go on.
  * - "duplicate" is the move the review config names (by default to rejected, reason duplicate), made
  *   and checked as any other move, its note naming the other claim.
  * - "not_duplicate" takes the pair out of screenshot_matches into duplicate_decisions (both ways), so
  *   neither claim is flagged for it again, with an audit entry sealed in the ledger, in one transaction.
- * The caller has checked that the reviewer may see the claim; the other claim must be one it was
- * flagged with (404 otherwise, 409 once the pair was decided).
+ * The caller has checked that the reviewer may see the claim; the other claim must be one it is still
+ * flagged with, in an app the reviewer may decide (one 404 otherwise, see notYoursToDecide).
  */
 export async function decideDuplicate({
   db,
@@ -74,11 +74,15 @@ export async function decideDuplicate({
   }
   const pair = await db
     .selectFrom('screenshot_matches')
-    .select('kind')
-    .where('claim_id', '=', claim.id)
-    .where('other_claim_id', '=', decision.other)
+    .innerJoin('claims', 'claims.id', 'screenshot_matches.other_claim_id')
+    .select('claims.app')
+    .where('screenshot_matches.claim_id', '=', claim.id)
+    .where('screenshot_matches.other_claim_id', '=', decision.other)
     .executeTakeFirst()
-  if (!pair) await refuseUnflagged(db, claim.id, decision.other)
+  // Fails closed: a decision settles both claims, so it needs the decide right on the other claim's app
+  // too, and a missing, decided or out-of-reach pair all get one answer so the reviewer learns nothing
+  // of another app's claims.
+  if (!pair || !reviewer.mayDecide(pair.app)) throw notYoursToDecide()
 
   if (decision.decision === 'duplicate') {
     if (!review.duplicate) {
@@ -121,7 +125,7 @@ export async function decideDuplicate({
         .returning(['claim_id', 'other_claim_id', 'kind', 'distance'])
         .execute()
       // another reviewer decided the pair meanwhile
-      if (rows.length === 0) await refuseUnflagged(trx, claim.id, decision.other)
+      if (rows.length === 0) throw notYoursToDecide()
       const auditId = await writeAuditEntry(trx, evidenceKey, {
         clientAddress: reviewer.clientAddress,
         accountId: reviewer.accountId,
@@ -161,23 +165,15 @@ export async function decideDuplicate({
   )
 }
 
-/** The other claim is not (or no longer) flagged with this one: 409 if the pair was decided, else 404. */
-async function refuseUnflagged(db: Kysely<Database>, claimId: number, other: number): Promise<never> {
-  const decided = await db
-    .selectFrom('duplicate_decisions')
-    .select(['actor', 'decided_at'])
-    .where('claim_id', '=', claimId)
-    .where('other_claim_id', '=', other)
-    .executeTakeFirst()
-  if (decided) {
-    throw new AppError('CONFLICT', {
-      status: 409,
-      message: `claim ${claimId} was already decided not a duplicate of claim ${other}, by ${decided.actor}`,
-    })
-  }
-  throw new AppError('NOT_FOUND', {
+/**
+ * The one refusal for a pair the reviewer may not decide, whatever the reason: it names neither the other
+ * claim nor anyone who decided it, and its status is the same whether that claim exists or not.
+ */
+function notYoursToDecide(): AppError {
+  return new AppError('NOT_FOUND', {
     status: 404,
-    message: `claim ${claimId} is not flagged as a copy of claim ${other}`,
+    message:
+      "this pair is not flagged for you to decide: it may be decided already, or it needs a reviewer with the decide right on both claims' apps",
   })
 }
 

@@ -14,12 +14,18 @@ import {
 const SITE = 'duplicate-decision.test'
 const SAME_SITE = { Host: SITE, Origin: `http://${SITE}` }
 const REVIEWER = { email: 'no-decide@firm.test', password: 'reviewer password 1' }
+const BRIGIT_DECIDER = { email: 'brigit-decider@firm.test', password: 'reviewer password 2' }
+const BOTH_DECIDER = { email: 'both-decider@firm.test', password: 'reviewer password 3' }
+const NOT_YOURS =
+  "this pair is not flagged for you to decide: it may be decided already, or it needs a reviewer with the decide right on both claims' apps"
 
 for (const dialect of DIALECTS) {
   describe(`${dialect}: deciding a flagged claim`, () => {
     let ctx: TestContext
     let admin: string
     let reviewer: string
+    let brigitDecider: string
+    let bothDecider: string
     let seq = 0
 
     beforeAll(async () => {
@@ -31,15 +37,30 @@ for (const dialect of DIALECTS) {
         role: 'staff',
         apps: [{ app: 'brigit', canExport: false }],
       })
+      brigitDecider = await signInNewAccount(ctx, SITE, {
+        ...BRIGIT_DECIDER,
+        name: 'Bea Brigit',
+        role: 'staff',
+        apps: [{ app: 'brigit', canExport: false, canDecide: true }],
+      })
+      bothDecider = await signInNewAccount(ctx, SITE, {
+        ...BOTH_DECIDER,
+        name: 'Bo Both',
+        role: 'staff',
+        apps: [
+          { app: 'brigit', canExport: false, canDecide: true },
+          { app: 'earnin', canExport: false, canDecide: true },
+        ],
+      })
     })
     afterAll(async () => {
       await ctx?.close()
     })
 
-    async function seedClaim(): Promise<number> {
+    async function seedClaim(app = 'brigit'): Promise<number> {
       seq += 1
       const { id } = await insertClaim(ctx.db, {
-        app: 'brigit',
+        app,
         created_at: new Date().toISOString(),
         first_name: 'Dana',
         last_name: 'Double',
@@ -54,9 +75,9 @@ for (const dialect of DIALECTS) {
     }
 
     /** Two claims flagged with each other, as the screenshot check records them. */
-    async function flaggedPair(): Promise<[number, number]> {
+    async function flaggedPair(otherApp = 'brigit'): Promise<[number, number]> {
       const first = await seedClaim()
-      const second = await seedClaim()
+      const second = await seedClaim(otherApp)
       await ctx.db
         .insertInto('screenshot_matches')
         .values([
@@ -125,10 +146,8 @@ for (const dialect of DIALECTS) {
       expect(sealed).toHaveLength(1)
 
       const again = await decide(second, { decision: 'not_duplicate', other: first, version: 0 })
-      expect(again.status).toBe(409)
-      expect(again.body.error.message).toBe(
-        `claim ${second} was already decided not a duplicate of claim ${first}, by admin@firm.test`,
-      )
+      expect(again.status).toBe(404)
+      expect(again.body.error.message).toBe(NOT_YOURS)
     })
 
     it('moves a claim decided a duplicate as the config says, its note naming the other claim, and keeps it flagged', async () => {
@@ -192,7 +211,7 @@ for (const dialect of DIALECTS) {
       )
       const unflagged = await decide(first, { decision: 'not_duplicate', other: lone, version: 0 })
       expect(unflagged.status).toBe(404)
-      expect(unflagged.body.error.message).toBe(`claim ${first} is not flagged as a copy of claim ${lone}`)
+      expect(unflagged.body.error.message).toBe(NOT_YOURS)
 
       for (const [body, message] of [
         [
@@ -211,6 +230,75 @@ for (const dialect of DIALECTS) {
       }
       expect([await countOf('duplicate_decisions'), await countOf('claim_moves')]).toEqual([decisions, moves])
       expect(await matchesOf(first)).toEqual([second])
+    })
+
+    const statusOf = async (claimId: number) =>
+      await ctx.db
+        .selectFrom('claims')
+        .select(['review_status', 'review_version'])
+        .where('id', '=', claimId)
+        .executeTakeFirstOrThrow()
+    const toInReview = (claimId: number) =>
+      request(ctx.app)
+        .post(`/api/staff/claims/${claimId}/moves`)
+        .set(SAME_SITE)
+        .set('Cookie', admin)
+        .send({ to: 'in_review', version: 0 })
+        .expect(200)
+
+    it("refuses a decider of one app a pair with another app's claim, changing nothing", async () => {
+      const [first, second] = await flaggedPair('earnin')
+      await toInReview(first)
+      const [decisions, moves] = [await countOf('duplicate_decisions'), await countOf('claim_moves')]
+      const before = [await statusOf(first), await statusOf(second)]
+
+      for (const decision of ['not_duplicate', 'duplicate'] as const) {
+        const refused = await decide(first, { decision, other: second, version: 1 }, brigitDecider)
+        expect(refused.status).toBe(404)
+        expect(refused.body.error.message).toBe(NOT_YOURS)
+      }
+
+      expect(await matchesOf(first)).toEqual([second])
+      expect(await matchesOf(second)).toEqual([first])
+      expect([await statusOf(first), await statusOf(second)]).toEqual(before)
+      expect([await countOf('duplicate_decisions'), await countOf('claim_moves')]).toEqual([decisions, moves])
+    })
+
+    it("answers the same whether the other claim is another app's, decided, or not there, naming no one", async () => {
+      const [first, earnin] = await flaggedPair('earnin')
+      const [decided, other] = await flaggedPair()
+      await decide(decided, { decision: 'not_duplicate', other, version: 0 }).expect(200)
+
+      const refusals = [
+        await decide(first, { decision: 'not_duplicate', other: earnin, version: 0 }, brigitDecider),
+        await decide(first, { decision: 'not_duplicate', other: 999_999, version: 0 }, brigitDecider),
+        await decide(decided, { decision: 'not_duplicate', other, version: 0 }, brigitDecider),
+      ]
+      for (const refused of refusals) {
+        expect(refused.status).toBe(404)
+        expect(refused.body).toEqual(refusals[1]!.body)
+        expect(JSON.stringify(refused.body)).not.toContain('@')
+        expect(JSON.stringify(refused.body)).not.toContain(String(earnin))
+      }
+    })
+
+    it('lets a decider of both apps decide a pair across them', async () => {
+      const [first, second] = await flaggedPair('earnin')
+      const cleared = await decide(
+        first,
+        { decision: 'not_duplicate', other: second, version: 0 },
+        bothDecider,
+      )
+      expect(cleared.status).toBe(200)
+      expect(cleared.body).toEqual({ status: 'received', version: 0, flagged: false })
+      expect(await matchesOf(first)).toEqual([])
+      expect(await matchesOf(second)).toEqual([])
+
+      const [third, fourth] = await flaggedPair('earnin')
+      await toInReview(third)
+      const rejected = await decide(third, { decision: 'duplicate', other: fourth, version: 1 }, bothDecider)
+      expect(rejected.status).toBe(200)
+      expect(rejected.body).toEqual({ status: 'rejected', version: 2, flagged: true })
     })
   })
 }
