@@ -49,6 +49,8 @@ export interface AppErrorOptions {
 /** A refused batch's claims: each problem ("claim 1234: no street address"), and those a cure request can fix. */
 export interface ErrorDetails {
   problems: string[]
+  /** How many problems were found, when `problems` lists only the first of them. */
+  problemCount?: number
   claimIds: number[]
 }
 

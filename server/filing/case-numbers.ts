@@ -12,6 +12,8 @@ const MAX_CASE_NUMBER = 64
 /** How a provider's file may head its columns: AAA writes "Unique Claimant ID", a firm "Row ID". */
 const ROW_ID_HEADER = /^(row id|unique claimant id|claimant id|unique id)$/i
 const CASE_HEADER = /^((aaa |jams |fedarb )?case (number|no\.?|#|id))$/i
+/** The most problems a refusal lists: a file of thousands of bad lines would otherwise answer megabytes. */
+const MAX_PROBLEMS_ANSWERED = 100
 
 /** One line of a provider's case-number file. */
 interface CaseLine {
@@ -23,7 +25,7 @@ interface CaseLine {
 /**
  * The lines of a case-number CSV: a header naming a row ID column and a case number column (any others
  * are passed over), then one claimant a line. Every fault is collected, each naming its line, and thrown
- * together as one 400: nothing is imported from a file with any.
+ * together as one 400 (the first 100 listed, with their total): nothing is imported from a file with any.
  */
 export function parseCaseNumbers(text: string, rowIdsInBatch: ReadonlyMap<string, number>): CaseLine[] {
   const records = parseCsv(text.replace(/^\ufeff/, ''))
@@ -181,9 +183,11 @@ export function parseCsv(text: string): { line: number; fields: string[] }[] {
 }
 
 function badFile(problems: string[]): AppError {
+  const listed = problems.slice(0, MAX_PROBLEMS_ANSWERED)
+  const more = problems.length - listed.length
   return new AppError('BAD_REQUEST', {
     status: 400,
-    message: `the case-number file was not imported:\n${problems.slice(0, 50).join('\n')}${problems.length > 50 ? `\n… and ${problems.length - 50} more` : ''}`,
-    details: { problems, claimIds: [] },
+    message: `the case-number file was not imported:\n${listed.join('\n')}${more > 0 ? `\n… and ${more.toLocaleString('en-US')} more` : ''}`,
+    details: { problems: listed, problemCount: problems.length, claimIds: [] },
   })
 }

@@ -97,7 +97,10 @@ function parseAccountId(body: unknown): number | null {
   return accountId
 }
 
-/** The account, if it may review the app's claims; a 400 saying why not otherwise. */
+/**
+ * The account, if it may review the app's claims; a 400 saying why not otherwise. The refusal names no
+ * account: the caller may not otherwise know who holds the id, and the picker lists those who qualify.
+ */
 async function checkAssignee(
   trx: Transaction<Database>,
   { accountId, app }: { accountId: number; app: string },
@@ -108,12 +111,13 @@ async function checkAssignee(
     .where('id', '=', accountId)
     .executeTakeFirst()
   if (!account) throw badRequest(`no staff account ${accountId} to assign the claim to`)
-  const { email } = account
   if (account.disabled_at !== null) {
-    throw badRequest(`the account ${email} is disabled: assign the claim to an active account`)
+    throw badRequest('the chosen account is disabled: assign the claim to an active account')
   }
   if (account.password_hash === null) {
-    throw badRequest(`the account ${email} has not accepted its invitation yet: assign it once they have`)
+    throw badRequest(
+      'the chosen account has not accepted its invitation yet: assign the claim to it once it has',
+    )
   }
   if (account.role !== 'admin') {
     const access = await trx
@@ -124,10 +128,12 @@ async function checkAssignee(
       .executeTakeFirst()
     // fail-closed: an account without the app's access never sees the claim it would review
     if (!access) {
-      throw badRequest(`the account ${email} cannot see ${app}'s claims: an admin grants it the app first`)
+      throw badRequest(
+        `the chosen account cannot see ${app}'s claims: an admin grants it the app first, or choose another account`,
+      )
     }
   }
-  return { id: Number(account.id), email }
+  return { id: Number(account.id), email: account.email }
 }
 
 function badRequest(message: string): AppError {

@@ -132,8 +132,9 @@ export interface NoticeSent {
 
 /**
  * POST /api/staff/apps/:slug/batches/:id/case-numbers takes the provider's CSV (text/csv): a header
- * row naming a row ID column and a case number column, then one row a claimant. Refused (400) with
- * every faulty line named; nothing is kept unless every line is right.
+ * row naming a row ID column and a case number column, then one row a claimant. Refused (400) with the
+ * first 100 faulty lines in `details.problems` and how many there are in `details.problemCount`; nothing
+ * is kept unless every line is right.
  */
 export interface CaseNumbersImported {
   imported: number

@@ -263,17 +263,17 @@ for (const dialect of DIALECTS) {
       [
         'a disabled account',
         () => ({ accountId: disabledId }),
-        'the account gone@firm.test is disabled: assign the claim to an active account',
+        'the chosen account is disabled: assign the claim to an active account',
       ],
       [
         'an account that never accepted its invitation',
         () => ({ accountId: invitedId }),
-        'the account invited@firm.test has not accepted its invitation yet: assign it once they have',
+        'the chosen account has not accepted its invitation yet: assign the claim to it once it has',
       ],
       [
         "an account that cannot see the claim's app",
         () => ({ accountId: cleoOnlyId }),
-        "the account cleo.only@firm.test cannot see brigit's claims: an admin grants it the app first",
+        "the chosen account cannot see brigit's claims: an admin grants it the app first, or choose another account",
       ],
     ])(
       'refuses to assign %s with 400 naming the problem, and writes nothing',
@@ -300,6 +300,20 @@ for (const dialect of DIALECTS) {
         expect(row.assignee_id).toBeNull()
       },
     )
+
+    it.each([
+      ['a disabled account', () => disabledId, 'gone@firm.test', 'Gone'],
+      ['an account that never accepted its invitation', () => invitedId, 'invited@firm.test', 'Invited'],
+      ["an account that cannot see the claim's app", () => cleoOnlyId, 'cleo.only@firm.test', 'Cleo Only'],
+    ])('refuses to assign %s without naming that account', async (_label, accountId, email, name) => {
+      const claimId = await seedClaim()
+      // a reviewer who may assign the claim learns only why the account was refused
+      const res = await assign(claimId, { accountId: accountId() }, ana)
+      expect(res.status).toBe(400)
+      const body = JSON.stringify(res.body)
+      expect(body).not.toContain(email)
+      expect(body).not.toContain(name)
+    })
 
     it('refuses a claim of an app the caller may not see with 403, one that does not exist with 404', async () => {
       const res = await assign(ids.cleo!, { accountId: anaId }, ana)

@@ -285,6 +285,29 @@ for (const dialect of DIALECTS) {
       )
     })
 
+    it('answers the first 100 problems of a file with many and their count, importing nothing', async () => {
+      const claims = (await get(`${api}/${filingBatch}/claims`).expect(200)).body as BatchClaim[]
+      const good = claims.map((claim, index) => `${claim.rowId},01-26-100${index + 1}`)
+      const bad = Array.from({ length: 250 }, (_, index) => {
+        const n = String(index + 1).padStart(5, '0')
+        return `B999-${n},02-26-${n}`
+      })
+      const res = await request(ctx.app)
+        .post(`${api}/${filingBatch}/case-numbers`)
+        .set(SAME_SITE)
+        .set('Cookie', admin)
+        .set('Content-Type', 'text/csv')
+        .send(`Unique Claimant ID,Case Number\r\n${[...good, ...bad].join('\r\n')}\r\n`)
+        .expect(400)
+      const { details, message } = (res.body as ErrorBody).error
+      expect(details!.problems).toHaveLength(100)
+      expect(details!.problems[0]).toBe(`line ${good.length + 2}: row ID B999-00001 is not in this batch`)
+      expect(details!.problems[99]).toBe(`line ${good.length + 101}: row ID B999-00100 is not in this batch`)
+      expect(details!.problemCount).toBe(250)
+      expect(message).toMatch(/\n… and 150 more$/)
+      expect((await batchOf(filingBatch)).caseNumbers).toBe(0)
+    })
+
     it('imports case numbers only from a file without faults, naming each faulty line', async () => {
       const claims = (await get(`${api}/${filingBatch}/claims`).expect(200)).body as BatchClaim[]
       const url = `${api}/${filingBatch}/case-numbers`

@@ -6,7 +6,8 @@ import { RefusalAlert, refusalOf, type Refusal } from './batch-refusal.tsx'
 
 /**
  * "Import case numbers": the provider's CSV of row IDs and case numbers, sent as it is. The server keeps
- * nothing of a file with a faulty line, and names every such line.
+ * nothing of a file with a faulty line; its refusal names the first 100 such lines and ends "… and 2,400
+ * more" when there are others, each line an item of the alert.
  */
 export function CaseNumbersForm({
   slug,
