@@ -32,6 +32,11 @@ try {
       ? `dry run: ${result.candidates.length} records signed before ${result.cutoff} would be deleted`
       : `deleted ${result.deletedClaims} claims (${result.removedFiles} screenshots) and ${result.deletedIntakes} intakes signed before ${result.cutoff}`,
   )
+  if (result.keptScreenshots > 0) {
+    console.log(
+      `${result.keptScreenshots} expired claims kept with their screenshots: the file does not match its sealed hash or cannot be read`,
+    )
+  }
   // a record kept because it fails its seal is evidence tampering until shown otherwise: exit 1
   for (const line of result.problems) console.log(line)
   if (result.problems.length > 0) {

@@ -6,6 +6,7 @@ import { retryWhileLocked } from '../db/shared-transaction.ts'
 import { legalHolds } from '../evidence/legal-hold.ts'
 import { appendToLedger, lockLedger, subjectOf } from '../evidence/ledger.ts'
 import { judgeClaimPage, judgeIntakePage, type Expired } from './purge-verdicts.ts'
+import { checkSealedScreenshots } from './sealed-screenshots.ts'
 
 export interface PurgeCandidate {
   kind: 'claim' | 'intake'
@@ -22,6 +23,8 @@ export interface PurgeResult {
   deletedClaims: number
   deletedIntakes: number
   removedFiles: number
+  /** Expired claims kept, with their screenshots, because the file is not the one sealed (also in `problems`). */
+  keptScreenshots: number
   /**
    * Records kept because their rows no longer match their seal, a ledger entry of theirs does not
    * verify, or a column the seal does not cover was changed: one line each, for someone to look into.
@@ -36,10 +39,12 @@ const BATCH = 500
  * longer ago than the retention period, except those on legal hold. Only what the evidence key vouches
  * for decides (purge-verdicts.ts): the signing time inside the sealed record, once the record rebuilt
  * from its rows matches its seal, and the hold entries of the ledger (legal-hold.ts); a record that
- * fails a check is kept and named in `problems`. Each deleted record leaves a purge entry in the
- * evidence ledger (removeSealed), so the chain still verifies without the personal data. Rows go
- * first, then files: a crash in between leaves an orphan file (the server's next start-up removes it),
- * never a row without its screenshot. With dryRun nothing is deleted.
+ * fails a check is kept and named in `problems`, and so is a claim whose screenshot no longer has the
+ * SHA-256 its seal covers (or cannot be read): the file and the row both stay (sealed-screenshots.ts).
+ * Each deleted record leaves a purge entry in the evidence ledger (removeSealed), so the chain still
+ * verifies without the personal data. Rows go first, then files: a crash in between leaves an orphan
+ * file (the server's next start-up removes it), never a row without its screenshot. With dryRun
+ * nothing is deleted.
  */
 export async function purgeExpired({
   db,
@@ -66,6 +71,7 @@ export async function purgeExpired({
     deletedClaims: 0,
     deletedIntakes: 0,
     removedFiles: 0,
+    keptScreenshots: 0,
     problems: [],
   }
   const reason = { reason: 'retention period over', cutoff }
@@ -76,7 +82,11 @@ export async function purgeExpired({
       result.problems.push(...page.problems)
       if (page.lastId === undefined) break
       afterId = page.lastId
-      const removed = dryRun ? page.expired : await removeExpired(db, evidenceKey, page.expired, reason)
+      const screenshots = await checkSealedScreenshots(storage, page.expired)
+      result.problems.push(...screenshots.problems)
+      result.keptScreenshots += screenshots.problems.length
+      const expired = screenshots.matching
+      const removed = dryRun ? expired : await removeExpired(db, evidenceKey, expired, reason)
       result.candidates.push(...removed.map(({ kind, id, app, signedAt }) => ({ kind, id, app, signedAt })))
       if (dryRun) continue
       if (kind === 'intake') result.deletedIntakes += removed.length

@@ -15,6 +15,8 @@ export interface Expired {
   signedAt: string
   /** Claims: the screenshot to remove once the rows are gone. */
   screenshotKey?: string
+  /** Claims: the screenshot's SHA-256 the seal covers; the file is removed only while it still has it. */
+  screenshotSha256?: string
 }
 
 export interface PageVerdicts {
@@ -94,6 +96,7 @@ export async function judgeClaimPage({
       app: row.app,
       signedAt: record.signedAt,
       screenshotKey: row.screenshot_key,
+      screenshotSha256: row.screenshot_sha256,
     })
   }
   return verdicts

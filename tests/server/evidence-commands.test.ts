@@ -1,4 +1,5 @@
 import { spawnSync } from 'node:child_process'
+import fs from 'node:fs'
 import path from 'node:path'
 import { sql } from 'kysely'
 import request from 'supertest'
@@ -75,6 +76,33 @@ describe('npm run legal-hold, purge-expired and verify-evidence', () => {
     expect(purged.stdout).toContain('deleted 1 claims')
     const left = await ctx.db.selectFrom('claims').select('id').execute()
     expect(left.map(({ id }) => Number(id))).toEqual([recent])
+  })
+
+  it('purge-expired keeps a claim whose screenshot was replaced, counts it in its summary and exits 1', async () => {
+    const id = await fileClaim('(555) 240-0003', yearsAgo(FIRM_SETTINGS.retentionYears + 1))
+    const { screenshot_key: key } = await ctx.db
+      .selectFrom('claims')
+      .select('screenshot_key')
+      .where('id', '=', id)
+      .executeTakeFirstOrThrow()
+    const file = path.join(ctx.dataDir, 'screenshots', key)
+    const sealedBytes = fs.readFileSync(file)
+    fs.writeFileSync(file, makePng({ width: 41, height: 20 }))
+
+    const purged = run('purge-expired')
+
+    expect(purged.status).toBe(1)
+    expect(purged.stdout).toContain(
+      '1 expired claims kept with their screenshots: the file does not match its sealed hash or cannot be read',
+    )
+    expect(purged.stdout).toContain(
+      `claim ${id}: screenshot ${key} does not match its sealed hash; kept with its claim`,
+    )
+    expect(fs.existsSync(file)).toBe(true)
+    const left = await ctx.db.selectFrom('claims').select('id').where('id', '=', id).execute()
+    expect(left).toHaveLength(1)
+    // the next test verifies the whole store
+    fs.writeFileSync(file, sealedBytes)
   })
 
   it('verify-evidence exits 1 once the ledger ends before its anchored head', async () => {

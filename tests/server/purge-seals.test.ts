@@ -1,3 +1,5 @@
+import fs from 'node:fs'
+import path from 'node:path'
 import { sql } from 'kysely'
 import request from 'supertest'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
@@ -10,6 +12,7 @@ import {
   clearClaims,
   createTestContext,
   DIALECTS,
+  listScreenshotFiles,
   makeClaimData,
   makePng,
   type TestContext,
@@ -209,6 +212,36 @@ for (const dialect of DIALECTS) {
       expect(result.problems).toEqual([`intake ${moved}: sealed record differs (it was changed); kept`])
       const left = await ctx.db.selectFrom('form_submissions').select('id').execute()
       expect(left.map(({ id }) => Number(id))).toEqual([moved])
+    })
+
+    it('keeps an expired claim and its screenshot when the file no longer matches the sealed hash, naming it', async () => {
+      const replaced = await fileClaim('(555) 210-0011', yearsAgo(FIRM_SETTINGS.retentionYears + 1))
+      const unchanged = await fileClaim('(555) 210-0012', yearsAgo(FIRM_SETTINGS.retentionYears + 1))
+      const keyOf = async (id: number) =>
+        (
+          await ctx.db
+            .selectFrom('claims')
+            .select('screenshot_key')
+            .where('id', '=', id)
+            .executeTakeFirstOrThrow()
+        ).screenshot_key
+      const replacedKey = await keyOf(replaced)
+      const unchangedKey = await keyOf(unchanged)
+      const otherBytes = makePng({ width: 41, height: 20 })
+      fs.writeFileSync(path.join(ctx.dataDir, 'screenshots', replacedKey), otherBytes)
+
+      const result = await purge()
+
+      expect(result).toMatchObject({ deletedClaims: 1, removedFiles: 1, keptScreenshots: 1 })
+      expect(result.candidates.map(({ id }) => id)).toEqual([unchanged])
+      // an intake an earlier test left changed is named too; only the claims matter here
+      expect(result.problems.filter((line) => line.startsWith('claim '))).toEqual([
+        `claim ${replaced}: screenshot ${replacedKey} does not match its sealed hash; kept with its claim`,
+      ])
+      expect(await claimIds()).toEqual([replaced])
+      expect(listScreenshotFiles(ctx.dataDir)).toEqual([replacedKey])
+      expect(fs.readFileSync(path.join(ctx.dataDir, 'screenshots', replacedKey))).toEqual(otherBytes)
+      expect(listScreenshotFiles(ctx.dataDir)).not.toContain(unchangedKey)
     })
   })
 }

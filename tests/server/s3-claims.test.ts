@@ -1,7 +1,7 @@
 import crypto from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
-import { DeleteObjectCommand, S3Client } from '@aws-sdk/client-s3'
+import { DeleteObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3'
 import request from 'supertest'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import type { Batch } from '../../src/api/filing-batches.ts'
@@ -150,6 +150,45 @@ describe('screenshots in an S3 bucket', () => {
     })
     expect(purged).toMatchObject({ deletedClaims: 1, removedFiles: 1 })
     expect(await ctx.storage.keys('brigit')).toEqual([keptKey])
+  })
+
+  it('keeps an expired claim’s object when it no longer matches the sealed hash, and purges an unchanged one', async () => {
+    const replaced = await postClaim('(555) 301-0006')
+    const unchanged = await postClaim('(555) 301-0007')
+    const replacedKey = await claimKey(replaced.body.id as number)
+    const unchangedKey = await claimKey(unchanged.body.id as number)
+    const otherBytes = makePng({ width: 41, height: 20 })
+    const client = new S3Client({
+      endpoint: s3.settings.endpoint,
+      region: s3.settings.region,
+      forcePathStyle: true,
+      credentials: { accessKeyId: s3.settings.accessKeyId, secretAccessKey: s3.settings.secretAccessKey },
+    })
+    await client.send(
+      new PutObjectCommand({ Bucket: s3.settings.bucket, Key: replacedKey, Body: otherBytes }),
+    )
+    client.destroy()
+
+    // the bucket checks each request's time, so the clock stays and the purge runs past the retention
+    const later = new Date()
+    later.setUTCFullYear(later.getUTCFullYear() + FIRM_SETTINGS.retentionYears + 1)
+    const purged = await purgeExpired({
+      db: ctx.db,
+      storage: ctx.storage,
+      evidenceKey: ctx.evidenceKey,
+      retentionYears: FIRM_SETTINGS.retentionYears,
+      now: later,
+      dryRun: false,
+    })
+
+    expect(purged).toMatchObject({ deletedClaims: 1, removedFiles: 1, keptScreenshots: 1 })
+    expect(purged.problems).toContain(
+      `claim ${replaced.body.id}: screenshot ${replacedKey} does not match its sealed hash; kept with its claim`,
+    )
+    expect(await ctx.storage.keys('brigit')).toEqual([replacedKey])
+    expect(await ctx.storage.read(replacedKey)).toEqual(otherBytes)
+    expect(await ctx.storage.has(unchangedKey)).toBe(false)
+    expect(await countClaims(ctx.db)).toBe(1)
   })
 
   it('keeps a batch ZIP in the bucket, not in DATA_DIR, and answers its download from there', async () => {
