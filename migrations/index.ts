@@ -37,6 +37,7 @@ import * as addIntakeConfirmation from './2026_11_28_2200_add_intake_confirmatio
 import * as createFilingBatches from './2026_11_29_1000_create_filing_batches.ts'
 import * as createWebhooks from './2026_11_29_1100_create_webhooks.ts'
 import * as addAttribution from './2026_11_29_1200_add_attribution.ts'
+import * as createSmsReplies from './2026_11_29_1300_create_sms_replies.ts'
 
 /** Every migration, by name; names sort in the order they run. */
 export const MIGRATIONS: Record<string, Migration> = {
@@ -78,4 +79,5 @@ export const MIGRATIONS: Record<string, Migration> = {
   '2026_11_29_1000_create_filing_batches': createFilingBatches,
   '2026_11_29_1100_create_webhooks': createWebhooks,
   '2026_11_29_1200_add_attribution': addAttribution,
+  '2026_11_29_1300_create_sms_replies': createSmsReplies,
 }

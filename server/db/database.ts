@@ -566,6 +566,13 @@ export interface SmsSuppressionsTable {
   created_at: number
 }
 
+/** The provider's message id of each STOP or START honoured: a replayed webhook is honoured once. */
+export interface SmsRepliesTable {
+  message_sid: string
+  phone: string
+  created_at: number
+}
+
 /** Reminders sent in each minute (epoch minute), counted by every server process. */
 export interface ReminderWindowsTable {
   minute: number
@@ -610,6 +617,7 @@ export interface Database {
   email_suppressions: EmailSuppressionsTable
   reminder_windows: ReminderWindowsTable
   sms_suppressions: SmsSuppressionsTable
+  sms_replies: SmsRepliesTable
   claims: ClaimsTable
   claim_moves: ClaimMovesTable
   filing_batches: FilingBatchesTable

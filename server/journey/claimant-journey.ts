@@ -412,19 +412,34 @@ export function createClaimantJourney({
     // "+18085550100" as the forms store it, "(808) 555-0100"
     const phone = normalizePhone(fields.From ?? '')
     if (!/^\(\d{3}\) \d{3}-\d{4}$/.test(phone)) return 'ignored'
-    if (STOP_WORDS.includes(word)) {
-      await db
-        .insertInto('sms_suppressions')
-        .values({ phone, created_at: Date.now() })
-        .onConflict((conflict) => conflict.column('phone').doNothing())
-        .execute()
-      return 'stopped'
-    }
-    if (START_WORDS.includes(word)) {
-      await db.deleteFrom('sms_suppressions').where('phone', '=', phone).execute()
+    const isStop = STOP_WORDS.includes(word)
+    if (!isStop && !START_WORDS.includes(word)) return 'ignored'
+    // Twilio's inbound webhook names no time of sending, so replies count in the order they arrive; its
+    // message id is honoured once, so a replayed START cannot undo a STOP that arrived after it
+    const messageSid = fields.MessageSid ?? fields.SmsMessageSid
+    // a START without an id could be a replay; a STOP without one is still an opt-out
+    if (!messageSid && !isStop) return 'ignored'
+    return db.transaction().execute(async (trx) => {
+      if (messageSid) {
+        const fresh = await trx
+          .insertInto('sms_replies')
+          .values({ message_sid: messageSid, phone, created_at: Date.now() })
+          .onConflict((conflict) => conflict.column('message_sid').doNothing())
+          .returning('message_sid')
+          .executeTakeFirst()
+        if (!fresh) return 'ignored'
+      }
+      if (isStop) {
+        await trx
+          .insertInto('sms_suppressions')
+          .values({ phone, created_at: Date.now() })
+          .onConflict((conflict) => conflict.column('phone').doNothing())
+          .execute()
+        return 'stopped'
+      }
+      await trx.deleteFrom('sms_suppressions').where('phone', '=', phone).execute()
       return 'started'
-    }
-    return 'ignored'
+    })
   }
 
   const unsubscribe: ClaimantJourney['unsubscribe'] = async (token, source) => {

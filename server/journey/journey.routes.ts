@@ -53,12 +53,23 @@ export function journeyRoutes({
     )
   })
 
-  // the same answer for a good, an unknown and an already used token: it tells nobody whose it was
+  const unsubscribeDoor = guardPost('unsubscribe')
+  // the same answer for a good, an unknown and an already used token: it tells nobody whose it was.
+  // A token the journey signed is its own bound and passes outside the public per-address limit: mail
+  // providers post one-click unsubscribes from few addresses, and an opt-out must never be refused
   router.post(
     '/api/journey/unsubscribe',
-    guardPost('unsubscribe'),
     json,
     express.urlencoded({ extended: false, limit: '2kb' }),
+    async (req, res, next) => {
+      const body = (req.body ?? {}) as { token?: unknown }
+      const token = req.query.token !== undefined ? req.query.token : body.token
+      if (journey.tokens.readUnsubscribe(token) !== undefined) {
+        next()
+        return
+      }
+      await unsubscribeDoor(req, res, next)
+    },
     async (req, res) => {
       const body = (req.body ?? {}) as { token?: unknown }
       const oneClick = req.query.token !== undefined
@@ -68,32 +79,29 @@ export function journeyRoutes({
         .json({ message: languages.t(requestLocale(req))(UNSUBSCRIBED_MESSAGE) } satisfies Unsubscribed)
     },
   )
-  // a reply to a text reminder, posted by the SMS provider (signed; see sms.ts): STOP, START or else
-  router.post(
-    '/api/journey/sms',
-    guardPost('unsubscribe'),
-    express.urlencoded({ extended: false, limit: '8kb' }),
-    async (req, res) => {
-      const fields = Object.fromEntries(
-        Object.entries((req.body ?? {}) as Record<string, unknown>).filter(
-          (entry): entry is [string, string] => typeof entry[1] === 'string',
-        ),
-      )
-      const answer = await journey.textReply({
-        // the address the provider was given, which its signature covers: PUBLIC_URL's in production
-        url: `${siteOrigin(req)}${req.originalUrl}`,
-        fields,
-        signature: req.get('x-twilio-signature'),
+  // a reply to a text reminder, posted by the SMS provider (signed; see sms.ts): STOP, START or else.
+  // Outside the public per-address limit: the provider posts every claimant's reply from few addresses,
+  // and its signature is the bound (a forged one changes nothing)
+  router.post('/api/journey/sms', express.urlencoded({ extended: false, limit: '8kb' }), async (req, res) => {
+    const fields = Object.fromEntries(
+      Object.entries((req.body ?? {}) as Record<string, unknown>).filter(
+        (entry): entry is [string, string] => typeof entry[1] === 'string',
+      ),
+    )
+    const answer = await journey.textReply({
+      // the address the provider was given, which its signature covers: PUBLIC_URL's in production
+      url: `${siteOrigin(req)}${req.originalUrl}`,
+      fields,
+      signature: req.get('x-twilio-signature'),
+    })
+    if (answer === 'unsigned') {
+      throw new AppError('FORBIDDEN', {
+        status: 403,
+        message: "this address takes only the SMS provider's signed replies",
       })
-      if (answer === 'unsigned') {
-        throw new AppError('FORBIDDEN', {
-          status: 403,
-          message: "this address takes only the SMS provider's signed replies",
-        })
-      }
-      // an empty TwiML answer: the provider sends its own confirmation of STOP and START
-      res.type('text/xml').send('<?xml version="1.0" encoding="UTF-8"?><Response></Response>')
-    },
-  )
+    }
+    // an empty TwiML answer: the provider sends its own confirmation of STOP and START
+    res.type('text/xml').send('<?xml version="1.0" encoding="UTF-8"?><Response></Response>')
+  })
   return router
 }

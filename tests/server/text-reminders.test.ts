@@ -155,4 +155,98 @@ for (const dialect of DIALECTS) {
       expect(Number(journey.mails_sent)).toBe(2)
     })
   })
+  describe(`${dialect}: opt-outs under the public per-address limit`, () => {
+    let ctx: TestContext
+    const url = `http://${SITE}/api/journey/sms`
+
+    beforeAll(async () => {
+      const sms: SmsSettings = {
+        provider: 'twilio',
+        accountSid: 'AC123',
+        authToken: TOKEN,
+        from: '+13105550100',
+        // nothing is sent in these tests
+        apiUrl: 'http://127.0.0.1:9',
+      }
+      ctx = await createTestContext(dialect, {
+        sms,
+        publicLimits: { perAddress: 20, globalPerMinute: 1_000_000 },
+      })
+    })
+    afterAll(async () => {
+      await ctx?.close()
+    })
+
+    const reply = (fields: { From: string; Body: string; MessageSid: string }) =>
+      request(ctx.app)
+        .post('/api/journey/sms')
+        .set({ Host: SITE, 'X-Twilio-Signature': signed(url, fields) })
+        .type('form')
+        .send(fields)
+    const suppressed = async (phone: string) =>
+      (await ctx.db.selectFrom('sms_suppressions').select('phone').where('phone', '=', phone).execute())
+        .length === 1
+
+    it('honours a thousand signed STOPs from one provider address, and a one-click unsubscribe after them', async () => {
+      const BATCH = 50
+      for (let first = 0; first < 1000; first += BATCH) {
+        const answers = await Promise.all(
+          Array.from({ length: BATCH }, (_, i) => {
+            const n = String(first + i).padStart(4, '0')
+            return reply({ From: `+1212555${n}`, Body: 'STOP', MessageSid: `SMwave${n}` })
+          }),
+        )
+        expect(answers.map((answer) => answer.status)).toEqual(Array(BATCH).fill(200))
+      }
+      const count = await ctx.db
+        .selectFrom('sms_suppressions')
+        .select((eb) => eb.fn.countAll().as('n'))
+        .where('phone', 'like', '(212) 555-%')
+        .executeTakeFirstOrThrow()
+      expect(Number(count.n)).toBe(1000)
+
+      const answer = await request(ctx.app)
+        .post('/api/intake')
+        .send(
+          makeIntakeData({ email: 'wave@mail.test', phone: '(808) 555-6000', cashAdvanceApps: ['chime'] }),
+        )
+        .expect(201)
+      const intake = answer.body as CreatedIntake
+      const token = ctx.journey.tokens.unsubscribe(intake.id)
+      await request(ctx.app)
+        .post(`/api/journey/unsubscribe?token=${token}`)
+        .type('form')
+        .send('List-Unsubscribe=One-Click')
+        .expect(200)
+      const unsubscribed = await ctx.db
+        .selectFrom('email_suppressions')
+        .select('email')
+        .where('email', '=', 'wave@mail.test')
+        .execute()
+      expect(unsubscribed).toEqual([{ email: 'wave@mail.test' }])
+      // a token the journey did not sign still counts against the address
+      const forged = []
+      for (let i = 0; i < 21; i += 1)
+        forged.push(
+          (
+            await request(ctx.app)
+              .post('/api/journey/unsubscribe')
+              .send({ token: 'u.1.AAAAAAAAAAAAAAAAAAAAAA' })
+          ).status,
+        )
+      expect(forged).toEqual([...Array(20).fill(200), 429])
+    })
+
+    it('honours each message id once: a replayed START does not undo a later STOP', async () => {
+      const From = '+18085556100'
+      const phone = '(808) 555-6100'
+      await reply({ From, Body: 'STOP', MessageSid: 'SMreplay1' }).expect(200)
+      await reply({ From, Body: 'START', MessageSid: 'SMreplay2' }).expect(200)
+      expect(await suppressed(phone)).toBe(false)
+      await reply({ From, Body: 'STOP', MessageSid: 'SMreplay3' }).expect(200)
+      expect(await suppressed(phone)).toBe(true)
+      await reply({ From, Body: 'START', MessageSid: 'SMreplay2' }).expect(200)
+      expect(await suppressed(phone)).toBe(true)
+    })
+  })
 }
