@@ -43,7 +43,7 @@ export function postWebhook({
       },
       // a connection of its own each time: a pooled one would skip the lookup's check
       agent: false,
-      ...(allowPrivate ? {} : { lookup: publicOnlyLookup }),
+      ...(allowPrivate ? {} : { lookup: publicOnlyLookup(timeoutMs) }),
       signal,
     })
     request.on('response', (response) => {

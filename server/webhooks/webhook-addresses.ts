@@ -26,9 +26,13 @@ for (const [address, prefix] of [
   NOT_PUBLIC.addSubnet(address, prefix, 'ipv4')
 }
 // ::/96 holds the unspecified and loopback addresses and the IPv4-compatible ones; ::ffff:0:0/96 (IPv4
-// written as IPv6) is checked against the IPv4 ranges by BlockList itself
+// written as IPv6) is checked against the IPv4 ranges by BlockList itself. NAT64's local-use prefix
+// (64:ff9b:1::/48) and 6to4 (2002::/16) lead through a gateway to an IPv4 address the operator's
+// network chooses, private ones included: refused whole, as no public receiver needs them.
 for (const [address, prefix] of [
   ['::', 96],
+  ['64:ff9b:1::', 48],
+  ['2002::', 16],
   ['fc00::', 7],
   ['fe80::', 10],
   ['ff00::', 8],
@@ -100,35 +104,82 @@ export function hostOf(url: URL): string {
 
 async function resolve(host: string): Promise<string[]> {
   try {
-    return (await dns.promises.lookup(host, { all: true, verbatim: true })).map(({ address }) => address)
+    return await resolveHost(host, { timeoutMs: REGISTER_LOOKUP_TIMEOUT_MS })
   } catch {
     throw badUrl(`the host "${host}" was not found: check the URL's spelling`)
   }
 }
 
+/** How long adding an endpoint waits for its name to resolve. */
+const REGISTER_LOOKUP_TIMEOUT_MS = 5_000
+
 /**
- * A `lookup` for the connection that posts a delivery: it resolves the name, refuses when any address is
- * not public, and hands the connection the addresses it checked, so a name that resolved to a public
- * address when the endpoint was added cannot lead the delivery to a private one later (DNS rebinding).
+ * A host name's IPv4 and IPv6 addresses, asked of the name servers through c-ares (dns.Resolver), not
+ * dns.lookup: a slow name server then holds none of libuv's four pool threads, which file reads, zlib
+ * and password hashing share. Gives up after `timeoutMs`, so a lookup never outlasts its caller's
+ * deadline. `localhost` and its subdomains are loopback by definition and never asked of DNS.
  */
-export const publicOnlyLookup: net.LookupFunction = (hostname, options, callback) => {
-  dns.lookup(hostname, { ...options, all: true }, (error, addresses) => {
-    if (error) {
-      callback(error, '', 0)
-      return
-    }
-    const local = addresses.find(({ address }) => !isPublicAddress(address))
-    if (local || addresses.length === 0) {
-      const refused: NodeJS.ErrnoException = new Error(
-        `the host resolves to ${local?.address ?? 'no address'}, a local or private address`,
-      )
-      refused.code = 'WEBHOOK_PRIVATE_ADDRESS'
-      callback(refused, '', 0)
-      return
-    }
-    if (options.all) callback(null, addresses)
-    else callback(null, addresses[0]!.address, addresses[0]!.family)
-  })
+export async function resolveHost(
+  host: string,
+  { timeoutMs, servers }: { timeoutMs: number; servers?: string[] },
+): Promise<string[]> {
+  const name = host.toLowerCase().replace(/\.$/, '')
+  if (name === 'localhost' || name.endsWith('.localhost')) return ['127.0.0.1', '::1']
+  const resolver = new dns.promises.Resolver({ timeout: timeoutMs, tries: 1 })
+  if (servers) resolver.setServers(servers)
+  const timer = setTimeout(() => resolver.cancel(), timeoutMs)
+  try {
+    const answers = await Promise.allSettled([resolver.resolve4(name), resolver.resolve6(name)])
+    const addresses = answers.flatMap((answer) => (answer.status === 'fulfilled' ? answer.value : []))
+    if (addresses.length > 0) return addresses
+    const failed = answers.find((answer) => answer.status === 'rejected')
+    throw failed?.reason ?? new Error(`${name} has no address`)
+  } finally {
+    clearTimeout(timer)
+  }
+}
+
+/**
+ * A `lookup` for the connection that posts a delivery: it resolves the name (within `timeoutMs`, the
+ * attempt's own cut-off), refuses when any address is not public, and hands the connection the
+ * addresses it checked, so a name that resolved to a public address when the endpoint was added cannot
+ * lead the delivery to a private one later (DNS rebinding).
+ */
+export function publicOnlyLookup(timeoutMs: number): net.LookupFunction {
+  return (hostname, options, callback) => {
+    const wanted = options.family === 'IPv4' ? 4 : options.family === 'IPv6' ? 6 : (options.family ?? 0)
+    resolveHost(hostname, { timeoutMs }).then(
+      (found) => {
+        const local = found.find((address) => !isPublicAddress(address))
+        const addresses = found
+          .map((address) => ({ address, family: net.isIP(address) }))
+          .filter(({ family }) => wanted === 0 || wanted === family)
+        if (local !== undefined || addresses.length === 0) {
+          const refused: NodeJS.ErrnoException = new Error(
+            `the host resolves to ${local ?? 'no address'}, a local or private address`,
+          )
+          refused.code = 'WEBHOOK_PRIVATE_ADDRESS'
+          callback(refused, '', 0)
+        } else if (options.all) callback(null, addresses)
+        else callback(null, addresses[0]!.address, addresses[0]!.family)
+      },
+      (error: NodeJS.ErrnoException) => callback(error, '', 0),
+    )
+  }
+}
+
+/**
+ * Whether an endpoint may be sent the claimant's name, e-mail and phone: only over https://, so they
+ * are never readable on the way. WEBHOOKS_ALLOW_PRIVATE (tests) lets a plain http:// receiver on
+ * 127.0.0.1 have them too.
+ */
+export function mayReceiveDetails(url: string, allowPrivate: boolean): boolean {
+  return allowPrivate || new URL(url).protocol === 'https:'
+}
+
+/** The 400 for an endpoint that would receive the claimant's details without https://. */
+export function detailsNeedHttps(): AppError {
+  return badUrl("the claimant's details are sent only to an https:// URL: give one, or leave the details out")
 }
 
 function badUrl(message: string): AppError {

@@ -8,6 +8,10 @@ import type { RequestActivity } from '../request-activity.ts'
 import { listenForWebhookEvents } from './webhook-events.ts'
 import { postWebhook, type PostOutcome } from './post-webhook.ts'
 import { webhookSecrets, webhookSignature } from './webhook-secret.ts'
+import { mayReceiveDetails } from './webhook-addresses.ts'
+
+/** A delivery refused before sending, with the reason its log shows. */
+class NotSent extends Error {}
 
 /** Each attempt is cut off after this long. */
 export const DEFAULT_TIMEOUT_MS = 10_000
@@ -145,6 +149,11 @@ export function createWebhookDeliveries({
     }
     let outcome: PostOutcome
     try {
+      // an http:// endpoint with details ticked (written to the database by other means) gets nothing
+      // rather than the details in the clear
+      if (endpoint.include_details === 1 && !mayReceiveDetails(endpoint.url, allowPrivate)) {
+        throw new NotSent("not sent: the claimant's details go only to an https:// URL")
+      }
       const body = JSON.stringify({
         id: delivery.event_id,
         type: delivery.type,
@@ -172,7 +181,7 @@ export function createWebhookDeliveries({
         allowPrivate,
       })
     } catch (error) {
-      outcome = { error: `not sent (${errorCode(error)})` }
+      outcome = { error: error instanceof NotSent ? error.message : `not sent (${errorCode(error)})` }
     }
     await record(delivery, outcome, now)
   }

@@ -11,7 +11,7 @@ import type { Database } from '../db/database.ts'
 import { retryWhileLocked } from '../db/shared-transaction.ts'
 import { actorOf, writeAuditEntry, type AuditAction } from '../staff/audit-log.ts'
 import { adminOnly, staffAccountOf } from '../staff/require-staff.ts'
-import { checkWebhookUrl } from './webhook-addresses.ts'
+import { checkWebhookUrl, detailsNeedHttps, mayReceiveDetails } from './webhook-addresses.ts'
 import type { WebhookDeliveries } from './webhook-deliveries.ts'
 import {
   badRequest,
@@ -86,6 +86,7 @@ export function webhookRoutes({
       throw badRequest('"includeDetails" must be true or false')
     }
     const url = await checkWebhookUrl(body.url, allowPrivate)
+    if (body.includeDetails === true && !mayReceiveDetails(url, allowPrivate)) throw detailsNeedHttps()
     const { salt, secret } = secrets.make()
     const endpoint = await audited(req, res, async (trx) => {
       const row = await trx
@@ -114,7 +115,10 @@ export function webhookRoutes({
     const id = parseId(req.params.endpointId, 'webhook endpoint')
     const change = parseChange(req.body)
     const endpoint = await audited(req, res, async (trx) => {
-      await findEndpoint(trx, id)
+      const current = await findEndpoint(trx, id)
+      if (change.includeDetails === true && !mayReceiveDetails(current.url, allowPrivate)) {
+        throw detailsNeedHttps()
+      }
       const row = await trx
         .updateTable('webhook_endpoints')
         .set({

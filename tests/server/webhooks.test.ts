@@ -1,4 +1,5 @@
 import crypto from 'node:crypto'
+import dgram from 'node:dgram'
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
 import request from 'supertest'
@@ -6,7 +7,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import type { CreatedWebhook, WebhookDeliveryList } from '../../src/api/webhooks.ts'
 import { readServerConfig } from '../../server/config.ts'
 import { issueConfirmationLink } from '../../server/confirmations/confirmation-links.ts'
-import { checkWebhookUrl } from '../../server/webhooks/webhook-addresses.ts'
+import { checkWebhookUrl, isPublicAddress, resolveHost } from '../../server/webhooks/webhook-addresses.ts'
 import { postWebhook } from '../../server/webhooks/post-webhook.ts'
 import {
   createTestContext,
@@ -95,6 +96,46 @@ describe('webhook addresses with WEBHOOKS_ALLOW_PRIVATE off', () => {
     })
   })
 
+  it.each([
+    ['203.0.113.10', true],
+    ['2606:4700::1', true],
+    ['::ffff:8.8.8.8', true],
+    ['64:ff9b::808:808', true],
+    ['64:ff9b::8.8.8.8', true],
+    ['10.0.0.1', false],
+    ['::ffff:10.0.0.1', false],
+    ['::ffff:a00:1', false],
+    ['64:ff9b::10.0.0.1', false],
+    ['64:ff9b::a00:1', false],
+    ['64:ff9b::7f00:1', false],
+    ['64:ff9b:1::1', false],
+    ['64:ff9b:1:ffff::808:808', false],
+    ['2002:a00:1::1', false],
+    ['2002:808:808::1', false],
+    ['2002::', false],
+    ['fd00::1', false],
+    ['not an address', false],
+  ])('takes %s as public: %s', (address, isPublic) => {
+    expect(isPublicAddress(address)).toBe(isPublic)
+  })
+
+  it('gives up on a name server that never answers within the time it is given', async () => {
+    const silent = dgram.createSocket('udp4')
+    await new Promise<void>((resolve) => silent.bind(0, '127.0.0.1', resolve))
+    try {
+      const started = Date.now()
+      await expect(
+        resolveHost('hooks.example.com', {
+          timeoutMs: TIMEOUT_MS,
+          servers: [`127.0.0.1:${silent.address().port}`],
+        }),
+      ).rejects.toThrow()
+      expect(Date.now() - started).toBeLessThan(TIMEOUT_MS + 700)
+    } finally {
+      silent.close()
+    }
+  })
+
   it('refuses what is not an http(s) URL, or carries a password', async () => {
     await expect(checkWebhookUrl('ftp://203.0.113.10/x', false)).rejects.toMatchObject({ status: 400 })
     await expect(checkWebhookUrl('https://user:pw@203.0.113.10/', false)).rejects.toMatchObject({
@@ -130,6 +171,57 @@ describe('webhook addresses with WEBHOOKS_ALLOW_PRIVATE off', () => {
 })
 
 for (const dialect of DIALECTS) {
+  describe(`${dialect}: webhook endpoints with WEBHOOKS_ALLOW_PRIVATE off`, () => {
+    let ctx: TestContext
+    let admin: string
+
+    beforeAll(async () => {
+      ctx = await createTestContext(dialect, { webhooksAllowPrivate: false, webhookTimeoutMs: TIMEOUT_MS })
+      admin = await loginStaff(ctx.app, { site: SITE })
+    })
+    afterAll(async () => {
+      await ctx?.close()
+    })
+
+    const staff = (method: 'post' | 'patch', path: string) =>
+      request(ctx.app)[method](path).set(SAME_SITE).set('Cookie', admin)
+
+    it.each(['http://[64:ff9b:1::1]/', 'http://[2002:a00:1::1]/'])(
+      'refuses %s, an address that leads to a private network',
+      async (url) => {
+        const res = await staff('post', '/api/staff/webhooks').send({ url, events: ALL_EVENTS }).expect(400)
+        expect(res.body.error.message).toMatch(/a local or private address/)
+        expect(await ctx.db.selectFrom('webhook_endpoints').selectAll().execute()).toEqual([])
+      },
+    )
+
+    it("sends the claimant's details only to an https:// URL", async () => {
+      const refused = await staff('post', '/api/staff/webhooks')
+        .send({ url: 'http://203.0.113.10/hooks', events: ALL_EVENTS, includeDetails: true })
+        .expect(400)
+      expect(refused.body.error.message).toMatch(/details are sent only to an https:\/\/ URL/)
+
+      const plain = await staff('post', '/api/staff/webhooks')
+        .send({ url: 'http://203.0.113.10/hooks', events: ALL_EVENTS })
+        .expect(201)
+      const id = (plain.body as CreatedWebhook).endpoint.id
+      const ticked = await staff('patch', `/api/staff/webhooks/${id}`)
+        .send({ includeDetails: true })
+        .expect(400)
+      expect(ticked.body.error.message).toMatch(/details are sent only to an https:\/\/ URL/)
+
+      const secure = await staff('post', '/api/staff/webhooks')
+        .send({ url: 'https://203.0.113.10/hooks', events: ALL_EVENTS, includeDetails: true })
+        .expect(201)
+      expect((secure.body as CreatedWebhook).endpoint.includeDetails).toBe(true)
+      expect(
+        (await ctx.db.selectFrom('webhook_endpoints').select('include_details').orderBy('id').execute()).map(
+          (row) => row.include_details,
+        ),
+      ).toEqual([0, 1])
+    })
+  })
+
   describe(`${dialect}: webhooks`, () => {
     let ctx: TestContext
     let admin: string
