@@ -27,12 +27,14 @@ for (const [address, prefix] of [
 }
 // ::/96 holds the unspecified and loopback addresses and the IPv4-compatible ones; ::ffff:0:0/96 (IPv4
 // written as IPv6) is checked against the IPv4 ranges by BlockList itself. NAT64's local-use prefix
-// (64:ff9b:1::/48) and 6to4 (2002::/16) lead through a gateway to an IPv4 address the operator's
-// network chooses, private ones included: refused whole, as no public receiver needs them.
+// (64:ff9b:1::/48), 6to4 (2002::/16) and Teredo (2001::/32) lead through a gateway or relay to an IPv4
+// address the operator's network chooses or the address embeds, private ones included: refused whole,
+// as no public receiver needs them.
 for (const [address, prefix] of [
   ['::', 96],
   ['64:ff9b:1::', 48],
   ['2002::', 16],
+  ['2001::', 32],
   ['fc00::', 7],
   ['fe80::', 10],
   ['ff00::', 8],

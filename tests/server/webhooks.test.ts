@@ -113,6 +113,8 @@ describe('webhook addresses with WEBHOOKS_ALLOW_PRIVATE off', () => {
     ['2002:a00:1::1', false],
     ['2002:808:808::1', false],
     ['2002::', false],
+    ['2001:0:4136:e378:8000:63bf:f5ff:fffe', false],
+    ['2001:4860:4860::8888', true],
     ['fd00::1', false],
     ['not an address', false],
   ])('takes %s as public: %s', (address, isPublic) => {
