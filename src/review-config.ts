@@ -7,6 +7,8 @@ export interface ReviewStatus {
   label: string
   /** Moving a claim here decides it: only an admin or an account with the app's "decide" right may. */
   decision?: boolean
+  /** No move leads out of it: a move here ends the claim, so a reviewer needs the app's decide right. */
+  final?: boolean
   /** A move here must name one of the reasons. */
   needsReason?: boolean
   /** What the claimant's status page says of a claim in this status ("received" when left out). */
@@ -31,6 +33,20 @@ export interface ReviewReason {
   fix?: CureFix[]
 }
 
+export interface ReviewMove {
+  from: string
+  to: string
+  by?: MoveActor
+  /**
+   * A reviewer needs the app's decide right for this move. Left out, a move into a final status or out
+   * of approved or filed needs it; a move into a final status may not set it false.
+   */
+  decide?: boolean
+}
+
+/** Statuses whose claims are decided: moving a claim out of one undoes a decision. */
+const DECIDED_STATUSES = ['approved', 'filed']
+
 /** forms/base/review.json: the statuses of a claim's review, the moves between them, and their reasons. */
 export interface ReviewConfig {
   /** Days a claimant has to cure a deficient claim. */
@@ -38,7 +54,7 @@ export interface ReviewConfig {
   /** Every new claim's status. */
   initial: string
   statuses: Record<string, ReviewStatus>
-  moves: { from: string; to: string; by?: MoveActor }[]
+  moves: ReviewMove[]
   reasons: Record<string, ReviewReason>
   /**
    * The move a reviewer's "Duplicate" decision on a flagged claim makes; without it the dashboard offers
@@ -61,6 +77,19 @@ export function allowedMoves(config: ReviewConfig, from: string, actor: MoveActo
   return config.moves
     .filter((move) => move.from === from && (move.by ?? 'staff') === actor)
     .map((move) => move.to)
+}
+
+/**
+ * Whether a reviewer needs the app's decide right to move a claim from `from` to `to`. Fails closed: a
+ * move the config does not list as a reviewer's, or into a status that decides or ends a claim, needs it.
+ */
+export function moveNeedsDecide(config: ReviewConfig, from: string, to: string): boolean {
+  const move = config.moves.find(
+    (each) => each.from === from && each.to === to && (each.by ?? 'staff') === 'staff',
+  )
+  const target = config.statuses[to]
+  if (!move || !target || target.decision === true || target.final === true) return true
+  return move.decide ?? DECIDED_STATUSES.includes(from)
 }
 
 /**

@@ -61,6 +61,21 @@ describe('loadReviewConfig', () => {
     )
   })
 
+  it('refuses a move into a final status marked "decide": false, naming each such move', () => {
+    const dir = formsWith((config) => {
+      const moves = config.moves as { from: string; to: string; decide?: boolean }[]
+      moves.find((move) => move.from === 'approved' && move.to === 'withdrawn')!.decide = false
+      moves.find((move) => move.from === 'filed' && move.to === 'withdrawn')!.decide = false
+    })
+    expect(() => loadReviewConfig(dir)).toThrow(
+      [
+        'invalid form config:',
+        `  ${path.basename(dir)}/base/review.json: /moves/7: approved → withdrawn ends the claim, so it needs the decide right: drop "decide": false`,
+        `  ${path.basename(dir)}/base/review.json: /moves/10: filed → withdrawn ends the claim, so it needs the decide right: drop "decide": false`,
+      ].join('\n'),
+    )
+  })
+
   it('refuses a config of the wrong shape, naming where', () => {
     const dir = formsWith((config) => {
       config.curePeriodDays = 0

@@ -37,6 +37,7 @@ const REVIEW_SCHEMA = {
     },
     statuses: byName({
       decision: { type: 'boolean' },
+      final: { type: 'boolean' },
       needsReason: { type: 'boolean' },
       claimant: { enum: [...CLAIMANT_STATES] },
     }),
@@ -46,7 +47,12 @@ const REVIEW_SCHEMA = {
         type: 'object',
         additionalProperties: false,
         required: ['from', 'to'],
-        properties: { from: NAME, to: NAME, by: { enum: ['staff', 'claimant', 'system'] } },
+        properties: {
+          from: NAME,
+          to: NAME,
+          by: { enum: ['staff', 'claimant', 'system'] },
+          decide: { type: 'boolean' },
+        },
       },
     },
     reasons: byName({
@@ -146,6 +152,11 @@ function checkReviewConfig(config: unknown, file: string, at: string): string[] 
   config.moves.forEach((move, i) => {
     for (const end of ['from', 'to'] as const) {
       if (!known(move[end])) problems.push(`${file}: ${at}/moves/${i}/${end}: unknown status "${move[end]}"`)
+    }
+    if (move.decide === false && config.statuses[move.to]?.final) {
+      problems.push(
+        `${file}: ${at}/moves/${i}: ${move.from} → ${move.to} ends the claim, so it needs the decide right: drop "decide": false`,
+      )
     }
   })
   for (const [name, reason] of Object.entries(config.reasons)) {

@@ -4,6 +4,7 @@ import {
   allowedMoves,
   cureMoves,
   MAX_REVIEW_NOTE_LENGTH,
+  moveNeedsDecide,
   type ReviewConfig,
 } from '../../src/review-config.ts'
 import type { Database } from '../db/database.ts'
@@ -124,7 +125,9 @@ export async function moveClaim({
               : `a claim in ${from} can move to ${allowed.join(', ')}, not ${move.to}`,
         })
       }
-      if (review.statuses[move.to]!.decision && !reviewer.mayDecide(claim.app)) {
+      // fails closed (see moveNeedsDecide): ending or undoing a decision, or a move the server may
+      // end as not cured, is only for an account that may decide the app's claims
+      if (moveNeedsDecide(review, from, move.to) && !reviewer.mayDecide(claim.app)) {
         throw new AppError('FORBIDDEN', {
           status: 403,
           message: `moving a claim to ${move.to} needs the app's decide right, which an admin grants`,

@@ -5,7 +5,7 @@ import express, { Router } from 'express'
 import type { Kysely } from 'kysely'
 import type { ClaimReview } from '../../src/api/review.ts'
 import { canDecideApp } from '../../src/api/staff.ts'
-import { allowedMoves, cureMoves, type Reviews } from '../../src/review-config.ts'
+import { allowedMoves, cureMoves, moveNeedsDecide, type Reviews } from '../../src/review-config.ts'
 import type { ClaimCures } from './claim-cures.ts'
 import type { Database } from '../db/database.ts'
 import { actorOf, type RecordAudit } from '../staff/audit-log.ts'
@@ -105,7 +105,7 @@ export function reviewRoutes({
       status: claim.review_status,
       version: Number(claim.review_version),
       moves: allowedMoves(review, claim.review_status)
-        .filter((to) => mayDecide || !review.statuses[to]!.decision)
+        .filter((to) => mayDecide || !moveNeedsDecide(review, claim.review_status, to))
         .map((to) => ({
           to,
           label: review.statuses[to]!.label,

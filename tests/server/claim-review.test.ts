@@ -182,17 +182,15 @@ for (const dialect of DIALECTS) {
 
     it('lets one of two reviewers moving the same claim at once win; the other gets 409 and nothing is lost', async () => {
       const claimId = await seedClaim()
-      await move(claimId, { to: 'in_review', version: 0 }).expect(200)
       const [a, b] = await Promise.all([
-        move(claimId, { to: 'deficient', reason: 'duplicate', version: 1 }),
-        move(claimId, { to: 'deficient', reason: 'under_18', version: 1 }, reviewer),
+        move(claimId, { to: 'in_review', note: 'admin', version: 0 }),
+        move(claimId, { to: 'in_review', note: 'reviewer', version: 0 }, reviewer),
       ])
       expect([a.status, b.status].sort()).toEqual([200, 409])
       const moves = await movesOf(claimId)
-      expect(moves.map((each) => each.to_status)).toEqual(['in_review', 'deficient'])
-      const winner = a.status === 200 ? 'duplicate' : 'under_18'
-      expect(moves[1]!.reason).toBe(winner)
-      expect(await reviewOf(claimId)).toMatchObject({ status: 'deficient', version: 2 })
+      expect(moves.map((each) => each.to_status)).toEqual(['in_review'])
+      expect(moves[0]!.note).toBe(a.status === 200 ? 'admin' : 'reviewer')
+      expect(await reviewOf(claimId)).toMatchObject({ status: 'in_review', version: 1 })
     })
 
     const STATUSES = 'received, in_review, approved, deficient, rejected, cured, not_cured, filed, withdrawn'
@@ -252,10 +250,10 @@ for (const dialect of DIALECTS) {
       })
     })
 
-    it('lets a reviewer without the decide right move claims into review and mark them deficient, but not approve them', async () => {
+    it('lets a reviewer without the decide right move claims into review, but not approve them', async () => {
       const claimId = await seedClaim()
       await move(claimId, { to: 'in_review', version: 0 }, reviewer).expect(200)
-      expect((await reviewOf(claimId, reviewer)).moves.map((each) => each.to)).toEqual(['deficient'])
+      expect((await reviewOf(claimId, reviewer)).moves.map((each) => each.to)).toEqual([])
       const refused = await move(claimId, { to: 'approved', version: 1 }, reviewer)
       expect(refused.status).toBe(403)
       expect(refused.body.error.message).toBe(
@@ -263,6 +261,36 @@ for (const dialect of DIALECTS) {
       )
       expect(await movesOf(claimId)).toHaveLength(1)
     })
+
+    it.each([
+      { from: 'approved', to: 'withdrawn' },
+      { from: 'filed', to: 'withdrawn' },
+      { from: 'approved', to: 'deficient', reason: 'screenshot_unreadable' },
+      { from: 'in_review', to: 'deficient', reason: 'screenshot_unreadable' },
+    ])(
+      'refuses a reviewer without the decide right $from → $to with 403 and offers it only to an admin',
+      async ({ from, to, reason }) => {
+        const claimId = await seedClaim({ review_status: from })
+        const sent = { to, reason, version: 0 }
+        expect((await reviewOf(claimId, reviewer)).moves.map((each) => each.to)).not.toContain(to)
+        const refused = await move(claimId, sent, reviewer)
+        expect(refused.status).toBe(403)
+        expect(refused.body.error.message).toBe(
+          `moving a claim to ${to} needs the app's decide right, which an admin grants`,
+        )
+        const claim = await ctx.db
+          .selectFrom('claims')
+          .select(['review_status', 'review_version'])
+          .where('id', '=', claimId)
+          .executeTakeFirstOrThrow()
+        expect([claim.review_status, Number(claim.review_version)]).toEqual([from, 0])
+        expect(await movesOf(claimId)).toHaveLength(0)
+
+        expect((await reviewOf(claimId)).moves.map((each) => each.to)).toContain(to)
+        await move(claimId, sent).expect(200)
+        expect((await reviewOf(claimId)).status).toBe(to)
+      },
+    )
 
     it('lets a reviewer approve once an admin grants the decide right, which the audit names', async () => {
       const claimId = await seedClaim()
