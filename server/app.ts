@@ -295,7 +295,19 @@ export function createApp({
     }),
   )
   app.use(confirmationRoutes({ db, languages, evidenceKey, guardPost }))
-  app.use(cureRoutes({ db, reviews, forms, languages, evidenceKey, storage, guardPost }))
+  app.use(
+    cureRoutes({
+      db,
+      reviews,
+      forms,
+      languages,
+      evidenceKey,
+      storage,
+      templates,
+      duplicateScreenshots,
+      guardPost,
+    }),
+  )
   app.use('/api', notFoundApi)
   if (clientDir) app.use(staticClient(clientDir, { slugs: new Set(forms.keys()) }))
   app.use(errorHandler({ logger, languages }))

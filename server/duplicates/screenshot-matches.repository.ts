@@ -1,4 +1,4 @@
-import { sql, type Kysely } from 'kysely'
+import { sql, type Kysely, type Transaction } from 'kysely'
 import type { Database } from '../db/database.ts'
 import { bandProbes, BAND_COUNT, hashBands, NEAR_DISTANCE } from './screenshot-bands.ts'
 import { hashDistance, type ScreenshotFingerprint } from './screenshot-fingerprint.ts'
@@ -74,21 +74,40 @@ export async function postponeCheck(db: Kysely<Database>, claimId: number, delay
     .execute()
 }
 
+/**
+ * Queues a claim's check again once a cure has replaced its screenshot, in the cure's transaction: a
+ * claim rejected as a duplicate must not get past the check with another claimant's screenshot.
+ */
+export async function queueScreenshotCheck(trx: Transaction<Database>, claimId: number): Promise<void> {
+  await trx
+    .insertInto('screenshot_checks')
+    .values({ claim_id: claimId, due_at: 0 })
+    .onConflict((conflict) => conflict.column('claim_id').doUpdateSet({ due_at: 0, attempts: 0 }))
+    .execute()
+}
+
+/** The claim a check is about, with its newest screenshot: a cure's, when one replaced the claim's. */
 export async function findCheckedClaim(db: Kysely<Database>, id: number): Promise<CheckedClaim | undefined> {
   const row = await db
     .selectFrom('claims')
     .select(['id', 'screenshot_key', 'screenshot_sha256', 'phone_number', 'email'])
     .where('id', '=', id)
     .executeTakeFirst()
-  return (
-    row && {
-      id: Number(row.id),
-      screenshotKey: row.screenshot_key,
-      screenshotSha256: row.screenshot_sha256,
-      phoneNumber: row.phone_number,
-      email: row.email,
-    }
-  )
+  if (!row) return undefined
+  const amended = await db
+    .selectFrom('claim_amendments')
+    .select(['screenshot_key', 'screenshot_sha256'])
+    .where('claim_id', '=', id)
+    .where('screenshot_key', 'is not', null)
+    .orderBy('id', 'desc')
+    .executeTakeFirst()
+  return {
+    id: Number(row.id),
+    screenshotKey: amended?.screenshot_key ?? row.screenshot_key,
+    screenshotSha256: amended ? (amended.screenshot_sha256 ?? '') : row.screenshot_sha256,
+    phoneNumber: row.phone_number,
+    email: row.email,
+  }
 }
 
 /** The perceptual hashes already made of these exact bytes for another claim, so the file need not be decoded again. */
@@ -199,6 +218,9 @@ export async function recordCheck(
       .where('claim_id', '=', claimId)
       .executeTakeFirst()
     if (Number(queued.numDeletedRows) === 0) return
+    // a claim checked again (its screenshot replaced by a cure) is matched from now on by its new one
+    await trx.deleteFrom('screenshot_hash_bands').where('claim_id', '=', claimId).execute()
+    await trx.deleteFrom('screenshot_hashes').where('claim_id', '=', claimId).execute()
     await trx
       .insertInto('screenshot_hashes')
       .values({

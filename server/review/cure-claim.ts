@@ -19,15 +19,15 @@ import { DEFAULT_LOCALE, parseLocale, type Locale, type Translator } from '../..
 import type { SignerInfo } from '../agreements/signer.ts'
 import { tokenHash } from '../confirmations/confirmation-links.ts'
 import type { Database } from '../db/database.ts'
+import type { DuplicateScreenshots } from '../duplicates/duplicate-screenshots.ts'
 import { retryWhileLocked } from '../db/shared-transaction.ts'
 import { appendToLedger, subjectOf } from '../evidence/ledger.ts'
 import { amendmentRecordFromRow, sealOf } from '../evidence/sealed-record.ts'
-import { sha256Hex } from '../evidence/evidence-key.ts'
+import { queueScreenshotCheck } from '../duplicates/screenshot-matches.repository.ts'
 import { writeAuditEntry } from '../staff/audit-log.ts'
-import { checkSignaturePng } from '../uploads/check-png.ts'
+import type { CureContentChecker } from '../submissions/claim-content.ts'
 import { assertSignatureAccepted } from '../uploads/check-signature.ts'
 import type { ScreenshotStorage } from '../uploads/screenshot-storage.ts'
-import { sniffImage } from '../uploads/sniff-image.ts'
 import type { UploadedFile } from '../uploads/upload-middleware.ts'
 import { reasonText } from './claim-cures.ts'
 import { recordMove } from './move-claim.ts'
@@ -47,6 +47,10 @@ interface CureServices {
   forms: Map<string, FormConfig>
   evidenceKey: Buffer
   storage: ScreenshotStorage
+  /** Checks a new screenshot and signature off the event loop (cureContentThreadChecker), as a claim's are. */
+  checkContent: CureContentChecker
+  /** Told of each cure with a new screenshot, which is queued for the duplicate check. */
+  duplicateScreenshots?: Pick<DuplicateScreenshots, 'wake'> | undefined
 }
 
 /** The open cure a link names, with its claim: refused as the claimant will understand it otherwise. */
@@ -110,7 +114,7 @@ async function openCureOf(
  * on the record (the claimant saw the notice); the page shows only the claim the link names.
  */
 export async function openCure(
-  { db, reviews, forms, evidenceKey }: Omit<CureServices, 'storage'>,
+  { db, reviews, forms, evidenceKey }: Pick<CureServices, 'db' | 'reviews' | 'forms' | 'evidenceKey'>,
   {
     token,
     speaking,
@@ -158,7 +162,7 @@ export async function openCure(
  * entry, its audit entry and the claim's move to cured. Any failure leaves neither row nor file.
  */
 export async function submitCure(
-  { db, reviews, evidenceKey, storage }: Omit<CureServices, 'forms'>,
+  { db, reviews, evidenceKey, storage, checkContent, duplicateScreenshots }: Omit<CureServices, 'forms'>,
   {
     data,
     file,
@@ -169,7 +173,7 @@ export async function submitCure(
 ): Promise<CureSent> {
   const sent = parseCureData(data, speaking.t)
   const cure = await openCureOf(db, reviews, sent.token, speaking, now)
-  const corrections = await checkCorrections(cure.fix, sent, file, cure.t)
+  const corrections = await checkCorrections({ fix: cure.fix, sent, file, t: cure.t, checkContent })
 
   const key = corrections.screenshot
     ? await storage.save({
@@ -179,7 +183,7 @@ export async function submitCure(
       })
     : null
   try {
-    return await retryWhileLocked(() =>
+    const amended = await retryWhileLocked(() =>
       db.transaction().execute(async (trx) => {
         // the cure as it is now: a second submission, or the period's end, may have come first
         const current = await openCureOf(trx, reviews, sent.token, speaking, now)
@@ -209,6 +213,8 @@ export async function submitCure(
           .returning('id')
           .executeTakeFirstOrThrow()
         const amendmentId = Number(id)
+        // the new screenshot is checked against other claimants' as a claim's is
+        if (key !== null) await queueScreenshotCheck(trx, Number(current.claim_id))
         await appendToLedger(trx, evidenceKey, [
           {
             kind: 'amendment',
@@ -241,6 +247,8 @@ export async function submitCure(
         return { amendmentId }
       }),
     )
+    if (key !== null) duplicateScreenshots?.wake()
+    return amended
   } catch (error) {
     if (key !== null) await storage.remove(key)
     throw error
@@ -295,12 +303,19 @@ interface Corrections {
 }
 
 /** What the notice asked for, each checked; what it did not ask for is refused rather than ignored. */
-async function checkCorrections(
-  fix: readonly CureFix[],
-  sent: CureData,
-  file: UploadedFile | undefined,
-  t: Translator,
-): Promise<Corrections> {
+async function checkCorrections({
+  fix,
+  sent,
+  file,
+  t,
+  checkContent,
+}: {
+  fix: readonly CureFix[]
+  sent: CureData
+  file: UploadedFile | undefined
+  t: Translator
+  checkContent: CureContentChecker
+}): Promise<Corrections> {
   const asks = (what: CureFix) => fix.includes(what)
   const fields: Record<string, string | boolean> = {}
   if (file && !asks('screenshot')) throw notAsked('a new screenshot')
@@ -322,18 +337,25 @@ async function checkCorrections(
     if (sent.over18 !== true) throw invalid('over18', t(CURE_AGE_REQUIRED_MESSAGE))
     fields.over18 = true
   }
+  if (asks('screenshot') && !file) throw invalid('screenshot', t(CURE_SCREENSHOT_REQUIRED_MESSAGE))
+  const signatureImage = asks('signature')
+    ? typeof sent.signature === 'string'
+      ? sent.signature
+      : ''
+    : undefined
+  const content =
+    file || signatureImage !== undefined
+      ? await checkContent({ screenshot: file?.buffer, signature: signatureImage })
+      : undefined
   let screenshot: Corrections['screenshot'] = null
-  if (asks('screenshot')) {
-    if (!file) throw invalid('screenshot', t(CURE_SCREENSHOT_REQUIRED_MESSAGE))
-    const image = await sniffImage(file.buffer)
-    if (!image) throw invalid('screenshot', t(NOT_AN_IMAGE_MESSAGE))
-    screenshot = { bytes: file.buffer, ...image, sha256: sha256Hex(file.buffer) }
+  if (content?.screenshot) {
+    if (!content.image || !content.screenshotSha256) throw invalid('screenshot', t(NOT_AN_IMAGE_MESSAGE))
+    screenshot = { bytes: content.screenshot, ...content.image, sha256: content.screenshotSha256 }
   }
   let signature: Corrections['signature'] = null
-  if (asks('signature')) {
-    const image = typeof sent.signature === 'string' ? sent.signature : ''
-    assertSignatureAccepted(checkSignaturePng(image), 'Signature', t(SIGNATURE_REQUIRED_MESSAGE))
-    signature = { image, method: sent.signatureMethod === 'typed' ? 'typed' : 'drawn' }
+  if (signatureImage !== undefined) {
+    assertSignatureAccepted(content!.signature!, 'Signature', t(SIGNATURE_REQUIRED_MESSAGE))
+    signature = { image: signatureImage, method: sent.signatureMethod === 'typed' ? 'typed' : 'drawn' }
   }
   return { fields: Object.keys(fields).length > 0 ? fields : null, screenshot, signature }
 }

@@ -3,12 +3,15 @@ import type { Kysely } from 'kysely'
 import type { CureSent, CureView } from '../../src/api/cure.ts'
 import type { FormConfig } from '../../src/form-config.ts'
 import type { Reviews } from '../../src/review-config.ts'
+import type { AgreementTemplates } from '../agreements/agreement-templates.ts'
 import { signerOf } from '../agreements/signer.ts'
 import type { Database } from '../db/database.ts'
+import type { DuplicateScreenshots } from '../duplicates/duplicate-screenshots.ts'
 import type { Languages } from '../i18n/languages.ts'
 import { requestLocale } from '../i18n/request-locale.ts'
 import type { PublicDoor } from '../public-doors.ts'
 import type { ScreenshotStorage } from '../uploads/screenshot-storage.ts'
+import { cureContentThreadChecker } from '../submissions/claim-content.ts'
 import { claimUpload } from '../uploads/upload-middleware.ts'
 import { openCure, submitCure } from './cure-claim.ts'
 
@@ -23,6 +26,8 @@ export function cureRoutes({
   languages,
   evidenceKey,
   storage,
+  templates,
+  duplicateScreenshots,
   guardPost,
 }: {
   db: Kysely<Database>
@@ -31,8 +36,11 @@ export function cureRoutes({
   languages: Languages
   evidenceKey: Buffer
   storage: ScreenshotStorage
+  templates: AgreementTemplates
+  duplicateScreenshots?: Pick<DuplicateScreenshots, 'wake'> | undefined
   guardPost: (door: PublicDoor) => RequestHandler
 }): Router {
+  const checkContent = cureContentThreadChecker(templates)
   const router = Router({ caseSensitive: true })
   router.post('/api/cures/open', guardPost('cure'), express.json({ limit: '1kb' }), async (req, res) => {
     const view = await openCure(
@@ -48,7 +56,7 @@ export function cureRoutes({
   router.post('/api/cures', guardPost('cure'), claimUpload, async (req, res) => {
     const body = (req.body ?? {}) as Record<string, unknown>
     const sent = await submitCure(
-      { db, reviews, evidenceKey, storage },
+      { db, reviews, evidenceKey, storage, checkContent, duplicateScreenshots },
       {
         data: body.data,
         file: req.file,

@@ -10,11 +10,12 @@ import type { ContentReply, ContentRequest } from './claim-content.ts'
 
 // The content thread (started by claim-content.ts): a claim's screenshot and signature checked by their
 // bytes, and its agreement rendered and hashed; an intake's signature and agreement the same way. One at
-// a time, off the server's event loop.
+// a time, off the server's event loop. A cure's new screenshot and signature are checked here too.
 
 const templates = compileAgreementTemplates((workerData as { sources: AgreementSources }).sources)
 
 serveRequests<ContentRequest, ContentReply>(async (request) => {
+  if (request.kind === 'cure') return checkCure(request)
   const signature = checkSignaturePng(request.signature)
   const html = templates.render(request.variant, request.context, request.locale)
   const htmlUtf8 = ownUtf8(html)
@@ -37,3 +38,22 @@ serveRequests<ContentRequest, ContentReply>(async (request) => {
     transfer: [screenshot.buffer, htmlUtf8.buffer, parts.before.buffer, parts.after.buffer] as ArrayBuffer[],
   } satisfies Answer<ContentReply>
 })
+
+async function checkCure({
+  screenshot,
+  signature,
+}: Extract<ContentRequest, { kind: 'cure' }>): Promise<Answer<ContentReply>> {
+  const checked = signature === undefined ? undefined : checkSignaturePng(signature)
+  if (!screenshot) {
+    return {
+      reply: { screenshot: undefined, image: undefined, screenshotSha256: undefined, signature: checked },
+    }
+  }
+  const bytes = Buffer.from(screenshot.buffer, screenshot.byteOffset, screenshot.byteLength)
+  const image = await sniffImage(bytes)
+  const screenshotSha256 = crypto.createHash('sha256').update(bytes).digest('hex')
+  return {
+    reply: { screenshot, image, screenshotSha256, signature: checked },
+    transfer: [screenshot.buffer as ArrayBuffer],
+  }
+}

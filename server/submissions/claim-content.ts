@@ -33,13 +33,41 @@ export interface IntakeContent {
   sha256: string
 }
 
+/** What a cure sends to be checked: a new screenshot, a new signature, or both. */
+export interface CureContentRequest {
+  screenshot: Buffer | undefined
+  signature: string | undefined
+}
+
+/** What the content thread makes of a cure's uploads: what was sent, checked as a claim's is. */
+export interface CureContent {
+  /** The screenshot's bytes, handed back as a claim's are. */
+  screenshot: Buffer | undefined
+  image: SniffedImage | undefined
+  screenshotSha256: string | undefined
+  signature: SignatureCheck | undefined
+}
+
+/** Checks a cure's uploads (cureContentThreadChecker when the server runs). */
+export type CureContentChecker = (request: CureContentRequest) => Promise<CureContent>
+
 /** The messages between the server and the thread (claim-content-thread.ts). */
 export type ContentRequest =
   | ({ kind: 'claim' } & Omit<ContentCheckRequest, 'screenshot'> & { screenshot: Uint8Array })
   | ({ kind: 'intake' } & IntakeContentRequest)
+  | { kind: 'cure'; screenshot: Uint8Array | undefined; signature: string | undefined }
 export type ContentReply =
   | (Omit<ClaimContent, 'screenshot' | 'htmlUtf8'> & { screenshot: Uint8Array; htmlUtf8: Uint8Array })
   | IntakeContent
+  | (Omit<CureContent, 'screenshot'> & { screenshot: Uint8Array | undefined })
+
+// requests asked of the content thread since the process started, for tests and diagnostics
+let contentRequests = 0
+
+/** How many checks this process has asked of the content thread. */
+export function contentThreadRequestCount(): number {
+  return contentRequests
+}
 
 /** One thread per set of templates (in practice one per process), started on first use. */
 const threads = new Map<string, RequestThread<ContentRequest, ContentReply>>()
@@ -78,7 +106,7 @@ export function contentThreadChecker(templates: AgreementTemplates): ContentChec
   return async ({ screenshot, ...rest }) => {
     // a Buffer may be a slice of a larger (pooled) one, which must not leave this thread: copy those
     const owned = ownsItsBuffer(screenshot) ? screenshot : new Uint8Array(screenshot)
-    const reply = (await contentThread(templates).ask({ kind: 'claim', screenshot: owned, ...rest }, [
+    const reply = (await askContentThread(templates, { kind: 'claim', screenshot: owned, ...rest }, [
       owned.buffer as ArrayBuffer,
     ])) as Omit<ClaimContent, 'screenshot' | 'htmlUtf8'> & { screenshot: Uint8Array; htmlUtf8: Uint8Array }
     return { ...reply, screenshot: asBuffer(reply.screenshot), htmlUtf8: asBuffer(reply.htmlUtf8) }
@@ -110,7 +138,37 @@ function asBuffer(bytes: Uint8Array): Buffer {
 /** The intake's signature check and agreement, in the same thread as the claims': the same costs, off the event loop. */
 export function intakeContentThreadChecker(templates: AgreementTemplates): IntakeContentChecker {
   return async (request) =>
-    (await contentThread(templates).ask({ kind: 'intake', ...request })) as IntakeContent
+    (await askContentThread(templates, { kind: 'intake', ...request })) as IntakeContent
+}
+
+/**
+ * A cure's new screenshot and signature, checked by the same code in the same thread as a claim's: a
+ * large image sent to a cure costs the event loop no more than one sent with a claim.
+ */
+export function cureContentThreadChecker(templates: AgreementTemplates): CureContentChecker {
+  return async ({ screenshot, signature }) => {
+    const owned =
+      screenshot === undefined
+        ? undefined
+        : ownsItsBuffer(screenshot)
+          ? screenshot
+          : new Uint8Array(screenshot)
+    const reply = (await askContentThread(
+      templates,
+      { kind: 'cure', screenshot: owned, signature },
+      owned ? [owned.buffer as ArrayBuffer] : [],
+    )) as Omit<CureContent, 'screenshot'> & { screenshot: Uint8Array | undefined }
+    return { ...reply, screenshot: reply.screenshot && asBuffer(reply.screenshot) }
+  }
+}
+
+function askContentThread(
+  templates: AgreementTemplates,
+  request: ContentRequest,
+  transfer?: ArrayBuffer[],
+): Promise<ContentReply> {
+  contentRequests += 1
+  return contentThread(templates).ask(request, transfer)
 }
 
 /** Starts the thread now (server start-up) and waits until it has loaded, so no claim waits for that. */

@@ -3,9 +3,14 @@ import request from 'supertest'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { CureView } from '../../src/api/cure.ts'
 import type { ClaimReview } from '../../src/api/review.ts'
+import { createDuplicateScreenshots } from '../../server/duplicates/duplicate-screenshots.ts'
+import { screenshotHashThread } from '../../server/duplicates/screenshot-hasher.ts'
 import { subjectOf } from '../../server/evidence/ledger.ts'
+import { contentThreadRequestCount } from '../../server/submissions/claim-content.ts'
+import { createLogger } from '../../server/logger.ts'
 import { verifyEvidence } from '../../server/evidence/verify-evidence.ts'
 import { mailsTo, plainTextOf } from './agreement-link.ts'
+import { bankScreenshot, encodePngImage } from './bank-screenshots.ts'
 import {
   createTestContext,
   DIALECTS,
@@ -138,6 +143,82 @@ for (const dialect of DIALECTS) {
 
       expect(await count('claim_amendments')).toBe(before.amendments)
       expect(await count('claim_moves')).toBe(before.moves)
+    })
+
+    it("checks a cure's screenshot in the content thread, and refuses a file that is no image as a claim's is refused", async () => {
+      const broken = Buffer.from('%PDF-1.4 not a picture')
+      seq += 1
+      const claimed = await request(ctx.app)
+        .post('/api/forms/brigit/submissions')
+        .field(
+          'data',
+          JSON.stringify(
+            makeClaimData({
+              email: `broken${seq}@mail.test`,
+              phoneNumber: `(718) 555-${String(seq).padStart(4, '0')}`,
+            }),
+          ),
+        )
+        .attach('screenshot', broken, 'statement.png')
+        .expect(422)
+      const { email } = await deficientClaim('screenshot_unreadable')
+      const [token] = tokensTo(email)
+
+      const before = contentThreadRequestCount()
+      const cured = await cure({ token }, broken).expect(422)
+      // the claim's names its field, the cure page has only the one
+      expect(claimed.body.error.message).toBe(`Bank Statement Screenshot: ${cured.body.error.message}`)
+      expect(contentThreadRequestCount()).toBe(before + 1)
+      await cure({ token }, makePng({ width: 64, height: 48 })).expect(201)
+      expect(contentThreadRequestCount()).toBe(before + 2)
+    })
+
+    it("flags a claim cured with another claimant's screenshot as a duplicate of that claim", async () => {
+      const sweeper = createDuplicateScreenshots({
+        db: ctx.db,
+        storage: ctx.storage,
+        hasher: screenshotHashThread(),
+        logger: createLogger('silent'),
+      })
+      try {
+        const theirs = encodePngImage(bankScreenshot({ seed: 7, width: 540, height: 1170 }))
+        seq += 1
+        const other = await request(ctx.app)
+          .post('/api/forms/brigit/submissions')
+          .field(
+            'data',
+            JSON.stringify(
+              makeClaimData({
+                email: `other${seq}@mail.test`,
+                phoneNumber: `(646) 555-${String(seq).padStart(4, '0')}`,
+              }),
+            ),
+          )
+          .attach('screenshot', theirs, 'statement.png')
+          .expect(201)
+        const otherId = Number(other.body.id)
+        const { claimId, email } = await deficientClaim('screenshot_unreadable')
+        sweeper.wake()
+        await sweeper.settled()
+        const [token] = tokensTo(email)
+        await cure({ token }, Buffer.from(theirs)).expect(201)
+        sweeper.wake()
+        await sweeper.settled()
+
+        const matches = await ctx.db
+          .selectFrom('screenshot_matches')
+          .select(['claim_id', 'other_claim_id', 'kind'])
+          .where('claim_id', 'in', [claimId, otherId])
+          .where('other_claim_id', 'in', [claimId, otherId])
+          .orderBy('claim_id')
+          .execute()
+        expect(matches.map((row) => [Number(row.claim_id), Number(row.other_claim_id), row.kind])).toEqual([
+          [Math.min(claimId, otherId), Math.max(claimId, otherId), 'exact'],
+          [Math.max(claimId, otherId), Math.min(claimId, otherId), 'exact'],
+        ])
+      } finally {
+        await sweeper.stop()
+      }
     })
 
     it('stores a new screenshot as a sealed amendment naming the claim, moves the claim to cured, and the reviewer approves it', async () => {
