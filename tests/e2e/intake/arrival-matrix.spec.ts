@@ -2,8 +2,8 @@ import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { SigningMethod } from '../../../src/signing.ts'
 import type { Locale } from '../../../src/translate.ts'
+import { arriveOrSayWhy, FULL_NAME, signAs } from '../arrivals.ts'
 import { baseUrl, connectBrowser, queryDb, shown } from '../browser.ts'
-import { drawSignature } from '../step2/fill-claim.ts'
 
 // Every way a claimant reaches the main intake form, each produced as a person produces it: the signature
 // drawn or typed, after landing from an ad or not, in English or Spanish. One claimant (one browser
@@ -25,7 +25,6 @@ interface StoredIntake {
 const CAMPAIGN = { utm_source: 'ig', utm_campaign: 'intake-arrivals' }
 const FIRST_NAME = 'José'
 const LAST_NAME = 'Peña-Núñez'
-const FULL_NAME = `${FIRST_NAME} ${LAST_NAME}`
 
 const FORM_TEXT = {
   en: {
@@ -49,9 +48,6 @@ const FORM_TEXT = {
     state: /^State\W*$/,
     stateOption: 'Hawaii',
     zip: 'ZIP Code',
-    pad: { padName: /^Signature pad/, captured: '✓ Signature captured' },
-    typeInstead: 'Type your signature instead',
-    fullName: 'Your full name',
     agreementConsent: /^I agree to the Attorney-Client Agreement/,
     communicationsConsent: /^I agree to receive calls, texts and e-mails/,
     submit: 'Submit My Claim',
@@ -78,9 +74,6 @@ const FORM_TEXT = {
     state: /^Estado\W*$/,
     stateOption: 'Hawái',
     zip: 'Código postal',
-    pad: { padName: /^Recuadro de firma/, captured: '✓ Firma registrada' },
-    typeInstead: 'Escribir mi firma',
-    fullName: 'Su nombre completo',
     agreementConsent: /^Acepto el Acuerdo entre Abogado y Cliente/,
     communicationsConsent: /^Acepto recibir llamadas, mensajes de texto y correos electrónicos/,
     submit: 'Enviar mi reclamo',
@@ -109,20 +102,6 @@ const addressOf = ({ fromAd, locale }: Arrival) => {
   return `${baseUrl()}/${query ? `?${query}` : ''}`
 }
 
-/** Signs the way the arrival says: the pad drawn on, or the name typed (Enter on the pad, or its button). */
-async function sign(page: Page, arrival: Arrival): Promise<void> {
-  const text = FORM_TEXT[arrival.locale]
-  if (arrival.signing === 'drawn') return drawSignature(page, text.pad)
-  if (arrival.locale === 'en') {
-    await page.getByRole('img', { name: text.pad.padName }).focus()
-    await page.keyboard.press('Enter')
-  } else {
-    await page.getByRole('button', { name: text.typeInstead }).click()
-  }
-  await page.getByLabel(text.fullName).fill(FULL_NAME)
-  await shown(page.getByText(text.pad.captured))
-}
-
 async function answer(page: Page, question: string, choice: string): Promise<void> {
   await page.getByRole('radiogroup', { name: question }).getByLabel(choice, { exact: true }).click()
 }
@@ -146,24 +125,9 @@ async function fillIntakeIn(page: Page, arrival: Arrival): Promise<void> {
   await page.getByLabel(text.city).fill('Honolulu')
   await page.getByLabel(text.state).selectOption({ label: text.stateOption })
   await page.getByLabel(text.zip).fill('96814')
-  await sign(page, arrival)
+  await signAs(page, { method: arrival.signing, locale: arrival.locale })
   await page.getByRole('checkbox', { name: text.agreementConsent }).check()
   await page.getByRole('checkbox', { name: text.communicationsConsent }).check()
-}
-
-/**
- * Waits for the thank-you page; a refusal the form shows instead (what it says is missing, or the server's
- * answer) fails the test at once with its words.
- */
-async function arriveOrSayWhy(page: Page): Promise<void> {
-  const refusal = page.getByRole('alert').filter({ hasText: /\S/ }).first()
-  const arrived = page.waitForURL(/\/thank-you(\?|#|$)/, { timeout: 30_000 }).then(() => 'arrived' as const)
-  const refused = refusal.waitFor({ timeout: 30_000 }).then(() => 'refused' as const)
-  // only the first outcome is awaited; the other fails when the context closes, and that is no error
-  void arrived.catch(() => undefined)
-  void refused.catch(() => undefined)
-  if ((await Promise.race([arrived, refused])) === 'refused')
-    throw new Error(`the form refused the intake: ${await refusal.innerText()}`)
 }
 
 function storedIntake(email: string): StoredIntake[] {
@@ -196,7 +160,7 @@ describe('the main intake form takes a claimant in every way one arrives', () =>
         expect(await page.evaluate(() => document.documentElement.lang)).toBe(arrival.locale)
         await fillIntakeIn(page, arrival)
         await page.getByRole('button', { name: text.submit }).click()
-        await arriveOrSayWhy(page)
+        await arriveOrSayWhy(page, { url: /\/thank-you(\?|#|$)/, what: 'intake' })
         await shown(page.getByRole('heading', { level: 1, name: text.thanks }))
 
         expect(storedIntake(claimant.email)).toEqual([

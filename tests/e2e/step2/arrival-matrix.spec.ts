@@ -4,9 +4,10 @@ import type { CreatedIntake } from '../../../src/api/claims.ts'
 import { intakeRequest } from '../../../src/api/claim-request.ts'
 import type { SigningMethod } from '../../../src/signing.ts'
 import type { Locale } from '../../../src/translate.ts'
+import { arriveOrSayWhy, FULL_NAME, signAs } from '../arrivals.ts'
 import { baseUrl, connectBrowser, proofOfWorkHeaders, queryDb, shown } from '../browser.ts'
 import { fillIntake, intakeBody, submitButton as submitIntakeButton } from '../intake/fill-intake.ts'
-import { drawSignature, SCREENSHOT_PNG } from './fill-claim.ts'
+import { SCREENSHOT_PNG } from './fill-claim.ts'
 
 // Every way a claimant reaches Earnin's Step 2 form, each produced as a person produces it: the signature
 // drawn or typed, by the Step 2 link or not, after landing from an ad or not, in English or Spanish.
@@ -30,7 +31,6 @@ interface StoredClaim {
 const CAMPAIGN = { utm_source: 'ig', utm_campaign: 'fees-arrivals' }
 const FIRST_NAME = 'José'
 const LAST_NAME = 'Peña-Núñez'
-const FULL_NAME = `${FIRST_NAME} ${LAST_NAME}`
 
 const FORM_TEXT = {
   en: {
@@ -44,9 +44,6 @@ const FORM_TEXT = {
     months: 'How many months were you a member?',
     monthsOption: '12 months',
     screenshot: 'Bank Statement Screenshot',
-    pad: { padName: /^Signature pad/, captured: '✓ Signature captured' },
-    typeInstead: 'Type your signature instead',
-    fullName: 'Your full name',
     submit: 'Submit Earnin Claim',
     thanks: 'Thank You',
     success: 'Earnin Information Submitted Successfully',
@@ -61,9 +58,6 @@ const FORM_TEXT = {
     months: '¿Cuántos meses fue miembro?',
     monthsOption: '12 meses',
     screenshot: 'Captura de pantalla del estado de cuenta bancario',
-    pad: { padName: /^Recuadro de firma/, captured: '✓ Firma registrada' },
-    typeInstead: 'Escribir mi firma',
-    fullName: 'Su nombre completo',
     submit: 'Enviar reclamo de Earnin',
     thanks: 'Gracias',
     success: 'Información de Earnin enviada correctamente',
@@ -147,46 +141,17 @@ async function fileIntake(arrival: Arrival): Promise<{ intakeId: number; earninP
   return { intakeId: intake.id, earninPath: earnin.path }
 }
 
-/** Signs the way the arrival says: the pad drawn on, or the name typed (Enter on the pad, or its button). */
-async function sign(page: Page, arrival: Arrival): Promise<void> {
-  const text = FORM_TEXT[arrival.locale]
-  if (arrival.signing === 'drawn') return drawSignature(page, text.pad)
-  if (arrival.locale === 'en') {
-    await page.getByRole('img', { name: text.pad.padName }).focus()
-    await page.keyboard.press('Enter')
-  } else {
-    await page.getByRole('button', { name: text.typeInstead }).click()
-  }
-  await page.getByLabel(text.fullName).fill(FULL_NAME)
-  await shown(page.getByText(text.pad.captured))
-}
-
 /** The answers the claimant still gives, the signature, the submit click, and the success page. */
 async function finishAndSubmit(page: Page, arrival: Arrival): Promise<void> {
   const text = FORM_TEXT[arrival.locale]
   await page.getByLabel(text.count).selectOption({ label: text.countOption })
   await page.getByLabel(text.months).selectOption({ label: text.monthsOption })
   await page.getByLabel(text.screenshot).setInputFiles(SCREENSHOT_PNG)
-  await sign(page, arrival)
+  await signAs(page, { method: arrival.signing, locale: arrival.locale })
   await page.getByRole('button', { name: text.submit }).click()
-  await arriveOrSayWhy(page)
+  await arriveOrSayWhy(page, { url: '**/earnin-success', what: 'claim' })
   await shown(page.getByRole('heading', { level: 1, name: text.thanks }))
   await shown(page.getByText(text.success))
-}
-
-/**
- * Waits for the success page; a refusal the form shows instead (what it says is missing, or the server's
- * answer) fails the test at once with its words.
- */
-async function arriveOrSayWhy(page: Page): Promise<void> {
-  const refusal = page.getByRole('alert').filter({ hasText: /\S/ }).first()
-  const arrived = page.waitForURL('**/earnin-success', { timeout: 30_000 }).then(() => 'arrived' as const)
-  const refused = refusal.waitFor({ timeout: 30_000 }).then(() => 'refused' as const)
-  // only the first outcome is awaited; the other fails when the context closes, and that is no error
-  void arrived.catch(() => undefined)
-  void refused.catch(() => undefined)
-  if ((await Promise.race([arrived, refused])) === 'refused')
-    throw new Error(`the form refused the claim: ${await refusal.innerText()}`)
 }
 
 function storedClaim(email: string): StoredClaim[] {
