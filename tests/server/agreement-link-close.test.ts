@@ -10,16 +10,9 @@ import {
   readFixture,
   type TestContext,
 } from './helpers.ts'
-import { linkMailsTo, linkTokenIn, openAgreementsByLink } from './agreement-link.ts'
+import { ANA, ANA_CONTACT, linkMailsTo, linkTokenIn, openAgreementsByLink } from './agreement-link.ts'
 
 const SCREENSHOT = readFixture('bank-statement.png')
-const ANA = {
-  firstName: 'Ana',
-  lastName: 'Lopez',
-  email: 'ana.lopez@example.com',
-  phoneNumber: '(555) 223-4567',
-}
-const ANA_CONTACT = { email: ANA.email, phone: ANA.phoneNumber }
 
 for (const dialect of DIALECTS) {
   describe(`${dialect}: closing an opened link`, () => {

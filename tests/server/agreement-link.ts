@@ -6,6 +6,15 @@ import { expect } from 'vitest'
 import type { ClaimantStatus, FoundAgreement } from '../../src/api/agreements.ts'
 import type { TestContext } from './helpers.ts'
 
+/** The claimant of the agreement-link tests: her claim's answers, and the contact the lookup asks for. */
+export const ANA = {
+  firstName: 'Ana',
+  lastName: 'Lopez',
+  email: 'ana.lopez@example.com',
+  phoneNumber: '(555) 223-4567',
+}
+export const ANA_CONTACT = { email: ANA.email, phone: ANA.phoneNumber }
+
 export interface OutboxMail {
   /** The file's name in DATA_DIR/outbox: they sort oldest first. */
   name: string

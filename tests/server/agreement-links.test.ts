@@ -16,6 +16,8 @@ import {
   type TestContext,
 } from './helpers.ts'
 import {
+  ANA,
+  ANA_CONTACT,
   linkIn,
   linkMailsTo,
   linkTokenIn,
@@ -26,13 +28,6 @@ import {
 import { pdfText } from './pdf-text.ts'
 
 const SCREENSHOT = readFixture('bank-statement.png')
-const ANA = {
-  firstName: 'Ana',
-  lastName: 'Lopez',
-  email: 'ana.lopez@example.com',
-  phoneNumber: '(555) 223-4567',
-}
-const ANA_CONTACT = { email: ANA.email, phone: ANA.phoneNumber }
 const THIRTY_MINUTES = 30 * 60_000
 
 for (const dialect of DIALECTS) {
