@@ -1,9 +1,7 @@
+import { AGREEMENT_DATE_FIELD } from '../../src/api/claim-request.ts'
 import { AppError } from '../../src/app-error.ts'
 
 const ONE_DAY_MS = 24 * 60 * 60 * 1000
-import { AGREEMENT_DATE_FIELD } from '../../src/api/claim-request.ts'
-
-export { AGREEMENT_DATE_FIELD }
 
 /**
  * The form prints the claimant's local date; it can only be the server's UTC date or one day either

@@ -5,8 +5,6 @@ import { MAX_UPLOAD_BYTES } from '../../src/claim-messages.ts'
 import { CLAIM_MULTIPART_LIMITS, DATA_FIELD, SCREENSHOT_FIELD } from '../../src/api/claim-request.ts'
 import { describeContentType } from '../error-handler.ts'
 
-export { DATA_FIELD, SCREENSHOT_FIELD }
-
 /** The screenshot as multer holds it in memory until it is checked and stored. */
 export interface UploadedFile {
   originalname: string
