@@ -3,7 +3,7 @@ import os from 'node:os'
 import path from 'node:path'
 import Database from 'better-sqlite3'
 import { chromium, type Browser, type Download, type Locator, type Page } from 'playwright-core'
-import { inject } from 'vitest'
+import { expect, inject } from 'vitest'
 import { SQLITE_FILE_NAME } from '../../server/db/create-db.ts'
 import {
   encodeProofOfWork,
@@ -82,6 +82,24 @@ export function queryDbIn<T>(dataDir: string, sql: string, ...params: unknown[])
 export async function shown(locator: Locator): Promise<string> {
   await locator.first().waitFor({ state: 'visible', timeout: 10_000 })
   return (await locator.first().innerText()).trim()
+}
+
+/**
+ * Chooses a language in the page's English | Español switch and waits (up to 30 s) until the switch
+ * shows it chosen, which it does once that language's texts have arrived. A press that lands while the
+ * page is still starting is pressed again, as a person would when nothing happened.
+ */
+export async function chooseLanguage(page: Page, label: 'English' | 'Español'): Promise<void> {
+  const choice = page.getByRole('button', { name: label, exact: true })
+  await expect
+    .poll(
+      async () => {
+        if ((await choice.getAttribute('aria-pressed')) !== 'true') await choice.click()
+        return choice.getAttribute('aria-pressed')
+      },
+      { timeout: 30_000, interval: 2_000 },
+    )
+    .toBe('true')
 }
 
 /**

@@ -1,4 +1,4 @@
-import type { Page } from 'playwright-core'
+import type { FileChooser, Page } from 'playwright-core'
 
 const MAX_TABS = 60
 
@@ -26,4 +26,22 @@ export async function focusedDescription(page: Page): Promise<string> {
 /** Types text into the focused field the way a keyboard does, key by key. */
 export async function typeText(page: Page, text: string): Promise<void> {
   await page.keyboard.type(text, { delay: 5 })
+}
+
+/**
+ * Tabs to a file field and presses Space to open its picker, as a keyboard user does; gives the picker.
+ * A press that opened nothing within 5 s (focus taken by the page's own re-render meanwhile) is made
+ * again from the field, up to three times, as the person would.
+ */
+export async function openFilePickerByKeyboard(page: Page, selector: string): Promise<FileChooser> {
+  for (let attempt = 1; ; attempt++) {
+    await tabTo(page, selector)
+    const picker = page.waitForEvent('filechooser', { timeout: 5_000 })
+    await page.keyboard.press('Space')
+    try {
+      return await picker
+    } catch (error) {
+      if (attempt === 3) throw error
+    }
+  }
 }

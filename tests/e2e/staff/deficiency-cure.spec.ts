@@ -17,7 +17,7 @@ import {
   staffSessionCookies,
 } from '../browser.ts'
 import { fileClaim } from '../seed.ts'
-import { tabTo } from '../keyboard.ts'
+import { openFilePickerByKeyboard, tabTo } from '../keyboard.ts'
 
 // a phone and an e-mail no other spec uses
 const CLAIMANT = { email: 'carmen.cure@example.com', phoneDigits: '6025550287', firstName: 'Carmen' }
@@ -102,11 +102,7 @@ describe('a deficient claim: notice, cure at 390 px, approval, and the evidence 
       claimant.getByRole('alert').getByText('Please upload a new bank statement screenshot (PNG or JPEG).'),
     )
     // then with the keyboard alone: Tab to the file field, Space opens the picker, Tab on and Enter sends
-    await tabTo(claimant, '#cure-screenshot')
-    const [picker] = await Promise.all([
-      claimant.waitForEvent('filechooser'),
-      claimant.keyboard.press('Space'),
-    ])
+    const picker = await openFilePickerByKeyboard(claimant, '#cure-screenshot')
     await picker.setFiles({ name: 'clearer.png', mimeType: 'image/png', buffer: newScreenshot })
     await tabTo(claimant, 'button[type="submit"]')
     await claimant.keyboard.press('Enter')

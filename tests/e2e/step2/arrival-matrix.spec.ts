@@ -5,7 +5,7 @@ import { intakeRequest } from '../../../src/api/claim-request.ts'
 import type { SigningMethod } from '../../../src/signing.ts'
 import type { Locale } from '../../../src/translate.ts'
 import { arriveOrSayWhy, FULL_NAME, signAs } from '../arrivals.ts'
-import { baseUrl, connectBrowser, proofOfWorkHeaders, queryDb, shown } from '../browser.ts'
+import { baseUrl, chooseLanguage, connectBrowser, proofOfWorkHeaders, queryDb, shown } from '../browser.ts'
 import { fillIntake, intakeBody, submitButton as submitIntakeButton } from '../intake/fill-intake.ts'
 import { SCREENSHOT_PNG } from './fill-claim.ts'
 
@@ -209,7 +209,7 @@ describe('Earnin’s Step 2 form takes a claim in every way a claimant arrives',
           await expect
             .poll(() => page.getByLabel('First Name').inputValue(), { timeout: 10_000 })
             .toBe(FIRST_NAME)
-          await page.getByRole('button', { name: 'Español' }).click()
+          await chooseLanguage(page, 'Español')
           await shown(page.getByRole('button', { name: text.submit }))
           const intake = storedIntake(claimant.email)
           // the main form, too, counts for the ad the claimant landed from
