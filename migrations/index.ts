@@ -38,6 +38,7 @@ import * as createFilingBatches from './2026_11_29_1000_create_filing_batches.ts
 import * as createWebhooks from './2026_11_29_1100_create_webhooks.ts'
 import * as addAttribution from './2026_11_29_1200_add_attribution.ts'
 import * as createSmsReplies from './2026_11_29_1300_create_sms_replies.ts'
+import * as createUsedPrefillTokens from './2026_12_07_1000_create_used_prefill_tokens.ts'
 
 /** Every migration, by name; names sort in the order they run. */
 export const MIGRATIONS: Record<string, Migration> = {
@@ -80,4 +81,5 @@ export const MIGRATIONS: Record<string, Migration> = {
   '2026_11_29_1100_create_webhooks': createWebhooks,
   '2026_11_29_1200_add_attribution': addAttribution,
   '2026_11_29_1300_create_sms_replies': createSmsReplies,
+  '2026_12_07_1000_create_used_prefill_tokens': createUsedPrefillTokens,
 }

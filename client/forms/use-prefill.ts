@@ -29,6 +29,28 @@ function takeToken(slug: string): string | undefined {
 }
 
 /**
+ * Each token's one question to the server for this page load: a text reminder's token answers once
+ * (server/journey/open-prefill-link.ts), and React runs an effect twice in development.
+ */
+const asked = new Map<string, Promise<JourneyPrefill>>()
+
+function askPrefill(token: string, slug: string): Promise<JourneyPrefill> {
+  const key = `${slug} ${token}`
+  let answer = asked.get(key)
+  if (!answer) {
+    answer = fetchJson<JourneyPrefill>('/api/journey/prefill', {
+      method: 'POST',
+      headers: { Accept: 'application/json', 'Content-Type': 'application/json' },
+      body: JSON.stringify({ token, app: slug }),
+    })
+    asked.set(key, answer)
+    // a question that failed is asked again by the next mount
+    answer.catch(() => asked.delete(key))
+  }
+  return answer
+}
+
+/**
  * The claimant's name, e-mail and phone from the main form, when the page was opened by the link the
  * thank-you page or an e-mail gave. A token the server does not accept pre-fills nothing and shows
  * nothing: the form opens empty as for any visitor.
@@ -39,11 +61,7 @@ export function usePrefill(slug: string): Prefill | undefined {
     const token = takeToken(slug)
     if (!token) return
     let current = true
-    fetchJson<JourneyPrefill>('/api/journey/prefill', {
-      method: 'POST',
-      headers: { Accept: 'application/json', 'Content-Type': 'application/json' },
-      body: JSON.stringify({ token, app: slug }),
-    })
+    askPrefill(token, slug)
       .then((found) => {
         if (!current || !('email' in found)) return
         setPrefill({

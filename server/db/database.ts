@@ -573,6 +573,14 @@ export interface SmsRepliesTable {
   created_at: number
 }
 
+/** A text reminder's pre-fill token already used, by the id it carries (journey-tokens.ts). */
+export interface UsedPrefillTokensTable {
+  token_id: string
+  /** The token's own expiry: after it the token is refused anyway, and the row can go. */
+  expires_at: number
+  used_at: number
+}
+
 /** Reminders sent in each minute (epoch minute), counted by every server process. */
 export interface ReminderWindowsTable {
   minute: number
@@ -618,6 +626,7 @@ export interface Database {
   reminder_windows: ReminderWindowsTable
   sms_suppressions: SmsSuppressionsTable
   sms_replies: SmsRepliesTable
+  used_prefill_tokens: UsedPrefillTokensTable
   claims: ClaimsTable
   claim_moves: ClaimMovesTable
   filing_batches: FilingBatchesTable

@@ -21,6 +21,9 @@ import { journeyTokens, type JourneyTokens } from './journey-tokens.ts'
 import { e164, START_WORDS, STOP_WORDS, type SmsSender } from './sms.ts'
 import { FIRM_SETTINGS } from '../../src/firm-settings.ts'
 import { normalizePhone } from '../../src/phone.ts'
+import { hitRateLimit } from '../rate-limit.ts'
+import { forgetExpiredPrefillLinks } from './open-prefill-link.ts'
+import { TEXT_REPLY_LIMIT } from './opt-out-limits.ts'
 
 const DAY_MS = 24 * 60 * 60 * 1000
 const BATCH = 100
@@ -41,7 +44,14 @@ export const ONE_CLICK_UNSUBSCRIBE_PATH = '/api/journey/unsubscribe'
 export interface ClaimantJourney {
   tokens: JourneyTokens
   /** Each of these apps with an open Step 2 form, its link pre-filling the form for this intake. */
-  step2Links(values: { intakeId: number; apps: string[]; locale: Locale; now?: number }): Step2Link[]
+  step2Links(values: {
+    intakeId: number
+    apps: string[]
+    locale: Locale
+    now?: number
+    /** Links that pre-fill their form once (a text's; journey-tokens.ts). */
+    singleUse?: boolean
+  }): Step2Link[]
   /** The chosen apps of an intake that still have no Step 2 claim, with their links. */
   pendingSteps(intakeId: number, now?: number): Promise<Step2Link[]>
   /** An intake was stored: send its e-mail now. */
@@ -101,14 +111,20 @@ export function createClaimantJourney({
 }): ClaimantJourney {
   const tokens = journeyTokens(evidenceKey)
 
-  const step2Links: ClaimantJourney['step2Links'] = ({ intakeId, apps, locale, now = Date.now() }) => {
+  const step2Links: ClaimantJourney['step2Links'] = ({
+    intakeId,
+    apps,
+    locale,
+    now = Date.now(),
+    singleUse = false,
+  }) => {
     const forms = languages.forms(locale)
     const expiresAt = now + config.linkDays * DAY_MS
     return apps.flatMap((app) => {
       const form = forms.get(app)
       if (!form || !isFormOpen(form)) return []
       const lang = languages.formLocale(app, locale) === DEFAULT_LOCALE ? '' : `?lang=${locale}`
-      const token = tokens.prefill({ intakeId, app, expiresAt })
+      const token = tokens.prefill({ intakeId, app, expiresAt, singleUse })
       return [{ app, appName: form.displayName, path: `/${app}${lang}#prefill=${token}` }]
     })
   }
@@ -179,6 +195,7 @@ export function createClaimantJourney({
       .deleteFrom('reminder_windows')
       .where('minute', '<', Math.floor(now / 60_000) - 60)
       .execute()
+    await forgetExpiredPrefillLinks(db, now)
     for (;;) {
       const due = await db
         .selectFrom('claimant_journeys')
@@ -273,7 +290,7 @@ export function createClaimantJourney({
         ? await intakeMail(intake, links, journey.origin, locale)
         : reminderMail(intake, links, journey.origin, locale)
       await deliver(message)
-      if (!first) await textReminder(intake, links, journey.origin, locale)
+      if (!first) await textReminder({ intake, links, origin: journey.origin, locale, now })
       return 'sent'
     } catch (error) {
       // handed back: the next run sends it again
@@ -382,9 +399,22 @@ export function createClaimantJourney({
 
   /**
    * The reminder as a text, to a claimant who ticked the communications consent and has not replied
-   * STOP. Best effort: the e-mail has gone, so a refused text is logged, not retried.
+   * STOP, its link single-use (journey-tokens.ts). Best effort: the e-mail has gone, so a refused text
+   * is logged, not retried.
    */
-  const textReminder = async (intake: IntakeRow, links: Step2Link[], origin: string, locale: Locale) => {
+  const textReminder = async ({
+    intake,
+    links,
+    origin,
+    locale,
+    now,
+  }: {
+    intake: IntakeRow
+    links: Step2Link[]
+    origin: string
+    locale: Locale
+    now: number
+  }) => {
     if (!sms || intake.communications_consent !== 1 || links.length === 0) return
     const stopped = await db
       .selectFrom('sms_suppressions')
@@ -392,13 +422,21 @@ export function createClaimantJourney({
       .where('phone', '=', intake.phone)
       .executeTakeFirst()
     if (stopped) return
+    const [textLink] = step2Links({
+      intakeId: Number(intake.id),
+      apps: [links[0]!.app],
+      locale,
+      now,
+      singleUse: true,
+    })
+    if (!textLink) return
     const t = languages.t(locale)
     const body = t(
       '{firm}: you told us you used {apps}, but your claim is not filed yet. File it here: {link} Reply STOP to stop texts.',
       {
         firm: FIRM_SETTINGS.firmName,
         apps: links.map((link) => link.appName).join(', '),
-        link: `${origin}${links[0]!.path}`,
+        link: `${origin}${textLink.path}`,
       },
     )
     await sms.send({ to: e164(intake.phone), body }).catch((error: unknown) => {
@@ -419,6 +457,23 @@ export function createClaimantJourney({
     const messageSid = fields.MessageSid ?? fields.SmsMessageSid
     // a START without an id could be a replay; a STOP without one is still an opt-out
     if (!messageSid && !isStop) return 'ignored'
+    if (!(await hitRateLimit(db, { rule: TEXT_REPLY_LIMIT, client: phone })).allowed) {
+      // past its number's limit a reply is dropped, except a STOP for a phone still texted: one read,
+      // and one write the first time only, so an opt-out is never lost to the limit
+      if (!isStop) return 'ignored'
+      const stopped = await db
+        .selectFrom('sms_suppressions')
+        .select('phone')
+        .where('phone', '=', phone)
+        .executeTakeFirst()
+      if (stopped) return 'ignored'
+      await db
+        .insertInto('sms_suppressions')
+        .values({ phone, created_at: Date.now() })
+        .onConflict((conflict) => conflict.column('phone').doNothing())
+        .execute()
+      return 'stopped'
+    }
     return db.transaction().execute(async (trx) => {
       if (messageSid) {
         const fresh = await trx

@@ -6,14 +6,29 @@ import crypto from 'node:crypto'
  * from the evidence key. They name an intake by its id only: no personal data is in an address.
  */
 export interface JourneyTokens {
-  prefill(values: { intakeId: number; app: string; expiresAt: number }): string
+  /**
+   * `singleUse`: the token carries a random id, and POST /api/journey/prefill answers it once (a text
+   * reminder's link, which a lost or shared phone shows to anyone). The e-mailed links stay reusable:
+   * mail scanners open a link before its claimant does.
+   */
+  prefill(values: { intakeId: number; app: string; expiresAt: number; singleUse?: boolean }): string
   /** The intake the token names for this app, if it is signed, unexpired and for this app. */
   readPrefill(token: unknown, app: string, now?: number): number | undefined
+  /** readPrefill's intake, with the token's expiry and, for a single-use token, its id. */
+  readPrefillLink(token: unknown, app: string, now?: number): PrefillLink | undefined
   unsubscribe(intakeId: number): string
   readUnsubscribe(token: unknown): number | undefined
 }
 
+export interface PrefillLink {
+  intakeId: number
+  expiresAt: number
+  singleUseId: string | undefined
+}
+
 const SIGNATURE_BYTES = 16
+const SINGLE_USE_ID_BYTES = 12
+const SINGLE_USE_ID = /^[0-9a-f]{24}$/
 const TOKEN = /^[a-z0-9.-]{1,120}$/i
 
 export function journeyTokens(evidenceKey: Buffer): JourneyTokens {
@@ -37,13 +52,22 @@ export function journeyTokens(evidenceKey: Buffer): JourneyTokens {
   }
   const id = (text: string | undefined) =>
     text !== undefined && /^\d{1,15}$/.test(text) ? Number(text) : undefined
+  const readPrefillLink = (token: unknown, app: string, now = Date.now()): PrefillLink | undefined => {
+    const [intake, forApp, until, once, ...more] = open(token, 'p') ?? []
+    if (forApp !== app || !until || !/^\d{1,12}$/.test(until) || Number(until) * 1000 <= now) return undefined
+    if (more.length > 0 || (once !== undefined && !SINGLE_USE_ID.test(once))) return undefined
+    const intakeId = id(intake)
+    return intakeId === undefined
+      ? undefined
+      : { intakeId, expiresAt: Number(until) * 1000, singleUseId: once }
+  }
   return {
-    prefill: ({ intakeId, app, expiresAt }) => signed(`p.${intakeId}.${app}.${Math.ceil(expiresAt / 1000)}`),
-    readPrefill(token, app, now = Date.now()) {
-      const [intake, forApp, until] = open(token, 'p') ?? []
-      if (forApp !== app || !until || Number(until) * 1000 <= now) return undefined
-      return id(intake)
+    prefill: ({ intakeId, app, expiresAt, singleUse = false }) => {
+      const body = `p.${intakeId}.${app}.${Math.ceil(expiresAt / 1000)}`
+      return signed(singleUse ? `${body}.${crypto.randomBytes(SINGLE_USE_ID_BYTES).toString('hex')}` : body)
     },
+    readPrefill: (token, app, now) => readPrefillLink(token, app, now)?.intakeId,
+    readPrefillLink,
     unsubscribe: (intakeId) => signed(`u.${intakeId}`),
     readUnsubscribe: (token) => id(open(token, 'u')?.[0]),
   }

@@ -9,6 +9,10 @@ import type { PublicDoor } from '../public-doors.ts'
 import type { ClaimantJourney } from './claimant-journey.ts'
 import { AppError } from '../../src/app-error.ts'
 import { siteOrigin } from '../public-origin.ts'
+import { hitRateLimit } from '../rate-limit.ts'
+import { PUBLIC_RATE_LIMITED_MESSAGE } from '../../src/public-limit-messages.ts'
+import { openPrefillLink } from './open-prefill-link.ts'
+import { UNSUBSCRIBE_TOKEN_LIMIT } from './opt-out-limits.ts'
 
 /**
  * The claimant's journey in the open: a Step 2 link's pre-fill, and unsubscribing from reminders (the
@@ -29,10 +33,12 @@ export function journeyRoutes({
   const router = Router({ caseSensitive: true })
   const json = express.json({ limit: '2kb' })
 
-  // a forged, expired or other app's token pre-fills nothing and says nothing: the form opens empty
+  // a forged, expired or other app's token, or a text's single-use one already used, pre-fills nothing
+  // and says nothing: the form opens empty
   router.post('/api/journey/prefill', guardPost('prefill'), json, async (req, res) => {
     const { token, app } = (req.body ?? {}) as { token?: unknown; app?: unknown }
-    const intakeId = typeof app === 'string' ? journey.tokens.readPrefill(token, app) : undefined
+    const intakeId =
+      typeof app === 'string' ? await openPrefillLink(db, { tokens: journey.tokens, token, app }) : undefined
     const intake =
       intakeId === undefined
         ? undefined
@@ -55,8 +61,10 @@ export function journeyRoutes({
 
   const unsubscribeDoor = guardPost('unsubscribe')
   // the same answer for a good, an unknown and an already used token: it tells nobody whose it was.
-  // A token the journey signed is its own bound and passes outside the public per-address limit: mail
-  // providers post one-click unsubscribes from few addresses, and an opt-out must never be refused
+  // A token the journey signed passes outside the public per-address limit (mail providers post
+  // one-click unsubscribes from few addresses) under a limit of its own (opt-out-limits.ts). Past it
+  // the answer is the public limit's 429 with Retry-After, which a mail provider retries and the page
+  // shows as "try again in a few minutes"; the address was put on the list by the token's first use
   router.post(
     '/api/journey/unsubscribe',
     json,
@@ -64,11 +72,22 @@ export function journeyRoutes({
     async (req, res, next) => {
       const body = (req.body ?? {}) as { token?: unknown }
       const token = req.query.token !== undefined ? req.query.token : body.token
-      if (journey.tokens.readUnsubscribe(token) !== undefined) {
-        next()
+      const intakeId = journey.tokens.readUnsubscribe(token)
+      if (intakeId === undefined) {
+        await unsubscribeDoor(req, res, next)
         return
       }
-      await unsubscribeDoor(req, res, next)
+      const own = await hitRateLimit(db, { rule: UNSUBSCRIBE_TOKEN_LIMIT, client: String(intakeId) })
+      if (!own.allowed) {
+        throw new AppError('RATE_LIMITED', {
+          status: 429,
+          message: languages.t(requestLocale(req))(PUBLIC_RATE_LIMITED_MESSAGE, {
+            minutes: Math.ceil(own.retryAfterSeconds / 60),
+          }),
+          headers: { 'Retry-After': String(own.retryAfterSeconds) },
+        })
+      }
+      next()
     },
     async (req, res) => {
       const body = (req.body ?? {}) as { token?: unknown }
@@ -81,7 +100,8 @@ export function journeyRoutes({
   )
   // a reply to a text reminder, posted by the SMS provider (signed; see sms.ts): STOP, START or else.
   // Outside the public per-address limit: the provider posts every claimant's reply from few addresses,
-  // and its signature is the bound (a forged one changes nothing)
+  // and its signature is the bound (a forged one changes nothing), with a limit per phone number
+  // (opt-out-limits.ts); a reply past it is answered as an ignored one, so the provider does not retry
   router.post('/api/journey/sms', express.urlencoded({ extended: false, limit: '8kb' }), async (req, res) => {
     const fields = Object.fromEntries(
       Object.entries((req.body ?? {}) as Record<string, unknown>).filter(

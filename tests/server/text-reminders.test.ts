@@ -110,9 +110,49 @@ for (const dialect of DIALECTS) {
       expect(text!.auth).toBe(`Basic ${Buffer.from(`AC123:${TOKEN}`).toString('base64')}`)
       expect(text!.fields.From).toBe('+13105550100')
       expect(text!.fields.Body).toMatch(
-        /^Cash Advance Claims Law Group: you told us you used Chime, but your claim is not filed yet\. File it here: http:\/\/\S+\/chime#prefill=p\.\d+\.chime\.\d+\.[\w-]+ Reply STOP to stop texts\.$/,
+        /^Cash Advance Claims Law Group: you told us you used Chime, but your claim is not filed yet\. File it here: http:\/\/\S+\/chime#prefill=p\.\d+\.chime\.\d+\.[0-9a-f]{24}\.[\w-]+ Reply STOP to stop texts\.$/,
       )
       expect(textsTo(declined.phone)).toEqual([])
+    })
+
+    it("pre-fills the Step 2 form once from a text's link, then answers as for an expired link; the e-mailed link stays reusable", async () => {
+      const { intake, phone, reminderAt } = await intakeDueAReminder(true)
+      await ctx.journey.runDue(reminderAt)
+      const [text] = textsTo(phone)
+      const token = /#prefill=(\S+)/.exec(text!.fields.Body!)![1]!
+      const prefill = (value: string) =>
+        request(ctx.app).post('/api/journey/prefill').send({ token: value, app: 'chime' }).expect(200)
+      const details = { firstName: 'Jane', lastName: 'Doe', email: `texts${seq}@mail.test`, phone }
+
+      const first = await prefill(token)
+      expect(first.body).toEqual(details)
+      const again = await prefill(token)
+      expect(again.body).toEqual({})
+      expect(again.headers['cache-control']).toBe('no-store')
+      expect(again.text).not.toContain('Jane')
+      expect(again.text).not.toContain(phone)
+
+      const emailed = intake.steps.find((step) => step.app === 'chime')!.path.split('#prefill=')[1]!
+      expect((await prefill(emailed)).body).toEqual(details)
+      expect((await prefill(emailed)).body).toEqual(details)
+    })
+
+    it("lets one of two simultaneous first uses of a text's link pre-fill, never both", async () => {
+      const { intake } = await intakeDueAReminder(true)
+      const token = ctx.journey.tokens.prefill({
+        intakeId: intake.id,
+        app: 'chime',
+        expiresAt: Date.now() + DAY,
+        singleUse: true,
+      })
+      const answers = await Promise.all(
+        Array.from({ length: 6 }, () =>
+          request(ctx.app).post('/api/journey/prefill').send({ token, app: 'chime' }).expect(200),
+        ),
+      )
+      const filled = answers.filter((answer) => 'email' in (answer.body as object))
+      expect(filled).toHaveLength(1)
+      expect(answers.filter((answer) => Object.keys(answer.body as object).length === 0)).toHaveLength(5)
     })
 
     it('stops texting a phone that replied STOP through the signed webhook, and refuses an unsigned one', async () => {
@@ -235,6 +275,61 @@ for (const dialect of DIALECTS) {
           ).status,
         )
       expect(forged).toEqual([...Array(20).fill(200), 429])
+    })
+
+    it("drops a number's replies past its own limit without an error, still honours its STOP, and lets another number through", async () => {
+      const From = '+18085556200'
+      const phone = '(808) 555-6200'
+      for (let n = 0; n < 30; n += 1)
+        await reply({ From, Body: 'START', MessageSid: `SMflood${n}` }).expect(200)
+      const past = await reply({ From, Body: 'START', MessageSid: 'SMflood30' }).expect(200)
+      expect(past.text).toContain('<Response></Response>')
+      const recorded = await ctx.db
+        .selectFrom('sms_replies')
+        .select('message_sid')
+        .where('phone', '=', phone)
+        .execute()
+      expect(recorded).toHaveLength(30)
+      // an opt-out is never lost to the limit; a START past it undoes nothing
+      await reply({ From, Body: 'STOP', MessageSid: 'SMflood31' }).expect(200)
+      expect(await suppressed(phone)).toBe(true)
+      await reply({ From, Body: 'START', MessageSid: 'SMflood32' }).expect(200)
+      expect(await suppressed(phone)).toBe(true)
+
+      await reply({ From: '+18085556201', Body: 'STOP', MessageSid: 'SMother' }).expect(200)
+      expect(await suppressed('(808) 555-6201')).toBe(true)
+    })
+
+    it('refuses an unsubscribe token replayed past its own limit, after its first use worked, while another token goes through', async () => {
+      const intakeFor = async (email: string, phone: string) =>
+        (
+          await request(ctx.app)
+            .post('/api/intake')
+            .send(makeIntakeData({ email, phone, cashAdvanceApps: ['chime'] }))
+            .expect(201)
+        ).body as CreatedIntake
+      const replayed = await intakeFor('replayed@mail.test', '(808) 555-6300')
+      const other = await intakeFor('other@mail.test', '(808) 555-6301')
+      const oneClick = (token: string) =>
+        request(ctx.app)
+          .post(`/api/journey/unsubscribe?token=${token}`)
+          .type('form')
+          .send('List-Unsubscribe=One-Click')
+      const unsubscribed = async (email: string) =>
+        (await ctx.db.selectFrom('email_suppressions').select('email').where('email', '=', email).execute())
+          .length === 1
+
+      const token = ctx.journey.tokens.unsubscribe(replayed.id)
+      await oneClick(token).expect(200)
+      expect(await unsubscribed('replayed@mail.test')).toBe(true)
+      for (let n = 1; n < 30; n += 1) await oneClick(token).expect(200)
+      const refused = await oneClick(token).expect(429)
+      expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0)
+      expect((refused.body as { error: { code: string } }).error.code).toBe('RATE_LIMITED')
+      expect(await unsubscribed('replayed@mail.test')).toBe(true)
+
+      await oneClick(ctx.journey.tokens.unsubscribe(other.id)).expect(200)
+      expect(await unsubscribed('other@mail.test')).toBe(true)
     })
 
     it('honours each message id once: a replayed START does not undo a later STOP', async () => {
