@@ -345,6 +345,7 @@ export function createBatchBuilder({
               to: 'filed',
               note: `filing batch ${batch.id}`,
               by: { clientAddress: batch.client_address, accountId: null, actor: 'filing batch' },
+              mover: 'system',
             })
           }
         }),

@@ -132,6 +132,7 @@ export function filingBatchRoutes({
       kind,
       claimIds: parseClaimIds(body.claimIds),
       filing,
+      review: reviews(slug),
       evidenceKey,
       by: actor(req, res),
       now: now(),
@@ -152,6 +153,7 @@ export function filingBatchRoutes({
       reviews,
       evidenceKey,
       by: actor(req, res),
+      mayDecide: canDecideApp(staffAccountOf(res), slug),
     })
     res.json({ sent } satisfies CureRequestsSent)
     if (sent > 0) claimCures?.wake()

@@ -15,7 +15,7 @@ import {
 import type { ProviderProfile } from '../../src/filing-config.ts'
 import { FIRM_SETTINGS } from '../../src/firm-settings.ts'
 import type { ClaimFiling } from '../../src/api/review.ts'
-import type { Reviews } from '../../src/review-config.ts'
+import type { ReviewConfig, Reviews } from '../../src/review-config.ts'
 import type { Database, FilingBatchesTable } from '../db/database.ts'
 import { retryWhileLocked } from '../db/shared-transaction.ts'
 import { writeAuditEntry } from '../staff/audit-log.ts'
@@ -23,7 +23,7 @@ import { readBatchClaims, chunks, type BatchClaimRow } from './batch-claims.ts'
 import type { AppFiling } from './load-filing-config.ts'
 import { feeEstimate } from './fee-estimate.ts'
 import { missingForFiling } from './provider-spreadsheet.ts'
-import { recordMove } from '../review/move-claim.ts'
+import { assertMoveAllowed, recordMove } from '../review/move-claim.ts'
 
 /** Who builds a batch, marks it sent or imports its case numbers: a staff account with the app's decide right. */
 export interface BatchActor {
@@ -144,7 +144,8 @@ export async function batchCandidates(
  * transaction, writes the batch (status building), its claims with their row IDs, each claim's batch
  * id (only where it has none: a claim put in another batch meanwhile refuses the whole batch) and the
  * audit entry. The batch builder (batch-builder.ts) makes its ZIP. Refuses with 422 naming each claim
- * that lacks something, 409 when one is in a batch already, and changes nothing then.
+ * that lacks something, 409 when one is in a batch already or when the app's review config has no
+ * move from approved to filed for the server (a built batch moves its claims so), and changes nothing then.
  */
 export async function startBatch(
   db: Kysely<Database>,
@@ -153,6 +154,7 @@ export async function startBatch(
     kind,
     claimIds,
     filing,
+    review,
     evidenceKey,
     by,
     now,
@@ -161,11 +163,14 @@ export async function startBatch(
     kind: BatchKind
     claimIds: number[] | undefined
     filing: AppFiling
+    review: ReviewConfig
     evidenceKey: Buffer
     by: BatchActor
     now: number
   },
 ): Promise<Batch> {
+  // before anything is written: the builder's move of each claim would be refused at the end
+  if (kind === 'filing') assertMoveAllowed(review, { from: 'approved', to: 'filed', mover: 'system' })
   const { settings, profile } = filing
   if (!settings.respondent) {
     throw new AppError('CONFLICT', {
@@ -522,7 +527,8 @@ export async function markNoticeSent(
 /**
  * Sends a cure request to each approved claimant named: the claim moves to deficient with a reason
  * naming what the filing lacks, and the review's deficiency notice goes (claim-cures.ts). A claim that
- * is not approved any more is left as it is.
+ * is not approved any more is left as it is. Refuses before any claim moves when the app's review config
+ * has no reviewer's move from approved to deficient (409), or the account may not make it (403).
  */
 export async function sendCureRequests(
   db: Kysely<Database>,
@@ -533,6 +539,7 @@ export async function sendCureRequests(
     reviews,
     evidenceKey,
     by,
+    mayDecide,
   }: {
     app: string
     claimIds: number[]
@@ -540,9 +547,12 @@ export async function sendCureRequests(
     reviews: Reviews
     evidenceKey: Buffer
     by: BatchActor
+    /** The account's decide right on the app. */
+    mayDecide: boolean
   },
 ): Promise<number> {
   const review = reviews(app)
+  assertMoveAllowed(review, { from: 'approved', to: 'deficient', mover: 'staff', mayDecide })
   if (!review.reasons.details_missing) {
     throw conflict('the review config has no "details_missing" reason to send a cure request with')
   }
@@ -571,6 +581,8 @@ export async function sendCureRequests(
           reason: 'details_missing',
           note: lacking.join('; '),
           by,
+          mover: 'staff',
+          mayDecide,
         })
         sent++
       }),

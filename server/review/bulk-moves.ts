@@ -193,6 +193,9 @@ export function createBulkMoves({
             actor: job.actor,
             linkOrigin: job.link_origin,
           },
+          mover: 'staff',
+          // runJob checked the account's decide right when it took the job up
+          mayDecide: true,
         })
         moved++
       } catch (error) {

@@ -136,6 +136,7 @@ export function createClaimCures({
           },
           to: notCured,
           by: SERVER_ACTOR,
+          mover: 'system',
           at: now,
         })
       }),

@@ -242,6 +242,7 @@ export async function submitCure(
           },
           to: cured,
           by,
+          mover: 'claimant',
           at: now,
         })
         return { amendmentId }

@@ -5,6 +5,7 @@ import {
   cureMoves,
   MAX_REVIEW_NOTE_LENGTH,
   moveNeedsDecide,
+  type MoveActor,
   type ReviewConfig,
 } from '../../src/review-config.ts'
 import type { Database } from '../db/database.ts'
@@ -115,24 +116,6 @@ export async function moveClaim({
       const from = claim.review_status
       const version = Number(claim.review_version)
       if (version !== move.version) throw movedMeanwhile(from, version)
-      const allowed = allowedMoves(review, from, 'staff')
-      if (!allowed.includes(move.to)) {
-        throw new AppError('CONFLICT', {
-          status: 409,
-          message:
-            allowed.length === 0
-              ? `a claim in ${from} cannot be moved by a reviewer`
-              : `a claim in ${from} can move to ${allowed.join(', ')}, not ${move.to}`,
-        })
-      }
-      // fails closed (see moveNeedsDecide): ending or undoing a decision, or a move the server may
-      // end as not cured, is only for an account that may decide the app's claims
-      if (moveNeedsDecide(review, from, move.to) && !reviewer.mayDecide(claim.app)) {
-        throw new AppError('FORBIDDEN', {
-          status: 403,
-          message: `moving a claim to ${move.to} needs the app's decide right, which an admin grants`,
-        })
-      }
       await recordMove(trx, {
         evidenceKey,
         review,
@@ -142,16 +125,57 @@ export async function moveClaim({
         reasonText: move.reasonText,
         note: move.note,
         by: reviewer,
+        mover: 'staff',
+        mayDecide: reviewer.mayDecide(claim.app),
       })
       return { status: move.to, version: version + 1 }
     }),
   )
 }
 
+const MOVERS: Record<MoveActor, string> = {
+  staff: 'a reviewer',
+  claimant: 'the claimant',
+  system: 'the server',
+}
+
 /**
- * Writes one move of a claim that was read at `claim.version`, inside the caller's transaction: the
- * claim's status (only if no move came first: 409 otherwise), its audit entry and ledger entry, the
- * move itself, the cure period a move into a curable status opens (or ends, moving out of one), and the
+ * The one check of a move, whoever makes it (recordMove runs it before it writes anything, and a
+ * feature runs it before its work starts): the review config must give `mover` the move from `from`
+ * to `to` (409 otherwise), and a reviewer's move that decides, undoes or ends a claim needs the app's
+ * decide right (403). Fails closed: `mayDecide` left out is a reviewer without the right.
+ */
+export function assertMoveAllowed(
+  review: ReviewConfig,
+  { from, to, mover, mayDecide = false }: { from: string; to: string; mover: MoveActor; mayDecide?: boolean },
+): void {
+  if (!allowedMoves(review, from, mover).includes(to)) {
+    const owners = (['staff', 'claimant', 'system'] as const).filter((actor) =>
+      allowedMoves(review, from, actor).includes(to),
+    )
+    throw new AppError('CONFLICT', {
+      status: 409,
+      message:
+        owners.length === 0
+          ? `the review config has no move from ${from} to ${to}`
+          : `the review config's move from ${from} to ${to} is for ${owners.map((actor) => MOVERS[actor]).join(' or ')}, not ${MOVERS[mover]}`,
+    })
+  }
+  // fails closed (see moveNeedsDecide): ending or undoing a decision, or a move the server may end as
+  // not cured, is only for an account that may decide the app's claims
+  if (mover === 'staff' && moveNeedsDecide(review, from, to) && !mayDecide) {
+    throw new AppError('FORBIDDEN', {
+      status: 403,
+      message: `moving a claim to ${to} needs the app's decide right, which an admin grants`,
+    })
+  }
+}
+
+/**
+ * Writes one move of a claim that was read at `claim.version`, inside the caller's transaction, once
+ * assertMoveAllowed lets `mover` make it (nothing is written otherwise): the claim's status (only if
+ * no move came first: 409 otherwise), its audit entry and ledger entry, the move itself, the cure
+ * period a move into a curable status opens (or ends, moving out of one), and the
  * claim.status_changed webhook event.
  * Every move is made here, whoever makes it: a reviewer, the claimant curing, the server at a period's end.
  */
@@ -166,6 +190,8 @@ export async function recordMove(
     reasonText,
     note,
     by,
+    mover,
+    mayDecide,
     at = Date.now(),
   }: {
     evidenceKey: Buffer
@@ -177,9 +203,14 @@ export async function recordMove(
     note?: string | undefined
     /** The account for a reviewer; the claimant and the server act without one. */
     by: { clientAddress: string; accountId: number | null; actor: string; linkOrigin?: string }
+    /** Whose move the config must list: a reviewer's, the claimant's or the server's. */
+    mover: MoveActor
+    /** A reviewer's decide right on the claim's app; left out, they have none. */
+    mayDecide?: boolean | undefined
     at?: number
   },
 ): Promise<{ moveId: number }> {
+  assertMoveAllowed(review, { from: claim.status, to, mover, mayDecide })
   const updated = await trx
     .updateTable('claims')
     .set({

@@ -4,8 +4,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { ClaimReview } from '../../src/api/review.ts'
 import type { ClaimsTable } from '../../server/db/database.ts'
 import { subjectOf } from '../../server/evidence/ledger.ts'
+import { loadReviewConfig } from '../../server/review/load-review-config.ts'
 import { createAccount } from '../../server/staff/staff-accounts.ts'
-import { createTestContext, DIALECTS, insertClaim, loginStaff, type TestContext } from './helpers.ts'
+import {
+  createTestContext,
+  DIALECTS,
+  FORMS_DIR,
+  insertClaim,
+  loginStaff,
+  type TestContext,
+} from './helpers.ts'
 
 const SITE = 'review.test'
 const SAME_SITE = { Host: SITE, Origin: `http://${SITE}` }
@@ -157,16 +165,27 @@ for (const dialect of DIALECTS) {
       expect(sealed).toHaveLength(2)
     })
 
-    it('refuses a move the config does not allow with 409 naming the allowed ones, and stores nothing', async () => {
+    it('refuses a move the config does not allow with 409 naming the move it lacks, and stores nothing', async () => {
       const claimId = await seedClaim()
       // the test before made a claim deficient: its notice is sent, and put on record, in the background
       await ctx.claimCures.settled()
       const before = { moves: await countRows('claim_moves'), audit: await countRows('audit_log') }
       const res = await move(claimId, { to: 'approved', version: 0 })
       expect(res.status).toBe(409)
-      expect(res.body.error.message).toBe('a claim in received can move to in_review, not approved')
+      expect(res.body.error.message).toBe('the review config has no move from received to approved')
       expect({ moves: await countRows('claim_moves'), audit: await countRows('audit_log') }).toEqual(before)
       expect((await reviewOf(claimId)).status).toBe('received')
+    })
+
+    it("refuses an admin the server's own move, approved → filed, with 409, and stores nothing", async () => {
+      const claimId = await seedClaim({ review_status: 'approved' })
+      const res = await move(claimId, { to: 'filed', version: 0 })
+      expect(res.status).toBe(409)
+      expect(res.body.error.message).toBe(
+        "the review config's move from approved to filed is for the server, not a reviewer",
+      )
+      expect((await reviewOf(claimId)).status).toBe('approved')
+      expect(await movesOf(claimId)).toHaveLength(0)
     })
 
     it("refuses a move from a stale version with 409 and the claim's current status", async () => {
@@ -291,6 +310,37 @@ for (const dialect of DIALECTS) {
         expect((await reviewOf(claimId)).status).toBe(to)
       },
     )
+
+    it('offers a reviewer without the decide right, from every status, no move into a final status and none out of approved or filed, and refuses each admin move they are not offered with 403', async () => {
+      const review = loadReviewConfig(FORMS_DIR)
+      const replayed: string[] = []
+      for (const from of Object.keys(review.statuses)) {
+        const claimId = await seedClaim({ review_status: from })
+        const offered = (await reviewOf(claimId, reviewer)).moves.map((each) => each.to)
+        expect(
+          offered.filter((to) => review.statuses[to]!.final === true),
+          `${from}: final statuses offered`,
+        ).toEqual([])
+        if (from === 'approved' || from === 'filed') expect(offered, `${from}: moves offered`).toEqual([])
+        const withheld = (await reviewOf(claimId)).moves.filter((each) => !offered.includes(each.to))
+        for (const { to, needsReason } of withheld) {
+          const sent = { to, reason: needsReason ? 'screenshot_unreadable' : undefined, version: 0 }
+          const refused = await move(claimId, sent, reviewer)
+          expect(refused.status, `${from} → ${to}`).toBe(403)
+          replayed.push(`${from} → ${to}`)
+          const claim = await ctx.db
+            .selectFrom('claims')
+            .select(['review_status', 'review_version'])
+            .where('id', '=', claimId)
+            .executeTakeFirstOrThrow()
+          expect([claim.review_status, Number(claim.review_version)]).toEqual([from, 0])
+        }
+        expect(await movesOf(claimId)).toHaveLength(0)
+      }
+      expect(replayed).toEqual(
+        expect.arrayContaining(['approved → withdrawn', 'approved → deficient', 'filed → withdrawn']),
+      )
+    })
 
     it('lets a reviewer approve once an admin grants the decide right, which the audit names', async () => {
       const claimId = await seedClaim()
