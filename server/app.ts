@@ -7,6 +7,7 @@ import type { AgreementCopies } from './agreements/agreement-copies.ts'
 import type { DuplicateScreenshots } from './duplicates/duplicate-screenshots.ts'
 import type { AgreementLinks } from './agreements/agreement-links.ts'
 import { agreementRoutes } from './agreements/agreement.routes.ts'
+import { intakeAnswerRoutes } from './agreements/intake-answer.routes.ts'
 import type { AgreementTemplates } from './agreements/agreement-templates.ts'
 import type { Database } from './db/database.ts'
 import { errorHandler, notFoundApi } from './error-handler.ts'
@@ -294,6 +295,7 @@ export function createApp({
       reviews,
     }),
   )
+  app.use(intakeAnswerRoutes({ db, evidenceKey, guardPost }))
   app.use(confirmationRoutes({ db, languages, evidenceKey, guardPost }))
   app.use(
     cureRoutes({

@@ -20,6 +20,9 @@ export const LINK_INCOMPLETE_MESSAGE =
   'This link is incomplete. Open the whole link from the email, or ask for a new one below.'
 export const DOWNLOAD_KEY_EXPIRED_MESSAGE =
   'The time to download these agreements has run out. Reload this page to ask for a new link.'
+/** The same for an intake of another claimant and for none: the key learns nothing of either. */
+export const INTAKE_NOT_FOUND_MESSAGE =
+  'This main form submission is not among the ones sent with your email address and phone number. Ask for a new link to see them as they are now.'
 
 export const DOWNLOAD_RATE_LIMITED_MESSAGE =
   'Too many downloads from your connection. Please wait 15 minutes and try again.'

@@ -2,6 +2,8 @@ import type {
   AgreementLinkSent,
   AgreementRef,
   FoundAgreement,
+  IntakeAnswered,
+  IntakeAnswerRequest,
   OpenedAgreementLink,
 } from '../../src/api/agreements.ts'
 import { errorFromResponse, fetchJson, startDownload } from '../http.ts'
@@ -106,4 +108,13 @@ function decodedFileName(encoded: string | undefined): string | undefined {
   } catch {
     return undefined
   }
+}
+
+/** The claimant's answer for a main-form intake sent with their e-mail and phone, with the opened link's key. */
+export async function answerIntake(request: IntakeAnswerRequest): Promise<IntakeAnswered> {
+  return fetchJson<IntakeAnswered>('/api/agreements/intake-answer', {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
+    body: JSON.stringify(request),
+  })
 }

@@ -1,4 +1,4 @@
-import { useState } from 'react'
+import { useState, type ReactNode } from 'react'
 import type { Locale } from '../../src/translate.ts'
 import { useLocale } from '../i18n/use-text.ts'
 import { agreementRef, downloadAgreement, type FoundAgreement } from './api.ts'
@@ -15,10 +15,13 @@ function longDate(iso: string, locale: Locale): string {
 export function FoundAgreementCard({
   agreement,
   downloadKey,
+  children,
 }: {
   agreement: FoundAgreement
   /** What the opened link gave: the downloads take it instead of the e-mail and phone. */
   downloadKey: string
+  /** Shown under the card's first line: a main-form intake's question whether the claimant sent it. */
+  children?: ReactNode
 }) {
   const { locale, t } = useLocale()
   const [busy, setBusy] = useState<'html' | 'pdf'>()
@@ -48,6 +51,7 @@ export function FoundAgreementCard({
             )
           : t('We found your {app} agreement signed on {date}.', values)}
       </p>
+      {children}
       <dl className="details">
         <dt>{t('Name')}</dt>
         <dd>

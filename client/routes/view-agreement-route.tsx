@@ -184,7 +184,7 @@ export function ViewAgreementRoute() {
           {state.status === 'opening' ? (
             <p role="status">{t('Opening your link...')}</p>
           ) : (
-            <OpenedAgreements opened={state.opened} />
+            <OpenedAgreements key={state.opened.downloadKey} opened={state.opened} />
           )}
         </div>
       </section>

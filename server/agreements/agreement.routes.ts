@@ -119,6 +119,8 @@ export function agreementRoutes({
     // a clean-up that fails is done by the next one; the claimant's answer does not wait for it
     void agreementLinks.pruneNow(now).catch(() => undefined)
     const own = await findOwnAgreements(db, contact)
+    // an intake the claimant said was not theirs is listed as such, but gives no reference or Step 2 links
+    const theirs = { ...own, intakes: own.intakes.filter((intake) => intake.disownedAt === null) }
     const locale = requestLocale(req)
     res.set('Cache-Control', 'no-store').json({
       agreements: toFoundAgreements({ own, forms, languages, locale }),
@@ -126,7 +128,7 @@ export function agreementRoutes({
       downloadsUntil: new Date(now + LINK_TTL_MS).toISOString(),
       status: await claimantStatus({
         db,
-        own,
+        own: theirs,
         reviews,
         forms: languages.forms(locale),
         journey,

@@ -24,6 +24,10 @@ export interface IntakeAgreementRow {
   typedSignature: string | null
   consentText: string
   signature: string
+  /** The postal address sent with the intake, on one line. */
+  address: string
+  confirmedAt: string | null
+  disownedAt: string | null
 }
 
 /**
@@ -56,6 +60,13 @@ export async function findIntakeAgreementsByContact(
       'typed_signature',
       'consent_text',
       'signature',
+      'address',
+      'address_line_2',
+      'city',
+      'state',
+      'zip_code',
+      'confirmed_at',
+      'disowned_at',
     ])
     .where('email', '=', email)
     .where('phone', 'in', phoneNumbers)
@@ -81,5 +92,21 @@ export async function findIntakeAgreementsByContact(
     typedSignature: row.typed_signature,
     consentText: row.consent_text,
     signature: row.signature,
+    address: postalAddress(row),
+    confirmedAt: row.confirmed_at === null ? null : isoTimestamp(row.confirmed_at),
+    // epoch milliseconds (a bigint on PostgreSQL, hence the Number)
+    disownedAt: row.disowned_at === null ? null : new Date(Number(row.disowned_at)).toISOString(),
   }))
+}
+
+/** "5 Main St, Apt 2, Albany, NY 12207": the second line only when there is one. */
+function postalAddress(row: {
+  address: string
+  address_line_2: string
+  city: string
+  state: string
+  zip_code: string
+}): string {
+  const street = [row.address, row.address_line_2].map((line) => line.trim()).filter(Boolean)
+  return [...street, `${row.city.trim()}, ${row.state.trim()} ${row.zip_code.trim()}`].join(', ')
 }

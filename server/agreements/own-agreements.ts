@@ -99,6 +99,9 @@ export function toFoundAgreements({
       signatureMethod: row.signatureMethod,
       typedSignature: row.typedSignature,
       html: row.html,
+      address: row.address,
+      confirmedAt: row.confirmedAt,
+      disownedAt: row.disownedAt,
     })),
     ...sorted.map((row): FoundAgreement => ({
       kind: 'claim',

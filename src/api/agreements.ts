@@ -1,3 +1,4 @@
+import type { Confirmed, Disowned } from '../confirmation-messages.ts'
 import type { Step2Link } from '../journey-config.ts'
 import type { ClaimantState } from '../review-config.ts'
 import type { SigningMethod } from '../signing.ts'
@@ -62,7 +63,31 @@ export type FoundAgreement =
       cashAdvanceCount: number
       membershipMonths: number
     })
-  | (FoundAgreementBase & { kind: 'intake'; intakeId: number })
+  | (FoundAgreementBase & {
+      kind: 'intake'
+      intakeId: number
+      /** The postal address sent with the intake, one line: "5 Main St, Apt 2, Albany, NY 12207". */
+      address: string
+      /** Confirmed from the claimant's e-mail ("Confirm it was you"): only then is its address the claims'. */
+      confirmedAt: string | null
+      /** "This wasn't me": its claims name it no more. */
+      disownedAt: string | null
+    })
 
 /** Which signed agreement a download asks for (with the downloadKey). */
 export type AgreementRef = { claimId: number } | { intakeId: number }
+
+/**
+ * POST /api/agreements/intake-answer: the claimant's answer, on their opened page, to a main-form intake
+ * sent with their e-mail and phone: it was them ("confirm"), or it was not ("not-me").
+ * @example { key: opened.downloadKey, intakeId: 42, answer: 'not-me' }
+ */
+export interface IntakeAnswerRequest {
+  /** The opened link's downloadKey. */
+  key: string
+  intakeId: number
+  answer: 'confirm' | 'not-me'
+}
+
+/** What POST /api/agreements/intake-answer answers: Confirmed for "confirm", Disowned for "not-me". */
+export type IntakeAnswered = Confirmed | Disowned

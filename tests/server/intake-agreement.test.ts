@@ -84,6 +84,9 @@ for (const dialect of DIALECTS) {
           signatureMethod: 'drawn',
           typedSignature: null,
           html: row.agreement_html,
+          address: '5 Main St, Albany, NY 12207',
+          confirmedAt: null,
+          disownedAt: null,
         },
       ])
       const mailed = linkMailsTo(ctx.dataDir, CONTACT.email).length
