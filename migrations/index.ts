@@ -39,6 +39,7 @@ import * as createWebhooks from './2026_11_29_1100_create_webhooks.ts'
 import * as addAttribution from './2026_11_29_1200_add_attribution.ts'
 import * as createSmsReplies from './2026_11_29_1300_create_sms_replies.ts'
 import * as createUsedPrefillTokens from './2026_12_07_1000_create_used_prefill_tokens.ts'
+import * as addIntakeTies from './2026_12_07_1100_add_intake_ties.ts'
 
 /** Every migration, by name; names sort in the order they run. */
 export const MIGRATIONS: Record<string, Migration> = {
@@ -82,4 +83,5 @@ export const MIGRATIONS: Record<string, Migration> = {
   '2026_11_29_1200_add_attribution': addAttribution,
   '2026_11_29_1300_create_sms_replies': createSmsReplies,
   '2026_12_07_1000_create_used_prefill_tokens': createUsedPrefillTokens,
+  '2026_12_07_1100_add_intake_ties': addIntakeTies,
 }

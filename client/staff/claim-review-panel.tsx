@@ -51,7 +51,10 @@ export function ClaimReviewPanel({
             Main form:{' '}
             {review.data.intake ? (
               // the intake's details are the admins'; others see the reference the claimant quotes
-              <a href={`/staff/intake/${review.data.intake.id}`}>{review.data.intake.reference}</a>
+              <>
+                <a href={`/staff/intake/${review.data.intake.id}`}>{review.data.intake.reference}</a>
+                {review.data.intake.confirmed ? null : ', not confirmed'}
+              </>
             ) : (
               'none filed with this e-mail and phone'
             )}

@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely'
+import type { Kysely, Transaction } from 'kysely'
 import type { Disowned, LinkedRecord } from '../../src/confirmation-messages.ts'
 import type { FormConfig } from '../../src/form-config.ts'
 import { intakeReference } from '../../src/journey-config.ts'
@@ -8,7 +8,8 @@ import type { Database } from '../db/database.ts'
 import { retryWhileLocked } from '../db/shared-transaction.ts'
 import { isoTimestamp } from '../db/timestamp.ts'
 import { writeAuditEntry } from '../staff/audit-log.ts'
-import { linkHash, tableOf, targetOfLink } from './confirmation-links.ts'
+import { untieDisownedIntake } from '../intake/intake-ties.ts'
+import { linkHash, tableOf, targetOfLink, type LinkTarget } from './confirmation-links.ts'
 
 const isoOrNull = (epochMs: number | null) =>
   epochMs === null ? null : new Date(Number(epochMs)).toISOString()
@@ -83,41 +84,49 @@ export async function disownByLink({
   return retryWhileLocked(() =>
     db.transaction().execute(async (trx) => {
       const target = await targetOfLink(trx, hash, t)
-      const table = tableOf(target)
-      const now = Date.now()
-      // only the first answer writes: the condition decides between two that arrive together
-      const updated = await trx
-        .updateTable(table)
-        .set({ disowned_at: now, disowned_ip: claimant.ipAddress, disowned_user_agent: claimant.userAgent })
-        .where('id', '=', target.id)
-        .where('disowned_at', 'is', null)
-        .executeTakeFirst()
-      if (Number(updated.numUpdatedRows) === 0) {
-        const first = await trx
-          .selectFrom(table)
-          .select('disowned_at')
-          .where('id', '=', target.id)
-          .executeTakeFirstOrThrow()
-        return { disownedAt: isoOrNull(first.disowned_at)!, alreadyDisowned: true }
-      }
-      const app =
-        target.of === 'claim'
-          ? (
-              await trx
-                .selectFrom('claims')
-                .select('app')
-                .where('id', '=', target.id)
-                .executeTakeFirstOrThrow()
-            ).app
-          : undefined
-      await writeAuditEntry(trx, evidenceKey, {
-        clientAddress: claimant.ipAddress,
-        actor: 'claimant',
-        app,
-        action: target.of === 'claim' ? 'claim_disowned' : 'intake_disowned',
-        detail: `${target.of} ${target.id}: the owner of its e-mail said they did not file it`,
-      })
-      return { disownedAt: new Date(now).toISOString(), alreadyDisowned: false }
+      return disownRecord(trx, { evidenceKey, target, claimant })
     }),
   )
+}
+
+/**
+ * Disowns a claim or intake inside the caller's transaction (its link's page, or the claimant's own
+ * page of claims). A disowned intake's claims name it no more, and its e-mail and phone are free again
+ * (intake-ties.ts). The first answer stands: a second one changes nothing and says when the first was.
+ */
+export async function disownRecord(
+  trx: Transaction<Database>,
+  { evidenceKey, target, claimant }: { evidenceKey: Buffer; target: LinkTarget; claimant: SignerInfo },
+): Promise<Disowned> {
+  const table = tableOf(target)
+  const now = Date.now()
+  // only the first answer writes: the condition decides between two that arrive together
+  const updated = await trx
+    .updateTable(table)
+    .set({ disowned_at: now, disowned_ip: claimant.ipAddress, disowned_user_agent: claimant.userAgent })
+    .where('id', '=', target.id)
+    .where('disowned_at', 'is', null)
+    .executeTakeFirst()
+  if (Number(updated.numUpdatedRows) === 0) {
+    const first = await trx
+      .selectFrom(table)
+      .select('disowned_at')
+      .where('id', '=', target.id)
+      .executeTakeFirstOrThrow()
+    return { disownedAt: isoOrNull(first.disowned_at)!, alreadyDisowned: true }
+  }
+  const app =
+    target.of === 'claim'
+      ? (await trx.selectFrom('claims').select('app').where('id', '=', target.id).executeTakeFirstOrThrow())
+          .app
+      : undefined
+  if (target.of === 'intake') await untieDisownedIntake(trx, target.id)
+  await writeAuditEntry(trx, evidenceKey, {
+    clientAddress: claimant.ipAddress,
+    actor: 'claimant',
+    app,
+    action: target.of === 'claim' ? 'claim_disowned' : 'intake_disowned',
+    detail: `${target.of} ${target.id}: the owner of its e-mail said they did not file it`,
+  })
+  return { disownedAt: new Date(now).toISOString(), alreadyDisowned: false }
 }

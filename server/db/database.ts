@@ -32,8 +32,13 @@ export interface ClaimsTable {
   review_moved_at: ColumnType<number | null, never, number>
   /** The staff account reviewing the claim. */
   assignee_id: ColumnType<number | null, never, number | null>
-  /** The main-form intake of the same claimant (claimant_journeys), null when none is known. */
+  /**
+   * The main-form intake of the same e-mail and phone, or the one whose Step 2 link the claim came
+   * through (intake_by_link 1); null when none is known. Its address is the claim's only through the
+   * link or the intake's confirmation (batch-claims.ts).
+   */
   intake_id: number | null
+  intake_by_link: ColumnType<number, number | undefined, number>
   /** "This wasn't me" from the copy's link: when (epoch ms), from where, in what browser; null until then. */
   disowned_at: ColumnType<number | null, never, number>
   disowned_ip: ColumnType<string | null, never, string>

@@ -42,6 +42,7 @@ export const CLAIM_COLUMNS = [
   'screenshot_sha256',
   'locale',
   'intake_id',
+  'intake_by_link',
   'source',
   'attribution',
 ] as const

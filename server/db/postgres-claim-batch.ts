@@ -86,6 +86,7 @@ const BATCH_COLUMNS: Record<
   screenshot_sha256: 'text',
   locale: 'text',
   intake_id: 'bigint',
+  intake_by_link: 'integer',
   template: 'text',
   template_version: 'text',
   html: 'text',

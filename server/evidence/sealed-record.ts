@@ -160,6 +160,7 @@ export function claimRecordFromRows(
     | 'review_moved_at'
     | 'assignee_id'
     | 'intake_id'
+    | 'intake_by_link'
     | 'disowned_at'
     | 'disowned_ip'
     | 'disowned_user_agent'

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely'
 import type { Database } from '../db/database.ts'
+import { isIntakeAddressConfirmed } from '../intake/intake-ties.ts'
 import type { FilingClaim } from './provider-spreadsheet.ts'
 
 /** A claim as a batch reads it: what its documents print, and where it stands with notices and filings. */
@@ -12,6 +13,10 @@ export interface BatchClaimRow extends FilingClaim {
   noticeMethod: string | null
   /** When the claimant signed (ISO 8601). */
   signedAt: string
+  /** The claim names an intake whose address the claimant has not confirmed (intake-ties.ts). */
+  addressUnconfirmed: boolean
+  /** The owner of the claim's e-mail said "This wasn't me". */
+  disowned: boolean
 }
 
 /** The most ids one `in (…)` list takes: well under either database's parameter limit. */
@@ -19,8 +24,10 @@ export const ID_CHUNK = 500
 
 /**
  * The claims of `app` with these ids, or (without ids) its approved claims that `where` keeps, oldest
- * first: each with its intake's address (an intake with none gives '' fields, a claim without an
- * intake null) and its notice batch's sending.
+ * first, with its notice batch's sending. Each prints its intake's address only when the claimant
+ * confirmed it: the intake was confirmed from their e-mail (and not disowned), or the claim came through
+ * that intake's Step 2 link; anyone can send an intake with another person's e-mail and phone. Otherwise
+ * the address is null (an intake with an empty field gives '').
  */
 export async function readBatchClaims(
   db: Kysely<Database>,
@@ -42,7 +49,11 @@ export async function readBatchClaims(
       'claims.review_status',
       'claims.notice_batch_id',
       'claims.filing_batch_id',
+      'claims.intake_by_link',
+      'claims.disowned_at',
       'intake.id as intake_id',
+      'intake.confirmed_at as intake_confirmed_at',
+      'intake.disowned_at as intake_disowned_at',
       'intake.address',
       'intake.address_line_2',
       'intake.city',
@@ -60,6 +71,7 @@ export async function readBatchClaims(
         ).flat()
       : await base
           .where('claims.review_status', '=', 'approved')
+          .where('claims.disowned_at', 'is', null)
           .$call((query) =>
             select.kind === 'notice'
               ? query.where('claims.notice_batch_id', 'is', null)
@@ -70,7 +82,8 @@ export async function readBatchClaims(
           .orderBy('claims.id')
           .execute()
   return rows
-    .map((row) => ({
+    .map((row) => ({ row, confirmed: isIntakeAddressConfirmed(row) }))
+    .map(({ row, confirmed }) => ({
       claimId: Number(row.id),
       rowId: '',
       firstName: row.first_name,
@@ -80,7 +93,7 @@ export async function readBatchClaims(
       app,
       filedAt: iso(row.created_at),
       address:
-        row.intake_id === null
+        row.intake_id === null || !confirmed
           ? null
           : {
               street: row.address ?? '',
@@ -95,6 +108,8 @@ export async function readBatchClaims(
       noticeSentOn: row.sent_on ?? null,
       noticeMethod: row.sent_method ?? null,
       signedAt: row.signed_at === null ? '' : iso(row.signed_at),
+      addressUnconfirmed: row.intake_id !== null && !confirmed,
+      disowned: row.disowned_at !== null,
     }))
     .sort((a, b) => a.claimId - b.claimId)
 }

@@ -56,6 +56,9 @@ export function filingDay(now: number): string {
   return FIRM_DAY.format(now)
 }
 
+/** What the filing page says of a claim whose main form's address its claimant has not confirmed. */
+export const ADDRESS_NOT_CONFIRMED = 'address not confirmed'
+
 /** Why a claim cannot go into a batch of `kind` now ([] when it can). */
 function problemsOf(
   claim: BatchClaimRow,
@@ -64,6 +67,12 @@ function problemsOf(
   today: string,
 ): { refusal: 'lacking' | 'taken' | 'waiting' | 'status' | undefined; problems: string[] } {
   const { settings, profile } = filing
+  if (claim.disowned) {
+    return {
+      refusal: 'status',
+      problems: [`claim ${claim.claimId}: the owner of its e-mail said they did not file it`],
+    }
+  }
   if (claim.status !== 'approved') {
     return { refusal: 'status', problems: [`claim ${claim.claimId}: is ${claim.status}, not approved`] }
   }
@@ -90,6 +99,10 @@ function problemsOf(
     if (from > today) {
       return { refusal: 'waiting', problems: [`claim ${claim.claimId}: may be filed from ${from}`] }
     }
+  }
+  if (claim.addressUnconfirmed) {
+    // the cure request asks the claimant to confirm their main form's address from their e-mail
+    return { refusal: 'lacking', problems: [`claim ${claim.claimId}: ${ADDRESS_NOT_CONFIRMED}`] }
   }
   // the row ID comes with the batch
   const lacking = missingForFiling(

@@ -10,7 +10,8 @@ export type NewIntakeRow = Required<Omit<Insertable<FormSubmissionsTable>, 'id' 
 /**
  * The intake row, one case per chosen app, the intake's seal in the evidence ledger and its claimant's
  * journey (the e-mail due now, then the reminders), in one transaction: all are stored or none. Step 2
- * claims the same claimant filed before (same e-mail and phone) become the intake's.
+ * claims filed before with the same e-mail and phone name the intake; its address becomes theirs only
+ * once the intake is confirmed from that e-mail (intake-ties.ts).
  */
 export async function insertIntakeWithCases(
   db: Kysely<Database>,

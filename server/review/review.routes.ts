@@ -1,6 +1,7 @@
 import { claimFiling } from '../filing/filing-batches.ts'
 import type { AppFiling } from '../filing/load-filing-config.ts'
 import { intakeReference } from '../../src/journey-config.ts'
+import { isIntakeAddressConfirmed } from '../intake/intake-ties.ts'
 import express, { Router } from 'express'
 import type { Kysely } from 'kysely'
 import type { ClaimReview } from '../../src/api/review.ts'
@@ -51,17 +52,21 @@ export function reviewRoutes({
     const account = staffAccountOf(res)
     const claim = await db
       .selectFrom('claims')
+      .leftJoin('form_submissions as intake', 'intake.id', 'claims.intake_id')
       .select([
-        'app',
-        'review_status',
-        'review_version',
-        'intake_id',
-        'disowned_at',
-        'notice_batch_id',
-        'filing_batch_id',
-        'case_number',
+        'claims.app',
+        'claims.review_status',
+        'claims.review_version',
+        'claims.intake_id',
+        'claims.intake_by_link',
+        'intake.confirmed_at as intake_confirmed_at',
+        'intake.disowned_at as intake_disowned_at',
+        'claims.disowned_at',
+        'claims.notice_batch_id',
+        'claims.filing_batch_id',
+        'claims.case_number',
       ])
-      .where('id', '=', claimId)
+      .where('claims.id', '=', claimId)
       .executeTakeFirst()
     if (!claim) throw claimNotFound(req.params.id)
     assertCanSee(res, claim.app)
@@ -148,7 +153,11 @@ export function reviewRoutes({
       intake:
         claim.intake_id === null
           ? null
-          : { id: Number(claim.intake_id), reference: intakeReference(Number(claim.intake_id)) },
+          : {
+              id: Number(claim.intake_id),
+              reference: intakeReference(Number(claim.intake_id)),
+              confirmed: isIntakeAddressConfirmed(claim),
+            },
       disownedAt: claim.disowned_at === null ? null : isoMs(claim.disowned_at),
       filing: await claimFiling(db, { ...claim, id: claimId }, filings(claim.app).settings.waitingPeriodDays),
       duplicateMove:

@@ -1,3 +1,4 @@
+import { intakeForClaim } from '../intake/intake-ties.ts'
 import { Router, type RequestHandler } from 'express'
 import type { Kysely } from 'kysely'
 import type { FormConfig } from '../../src/form-config.ts'
@@ -54,15 +55,8 @@ export function claimRoutes({
     storage,
     checkContent: contentThreadChecker(templates),
     templateVersion: templates.version,
-    intakeOf: async ({ email, phoneNumber }: { email: string; phoneNumber: string }) => {
-      const found = await db
-        .selectFrom('form_submissions')
-        .select('id')
-        .where('email', '=', email)
-        .where('phone', '=', phoneNumber)
-        .executeTakeFirst()
-      return found ? Number(found.id) : undefined
-    },
+    intakeFor: (contact: { email: string; phoneNumber: string; linkedIntakeId?: number }) =>
+      intakeForClaim(db, contact),
   }
   router.post(
     '/api/forms/:slug/submissions',

@@ -24,6 +24,7 @@ import type { ScreenshotStorage } from '../uploads/screenshot-storage.ts'
 import type { UploadedFile } from '../uploads/upload-middleware.ts'
 import { releaseScreenshot, type ClaimContent, type ContentChecker } from './claim-content.ts'
 import { parseData } from './claim-input.ts'
+import type { IntakeTie } from '../intake/intake-ties.ts'
 
 /** What the claim path works with, given once when the server starts. */
 export interface ClaimServices {
@@ -33,8 +34,8 @@ export interface ClaimServices {
   checkContent: ContentChecker
   /** The agreement templates' version, stored in the signed record. */
   templateVersion: string
-  /** The main-form intake with this e-mail and phone (the stored writings), if there is one. */
-  intakeOf(contact: { email: string; phoneNumber: string }): Promise<number | undefined>
+  /** The main-form intake the claim names (intake-ties.ts), from its contact and its Step 2 link's intake. */
+  intakeFor(contact: { email: string; phoneNumber: string; linkedIntakeId?: number }): Promise<IntakeTie>
 }
 
 /** One Step 2 claim as it arrived. */
@@ -66,7 +67,7 @@ export interface ClaimRequest {
  * commit leaves a file without a row, which the next start-up removes.
  */
 export async function createClaim(
-  { claims, storage, checkContent, templateVersion, intakeOf }: ClaimServices,
+  { claims, storage, checkContent, templateVersion, intakeFor }: ClaimServices,
   {
     config,
     locale,
@@ -126,9 +127,13 @@ export async function createClaim(
     throw duplicateError()
   }
 
-  // the claimant's intake: the one their link named, else the one with the same e-mail and phone
-  const intakeId =
-    linkedIntakeId ?? (await intakeOf({ email: claimant.email, phoneNumber: claimant.phoneNumber })) ?? null
+  // the claimant's intake: the one their link named if the claim shares its e-mail or phone, else the
+  // one with the same e-mail and phone
+  const intake = await intakeFor({
+    email: claimant.email,
+    phoneNumber: claimant.phoneNumber,
+    ...(linkedIntakeId === undefined ? {} : { linkedIntakeId }),
+  })
 
   // 5. the screenshot is stored, then the claim, its signed record and its e-mail copy in one commit
   const key = await storage.save({
@@ -138,7 +143,7 @@ export async function createClaim(
   })
   releaseScreenshot(content)
   const toCommit = claimToCommit(
-    { config, locale, claim, claimant, signing, signer, intakeId, attribution },
+    { config, locale, claim, claimant, signing, signer, intake, attribution },
     {
       content,
       screenshot: { key, mime: content.image.mime },
@@ -211,7 +216,7 @@ function claimToCommit(
     claimant,
     signing,
     signer,
-    intakeId,
+    intake,
     attribution,
   }: {
     config: FormConfig
@@ -220,7 +225,7 @@ function claimToCommit(
     claimant: ClaimRecord['fields']
     signing: Signing
     signer: SignerInfo
-    intakeId: number | null
+    intake: IntakeTie
     attribution: Attribution | undefined
   },
   {
@@ -249,7 +254,8 @@ function claimToCommit(
       screenshot_type: screenshot.mime,
       screenshot_sha256: content.screenshotSha256,
       locale,
-      intake_id: intakeId,
+      intake_id: intake.intakeId,
+      intake_by_link: intake.byLink ? 1 : 0,
       source: sourceOf(attribution),
       attribution: attribution ? JSON.stringify(attribution) : null,
     },

@@ -37,8 +37,12 @@ export interface ClaimReview {
   mayDecide: boolean
   /** The claims this one was decided not to be a duplicate of. */
   notDuplicateOf: { other: number; at: string; actor: string }[]
-  /** The claimant's main-form intake ("IN-000042"), null when they filed none; admins open it by its id. */
-  intake: { id: number; reference: string } | null
+  /**
+   * The main-form intake the claim names ("IN-000042"), null when there is none; admins open it by its
+   * id. Not confirmed: nothing yet shows the claimant sent it, so its address is not printed on the
+   * claim's notice or filing.
+   */
+  intake: { id: number; reference: string; confirmed: boolean } | null
   /** When the owner of the claim's e-mail answered the copy's link with "This wasn't me"; null if never. */
   disownedAt: string | null
   /** Its notice of dispute and filing, once it is in a batch; null before. */

@@ -1,4 +1,5 @@
 import fs from 'node:fs'
+import { claimRequest } from '../../src/api/claim-request.ts'
 import { formatPhone } from '../../src/phone.ts'
 import { pngDataUrl } from '../server/claim-fixtures.ts'
 import { baseUrl, proofOfWorkHeaders } from './browser.ts'
@@ -7,13 +8,18 @@ import { SCREENSHOT_PNG, type ClaimantInput } from './step2/fill-claim.ts'
 /**
  * A Step 2 claim straight through the public API, as the form sends it, with the answers fillClaim
  * gives (3 cash advances, 12 months, the fixture's bank statement): for specs about what staff or the
- * claimant see after a claim. The form itself is the step2 specs' subject. Gives the claim's id.
+ * claimant see after a claim. The form itself is the step2 specs' subject. With `journeyToken`, it comes
+ * through the Step 2 link of the intake that gave the token. Gives the claim's id.
  */
-export async function fileClaim(app: string, claimant: ClaimantInput): Promise<number> {
-  const body = new FormData()
-  body.set(
-    'data',
-    JSON.stringify({
+export async function fileClaim(
+  app: string,
+  claimant: ClaimantInput,
+  { journeyToken }: { journeyToken?: string } = {},
+): Promise<number> {
+  // the form's own request builder: the same fields, in the same order, as the claim form sends
+  const request = claimRequest({
+    slug: app,
+    data: {
       firstName: claimant.firstName ?? 'Ana',
       lastName: claimant.lastName ?? 'Lopez',
       email: claimant.email ?? 'Ana.Lopez@Example.com',
@@ -21,15 +27,20 @@ export async function fileClaim(app: string, claimant: ClaimantInput): Promise<n
       cashAdvanceCount: 3,
       membershipMonths: 12,
       signature: pngDataUrl(),
-    }),
-  )
-  body.set('agreementDate', new Date().toISOString().slice(0, 10))
+    },
+    agreementDate: new Date().toISOString().slice(0, 10),
+    signing: { method: 'drawn' },
+    locale: 'en',
+    journeyToken,
+  })
+  const body = new FormData()
+  for (const [name, value] of request.fields) body.append(name, value)
   body.set(
     'screenshot',
     new Blob([new Uint8Array(fs.readFileSync(SCREENSHOT_PNG))], { type: 'image/png' }),
     'bank-statement.png',
   )
-  const response = await fetch(`${baseUrl()}/api/forms/${app}/submissions`, {
+  const response = await fetch(`${baseUrl()}${request.path}`, {
     method: 'POST',
     headers: { Origin: baseUrl(), ...(await proofOfWorkHeaders()) },
     body,

@@ -154,3 +154,18 @@ export async function findAgreementsByLink(
 ): Promise<FoundAgreement[]> {
   return (await openAgreementsByLink(ctx, contact, options)).agreements
 }
+
+/** A message's part of `type` at any depth (beside attachments too), decoded (nodemailer writes quoted-printable or base64). */
+export function partOf(eml: string, type: 'text/plain' | 'text/html'): string {
+  const match = new RegExp(
+    `Content-Type: ${type}[^\\n]*\\n((?:[^\\n]+\\n)*)\\n([\\s\\S]*?)\\n--\\S{8,}`,
+    'i',
+  ).exec(eml)
+  if (!match) return ''
+  const [, headers = '', body = ''] = match
+  if (/base64/i.test(headers)) return Buffer.from(body.replace(/\s+/g, ''), 'base64').toString('utf8')
+  const bytes = body
+    .replace(/=\r?\n/g, '')
+    .replace(/=([0-9A-F]{2})/g, (_match, hex: string) => String.fromCharCode(parseInt(hex, 16)))
+  return Buffer.from(bytes, 'latin1').toString('utf8')
+}

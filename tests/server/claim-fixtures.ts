@@ -46,6 +46,7 @@ export function claimRow(phone: string, lastName = 'Okafor') {
     screenshot_sha256: '',
     locale: 'en',
     intake_id: null,
+    intake_by_link: 0,
     source: '(none)',
     attribution: null,
   }

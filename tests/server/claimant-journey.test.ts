@@ -8,7 +8,7 @@ import { loadJourneyConfig } from '../../server/journey/journey-config.ts'
 import { loadLanguages } from '../../server/i18n/languages.ts'
 import { mailDelivery } from '../../server/agreements/agreement-mailer.ts'
 import { createLogger } from '../../server/logger.ts'
-import { mailsTo, openAgreementsByLink } from './agreement-link.ts'
+import { mailsTo, openAgreementsByLink, partOf } from './agreement-link.ts'
 import { makeIntakeData } from './malformed-intakes.ts'
 import {
   createTestContext,
@@ -23,21 +23,6 @@ import {
 const DAY = 24 * 60 * 60 * 1000
 const HONOLULU = 'Pacific/Honolulu'
 const DAYTIME = { from: 9, to: 20 }
-
-/** A message's part of `type`, decoded (nodemailer writes quoted-printable or base64). */
-function partOf(eml: string, type: 'text/plain' | 'text/html'): string {
-  const match = new RegExp(
-    `Content-Type: ${type}[^\\n]*\\n((?:[^\\n]+\\n)*)\\n([\\s\\S]*?)\\n--\\S{8,}`,
-    'i',
-  ).exec(eml)
-  if (!match) return ''
-  const [, headers = '', body = ''] = match
-  if (/base64/i.test(headers)) return Buffer.from(body.replace(/\s+/g, ''), 'base64').toString('utf8')
-  const bytes = body
-    .replace(/=\r?\n/g, '')
-    .replace(/=([0-9A-F]{2})/g, (_match, hex: string) => String.fromCharCode(parseInt(hex, 16)))
-  return Buffer.from(bytes, 'latin1').toString('utf8')
-}
 
 const subjectOf = (eml: string) => /^Subject: (.*)$/m.exec(eml)?.[1]
 
@@ -120,13 +105,29 @@ for (const dialect of DIALECTS) {
         expect((await prefill(token, app)).body).toEqual({})
       }
 
-      // through its link, with the contact changed: still the intake's
-      const viaLink = await fileClaim(
+      // through its link with both e-mail and phone changed: a link forwarded to someone else ties nothing
+      const forwarded = await fileClaim(
         'earnin',
         { email: 'new.address@mail.test', phoneNumber: '(212) 555-0101' },
         intake.token('earnin'),
       )
+      expect(await intakeOfClaim(Number(forwarded.body.id))).toBeNull()
+      // through its link with the phone changed but the intake's e-mail: the intake's, by its link
+      const viaLink = await fileClaim(
+        'chime',
+        { email: intake.email, phoneNumber: '(212) 555-0104' },
+        intake.token('chime'),
+      )
       expect(await intakeOfClaim(Number(viaLink.body.id))).toBe(intake.id)
+      expect(
+        (
+          await ctx.db
+            .selectFrom('claims')
+            .select('intake_by_link')
+            .where('id', '=', Number(viaLink.body.id))
+            .executeTakeFirstOrThrow()
+        ).intake_by_link,
+      ).toBe(1)
       // a forged token ties nothing; another app's token neither
       const forgedClaim = await fileClaim(
         'chime',
@@ -143,7 +144,7 @@ for (const dialect of DIALECTS) {
       // without a link, the same e-mail and phone make it the same claimant
       const sameContact = await fileClaim('moneylion', { email: intake.email, phoneNumber: intake.phone })
       expect(await intakeOfClaim(Number(sameContact.body.id))).toBe(intake.id)
-      expect((await ctx.journey.pendingSteps(intake.id)).map((step) => step.app)).toEqual(['chime'])
+      expect((await ctx.journey.pendingSteps(intake.id)).map((step) => step.app)).toEqual(['earnin'])
     })
 
     it("shows staff each case's Step 2 claim by the tie, the e-mails sent, and the claim's main form", async () => {
@@ -180,7 +181,8 @@ for (const dialect of DIALECTS) {
         .get(`/api/staff/claims/${earnin.body.id}/review`)
         .set({ Host: site, Cookie: cookie })
         .expect(200)
-      expect(review.body.intake).toEqual({ id: intake.id, reference: intake.reference })
+      // came through the intake's own link: its address is the claim's
+      expect(review.body.intake).toEqual({ id: intake.id, reference: intake.reference, confirmed: true })
     })
 
     it('ties the claims filed before the intake by the same e-mail and phone', async () => {

@@ -4,6 +4,7 @@ import os from 'node:os'
 import path from 'node:path'
 import request from 'supertest'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { CreatedIntake } from '../../src/api/claims.ts'
 import type { Batch, BatchCandidates, BatchClaim } from '../../src/api/filing-batches.ts'
 import type { ClaimReview } from '../../src/api/review.ts'
 import type { StaffPage, StaffSubmission } from '../../src/api/staff.ts'
@@ -46,15 +47,17 @@ for (const dialect of DIALECTS) {
       ctx = await createTestContext(dialect)
       admin = await loginStaff(ctx.app, { site: SITE })
       withAddress = []
-      // three claimants who filed the main form (their address) and Earnin's Step 2; one who filed Step 2 only
+      // three claimants who filed the main form (their address) and Earnin's Step 2 through its link; one
+      // who filed Step 2 only
       for (const n of [1, 2, 3]) {
         const email = `filer${n}@mail.test`
         const phone = `(808) 555-010${n}`
-        await request(ctx.app)
+        const intake = await request(ctx.app)
           .post('/api/intake')
           .send(makeIntakeData({ email, phone, lastName: `Filer${n}`, cashAdvanceApps: ['earnin'] }))
           .expect(201)
-        withAddress.push(await fileClaim({ email, phoneNumber: phone, lastName: `Filer${n}` }))
+        const step2Token = (intake.body as CreatedIntake).steps[0]!.path.split('#prefill=')[1]!
+        withAddress.push(await fileClaim({ email, phoneNumber: phone, lastName: `Filer${n}` }, step2Token))
       }
       noAddress = await fileClaim({
         email: 'nomain@mail.test',
@@ -72,10 +75,12 @@ for (const dialect of DIALECTS) {
       fs.rmSync(dir, { recursive: true, force: true })
     })
 
-    async function fileClaim(fields: Record<string, unknown>): Promise<number> {
-      const answer = await request(ctx.app)
+    async function fileClaim(fields: Record<string, unknown>, journeyToken?: string): Promise<number> {
+      const post = request(ctx.app)
         .post('/api/forms/earnin/submissions')
         .field('data', JSON.stringify(makeClaimData(fields)))
+      if (journeyToken !== undefined) post.field('journeyToken', journeyToken)
+      const answer = await post
         .attach('screenshot', makePng({ width: 40, height: 30 }), 'statement.png')
         .expect(201)
       return (answer.body as { id: number }).id

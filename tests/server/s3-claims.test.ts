@@ -3,6 +3,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { DeleteObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3'
 import request from 'supertest'
+import type { CreatedIntake } from '../../src/api/claims.ts'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import type { Batch } from '../../src/api/filing-batches.ts'
 import type { ErrorBody } from '../../src/app-error.ts'
@@ -194,13 +195,15 @@ describe('screenshots in an S3 bucket', () => {
   it('keeps a batch ZIP in the bucket, not in DATA_DIR, and answers its download from there', async () => {
     const email = 'filer@mail.test'
     const phone = '(808) 555-0101'
-    await request(ctx.app)
+    const intake = await request(ctx.app)
       .post('/api/intake')
       .send(makeIntakeData({ email, phone, lastName: 'Filer', cashAdvanceApps: ['earnin'] }))
       .expect(201)
+    // through the intake's Step 2 link, so the intake's address is the claim's
     const claim = await request(ctx.app)
       .post('/api/forms/earnin/submissions')
       .field('data', JSON.stringify(makeClaimData({ email, phoneNumber: phone, lastName: 'Filer' })))
+      .field('journeyToken', (intake.body as CreatedIntake).steps[0]!.path.split('#prefill=')[1]!)
       .attach('screenshot', SCREENSHOT, 'statement.png')
       .expect(201)
     await ctx.db

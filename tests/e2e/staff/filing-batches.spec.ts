@@ -5,6 +5,7 @@ import Database from 'better-sqlite3'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 import { SQLITE_FILE_NAME } from '../../../server/db/create-db.ts'
+import type { CreatedIntake } from '../../../src/api/claims.ts'
 import type { BatchClaim } from '../../../src/api/filing-batches.ts'
 import { FIRM_SETTINGS } from '../../../src/firm-settings.ts'
 import { unzip } from '../../server/unzip.ts'
@@ -111,8 +112,9 @@ describe('notices of dispute and a filing batch, from approved claims to case nu
         ),
       })
       expect(intake.status).toBe(201)
-      // the same e-mail and phone tie the claim to the intake, and so to its address
-      const id = await fileClaim(APP, claimant)
+      // through the intake's Step 2 link, as from its e-mail: the intake's address is the claim's
+      const { steps } = (await intake.json()) as CreatedIntake
+      const id = await fileClaim(APP, claimant, { journeyToken: steps[0]!.path.split('#prefill=')[1]! })
       await approve(id)
       claimIds.push(id)
     }
