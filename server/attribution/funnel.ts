@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely'
-import { conversion, type Funnel, type FunnelRow } from '../../src/api/funnel.ts'
+import { claimsPerIntake, conversion, type Funnel, type FunnelRow } from '../../src/api/funnel.ts'
 import { AppError } from '../../src/app-error.ts'
 import type { Database } from '../db/database.ts'
 
@@ -83,7 +83,7 @@ export async function readFunnel(
   return { from, to, apps: apps.filter((app) => used.has(app.slug)), sources, total }
 }
 
-/** The funnel as CSV rows: a source a line, its steps and the conversion from each step to the next. */
+/** The funnel as CSV rows: a source a line, its steps, claims per intake and each step's share of the claims. */
 export function funnelCsvRows(funnel: Funnel): { header: string[]; rows: (string | number)[][] } {
   const header = [
     'Source',
@@ -94,18 +94,18 @@ export function funnelCsvRows(funnel: Funnel): { header: string[]; rows: (string
     'Confirmed',
     'Confirmed of Claims',
     'Approved',
-    'Approved of Confirmed',
+    'Approved of Claims',
   ]
   const line = (row: FunnelRow) => [
     row.source,
     row.intakes,
     ...funnel.apps.map((app) => row.claimsByApp[app.slug] ?? 0),
     row.claims,
-    conversion(row.claims, row.intakes),
+    claimsPerIntake(row.claims, row.intakes),
     row.confirmed,
     conversion(row.confirmed, row.claims),
     row.approved,
-    conversion(row.approved, row.confirmed),
+    conversion(row.approved, row.claims),
   ]
   return { header, rows: [...funnel.sources.map(line), line(funnel.total)] }
 }

@@ -1,7 +1,8 @@
 /**
  * What the Funnel page reads (server/attribution/funnel.routes.ts): per campaign source, the main-form
  * intakes, the Step 2 claims per app, and of those the confirmed and the approved (Approved or Filed),
- * over a range of days.
+ * over a range of days. Confirmed and approved are each a share of the claims (the one cohort both come
+ * from: an approved claim need not have been confirmed); claims per intake is an average.
  * @example const funnel: Funnel = await fetchJson('/api/staff/funnel?from=2026-11-01&to=2026-11-30')
  */
 export interface FunnelRow {
@@ -25,8 +26,21 @@ export interface Funnel {
   total: FunnelRow
 }
 
-/** A step's share of the step before it, as the page and the CSV write it ("42.9 %"); "—" with none before. */
+/**
+ * A share of the same cohort, as the page and the CSV write it ("42.9 %"); "—" when the cohort is empty.
+ * Only a part of `whole` goes here (the confirmed or the approved of the claims), so it stays within 100 %.
+ */
 export function conversion(part: number, whole: number): string {
   if (whole === 0) return '—'
   return `${((part / whole) * 100).toFixed(1)} %`
+}
+
+/**
+ * Step 2 claims per main-form intake ("1.25 claims per intake"): an average, not a share, since one
+ * claimant files a claim for each app; "—" with no intake.
+ */
+export function claimsPerIntake(claims: number, intakes: number): string {
+  if (intakes === 0) return '—'
+  const average = (claims / intakes).toFixed(2)
+  return `${average} ${average === '1.00' ? 'claim' : 'claims'} per intake`
 }

@@ -190,15 +190,33 @@ for (const dialect of DIALECTS) {
         .trim()
         .split('\r\n')
       expect(lines[0]).toBe(
-        'Source,Intakes,Chime Claims,Earnin Claims,Step 2 Claims,Claims per Intake,Confirmed,Confirmed of Claims,Approved,Approved of Confirmed',
+        'Source,Intakes,Chime Claims,Earnin Claims,Step 2 Claims,Claims per Intake,Confirmed,Confirmed of Claims,Approved,Approved of Claims',
       )
-      expect(lines).toContain('tv,1,1,1,2,200.0 %,1,50.0 %,0,0.0 %')
+      expect(lines).toContain('tv,1,1,1,2,2.00 claims per intake,1,50.0 %,0,0.0 %')
       expect(lines.at(-1)).toMatch(/^All sources,/)
       const bad = await request(ctx.app)
         .get('/api/staff/funnel')
         .query({ from: TODAY, to: '2020-01-01' })
         .set('Cookie', admin)
       expect([bad.status, bad.body.error.message]).toEqual([400, '"from" must not be after "to"'])
+    })
+
+    it('shows approved claims as a share of the claims, so approvals without confirmation stay within 100 %', async () => {
+      await ctx.db
+        .updateTable('claims')
+        .set({ review_status: 'approved' })
+        .where('source', '=', 'tv')
+        .execute()
+      const csv = await request(ctx.app)
+        .get('/api/staff/funnel/export.csv')
+        .query({ from: TODAY, to: TODAY })
+        .set('Cookie', admin)
+        .expect(200)
+      const tv = csv.text.split('\r\n').find((line) => line.startsWith('tv,'))
+      expect(tv).toBe('tv,1,1,1,2,2.00 claims per intake,1,50.0 %,2,100.0 %')
+      const total = (await funnel({ from: TODAY, to: TODAY })).total
+      expect(total.approved).toBeGreaterThan(total.confirmed)
+      expect(total.approved).toBeLessThanOrEqual(total.claims)
     })
 
     it('is for admins only', async () => {

@@ -1,5 +1,5 @@
 import { useEffect, useId, useState } from 'react'
-import { conversion, type Funnel, type FunnelRow } from '../../../src/api/funnel.ts'
+import { claimsPerIntake, conversion, type Funnel, type FunnelRow } from '../../../src/api/funnel.ts'
 import { fetchJson } from '../../http.ts'
 import { Loading } from '../../ui/loading.tsx'
 import { TableRegion } from '../filing/table-region.tsx'
@@ -146,11 +146,11 @@ function FunnelTable({ funnel }: { funnel: Funnel }) {
             .join(', ')}
         </span>
       </td>
-      <td>{conversion(row.claims, row.intakes)}</td>
+      <td>{claimsPerIntake(row.claims, row.intakes)}</td>
       <td>{row.confirmed.toLocaleString('en-US')}</td>
       <td>{conversion(row.confirmed, row.claims)}</td>
       <td>{row.approved.toLocaleString('en-US')}</td>
-      <td>{conversion(row.approved, row.confirmed)}</td>
+      <td>{conversion(row.approved, row.claims)}</td>
     </tr>
   )
   return (
@@ -166,7 +166,7 @@ function FunnelTable({ funnel }: { funnel: Funnel }) {
           'Confirmed',
           'Confirmed of claims',
           'Approved',
-          'Approved of confirmed',
+          'Approved of claims',
         ]}
       >
         {funnel.sources.map((row) => line(row))}

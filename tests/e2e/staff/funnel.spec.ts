@@ -79,7 +79,9 @@ describe('claimants from two campaign sources, and the funnel that counts them',
         .getByRole('row')
         .filter({ has: page.getByRole('rowheader', { name: source, exact: true }) })
       expect(await shown(row)).toMatch(
-        new RegExp(`^${source}\\s+1\\s+1\\s*Earnin 1\\s+100\\.0 %\\s+0\\s+0\\.0 %\\s+0\\s+—$`),
+        new RegExp(
+          `^${source}\\s+1\\s+1\\s*Earnin 1\\s+1\\.00 claim per intake\\s+0\\s+0\\.0 %\\s+0\\s+0\\.0 %$`,
+        ),
       )
       await shown(page.getByRole('heading', { level: 3, name: source, exact: true }))
     }
