@@ -1,4 +1,7 @@
-/** What each action of the audit log reads as on the page; an action not listed shows its own name. */
+/**
+ * What each action of the audit log reads as on the page, all in sentence case; an action not listed
+ * shows its own name in sentence case ("claim_disowned" → "Claim disowned").
+ */
 const ACTION_LABELS: Record<string, string> = {
   login_success: 'Signed in',
   login_failure: 'Failed sign-in',
@@ -28,6 +31,8 @@ const ACTION_LABELS: Record<string, string> = {
   cure_link_opened: 'Opened a cure link',
   claim_amended: 'Sent corrections to a claim',
   duplicate_cleared: 'Decided a flagged claim is not a duplicate',
+  claim_disowned: 'Claim disowned by the owner of its e-mail',
+  intake_disowned: 'Main-form intake disowned by the owner of its e-mail',
   batch_started: 'Started a notice or filing batch',
   batch_sealed: 'Sealed a batch (its hashes)',
   batch_failed: 'A batch failed to build',
@@ -41,7 +46,10 @@ const ACTION_LABELS: Record<string, string> = {
 }
 
 export function actionLabel(action: string): string {
-  return ACTION_LABELS[action] ?? action.replaceAll('_', ' ')
+  const label = ACTION_LABELS[action]
+  if (label) return label
+  const words = action.replaceAll('_', ' ')
+  return `${words.charAt(0).toUpperCase()}${words.slice(1)}`
 }
 
 const UTC_TIME = new Intl.DateTimeFormat('en-US', {
