@@ -78,9 +78,12 @@ export function queryDbIn<T>(dataDir: string, sql: string, ...params: unknown[])
   }
 }
 
-/** Waits (up to 10 s) for the element to show, as a person would, and gives its text; throws if it never shows. */
-export async function shown(locator: Locator): Promise<string> {
-  await locator.first().waitFor({ state: 'visible', timeout: 10_000 })
+/**
+ * Waits (up to 10 s, or `timeoutMs`) for the element to show, as a person would, and gives its text;
+ * throws if it never shows.
+ */
+export async function shown(locator: Locator, timeoutMs = 10_000): Promise<string> {
+  await locator.first().waitFor({ state: 'visible', timeout: timeoutMs })
   return (await locator.first().innerText()).trim()
 }
 

@@ -210,7 +210,9 @@ describe('Earnin’s Step 2 form takes a claim in every way a claimant arrives',
             .poll(() => page.getByLabel('First Name').inputValue(), { timeout: 10_000 })
             .toBe(FIRST_NAME)
           await chooseLanguage(page, 'Español')
-          await shown(page.getByRole('button', { name: text.submit }))
+          // the form's Spanish config and validator load after the page's texts: give them the time a
+          // slow phone needs
+          await shown(page.getByRole('button', { name: text.submit }), 30_000)
           const intake = storedIntake(claimant.email)
           // the main form, too, counts for the ad the claimant landed from
           expect(intake?.source).toBe(CAMPAIGN.utm_source)
