@@ -217,7 +217,7 @@ export function createApp({
       duplicateScreenshots,
       evidenceKey,
       guardPost,
-      prefillTokens: claimantJourney.tokens,
+      journey: claimantJourney,
     }),
   )
   // staff: login/logout first, then every other /api/staff route needs a session, whoever adds it;

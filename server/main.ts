@@ -30,6 +30,7 @@ import { loadFormConfigs } from './forms/load-form-configs.ts'
 import { loadIntakeConfig } from './forms/load-intake-config.ts'
 import { createValidatorModules } from './forms/validator-modules.ts'
 import { loadReviews } from './review/load-review-config.ts'
+import { claimNextSteps } from './journey/claim-next-steps.ts'
 import { createClaimantJourney } from './journey/claimant-journey.ts'
 import { loadJourneyConfig } from './journey/journey-config.ts'
 import { twilioSms } from './journey/sms.ts'
@@ -117,6 +118,21 @@ export async function startServer(
   })
   // the background work (copies, screenshot checks) waits for the server's requests: claims come first
   const requests = requestActivity()
+  // the e-mail after each intake and the reminders, in the claimants' daytime at the set rate
+  const journey = createClaimantJourney({
+    db,
+    config: journeyConfig,
+    languages,
+    evidenceKey,
+    agreementPdfs,
+    deliver: mailDelivery({ smtpUrl: config.smtpUrl, dataDir: config.dataDir }),
+    from: config.mailFrom,
+    publicUrl: config.publicUrl,
+    perMinute: config.remindersPerMinute,
+    logger,
+    requests,
+    sms: config.sms ? twilioSms(config.sms) : undefined,
+  })
   const agreementCopies = createAgreementCopies({
     db,
     mailer,
@@ -124,6 +140,7 @@ export async function startServer(
     agreementPdfs,
     translators: languages.t,
     publicUrl: config.publicUrl,
+    nextSteps: (claimId) => claimNextSteps({ db, journey, claimId, forPage: false }),
     logger,
     requests,
   })
@@ -163,21 +180,6 @@ export async function startServer(
     requests,
   })
   claimCures.wake()
-  // the e-mail after each intake and the reminders, in the claimants' daytime at the set rate
-  const journey = createClaimantJourney({
-    db,
-    config: journeyConfig,
-    languages,
-    evidenceKey,
-    agreementPdfs,
-    deliver: mailDelivery({ smtpUrl: config.smtpUrl, dataDir: config.dataDir }),
-    from: config.mailFrom,
-    publicUrl: config.publicUrl,
-    perMinute: config.remindersPerMinute,
-    logger,
-    requests,
-    sms: config.sms ? twilioSms(config.sms) : undefined,
-  })
   journey.wake()
   // bulk moves queued before a restart, or left by a process that died, go on
   const bulkMoves = createBulkMoves({ db, reviews, evidenceKey, claimCures, logger, requests })

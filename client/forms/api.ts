@@ -1,5 +1,5 @@
 import { AppError } from '../../src/app-error.ts'
-import type { CreatedClaim } from '../../src/api/claims.ts'
+import type { CreatedStep2Claim } from '../../src/api/claims.ts'
 import { claimRequest, SCREENSHOT_FIELD } from '../../src/api/claim-request.ts'
 import { landingAttribution } from '../attribution.ts'
 import type { FormConfig } from '../../src/form-config.ts'
@@ -39,7 +39,7 @@ export function submitClaim({
   locale: Locale
   /** The token of the Step 2 link the claimant came by: the claim is tied to their intake. */
   journeyToken?: string | undefined
-}): Promise<CreatedClaim> {
+}): Promise<CreatedStep2Claim> {
   const { path, fields } = claimRequest({
     slug,
     data,
@@ -62,7 +62,7 @@ export function submitClaim({
       if (event.lengthComputable && event.total > 0) onProgress(event.loaded / event.total)
     }
     xhr.onload = () => {
-      if (xhr.status >= 200 && xhr.status < 300) resolve(xhr.response as CreatedClaim)
+      if (xhr.status >= 200 && xhr.status < 300) resolve(xhr.response as CreatedStep2Claim)
       else reject(errorFromBody(xhr.status, xhr.response))
     }
     xhr.onerror = () =>

@@ -124,7 +124,9 @@ function ClaimFormFields({ config, validator }: { config: FormConfig; validator:
       forgetPrefill(config.slug)
       setProgress(100)
       await new Promise((resolve) => setTimeout(resolve, 250))
-      navigate(`/${config.slug}-success`, { state: { claimId: created.id } })
+      navigate(`/${config.slug}-success`, {
+        state: { claimId: created.id, nextSteps: created.nextSteps },
+      })
     } catch (error) {
       setProgress(undefined)
       const appError = error instanceof AppError ? error : undefined

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely'
 import type { FormConfig } from '../../src/form-config.ts'
+import type { Step2Link } from '../../src/journey-config.ts'
 import type { Database } from '../db/database.ts'
 import type { Logger } from '../logger.ts'
 import { backgroundLoop } from '../background-loop.ts'
@@ -53,6 +54,7 @@ export function createAgreementCopies({
   agreementPdfs,
   translators = () => translator(undefined),
   publicUrl,
+  nextSteps,
   logger,
   requests,
 }: {
@@ -65,6 +67,8 @@ export function createAgreementCopies({
   translators?: (locale: Locale) => Translator
   /** PUBLIC_URL: the confirmation link's origin; unset, the one stored with each claim (linkOrigin). */
   publicUrl?: string | undefined
+  /** The apps the claim's intake chose that still have no claim (claimNextSteps): the copy lists them. */
+  nextSteps?: ((claimId: number) => Promise<Step2Link[]>) | undefined
   logger: Logger
   /** The server's requests, which the copies wait for (backgroundLoop's quietMoment). */
   requests?: RequestActivity | undefined
@@ -166,6 +170,7 @@ export function createAgreementCopies({
             origin: linkOrigin,
             locale,
           })
+    const steps = pdf === undefined || linkOrigin === null || !nextSteps ? [] : await nextSteps(claimId)
     const sent =
       pdf !== undefined &&
       (await mailer.send({
@@ -176,6 +181,8 @@ export function createAgreementCopies({
         html: signed.document,
         pdf: { filename: signed.fileName('pdf'), content: pdf },
         confirmUrl,
+        claimId,
+        nextSteps: steps.map((step) => ({ appName: step.appName, url: `${linkOrigin}${step.path}` })),
         t,
       }))
     const delay = RETRY_DELAYS_MS[Math.min(attempts, RETRY_DELAYS_MS.length - 1)]!

@@ -20,6 +20,10 @@ export interface AgreementMail {
   pdf: { filename: string; content: Buffer }
   /** The link that confirms the claim was filed by this inbox's owner ("Confirm it was you"). */
   confirmUrl?: string | undefined
+  /** The claim's number, as the firm quotes it. */
+  claimId?: number | undefined
+  /** The apps the claimant's main form chose that still have no claim, each with its Step 2 link. */
+  nextSteps?: { appName: string; url: string }[] | undefined
   /** The message's words in the language the agreement was signed in (English without one). */
   t?: Translator
 }
@@ -141,7 +145,18 @@ function outboxDelivery(outbox: string): (message: SendMailOptions) => Promise<v
 
 function composeMessage(
   from: string,
-  { to, claimantName, appName, html, filename, pdf, confirmUrl, t = translator(undefined) }: AgreementMail,
+  {
+    to,
+    claimantName,
+    appName,
+    html,
+    filename,
+    pdf,
+    confirmUrl,
+    claimId,
+    nextSteps = [],
+    t = translator(undefined),
+  }: AgreementMail,
 ): SendMailOptions {
   const paragraphs: FirmMail['paragraphs'] = [
     t('Hello {name},', { name: claimantName }),
@@ -149,13 +164,25 @@ function composeMessage(
       app: appName,
     }),
   ]
+  if (claimId !== undefined)
+    paragraphs.push(t('Your claim number is {id}. Please quote it when you contact us.', { id: claimId }))
   if (confirmUrl) paragraphs.push(confirmationParagraph(t, confirmUrl))
+  if (nextSteps.length > 0)
+    paragraphs.push(
+      t('You also chose {apps} on your claim form. File a claim for each with the buttons below.', {
+        apps: nextSteps.map((step) => step.appName).join(', '),
+      }),
+    )
   return firmMail({
     from,
     to,
     subject: t('Your signed {app} agreement', { app: appName }),
     t,
     paragraphs,
+    buttons: nextSteps.map((step) => ({
+      label: t('File your {app} claim', { app: step.appName }),
+      url: step.url,
+    })),
     attachments: [
       { filename, content: html, contentType: 'text/html; charset=utf-8' },
       { filename: pdf.filename, content: pdf.content, contentType: 'application/pdf' },

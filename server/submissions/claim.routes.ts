@@ -16,10 +16,11 @@ import { signerOf } from '../agreements/signer.ts'
 import { claimStore } from '../db/claim-store.ts'
 import { contentThreadChecker } from './claim-content.ts'
 import { assertFormTakesClaims, createClaim } from './create-claim.ts'
-import type { CreatedClaim } from '../../src/api/claims.ts'
+import type { CreatedStep2Claim } from '../../src/api/claims.ts'
 import type { PublicDoor } from '../public-doors.ts'
 import { linkOrigin } from '../public-origin.ts'
-import type { JourneyTokens } from '../journey/journey-tokens.ts'
+import type { ClaimantJourney } from '../journey/claimant-journey.ts'
+import { claimNextSteps } from '../journey/claim-next-steps.ts'
 import { queueWebhookEventAfterCommit } from '../webhooks/webhook-events.ts'
 
 /** POST /api/forms/:slug/submissions — one endpoint for every app's Step 2 claims. */
@@ -33,7 +34,7 @@ export function claimRoutes({
   duplicateScreenshots,
   evidenceKey,
   guardPost,
-  prefillTokens,
+  journey,
 }: {
   db: Kysely<Database>
   forms: Map<string, FormConfig>
@@ -46,8 +47,8 @@ export function claimRoutes({
   evidenceKey: Buffer
   /** The Origin check and the limits every public POST passes first (guardPublicPost). */
   guardPost: (door: PublicDoor) => RequestHandler
-  /** Reads the pre-fill token a claim from a Step 2 link carries. */
-  prefillTokens: Pick<JourneyTokens, 'readPrefill'>
+  /** Reads the pre-fill token a claim from a Step 2 link carries, and gives the intake's next links. */
+  journey: Pick<ClaimantJourney, 'tokens' | 'pendingSteps'>
 }): Router {
   const router = Router({ caseSensitive: true })
   const services = {
@@ -85,10 +86,11 @@ export function claimRoutes({
         signer: signerOf(req),
         siteOrigin: linkOrigin(req),
         // a forged, expired or other app's token ties nothing: the claim is matched by its contact instead
-        linkedIntakeId: prefillTokens.readPrefill(journeyToken, slug),
+        linkedIntakeId: journey.tokens.readPrefill(journeyToken, slug),
         attribution,
       })
-      res.status(201).json({ id: created.id, createdAt: created.createdAt } satisfies CreatedClaim)
+      const nextSteps = await claimNextSteps({ db, journey, claimId: created.id, forPage: true })
+      res.status(201).json({ ...created, nextSteps } satisfies CreatedStep2Claim)
       // the claimant's e-mail copy was queued with the claim; the sender takes it when the server is quiet
       agreementCopies.wake()
       duplicateScreenshots?.wake()

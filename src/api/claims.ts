@@ -6,6 +6,15 @@ export interface CreatedClaim {
   createdAt: string
 }
 
+/** POST /api/forms/:slug/submissions: the Step 2 claim, stored, with the claimant's next app if any. */
+export interface CreatedStep2Claim extends CreatedClaim {
+  /**
+   * The intake's chosen apps still without a claim, with their Step 2 links (in the claimant's order).
+   * A link pre-fills its form only for a claim that came by that intake's own Step 2 link.
+   */
+  nextSteps: Step2Link[]
+}
+
 /** POST /api/intake: the main form's submission, stored, with the claimant's next steps. */
 export interface CreatedIntake extends CreatedClaim {
   /** What the claimant quotes to the firm ("IN-000042"). */

@@ -2,6 +2,7 @@ import { createAccount, type NewAccount } from '../../server/staff/staff-account
 import { twilioSms, type SmsSettings } from '../../server/journey/sms.ts'
 import { createClaimantJourney, type ClaimantJourney } from '../../server/journey/claimant-journey.ts'
 import { loadJourneyConfig } from '../../server/journey/journey-config.ts'
+import { claimNextSteps } from '../../server/journey/claim-next-steps.ts'
 import crypto from 'node:crypto'
 import fs from 'node:fs'
 import os from 'node:os'
@@ -186,6 +187,19 @@ export async function createTestContext(
     languages,
     logger,
   })
+  const journey = createClaimantJourney({
+    db,
+    config: loadJourneyConfig(formsDir),
+    languages,
+    evidenceKey,
+    agreementPdfs,
+    deliver: mailDelivery({ smtpUrl: undefined, dataDir }),
+    from: 'Claims <claims@example.com>',
+    publicUrl,
+    perMinute: remindersPerMinute,
+    logger,
+    sms: sms ? twilioSms(sms) : undefined,
+  })
   const agreementCopies = createAgreementCopies({
     db,
     mailer,
@@ -193,6 +207,7 @@ export async function createTestContext(
     agreementPdfs,
     translators: languages.t,
     publicUrl,
+    nextSteps: (claimId) => claimNextSteps({ db, journey, claimId, forPage: false }),
     logger,
   })
   const agreementLinks = createAgreementLinks({ db, mailer, translators: languages.t, logger })
@@ -223,19 +238,6 @@ export async function createTestContext(
     batchDir,
     store: batchStore,
     logger,
-  })
-  const journey = createClaimantJourney({
-    db,
-    config: loadJourneyConfig(formsDir),
-    languages,
-    evidenceKey,
-    agreementPdfs,
-    deliver: mailDelivery({ smtpUrl: undefined, dataDir }),
-    from: 'Claims <claims@example.com>',
-    publicUrl,
-    perMinute: remindersPerMinute,
-    logger,
-    sms: sms ? twilioSms(sms) : undefined,
   })
   const webhooks = createWebhookDeliveries({
     db,
