@@ -4,12 +4,14 @@ import { isPostgresDb } from '../db/dialect.ts'
 import type { ClaimSearch } from './claim-list.ts'
 import { postgresClaimSearch } from './postgres-claim-search.ts'
 import { sqliteClaimSearch } from './sqlite-claim-search.ts'
+import { withExactLookups } from './exact-claim-lookup.ts'
 
 /**
  * The staff's list, search and export of an app's claims, for the database the server runs on: the
  * one place that asks which it is. Each database matches a term with its own index (SQLite's FTS5
- * trigram table, PostgreSQL's pg_trgm); both answer the same rows in the same order.
+ * trigram table, PostgreSQL's pg_trgm); both answer the same rows in the same order. A claim's id,
+ * intake reference or case number is looked up exactly first (exact-claim-lookup.ts).
  */
 export function claimSearch(db: Kysely<Database>): ClaimSearch {
-  return isPostgresDb(db) ? postgresClaimSearch(db) : sqliteClaimSearch(db)
+  return withExactLookups(db, isPostgresDb(db) ? postgresClaimSearch(db) : sqliteClaimSearch(db))
 }
