@@ -194,5 +194,49 @@ for (const dialect of DIALECTS) {
         intake_by_link: 1,
       })
     })
+
+    it("keeps a claim its e-mail's owner disowned out of notice batches", async () => {
+      const stranger = { email: 'not.me@mail.test', phone: '(808) 555-0144' }
+      const intake = await request(ctx.app)
+        .post('/api/intake')
+        .send(makeIntakeData({ ...stranger, cashAdvanceApps: ['earnin'] }))
+        .expect(201)
+      const token = (intake.body as { steps: { path: string }[] }).steps[0]!.path.split('#prefill=')[1]!
+      const filed = await request(ctx.app)
+        .post('/api/forms/earnin/submissions')
+        .field('data', JSON.stringify(makeClaimData({ email: stranger.email, phoneNumber: stranger.phone })))
+        .field('journeyToken', token)
+        .attach('screenshot', makePng({ width: 40, height: 30 }), 'statement.png')
+        .expect(201)
+      const disownedId = (filed.body as { id: number }).id
+      await ctx.db
+        .updateTable('claims')
+        .set({ review_status: 'approved' })
+        .where('id', '=', disownedId)
+        .execute()
+      // "This wasn't me" from the link in the claim's e-mail copy
+      ctx.agreementCopies.wake()
+      await ctx.agreementCopies.settled()
+      const copyToken = await (async () => {
+        const find = () =>
+          mailsTo(ctx.dataDir, stranger.email)
+            .map(({ eml }) => partOf(eml, 'text/plain'))
+            .filter((text) => text.includes('Earnin'))
+            .map((text) => /\/confirm#token=([\w-]{43})/.exec(text)?.[1])
+            .find((found) => found !== undefined)
+        await expect.poll(find).toBeDefined()
+        return find()!
+      })()
+      const answer = await answerLink('/api/confirmations/claim', copyToken)
+      expect(answer.body).toMatchObject({ of: 'claim', claimId: disownedId })
+      await answerLink('/api/confirmations/not-me', copyToken)
+
+      const candidates = (await staffGet(`${api}/candidates?kind=notice`).expect(200)).body as BatchCandidates
+      expect(candidates.claims.map((claim) => claim.claimId)).not.toContain(disownedId)
+      const refused = await staffPost(api, { kind: 'notice', claimIds: [disownedId] }).expect(409)
+      expect((refused.body as ErrorBody).error.message).toContain(
+        `claim ${disownedId}: the owner of its e-mail said they did not file it`,
+      )
+    })
   })
 }
