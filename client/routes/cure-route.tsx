@@ -126,7 +126,10 @@ function CureForm({ token, view, onDone }: { token: string; view: CureView; onDo
   useEffect(() => {
     if (problem) problemRef.current?.focus()
   }, [problem])
-  const until = new Intl.DateTimeFormat(locale, { dateStyle: 'long' }).format(new Date(view.expiresAt))
+  // the period ends as that day ends where the claimant lives, whatever zone this browser is set to
+  const until = new Intl.DateTimeFormat(locale, { dateStyle: 'long', timeZone: view.timeZone }).format(
+    new Date(view.expiresAt),
+  )
 
   const submit = async (event: FormEvent) => {
     event.preventDefault()

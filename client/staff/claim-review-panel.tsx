@@ -1,7 +1,7 @@
 import { useEffect, useId, useLayoutEffect, useRef, useState, type FormEvent } from 'react'
 import type { ClaimReview } from '../../src/api/review.ts'
 import { MAX_REVIEW_NOTE_LENGTH } from '../../src/review-config.ts'
-import { formatDateTime, formatLongDay } from './format.ts'
+import { formatDateTime, formatLongDay, formatZonedDateTime } from './format.ts'
 import { fetchClaimReview, isUnauthorized, moveClaim } from './staff-api.ts'
 import { useStaffResource } from './use-staff-resource.ts'
 
@@ -279,9 +279,18 @@ function CureStatus({ review }: { review: ClaimReview }) {
       : `Notice sent${cure.noticesSent > 1 ? `, and ${cure.noticesSent - 1} reminder${cure.noticesSent > 2 ? 's' : ''}` : ''}.`
   return (
     <p className="cure-status">
-      {cure.endedAt
-        ? `Cure period ${formatDateTime(cure.startedAt)} to ${formatDateTime(cure.endedAt)}.`
-        : `Cure period open until ${formatDateTime(cure.expiresAt)}.`}{' '}
+      {cure.endedAt ? (
+        <>
+          Cure period {formatZonedDateTime(cure.startedAt)} to {formatZonedDateTime(cure.expiresAt)}
+          {cure.outcome === 'cured'
+            ? `; the claimant sent corrections on ${formatZonedDateTime(cure.endedAt)}.`
+            : cure.outcome === 'expired'
+              ? ': it ran out without corrections.'
+              : `; a move ended it on ${formatZonedDateTime(cure.endedAt)}.`}
+        </>
+      ) : (
+        `Cure period open until ${formatZonedDateTime(cure.expiresAt)}.`
+      )}{' '}
       {sent}{' '}
       {cure.openedAt
         ? `The claimant opened the link on ${formatDateTime(cure.openedAt)}.`

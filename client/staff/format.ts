@@ -59,6 +59,14 @@ export function formatDateTime(iso: string): string {
   return Number.isNaN(date.getTime()) ? iso : DATE_TIME.format(date)
 }
 
+/** The firm's zone as staff read it beside a time: 'America/Los_Angeles' → 'Los Angeles'. */
+export const FIRM_ZONE_NAME = timeZone.split('/').at(-1)!.replaceAll('_', ' ')
+
+/** A time in the firm's zone with the zone named, for a deadline a claimant keeps in another: "… (Los Angeles)". */
+export function formatZonedDateTime(iso: string): string {
+  return `${formatDateTime(iso)} (${FIRM_ZONE_NAME})`
+}
+
 export function fullName(person: { firstName: string; lastName: string }): string {
   return `${person.firstName} ${person.lastName}`.trim()
 }

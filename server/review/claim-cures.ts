@@ -2,7 +2,6 @@ import crypto from 'node:crypto'
 import { sql, type Kysely, type SqlBool, type Transaction } from 'kysely'
 import type { SendMailOptions } from 'nodemailer'
 import { CURE_PAGE_PATH } from '../../src/api/cure.ts'
-import { FIRM_SETTINGS } from '../../src/firm-settings.ts'
 import type { FormConfig } from '../../src/form-config.ts'
 import { cureMoves, type ReviewConfig, type Reviews } from '../../src/review-config.ts'
 import { DEFAULT_LOCALE, parseLocale, type Locale, type Translator } from '../../src/translate.ts'
@@ -15,6 +14,7 @@ import { retryWhileLocked } from '../db/shared-transaction.ts'
 import { errorCode, type Logger } from '../logger.ts'
 import type { RequestActivity } from '../request-activity.ts'
 import { writeAuditEntry } from '../staff/audit-log.ts'
+import { claimantTimeZone } from './cure-deadline.ts'
 import { recordMove } from './move-claim.ts'
 
 const DAY_MS = 24 * 60 * 60 * 1000
@@ -176,8 +176,7 @@ export function createClaimCures({
     if (!claimed) return
     const claim = await db
       .selectFrom('claims')
-      .leftJoin('claimant_journeys', 'claimant_journeys.intake_id', 'claims.intake_id')
-      .select(['claims.first_name', 'claims.email', 'claims.locale', 'claimant_journeys.time_zone'])
+      .select(['claims.first_name', 'claims.email', 'claims.locale'])
       .where('claims.id', '=', cure.claim_id)
       .executeTakeFirstOrThrow()
     const moves = await db
@@ -193,11 +192,10 @@ export function createClaimCures({
       reasonText(reviews(cure.app), reason, reason_text, locale),
     )
     const appName = forms.get(cure.app)?.displayName ?? cure.app
-    // the last day as the claimant counts it: their main form's state's zone, else the firm's; never
-    // the server's own, which may already be on the next day
+    // the period ends as the last day ends in the claimant's zone (cureDeadline): that day, named there
     const date = new Intl.DateTimeFormat(locale, {
       dateStyle: 'long',
-      timeZone: claim.time_zone ?? FIRM_SETTINGS.timeZone,
+      timeZone: await claimantTimeZone(db, Number(cure.claim_id)),
     }).format(new Date(Number(cure.expires_at)))
     const what = sent === 0 ? 'notice' : `reminder ${sent}`
     const message = firmMail({

@@ -30,6 +30,7 @@ import { assertSignatureAccepted } from '../uploads/check-signature.ts'
 import type { ScreenshotStorage } from '../uploads/screenshot-storage.ts'
 import type { UploadedFile } from '../uploads/upload-middleware.ts'
 import { reasonText } from './claim-cures.ts'
+import { claimantTimeZone } from './cure-deadline.ts'
 import { recordMove } from './move-claim.ts'
 
 /** The longest name a claim takes (forms/base/step2.json). */
@@ -153,6 +154,7 @@ export async function openCure(
     firstName: cure.first_name,
     lastName: cure.last_name,
     expiresAt: new Date(Number(cure.expires_at)).toISOString(),
+    timeZone: await claimantTimeZone(db, Number(cure.claim_id)),
   }
 }
 

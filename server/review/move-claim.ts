@@ -13,6 +13,7 @@ import { retryWhileLocked } from '../db/shared-transaction.ts'
 import { writeAuditEntry } from '../staff/audit-log.ts'
 import { claimNotFound } from '../staff/claim-id.ts'
 import { queueWebhookEvent } from '../webhooks/webhook-events.ts'
+import { claimantTimeZone, cureDeadline } from './cure-deadline.ts'
 
 /** A reviewer's move of one claim, as the dashboard sends it. */
 export interface ClaimMove {
@@ -281,7 +282,11 @@ export async function recordMove(
         claim_id: claim.id,
         app: claim.app,
         started_at: at,
-        expires_at: at + review.curePeriodDays * DAY_MS,
+        expires_at: cureDeadline({
+          startedAt: at,
+          days: review.curePeriodDays,
+          timeZone: await claimantTimeZone(trx, claim.id),
+        }),
         ended_at: null,
         link_origin: by.linkOrigin ?? '',
       })
@@ -294,8 +299,6 @@ export async function recordMove(
   )
   return { moveId }
 }
-
-const DAY_MS = 24 * 60 * 60 * 1000
 
 export function movedMeanwhile(status: string, version: number): AppError {
   return new AppError('CONFLICT', {

@@ -148,6 +148,7 @@ export function reviewRoutes({
             noticesSent: Number(cure.notices_sent),
             openedAt: opened?.opened_at == null ? null : isoMs(opened.opened_at),
             endedAt: cure.ended_at === null ? null : isoMs(cure.ended_at),
+            outcome: cureOutcome(cure.ended_at, history),
           }
         : null,
       intake:
@@ -261,4 +262,14 @@ export function reviewRoutes({
 
 function isoMs(ms: number | string | bigint): string {
   return new Date(Number(ms)).toISOString()
+}
+
+/** The move that ended a cure period names how: the claimant's cure, the server's end of it, or a reviewer's. */
+function cureOutcome(
+  endedAt: number | null,
+  history: { at: number; actor: string | null }[],
+): 'cured' | 'expired' | 'moved' | null {
+  if (endedAt === null) return null
+  const ending = history.findLast((move) => Number(move.at) === Number(endedAt))
+  return ending?.actor === 'claimant' ? 'cured' : ending?.actor === 'server' ? 'expired' : 'moved'
 }

@@ -32,7 +32,10 @@ export interface CureView {
   /** The name on the claim, for the name fields. */
   firstName: string
   lastName: string
+  /** The period's end: the last moment of its last day in the claimant's zone. */
   expiresAt: string
+  /** The claimant's zone (their main form's state's, else the firm's): the page names the day in it. */
+  timeZone: string
 }
 
 /** POST /api/cures (multipart): the token and the corrections as JSON in "data", the screenshot as a file. */

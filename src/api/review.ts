@@ -85,4 +85,9 @@ export interface CureStatusView {
   /** When the claimant first opened a link from them; null until then. */
   openedAt: string | null
   endedAt: string | null
+  /**
+   * How the period ended: the claimant sent corrections (`cured`), it ran out (`expired`), or a reviewer
+   * moved the claim on (`moved`); null while it runs.
+   */
+  outcome: 'cured' | 'expired' | 'moved' | null
 }

@@ -340,23 +340,27 @@ for (const dialect of DIALECTS) {
           .map(({ eml }) => /^Subject: (.*)$/m.exec(eml)?.[1])
           .filter((subject) => subject?.includes('correction'))
 
-      await ctx.claimCures.runDue(started + 6 * DAY)
+      const ends = Date.parse(start.expiresAt)
+      const half = Math.ceil((started + ends) / 2)
+      await ctx.claimCures.runDue(half - 1)
       expect(subjects()).toHaveLength(1)
-      await ctx.claimCures.runDue(started + 7 * DAY)
+      await ctx.claimCures.runDue(half)
       expect(subjects()).toEqual([
         'Your Brigit claim needs a correction',
         'Reminder: your Brigit claim still needs a correction',
       ])
-      await ctx.claimCures.runDue(started + 12 * DAY)
+      await ctx.claimCures.runDue(ends - 2 * DAY)
       expect(subjects()).toHaveLength(3)
-      await ctx.claimCures.runDue(started + 13 * DAY)
+      await ctx.claimCures.runDue(ends - DAY)
       expect(subjects()).toHaveLength(3)
       // every link of the notice works while the period runs
       const tokens = tokensTo(email)
       expect(new Set(tokens).size).toBe(3)
       await open(tokens[0]!).expect(200)
 
-      await ctx.claimCures.runDue(started + 14 * DAY)
+      await ctx.claimCures.runDue(ends - 1)
+      expect((await reviewOf(claimId)).status).toBe('deficient')
+      await ctx.claimCures.runDue(ends)
       const review = await reviewOf(claimId)
       expect(review.status).toBe('not_cured')
       expect(review.history.at(-1)).toMatchObject({ from: 'deficient', to: 'not_cured', actor: 'server' })
