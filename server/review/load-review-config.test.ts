@@ -22,6 +22,7 @@ describe('loadReviewConfig', () => {
     const review = loadReviewConfig(FORMS_DIR)
     expect(review.initial).toBe('received')
     expect(review.curePeriodDays).toBe(14)
+    expect(allowedMoves(review, 'received')).toEqual(['in_review', 'approved'])
     expect(allowedMoves(review, 'in_review')).toEqual(['approved', 'deficient', 'rejected'])
     expect(allowedMoves(review, 'deficient')).toEqual([])
     expect(allowedMoves(review, 'deficient', 'claimant')).toEqual(['cured'])
@@ -39,7 +40,7 @@ describe('loadReviewConfig', () => {
       [
         'invalid form config:',
         `  ${path.basename(dir)}/base/review.json: /initial: unknown status "new"`,
-        `  ${path.basename(dir)}/base/review.json: /moves/12/to: unknown status "archived"`,
+        `  ${path.basename(dir)}/base/review.json: /moves/13/to: unknown status "archived"`,
         `  ${path.basename(dir)}/base/review.json: /reasons/mystery: needs an English text for the claimant, or "freeText": true`,
       ].join('\n'),
     )
@@ -70,8 +71,8 @@ describe('loadReviewConfig', () => {
     expect(() => loadReviewConfig(dir)).toThrow(
       [
         'invalid form config:',
-        `  ${path.basename(dir)}/base/review.json: /moves/7: approved → withdrawn ends the claim, so it needs the decide right: drop "decide": false`,
-        `  ${path.basename(dir)}/base/review.json: /moves/10: filed → withdrawn ends the claim, so it needs the decide right: drop "decide": false`,
+        `  ${path.basename(dir)}/base/review.json: /moves/8: approved → withdrawn ends the claim, so it needs the decide right: drop "decide": false`,
+        `  ${path.basename(dir)}/base/review.json: /moves/11: filed → withdrawn ends the claim, so it needs the decide right: drop "decide": false`,
       ].join('\n'),
     )
   })

@@ -134,10 +134,11 @@ for (const dialect of DIALECTS) {
       const narrowed = await preview({ to: 'in_review', filter: { q: 'Previewson', status: 'approved' } })
       expect(narrowed.body).toEqual({ count: 0, from: {}, skipped: { approved: 1 } })
       const decided = await preview({ to: 'approved', filter: { q: 'Previewson' } })
+      // a decider may approve a received claim in one move, so the received ones go too
       expect(decided.body).toEqual({
-        count: 1,
-        from: { in_review: 1 },
-        skipped: { received: 3, approved: 1 },
+        count: 4,
+        from: { in_review: 1, received: 3 },
+        skipped: { approved: 1 },
       })
     })
 
