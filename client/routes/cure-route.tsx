@@ -20,6 +20,8 @@ import { MAX_UPLOAD_BYTES } from '../../src/claim-messages.ts'
 import { FIRM_SETTINGS } from '../../src/firm-settings.ts'
 import { fetchJson } from '../http.ts'
 import { useLocale } from '../i18n/use-text.ts'
+import { RefusedScreenshot } from '../cure/refused-screenshot.tsx'
+import { ScreenshotWidget, type ScreenshotContext } from '../forms/widgets/screenshot-widget.tsx'
 import { SignatureWidget } from '../forms/widgets/signature-widget.tsx'
 import type { Signing } from '../forms/widgets/signing.ts'
 
@@ -186,6 +188,7 @@ function CureForm({ token, view, onDone }: { token: string; view: CureView; onDo
           <li key={line}>{line}</li>
         ))}
       </ul>
+      <RefusedScreenshot token={token} />
       <p className="cure-until">{t('Please send it by {date}.', { date: until })}</p>
       {asks('name') ? (
         <fieldset className="form-group">
@@ -213,12 +216,30 @@ function CureForm({ token, view, onDone }: { token: string; view: CureView; onDo
       {asks('screenshot') ? (
         <div className="form-group">
           <label htmlFor="cure-screenshot">{t('New bank statement screenshot (PNG or JPEG)')}</label>
-          <input
-            id="cure-screenshot"
-            className="form-control"
-            type="file"
-            accept="image/png,image/jpeg"
-            onChange={(event) => setFile(event.target.files?.[0])}
+          {/* the claim form's picker: a button of our own over the browser's input, the file checked
+              and previewed as soon as it is picked */}
+          <ScreenshotWidget
+            {...({
+              id: 'cure-screenshot',
+              value: file?.name,
+              onChange: () => undefined,
+              onBlur: () => undefined,
+              disabled: sending,
+              readonly: false,
+              registry: {
+                formContext: {
+                  screenshotPrompt: t(
+                    'Take a new, clear screenshot of your bank statement showing a {app} fee or cash advance.',
+                    { app: view.appName },
+                  ),
+                  setScreenshot: (picked: File | undefined) => {
+                    setFile(picked)
+                    // the page's "please upload" no longer holds once a file is picked
+                    if (picked) setProblem(undefined)
+                  },
+                } satisfies ScreenshotContext,
+              },
+            } as unknown as WidgetProps)}
           />
         </div>
       ) : null}

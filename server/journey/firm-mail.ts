@@ -57,8 +57,6 @@ export function firmMail({
     ...foot,
     ...(unsubscribeUrl ? [`${unsubscribeText}: ${unsubscribeUrl}`] : []),
   ].join('\n')
-  const button = ({ label, url }: { label: string; url: string }) =>
-    `<p style="margin:0 0 12px"><a href="${escapeHtml(url)}" style="display:inline-block;background:#1d4ed8;color:#ffffff;text-decoration:none;font-weight:bold;padding:12px 20px;border-radius:6px">${escapeHtml(label)}</a></p>`
   const html = `<!doctype html>
 <html><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(subject)}</title></head>
 <body style="margin:0;padding:0;background:#f3f4f6;font-family:Arial,Helvetica,sans-serif;color:#111827">
@@ -66,7 +64,7 @@ export function firmMail({
 <div style="background:#ffffff;border-radius:8px;padding:24px">
 <p style="margin:0 0 20px;font-size:18px;font-weight:bold;color:#1e3a8a"><span style="display:inline-block;background:#1e3a8a;color:#fbbf24;border-radius:6px;padding:4px 8px;margin-right:8px">${escapeHtml(firmInitials(firm.firmName))}</span>${escapeHtml(firm.firmName)}</p>
 ${paragraphs.map((paragraph) => `<p style="margin:0 0 14px;line-height:1.5">${typeof paragraph === 'string' ? escapeHtml(paragraph) : paragraph.html}</p>`).join('\n')}
-${buttons.map(button).join('\n')}
+${buttons.map((button) => `<p style="margin:0 0 12px">${mailButton(button)}</p>`).join('\n')}
 </div>
 <div style="padding:16px 8px;font-size:12px;line-height:1.5;color:#4b5563">
 ${foot.map((line) => `<p style="margin:0 0 6px">${escapeHtml(line)}</p>`).join('\n')}
@@ -83,6 +81,11 @@ ${unsubscribeUrl ? `<p style="margin:0"><a href="${escapeHtml(unsubscribeUrl)}" 
     ...(headers ? { headers } : {}),
     ...(attachments ? { attachments: attachments.map(mailAttachment) } : {}),
   }
+}
+
+/** A link drawn as a button, for an e-mail's call to action: its label, never its long address. */
+export function mailButton({ label, url }: { label: string; url: string }): string {
+  return `<a href="${escapeHtml(url)}" style="display:inline-block;background:#1d4ed8;color:#ffffff;text-decoration:none;font-weight:bold;padding:12px 20px;border-radius:6px">${escapeHtml(label)}</a>`
 }
 
 /** "Did you file this claim yourself? …" with the link: its address in the text, "Confirm it was you" in HTML. */

@@ -5,8 +5,7 @@ import { CURE_PAGE_PATH } from '../../src/api/cure.ts'
 import type { FormConfig } from '../../src/form-config.ts'
 import { cureMoves, type ReviewConfig, type Reviews } from '../../src/review-config.ts'
 import { DEFAULT_LOCALE, parseLocale, type Locale, type Translator } from '../../src/translate.ts'
-import { linkParagraph } from '../agreements/agreement-mailer.ts'
-import { firmMail } from '../journey/firm-mail.ts'
+import { escapeHtml, firmMail, mailButton } from '../journey/firm-mail.ts'
 import { backgroundLoop } from '../background-loop.ts'
 import { tokenHash } from '../confirmations/confirmation-links.ts'
 import type { Database } from '../db/database.ts'
@@ -210,8 +209,13 @@ export function createClaimCures({
         t('Hello {name},', { name: claim.first_name }),
         t('We reviewed your {app} claim. Before we can go on, it needs a correction:', { app: appName }),
         ...problems,
-        t('Please fix it by {date} with this link, which opens only your claim:', { date }),
-        linkParagraph(url),
+        t('Please fix it by {date} with the button below, which opens only your claim.', { date }),
+        // a button, not the 80-character address, which would widen the e-mail past a phone's screen; the
+        // address follows in small type that wraps, for a mail program that shows no button
+        {
+          text: url,
+          html: `${mailButton({ label: t('Fix my claim'), url })}<br><span style="display:block;margin-top:10px;font-size:12px;color:#4b5563;overflow-wrap:anywhere;word-break:break-all">${escapeHtml(t('If the button does not work, copy this address into your browser:'))} ${escapeHtml(url)}</span>`,
+        },
         t('If you do not, your claim cannot go on.'),
       ],
     })

@@ -55,7 +55,7 @@ interface CureServices {
 }
 
 /** The open cure a link names, with its claim: refused as the claimant will understand it otherwise. */
-async function openCureOf(
+export async function openCureOf(
   db: Kysely<Database> | Transaction<Database>,
   reviews: Reviews,
   token: unknown,

@@ -10,10 +10,12 @@ import type { DuplicateScreenshots } from '../duplicates/duplicate-screenshots.t
 import type { Languages } from '../i18n/languages.ts'
 import { requestLocale } from '../i18n/request-locale.ts'
 import type { PublicDoor } from '../public-doors.ts'
+import { sendScreenshot } from '../staff/send-screenshot.ts'
 import type { ScreenshotStorage } from '../uploads/screenshot-storage.ts'
 import { cureContentThreadChecker } from '../submissions/claim-content.ts'
 import { claimUpload } from '../uploads/upload-middleware.ts'
 import { openCure, submitCure } from './cure-claim.ts'
+import { refusedScreenshot } from './cure-screenshot.ts'
 
 /**
  * The claimant's side of a deficiency notice. POST /api/cures/open reads what the link's claim needs
@@ -53,6 +55,23 @@ export function cureRoutes({
     )
     res.set('Cache-Control', 'no-store').json(view satisfies CureView)
   })
+  // the refused screenshot goes only to the holder of a live link, by POST so the token stays out of
+  // every address; the page shows it from a blob
+  router.post(
+    '/api/cures/screenshot',
+    guardPost('cure'),
+    express.json({ limit: '1kb' }),
+    async (req, res) => {
+      const screenshot = await refusedScreenshot(
+        { db, reviews, storage },
+        {
+          token: (req.body as { token?: unknown } | undefined)?.token,
+          speaking: { t: languages.t(requestLocale(req)), translators: languages.t },
+        },
+      )
+      await sendScreenshot(res, screenshot)
+    },
+  )
   router.post('/api/cures', guardPost('cure'), claimUpload, async (req, res) => {
     const body = (req.body ?? {}) as Record<string, unknown>
     const sent = await submitCure(

@@ -122,6 +122,36 @@ for (const dialect of DIALECTS) {
       expect(review.cure?.openedAt).not.toBeNull()
     })
 
+    it('serves the refused screenshot to the holder of a live cure link only, never to be cached', async () => {
+      const { claimId, email } = await deficientClaim('screenshot_unreadable')
+      const [token] = tokensTo(email)
+      const screenshotOf = (sent: unknown) =>
+        request(ctx.app).post('/api/cures/screenshot').set(SAME_SITE).send({ token: sent })
+      const shown = await screenshotOf(token).expect(200)
+      expect(shown.headers['cache-control']).toContain('no-store')
+      expect(shown.headers['content-type']).toBe('image/png')
+      expect(Buffer.compare(shown.body as Buffer, makePng({ width: 40, height: 30 }))).toBe(0)
+      await screenshotOf('A'.repeat(43)).expect(404)
+      await screenshotOf(undefined).expect(404)
+
+      // cured: the link is spent; a second notice shows the screenshot the claimant sent with the first
+      const sent = makePng({ width: 64, height: 48 })
+      await cure({ token }, sent).expect(201)
+      await screenshotOf(token).expect(410)
+      const review = await reviewOf(claimId)
+      await move(claimId, { to: 'in_review', version: review.version }).expect(200)
+      await move(claimId, {
+        to: 'deficient',
+        reason: 'screenshot_unreadable',
+        version: review.version + 1,
+      }).expect(200)
+      await ctx.claimCures.settled()
+      await ctx.claimCures.runDue()
+      const second = tokensTo(email).find((other) => other !== token)!
+      const again = await screenshotOf(second).expect(200)
+      expect(Buffer.compare(again.body as Buffer, sent)).toBe(0)
+    })
+
     it('refuses corrections the notice did not ask for, or that are not what it asked, and keeps nothing', async () => {
       const { email } = await deficientClaim('screenshot_unreadable')
       const [token] = tokensTo(email)

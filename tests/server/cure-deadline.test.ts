@@ -106,7 +106,7 @@ for (const dialect of DIALECTS) {
       const lastDay = new Intl.DateTimeFormat('en', { dateStyle: 'long', timeZone: LOS_ANGELES }).format(
         expiresAt,
       )
-      expect(text).toContain(`Please fix it by ${lastDay} with this link`)
+      expect(text).toContain(`Please fix it by ${lastDay} with the button below`)
       const view = (await open(token).expect(200)).body as CureView
       expect(view).toMatchObject({ expiresAt: review.cure!.expiresAt, timeZone: LOS_ANGELES })
     })
@@ -165,7 +165,7 @@ for (const dialect of DIALECTS) {
         dateStyle: 'long',
         timeZone: 'America/New_York',
       }).format(expiresAt)
-      expect(text).toContain(`Please fix it by ${lastDay} with this link`)
+      expect(text).toContain(`Please fix it by ${lastDay} with the button below`)
       expect(review.cure!.expiresAt).toBe(new Date(expiresAt).toISOString())
     })
   })

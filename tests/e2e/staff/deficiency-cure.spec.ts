@@ -4,7 +4,7 @@ import fs from 'node:fs'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 import { PROJECT_ROOT } from '../../../server/project-root.ts'
-import { mailsTo, plainTextOf } from '../../server/agreement-link.ts'
+import { mailsTo, partOf, plainTextOf } from '../../server/agreement-link.ts'
 import { makePng } from '../../server/claim-fixtures.ts'
 import { axeViolations } from '../accessibility/axe.ts'
 import {
@@ -72,7 +72,46 @@ describe('a deficient claim: notice, cure at 390 px, approval, and the evidence 
     await moveTo('Deficient', 'Screenshot unreadable')
     const link = await cureLink()
     expect(link.startsWith(baseUrl())).toBe(true)
-    await shown(review().getByText(/Cure period open until .*Notice sent\./))
+    // the deadline in the firm's zone, named
+    await shown(review().getByText(/Cure period open until .* 11:59 PM \(Los Angeles\)\. Notice sent\./))
+  })
+
+  it('the notice fits a 390 px phone: a button to the page, the address wrapping below it', async () => {
+    const notice = mailsTo(inject('dataDir'), CLAIMANT.email)
+      .reverse()
+      .find(({ eml }) => /needs a correction/.test(eml))!
+    const mail = await browser.newPage({ viewport: { width: 390, height: 844 } })
+    await mail.setContent(partOf(notice.eml, 'text/html'))
+    const button = mail.getByRole('link', { name: 'Fix my claim' })
+    expect(await button.getAttribute('href')).toBe(await cureLink())
+    expect(await mail.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390)
+    // no element reaches past the screen's edge, the long address included
+    const widest = await mail.evaluate(() =>
+      Math.max(...[...document.body.querySelectorAll('*')].map((el) => el.getBoundingClientRect().right)),
+    )
+    expect(widest).toBeLessThanOrEqual(390)
+    await keepScreenshot(mail, 'cure-notice-390')
+    await mail.close()
+  })
+
+  it('the cure page at 1280 px shows the refused screenshot and previews a new one, by keyboard alone', async () => {
+    const desk = await browser.newContext({ viewport: { width: 1280, height: 900 } })
+    const claimant = await desk.newPage()
+    const errors: string[] = []
+    claimant.on('pageerror', (error) => errors.push(error.message))
+    await claimant.goto(await cureLink())
+    const refused = claimant.getByRole('img', { name: 'The screenshot we could not accept' })
+    await refused.waitFor()
+    expect(await refused.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBeGreaterThan(0)
+    await shown(claimant.getByText(/Please send it by \w+ \d+, \d{4}\./))
+    const picker = await openFilePickerByKeyboard(claimant, '#cure-screenshot')
+    await picker.setFiles({ name: 'clearer.png', mimeType: 'image/png', buffer: newScreenshot })
+    await shown(claimant.getByRole('img', { name: 'Selected bank statement screenshot' }))
+    await shown(claimant.getByText('clearer.png'))
+    expect(await axeViolations(claimant)).toEqual([])
+    await keepScreenshot(claimant, 'cure-page-1280')
+    expect(errors).toEqual([])
+    await desk.close()
   })
 
   it('the claimant opens the link on a phone and uploads a new screenshot', async () => {
@@ -89,6 +128,7 @@ describe('a deficient claim: notice, cure at 390 px, approval, and the evidence 
     await shown(
       claimant.getByText('We could not read your bank statement screenshot. Please upload a clearer one.'),
     )
+    await claimant.getByRole('img', { name: 'The screenshot we could not accept' }).waitFor()
     // only what the reason asks for: a screenshot, no name or signature
     expect(await claimant.getByLabel('First name').count()).toBe(0)
     expect(await claimant.locator('canvas').count()).toBe(0)
@@ -104,6 +144,12 @@ describe('a deficient claim: notice, cure at 390 px, approval, and the evidence 
     // then with the keyboard alone: Tab to the file field, Space opens the picker, Tab on and Enter sends
     const picker = await openFilePickerByKeyboard(claimant, '#cure-screenshot')
     await picker.setFiles({ name: 'clearer.png', mimeType: 'image/png', buffer: newScreenshot })
+    // the file previewed, and the error about its absence gone
+    await shown(claimant.getByRole('img', { name: 'Selected bank statement screenshot' }))
+    await claimant.getByRole('alert').waitFor({ state: 'hidden' })
+    expect(await claimant.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBe(0)
+    expect(await axeViolations(claimant)).toEqual([])
+    await keepScreenshot(claimant, 'cure-picked-390')
     await tabTo(claimant, 'button[type="submit"]')
     await claimant.keyboard.press('Enter')
     await shown(
