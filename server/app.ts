@@ -295,7 +295,7 @@ export function createApp({
       reviews,
     }),
   )
-  app.use(intakeAnswerRoutes({ db, evidenceKey, guardPost }))
+  app.use(intakeAnswerRoutes({ db, languages, evidenceKey, guardPost }))
   app.use(confirmationRoutes({ db, languages, evidenceKey, guardPost }))
   app.use(
     cureRoutes({

@@ -7,6 +7,14 @@ export const CONFIRMATION_INVALID_MESSAGE =
 export const CONFIRMATION_NOT_FOUND_MESSAGE =
   'This confirmation link is not valid. Please open the link from your e-mail again, exactly as it was sent.'
 
+export const DISOWN_UNDO_EXPIRED_MESSAGE =
+  "“This wasn't me” can be taken back only within a day of pressing it. Please write to us if it was you after all."
+export const DISOWN_UNDO_TAKEN_MESSAGE =
+  'This can no longer be taken back: a newer claim form was sent with the same e-mail address and phone number since. Please write to us if it was you after all.'
+
+/** How long "This wasn't me" can be taken back after it was pressed: a day. */
+export const DISOWN_UNDO_MS = 24 * 60 * 60 * 1000
+
 /** A link's token: 32 random bytes, base64url (43 characters). */
 export const CONFIRMATION_TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/
 
@@ -39,6 +47,11 @@ export type LinkedRecord =
 export interface Disowned {
   disownedAt: string
   alreadyDisowned: boolean
+}
+
+/** POST /api/confirmations/undo-not-me: "This wasn't me" taken back, within a day of it. */
+export interface DisownUndone {
+  undoneAt: string
 }
 
 /** What POST /api/confirmations answers: when it was confirmed, and whether that was before. */

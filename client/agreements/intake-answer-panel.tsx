@@ -3,6 +3,8 @@ import { AppError } from '../../src/app-error.ts'
 import { CONFIRMATION_LINK_TEXT } from '../../src/confirmation-messages.ts'
 import { intakeReference } from '../../src/journey-config.ts'
 import { useText } from '../i18n/use-text.ts'
+import { NotMeAnswer } from '../ui/not-me-answer.tsx'
+import { NotMeQuestion } from '../ui/not-me-question.tsx'
 import { answerIntake, type FoundAgreement } from './api.ts'
 
 export type IntakeAgreement = Extract<FoundAgreement, { kind: 'intake' }>
@@ -49,7 +51,7 @@ export function IntakeAnswerPanel({
       onAnswered(
         'confirmedAt' in answered
           ? { confirmedAt: answered.confirmedAt }
-          : { disownedAt: answered.disownedAt },
+          : { disownedAt: 'disownedAt' in answered ? answered.disownedAt : null },
       )
     } catch (error) {
       setFailure(
@@ -62,17 +64,33 @@ export function IntakeAnswerPanel({
     }
   }
 
+  const undo = async () => {
+    try {
+      await answerIntake({ key: downloadKey, intakeId: agreement.intakeId, answer: 'undo-not-me' })
+    } catch (error) {
+      throw new Error(
+        error instanceof AppError && error.status < 500
+          ? error.message
+          : t('The confirmation could not be sent. Please try again in a few minutes.'),
+      )
+    }
+    onAnswered({ disownedAt: null })
+  }
+
   if (agreement.disownedAt !== null) {
     return (
-      <p className="notice-box intake-answered" role="status" ref={answerRef} tabIndex={-1}>
-        {keptWhole(
-          t(
-            'You told us you did not send {reference}. Your claims no longer use it, and our team will look into it.',
-            { reference },
-          ),
-          reference,
-        )}
-      </p>
+      <div className="notice-box intake-answered">
+        <p role="status" ref={answerRef} tabIndex={-1}>
+          {keptWhole(
+            t(
+              'You told us you did not send {reference}. Your claims no longer use it, and our team will look into it.',
+              { reference },
+            ),
+            reference,
+          )}
+        </p>
+        <NotMeAnswer disownedAt={agreement.disownedAt} onUndo={undo} />
+      </div>
     )
   }
   if (agreement.confirmedAt !== null) {
@@ -104,14 +122,14 @@ export function IntakeAnswerPanel({
         >
           {sending === 'confirm' ? t('Confirming...') : t(CONFIRMATION_LINK_TEXT)}
         </button>
-        <button
-          type="button"
-          className="secondary"
-          disabled={sending !== undefined}
-          onClick={() => void send('not-me')}
-        >
-          {sending === 'not-me' ? t('Sending...') : t("This wasn't me")}
-        </button>
+        <NotMeQuestion
+          question={t(
+            'Are you sure? Your claims will no longer use {reference} or its address, and our team will look into it. You can take this back within a day.',
+            { reference },
+          )}
+          isSending={sending !== undefined}
+          onSure={() => void send('not-me')}
+        />
       </div>
       {failure ? (
         <p className="alert" role="alert">

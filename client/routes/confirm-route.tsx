@@ -7,17 +7,21 @@ import {
   type Confirmed,
   type ConfirmRequest,
   type Disowned,
+  type DisownUndone,
   type LinkedRecord,
 } from '../../src/confirmation-messages.ts'
 import { fetchJson } from '../http.ts'
 import { useLocale } from '../i18n/use-text.ts'
 import { Confirmation } from '../ui/confirmation.tsx'
+import { NotMeAnswer } from '../ui/not-me-answer.tsx'
+import { NotMeQuestion } from '../ui/not-me-question.tsx'
 
 type ConfirmState =
   | { status: 'ready' }
   | { status: 'sending' }
   | { status: 'done'; confirmed: Confirmed }
   | { status: 'disowned'; disowned: Disowned }
+  | { status: 'undone' }
   | { status: 'error'; message: string }
 
 const jsonPost = (body: ConfirmRequest) => ({
@@ -38,6 +42,7 @@ export function ConfirmRoute() {
   const [state, setState] = useState<ConfirmState>({ status: 'ready' })
   const [claim, setClaim] = useState<LinkedRecord>()
   const statusRef = useRef<HTMLParagraphElement>(null)
+  const answerRef = useRef<HTMLParagraphElement>(null)
   const isValid = CONFIRMATION_TOKEN_PATTERN.test(token)
   const dateOf = (iso: string) =>
     new Intl.DateTimeFormat(locale, { dateStyle: 'long', timeStyle: 'long' }).format(new Date(iso))
@@ -46,6 +51,8 @@ export function ConfirmRoute() {
   }, [t])
   useEffect(() => {
     if (state.status === 'error') statusRef.current?.focus()
+    // the pressed button is gone with the question: focus goes to the answer that took its place
+    if (state.status === 'disowned' || state.status === 'undone') answerRef.current?.focus()
   }, [state])
   useEffect(() => {
     if (!isValid) return
@@ -74,15 +81,6 @@ export function ConfirmRoute() {
       />
     )
   }
-  if (state.status === 'disowned') {
-    return (
-      <Confirmation
-        line={t(
-          'Thank you for telling us. Our team will look into this claim, and it will not go on as it is.',
-        )}
-      />
-    )
-  }
 
   const send = async (what: 'confirm' | 'not-me') => {
     setState({ status: 'sending' })
@@ -92,6 +90,7 @@ export function ConfirmRoute() {
         setState({ status: 'done', confirmed })
       } else {
         const disowned = await fetchJson<Disowned>('/api/confirmations/not-me', jsonPost({ token }))
+        setClaim((found) => found && { ...found, disownedAt: disowned.disownedAt })
         setState({ status: 'disowned', disowned })
       }
     } catch (error) {
@@ -102,6 +101,23 @@ export function ConfirmRoute() {
       setState({ status: 'error', message })
     }
   }
+
+  const undo = async () => {
+    try {
+      await fetchJson<DisownUndone>('/api/confirmations/undo-not-me', jsonPost({ token }))
+    } catch (error) {
+      throw new Error(
+        error instanceof AppError && error.status < 500
+          ? error.message
+          : t('The confirmation could not be sent. Please try again in a few minutes.'),
+      )
+    }
+    setClaim((found) => found && { ...found, disownedAt: null })
+    setState({ status: 'undone' })
+  }
+  const earlierConfirmation = claim?.confirmedAt ?? null
+  const disownedAt = claim?.disownedAt ?? null
+  const canAnswer = isValid && earlierConfirmation === null && disownedAt === null
 
   return (
     <section className="card confirm-page">
@@ -125,7 +141,25 @@ export function ConfirmRoute() {
                 })}
           </p>
         ) : null}
-        {isValid ? (
+        {earlierConfirmation !== null ? (
+          <p className="earlier-answer">
+            {t('You confirmed this on {date}.', { date: dateOf(earlierConfirmation) })}
+          </p>
+        ) : null}
+        {state.status === 'disowned' ? (
+          <p className="notice-box" role="status" ref={answerRef} tabIndex={-1}>
+            {t(
+              'Thank you for telling us. Our team will look into this claim, and it will not go on as it is.',
+            )}
+          </p>
+        ) : null}
+        {state.status === 'undone' ? (
+          <p className="notice-box" role="status" ref={answerRef} tabIndex={-1}>
+            {t('Taken back: this claim goes on as before. You can confirm it now.')}
+          </p>
+        ) : null}
+        {disownedAt !== null ? <NotMeAnswer disownedAt={disownedAt} onUndo={undo} /> : null}
+        {canAnswer ? (
           <div className="confirm-actions">
             <button
               type="button"
@@ -135,17 +169,16 @@ export function ConfirmRoute() {
             >
               {state.status === 'sending' ? t('Confirming...') : t(CONFIRMATION_LINK_TEXT)}
             </button>
-            <button
-              type="button"
-              className="secondary"
-              disabled={state.status === 'sending'}
-              onClick={() => void send('not-me')}
-            >
-              {t("This wasn't me")}
-            </button>
+            <NotMeQuestion
+              question={t(
+                'Are you sure? We will tell our team you did not file this claim, and it will not go on as it is. You can take this back within a day.',
+              )}
+              isSending={state.status === 'sending'}
+              onSure={() => void send('not-me')}
+            />
           </div>
         ) : null}
-        {isValid ? (
+        {canAnswer ? (
           <p className="hint">
             {t("If you did not file this claim, press “This wasn't me”: we will look into it.")}
           </p>

@@ -1,6 +1,6 @@
 import express, { Router, type Request, type RequestHandler } from 'express'
 import type { Kysely } from 'kysely'
-import type { Confirmed, Disowned, LinkedRecord } from '../../src/confirmation-messages.ts'
+import type { Confirmed, Disowned, DisownUndone, LinkedRecord } from '../../src/confirmation-messages.ts'
 import { signerOf } from '../agreements/signer.ts'
 import type { Database } from '../db/database.ts'
 import type { Languages } from '../i18n/languages.ts'
@@ -8,11 +8,12 @@ import { requestLocale } from '../i18n/request-locale.ts'
 import type { PublicDoor } from '../public-doors.ts'
 import { confirmByLink } from './confirm-by-link.ts'
 import { disownByLink, linkedRecord } from './disown-by-link.ts'
+import { undoDisownByLink } from './undo-disown.ts'
 
 /**
  * The page a link opens (from a Step 2 copy, or from the e-mail after the main form) asks what it is for
  * (POST /api/confirmations/claim), then the claimant presses "Confirm it was you" (POST /api/confirmations) or "This wasn't me" (POST
- * /api/confirmations/not-me). The link itself only opens that page: mail scanners open links on their
+ * /api/confirmations/not-me), which they can take back within a day (POST /api/confirmations/undo-not-me). The link itself only opens that page: mail scanners open links on their
  * own, and a GET that answered would let them answer for the claimant.
  */
 export function confirmationRoutes({
@@ -41,6 +42,10 @@ export function confirmationRoutes({
   })
   byToken('/api/confirmations/not-me', (token, req): Promise<Disowned> =>
     disownByLink({ db, evidenceKey, token, claimant: signerOf(req), t: languages.t(requestLocale(req)) }),
+  )
+  // "This wasn't me" pressed by mistake, taken back within the day
+  byToken('/api/confirmations/undo-not-me', (token, req): Promise<DisownUndone> =>
+    undoDisownByLink({ db, evidenceKey, token, claimant: signerOf(req), t: languages.t(requestLocale(req)) }),
   )
   byToken('/api/confirmations', (token, req): Promise<Confirmed> =>
     confirmByLink({ db, evidenceKey, token, confirmer: signerOf(req), t: languages.t(requestLocale(req)) }),

@@ -39,10 +39,13 @@ export interface ClaimsTable {
    */
   intake_id: number | null
   intake_by_link: ColumnType<number, number | undefined, number>
-  /** "This wasn't me" from the copy's link: when (epoch ms), from where, in what browser; null until then. */
-  disowned_at: ColumnType<number | null, never, number>
-  disowned_ip: ColumnType<string | null, never, string>
-  disowned_user_agent: ColumnType<string | null, never, string>
+  /**
+   * "This wasn't me" from the copy's link: when (epoch ms), from where, in what browser; null until then,
+   * and null again once taken back within the day (undo-disown.ts).
+   */
+  disowned_at: ColumnType<number | null, never, number | null>
+  disowned_ip: ColumnType<string | null, never, string | null>
+  disowned_user_agent: ColumnType<string | null, never, string | null>
   /** The notice batch that holds the claim's notice of dispute, and its open filing batch (filing_batches). */
   notice_batch_id: ColumnType<number | null, never, number | null>
   filing_batch_id: ColumnType<number | null, never, number | null>
@@ -433,10 +436,10 @@ export interface FormSubmissionsTable {
   confirmed_at: ColumnType<Date | string | null, never, string>
   confirmed_ip: ColumnType<string | null, never, string>
   confirmed_user_agent: ColumnType<string | null, never, string>
-  /** "This wasn't me" from the same e-mail (epoch ms), from where, in what browser. */
-  disowned_at: ColumnType<number | null, never, number>
-  disowned_ip: ColumnType<string | null, never, string>
-  disowned_user_agent: ColumnType<string | null, never, string>
+  /** "This wasn't me" from the same e-mail (epoch ms), from where, in what browser; null once taken back. */
+  disowned_at: ColumnType<number | null, never, number | null>
+  disowned_ip: ColumnType<string | null, never, string | null>
+  disowned_user_agent: ColumnType<string | null, never, string | null>
   /** Its campaign source (utm_source, "(none)" without), and the whole attribution as JSON (src/attribution.ts). */
   source: Generated<string>
   attribution: Generated<string | null>

@@ -64,3 +64,24 @@ export async function untieDisownedIntake(trx: Kysely<Database>, intakeId: numbe
     .execute()
   await trx.deleteFrom('claimant_journeys').where('intake_id', '=', intakeId).execute()
 }
+
+/**
+ * "This wasn't me" on an intake taken back: the claims of its e-mail and phone that name no intake name
+ * it again, as a new claim would (intakeForClaim). A claim that came by its Step 2 link sharing only one
+ * of the two is not found this way (its tie was not kept), and its reminders stay stopped: the claimant
+ * has the links already.
+ */
+export async function retieUndisownedIntake(trx: Kysely<Database>, intakeId: number): Promise<void> {
+  const intake = await trx
+    .selectFrom('form_submissions')
+    .select(['email', 'phone'])
+    .where('id', '=', intakeId)
+    .executeTakeFirstOrThrow()
+  await trx
+    .updateTable('claims')
+    .set({ intake_id: intakeId, intake_by_link: 0 })
+    .where('intake_id', 'is', null)
+    .where('email', '=', intake.email)
+    .where('phone_number', '=', intake.phone)
+    .execute()
+}

@@ -30,6 +30,8 @@ export type AuditAction =
   | 'duplicate_cleared'
   | 'claim_disowned'
   | 'intake_disowned'
+  | 'claim_disown_undone'
+  | 'intake_disown_undone'
   | 'batch_started'
   | 'batch_sealed'
   | 'batch_failed'

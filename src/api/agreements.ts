@@ -1,4 +1,4 @@
-import type { Confirmed, Disowned } from '../confirmation-messages.ts'
+import type { Confirmed, Disowned, DisownUndone } from '../confirmation-messages.ts'
 import type { Step2Link } from '../journey-config.ts'
 import type { ClaimantState } from '../review-config.ts'
 import type { SigningMethod } from '../signing.ts'
@@ -86,8 +86,11 @@ export interface IntakeAnswerRequest {
   /** The opened link's downloadKey. */
   key: string
   intakeId: number
-  answer: 'confirm' | 'not-me'
+  answer: 'confirm' | 'not-me' | 'undo-not-me'
 }
 
-/** What POST /api/agreements/intake-answer answers: Confirmed for "confirm", Disowned for "not-me". */
-export type IntakeAnswered = Confirmed | Disowned
+/**
+ * What POST /api/agreements/intake-answer answers: Confirmed for "confirm", Disowned for "not-me",
+ * DisownUndone for "undo-not-me".
+ */
+export type IntakeAnswered = Confirmed | Disowned | DisownUndone

@@ -225,7 +225,7 @@ for (const dialect of DIALECTS) {
       expect(bad.body.error.message).toBe(
         'send "key", the download key that opening the link from the e-mail gave; ' +
           'send "intakeId", the number of the main-form submission answered for; ' +
-          '"answer" must be "confirm" or "not-me"',
+          '"answer" must be "confirm", "not-me" or "undo-not-me"',
       )
       expect(crossSite.status).toBe(403)
       expect(await intakeRow(intakeId)).toEqual({ confirmed_at: null, confirmed_ip: null, disowned_at: null })

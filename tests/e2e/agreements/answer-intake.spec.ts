@@ -95,6 +95,12 @@ describe('a claimant answers for a main-form intake on the page their e-mailed l
 
     await tabTo(page, '.intake-question button.secondary')
     await page.keyboard.press('Enter')
+    // asked once: the question takes focus, so the same key pressed again answers nothing
+    await shown(page.getByText(/^Are you sure\? Your claims will no longer use /))
+    await page.keyboard.press('Enter')
+    expect(storedIntake(intakeId).disowned_at).toBeNull()
+    await tabTo(page, '.not-me-question button.primary')
+    await page.keyboard.press('Enter')
 
     const answered = `You told us you did not send ${reference}. Your claims no longer use it, and our team will look into it.`
     expect(await shown(page.getByRole('status').filter({ hasText: reference }))).toBe(answered)
