@@ -40,6 +40,7 @@ import * as addAttribution from './2026_11_29_1200_add_attribution.ts'
 import * as createSmsReplies from './2026_11_29_1300_create_sms_replies.ts'
 import * as createUsedPrefillTokens from './2026_12_07_1000_create_used_prefill_tokens.ts'
 import * as addIntakeTies from './2026_12_07_1100_add_intake_ties.ts'
+import * as addCertifiedMailNumbers from './2026_12_07_1300_add_certified_mail_numbers.ts'
 
 /** Every migration, by name; names sort in the order they run. */
 export const MIGRATIONS: Record<string, Migration> = {
@@ -84,4 +85,5 @@ export const MIGRATIONS: Record<string, Migration> = {
   '2026_11_29_1300_create_sms_replies': createSmsReplies,
   '2026_12_07_1000_create_used_prefill_tokens': createUsedPrefillTokens,
   '2026_12_07_1100_add_intake_ties': addIntakeTies,
+  '2026_12_07_1300_add_certified_mail_numbers': addCertifiedMailNumbers,
 }

@@ -92,6 +92,8 @@ export interface FilingSettings {
   demandTemplate: string
   /** Days after the notice is sent before a demand may be filed. */
   waitingPeriodDays: number
+  /** What each claimant's demand claims, in US dollars (forms/base/filing.json, an app's "filing" overrides). */
+  amountClaimedUsd: number
   /** A profile in forms/providers/ by its file's name. */
   provider: string
   representatives: Representative[]

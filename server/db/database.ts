@@ -167,6 +167,8 @@ export interface FilingBatchClaimsTable {
   claim_id: number
   row_id: string | null
   case_number: string | null
+  /** Notice batches: the claimant's own certified mail number, once imported. */
+  tracking_number: ColumnType<string | null, string | null | undefined, string | null>
 }
 
 /** A bulk move of an app's claims (server/review/bulk-moves.ts), run by one server process at a time. */

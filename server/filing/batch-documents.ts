@@ -64,12 +64,16 @@ export function documentContext(
           : NOTICE_METHOD_LABELS[claim.noticeMethod as NoticeMethod].toLowerCase(),
     },
     respondent: settings.respondent!,
+    amountClaimed: USD.format(settings.amountClaimedUsd),
+    counsel: settings.representatives[0]!,
     representatives: settings.representatives,
     firm: { firmName, attorneyName, postalAddress, contactEmail },
     waitingPeriodDays: settings.waitingPeriodDays,
     clause: settings.clause,
   }
 }
+
+const USD = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' })
 
 /** The notice batch's mailing log: one line a notice, for the mail house or the e-mail to the respondent. */
 export function mailingLogCsv(claims: readonly BatchClaimRow[], filing: AppFiling): string {

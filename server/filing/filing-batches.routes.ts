@@ -10,6 +10,7 @@ import {
   type BatchKind,
   type BatchList,
   type CaseNumbersImported,
+  type TrackingNumbersImported,
   type CureRequestsSent,
 } from '../../src/api/filing-batches.ts'
 import { canDecideApp, visibleApps } from '../../src/api/staff.ts'
@@ -29,6 +30,7 @@ import type { ScreenshotStorage } from '../uploads/screenshot-storage.ts'
 import type { BatchBuilder } from './batch-builder.ts'
 import type { BatchStore } from './batch-store.ts'
 import { importCaseNumbers } from './case-numbers.ts'
+import { importTrackingNumbers } from './certified-mail-numbers.ts'
 import {
   batchCandidates,
   batchClaims,
@@ -164,7 +166,7 @@ export function filingBatchRoutes({
     const batch = await findBatch(db, slug, String(req.params.id))
     res
       .set('Cache-Control', NO_STORE)
-      .json(batchView(batch, filing, await countCaseNumbers(db, Number(batch.id))))
+      .json(batchView(batch, filing, await countNumbered(db, Number(batch.id))))
   })
 
   router.get('/api/staff/apps/:slug/batches/:id/claims', async (req, res) => {
@@ -191,6 +193,19 @@ export function filingBatchRoutes({
     if (typeof req.body !== 'string') throw badRequest("send the provider's case-number file as text/csv")
     const imported = await importCaseNumbers(db, { batch, text: req.body, evidenceKey, by: actor(req, res) })
     res.json({ imported } satisfies CaseNumbersImported)
+  })
+
+  router.post('/api/staff/apps/:slug/batches/:id/tracking-numbers', csv, async (req, res) => {
+    const { slug } = appOf(req, res, 'decide')
+    const batch = await findBatch(db, slug, String(req.params.id))
+    if (typeof req.body !== 'string') throw badRequest('send the certified-mail file as text/csv')
+    const imported = await importTrackingNumbers(db, {
+      batch,
+      text: req.body,
+      evidenceKey,
+      by: actor(req, res),
+    })
+    res.json({ imported } satisfies TrackingNumbersImported)
   })
 
   router.get('/api/staff/apps/:slug/batches/:id/download', async (req, res) => {
@@ -284,12 +299,13 @@ export function filingBatchRoutes({
   return router
 }
 
-async function countCaseNumbers(db: Kysely<Database>, batchId: number): Promise<number> {
+/** How many of a batch's claims have a case number (filing) or their own certified mail number (notice). */
+async function countNumbered(db: Kysely<Database>, batchId: number): Promise<number> {
   const { count } = await db
     .selectFrom('filing_batch_claims')
     .select((eb) => eb.fn.countAll<number>().as('count'))
     .where('batch_id', '=', batchId)
-    .where('case_number', 'is not', null)
+    .where((eb) => eb.or([eb('case_number', 'is not', null), eb('tracking_number', 'is not', null)]))
     .executeTakeFirstOrThrow()
   return Number(count)
 }

@@ -120,7 +120,16 @@ export async function batchCandidates(
 ): Promise<BatchCandidates> {
   const today = filingDay(now)
   const claims = await readBatchClaims(db, app, { kind })
-  const out: BatchCandidates = { kind, ready: 0, lacking: 0, waiting: 0, nextMayFileFrom: null, claims: [] }
+  const out: BatchCandidates = {
+    kind,
+    ready: 0,
+    lacking: 0,
+    waiting: 0,
+    nextMayFileFrom: null,
+    noNotice: kind === 'filing' ? await countApproved(db, app, { inNoticeBatch: false }) : 0,
+    approved: await countApproved(db, app),
+    claims: [],
+  }
   let listedReady = 0
   let listedLacking = 0
   for (const claim of claims) {
@@ -128,7 +137,10 @@ export async function batchCandidates(
     const from =
       claim.noticeSentOn === null ? null : mayFileFrom(claim.noticeSentOn, filing.settings.waitingPeriodDays)
     if (refusal === 'waiting') {
-      if (claim.noticeSentOn === null) continue // in a notice batch not sent yet
+      if (claim.noticeSentOn === null) {
+        out.noNotice++ // in a notice batch not sent yet
+        continue
+      }
       out.waiting++
       if (from !== null && (out.nextMayFileFrom === null || from < out.nextMayFileFrom)) {
         out.nextMayFileFrom = from
@@ -149,6 +161,25 @@ export async function batchCandidates(
     }
   }
   return out
+}
+
+/** The app's approved claims not disowned; with `inNoticeBatch: false`, only those in no notice or filing batch. */
+async function countApproved(
+  db: Kysely<Database>,
+  app: string,
+  { inNoticeBatch }: { inNoticeBatch?: false } = {},
+): Promise<number> {
+  const row = await db
+    .selectFrom('claims')
+    .select((eb) => eb.fn.countAll<number>().as('count'))
+    .where('app', '=', app)
+    .where('review_status', '=', 'approved')
+    .where('disowned_at', 'is', null)
+    .$if(inNoticeBatch === false, (query) =>
+      query.where('notice_batch_id', 'is', null).where('filing_batch_id', 'is', null),
+    )
+    .executeTakeFirstOrThrow()
+  return Number(row.count)
 }
 
 /**
@@ -323,14 +354,15 @@ export async function listBatches(
     .orderBy('id', 'desc')
     .limit(200)
     .execute()
-  const ids = rows.filter((row) => row.kind === 'filing').map((row) => Number(row.id))
+  // a filing batch's case numbers, a notice batch's certified mail numbers
+  const ids = rows.filter((row) => row.kind === 'filing' || row.sent_on !== null).map((row) => Number(row.id))
   const numbered = new Map<number, number>()
   if (ids.length > 0) {
     const counts = await db
       .selectFrom('filing_batch_claims')
       .select(['batch_id', (eb) => eb.fn.countAll<number>().as('count')])
       .where('batch_id', 'in', ids)
-      .where('case_number', 'is not', null)
+      .where((eb) => eb.or([eb('case_number', 'is not', null), eb('tracking_number', 'is not', null)]))
       .groupBy('batch_id')
       .execute()
     for (const { batch_id, count } of counts) numbered.set(Number(batch_id), Number(count))
@@ -355,11 +387,8 @@ export async function findBatch(
   return batch
 }
 
-export function batchView(
-  row: Selectable<FilingBatchesTable>,
-  filing: AppFiling,
-  caseNumbers: number,
-): Batch {
+/** `numbered`: how many of its claims have a case number (filing) or their own certified mail number (notice). */
+export function batchView(row: Selectable<FilingBatchesTable>, filing: AppFiling, numbered: number): Batch {
   const method = row.sent_method as NoticeMethod | null
   return {
     id: Number(row.id),
@@ -382,7 +411,8 @@ export function batchView(
             tracking: row.sent_tracking ?? '',
             mayFileFrom: mayFileFrom(row.sent_on, filing.settings.waitingPeriodDays),
           },
-    caseNumbers,
+    caseNumbers: row.kind === 'filing' ? numbered : 0,
+    trackingNumbers: row.kind === 'notice' ? numbered : 0,
     fees: row.kind === 'filing' ? feeEstimate(filing.profile.fees, Number(row.claim_count)) : null,
   }
 }
@@ -433,9 +463,18 @@ export async function batchesOfClaim(db: Kysely<Database>, claim: ClaimBatchColu
     claim.notice_batch_id === null
       ? undefined
       : await db
-          .selectFrom('filing_batches')
-          .select(['id', 'sent_on', 'sent_method', 'sent_tracking'])
-          .where('id', '=', claim.notice_batch_id)
+          .selectFrom('filing_batches as batch')
+          .leftJoin('filing_batch_claims as member', (join) =>
+            join.onRef('member.batch_id', '=', 'batch.id').on('member.claim_id', '=', claim.id),
+          )
+          .select([
+            'batch.id',
+            'batch.sent_on',
+            'batch.sent_method',
+            'batch.sent_tracking',
+            'member.tracking_number',
+          ])
+          .where('batch.id', '=', claim.notice_batch_id)
           .executeTakeFirst()
   const filing =
     claim.filing_batch_id === null
@@ -463,6 +502,7 @@ export async function claimFiling(
     noticeBatchId: claim.notice_batch_id === null ? null : Number(claim.notice_batch_id),
     noticeSentOn: sentOn,
     mayFileFrom: sentOn === null ? null : mayFileFrom(sentOn, waitingPeriodDays),
+    noticeTracking: notice?.tracking_number || notice?.sent_tracking || null,
     filingBatchId: claim.filing_batch_id === null ? null : Number(claim.filing_batch_id),
     rowId: filing?.row_id ?? null,
     caseNumber: claim.case_number,
@@ -486,9 +526,6 @@ export function parseNoticeSent(
   }
   const reference = typeof tracking === 'string' ? tracking.trim() : ''
   if (tracking !== undefined && typeof tracking !== 'string') throw badRequest('"tracking" must be text')
-  if (method === 'certified_mail' && reference === '') {
-    throw badRequest('certified mail needs its certified mail number ("tracking")')
-  }
   if (reference.length > 100) throw badRequest('the tracking number or reference is over 100 characters')
   return { sentOn, method: method as NoticeMethod, tracking: reference }
 }

@@ -31,6 +31,10 @@ export interface FilingTemplateContext {
   /** The notice of dispute this demand follows (empty on the notice itself). */
   notice: { sentOn: string; method: string }
   respondent: Respondent
+  /** What the demand claims, written out ("$1,000.00"): the app's filing `amountClaimedUsd`. */
+  amountClaimed: string
+  /** Lead counsel (the first representative), for the demand's signature block. */
+  counsel: Representative
   representatives: Representative[]
   firm: { firmName: string; attorneyName: string; postalAddress: string; contactEmail: string }
   waitingPeriodDays: number
@@ -63,6 +67,14 @@ export function filingTemplateContext(): FilingTemplateContext {
     claim: { id: 1, filedAt: 'November 1, 2026', signedOn: 'November 1, 2026' },
     notice: { sentOn: 'November 2, 2026', method: 'certified mail' },
     respondent: { legalName: 'Example, Inc.', noticeAddress: ['Attn: Legal', 'City, ST'] },
+    amountClaimed: '$1,000.00',
+    counsel: {
+      name: 'A. Lawyer',
+      barNumber: 'CA 1',
+      email: 'a@example.com',
+      phone: '(213) 555-0100',
+      firm: firmName,
+    },
     representatives: [
       {
         name: 'A. Lawyer',

@@ -38,6 +38,7 @@ export type AuditAction =
   | 'batch_download'
   | 'notice_batch_sent'
   | 'case_numbers_imported'
+  | 'tracking_numbers_imported'
   | 'webhook_created'
   | 'webhook_changed'
   | 'webhook_deleted'

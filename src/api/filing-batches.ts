@@ -47,6 +47,13 @@ export interface BatchCandidates {
   waiting: number
   /** The first day one of those may be filed (YYYY-MM-DD), null when none waits. */
   nextMayFileFrom: string | null
+  /**
+   * Approved claims whose notice of dispute has not gone out (filing only): in no notice batch yet, or in
+   * one not marked sent. With `waiting` and `approved` they say why none can be filed, and when.
+   */
+  noNotice: number
+  /** The app's approved claims the owner of the e-mail has not disowned, in a batch or not. */
+  approved: number
 }
 
 /**
@@ -104,6 +111,8 @@ export interface Batch {
   sent: { on: string; method: NoticeMethod; tracking: string; mayFileFrom: string } | null
   /** Filing batches: how many of its claims have a case number. */
   caseNumbers: number
+  /** Notice batches: how many of its claims have their own certified mail number (imported once sent). */
+  trackingNumbers: number
   fees: FeeEstimate | null
 }
 
@@ -126,8 +135,21 @@ export interface NoticeSent {
   /** YYYY-MM-DD, not before the batch was built nor after today. */
   sentOn: string
   method: NoticeMethod
-  /** The certified mail number (needed for certified mail), or an e-mail's reference. */
+  /**
+   * One number for the whole batch: a mail or certified mail number, or an e-mail's reference. Certified
+   * mail sent a piece a claimant leaves it out and imports each claimant's number once sent.
+   */
   tracking?: string
+}
+
+/**
+ * POST /api/staff/apps/:slug/batches/:id/tracking-numbers takes the post office's CSV (text/csv) for a
+ * notice batch marked sent: a header naming a claim ID column and a tracking number column, then one
+ * row a claimant. Refused (400) like the case-number import, naming each faulty line; nothing is kept
+ * unless every line is right.
+ */
+export interface TrackingNumbersImported {
+  imported: number
 }
 
 /**

@@ -55,6 +55,8 @@ export interface ClaimFiling {
   /** YYYY-MM-DD, once the notice batch is marked sent; and the first day a demand may be filed. */
   noticeSentOn: string | null
   mayFileFrom: string | null
+  /** The claimant's own certified mail number, else the notice batch's one number; null without either. */
+  noticeTracking: string | null
   filingBatchId: number | null
   /** The claimant's row ID in the filing batch. */
   rowId: string | null

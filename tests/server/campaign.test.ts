@@ -523,6 +523,7 @@ for (const dialect of DIALECTS) {
         noticeBatchId: noticeBatch.id,
         noticeSentOn: noticeBatch.sent!.on,
         mayFileFrom: noticeBatch.sent!.mayFileFrom,
+        noticeTracking: '9407 1000 0000 0000 0042',
         filingBatchId: filingBatch.id,
         rowId,
         caseNumber: '01-26-0042-7777',

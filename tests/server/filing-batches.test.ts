@@ -130,7 +130,7 @@ for (const dialect of DIALECTS) {
 
     it('lists approved claims for a notice, naming what one without an address lacks', async () => {
       const found = await candidates('notice')
-      expect([found.ready, found.lacking]).toEqual([3, 1])
+      expect([found.ready, found.lacking, found.approved]).toEqual([3, 1, 4])
       expect(found.claims.find((claim) => claim.claimId === noAddress)!.missing).toEqual([
         `claim ${noAddress}: no street address`,
         `claim ${noAddress}: no city`,
@@ -182,7 +182,12 @@ for (const dialect of DIALECTS) {
       expect(await countAudit('batch_sealed')).toBe(1)
     })
 
-    it('marks the notice batch sent once, refusing a day in the future or certified mail without its number', async () => {
+    it('says why no claim can be filed before any notice went out: every approved claim lacks its notice', async () => {
+      const filing = await candidates('filing')
+      expect([filing.ready, filing.waiting, filing.noNotice, filing.approved]).toEqual([0, 0, 4, 4])
+    })
+
+    it('marks the notice batch sent once, refusing a day in the future', async () => {
       const url = `${api}/${noticeBatch}/sent`
       const tomorrow = new Date(Date.now() + 2 * DAY_MS).toISOString().slice(0, 10)
       expect((await post(url, { sentOn: tomorrow, method: 'mail' }).expect(400)).body.error.message).toMatch(
@@ -190,20 +195,48 @@ for (const dialect of DIALECTS) {
       )
       const today = (await batchOf(noticeBatch)).createdAt
       const sentOn = new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Los_Angeles' }).format(today)
-      expect((await post(url, { sentOn, method: 'certified_mail' }).expect(400)).body.error.message).toBe(
-        'certified mail needs its certified mail number ("tracking")',
-      )
       await post(url, { sentOn, method: 'certified_mail', tracking: '9407 1000 0000 0000 0001' }).expect(204)
       await post(url, { sentOn, method: 'mail' }).expect(409)
       const sent = (await batchOf(noticeBatch)).sent!
       expect(sent.tracking).toBe('9407 1000 0000 0000 0001')
       const filing = await candidates('filing')
       expect([filing.ready, filing.waiting, filing.nextMayFileFrom]).toEqual([0, 3, sent.mayFileFrom])
+      // the claim without an address is in no notice batch
+      expect(filing.noNotice).toBe(1)
       // the waiting period holds: no filing batch yet
       expect(
         (await post(api, { kind: 'filing', claimIds: [withAddress[0]] }).expect(422)).body.error.details
           .problems,
       ).toEqual([`claim ${withAddress[0]}: may be filed from ${sent.mayFileFrom}`])
+    })
+
+    it("imports each claimant's certified mail number only from a file without faults, and the claim shows its own", async () => {
+      const url = `${api}/${noticeBatch}/tracking-numbers`
+      const send = (text: string) =>
+        request(ctx.app)
+          .post(url)
+          .set(SAME_SITE)
+          .set('Cookie', admin)
+          .set('Content-Type', 'text/csv')
+          .send(text)
+      const [first, second, third] = withAddress as [number, number, number]
+      const bad = await send(
+        `Claim ID,Certified Mail Number\r\n${first},9400 1000 0000 0000 0001\r\n${noAddress},9400 1000 0000 0000 0002\r\n${second},\r\n${third},9400 1000 0000 0000 0001\r\n`,
+      ).expect(400)
+      expect((bad.body as ErrorBody).error.details!.problems).toEqual([
+        `line 3: claim ${noAddress} is not in this batch`,
+        'line 4: no tracking number',
+        'line 5: tracking number 9400 1000 0000 0000 0001 is on line 2 too',
+      ])
+      expect((await batchOf(noticeBatch)).trackingNumbers).toBe(0)
+      const good = withAddress.map((id, index) => `${id},9400 1000 0000 0000 000${index + 1}`).join('\r\n')
+      expect((await send(`Claim ID,Tracking Number\r\n${good}\r\n`).expect(200)).body).toEqual({
+        imported: 3,
+      })
+      expect((await batchOf(noticeBatch)).trackingNumbers).toBe(3)
+      const review = (await get(`/api/staff/claims/${second}/review`).expect(200)).body as ClaimReview
+      expect(review.filing!.noticeTracking).toBe('9400 1000 0000 0000 0002')
+      expect(await countAudit('tracking_numbers_imported')).toBe(1)
     })
 
     it('past the waiting period, builds a filing batch whose spreadsheet, demands, statement and manifest agree', async () => {
@@ -285,6 +318,11 @@ for (const dialect of DIALECTS) {
       expect(statement).toContain('Claimants: 3')
       const demand = await pdfText(fs.readFileSync(path.join(into, demands[0]!)))
       expect(demand).toContain('Demand for Arbitration')
+      // the amount claimed (forms/base/filing.json) and lead counsel's signature block, dated
+      expect(demand).toContain('Amount claimed: $1,000.00')
+      expect(demand).toContain('/s/ Jordan A. Reyes, Esq.')
+      expect(demand).toContain('Jordan A. Reyes, Esq., Bar No. CA 000000')
+      expect(demand).toMatch(/Dated: [A-Z][a-z]+ \d{1,2}, \d{4}/)
       expect(manifest.claims.map((claim) => claim.evidenceBundle)).toEqual(
         manifest.claims.map((claim) => `${claim.rowId}-evidence.zip`),
       )
@@ -346,6 +384,19 @@ for (const dialect of DIALECTS) {
       expect(await countAudit('case_numbers_imported')).toBe(1)
     })
 
+    it('takes certified mail numbers only onto a notice batch', async () => {
+      const refused = await request(ctx.app)
+        .post(`${api}/${filingBatch}/tracking-numbers`)
+        .set(SAME_SITE)
+        .set('Cookie', admin)
+        .set('Content-Type', 'text/csv')
+        .send(`Claim ID,Tracking Number\r\n${withAddress[0]},9400\r\n`)
+        .expect(409)
+      expect((refused.body as ErrorBody).error.message).toBe(
+        `batch ${filingBatch} is a filing batch: certified mail numbers go onto a notice batch marked sent`,
+      )
+    })
+
     it('shows each claim its notice, row ID and case number, and the dashboard finds them by batch and case number', async () => {
       const claims = (await get(`${api}/${filingBatch}/claims`).expect(200)).body as BatchClaim[]
       const review = (await get(`/api/staff/claims/${claims[0]!.claimId}/review`).expect(200))
@@ -355,6 +406,7 @@ for (const dialect of DIALECTS) {
         noticeBatchId: noticeBatch,
         noticeSentOn: sent!.on,
         mayFileFrom: sent!.mayFileFrom,
+        noticeTracking: '9400 1000 0000 0000 0001',
         filingBatchId: filingBatch,
         rowId: claims[0]!.rowId,
         caseNumber: '01-26-0001',

@@ -39,6 +39,7 @@ const ACTION_LABELS: Record<string, string> = {
   batch_download: "Downloaded a batch's ZIP",
   notice_batch_sent: 'Marked notices of dispute sent',
   case_numbers_imported: "Imported a provider's case numbers",
+  tracking_numbers_imported: 'Imported certified mail numbers',
   webhook_created: 'Added a webhook endpoint',
   webhook_changed: 'Changed a webhook endpoint',
   webhook_deleted: 'Deleted a webhook endpoint',

@@ -6,6 +6,7 @@ import type {
   CaseNumbersImported,
   CureRequestsSent,
   NoticeSent,
+  TrackingNumbersImported,
 } from '../../../src/api/filing-batches.ts'
 import { fetchJson } from '../../http.ts'
 
@@ -79,6 +80,23 @@ export function importCaseNumbers({
   csv: string
 }): Promise<CaseNumbersImported> {
   return fetchJson(`${batchesBase(slug)}/${batchId}/case-numbers`, {
+    method: 'POST',
+    headers: { Accept: 'application/json', 'Content-Type': 'text/csv' },
+    body: csv,
+  })
+}
+
+/** The post office's certified-mail CSV (claim ID, tracking number), as it is, onto a sent notice batch. */
+export function importTrackingNumbers({
+  slug,
+  batchId,
+  csv,
+}: {
+  slug: string
+  batchId: number
+  csv: string
+}): Promise<TrackingNumbersImported> {
+  return fetchJson(`${batchesBase(slug)}/${batchId}/tracking-numbers`, {
     method: 'POST',
     headers: { Accept: 'application/json', 'Content-Type': 'text/csv' },
     body: csv,

@@ -1,10 +1,12 @@
-import { useId, useState } from 'react'
+import { useState } from 'react'
 import type { BatchCandidates, BatchKind } from '../../../src/api/filing-batches.ts'
+import { Link } from '../../routing/router.tsx'
 import { formatLongDay } from '../format.ts'
 import { isUnauthorized } from '../staff-api.ts'
 import { useStaffResource } from '../use-staff-resource.ts'
 import { fetchBatchCandidates, startBatch } from './batch-api.ts'
 import { CureRequestButton, RefusalAlert, refusalOf, type Outcome } from './batch-refusal.tsx'
+import { BatchStep, type StepStateName } from './batch-step.tsx'
 
 const plural = (n: number, one: string, many: string) =>
   `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`
@@ -12,43 +14,81 @@ const plural = (n: number, one: string, many: string) =>
 /** Each kind's words: a notice of dispute goes to the respondent first, the filing to the provider after. */
 const WORDS: Record<
   BatchKind,
-  { heading: string; ready: (n: number) => string; lacking: (n: number) => string; build: string }
+  { ready: (n: number) => string; lacking: (n: number) => string; build: string }
 > = {
   notice: {
-    heading: 'Notices of dispute',
     ready: (n) => `${plural(n, 'approved claim', 'approved claims')} can get a notice`,
     lacking: (n) => `${n.toLocaleString('en-US')} lack${n === 1 ? 's' : ''} what a notice needs`,
     build: 'Build a notice batch',
   },
   filing: {
-    heading: 'Filing batches',
     ready: (n) => `${plural(n, 'approved claim', 'approved claims')} can be filed`,
     lacking: (n) => `${n.toLocaleString('en-US')} lack${n === 1 ? 's' : ''} what the provider needs`,
     build: 'Build a filing batch',
   },
 }
 
+/** Why no claim can go into a batch of `kind` now, and when one can. */
+export function whyNone(kind: BatchKind, data: BatchCandidates): string {
+  if (data.approved === 0) return 'No claim is approved yet: approve claims on the dashboard first.'
+  const reasons: string[] = []
+  if (kind === 'filing' && data.waiting > 0 && data.nextMayFileFrom) {
+    reasons.push(
+      `${plural(data.waiting, 'claim is', 'claims are')} in the waiting period after its notice; the first may be filed on ${formatLongDay(data.nextMayFileFrom)}`,
+    )
+  }
+  if (kind === 'filing' && data.noNotice > 0) {
+    reasons.push(
+      `${plural(data.noNotice, 'approved claim has', 'approved claims have')} no notice of dispute sent yet (steps 1 and 2)`,
+    )
+  }
+  if (data.lacking > 0) reasons.push(`${WORDS[kind].lacking(data.lacking)} (listed below)`)
+  if (reasons.length === 0) {
+    return `Every approved claim is in a ${kind} batch already.`
+  }
+  return `${reasons.join('. ')}.`
+}
+
+/** The step's state: claims to batch now, or why none can go in and when. */
+function stepState(kind: BatchKind, data: BatchCandidates): { state: StepStateName; text: string } {
+  if (data.ready > 0) return { state: 'todo', text: `${WORDS[kind].ready(data.ready)}.` }
+  const isWaiting =
+    data.approved === 0 || data.lacking > 0 || (kind === 'filing' && data.waiting + data.noNotice > 0)
+  return {
+    state: isWaiting ? 'waiting' : 'done',
+    text: `${WORDS[kind].ready(0)} now. ${whyNone(kind, data)}`,
+  }
+}
+
 /**
- * One kind's next batch: how many approved claims can go in, which cannot and why (with a cure request
- * to their claimants), and the button that builds it of every claim that can go in now.
+ * One kind's "Build a … batch" step: how many approved claims can go in, which cannot and why (a line a
+ * claim, linked to its review, with a cure request to their claimants), the button that builds a batch
+ * of every claim that can go in now, and one line for each batch this page started or saw building, as
+ * it stands now.
  */
 export function BatchCandidatesSection({
   slug,
   kind,
+  number,
   loadKey,
+  news,
   canDecide,
+  onStarted,
   onChanged,
   onUnauthorized,
 }: {
   slug: string
   kind: BatchKind
+  number: number
   /** Changes when a batch is built, finished, sent or filed: the counts are loaded again. */
   loadKey: string
+  /** "Notice batch 3 is ready.": one line a batch of this kind, its state now. */
+  news: string[]
   canDecide: boolean
+  onStarted: (batch: { id: number; claimCount: number }) => void
   onChanged: () => void
   onUnauthorized: () => void
 }) {
-  const id = useId()
   const words = WORDS[kind]
   const candidates = useStaffResource({
     key: `${slug}:${kind}:${loadKey}`,
@@ -66,11 +106,7 @@ export function BatchCandidatesSection({
     setIsBuilding(true)
     setOutcome(undefined)
     try {
-      const batch = await startBatch({ slug, kind })
-      onOutcome({
-        isDone: true,
-        message: `${kind === 'notice' ? 'Notice' : 'Filing'} batch ${batch.id} is being built: ${plural(batch.claimCount, 'claim', 'claims')}.`,
-      })
+      onStarted(await startBatch({ slug, kind }))
     } catch (error) {
       if (isUnauthorized(error)) return onUnauthorized()
       onOutcome({ isDone: false, refusal: refusalOf(`The ${kind} batch was not built`, error) })
@@ -81,8 +117,7 @@ export function BatchCandidatesSection({
 
   const data = candidates.data
   return (
-    <section className="batch-section" aria-labelledby={`${id}-heading`}>
-      <h2 id={`${id}-heading`}>{words.heading}</h2>
+    <BatchStep number={number} title={words.build} state={data ? stepState(kind, data) : undefined}>
       {candidates.status === 'failed' ? (
         <p className="alert" role="alert">
           The claims that could go into a {kind} batch could not be loaded: {candidates.message}. Reload the
@@ -90,28 +125,16 @@ export function BatchCandidatesSection({
         </p>
       ) : !data ? (
         <p>Counting the approved claims…</p>
-      ) : (
-        <>
-          <p>{words.ready(data.ready)}.</p>
-          {kind === 'filing' && data.waiting > 0 && data.nextMayFileFrom ? (
-            <p>
-              {data.waiting === 1
-                ? `1 is in its waiting period; it may be filed on ${formatLongDay(data.nextMayFileFrom)}.`
-                : `${data.waiting.toLocaleString('en-US')} are in their waiting period; the first may be filed on ${formatLongDay(data.nextMayFileFrom)}.`}
-            </p>
-          ) : null}
-          {data.lacking > 0 ? (
-            <Lacking
-              slug={slug}
-              data={data}
-              words={words}
-              canDecide={canDecide}
-              onOutcome={onOutcome}
-              onUnauthorized={onUnauthorized}
-            />
-          ) : null}
-        </>
-      )}
+      ) : data.lacking > 0 ? (
+        <Lacking
+          slug={slug}
+          data={data}
+          lead={words.lacking(data.lacking)}
+          canDecide={canDecide}
+          onOutcome={onOutcome}
+          onUnauthorized={onUnauthorized}
+        />
+      ) : null}
       {canDecide ? (
         <div className="action-row">
           <button
@@ -128,9 +151,11 @@ export function BatchCandidatesSection({
           Building a batch needs the app&apos;s decide right, which an admin grants.
         </p>
       )}
-      <p className="move-outcome" role="status">
-        {outcome?.isDone ? outcome.message : ''}
-      </p>
+      <div className="move-outcome" role="status">
+        {[...news, ...(outcome?.isDone ? [outcome.message] : [])].map((line) => (
+          <p key={line}>{line}</p>
+        ))}
+      </div>
       {outcome && !outcome.isDone ? (
         <RefusalAlert refusal={outcome.refusal}>
           {outcome.refusal.claimIds.length > 0 && canDecide ? (
@@ -143,22 +168,31 @@ export function BatchCandidatesSection({
           ) : null}
         </RefusalAlert>
       ) : null}
-    </section>
+    </BatchStep>
   )
 }
 
-/** The approved claims that cannot go in, each with what it lacks; their claimants can be asked for it. */
+/** "claim 12: no street address" → "no street address": the claim is named once, at the line's start. */
+function withoutClaim(problem: string, claimId: number): string {
+  const prefix = `claim ${claimId}: `
+  return problem.startsWith(prefix) ? problem.slice(prefix.length) : problem
+}
+
+/**
+ * The approved claims that cannot go in, a line a claim naming all it lacks and linking to its review;
+ * their claimants can be asked for it.
+ */
 function Lacking({
   slug,
   data,
-  words,
+  lead,
   canDecide,
   onOutcome,
   onUnauthorized,
 }: {
   slug: string
   data: BatchCandidates
-  words: (typeof WORDS)[BatchKind]
+  lead: string
   canDecide: boolean
   onOutcome: (outcome: Outcome) => void
   onUnauthorized: () => void
@@ -167,17 +201,19 @@ function Lacking({
   return (
     <>
       <p>
-        {words.lacking(data.lacking)}
+        {lead}
         {lacking.length < data.lacking ? ` (the first ${lacking.length} are listed)` : ''}:
       </p>
       <ul className="batch-lacking">
-        {lacking.flatMap((claim) =>
-          claim.missing.map((problem) => (
-            <li key={`${claim.claimId}:${problem}`}>
-              {problem} ({claim.name})
-            </li>
-          )),
-        )}
+        {lacking.map((claim) => (
+          <li key={claim.claimId}>
+            <Link to={`/${slug}-admin/claims/${claim.claimId}`}>
+              claim {claim.claimId}
+              {claim.name ? ` (${claim.name})` : ''}
+            </Link>
+            : {claim.missing.map((problem) => withoutClaim(problem, claim.claimId)).join(', ')}
+          </li>
+        ))}
       </ul>
       {canDecide && lacking.length > 0 ? (
         <CureRequestButton

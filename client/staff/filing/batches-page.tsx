@@ -1,23 +1,25 @@
 import { useEffect, useId, useRef, useState } from 'react'
-import type { BatchList } from '../../../src/api/filing-batches.ts'
+import type { Batch, BatchKind, BatchList } from '../../../src/api/filing-batches.ts'
 import { canDecideApp, canExportApp, type StaffAccountView } from '../../../src/api/staff.ts'
 import type { FormConfig } from '../../../src/form-config.ts'
 import { Link } from '../../routing/router.tsx'
 import { Loading } from '../../ui/loading.tsx'
+import { formatLongDay } from '../format.ts'
 import { StaffUserBar } from '../staff-user-bar.tsx'
 import type { StaffSession } from '../use-staff-session.ts'
 import { useStaffResource } from '../use-staff-resource.ts'
 import { fetchBatches } from './batch-api.ts'
 import { BatchCandidatesSection } from './batch-candidates-section.tsx'
+import { CaseNumbersStep, MarkSentStep } from './batch-follow-up-steps.tsx'
 import { batchName, BatchesTable } from './batches-table.tsx'
 
 /** How often the list is read again while a batch is being built. */
 const POLL_MS = 2_000
 
 /**
- * The app's notices of dispute and filings: the claims that can go into the next batch of each kind,
- * building one, and the batches built, with their ZIPs, the notice's sending, the fees and the case
- * numbers. Building, marking and importing need the app's decide right; the ZIPs its export right.
+ * The app's notices of dispute and filings as four numbered steps, each with its state (build a notice
+ * batch, mark it sent, build a filing batch, import case numbers), then the batches built with their
+ * ZIPs and facts. Building, marking and importing need the app's decide right; the ZIPs its export right.
  */
 export function BatchesPage({
   config,
@@ -39,23 +41,19 @@ export function BatchesPage({
   const [changes, setChanges] = useState(0)
   const changed = () => setChanges((n) => n + 1)
   const [polls, setPolls] = useState(0)
-  const [finished, setFinished] = useState('')
-  const statuses = useRef(new Map<number, string>())
+  // the batches this page started or saw building: each gets one line in its step, as it stands now
+  const [followed, setFollowed] = useState<ReadonlySet<number>>(new Set())
+  const follow = (batchId: number) => setFollowed((ids) => new Set([...ids, batchId]))
+  const seen = useRef(new Set<number>())
   const list = useStaffResource({
     key: `${slug}:${changes}:${polls}`,
     load: async (signal) => {
       const answer: BatchList = await fetchBatches({ slug, signal })
-      // say so when a batch this page saw building is ready or failed
-      const ended = answer.batches.filter(
-        (batch) => statuses.current.get(batch.id) === 'building' && batch.status !== 'building',
-      )
-      statuses.current = new Map(answer.batches.map((batch) => [batch.id, batch.status]))
-      if (ended.length > 0) {
-        setFinished(
-          ended
-            .map((batch) => `${batchName(batch)} ${batch.status === 'ready' ? 'is ready' : 'failed'}.`)
-            .join(' '),
-        )
+      for (const batch of answer.batches) {
+        if (batch.status === 'building' && !seen.current.has(batch.id)) {
+          seen.current.add(batch.id)
+          follow(batch.id)
+        }
       }
       return answer
     },
@@ -71,6 +69,26 @@ export function BatchesPage({
   }, [isBuilding, list.status, list.data])
   // a batch that ends (or fails, releasing its claims) changes what the next one can take
   const candidatesKey = `${changes}:${building.map((batch) => batch.id).join(',')}`
+  const newsOf = (kind: BatchKind) =>
+    (batches ?? [])
+      .filter((batch) => batch.kind === kind && followed.has(batch.id))
+      .reverse()
+      .map(batchNews)
+  const stepProps = { slug, batches, canDecide, onChanged: changed, onUnauthorized: session.expired }
+  const buildProps = (kind: BatchKind) => ({
+    slug,
+    kind,
+    loadKey: candidatesKey,
+    news: newsOf(kind),
+    canDecide,
+    onStarted: (batch: { id: number }) => {
+      seen.current.add(batch.id)
+      follow(batch.id)
+      changed()
+    },
+    onChanged: changed,
+    onUnauthorized: session.expired,
+  })
 
   return (
     <article className="card filing-settings filing-batches">
@@ -86,22 +104,14 @@ export function BatchesPage({
           <Link to={`/${slug}-admin`}>Back to the {displayName} dashboard</Link>
           <Link to={`/${slug}-admin/filing`}>Filing settings</Link>
         </nav>
-        {(['notice', 'filing'] as const).map((kind) => (
-          <BatchCandidatesSection
-            key={kind}
-            slug={slug}
-            kind={kind}
-            loadKey={candidatesKey}
-            canDecide={canDecide}
-            onChanged={changed}
-            onUnauthorized={session.expired}
-          />
-        ))}
+        <ol className="batch-steps-list">
+          <BatchCandidatesSection number={1} {...buildProps('notice')} />
+          <MarkSentStep number={2} {...stepProps} />
+          <BatchCandidatesSection number={3} {...buildProps('filing')} />
+          <CaseNumbersStep number={4} {...stepProps} />
+        </ol>
         <section aria-labelledby={`${id}-batches`}>
           <h2 id={`${id}-batches`}>Batches</h2>
-          <p className="move-outcome" role="status">
-            {finished}
-          </p>
           {list.status === 'failed' ? (
             <p className="alert" role="alert">
               The batches could not be loaded: {list.message}. Reload the page to try again.
@@ -109,17 +119,21 @@ export function BatchesPage({
           ) : !batches ? (
             <Loading label="Loading the batches..." />
           ) : (
-            <BatchesTable
-              slug={slug}
-              batches={batches}
-              canDecide={canDecide}
-              canExport={canExport}
-              onChanged={changed}
-              onUnauthorized={session.expired}
-            />
+            <BatchesTable slug={slug} batches={batches} canExport={canExport} />
           )}
         </section>
       </div>
     </article>
   )
+}
+
+/** One line for a batch this page follows, as it stands now: building, ready, sent or failed. */
+function batchNews(batch: Batch): string {
+  const name = batchName(batch)
+  if (batch.status === 'building') {
+    return `${name} is being built: ${batch.claimCount.toLocaleString('en-US')} claim${batch.claimCount === 1 ? '' : 's'}.`
+  }
+  if (batch.status === 'failed') return `${name} failed; its claims can go into the next batch.`
+  if (batch.sent) return `${name} was sent on ${formatLongDay(batch.sent.on)}.`
+  return `${name} is ready.`
 }

@@ -2,8 +2,6 @@ import { NOTICE_METHOD_LABELS, type Batch } from '../../../src/api/filing-batche
 import { Link } from '../../routing/router.tsx'
 import { formatDateTime, formatLongDay, formatUsd } from '../format.ts'
 import { batchZipHref, evidenceZipHref } from './batch-api.ts'
-import { CaseNumbersForm } from './case-numbers-form.tsx'
-import { MarkSentForm } from './mark-sent-form.tsx'
 import { TableRegion } from './table-region.tsx'
 
 /** "Notice batch 3", "Filing batch 4". */
@@ -11,32 +9,34 @@ export function batchName(batch: Pick<Batch, 'kind' | 'id'>): string {
   return `${batch.kind === 'notice' ? 'Notice' : 'Filing'} batch ${batch.id}`
 }
 
+/** One state a batch: a sent notice batch reads "Sent on …", a filing batch with every case number "Case numbers in". */
 function statusText(batch: Batch): string {
   if (batch.status === 'building') return 'Building…'
   if (batch.status === 'failed') return `Failed: ${batch.problem ?? 'no reason was kept'}`
+  if (batch.sent) return `Sent on ${formatLongDay(batch.sent.on)}`
+  if (batch.kind === 'filing' && batch.claimCount > 0 && batch.caseNumbers >= batch.claimCount) {
+    return 'Case numbers in'
+  }
   return 'Ready'
 }
 
-/** The app's batches, newest first: what each is, its state, its files and what is left to do with it. */
+/**
+ * The app's batches, newest first: what each is, its state, its files and facts. What is left to do with
+ * one (mark it sent, import its case numbers) is in the page's numbered steps.
+ */
 export function BatchesTable({
   slug,
   batches,
-  canDecide,
   canExport,
-  onChanged,
-  onUnauthorized,
 }: {
   slug: string
   batches: Batch[]
-  canDecide: boolean
   canExport: boolean
-  onChanged: () => void
-  onUnauthorized: () => void
 }) {
   return (
     <TableRegion
       label="Batches table"
-      headings={['Batch', 'Built', 'Claims', 'Status', 'Files and steps']}
+      headings={['Batch', 'Built', 'Claims', 'Status', 'Files and facts']}
       cards
     >
       {batches.length === 0 ? (
@@ -59,14 +59,7 @@ export function BatchesTable({
             </td>
             <td className="batch-steps">
               {batch.status === 'ready' ? (
-                <ReadyBatch
-                  slug={slug}
-                  batch={batch}
-                  canDecide={canDecide}
-                  canExport={canExport}
-                  onChanged={onChanged}
-                  onUnauthorized={onUnauthorized}
-                />
+                <ReadyBatch slug={slug} batch={batch} canExport={canExport} />
               ) : batch.status === 'failed' ? (
                 'Its claims can go into the next batch.'
               ) : (
@@ -80,21 +73,7 @@ export function BatchesTable({
   )
 }
 
-function ReadyBatch({
-  slug,
-  batch,
-  canDecide,
-  canExport,
-  onChanged,
-  onUnauthorized,
-}: {
-  slug: string
-  batch: Batch
-  canDecide: boolean
-  canExport: boolean
-  onChanged: () => void
-  onUnauthorized: () => void
-}) {
+function ReadyBatch({ slug, batch, canExport }: { slug: string; batch: Batch; canExport: boolean }) {
   const name = batchName(batch)
   return (
     <>
@@ -117,17 +96,12 @@ function ReadyBatch({
             {batch.sent.tracking ? ` (${batch.sent.tracking})` : ''}; may file from{' '}
             {formatLongDay(batch.sent.mayFileFrom)}
           </p>
-        ) : canDecide ? (
-          <MarkSentForm slug={slug} batch={batch} onSent={onChanged} onUnauthorized={onUnauthorized} />
         ) : (
-          <p>Not marked sent yet.</p>
+          <p>Not marked sent yet (step 2).</p>
         )
       ) : (
         <FilingFacts batch={batch} />
       )}
-      {batch.kind === 'filing' && canDecide ? (
-        <CaseNumbersForm slug={slug} batch={batch} onImported={onChanged} onUnauthorized={onUnauthorized} />
-      ) : null}
       <p>
         <Link to={`/${slug}-admin?batch=${batch.id}`}>
           Show this batch&apos;s claims on the dashboard

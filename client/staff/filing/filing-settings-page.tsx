@@ -125,6 +125,12 @@ function FilingSettingsBody({ settings }: { settings: FilingSettingsView }) {
             {settings.waitingPeriodDays} days after the notice of dispute is sent, before a demand may be
             filed
           </dd>
+          <dt>Amount claimed</dt>
+          <dd>
+            {formatUsd(settings.amountClaimedUsd)} a claimant, named in each demand; set as{' '}
+            <code>amountClaimedUsd</code> in forms/base/filing.json, or in the app&apos;s own
+            &quot;filing&quot;
+          </dd>
           <dt>Provider</dt>
           <dd>
             {profile.name} (forms/providers/{settings.provider}.json), with counsel&apos;s {profile.statement}

@@ -12,8 +12,9 @@ import { RefusalAlert, refusalOf, type Refusal } from './batch-refusal.tsx'
 
 /**
  * "Mark sent": the day a ready notice batch went to the respondent (today unless changed, never before
- * it was built nor after today), how, and the certified mail number or e-mail's reference. Each
- * claim's waiting period runs from that day.
+ * it was built nor after today), how, and one number for the whole batch or the e-mail's reference
+ * (certified mail a piece a claimant gets each claimant's number by a CSV import after). Each claim's
+ * waiting period runs from that day.
  */
 export function MarkSentForm({
   slug,
@@ -81,17 +82,21 @@ export function MarkSentForm({
           </option>
         ))}
       </select>
-      <label htmlFor={`${id}-tracking`}>Certified mail number or e-mail reference</label>
+      <label htmlFor={`${id}-tracking`}>One number for the whole batch, or the e-mail&apos;s reference</label>
       <input
         id={`${id}-tracking`}
         className="form-control"
         type="text"
         autoComplete="off"
         maxLength={100}
-        required={method === 'certified_mail'}
+        aria-describedby={`${id}-tracking-hint`}
         value={tracking}
         onChange={(event) => setTracking(event.target.value)}
       />
+      <p id={`${id}-tracking-hint`} className="hint">
+        Certified mail sent a piece a claimant: leave it empty and import each claimant&apos;s number once the
+        batch is marked sent.
+      </p>
       <button type="submit" className="primary" disabled={isSending}>
         {isSending ? 'Marking…' : label}
       </button>

@@ -32,6 +32,14 @@ const CLAIMANTS = ['Kaimana', 'Leilani', 'Makoa'].map((firstName, i) => ({
   phoneDigits: `808555071${i}`,
   phone: `(808) 555-071${i}`,
 }))
+// an earnin claimant with no main-form intake: the claim has no address, so it stays out of every batch
+const ADDRESSLESS = {
+  firstName: 'Nalu',
+  lastName: 'Batchfiler',
+  email: 'nalu.batchfiler@example.com',
+  phoneDigits: '8085550719',
+  phone: '(808) 555-0719',
+}
 const DAY_MS = 24 * 60 * 60 * 1000
 const BUILD_MS = 90_000
 
@@ -95,6 +103,7 @@ describe('notices of dispute and a filing batch, from approved claims to case nu
   let noticeCount = 0
   let filingBatch = 0
   let rows: BatchClaim[] = []
+  let addresslessId = 0
 
   beforeAll(async () => {
     for (const claimant of CLAIMANTS) {
@@ -118,6 +127,8 @@ describe('notices of dispute and a filing batch, from approved claims to case nu
       await approve(id)
       claimIds.push(id)
     }
+    addresslessId = await fileClaim(APP, ADDRESSLESS)
+    await approve(addresslessId)
     browser = await connectBrowser()
     context = await browser.newContext({ viewport: { width: 1280, height: 900 } })
     await context.addCookies(await staffSessionCookies())
@@ -131,10 +142,19 @@ describe('notices of dispute and a filing batch, from approved claims to case nu
   const section = (name: string) => page.getByRole('region', { name })
   const batchRow = (id: number) =>
     page.getByRole('region', { name: 'Batches table' }).locator(`tr[data-batch-id="${id}"]`)
+  // one line a batch in its step, as it stands now: "being built" becomes "ready" in place
   const startedBatch = async (kind: 'Notice' | 'Filing', name: string) => {
-    const started = await shown(section(name).getByText(new RegExp(`^${kind} batch \\d+ is being built`)))
-    const [, id = '0', count = '0'] = /batch (\d+) is being built: ([\d,]+) claims?/.exec(started) ?? []
-    return { id: Number(id), count: Number(count.replace(/,/g, '')) }
+    const started = await shown(
+      section(name)
+        .getByRole('status')
+        .getByText(new RegExp(`^${kind} batch \\d+ (is being built|is ready)`)),
+    )
+    const id = Number(/batch (\d+)/.exec(started)![1])
+    const [stored] = queryDb<{ count: number }>(
+      'SELECT claim_count AS count FROM filing_batches WHERE id = ?',
+      id,
+    )
+    return { id, count: Number(stored!.count) }
   }
   const untilReady = async (id: number) => {
     await batchRow(id)
@@ -153,16 +173,37 @@ describe('notices of dispute and a filing batch, from approved claims to case nu
     expect(await page.getByRole('link', { name: 'Filing settings' }).getAttribute('href')).toBe(
       `/${APP}-admin/filing`,
     )
-    const ready = await shown(section('Notices of dispute').getByText(/approved claims? can get a notice\.$/))
-    expect(Number(/^([\d,]+)/.exec(ready)![1]!.replace(/,/g, ''))).toBeGreaterThanOrEqual(CLAIMANTS.length)
+    // the four steps in order, each with its state
+    expect(await page.locator('.batch-steps-list > li h2').allInnerTexts()).toEqual([
+      '1. Build a notice batch',
+      '2. Mark it sent',
+      '3. Build a filing batch',
+      '4. Import case numbers',
+    ])
+    const ready = await shown(
+      section('1. Build a notice batch').getByText(/^To do [\d,]+ approved claims? can get a notice\.$/),
+    )
+    expect(Number(/([\d,]+)/.exec(ready)![1]!.replace(/,/g, ''))).toBeGreaterThanOrEqual(CLAIMANTS.length)
+    // what a claim lacks is one line a claim, naming the claimant, linked to the claim's review
+    const lacking = section('1. Build a notice batch')
+      .getByRole('listitem')
+      .filter({ hasText: `claim ${addresslessId} (Nalu Batchfiler)` })
+    expect(await shown(lacking)).toBe(
+      `claim ${addresslessId} (Nalu Batchfiler): no street address, no city, no state, no ZIP code`,
+    )
+    expect(await lacking.getByRole('link').getAttribute('href')).toBe(`/${APP}-admin/claims/${addresslessId}`)
+    expect(await axeViolations(page)).toEqual([])
     await keepScreenshot(page, 'filing-batches-candidates-1280')
 
     await tabToText(page, 'Build a notice batch')
     await page.keyboard.press('Enter')
-    ;({ id: noticeBatch, count: noticeCount } = await startedBatch('Notice', 'Notices of dispute'))
+    ;({ id: noticeBatch, count: noticeCount } = await startedBatch('Notice', '1. Build a notice batch'))
     expect(await batchRow(noticeBatch).getByRole('rowheader').innerText()).toBe(`Notice batch ${noticeBatch}`)
     await untilReady(noticeBatch)
-    await shown(page.getByRole('status').getByText(`Notice batch ${noticeBatch} is ready.`))
+    const notices = section('1. Build a notice batch').getByRole('status')
+    await shown(notices.getByText(`Notice batch ${noticeBatch} is ready.`))
+    expect(await notices.getByText(`Notice batch ${noticeBatch} is being built`).count()).toBe(0)
+    await shown(section('2. Mark it sent').getByText(/^To do Mail or e-mail notice batch \d+/))
     expect(await batchRow(noticeBatch).locator('td').nth(1).innerText()).toBe(String(noticeCount))
     const members = queryDb<{ claim_id: number }>(
       'SELECT claim_id FROM filing_batch_claims WHERE batch_id = ?',
@@ -178,7 +219,7 @@ describe('notices of dispute and a filing batch, from approved claims to case nu
     // the form, by keyboard: today is filled in, certified mail chosen; the number is typed
     const form = `form[aria-label="Mark notice batch ${noticeBatch} sent"]`
     expect(await page.locator(`${form} input[type="date"]`).inputValue()).toBe(firmDay())
-    expect(await batchRow(noticeBatch).getByLabel('How').inputValue()).toBe('certified_mail')
+    expect(await section('2. Mark it sent').getByLabel('How').inputValue()).toBe('certified_mail')
     await tabTo(page, `${form} input[type="text"]`)
     await page.keyboard.type('9407 1112 0620 1234 5678 90')
     await tabTo(page, `${form} button[type="submit"]`)
@@ -191,8 +232,52 @@ describe('notices of dispute and a filing batch, from approved claims to case nu
         `Sent on ${longDay(firmDay())} by certified mail (9407 1112 0620 1234 5678 90); may file from ${longDay(firmDay(-60))}`,
       ),
     )
-    // the claims wait out their 60 days
-    await shown(section('Filing batches').getByText(/in (its|their) waiting period/))
+    expect(await batchRow(noticeBatch).locator('td.batch-status').innerText()).toBe(
+      `Sent on ${longDay(firmDay())}`,
+    )
+    await shown(section('2. Mark it sent').getByText(/^Done Notice batch \d+ was sent on /))
+    // each claimant's own certified mail number, by the post office's CSV: a faulty file keeps nothing
+    const step2 = section('2. Mark it sent')
+    const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'e2e-certified-mail-'))
+    const faulty = path.join(folder, 'faulty.csv')
+    fs.writeFileSync(
+      faulty,
+      `Claim ID,Tracking Number\r\n999999,9400 0000 0000 0000 0001\r\n${claimIds[0]},\r\n`,
+    )
+    await step2
+      .getByLabel(`Certified mail CSV (Claim ID, Tracking Number) for notice batch ${noticeBatch}`)
+      .setInputFiles(faulty)
+    await step2.getByRole('button', { name: 'Import certified mail numbers' }).click()
+    const refused = step2.getByRole('alert')
+    await shown(refused.getByText('The certified-mail file was not imported:'))
+    expect(await refused.getByRole('listitem').allInnerTexts()).toEqual([
+      'line 2: claim 999999 is not in this batch',
+      'line 3: no tracking number',
+    ])
+    const numbers = path.join(folder, 'numbers.csv')
+    const numberOf = (id: number) => `9400 1111 0000 0000 ${String(id).padStart(4, '0')}`
+    fs.writeFileSync(
+      numbers,
+      ['Claim ID,Tracking Number', ...claimIds.map((id) => `${id},${numberOf(id)}`)].join('\r\n'),
+    )
+    await step2
+      .getByLabel(`Certified mail CSV (Claim ID, Tracking Number) for notice batch ${noticeBatch}`)
+      .setInputFiles(numbers)
+    await step2.getByRole('button', { name: 'Import certified mail numbers' }).click()
+    await shown(step2.getByText(`${claimIds.length} certified mail numbers imported.`))
+    expect(await step2.getByRole('alert').count()).toBe(0)
+    const review = await staffFetch(`/api/staff/claims/${claimIds[0]}/review`)
+    expect(((await review.json()) as { filing: { noticeTracking: string } }).filing.noticeTracking).toBe(
+      numberOf(claimIds[0]!),
+    )
+    // the claims wait out their 60 days: the filing step says why none can be filed, and from when
+    await shown(
+      section('3. Build a filing batch').getByText(
+        new RegExp(
+          `^Waiting 0 approved claims can be filed now\\. [\\d,]+ claims? (is|are) in the waiting period after its notice; the first may be filed on ${longDay(firmDay(-60))}`,
+        ),
+      ),
+    )
     expect(await axeViolations(page)).toEqual([])
     await keepScreenshot(page, 'filing-batches-notice-sent-1280')
     expect(pageErrors).toEqual([])
@@ -213,12 +298,12 @@ describe('notices of dispute and a filing batch, from approved claims to case nu
     }
     await page.reload()
     await shown(
-      section('Filing batches').getByText(
-        `${noticeCount} approved claim${noticeCount === 1 ? '' : 's'} can be filed.`,
+      section('3. Build a filing batch').getByText(
+        `To do ${noticeCount} approved claim${noticeCount === 1 ? '' : 's'} can be filed.`,
       ),
     )
-    await section('Filing batches').getByRole('button', { name: 'Build a filing batch' }).click()
-    ;({ id: filingBatch } = await startedBatch('Filing', 'Filing batches'))
+    await section('3. Build a filing batch').getByRole('button', { name: 'Build a filing batch' }).click()
+    ;({ id: filingBatch } = await startedBatch('Filing', '3. Build a filing batch'))
     await untilReady(filingBatch)
     const row = batchRow(filingBatch)
     expect(await row.getByRole('rowheader').innerText()).toBe(`Filing batch ${filingBatch}`)
@@ -253,9 +338,11 @@ describe('notices of dispute and a filing batch, from approved claims to case nu
     const faulty = path.join(folder, 'faulty.csv')
     fs.writeFileSync(faulty, `Row ID,Case Number\r\nB999999-00001,01-26-0000-0001\r\n${rows[0]!.rowId},\r\n`)
     const row = batchRow(filingBatch)
-    await row.getByLabel("Provider's case-number CSV").setInputFiles(faulty)
-    await row.getByRole('button', { name: 'Import case numbers' }).click()
-    const alert = row.getByRole('alert')
+    const step = section('4. Import case numbers')
+    await shown(step.getByText(`To do Filing batch ${filingBatch} has 0 of ${rows.length} case numbers.`))
+    await step.getByLabel("Provider's case-number CSV").setInputFiles(faulty)
+    await step.getByRole('button', { name: 'Import case numbers' }).click()
+    const alert = step.getByRole('alert')
     await shown(alert.getByText('The case-number file was not imported:'))
     expect(await alert.getByRole('listitem').allInnerTexts()).toEqual([
       'line 2: row ID B999999-00001 is not in this batch',
@@ -271,16 +358,18 @@ describe('notices of dispute and a filing batch, from approved claims to case nu
         ...rows.map((claim) => `${claim.rowId},${caseOf(claim.rowId!)}`),
       ].join('\r\n'),
     )
-    await row.getByLabel("Provider's case-number CSV").setInputFiles(good)
-    await row.getByRole('button', { name: 'Import case numbers' }).click()
-    await shown(row.getByText(`${rows.length} case number${rows.length === 1 ? '' : 's'} imported.`))
+    await step.getByLabel("Provider's case-number CSV").setInputFiles(good)
+    await step.getByRole('button', { name: 'Import case numbers' }).click()
+    await shown(step.getByText('Done Every filing batch has its case numbers.'))
     await shown(row.getByText(`Case numbers: ${rows.length} of ${rows.length}`))
-    expect(await row.getByRole('alert').count()).toBe(0)
+    expect(await row.locator('td.batch-status').innerText()).toBe('Case numbers in')
+    expect(await step.getByRole('alert').count()).toBe(0)
     await keepScreenshot(page, 'filing-batches-1280')
 
     // the batch's claims on the dashboard, by its number
     await row.getByRole('link', { name: /^Show this batch's claims on the dashboard/ }).click()
-    await page.waitForURL(`${baseUrl()}/${APP}-admin`)
+    // the dashboard may keep its filters in the address
+    await page.waitForURL((url) => url.pathname === `/${APP}-admin`)
     expect(await page.getByLabel('Batch', { exact: true }).inputValue()).toBe(String(filingBatch))
     await page.waitForFunction(
       (count) => document.querySelectorAll('.staff-table tbody tr[data-claim-id]').length === count,
