@@ -1,5 +1,5 @@
 import { useEffect, useId, useLayoutEffect, useRef, useState, type FormEvent } from 'react'
-import type { BulkMoveFilter } from '../../src/api/bulk-moves.ts'
+import { BULK_ATTENTION, type BulkAttention, type BulkMoveFilter } from '../../src/api/bulk-moves.ts'
 import { MAX_REVIEW_NOTE_LENGTH } from '../../src/review-config.ts'
 import {
   fetchBulkMoveChoices,
@@ -240,6 +240,7 @@ export function BulkMovePanel({
         <p className="move-outcome" role="status">
           {isPreviewed ? previewSentence(preview.data, labels, target?.label ?? to) : ''}
         </p>
+        {isPreviewed ? <AttentionList slug={slug} attention={preview.data.attention} /> : null}
         {problem ? (
           <p className="alert" role="alert">
             Nothing was moved: {problem}
@@ -270,6 +271,43 @@ function JobProgress({ job, label }: { job: BulkMoveJob; label: string }) {
       >
         {text}
       </p>
+    </div>
+  )
+}
+
+const ATTENTION_TEXT: Record<BulkAttention, (count: number) => string> = {
+  flagged: (n) => `${n} flagged as a duplicate screenshot`,
+  disowned: (n) => `${n} disowned by the owner of ${n === 1 ? 'its' : 'their'} e-mail`,
+  unconfirmed: (n) => `${n} with a main form not confirmed by the claimant`,
+}
+
+/**
+ * Of the claims the move would take, those to look at before moving them all, each named with a link
+ * to its details: a bulk approval should not carry a flagged or disowned claim unseen.
+ */
+function AttentionList({ slug, attention }: { slug: string; attention: BulkMovePreview['attention'] }) {
+  const kinds = BULK_ATTENTION.filter((kind) => attention[kind].count > 0)
+  if (kinds.length === 0) return null
+  return (
+    <div className="bulk-attention">
+      <p>Among them, look at these first:</p>
+      <ul>
+        {kinds.map((kind) => {
+          const { count, ids } = attention[kind]
+          return (
+            <li key={kind}>
+              {ATTENTION_TEXT[kind](count)}:{' '}
+              {ids.map((id, index) => (
+                <span key={id}>
+                  {index > 0 ? ', ' : ''}
+                  <a href={`/${slug}-admin?claim=${id}`}>claim {id}</a>
+                </span>
+              ))}
+              {count > ids.length ? ` and ${count - ids.length} more` : ''}
+            </li>
+          )
+        })}
+      </ul>
     </div>
   )
 }

@@ -1,9 +1,17 @@
 import { sql, type Kysely, type RawBuilder, type SqlBool } from 'kysely'
 import { AppError } from '../../src/app-error.ts'
-import { MAX_BULK_MOVE_IDS, type BulkMoveFilter, type BulkMovePreview } from '../../src/api/bulk-moves.ts'
+import {
+  BULK_ATTENTION,
+  BULK_ATTENTION_NAMED,
+  MAX_BULK_MOVE_IDS,
+  type BulkAttention,
+  type BulkMoveFilter,
+  type BulkMovePreview,
+} from '../../src/api/bulk-moves.ts'
 import type { VisibleApps } from '../../src/api/staff.ts'
 import { allowedMoves, type ReviewConfig } from '../../src/review-config.ts'
 import type { Database } from '../db/database.ts'
+import { isFlaggedIn } from '../duplicates/flagged-claims.ts'
 import type { ClaimSearch } from '../staff/claim-list.ts'
 import { parseListQuery } from '../staff/list-query.ts'
 import { parseClaimFilters } from '../staff/parse-claim-filters.ts'
@@ -138,7 +146,15 @@ export async function previewBulkMove(
     app,
     ids,
     to,
-  }: { review: ReviewConfig; app: string; ids: RawBuilder<{ id: number }>; to: string },
+    visibleApps,
+  }: {
+    review: ReviewConfig
+    app: string
+    ids: RawBuilder<{ id: number }>
+    to: string
+    /** The reviewer's apps: a claim counts as flagged by a match they may see. */
+    visibleApps: VisibleApps
+  },
 ): Promise<BulkMovePreview> {
   const rows = await db
     .selectFrom('claims')
@@ -147,7 +163,12 @@ export async function previewBulkMove(
     .where(sql<SqlBool>`claims.id IN ${ids}`)
     .groupBy('review_status')
     .execute()
-  const preview: BulkMovePreview = { count: 0, from: {}, skipped: {} }
+  const preview: BulkMovePreview = {
+    count: 0,
+    from: {},
+    skipped: {},
+    attention: { flagged: NONE, disowned: NONE, unconfirmed: NONE },
+  }
   // in the config's order, so the sentence names the statuses as the dashboard lists them
   const order = Object.keys(review.statuses)
   rows.sort((a, b) => order.indexOf(a.review_status) - order.indexOf(b.review_status))
@@ -159,7 +180,38 @@ export async function previewBulkMove(
       preview.skipped[status] = Number(count)
     }
   }
+  const moving = Object.keys(preview.from)
+  if (moving.length > 0) {
+    const kinds = await Promise.all(
+      BULK_ATTENTION.map(async (kind) => {
+        const of = db
+          .selectFrom('claims')
+          .where('claims.app', '=', app)
+          .where(sql<SqlBool>`claims.id IN ${ids}`)
+          .where('claims.review_status', 'in', moving)
+          .where(ATTENTION[kind](visibleApps))
+        const [counted, named] = await Promise.all([
+          of.select((eb) => eb.fn.countAll<number | string | bigint>().as('count')).executeTakeFirstOrThrow(),
+          of.select('claims.id').orderBy('claims.id').limit(BULK_ATTENTION_NAMED).execute(),
+        ])
+        return [kind, { count: Number(counted.count), ids: named.map((row) => Number(row.id)) }] as const
+      }),
+    )
+    preview.attention = Object.fromEntries(kinds) as BulkMovePreview['attention']
+  }
   return preview
+}
+
+const NONE = { count: 0, ids: [] }
+
+/** Each kind of claim a bulk move's preview names, as a condition on claims. */
+const ATTENTION: Record<BulkAttention, (apps: VisibleApps) => RawBuilder<SqlBool>> = {
+  flagged: (apps) => isFlaggedIn(apps),
+  disowned: () => sql<SqlBool>`claims.disowned_at IS NOT NULL`,
+  // the claim names a main form whose address is not its own yet (intake-ties.ts)
+  unconfirmed: () => sql<SqlBool>`claims.intake_id IS NOT NULL AND claims.intake_by_link = 0
+    AND NOT EXISTS (SELECT 1 FROM form_submissions AS intake WHERE intake.id = claims.intake_id
+      AND intake.confirmed_at IS NOT NULL AND intake.disowned_at IS NULL)`,
 }
 
 /** The first few ids, quoted: `"12", "13" and 4 more`. */

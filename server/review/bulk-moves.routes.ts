@@ -69,15 +69,22 @@ export function bulkMoveRoutes({
     assertCanDecide(res, slug)
     const review = reviews(slug)
     const move = parseBulkMove(req.body, review)
+    const selection = selectionOf(res)
     const ids = await selectedIds({
-      ...selectionOf(res),
+      ...selection,
       db,
       review,
       claims,
       app: slug,
       selection: move.selection,
     })
-    const preview = await previewBulkMove(db, { review, app: slug, ids, to: move.to })
+    const preview = await previewBulkMove(db, {
+      review,
+      app: slug,
+      ids,
+      to: move.to,
+      visibleApps: selection.visibleApps,
+    })
     res.set('Cache-Control', NO_STORE).json(preview satisfies BulkMovePreview)
   })
 

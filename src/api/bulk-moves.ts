@@ -33,7 +33,18 @@ export interface BulkMovePreview {
   from: Record<string, number>
   /** Those whose status does not allow the move, by status. */
   skipped: Record<string, number>
+  /**
+   * Of those that would move, the ones a reviewer should look at first: flagged as a duplicate
+   * screenshot, disowned by the owner of their e-mail ("This wasn't me"), or naming a main form not
+   * confirmed. Each with its count and its first few claim ids, lowest first.
+   */
+  attention: Record<BulkAttention, { count: number; ids: number[] }>
 }
+
+export const BULK_ATTENTION = ['flagged', 'disowned', 'unconfirmed'] as const
+export type BulkAttention = (typeof BULK_ATTENTION)[number]
+/** How many claim ids the preview names for each kind of claim to look at. */
+export const BULK_ATTENTION_NAMED = 10
 
 /** POST /api/staff/apps/:slug/bulk-moves answers 202 with this. */
 export interface BulkMoveStarted {

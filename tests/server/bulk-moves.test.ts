@@ -16,7 +16,9 @@ import {
   loginStaff,
   type TestContext,
 } from './helpers.ts'
+import { makeIntakeData } from './malformed-intakes.ts'
 
+const NONE = { count: 0, ids: [] }
 const SITE = 'bulk.test'
 const SAME_SITE = { Host: SITE, Origin: `http://${SITE}` }
 const REVIEWER = { email: 'bulk-reviewer@firm.test', password: 'reviewer password 1' }
@@ -130,22 +132,84 @@ for (const dialect of DIALECTS) {
       await seedClaims('Previewson', ['received', 'received', 'received', 'approved', 'in_review'])
       const res = await preview({ to: 'in_review', filter: { q: 'Previewson' } })
       expect(res.status).toBe(200)
-      expect(res.body).toEqual({ count: 3, from: { received: 3 }, skipped: { in_review: 1, approved: 1 } })
+      expect(res.body).toEqual({
+        count: 3,
+        from: { received: 3 },
+        skipped: { in_review: 1, approved: 1 },
+        attention: { flagged: NONE, disowned: NONE, unconfirmed: NONE },
+      })
       const narrowed = await preview({ to: 'in_review', filter: { q: 'Previewson', status: 'approved' } })
-      expect(narrowed.body).toEqual({ count: 0, from: {}, skipped: { approved: 1 } })
+      expect(narrowed.body).toEqual({
+        count: 0,
+        from: {},
+        skipped: { approved: 1 },
+        attention: { flagged: NONE, disowned: NONE, unconfirmed: NONE },
+      })
       const decided = await preview({ to: 'approved', filter: { q: 'Previewson' } })
       // a decider may approve a received claim in one move, so the received ones go too
       expect(decided.body).toEqual({
         count: 4,
         from: { in_review: 1, received: 3 },
         skipped: { approved: 1 },
+        attention: { flagged: NONE, disowned: NONE, unconfirmed: NONE },
       })
+    })
+
+    it('names the claims to look at first among those that would move: flagged, disowned, main form not confirmed', async () => {
+      const [flagged, twin, disowned, unconfirmed, plain] = await seedClaims('Lookfirst', [
+        'received',
+        'received',
+        'received',
+        'received',
+        'received',
+      ])
+      await ctx.db
+        .insertInto('screenshot_matches')
+        .values([
+          { claim_id: flagged!, other_claim_id: twin!, kind: 'exact', distance: 0 },
+          { claim_id: twin!, other_claim_id: flagged!, kind: 'exact', distance: 0 },
+        ])
+        .execute()
+      await ctx.db
+        .updateTable('claims')
+        .set({ disowned_at: Date.now() })
+        .where('id', '=', disowned!)
+        .execute()
+      // someone's main form with the claim's e-mail and phone, not confirmed from that e-mail
+      const contact = await ctx.db
+        .selectFrom('claims')
+        .select(['email', 'phone_number'])
+        .where('id', '=', unconfirmed!)
+        .executeTakeFirstOrThrow()
+      await request(ctx.app)
+        .post('/api/intake')
+        .send(
+          makeIntakeData({ email: contact.email, phone: contact.phone_number, cashAdvanceApps: ['earnin'] }),
+        )
+        .expect(201)
+      const res = await preview({ to: 'in_review', filter: { q: 'Lookfirst' } })
+      expect(res.body).toEqual({
+        count: 5,
+        from: { received: 5 },
+        skipped: {},
+        attention: {
+          flagged: { count: 2, ids: [flagged, twin] },
+          disowned: { count: 1, ids: [disowned] },
+          unconfirmed: { count: 1, ids: [unconfirmed] },
+        },
+      })
+      expect(plain).toBeGreaterThan(unconfirmed!)
     })
 
     it('previews the checked rows by their ids', async () => {
       const ids = await seedClaims('Checkedrow', ['received', 'received', 'rejected'])
       const res = await preview({ to: 'in_review', ids })
-      expect(res.body).toEqual({ count: 3, from: { received: 2, rejected: 1 }, skipped: {} })
+      expect(res.body).toEqual({
+        count: 3,
+        from: { received: 2, rejected: 1 },
+        skipped: {},
+        attention: { flagged: NONE, disowned: NONE, unconfirmed: NONE },
+      })
     })
 
     it("moves a filter's claims in a background job, skipping those whose status does not allow it, each with its move, audit and ledger entry", async () => {

@@ -1,7 +1,16 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { axeViolations } from '../accessibility/axe.ts'
-import { baseUrl, connectBrowser, keepScreenshot, queryDb, shown, staffSessionCookies } from '../browser.ts'
+import {
+  baseUrl,
+  connectBrowser,
+  keepScreenshot,
+  proofOfWorkHeaders,
+  queryDb,
+  shown,
+  staffSessionCookies,
+} from '../browser.ts'
+import { intakeBody } from '../intake/fill-intake.ts'
 import { fileClaim } from '../seed.ts'
 
 // albert's dashboard, narrowed by a surname and phones no other spec uses
@@ -22,6 +31,21 @@ describe('a reviewer moves two checked claims at once with the keyboard', () => 
 
   beforeAll(async () => {
     for (const claimant of CLAIMANTS) ids.push(await fileClaim(APP, claimant))
+    // someone's main form with the second claimant's e-mail and phone, not confirmed from that e-mail
+    const intake = await fetch(`${baseUrl()}/api/intake`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', ...(await proofOfWorkHeaders()) },
+      body: JSON.stringify(
+        intakeBody({
+          firstName: 'Bea',
+          lastName: SURNAME,
+          email: CLAIMANTS[1]!.email,
+          phone: `(${CLAIMANTS[1]!.phoneDigits.slice(0, 3)}) ${CLAIMANTS[1]!.phoneDigits.slice(3, 6)}-${CLAIMANTS[1]!.phoneDigits.slice(6)}`,
+          cashAdvanceApps: ['earnin'],
+        }),
+      ),
+    })
+    expect(intake.status).toBe(201)
     browser = await connectBrowser()
     context = await browser.newContext({ viewport: { width: 1280, height: 900 } })
     await context.addCookies(await staffSessionCookies())
@@ -74,6 +98,15 @@ describe('a reviewer moves two checked claims at once with the keyboard', () => 
     await panel().getByRole('button', { name: 'Preview' }).focus()
     await page.keyboard.press('Enter')
     await shown(panel().getByRole('status').getByText('2 claims will move from Received to In review.'))
+    // the one to look at first is named, with a link to its details
+    expect(await shown(panel().locator('.bulk-attention li'))).toBe(
+      `1 with a main form not confirmed by the claimant: claim ${ids[1]}`,
+    )
+    expect(
+      await panel()
+        .getByRole('link', { name: `claim ${ids[1]}` })
+        .getAttribute('href'),
+    ).toBe(`/${APP}-admin?claim=${ids[1]}`)
     await keepScreenshot(page, 'bulk-moves-preview-1280')
 
     await panel().getByRole('button', { name: 'Move', exact: true }).focus()
