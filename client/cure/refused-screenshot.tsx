@@ -13,18 +13,26 @@ export function RefusedScreenshot({ token }: { token: string }) {
   useEffect(() => {
     let url: string | undefined
     let gone = false
-    void fetch('/api/cures/screenshot', {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({ token } satisfies OpenCureRequest),
-    })
-      .then(async (response) => (response.ok ? response.blob() : undefined))
-      .then((blob) => {
-        if (!blob || gone) return
+    const load = async (attempt: number): Promise<void> => {
+      const response = await fetch('/api/cures/screenshot', {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ token } satisfies OpenCureRequest),
+      }).catch(() => undefined)
+      if (gone) return
+      if (response?.ok) {
+        const blob = await response.blob()
+        if (gone) return
         url = URL.createObjectURL(blob)
         setSrc(url)
-      })
-      .catch(() => undefined)
+        return
+      }
+      // a link refused (4xx) stays refused; a network or server failure is tried again, twice
+      if ((response && response.status < 500) || attempt === 3) return
+      await new Promise((resolve) => setTimeout(resolve, 1000 * attempt))
+      return load(attempt + 1)
+    }
+    void load(1).catch(() => undefined)
     return () => {
       gone = true
       if (url) URL.revokeObjectURL(url)

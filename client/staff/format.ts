@@ -62,6 +62,14 @@ export function formatDateTime(iso: string): string {
 /** The firm's zone as staff read it beside a time: 'America/Los_Angeles' → 'Los Angeles'. */
 export const FIRM_ZONE_NAME = timeZone.split('/').at(-1)!.replaceAll('_', ' ')
 
+const AUDIT_TIME = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeStyle: 'medium', timeZone })
+
+/** An audit entry's time to the second, in the firm's zone, the zone its day filters use. */
+export function formatAuditTime(iso: string): string {
+  const date = new Date(iso)
+  return Number.isNaN(date.getTime()) ? iso : AUDIT_TIME.format(date)
+}
+
 /** A time in the firm's zone with the zone named, for a deadline a claimant keeps in another: "… (Los Angeles)". */
 export function formatZonedDateTime(iso: string): string {
   return `${formatDateTime(iso)} (${FIRM_ZONE_NAME})`

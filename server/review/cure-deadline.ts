@@ -1,5 +1,6 @@
 import type { Kysely, Transaction } from 'kysely'
 import { FIRM_SETTINGS } from '../../src/firm-settings.ts'
+import { startOfZonedDay, zonedDay } from '../../src/zoned-day.ts'
 import type { Database } from '../db/database.ts'
 
 const DAY_MS = 24 * 60 * 60 * 1000
@@ -35,44 +36,6 @@ export function cureDeadline({
   days: number
   timeZone: string
 }): number {
-  const { year, month, day } = localDate(startedAt + days * DAY_MS, timeZone)
-  // the next day's local midnight: its UTC midnight moved by the zone's offset, asked twice so a change
-  // of summer time on that night lands right
-  const utcMidnight = Date.UTC(year, month - 1, day + 1)
-  const first = utcMidnight - offsetAt(utcMidnight, timeZone)
-  const midnight = utcMidnight - offsetAt(first, timeZone)
-  return midnight - 1
-}
-
-function localDate(at: number, timeZone: string): { year: number; month: number; day: number } {
-  const [year, month, day] = new Intl.DateTimeFormat('en-CA', {
-    timeZone,
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-  })
-    .format(at)
-    .split('-')
-    .map(Number)
-  return { year: year!, month: month!, day: day! }
-}
-
-/** How far the zone's wall clock is ahead of UTC at `at`, in milliseconds (negative west of Greenwich). */
-function offsetAt(at: number, timeZone: string): number {
-  const parts = Object.fromEntries(
-    new Intl.DateTimeFormat('en-US', {
-      timeZone,
-      hourCycle: 'h23',
-      year: 'numeric',
-      month: 'numeric',
-      day: 'numeric',
-      hour: 'numeric',
-      minute: 'numeric',
-      second: 'numeric',
-    })
-      .formatToParts(at)
-      .map((part) => [part.type, Number(part.value)]),
-  ) as Record<string, number>
-  const wall = Date.UTC(parts.year!, parts.month! - 1, parts.day!, parts.hour!, parts.minute!, parts.second!)
-  return wall - (at - (at % 1000))
+  const last = zonedDay(startedAt + days * DAY_MS, timeZone)
+  return startOfZonedDay({ ...last, day: last.day + 1 }, timeZone) - 1
 }

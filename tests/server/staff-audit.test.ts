@@ -183,12 +183,13 @@ for (const dialect of DIALECTS) {
       })
     })
 
-    it('filters by app, action and UTC days (both ends included), in pages of 50 newest first', async () => {
+    it("filters by app, action and the firm's days (both ends included), in pages of 50 newest first", async () => {
+      // around midnight in Los Angeles (firm.json), 8 hours behind UTC in January
       const at = [
-        '2026-01-14T23:59:59.999Z',
-        '2026-01-15T00:00:00.000Z',
-        '2026-01-15T23:59:59.999Z',
-        '2026-01-16T00:00:00.000Z',
+        '2026-01-15T07:59:59.999Z',
+        '2026-01-15T08:00:00.000Z',
+        '2026-01-16T07:59:59.999Z',
+        '2026-01-16T08:00:00.000Z',
       ]
       for (const [index, time] of at.entries()) {
         await ctx.db

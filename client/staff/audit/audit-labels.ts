@@ -52,15 +52,3 @@ export function actionLabel(action: string): string {
   const words = action.replaceAll('_', ' ')
   return `${words.charAt(0).toUpperCase()}${words.slice(1)}`
 }
-
-const UTC_TIME = new Intl.DateTimeFormat('en-US', {
-  dateStyle: 'medium',
-  timeStyle: 'medium',
-  timeZone: 'UTC',
-})
-
-/** A time in UTC, the zone the date filters use, so an entry shows under the day it is filtered by. */
-export function formatUtcTime(iso: string): string {
-  const date = new Date(iso)
-  return Number.isNaN(date.getTime()) ? iso : `${UTC_TIME.format(date)} UTC`
-}

@@ -1,5 +1,7 @@
 import { useEffect, useId, useState } from 'react'
+import { FIRM_SETTINGS } from '../../../src/firm-settings.ts'
 import { Loading } from '../../ui/loading.tsx'
+import { FIRM_ZONE_NAME } from '../format.ts'
 import { Pagination } from '../pagination.tsx'
 import { StaffUserBar } from '../staff-user-bar.tsx'
 import { localIsoDate, useCsvDownload } from '../use-csv-download.ts'
@@ -12,7 +14,7 @@ import { CsvButton } from '../csv-button.tsx'
 
 const TITLE = 'Audit Log'
 
-/** The audit log for admins: filters by person, app, action and UTC days, the entries, and the CSV. */
+/** The audit log for admins: filters by person, app, action and the firm's days, the entries, and the CSV. */
 export function AuditLogPage({ session }: { session: StaffSession }) {
   const id = useId()
   const [filters, setFilters] = useState<AuditFilterParams>({})
@@ -97,7 +99,7 @@ export function AuditLogPage({ session }: { session: StaffSession }) {
               className="form-control"
               type="date"
               value={filters.from ?? ''}
-              aria-describedby={`${id}-utc`}
+              aria-describedby={`${id}-zone`}
               onChange={(event) => set('from')(event.target.value)}
             />
           </label>
@@ -108,12 +110,12 @@ export function AuditLogPage({ session }: { session: StaffSession }) {
               className="form-control"
               type="date"
               value={filters.to ?? ''}
-              aria-describedby={`${id}-utc`}
+              aria-describedby={`${id}-zone`}
               onChange={(event) => set('to')(event.target.value)}
             />
           </label>
-          <p id={`${id}-utc`} className="hint audit-utc">
-            Dates and times are UTC; both dates are included.
+          <p id={`${id}-zone`} className="hint audit-utc">
+            Dates and times are {FIRM_ZONE_NAME} time ({FIRM_SETTINGS.timeZone}); both dates are included.
           </p>
         </form>
         <div className="action-row">

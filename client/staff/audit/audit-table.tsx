@@ -1,7 +1,8 @@
 import { Link } from '../../routing/router.tsx'
 import { intakeHref } from '../intake-address.ts'
 import type { AuditEntryView } from './audit-api.ts'
-import { actionLabel, formatUtcTime } from './audit-labels.ts'
+import { FIRM_ZONE_NAME, formatAuditTime } from '../format.ts'
+import { actionLabel } from './audit-labels.ts'
 
 /** The audit log's entries: who did what, when, in which app, and from where. */
 export function AuditTable({
@@ -16,7 +17,7 @@ export function AuditTable({
       <table className="staff-table audit-table">
         <thead>
           <tr>
-            <th scope="col">Time</th>
+            <th scope="col">Time ({FIRM_ZONE_NAME})</th>
             <th scope="col">Person</th>
             <th scope="col">Action</th>
             <th scope="col">App</th>
@@ -27,7 +28,7 @@ export function AuditTable({
         <tbody>
           {entries.map((entry) => (
             <tr key={entry.id}>
-              <td>{formatUtcTime(entry.at)}</td>
+              <td>{formatAuditTime(entry.at)}</td>
               <td>
                 {entry.person}
                 {entry.email && entry.email !== entry.person ? (

@@ -1,20 +1,21 @@
 import type { Request } from 'express'
 import { AppError } from '../../../src/app-error.ts'
+import { FIRM_SETTINGS } from '../../../src/firm-settings.ts'
+import { startOfZonedDay, type CalendarDay } from '../../../src/zoned-day.ts'
 
 /** The audit page's filters, checked: each undefined for all. */
 export interface AuditFilters {
   accountId?: number
   app?: string
   action?: string
-  /** The first instant of the `from` day (UTC), as ISO 8601. */
+  /** The first instant of the `from` day in the firm's zone, as ISO 8601. */
   fromAt?: string
-  /** The first instant after the `to` day (UTC), as ISO 8601: the `to` day is included. */
+  /** The first instant after the `to` day in the firm's zone, as ISO 8601: the `to` day is included. */
   beforeAt?: string
 }
 
 const NAME = /^[a-z0-9][a-z0-9_-]{0,39}$/
 const DAY = /^(\d{4})-(\d{2})-(\d{2})$/
-const DAY_MS = 24 * 60 * 60 * 1000
 
 /** ?account=&app=&action=&from=&to= of the audit log; a malformed one is a 400 naming it. */
 export function parseAuditFilters(query: Request['query']): AuditFilters {
@@ -32,15 +33,28 @@ export function parseAuditFilters(query: Request['query']): AuditFilters {
   }
   const from = day(query.from, 'from')
   const to = day(query.to, 'to')
-  if (from !== undefined && to !== undefined && from > to) {
+  if (
+    from !== undefined &&
+    to !== undefined &&
+    Date.UTC(from.year, from.month - 1, from.day) > Date.UTC(to.year, to.month - 1, to.day)
+  ) {
     throw badRequest('"from" must be on or before "to"')
   }
   return {
     ...(account !== undefined ? { accountId: Number(account) } : {}),
     ...(app !== undefined ? { app } : {}),
     ...(action !== undefined ? { action } : {}),
-    ...(from !== undefined ? { fromAt: new Date(from).toISOString() } : {}),
-    ...(to !== undefined ? { beforeAt: new Date(to + DAY_MS).toISOString() } : {}),
+    // the days staff mean: the firm's, as every staff page shows times
+    ...(from !== undefined
+      ? { fromAt: new Date(startOfZonedDay(from, FIRM_SETTINGS.timeZone)).toISOString() }
+      : {}),
+    ...(to !== undefined
+      ? {
+          beforeAt: new Date(
+            startOfZonedDay({ ...to, day: to.day + 1 }, FIRM_SETTINGS.timeZone),
+          ).toISOString(),
+        }
+      : {}),
   }
 }
 
@@ -51,8 +65,8 @@ function text(value: unknown, name: string): string | undefined {
   return value
 }
 
-/** A YYYY-MM-DD day as the time its UTC midnight falls. */
-function day(value: unknown, name: string): number | undefined {
+/** A YYYY-MM-DD day, checked to be one. */
+function day(value: unknown, name: string): CalendarDay | undefined {
   const given = text(value, name)
   if (given === undefined) return undefined
   const parts = DAY.exec(given)
@@ -61,7 +75,7 @@ function day(value: unknown, name: string): number | undefined {
   if (!parts || Number.isNaN(time) || new Date(time).toISOString().slice(0, 10) !== given) {
     throw badRequest(`"${name}" must be a date written YYYY-MM-DD, such as 2026-11-27`)
   }
-  return time
+  return { year: Number(parts[1]), month: Number(parts[2]), day: Number(parts[3]) }
 }
 
 function badRequest(message: string): AppError {

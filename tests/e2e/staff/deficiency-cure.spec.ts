@@ -242,6 +242,8 @@ describe('a deficient claim: notice, cure at 390 px, approval, and the evidence 
   it('the audit log names each step and links to the claim', async () => {
     await page.goto(`${baseUrl()}/staff/audit`)
     const table = await shown(page.getByRole('region', { name: 'Audit log table' }))
+    // its times in the firm's zone, named
+    await shown(page.getByRole('columnheader', { name: 'Time (Los Angeles)' }))
     for (const action of ['Sent a deficiency notice', 'Opened a cure link', 'Sent corrections to a claim']) {
       expect(table).toContain(action)
     }
