@@ -124,7 +124,9 @@ export function intakeSubmissionRoutes({
         ? {
             mailsSent: Number(journey.mails_sent),
             lastMailAt: at(journey.last_mail_at),
-            nextDueAt: at(journey.next_due_at),
+            // the sender clears a due reminder only when it comes round; once every chosen app has its
+            // claim, none will go
+            nextDueAt: cases.every((found) => found.claim_id !== null) ? null : at(journey.next_due_at),
           }
         : null,
       unsubscribed: unsubscribed

@@ -183,6 +183,14 @@ for (const dialect of DIALECTS) {
         .expect(200)
       // came through the intake's own link: its address is the claim's
       expect(review.body.intake).toEqual({ id: intake.id, reference: intake.reference, confirmed: true })
+
+      // with every chosen app's claim in, no reminder is to come, though the sender has not run since
+      await fileClaim('chime', { email: intake.email, phoneNumber: intake.phone }, intake.token('chime'))
+      const after = await request(ctx.app)
+        .get(`/api/staff/intake-submissions/${intake.id}`)
+        .set({ Host: site, Cookie: cookie })
+        .expect(200)
+      expect(after.body.journey.nextDueAt).toBeNull()
     })
 
     it('ties the claims filed before the intake by the same e-mail and phone', async () => {
