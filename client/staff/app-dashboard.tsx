@@ -1,18 +1,18 @@
 import { Link, useNavigate } from '../routing/router.tsx'
 import { canDecideApp, canExportApp, matchCountText, type StaffAccountView } from '../../src/api/staff.ts'
-import { useEffect, useId, useRef, useState } from 'react'
+import { useEffect, useId, useLayoutEffect, useRef, useState } from 'react'
 import type { FormConfig } from '../../src/form-config.ts'
 import { Loading } from '../ui/loading.tsx'
 import { DailyChart } from './daily-chart.tsx'
 import { Pagination } from './pagination.tsx'
-import { appCsvUrl, fetchAppStats, fetchAppSubmissions, fetchAssignees, type ListOrder } from './staff-api.ts'
+import { appCsvUrl, fetchAppStats, fetchAppSubmissions, fetchAssignees } from './staff-api.ts'
 import { AssigneeField } from './assignee-field.tsx'
 import { BulkMovePanel } from './bulk-move-panel.tsx'
 import { useClaimKeys } from './use-claim-keys.ts'
-import { ClaimFilterSelects, filterParams, linkedFilters, type ClaimFilterValues } from './claim-filters.tsx'
+import { ClaimFilterSelects, filterParams, type ClaimFilterValues } from './claim-filters.tsx'
 import { ClaimReviewPanel } from './claim-review-panel.tsx'
 import { DuplicateScreenshots } from './duplicate-screenshots.tsx'
-import { StatCards } from './stat-cards.tsx'
+import { StatCards, statsSummary } from './stat-cards.tsx'
 import { DetailsProblem, SubmissionDetails } from './submission-details.tsx'
 import { SubmissionsTable } from './submissions-table.tsx'
 import { localIsoDate, useCsvDownload } from './use-csv-download.ts'
@@ -23,12 +23,20 @@ import { useStaffResource } from './use-staff-resource.ts'
 import { SearchRow } from './search-row.tsx'
 import { useClaimDetails } from './use-claim-details.ts'
 import { CsvButton } from './csv-button.tsx'
+import { dashboardSearch, readDashboardView } from './dashboard-address.ts'
+import { EmptyList } from './empty-claim-list.tsx'
+import { ShortcutSheet } from './shortcut-sheet.tsx'
+import { useDashboardKeys } from './use-dashboard-keys.ts'
 
 const SEARCH_DELAY_MS = 250
 
+/** Where the focus goes once an opened claim is shown: the panel, or its decision after a move. */
+type FocusOnOpen = 'panel' | 'decision' | undefined
+
 /**
- * /{app}-admin once signed in: stats, chart, server-side search and filters, the list (j/k to step
- * through it), details with the review and assignee, and CSV export.
+ * /{app}-admin once signed in: the queue first (search, filters, the list with the open claim beside
+ * it), the figures folded into one line, and CSV export. The search, filters, order and page live in
+ * the address, so a reload, Back or a shared link opens the same list; the keys are in the `?` sheet.
  */
 export function AppDashboard({
   config,
@@ -42,23 +50,23 @@ export function AppDashboard({
   const canDecide = canDecideApp(session.account, slug)
   const navigate = useNavigate()
   const listId = useId()
-  const [term, setTerm] = useState('')
+  // the address the dashboard opened with: a reload, a shared link, a batch's "Show this batch's claims"
+  const [initial] = useState(() => readDashboardView(window.location.search))
+  const [term, setTerm] = useState(initial.term)
   const query = useDebouncedValue(term.trim(), SEARCH_DELAY_MS)
-  // a batch's "Show this batch's claims" link (/{app}-admin?batch=3) opens the dashboard filtered by it
-  const [filterValues, setFilterValues] = useState<ClaimFilterValues>(() =>
-    linkedFilters(new URLSearchParams(window.location.search)),
-  )
+  const [filterValues, setFilterValues] = useState<ClaimFilterValues>(initial.filters)
   // the typed filters, as the search, are sent once the typing pauses
   const [typedBatch = '', typedCase = ''] = useDebouncedValue(
     `${filterValues.batch ?? ''}\n${filterValues.case ?? ''}`,
     SEARCH_DELAY_MS,
   ).split('\n')
-  const filters = filterParams({ ...filterValues, batch: typedBatch, case: typedCase.trim() })
-  const [flagged, setFlagged] = useState(false)
-  const [order, setOrder] = useState<ListOrder>('newest')
+  const sentFilters = { ...filterValues, batch: typedBatch, case: typedCase.trim() }
+  const filters = filterParams(sentFilters)
+  const [flagged, setFlagged] = useState(initial.flagged)
+  const [order, setOrder] = useState(initial.order)
   // the page belongs to the search, filters and order it was chosen for: new ones start again at page 1
   const listKey = JSON.stringify([query, filters, flagged, order])
-  const [paging, setPaging] = useState({ listKey, page: 1 })
+  const [paging, setPaging] = useState(() => ({ listKey, page: initial.page }))
   const page = paging.listKey === listKey ? paging.page : 1
   const [reloadCount, setReloadCount] = useState(0)
   // a duplicate decision can move the claim: its review panel loads again
@@ -84,14 +92,37 @@ export function AppDashboard({
   })
   const detailsRef = useRef<HTMLElement>(null)
   const tableRef = useRef<HTMLDivElement>(null)
-  const [shouldFocusDetails, setShouldFocusDetails] = useState(false)
+  const searchRef = useRef<HTMLInputElement>(null)
+  const [focusOnOpen, setFocusOnOpen] = useState<FocusOnOpen>()
+  const [zoomedId, setZoomedId] = useState<number>()
+  const [isSheetOpen, setIsSheetOpen] = useState(false)
+  const [moveOutcome, setMoveOutcome] = useState('')
 
   useEffect(() => {
     document.title = `${displayName} Admin Dashboard`
   }, [displayName])
-  const openClaim = (id: number) => {
+  // opening the first claim narrows the list beside it (and closing the last widens it), which moves
+  // its rows: the row the reviewer acted on is held where it was on the screen
+  const anchor = useRef<{ id: number; top: number }>(undefined)
+  const holdRow = (id: number) => {
+    const row = tableRef.current?.querySelector(`tr[data-claim-id="${id}"]`)
+    anchor.current = row ? { id, top: row.getBoundingClientRect().top } : undefined
+  }
+  const isOpen = details.status !== 'closed'
+  useLayoutEffect(() => {
+    const held = anchor.current
+    anchor.current = undefined
+    const row = held && tableRef.current?.querySelector(`tr[data-claim-id="${held.id}"]`)
+    if (held && row) window.scrollBy(0, row.getBoundingClientRect().top - held.top)
+  }, [isOpen])
+  const openClaim = (
+    id: number,
+    { focus = 'panel', zoom = false }: { focus?: FocusOnOpen; zoom?: boolean } = {},
+  ) => {
+    if (!isOpen) holdRow(id)
     openDetails(id)
-    setShouldFocusDetails(true)
+    setFocusOnOpen(focus)
+    setZoomedId(zoom ? id : undefined)
   }
   // a claim's address (/{app}-admin/claims/123) or a link from another app's flagged claim or the
   // audit log (/{app}-admin?claim=123) opens its details
@@ -103,24 +134,29 @@ export function AppDashboard({
     // once, when the dashboard opens
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [])
-  // the open claim's address is in the address bar, to share with a colleague (the page is gated as
-  // the dashboard is); closing it goes back to the dashboard's
+  // the open claim and the list's view are in the address bar, to reload or share with a colleague (the
+  // page is gated as the dashboard is); replaced, so Back leaves the dashboard rather than undo a filter
   const openId = details.status === 'closed' ? undefined : details.id
+  const search = dashboardSearch({ term: query, filters: sentFilters, flagged, order, page })
   useEffect(() => {
-    const address = openId === undefined ? `/${slug}-admin` : `/${slug}-admin/claims/${openId}`
-    if (window.location.pathname !== address || window.location.search !== '')
-      navigate(address, { replace: true })
-  }, [openId, slug, navigate])
+    const path = openId === undefined ? `/${slug}-admin` : `/${slug}-admin/claims/${openId}`
+    if (window.location.pathname !== path || window.location.search !== search)
+      navigate(`${path}${search}`, { replace: true })
+  }, [openId, slug, search, navigate])
   const hasAnswer = details.status === 'ready' || details.status === 'failed'
   useEffect(() => {
-    if (!shouldFocusDetails || !hasAnswer) return
+    if (focusOnOpen === undefined || !hasAnswer) return
+    // after a move the review panel focuses the next claim's decision itself (once its review is in)
+    if (focusOnOpen === 'decision' && details.status === 'ready') return
     const panel = detailsRef.current
-    // beside the list (sticky) the panel is already in view: scrolling to it would move the list
-    const isBeside = panel !== null && getComputedStyle(panel).position === 'sticky'
-    panel?.focus({ preventScroll: isBeside })
-    if (!isBeside) panel?.scrollIntoView({ block: 'start' })
-    setShouldFocusDetails(false)
-  }, [shouldFocusDetails, hasAnswer])
+    setFocusOnOpen(undefined)
+    if (!panel) return
+    panel.focus({ preventScroll: true })
+    // beside the list (sticky) the panel is in view unless the list ends above the screen's bottom (the
+    // panel stops with it): then the page moves only as far as it takes, not to the list's top
+    if (getComputedStyle(panel).position !== 'sticky') panel.scrollIntoView({ block: 'start' })
+    else panel.scrollIntoView({ block: 'nearest' })
+  }, [focusOnOpen, hasAnswer, details.status])
 
   const list = useStaffResource({
     key: JSON.stringify([slug, listKey, page, reloadCount]),
@@ -143,25 +179,60 @@ export function AppDashboard({
   })
 
   const result = list.data
+  const ids = result?.data.map((submission) => submission.id) ?? []
   const statusLabels = Object.fromEntries(
     (stats.data?.statuses ?? []).map(({ status, label }) => [status, label]),
   )
+  const rowButton = (id: number) =>
+    tableRef.current?.querySelector<HTMLElement>(`tr[data-claim-id="${id}"] button.view-details`)
   const onTableKeyDown = useClaimKeys({
-    ids: result?.data.map((submission) => submission.id) ?? [],
-    currentId: details.status === 'closed' ? undefined : details.id,
+    ids,
+    currentId: openId,
     onOpen: (id, key) => {
       if (key === 'letter') {
         openClaim(id)
         return
       }
       // the arrows keep the focus in the table, on the claim opened
-      openDetails(id)
-      tableRef.current?.querySelector<HTMLElement>(`tr[data-claim-id="${id}"] button`)?.focus()
+      openClaim(id, { focus: undefined })
+      rowButton(id)?.focus()
     },
   })
+  useDashboardKeys({
+    onSearch: () => searchRef.current?.focus(),
+    onHelp: () => setIsSheetOpen(true),
+    onZoom: () => {
+      if (details.status === 'ready') setZoomedId(zoomedId === details.id ? undefined : details.id)
+    },
+    onEscape: () => {
+      if (openId === undefined) return
+      holdRow(openId)
+      closeDetails()
+      // back to the claim's row, where the list was left
+      rowButton(openId)?.focus({ preventScroll: true })
+    },
+  })
+  // a move opens the list's next claim, its decision focused: the reviewer works down the list
+  const onMoved = (movedId: number, message: string) => {
+    const at = ids.indexOf(movedId)
+    const next = at < 0 ? undefined : ids[at + 1]
+    setMoveOutcome(next === undefined ? message : `${message} Next: claim ${next}.`)
+    setReloadCount((count) => count + 1)
+    if (next !== undefined) openClaim(next, { focus: 'decision' })
+  }
   const isSearching = query !== '' || Object.keys(filters).length > 0
   return (
     <article className="card staff-dashboard">
+      <a
+        className="skip-link"
+        href={`#${listId}-table`}
+        onClick={(event) => {
+          event.preventDefault()
+          tableRef.current?.focus()
+        }}
+      >
+        Skip to the claims
+      </a>
       <header className="card-header staff-header">
         <div>
           <h1>{displayName} Admin Dashboard</h1>
@@ -175,7 +246,7 @@ export function AppDashboard({
       </header>
       <div className="card-body">
         <div className="staff-toolbar">
-          <SearchRow term={term} onTerm={setTerm} />
+          <SearchRow term={term} onTerm={setTerm} ref={searchRef} />
           <ClaimFilterSelects
             values={filterValues}
             onChange={setFilterValues}
@@ -212,11 +283,16 @@ export function AppDashboard({
             The figures could not be loaded: {stats.message}. Press Refresh to try again.
           </p>
         ) : (
-          <>
+          // the figures fold into one line: the queue is what a reviewer comes for
+          <details className="stats-fold">
+            <summary>{stats.data ? statsSummary(stats.data) : 'Loading the figures…'}</summary>
             <StatCards stats={stats.data} />
             {stats.data ? <DailyChart daily={stats.data.daily} /> : null}
-          </>
+          </details>
         )}
+        <p className="move-outcome" role="status">
+          {moveOutcome}
+        </p>
 
         {/* from a laptop's width up, the open claim sits beside the list (styles.css), so a reviewer
             keeps their place in the list while reading it */}
@@ -240,6 +316,17 @@ export function AppDashboard({
               canExport={canExport}
               onClose={closeDetails}
               onUnauthorized={session.expired}
+              isZoomed={zoomedId === details.data.id}
+              onZoom={(isZoomed) => setZoomedId(isZoomed ? details.data.id : undefined)}
+              decision={
+                <ClaimReviewPanel
+                  key={`${details.data.id}:${duplicateDecisions}`}
+                  claimId={details.data.id}
+                  focusDecision={focusOnOpen === 'decision'}
+                  onMoved={(message) => onMoved(details.data.id, message)}
+                  onUnauthorized={session.expired}
+                />
+              }
             >
               <AssigneeField
                 key={details.data.id}
@@ -249,17 +336,11 @@ export function AppDashboard({
                 onAssigned={() => setReloadCount((count) => count + 1)}
                 onUnauthorized={session.expired}
               />
-              <ClaimReviewPanel
-                key={`${details.data.id}:${duplicateDecisions}`}
-                claimId={details.data.id}
-                onMoved={() => setReloadCount((count) => count + 1)}
-                onUnauthorized={session.expired}
-              />
               {details.data.duplicateOf.length > 0 ? (
                 <DuplicateScreenshots
                   submission={details.data}
                   app={slug}
-                  onOpenClaim={openClaim}
+                  onOpenClaim={(id) => openClaim(id)}
                   onDecided={() => {
                     setDuplicateDecisions((count) => count + 1)
                     setReloadCount((count) => count + 1)
@@ -293,8 +374,8 @@ export function AppDashboard({
               </label>
             </div>
             <p className="hint">
-              Keys: <kbd>j</kbd> and <kbd>k</kbd> open the next and previous claim; in the table, <kbd>↓</kbd>{' '}
-              and <kbd>↑</kbd> do too.
+              Keys: <kbd>j</kbd> and <kbd>k</kbd> open the next and previous claim, <kbd>/</kbd> searches,{' '}
+              <kbd>Esc</kbd> closes the claim; <kbd>?</kbd> lists every key.
             </p>
             {list.status === 'failed' ? (
               <div className="empty-state" role="alert">
@@ -316,12 +397,13 @@ export function AppDashboard({
               <>
                 <SubmissionsTable
                   ref={tableRef}
+                  id={`${listId}-table`}
                   statusLabels={statusLabels}
                   onKeyDown={onTableKeyDown}
                   columns={config.dashboard.columns}
                   submissions={result.data}
-                  selectedId={details.status === 'closed' ? undefined : details.id}
-                  onSelect={(submission) => openClaim(submission.id)}
+                  selectedId={openId}
+                  onSelect={(submission, { zoom }) => openClaim(submission.id, { zoom })}
                   order={order}
                   onOrder={setOrder}
                   checks={canDecide ? { checked: checkedIds, onChange: changeChecks } : undefined}
@@ -355,53 +437,7 @@ export function AppDashboard({
           />
         ) : null}
       </div>
+      <ShortcutSheet isOpen={isSheetOpen} onClose={() => setIsSheetOpen(false)} />
     </article>
-  )
-}
-
-function EmptyList({
-  query,
-  isFiltered,
-  flagged,
-  total,
-}: {
-  query: string
-  isFiltered: boolean
-  flagged: boolean
-  total: number
-}) {
-  if (flagged) {
-    return (
-      <div className="empty-state">
-        <p className="empty-title">
-          No flagged submissions{query !== '' ? ` match "${query}"` : isFiltered ? ' match the filter' : ''}
-        </p>
-        <p className="hint">
-          A claim is flagged when another claimant sent the same screenshot. Total submissions: {total}
-        </p>
-      </div>
-    )
-  }
-  if (query === '' && isFiltered) {
-    return (
-      <div className="empty-state">
-        <p className="empty-title">No submissions match the filter</p>
-        <p className="hint">Choose All to see every submission. Total submissions: {total}</p>
-      </div>
-    )
-  }
-  if (query !== '') {
-    return (
-      <div className="empty-state">
-        <p className="empty-title">No submissions match &quot;{query}&quot;</p>
-        <p className="hint">Try searching by email, phone number, or name. Total submissions: {total}</p>
-      </div>
-    )
-  }
-  return (
-    <div className="empty-state">
-      <p className="empty-title">No submissions found in database</p>
-      <p className="hint">If you expected submissions here, check the server logs.</p>
-    </div>
   )
 }

@@ -5,7 +5,7 @@ import type { StaffAssignee, StaffStats } from './staff-api.ts'
 /**
  * The dashboards' filters of an app's claims and the columns that show what they filter on, for every
  * app (the server reads them in server/staff/parse-claim-filters.ts). Each filter is a query parameter,
- * left out for all claims.
+ * left out for all claims, in the API's address and the dashboard's (dashboard-address.ts).
  */
 export interface ClaimFilterValues {
   /** 'disowned': the claimant answered the copy's link with "This wasn't me". */
@@ -24,16 +24,6 @@ export interface ClaimFilterValues {
   batch?: string
   /** The provider's case number. */
   case?: string
-}
-
-/** The filters a link to the dashboard names (`?batch=3`, `?case=01-26-0001-0001`). */
-export function linkedFilters(search: URLSearchParams): ClaimFilterValues {
-  const batch = search.get('batch') ?? ''
-  const caseNumber = search.get('case') ?? ''
-  return {
-    ...(/^\d{1,15}$/.test(batch) ? { batch } : {}),
-    ...(caseNumber.trim() !== '' ? { case: caseNumber.trim() } : {}),
-  }
 }
 
 /** Columns every app's table shows after its config's own. */

@@ -13,11 +13,17 @@ import { useStaffResource } from './use-staff-resource.ts'
 export function ClaimReviewPanel({
   claimId,
   onMoved,
+  focusDecision = false,
   onUnauthorized,
 }: {
   claimId: number
-  /** The claim moved: the list's status and the status counts change with it. */
-  onMoved?: () => void
+  /**
+   * The claim moved (`message` says where): the list's status and the status counts change with it.
+   * Without it the panel shows the message and loads the review again.
+   */
+  onMoved?: (message: string) => void
+  /** Put the focus on the decision (the first move) once the review is shown. */
+  focusDecision?: boolean
   onUnauthorized: () => void
 }) {
   const [loads, setLoads] = useState(0)
@@ -63,10 +69,11 @@ export function ClaimReviewPanel({
             <MoveForm
               key={`${claimId}:${review.data.version}`}
               review={review.data}
+              focusDecision={focusDecision && outcome === undefined}
               onMoved={(message) => {
                 setOutcome({ kind: 'done', message })
                 setLoads((n) => n + 1)
-                onMoved?.()
+                onMoved?.(message)
               }}
               onRefused={(message) => {
                 setOutcome({ kind: 'refused', message })
@@ -100,11 +107,13 @@ export function ClaimReviewPanel({
 
 function MoveForm({
   review,
+  focusDecision,
   onMoved,
   onRefused,
   onUnauthorized,
 }: {
   review: ClaimReview
+  focusDecision: boolean
   onMoved: (message: string) => void
   onRefused: (message: string) => void
   onUnauthorized: () => void
@@ -119,10 +128,21 @@ function MoveForm({
   const target = review.moves.find((move) => move.to === to)
   const freeText = review.reasons.find((each) => each.name === reason)?.freeText === true
   const formRef = useRef<HTMLFormElement>(null)
+  const focusMove = (index: number) => {
+    const radio = formRef.current?.querySelectorAll<HTMLInputElement>('input[type="radio"]')[index]
+    // the panel's own scroll moves only if the choice is out of sight: the screenshot stays in view
+    radio?.focus({ preventScroll: true })
+    radio?.scrollIntoView({ block: 'nearest' })
+  }
   useMoveKeys(review.moves, (index) => {
     setTo(review.moves[index]!.to)
-    formRef.current?.querySelectorAll<HTMLInputElement>('input[type="radio"]')[index]?.focus()
+    focusMove(index)
   })
+  useEffect(() => {
+    if (focusDecision) focusMove(0)
+    // once, as the form first shows
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [])
 
   async function submit(event: FormEvent) {
     event.preventDefault()

@@ -1,7 +1,18 @@
-import { useId } from 'react'
+import { useId, type Ref } from 'react'
 
-/** A staff list's search box and its Clear button; the list searches on the server as the term changes. */
-export function SearchRow({ term, onTerm }: { term: string; onTerm: (term: string) => void }) {
+/**
+ * A staff list's search box and its Clear button; the list searches on the server as the term changes,
+ * by e-mail, phone or name, or exactly by a claim ID, intake reference (IN-000042) or case number.
+ */
+export function SearchRow({
+  term,
+  onTerm,
+  ref,
+}: {
+  term: string
+  onTerm: (term: string) => void
+  ref?: Ref<HTMLInputElement>
+}) {
   const id = useId()
   return (
     <div className="search-row">
@@ -9,10 +20,11 @@ export function SearchRow({ term, onTerm }: { term: string; onTerm: (term: strin
         Search submissions
       </label>
       <input
+        ref={ref}
         id={id}
         className="form-control"
         type="search"
-        placeholder="Search by phone number or email..."
+        placeholder="Search: e-mail, phone, name, claim ID, IN-000042, case number"
         autoComplete="off"
         value={term}
         onChange={(event) => onTerm(event.target.value)}

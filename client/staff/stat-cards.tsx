@@ -31,6 +31,21 @@ export function StatCards({ stats }: { stats: StaffStats | undefined }) {
   )
 }
 
+/**
+ * The figures in one line, the summary of their fold: "1,234 claims · 80% confirmed · Received 30 ·
+ * In review 5" (statuses no claim is in are left out).
+ */
+export function statsSummary(stats: StaffStats): string {
+  const statuses = stats.statuses
+    .filter(({ count }) => count > 0)
+    .map(({ label, count }) => `${label} ${count.toLocaleString('en-US')}`)
+  return [
+    `${stats.total.toLocaleString('en-US')} claims`,
+    `${confirmedShare(stats)} confirmed`,
+    ...statuses,
+  ].join(' · ')
+}
+
 /** The share of claims their claimants confirmed, in whole percent ("0%" without claims). */
 function confirmedShare({ total, confirmed }: StaffStats): string {
   return `${total === 0 ? 0 : Math.round((confirmed / total) * 100)}%`

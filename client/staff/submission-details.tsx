@@ -5,14 +5,18 @@ import { SignedRecordPanel } from './signed-record-panel.tsx'
 import type { StaffSubmission } from './staff-api.ts'
 
 /**
- * 'Selected Submission Details': the claim as the server answered it (the view is on record) and its
- * screenshot, which opens full size in a new tab.
+ * 'Selected Submission Details': the claim as the server answered it (the view is on record), its
+ * screenshot with the decision beside it, so the evidence and the move are on screen together, then
+ * the claim's fields and signed record. The screenshot zooms in place (`isZoomed`).
  */
 export function SubmissionDetails({
   submission,
   canExport,
   onClose,
   onUnauthorized,
+  decision,
+  isZoomed,
+  onZoom,
   ref,
   children,
 }: {
@@ -22,6 +26,11 @@ export function SubmissionDetails({
   onClose: () => void
   /** The session ended: back to the gate. */
   onUnauthorized: () => void
+  /** The claim's review, beside the screenshot. */
+  decision?: ReactNode
+  /** The screenshot at full size, scrolled within the panel. */
+  isZoomed: boolean
+  onZoom: (isZoomed: boolean) => void
   ref?: Ref<HTMLElement>
   /** More about the claim, under its details (a flagged claim's matches). */
   children?: ReactNode
@@ -51,6 +60,17 @@ export function SubmissionDetails({
           </button>
         </div>
       </div>
+      <div className={`decision-layout${isZoomed ? ' is-zoomed' : ''}`}>
+        {/* keyed by claim, so a failed image does not hide the next claim's screenshot */}
+        <Screenshot
+          key={submission.id}
+          url={submission.screenshotUrl}
+          name={name}
+          isZoomed={isZoomed}
+          onZoom={onZoom}
+        />
+        {decision}
+      </div>
       <div className="details-layout">
         <dl className="details">
           <dt>Name</dt>
@@ -70,8 +90,6 @@ export function SubmissionDetails({
           <dt>Came from</dt>
           <dd>{cameFrom(submission.attribution)}</dd>
         </dl>
-        {/* keyed by claim, so a failed image does not hide the next claim's screenshot */}
-        <Screenshot key={submission.id} url={submission.screenshotUrl} name={name} />
       </div>
       <SignedRecordPanel claimId={submission.id} onUnauthorized={onUnauthorized} />
       {children}
@@ -118,7 +136,21 @@ export function DetailsProblem({
   )
 }
 
-function Screenshot({ url, name }: { url: string; name: string }) {
+/**
+ * The screenshot, fitted to its column; pressing it (or `z`) shows it at full size in a scrolling box
+ * of the panel, so that small print can be read without leaving the claim.
+ */
+function Screenshot({
+  url,
+  name,
+  isZoomed,
+  onZoom,
+}: {
+  url: string
+  name: string
+  isZoomed: boolean
+  onZoom: (isZoomed: boolean) => void
+}) {
   const [isBroken, setIsBroken] = useState(false)
   return (
     <div className="screenshot-box">
@@ -126,25 +158,31 @@ function Screenshot({ url, name }: { url: string; name: string }) {
       {isBroken ? (
         <p className="image-missing">Image not available</p>
       ) : (
-        <a
-          href={url}
-          target="_blank"
-          rel="noopener noreferrer"
-          title="Open the screenshot full size in a new tab"
-        >
-          <img
-            className="staff-screenshot"
-            src={url}
-            alt={`Bank statement screenshot from ${name}`}
-            onError={() => setIsBroken(true)}
-          />
-        </a>
+        <>
+          <div className="screenshot-frame">
+            <button
+              type="button"
+              className="screenshot-zoom"
+              aria-pressed={isZoomed}
+              title={isZoomed ? 'Fit the screenshot (z)' : 'Zoom the screenshot (z)'}
+              onClick={() => onZoom(!isZoomed)}
+            >
+              <img
+                className="staff-screenshot"
+                src={url}
+                alt={`Bank statement screenshot from ${name}`}
+                onError={() => setIsBroken(true)}
+              />
+            </button>
+          </div>
+          <p>
+            {isZoomed ? 'Full size: press it or z to fit.' : 'Press it or z to zoom.'}{' '}
+            <a href={url} target="_blank" rel="noopener noreferrer">
+              Open in a new tab
+            </a>
+          </p>
+        </>
       )}
-      <p>
-        <a href={url} target="_blank" rel="noopener noreferrer">
-          View Full Size
-        </a>
-      </p>
     </div>
   )
 }

@@ -25,12 +25,14 @@ export function SubmissionsTable({
   checks,
   order,
   onOrder,
+  id,
   ref,
 }: {
   columns: DashboardColumn[]
   submissions: StaffSubmission[]
   selectedId: number | undefined
-  onSelect: (submission: StaffSubmission) => void
+  /** Open the claim; `zoom`: with its screenshot at full size (the row's View Screenshot). */
+  onSelect: (submission: StaffSubmission, options: { zoom: boolean }) => void
   /** Each review status's label; a status without one shows its name. */
   statusLabels: Record<string, string>
   onKeyDown?: (event: KeyboardEvent<HTMLDivElement>) => void
@@ -39,6 +41,8 @@ export function SubmissionsTable({
   onOrder: (order: ListOrder) => void
   /** The checked claims' ids and how to change them; left out, the table has no checkboxes. */
   checks?: { checked: ReadonlySet<number>; onChange: (ids: number[], isChecked: boolean) => void }
+  /** The region's id, which the dashboard's "Skip to the claims" link names. */
+  id?: string
   ref?: Ref<HTMLDivElement>
 }) {
   const columns = [...configColumns, ...FILTER_COLUMNS]
@@ -46,6 +50,7 @@ export function SubmissionsTable({
     // the region scrolls sideways on a phone; tabIndex lets a keyboard user scroll it too
     <div
       ref={ref}
+      id={id}
       className="table-scroll"
       role="region"
       aria-label="All Submissions table"
@@ -121,17 +126,21 @@ export function SubmissionsTable({
               </td>
               <td>
                 <div className="row-actions">
-                  <button type="button" className="secondary" onClick={() => onSelect(submission)}>
+                  <button
+                    type="button"
+                    className="secondary view-details"
+                    onClick={() => onSelect(submission, { zoom: false })}
+                  >
                     View Details
                   </button>
-                  <a
-                    className="button-link"
-                    href={submission.screenshotUrl}
-                    target="_blank"
-                    rel="noopener noreferrer"
+                  {/* in the details panel, zoomed: a new tab for each claim loses the reviewer's place */}
+                  <button
+                    type="button"
+                    className="secondary"
+                    onClick={() => onSelect(submission, { zoom: true })}
                   >
                     View Screenshot
-                  </a>
+                  </button>
                 </div>
               </td>
             </tr>

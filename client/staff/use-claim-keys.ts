@@ -1,11 +1,17 @@
 import { useEffect, useLayoutEffect, useRef, type KeyboardEvent as ReactKeyboardEvent } from 'react'
 
-const TYPING_TAGS = new Set(['INPUT', 'SELECT', 'TEXTAREA'])
+/** Fields that take typed text: a letter typed there is text, not a shortcut (a checkbox takes none). */
+const TYPING = 'textarea, select, input:not([type="radio"]):not([type="checkbox"]), [contenteditable="true"]'
+
+export function isTypingTarget(target: EventTarget | null): boolean {
+  return target instanceof Element && target.matches(TYPING)
+}
 
 /**
  * The list's keys: `j`/`k` anywhere on the page, and ArrowDown/ArrowUp with the focus in the table, open
- * the next or previous claim of the page shown (the first or last when none is open). Ignored while the
- * person types in a field or holds a modifier, so that no shortcut takes a letter meant for a search.
+ * the next or previous claim of the page shown (the first or last when none is open), wherever the focus
+ * is, a row's checkbox included. Ignored while the person types in a field or holds a modifier, so that
+ * no shortcut takes a letter meant for a search.
  * Returns the table's keydown handler.
  */
 export function useClaimKeys({
@@ -46,8 +52,7 @@ export function useClaimKeys({
 
 function isPlainKey(event: KeyboardEvent): boolean {
   if (event.defaultPrevented || event.altKey || event.ctrlKey || event.metaKey) return false
-  const target = event.target
-  return !(target instanceof HTMLElement && (TYPING_TAGS.has(target.tagName) || target.isContentEditable))
+  return !isTypingTarget(event.target)
 }
 
 function neighbour({ ids, currentId }: { ids: number[]; currentId: number | undefined }, step: number) {

@@ -1,0 +1,29 @@
+import { describe, expect, it } from 'vitest'
+import { dashboardSearch, readDashboardView } from './dashboard-address.ts'
+
+describe('dashboard address', () => {
+  it('gives back the same view it was written from', () => {
+    const view = {
+      term: 'IN-000042',
+      filters: { status: 'received', confirmed: 'no' as const, batch: '3' },
+      flagged: true,
+      order: 'oldest' as const,
+      page: 2,
+    }
+    expect(readDashboardView(dashboardSearch(view))).toEqual(view)
+  })
+
+  it('writes nothing for the plain list', () => {
+    expect(dashboardSearch(readDashboardView(''))).toBe('')
+  })
+
+  it('leaves out what the server would refuse', () => {
+    expect(readDashboardView('?batch=abc&page=-1&order=sideways')).toEqual({
+      term: '',
+      filters: {},
+      flagged: false,
+      order: 'newest',
+      page: 1,
+    })
+  })
+})
