@@ -24,9 +24,9 @@ export function FoundAgreementCard({
   children?: ReactNode
 }) {
   const { locale, t } = useLocale()
-  const [busy, setBusy] = useState<'html' | 'pdf'>()
+  const [busy, setBusy] = useState<'pdf'>()
   const [failure, setFailure] = useState<string>()
-  const download = async (format: 'html' | 'pdf') => {
+  const download = async (format: 'pdf') => {
     setBusy(format)
     setFailure(undefined)
     try {
@@ -101,7 +101,7 @@ export function FoundAgreementCard({
           )}
         </p>
       )}
-      {/* the PDF first: it opens on any phone; the HTML is the record exactly as the page showed it */}
+      {/* one download, the PDF: it opens on any phone, and the e-mailed copy carries the HTML beside it */}
       <div className="download-actions">
         <button
           type="button"
@@ -109,15 +109,11 @@ export function FoundAgreementCard({
           onClick={() => void download('pdf')}
           disabled={busy !== undefined}
         >
-          {busy === 'pdf' ? t('Downloading...') : t('Download PDF')}
-        </button>
-        <button
-          type="button"
-          className="secondary"
-          onClick={() => void download('html')}
-          disabled={busy !== undefined}
-        >
-          {busy === 'html' ? t('Downloading...') : t('Download Agreement')}
+          {busy === 'pdf'
+            ? t('Downloading...')
+            : agreement.kind === 'intake'
+              ? t('Download your main-form agreement (PDF)')
+              : t('Download your {app} agreement (PDF)', { app: agreement.appName })}
         </button>
       </div>
       <p className="hint">

@@ -240,7 +240,7 @@ export function ViewAgreementRoute() {
               className="form-control"
               type="email"
               autoComplete="email"
-              placeholder={t('Enter the email you used for Step 2')}
+              placeholder={t('Email used for Step 2')}
               value={email}
               aria-invalid={problems.email ? true : undefined}
               onChange={(event) => {
@@ -256,7 +256,7 @@ export function ViewAgreementRoute() {
               id="lookup-phone"
               className="form-control"
               autoComplete="tel"
-              placeholder={t('Enter the phone number you used for Step 2')}
+              placeholder={t('Phone used for Step 2')}
               value={phone}
               aria-invalid={problems.phone ? true : undefined}
               onValueChange={(shown) => {

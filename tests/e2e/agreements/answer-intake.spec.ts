@@ -137,7 +137,11 @@ describe('a claimant answers for a main-form intake on the page their e-mailed l
     )
     expect(await page.getByRole('heading', { name: `${reference}, not confirmed` }).count()).toBe(0)
     expect(storedIntake(intakeId).confirmed_at).not.toBeNull()
-    expect(await page.getByRole('button', { name: 'Download PDF' }).count()).toBe(2)
+    // one download a card: the main form's and the claim's
+    expect(await page.getByRole('button', { name: /^Download your .+ \(PDF\)$/ }).count()).toBe(2)
+    expect(await page.getByRole('button', { name: 'Download your main-form agreement (PDF)' }).count()).toBe(
+      1,
+    )
     await keepScreenshot(page, 'intake-confirmed-1280')
     expect(pageErrors).toEqual([])
   })

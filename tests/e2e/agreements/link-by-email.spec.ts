@@ -103,9 +103,9 @@ describe('a claimant gets a one-time link by e-mail and opens their agreement wi
     expect(await fitsWidth()).toBe(true)
     const [download] = await Promise.all([
       page.waitForEvent('download'),
-      page.getByRole('button', { name: 'Download Agreement' }).click(),
+      page.getByRole('button', { name: /^Download your .+ agreement \(PDF\)$/ }).click(),
     ])
-    expect(download.suggestedFilename()).toBe('Abena-Mensah-agreement.html')
+    expect(download.suggestedFilename()).toBe('Abena-Mensah-agreement.pdf')
 
     await page.goto(link)
     expect(await shown(page.getByRole('alert'))).toBe(
