@@ -342,6 +342,8 @@ for (const dialect of DIALECTS) {
         /\/cure\?lang=es#token=/.test(plainTextOf(eml)),
       )
       expect(plainTextOf(mail!.eml)).toContain('El nombre en su captura de pantalla no es el de su reclamo.')
+      // the last day is the claimant's to use: "no later than", never "before"
+      expect(plainTextOf(mail!.eml)).toMatch(/Corríjalo a más tardar el \d{1,2} de \w+ de \d{4} con el botón/)
       const [token] = tokensTo(email)
       const view = (await open(token!).expect(200)).body as CureView
       expect(view.fix).toEqual(['screenshot', 'name'])

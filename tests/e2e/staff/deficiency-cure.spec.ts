@@ -169,6 +169,12 @@ describe('a deficient claim: notice, cure at 390 px, approval, and the evidence 
   it('the reviewer sees the claim cured with the new screenshot, and approves it', async () => {
     await page.goto(`${baseUrl()}/brigit-admin?claim=${claimId}`)
     await shown(review().getByText('Status: Cured'))
+    // the period the claimant had, and when they cured it, each in the firm's zone
+    await shown(
+      review().getByText(
+        /Cure period .+ \(Los Angeles\) to .+ 11:59 PM \(Los Angeles\); the claimant sent corrections on .+ \(Los Angeles\)\./,
+      ),
+    )
     // what the claimant signed, beside the review: the signature, the time, the address and browser
     const signed = await shown(page.locator('.signed-record dl'))
     expect(signed).toMatch(/IP address\s+127\.0\.0\.1/)
