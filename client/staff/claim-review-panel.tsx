@@ -127,6 +127,8 @@ function MoveForm({
   const [isSending, setIsSending] = useState(false)
   const target = review.moves.find((move) => move.to === to)
   const freeText = review.reasons.find((each) => each.name === reason)?.freeText === true
+  // a reason's text goes to the claimant only with a move that sends the deficiency notice
+  const toldText = target?.sendsNotice ? review.reasons.find((each) => each.name === reason)?.text : undefined
   const formRef = useRef<HTMLFormElement>(null)
   const focusMove = (index: number) => {
     const radio = formRef.current?.querySelectorAll<HTMLInputElement>('input[type="radio"]')[index]
@@ -202,6 +204,7 @@ function MoveForm({
         value={reason}
         required={target?.needsReason === true}
         onChange={(event) => setReason(event.target.value)}
+        aria-describedby={toldText ? `${id}-reason-told` : undefined}
       >
         <option value="">{target?.needsReason ? 'Choose a reason' : 'No reason'}</option>
         {review.reasons.map((each) => (
@@ -210,6 +213,11 @@ function MoveForm({
           </option>
         ))}
       </select>
+      {toldText ? (
+        <p id={`${id}-reason-told`} className="reason-told">
+          The claimant will be told: “{toldText}”
+        </p>
+      ) : null}
       {freeText ? (
         <>
           <label htmlFor={`${id}-reason-text`}>What the claimant is told</label>

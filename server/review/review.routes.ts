@@ -1,5 +1,6 @@
 import { claimFiling } from '../filing/filing-batches.ts'
 import type { AppFiling } from '../filing/load-filing-config.ts'
+import { parseLocale } from '../../src/translate.ts'
 import { intakeReference } from '../../src/journey-config.ts'
 import { isIntakeAddressConfirmed } from '../intake/intake-ties.ts'
 import express, { Router } from 'express'
@@ -55,6 +56,7 @@ export function reviewRoutes({
       .leftJoin('form_submissions as intake', 'intake.id', 'claims.intake_id')
       .select([
         'claims.app',
+        'claims.locale',
         'claims.review_status',
         'claims.review_version',
         'claims.intake_id',
@@ -115,6 +117,8 @@ export function reviewRoutes({
           to,
           label: review.statuses[to]!.label,
           needsReason: review.statuses[to]!.needsReason === true,
+          // a move into a curable status e-mails the claimant its reasons' texts at once
+          sendsNotice: cureMoves(review, to) !== undefined,
         })),
       history: history.map((move) => ({
         at: new Date(Number(move.at)).toISOString(),
@@ -128,10 +132,12 @@ export function reviewRoutes({
       statusLabels: Object.fromEntries(
         Object.entries(review.statuses).map(([name, { label }]) => [name, label]),
       ),
-      reasons: Object.entries(review.reasons).map(([name, { label, freeText }]) => ({
+      reasons: Object.entries(review.reasons).map(([name, { label, freeText, text }]) => ({
         name,
         label,
         freeText: freeText === true,
+        // what the deficiency notice tells the claimant, in the claim's language
+        ...(text ? { text: text[parseLocale(claim.locale) ?? 'en'] ?? text.en } : {}),
       })),
       amendments: amendments.map((row) => ({
         id: Number(row.id),

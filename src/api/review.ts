@@ -20,12 +20,16 @@ export interface ClaimReview {
   /** Sent back with a move: a move made meanwhile wins. */
   version: number
   /** The statuses this account may move the claim to now. */
-  moves: { to: string; label: string; needsReason: boolean }[]
+  /** `sendsNotice`: the move e-mails the claimant the deficiency notice, with its reason's text. */
+  moves: { to: string; label: string; needsReason: boolean; sendsNotice: boolean }[]
   history: ClaimMoveView[]
   /** Every status's label, by name, for the history. */
   statusLabels: Record<string, string>
-  /** The reasons a move may give; a free-text one needs the reviewer's text for the claimant. */
-  reasons: { name: string; label: string; freeText: boolean }[]
+  /**
+   * The reasons a move may give; a free-text one needs the reviewer's text for the claimant. `text`: what
+   * the deficiency notice tells the claimant for it, in the claim's language.
+   */
+  reasons: { name: string; label: string; freeText: boolean; text?: string }[]
   amendments: AmendmentView[]
   cure: CureStatusView | null
   /**

@@ -101,6 +101,26 @@ for (const dialect of DIALECTS) {
       })
       expect(review.statusLabels.not_cured).toBe('Not cured')
       expect(review.reasons.at(-1)).toEqual({ name: 'other', label: 'Other', freeText: true })
+      // the reviewer reads what the deficiency notice will tell the claimant
+      expect(review.reasons[0]).toEqual({
+        name: 'screenshot_unreadable',
+        label: 'Screenshot unreadable',
+        freeText: false,
+        text: 'We could not read your bank statement screenshot. Please upload a clearer one.',
+      })
+    })
+
+    it("previews a reason's notice in the claim's language, for the move that sends it", async () => {
+      const claimId = await seedClaim({ review_status: 'in_review', locale: 'es' })
+      const review = await reviewOf(claimId)
+      expect(review.reasons[0]!.text).toBe(
+        'No pudimos leer la captura de pantalla de su estado de cuenta. Suba una más clara.',
+      )
+      expect(review.moves.map((move) => [move.to, move.sendsNotice])).toEqual([
+        ['approved', false],
+        ['deficient', true],
+        ['rejected', false],
+      ])
     })
 
     it('moves a claim into review and marks it deficient with a reason, each move with its audit and ledger entry', async () => {

@@ -52,6 +52,10 @@ describe('a reviewer moves a claim in its details', () => {
     await page.keyboard.press('Tab')
     await page.keyboard.press('ArrowDown')
     expect(await review().getByLabel('Reason').inputValue()).toBe('screenshot_unreadable')
+    // before sending, the reviewer reads what the notice will tell the claimant
+    expect(await shown(review().locator('.reason-told'))).toBe(
+      'The claimant will be told: “We could not read your bank statement screenshot. Please upload a clearer one.”',
+    )
     await page.keyboard.press('Tab')
     await page.keyboard.type('the figures are blurred')
     await page.keyboard.press('Tab')
