@@ -360,7 +360,7 @@ for (const dialect of DIALECTS) {
       expect(cure).toMatchObject({ noticesSent: 1, endedAt: null })
       // the last day to fix it is the claimant's own, in Florida, the day the cure page shows them too
       expect(notices[0]!.text).toContain(
-        `Corríjalo antes del ${claimantDay(cure!.expiresAt)} con este enlace, que abre solo su reclamo:`,
+        `Corríjalo a más tardar el ${claimantDay(cure!.expiresAt)} con el botón de abajo, que abre solo su reclamo.`,
       )
     })
 
