@@ -6,7 +6,8 @@ import type { Locale } from './translate.ts'
 export interface AgreementContext {
   /** firm.json, with the licenses already joined ('California and Nevada'). */
   firm: Omit<FirmSettings, 'attorneyLicenses'> & { attorneyLicenses: string }
-  app: { displayName: string; slug: string }
+  /** isSeveral: the main form's agreement names more than one app ("the Earnin and Chime apps"). */
+  app: { displayName: string; slug: string; isSeveral: boolean }
   client: { firstName: string; lastName: string; fullName: string; email: string; phone: string }
   signature: string
   date: string
@@ -32,7 +33,8 @@ export function agreementContext({
   date,
   locale = 'en',
 }: {
-  app: { displayName: string; slug: string }
+  /** A Step 2 app's config, or the main form's chosen apps (intakeAgreementApp). */
+  app: { displayName: string; slug: string; isSeveral?: boolean }
   answers: AgreementAnswers
   /** The calendar date of signing, YYYY-MM-DD. */
   date: string
@@ -45,7 +47,7 @@ export function agreementContext({
   const signature = text(answers.signature)
   return {
     firm: { ...FIRM_SETTINGS, attorneyLicenses: joinWithAnd(FIRM_SETTINGS.attorneyLicenses, locale) },
-    app: { displayName: app.displayName, slug: app.slug },
+    app: { displayName: app.displayName, slug: app.slug, isSeveral: app.isSeveral ?? false },
     client: {
       firstName,
       lastName,

@@ -65,7 +65,7 @@ export function intakeAppChoices(config: Pick<IntakeConfig, 'schema'>): IntakeAp
 
 /**
  * Whom the main form's agreement names: the apps chosen, by their labels (before any is chosen, the
- * words `noneChosen` give).
+ * words `noneChosen` give), and whether they are several, so the text says "apps" for them.
  * @example intakeAgreementApp({ config, chosen: ['earnin', 'chime'], locale: 'en', noneChosen: '…' }).displayName // 'Earnin and Chime'
  */
 export function intakeAgreementApp({
@@ -78,11 +78,16 @@ export function intakeAgreementApp({
   chosen: readonly unknown[]
   locale: Locale
   noneChosen: string
-}): { displayName: string; slug: string } {
+}): { displayName: string; slug: string; isSeveral: boolean } {
   const labels = intakeAppChoices(config)
     .filter((choice) => chosen.includes(choice.value))
     .map((choice) => choice.label)
-  return { displayName: labels.length > 0 ? joinWithAnd(labels, locale) : noneChosen, slug: 'intake' }
+  return {
+    displayName: labels.length > 0 ? joinWithAnd(labels, locale) : noneChosen,
+    slug: 'intake',
+    // none chosen yet reads as several: noneChosen names "the apps you choose"
+    isSeveral: labels.length !== 1,
+  }
 }
 
 /** The consent texts as shown: the titles of the two consent checkboxes. */
