@@ -12,6 +12,7 @@ import type { AgreementTemplates } from './agreements/agreement-templates.ts'
 import type { Database } from './db/database.ts'
 import { errorHandler, notFoundApi } from './error-handler.ts'
 import { funnelRoutes } from './attribution/funnel.routes.ts'
+import { appCountsRoutes } from './staff/app-counts.routes.ts'
 import type { BatchBuilder } from './filing/batch-builder.ts'
 import type { BatchStore } from './filing/batch-store.ts'
 import { filingBatchRoutes } from './filing/filing-batches.routes.ts'
@@ -247,6 +248,7 @@ export function createApp({
   staff.use(bulkMoveRoutes({ db, forms, reviews, bulkMoves }))
   staff.use(filingRoutes({ forms, filings }))
   staff.use(funnelRoutes({ db, forms, audit }))
+  staff.use(appCountsRoutes({ db, forms, reviews }))
   staff.use(
     filingBatchRoutes({
       db,

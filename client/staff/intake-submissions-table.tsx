@@ -1,13 +1,15 @@
 import type { KeyboardEvent, Ref } from 'react'
 import { formatListTime, fullName } from './format.ts'
+import { INTAKE_CONFIRMATION_LABELS } from '../../src/api/staff.ts'
 import type { IntakeSubmission } from './staff-api.ts'
 import { breakableEmail } from './submissions-table.tsx'
 
 /**
  * The main admin view's 'All Submissions': the spec's columns (Name, Email, Phone, Apps Used,
- * Signature, Date) after the intake's id, then View Details; one line a row, in the dashboards' classes,
+ * Signature, Date) after the intake's id, the claimant's answer to the intake's e-mail (Confirmed, Not
+ * confirmed, "Not me"), then View Details; one line a row, in the dashboards' classes,
  * the id and name kept in view while a phone scrolls the row. Beside an open submission's details
- * (which show them) the phone and signature give way, so View Details stays in view.
+ * (which show them) the phone, signature and confirmation give way, so View Details stays in view.
  */
 export function IntakeSubmissionsTable({
   submissions,
@@ -50,6 +52,9 @@ export function IntakeSubmissionsTable({
               Signature
             </th>
             <th scope="col">Date</th>
+            <th scope="col" data-optional="">
+              Confirmation
+            </th>
             <th scope="col">Actions</th>
           </tr>
         </thead>
@@ -78,6 +83,9 @@ export function IntakeSubmissionsTable({
                 ) : null}
               </td>
               <td data-column="createdAt">{formatListTime(submission.createdAt)}</td>
+              <td data-column="confirmation" data-optional="">
+                {INTAKE_CONFIRMATION_LABELS[submission.confirmation]}
+              </td>
               <td>
                 <div className="row-actions">
                   <button type="button" className="secondary" onClick={() => onSelect(submission.id)}>

@@ -8,7 +8,16 @@ import type { findIntakeById, findIntakeCases } from './intake-submissions.repos
 type IntakeRow = NonNullable<Awaited<ReturnType<typeof findIntakeById>>>
 type IntakeListRow = Pick<
   IntakeRow,
-  'id' | 'created_at' | 'first_name' | 'last_name' | 'email' | 'phone' | 'cash_advance_apps' | 'signature'
+  | 'id'
+  | 'created_at'
+  | 'first_name'
+  | 'last_name'
+  | 'email'
+  | 'phone'
+  | 'cash_advance_apps'
+  | 'signature'
+  | 'confirmed_at'
+  | 'disowned_at'
 >
 type CaseRow = Awaited<ReturnType<typeof findIntakeCases>>[number]
 
@@ -29,7 +38,7 @@ export function intakeIdParam(param: string): number {
   return Number(param)
 }
 
-/** A row of the admin list, the apps by their labels. */
+/** A row of the admin list, the apps by their labels, with the claimant's answer to the intake's e-mail. */
 export function intakeRowToSubmission(row: IntakeListRow, label: (app: string) => string): IntakeSubmission {
   return {
     id: Number(row.id),
@@ -40,6 +49,9 @@ export function intakeRowToSubmission(row: IntakeListRow, label: (app: string) =
     phone: row.phone,
     cashAdvanceApps: listedApps(row).map(label),
     signature: row.signature,
+    // "This wasn't me" outranks a confirmation given before it
+    confirmation:
+      row.disowned_at !== null ? 'not_me' : row.confirmed_at !== null ? 'confirmed' : 'not_confirmed',
   }
 }
 

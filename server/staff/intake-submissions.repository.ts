@@ -13,6 +13,8 @@ const LIST_COLUMNS = [
   'phone',
   'cash_advance_apps',
   'signature',
+  'confirmed_at',
+  'disowned_at',
 ] as const
 
 /**

@@ -135,6 +135,17 @@ export interface IntakeSubmission {
   cashAdvanceApps: string[]
   /** A PNG data URL. */
   signature: string
+  /** The claimant's answer to the e-mail after the intake: "Confirm it was you", "This wasn't me", or none yet. */
+  confirmation: IntakeConfirmation
+}
+
+export type IntakeConfirmation = 'confirmed' | 'not_confirmed' | 'not_me'
+
+/** How the admin list names each answer. */
+export const INTAKE_CONFIRMATION_LABELS: Record<IntakeConfirmation, string> = {
+  confirmed: 'Confirmed',
+  not_confirmed: 'Not confirmed',
+  not_me: '"Not me"',
 }
 
 /** GET /api/staff/intake-submissions/:intakeId: one main-form submission, its answers and its apps' cases. */

@@ -1,6 +1,6 @@
 import request from 'supertest'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { IntakeSubmissionDetails } from '../../src/api/staff.ts'
+import type { IntakeSubmission, IntakeSubmissionDetails, StaffPage } from '../../src/api/staff.ts'
 import {
   createTestContext,
   DIALECTS,
@@ -165,6 +165,32 @@ for (const dialect of DIALECTS) {
         expect(second.body.data.map(({ id }: { id: number }) => id)).toEqual([leilani])
         const one = await get('/api/staff/intake-submissions').query({ q: 'leilani' }).expect(200)
         expect(one.body).toMatchObject({ count: 1, total: 3 })
+      })
+
+      it('names each intake\'s answer to its e-mail: confirmed, not confirmed, or "not me" over a confirmation', async () => {
+        await ctx.db
+          .updateTable('form_submissions')
+          .set({ confirmed_at: new Date().toISOString() })
+          .where('id', 'in', [sam, percent])
+          .execute()
+        await ctx.db
+          .updateTable('form_submissions')
+          .set({ disowned_at: Date.now() })
+          .where('id', '=', percent)
+          .execute()
+        const { body } = await get('/api/staff/intake-submissions').expect(200)
+        const answerOf = (id: number) =>
+          (body as StaffPage<IntakeSubmission>).data.find((row) => row.id === id)?.confirmation
+        expect([answerOf(leilani), answerOf(sam), answerOf(percent)]).toEqual([
+          'not_confirmed',
+          'confirmed',
+          'not_me',
+        ])
+        await ctx.db
+          .updateTable('form_submissions')
+          .set({ disowned_at: null })
+          .where('id', '=', percent)
+          .execute()
       })
 
       it('refuses a term with a control character (400)', async () => {

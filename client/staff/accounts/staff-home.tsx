@@ -5,7 +5,9 @@ import { StaffArea } from '../staff-area.tsx'
 import { StaffUserBar } from '../staff-user-bar.tsx'
 import type { StaffSession } from '../use-staff-session.ts'
 import { useStaffResource } from '../use-staff-resource.ts'
-import { fetchMyApps } from './accounts-api.ts'
+import type { AppCounts } from '../../../src/api/staff-home.ts'
+import { fetchJson } from '../../http.ts'
+import { TableRegion } from '../filing/table-region.tsx'
 import './accounts.css'
 
 const TITLE = 'Staff home'
@@ -20,7 +22,12 @@ const ADMIN_LINKS = [
   { to: '/staff/webhooks', label: 'Webhooks' },
 ]
 
-/** /staff: the dashboards this account may open, and an admin's pages. */
+/** Each dashboard the account may open, with its claims to review, deficient and ready to file. */
+function fetchAppCounts(signal?: AbortSignal): Promise<AppCounts> {
+  return fetchJson('/api/staff/app-counts', { signal, cache: 'no-store' })
+}
+
+/** /staff: the dashboards this account may open with their counts, and an admin's pages. */
 export function StaffHome() {
   return <StaffArea gateTitle={TITLE}>{(session) => <StaffHomeView session={session} />}</StaffArea>
 }
@@ -29,7 +36,7 @@ function StaffHomeView({ session }: { session: StaffSession }) {
   useEffect(() => {
     document.title = TITLE
   }, [])
-  const apps = useStaffResource({ key: 'apps', load: fetchMyApps, onUnauthorized: session.expired })
+  const apps = useStaffResource({ key: 'apps', load: fetchAppCounts, onUnauthorized: session.expired })
   const isAdmin = session.account?.role === 'admin'
   return (
     <article className="card staff-home">
@@ -54,13 +61,22 @@ function StaffHomeView({ session }: { session: StaffSession }) {
                   on.
                 </p>
               ) : (
-                <ul className="link-list">
+                <TableRegion
+                  label="Dashboard counts"
+                  headings={['Dashboard', 'To review', 'Deficient', 'Ready to file']}
+                  cards
+                >
                   {data.apps.map((app) => (
-                    <li key={app.slug}>
-                      <Link to={`/${app.slug}-admin`}>{app.name}</Link>
-                    </li>
+                    <tr key={app.slug}>
+                      <th scope="row">
+                        <Link to={`/${app.slug}-admin`}>{app.name}</Link>
+                      </th>
+                      <td data-label="To review">{app.toReview.toLocaleString('en-US')}</td>
+                      <td data-label="Deficient">{app.deficient.toLocaleString('en-US')}</td>
+                      <td data-label="Ready to file">{app.readyToFile.toLocaleString('en-US')}</td>
+                    </tr>
                   ))}
-                </ul>
+                </TableRegion>
               )
             }
           </ResourceView>

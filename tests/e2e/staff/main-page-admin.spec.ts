@@ -68,6 +68,7 @@ describe("the main page's admin mode", () => {
       'Apps Used',
       'Signature',
       'Date',
+      'Confirmation',
       'Actions',
     ])
 
@@ -78,6 +79,8 @@ describe("the main page's admin mode", () => {
     expect(await row.innerText()).toContain('(808) 555-0301')
     expect(await row.getByRole('cell').first().innerText()).toBe(String(intakeId))
     expect(await row.getByAltText('Signature').count()).toBe(1)
+    // the claimant has not answered the intake's e-mail yet
+    expect(await row.getByRole('cell', { name: 'Not confirmed', exact: true }).count()).toBe(1)
     await keepScreenshot(page, 'main-admin-search-1280')
 
     // with the keyboard: the row's View Details opens the submission at its own address
