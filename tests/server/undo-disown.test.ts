@@ -2,7 +2,7 @@ import request from 'supertest'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { ErrorBody } from '../../src/app-error.ts'
 import type { CreatedIntake } from '../../src/api/claims.ts'
-import { mailsTo, partOf } from './agreement-link.ts'
+import { mailsTo, openAgreementsByLink, partOf } from './agreement-link.ts'
 import { makeIntakeData } from './malformed-intakes.ts'
 import { createTestContext, DIALECTS, makeClaimData, makePng, type TestContext } from './helpers.ts'
 
@@ -130,6 +130,22 @@ for (const dialect of DIALECTS) {
       expect(await auditActions()).toContain(
         `intake_disown_undone: intake ${intake.id}: the owner of its e-mail took back "this wasn't me"`,
       )
+    })
+
+    it('takes back an intake\'s "This wasn\'t me" from the opened page of agreements, by its download key', async () => {
+      const contact = { email: 'undo.page@mail.test', phone: '(808) 555-0175' }
+      const intake = await sendIntake(contact.email, contact.phone)
+      const opened = await openAgreementsByLink(ctx, contact)
+      const answer = (what: string) =>
+        request(ctx.app)
+          .post('/api/agreements/intake-answer')
+          .set(PAGE)
+          .send({ key: opened.downloadKey, intakeId: intake.id, answer: what })
+      await answer('not-me').expect(200)
+      expect((await row('form_submissions', intake.id)).disowned_at).not.toBeNull()
+      const undone = await answer('undo-not-me').expect(200)
+      expect(undone.body).toEqual({ undoneAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/) as unknown })
+      expect((await row('form_submissions', intake.id)).disowned_at).toBeNull()
     })
 
     it('refuses to take back an intake\'s "This wasn\'t me" once a newer intake holds its e-mail and phone', async () => {

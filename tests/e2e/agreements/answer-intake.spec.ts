@@ -80,7 +80,7 @@ describe('a claimant answers for a main-form intake on the page their e-mailed l
   const fitsWidth = (page: Page) =>
     page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)
 
-  it('says "This wasn\'t me" with the keyboard alone at 390 px: the page says so and the buttons go', async () => {
+  it('says "This wasn\'t me" with the keyboard alone at 390 px after "Are you sure?", then takes it back', async () => {
     const intakeId = await intakeAndClaim(NOT_HER)
     const reference = `IN-${String(intakeId).padStart(6, '0')}`
     const { page, pageErrors } = await openLink(NOT_HER, 390)
@@ -119,6 +119,17 @@ describe('a claimant answers for a main-form intake on the page their e-mailed l
     await page.reload()
     expect(await shown(page.getByRole('status').filter({ hasText: reference }))).toBe(answered)
     expect(await page.getByRole('button', { name: "This wasn't me" }).count()).toBe(0)
+
+    // pressed by mistake: taken back within the day, and the question is asked again
+    await shown(page.getByText(/^You told us on .+ that this wasn’t you\.$/))
+    await tabTo(page, '.not-me-answer button')
+    await page.keyboard.press('Enter')
+    await shown(question.getByRole('button', { name: 'Confirm it was you' }))
+    await expect.poll(() => storedIntake(intakeId).disowned_at).toBeNull()
+    expect(
+      queryDb<{ intake_id: number | null }>('SELECT intake_id FROM claims WHERE email = ?', NOT_HER.email),
+    ).toEqual([{ intake_id: intakeId }])
+    expect(await axeViolations(page)).toEqual([])
     expect(pageErrors).toEqual([])
   })
 
