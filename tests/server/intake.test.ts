@@ -808,6 +808,7 @@ for (const dialect of DIALECTS) {
             phone: '(808) 555-0100',
             cashAdvanceApps: ['FloatMe'],
             signature: SIGNATURE,
+            confirmation: 'not_confirmed',
           })
           expect(res.body.data[1].cashAdvanceApps).toEqual(['Chime', 'MoneyLion'])
           expect(res.body.data[2].cashAdvanceApps).toEqual(['Earnin'])
