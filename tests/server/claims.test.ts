@@ -61,11 +61,11 @@ for (const dialect of DIALECTS) {
     }
 
     describe('a valid claim', () => {
-      it('answers 201 with the new claim id and its creation time', async () => {
+      it('answers 201 with the new claim id, its creation time and no next app (it has no intake)', async () => {
         const res = await submitClaim()
 
         expect(res.status).toBe(201)
-        expect(res.body).toEqual({ id: expect.any(Number), createdAt: expect.any(String) })
+        expect(res.body).toEqual({ id: expect.any(Number), createdAt: expect.any(String), nextSteps: [] })
         expect(new Date(res.body.createdAt).toISOString()).toBe(res.body.createdAt)
         // Number(): pg returns bigserial (int8) ids as strings, although ClaimsTable types id as number
         expect(Number((await findOnlyClaim()).id)).toBe(res.body.id)
