@@ -41,7 +41,7 @@ const percentile = (times: number[], p: number) =>
   [...times].sort((a, b) => a - b)[Math.min(times.length - 1, Math.floor(times.length * p))]!
 const count = (n: number) => n.toLocaleString('en-US')
 
-console.log('fingerprinting (decode, shrink, five DCT hashes), in this thread:')
+console.log('fingerprinting (decode, shrink, the coarse and fine DCT hashes), in this thread:')
 const picture = bankScreenshot({ seed: 7, width: 1170, height: 2532, photo: true })
 for (const [label, bytes] of [
   ['PNG', encodePngImage(picture)],

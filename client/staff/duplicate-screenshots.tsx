@@ -1,9 +1,11 @@
 import { useState } from 'react'
 import type { DuplicateScreenshot } from '../../src/api/staff.ts'
+import { DuplicateConfirmDialog } from './duplicate-confirm-dialog.tsx'
 import {
   claimDashboardHref,
   decideDuplicate,
   fetchClaimReview,
+  fetchDuplicateCluster,
   fetchDuplicateScreenshots,
   isUnauthorized,
   type StaffSubmission,
@@ -11,10 +13,12 @@ import {
 import { useStaffResource } from './use-staff-resource.ts'
 
 /**
- * A flagged claim's details: for each other claimant's claim with the same screenshot, both
- * screenshots side by side, a link that opens that claim (in this dashboard when it is this app's, else
- * in its own app's), and, for an account with the decide right, the decision: "Not a duplicate" unflags
- * the pair, "Duplicate" makes the review config's move. Each is on the claim's record.
+ * A flagged claim's details: for each other claimant's claim with the same screenshot, surest first
+ * (the same file, then the fewest bits apart) and named so, both screenshots side by side, a link that
+ * opens that claim (in this dashboard when it is this app's, else in its own app's), and, for an account
+ * with the decide right, the decision: "Not a duplicate" unflags the pair, "Not duplicates" every pair of
+ * the claims connected by flags, and "Duplicate" makes the review config's move once a dialog naming the
+ * claim is confirmed. Each is on the claim's record.
  */
 export function DuplicateScreenshots({
   submission,
@@ -41,23 +45,34 @@ export function DuplicateScreenshots({
     load: (signal) => fetchClaimReview({ id: submission.id, signal }),
     onUnauthorized,
   })
+  const cluster = useStaffResource({
+    key: JSON.stringify([submission.id, submission.duplicateOf, loads]),
+    load: (signal) => fetchDuplicateCluster({ id: submission.id, signal }),
+    onUnauthorized,
+  })
   const [outcome, setOutcome] = useState<{ kind: 'done' | 'refused'; message: string }>()
-  const [sending, setSending] = useState<number>()
+  const [sending, setSending] = useState<number | 'cluster'>()
+  const [confirming, setConfirming] = useState<DuplicateScreenshot>()
 
-  async function decide(match: DuplicateScreenshot, decision: 'duplicate' | 'not_duplicate') {
+  async function decide(match: DuplicateScreenshot | 'cluster', decision: 'duplicate' | 'not_duplicate') {
     if (!review.data) return
-    setSending(match.id)
+    setSending(match === 'cluster' ? match : match.id)
     try {
       const decided = await decideDuplicate({
         id: submission.id,
-        decision: { decision, other: match.id, version: review.data.version },
+        decision:
+          match === 'cluster'
+            ? { decision: 'not_duplicate', cluster: true, version: review.data.version }
+            : { decision, other: match.id, version: review.data.version },
       })
       setOutcome({
         kind: 'done',
         message:
-          decision === 'not_duplicate'
-            ? `Claim ${submission.id} is not a duplicate of claim ${match.id}${decided.flagged ? '' : ': it is no longer flagged'}.`
-            : `Claim ${submission.id} moved to ${review.data.duplicateMove?.label ?? decided.status} as a duplicate of claim ${match.id}.`,
+          match === 'cluster'
+            ? `Claims ${cluster.data?.claimIds.join(', ')} are not duplicates of each other: none is flagged for another of them now.`
+            : decision === 'not_duplicate'
+              ? `Claim ${submission.id} is not a duplicate of claim ${match.id}${decided.flagged ? '' : ': it is no longer flagged'}.`
+              : `Claim ${submission.id} moved to ${review.data.duplicateMove?.label ?? decided.status} as a duplicate of claim ${match.id}.`,
       })
       onDecided()
     } catch (error) {
@@ -73,10 +88,35 @@ export function DuplicateScreenshots({
   }
 
   const listed =
-    matches.data ?? submission.duplicateOf.map((id) => ({ id, app, appName: '', kind: 'near' as const }))
+    matches.data ??
+    submission.duplicateOf.map((id) => ({ id, app, appName: '', kind: 'near' as const, distance: 0 }))
+  const clusterIds = cluster.data?.claimIds ?? []
   return (
     <section className="duplicate-screenshots" aria-label="Flagged as a duplicate">
       <h3>Flagged: same screenshot as another claimant</h3>
+      {clusterIds.length > 2 ? (
+        <div className="duplicate-cluster">
+          <p>
+            Flagged with each other, directly or through another: claims {clusterIds.join(', ')} (
+            {clusterIds.length} claims).
+          </p>
+          {review.data?.mayDecide && cluster.data?.isWhole ? (
+            <button
+              type="button"
+              className="secondary"
+              disabled={sending !== undefined}
+              onClick={() => void decide('cluster', 'not_duplicate')}
+            >
+              Not duplicates: all {clusterIds.length} claims
+            </button>
+          ) : review.data?.mayDecide ? (
+            <p className="hint">
+              Some of these claims are in apps you cannot decide, or there are too many: decide the pairs one
+              by one.
+            </p>
+          ) : null}
+        </div>
+      ) : null}
       {matches.status === 'failed' ? (
         <p className="alert" role="alert">
           The matching claims could not be loaded: {matches.message}.
@@ -97,7 +137,11 @@ export function DuplicateScreenshots({
                   Claim {match.id}
                   {match.appName ? ` (${match.appName})` : ''}
                 </a>
-                {match.appName ? (match.kind === 'exact' ? ': the same file' : ': a near copy') : ''}
+                {match.appName
+                  ? match.kind === 'exact'
+                    ? ': identical file'
+                    : `: near copy, distance ${match.distance}`
+                  : ''}
               </p>
               <div className="side-by-side">
                 <figure>
@@ -132,7 +176,7 @@ export function DuplicateScreenshots({
                       type="button"
                       className="primary"
                       disabled={sending !== undefined}
-                      onClick={() => void decide(match, 'duplicate')}
+                      onClick={() => setConfirming(match)}
                     >
                       Duplicate: move to {review.data.duplicateMove.label}
                     </button>
@@ -150,6 +194,18 @@ export function DuplicateScreenshots({
         </p>
       ) : null}
       {matches.data?.length === 0 ? <p>No other claim is flagged with this one now.</p> : null}
+      {confirming && review.data?.duplicateMove ? (
+        <DuplicateConfirmDialog
+          claimId={submission.id}
+          otherId={confirming.id}
+          moveLabel={review.data.duplicateMove.label}
+          onCancel={() => setConfirming(undefined)}
+          onConfirm={() => {
+            setConfirming(undefined)
+            void decide(confirming, 'duplicate')
+          }}
+        />
+      ) : null}
       {outcome ? (
         <p
           className={outcome.kind === 'refused' ? 'alert' : 'move-outcome'}

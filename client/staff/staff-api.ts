@@ -2,6 +2,7 @@ import { AppError } from '../../src/app-error.ts'
 import type {
   ClaimListPage,
   DailyCount,
+  DuplicateCluster,
   DuplicateScreenshot,
   StaffClaim,
   IntakeSubmission,
@@ -22,6 +23,7 @@ export type {
   StaffAccountView,
   StaffAssignee,
   DailyCount,
+  DuplicateCluster,
   DuplicateScreenshot,
   IntakeSubmission,
   IntakeSubmissionDetails,
@@ -145,6 +147,17 @@ export function fetchDuplicateScreenshots({
   return fetchJson(`/api/staff/claims/${id}/duplicates`, { signal, cache: 'no-store' })
 }
 
+/** The claims connected to a flagged claim by flags, which "Not duplicates" decides at once. */
+export function fetchDuplicateCluster({
+  id,
+  signal,
+}: {
+  id: number
+  signal?: AbortSignal
+}): Promise<DuplicateCluster> {
+  return fetchJson(`/api/staff/claims/${id}/duplicate-cluster`, { signal, cache: 'no-store' })
+}
+
 /** Where a link opens a claim: its app's dashboard, with the claim's details open. */
 export function claimDashboardHref({ app, id }: { app: string; id: number }): string {
   return `/${encodeURIComponent(app)}-admin?claim=${id}`
@@ -233,14 +246,17 @@ export function moveClaim({
 
 /**
  * Decides a flagged claim against one it was flagged with: "duplicate" makes the config's move (a stale
- * version is refused, 409), "not_duplicate" unflags the pair for both claims.
+ * version is refused, 409), "not_duplicate" unflags the pair for both claims, or with `cluster` every
+ * pair among the claims connected to it by flags.
  */
 export function decideDuplicate({
   id,
   decision,
 }: {
   id: number
-  decision: { decision: 'duplicate' | 'not_duplicate'; other: number; version: number }
+  decision:
+    | { decision: 'duplicate' | 'not_duplicate'; other: number; version: number }
+    | { decision: 'not_duplicate'; cluster: true; version: number }
 }): Promise<{ status: string; version: number; flagged: boolean }> {
   return fetchJson(`/api/staff/claims/${id}/duplicate-decision`, {
     method: 'POST',

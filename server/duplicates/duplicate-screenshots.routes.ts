@@ -1,6 +1,6 @@
 import { Router } from 'express'
 import type { Kysely } from 'kysely'
-import type { DuplicateScreenshot, StaffClaim } from '../../src/api/staff.ts'
+import type { DuplicateCluster, DuplicateScreenshot, StaffClaim } from '../../src/api/staff.ts'
 import type { FormConfig } from '../../src/form-config.ts'
 import type { Database } from '../db/database.ts'
 import { SUBMISSION_COLUMNS } from '../staff/claim-list.ts'
@@ -10,6 +10,7 @@ import { canSeeApp, visibleApps } from '../../src/api/staff.ts'
 import { assertCanSee, staffAccountOf } from '../staff/require-staff.ts'
 import { actorOf, type RecordAudit } from '../staff/audit-log.ts'
 import { findMatchesOf } from './screenshot-matches.repository.ts'
+import { findDuplicateCluster } from './duplicate-cluster.ts'
 import { claimIdParam, claimNotFound, visibleClaim } from '../staff/claim-id.ts'
 
 const NO_STORE = 'private, no-store'
@@ -17,7 +18,8 @@ const NO_STORE = 'private, no-store'
 /**
  * One claim by its id (GET /api/staff/claims/:id), which the dashboard's details panel and a flagged
  * claim's links open, each view written to the audit log; and the claims a flagged one matches
- * (GET /api/staff/claims/:id/duplicates). Mounted after requireStaff.
+ * (GET /api/staff/claims/:id/duplicates), surest first, and the claims connected to it by flags
+ * (GET /api/staff/claims/:id/duplicate-cluster). Mounted after requireStaff.
  */
 export function duplicateScreenshotRoutes({
   db,
@@ -60,13 +62,26 @@ export function duplicateScreenshotRoutes({
       canSeeApp(account, match.app),
     )
     res.set('Cache-Control', NO_STORE).json(
-      matches.map(({ id: other, app, kind }): DuplicateScreenshot => ({
+      matches.map(({ id: other, app, kind, distance }): DuplicateScreenshot => ({
         id: other,
         app,
         appName: forms.get(app)?.displayName ?? app,
         kind,
+        distance,
       })),
     )
+  })
+
+  router.get('/api/staff/claims/:id/duplicate-cluster', async (req, res) => {
+    const { id } = await visibleClaim(db, res, req.params.id)
+    const account = staffAccountOf(res)
+    const cluster = await findDuplicateCluster(db, id)
+    // a claim the account may not see is not named; deciding the cluster is refused while it holds one
+    const visible = cluster.claims.filter((claim) => canSeeApp(account, claim.app))
+    res.set('Cache-Control', NO_STORE).json({
+      claimIds: visible.map((claim) => claim.id),
+      isWhole: visible.length === cluster.claims.length && !cluster.isTooLarge,
+    } satisfies DuplicateCluster)
   })
 
   return router

@@ -12,7 +12,8 @@ export const BAND_COUNT = BAND_WIDTHS.length
 /**
  * Bits apart at most for the same picture. Re-compressed (JPEG quality 60) or scaled, a screenshot's
  * hash moves 0 to 2 bits; cropped by up to 7 % off one edge, up to 10 from the matching cropped hash.
- * Two claimants' screenshots of one bank app (same layout, other figures and rows) stay 16 or more apart.
+ * Two claimants' screenshots of one bank app (same layout, other figures and rows) may be as near as 8,
+ * so a pair this near must also be near by the fine hash (near-copy.ts).
  */
 export const NEAR_DISTANCE = 10
 

@@ -9,29 +9,63 @@ export interface ScreenshotFingerprint {
   /** Hex: equal only for the same bytes. */
   sha256: string
   /**
-   * HASH_BITS-bit hashes as hex, of the whole picture and then of it with CROP off its right, left,
-   * bottom and top edge: the same picture re-compressed or scaled hashes near the first, and one cropped
-   * by a few per cent near one of the others. Undefined for a picture with too little in it (blank, or
+   * HASH_BITS-bit hashes as hex, of the whole picture and then of it with 3 and 6 per cent off its
+   * right, left, bottom and top edge: the same picture re-compressed or scaled hashes near the first, and
+   * one cropped by 1 to 7 per cent near one of the others. Undefined for a picture with too little in it (blank, or
    * nearly flat), whose hashes would be near every other such picture's.
    */
   perceptualHashes: string[] | undefined
+  /**
+   * FINE_HASH_BITS-bit hashes from a grid twice as fine each way, of the whole picture and of it with 1
+   * to 7 per cent (a window every per cent) off each edge: a second
+   * measure a near pair must also pass. Two claimants' statements in one bank app share their layout, so
+   * the coarse hashes of a few such pairs land as near as a re-encoded copy's; the rows' text, which the
+   * fine hash sees, keeps them apart. Undefined where perceptualHashes is, and for hashes stored before
+   * the fine ones were made.
+   */
+  fineHashes?: string[] | undefined
 }
 
-export const HASH_BITS = 128
-// the grid a window of the picture is shrunk to, and the low frequencies kept of its DCT
-const GRID_WIDTH = 32
-const GRID_HEIGHT = 64
-const KEPT_WIDTH = 8
-const KEPT_HEIGHT = 16
-// what is cut off an edge for the cropped hashes: a crop of about 1 to 7 per cent lands near one
-const CROP = 0.04
-const WINDOWS: readonly (readonly [left: number, right: number, top: number, bottom: number])[] = [
-  [0, 1, 0, 1],
-  [0, 1 - CROP, 0, 1],
-  [CROP, 1, 0, 1],
-  [0, 1, 0, 1 - CROP],
-  [0, 1, CROP, 1],
-]
+/** The grid a window of the picture is shrunk to, and the low frequencies kept of its DCT. */
+interface HashShape {
+  gridWidth: number
+  gridHeight: number
+  keptWidth: number
+  keptHeight: number
+  /** What is cut off each edge in turn for the cropped windows, after the whole picture's. */
+  crops: readonly number[]
+}
+const COARSE: HashShape = {
+  gridWidth: 32,
+  gridHeight: 64,
+  keptWidth: 8,
+  keptHeight: 16,
+  // a phone's status bar is 3 to 7 per cent of its height: a crop near either lands near one
+  crops: [0.03, 0.06],
+}
+const FINE: HashShape = {
+  gridWidth: 64,
+  gridHeight: 128,
+  keptWidth: 16,
+  keptHeight: 32,
+  // the fine hash moves some 50 bits for a crop one per cent off its window's: a window every per cent
+  crops: [0.01, 0.02, 0.03, 0.04, 0.05, 0.06, 0.07],
+}
+export const HASH_BITS = COARSE.keptWidth * COARSE.keptHeight
+export const FINE_HASH_BITS = FINE.keptWidth * FINE.keptHeight
+type Window = readonly [left: number, right: number, top: number, bottom: number]
+/** The whole picture, then for each crop the picture with it cut off its right, left, bottom and top edge. */
+function windowsOf({ crops }: HashShape): Window[] {
+  return [
+    [0, 1, 0, 1],
+    ...crops.flatMap((crop): Window[] => [
+      [0, 1 - crop, 0, 1],
+      [crop, 1, 0, 1],
+      [0, 1, 0, 1 - crop],
+      [0, 1, crop, 1],
+    ]),
+  ]
+}
 // the picture is first shrunk to at most this, and every window's grid taken from that
 const SMALL_WIDTH = 256
 const SMALL_HEIGHT = 512
@@ -43,12 +77,13 @@ export function fingerprintScreenshot(bytes: Uint8Array): ScreenshotFingerprint 
   const sha256 = crypto.createHash('sha256').update(bytes).digest('hex')
   const small = shrink(decodeImage(bytes))
   if (contrast(small) < MIN_CONTRAST) return { sha256, perceptualHashes: undefined }
-  const perceptualHashes = WINDOWS.map((window) =>
-    dctHash(windowGrid(small, window))
-      .toString(16)
-      .padStart(HASH_BITS / 4, '0'),
-  )
-  return { sha256, perceptualHashes }
+  const hashes = (shape: HashShape) =>
+    windowsOf(shape).map((window) =>
+      dctHash(windowGrid(small, window, shape), shape)
+        .toString(16)
+        .padStart((shape.keptWidth * shape.keptHeight) / 4, '0'),
+    )
+  return { sha256, perceptualHashes: hashes(COARSE), fineHashes: hashes(FINE) }
 }
 
 /** The number of bits that differ between two perceptual hashes (hex, of the same length). */
@@ -136,10 +171,11 @@ function contrast({ gray }: GrayImage): number {
   return Math.sqrt(Math.max(squares / gray.length - mean * mean, 0))
 }
 
-/** A window of the picture (fractions of its width and height) averaged over a GRID_WIDTH × GRID_HEIGHT grid. */
+/** A window of the picture (fractions of its width and height) averaged over the shape's grid. */
 function windowGrid(
   { width, height, gray }: GrayImage,
-  [left, right, top, bottom]: (typeof WINDOWS)[number],
+  [left, right, top, bottom]: Window,
+  { gridWidth: GRID_WIDTH, gridHeight: GRID_HEIGHT }: HashShape,
 ): Float64Array {
   const sums = new Float64Array(GRID_WIDTH * GRID_HEIGHT)
   const counts = new Float64Array(GRID_WIDTH * GRID_HEIGHT)
@@ -164,16 +200,27 @@ const cosines = (size: number, kept: number) => {
   }
   return table
 }
-const COSINES_X = cosines(GRID_WIDTH, KEPT_WIDTH)
-const COSINES_Y = cosines(GRID_HEIGHT, KEPT_HEIGHT)
+const COSINES = new Map(
+  [COARSE, FINE].map((shape) => [
+    shape,
+    { x: cosines(shape.gridWidth, shape.keptWidth), y: cosines(shape.gridHeight, shape.keptHeight) },
+  ]),
+)
 
 /**
- * The DCT of the grid, its KEPT_WIDTH × KEPT_HEIGHT lowest frequencies, each bit set when the
+ * The DCT of the grid, its keptWidth × keptHeight lowest frequencies, each bit set when the
  * coefficient is above their median (the first, the overall brightness, takes no part in the median).
  * Low frequencies survive re-compression and scaling; the median keeps the bits balanced. A tall grid
  * because screenshots are: the rows of a bank app's list are what tell two of them apart.
  */
-function dctHash(grid: Float64Array): bigint {
+function dctHash(grid: Float64Array, shape: HashShape): bigint {
+  const {
+    gridWidth: GRID_WIDTH,
+    gridHeight: GRID_HEIGHT,
+    keptWidth: KEPT_WIDTH,
+    keptHeight: KEPT_HEIGHT,
+  } = shape
+  const { x: COSINES_X, y: COSINES_Y } = COSINES.get(shape)!
   // rows first: for each grid row, its KEPT_WIDTH lowest horizontal frequencies
   const rows = new Float64Array(GRID_HEIGHT * KEPT_WIDTH)
   for (let y = 0; y < GRID_HEIGHT; y++) {

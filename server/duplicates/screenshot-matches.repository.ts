@@ -1,7 +1,8 @@
 import { sql, type Kysely, type Transaction } from 'kysely'
 import type { Database } from '../db/database.ts'
 import { bandProbes, BAND_COUNT, hashBands, NEAR_DISTANCE } from './screenshot-bands.ts'
-import { hashDistance, type ScreenshotFingerprint } from './screenshot-fingerprint.ts'
+import { isNearCopy, windowsDistance } from './near-copy.ts'
+import { HASH_BITS, hashDistance, type ScreenshotFingerprint } from './screenshot-fingerprint.ts'
 
 /** A claim queued for its screenshot check. */
 export interface DueCheck {
@@ -124,7 +125,23 @@ export async function findKnownHashes(
     .limit(1)
     .executeTakeFirst()
   if (!row) return undefined
-  return { sha256, perceptualHashes: row.perceptual_hash ? row.perceptual_hash.split(' ') : undefined }
+  return { sha256, ...parseStoredHashes(row.perceptual_hash) }
+}
+
+/**
+ * screenshot_hashes.perceptual_hash holds the coarse hashes and then the fine ones, told apart by their
+ * length; a row from before the fine hashes were made holds the coarse ones only.
+ */
+function parseStoredHashes(
+  stored: string | null,
+): Pick<ScreenshotFingerprint, 'perceptualHashes' | 'fineHashes'> {
+  if (!stored) return { perceptualHashes: undefined, fineHashes: undefined }
+  const hashes = stored.split(' ')
+  const fineHashes = hashes.filter((hash) => hash.length > HASH_BITS / 4)
+  return {
+    perceptualHashes: hashes.filter((hash) => hash.length === HASH_BITS / 4),
+    fineHashes: fineHashes.length > 0 ? fineHashes : undefined,
+  }
 }
 
 /**
@@ -188,12 +205,19 @@ export async function findMatches(
     if (near.size > 0) {
       const others = await db
         .selectFrom('claims')
-        .select(['id', 'phone_number', 'email'])
-        .where('id', 'in', [...near.keys()])
+        .leftJoin('screenshot_hashes', 'screenshot_hashes.claim_id', 'claims.id')
+        .select(['claims.id', 'claims.phone_number', 'claims.email', 'screenshot_hashes.perceptual_hash'])
+        .where('claims.id', 'in', [...near.keys()])
         .execute()
       for (const other of others) {
         const id = Number(other.id)
-        if (!isSameClaimant(other)) found.set(id, { otherClaimId: id, kind: 'near', distance: near.get(id)! })
+        if (isSameClaimant(other)) continue
+        const { fineHashes } = parseStoredHashes(other.perceptual_hash)
+        const hasFine = fineHashes !== undefined && fingerprint.fineHashes !== undefined
+        const fine = hasFine ? windowsDistance(fingerprint.fineHashes!, fineHashes) : Infinity
+        if (isNearCopy({ coarse: near.get(id)!, fine }, hasFine)) {
+          found.set(id, { otherClaimId: id, kind: 'near', distance: near.get(id)! })
+        }
       }
     }
   }
@@ -227,7 +251,9 @@ export async function recordCheck(
         claim_id: claimId,
         status: fingerprint ? 'hashed' : 'unreadable',
         sha256: fingerprint?.sha256 ?? null,
-        perceptual_hash: fingerprint?.perceptualHashes?.join(' ') ?? null,
+        perceptual_hash: fingerprint?.perceptualHashes
+          ? [...fingerprint.perceptualHashes, ...(fingerprint.fineHashes ?? [])].join(' ')
+          : null,
         checked_at: Date.now(),
       })
       .onConflict((conflict) => conflict.column('claim_id').doNothing())
@@ -262,24 +288,51 @@ export async function recordCheck(
   })
 }
 
-/** The matches of these claims, for the dashboards: each with the other claim's app. */
+/** One claim's match, for the dashboards. */
+export interface MatchOf {
+  id: number
+  app: string
+  kind: 'exact' | 'near'
+  /** Coarse-hash bits apart: 0 for the same file. */
+  distance: number
+}
+
+/**
+ * The matches of these claims, for the dashboards: each with the other claim's app, surest first (the
+ * same file, then the fewest bits apart, then the newest claim).
+ */
 export async function findMatchesOf(
   db: Kysely<Database>,
   claimIds: number[],
-): Promise<Map<number, { id: number; app: string; kind: 'exact' | 'near' }[]>> {
-  const byClaim = new Map<number, { id: number; app: string; kind: 'exact' | 'near' }[]>()
+): Promise<Map<number, MatchOf[]>> {
+  const byClaim = new Map<number, MatchOf[]>()
   if (claimIds.length === 0) return byClaim
   const rows = await db
     .selectFrom('screenshot_matches')
     .innerJoin('claims', 'claims.id', 'screenshot_matches.other_claim_id')
-    .select(['screenshot_matches.claim_id', 'claims.id', 'claims.app', 'screenshot_matches.kind'])
+    .select([
+      'screenshot_matches.claim_id',
+      'claims.id',
+      'claims.app',
+      'screenshot_matches.kind',
+      'screenshot_matches.distance',
+    ])
     .where('screenshot_matches.claim_id', 'in', claimIds)
     .orderBy('screenshot_matches.claim_id')
-    .orderBy('claims.id')
+    // 'exact' sorts before 'near'
+    .orderBy('screenshot_matches.kind')
+    .orderBy('screenshot_matches.distance')
+    .orderBy('claims.id', 'desc')
     .execute()
   for (const row of rows) {
     const list = byClaim.get(Number(row.claim_id)) ?? []
-    list.push({ id: Number(row.id), app: row.app, kind: row.kind === 'exact' ? 'exact' : 'near' })
+    const kind = row.kind === 'exact' ? 'exact' : 'near'
+    list.push({
+      id: Number(row.id),
+      app: row.app,
+      kind,
+      distance: kind === 'exact' ? 0 : Number(row.distance),
+    })
     byClaim.set(Number(row.claim_id), list)
   }
   return byClaim

@@ -116,6 +116,16 @@ export interface DuplicateScreenshot {
   appName: string
   /** 'exact': the same file; 'near': the same picture re-compressed, scaled or cropped. */
   kind: 'exact' | 'near'
+  /** Bits apart of the pictures' 128-bit hashes: 0 for the same file. The list comes surest first. */
+  distance: number
+}
+
+/** GET /api/staff/claims/:id/duplicate-cluster: the claims connected to this one by flags. */
+export interface DuplicateCluster {
+  /** This claim's and every claim flagged with it, directly or through another, that the account may see. */
+  claimIds: number[]
+  /** False when the cluster holds a claim the account may not see, or is too large to decide at once. */
+  isWhole: boolean
 }
 
 /** GET /api/staff/claims/:id: one claim, to open from a link to it. */

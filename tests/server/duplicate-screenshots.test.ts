@@ -254,7 +254,9 @@ for (const dialect of DIALECTS) {
 
       it("gives a flagged claim's matches, in other apps too, and opens each by its id", async () => {
         const links = await staffGet(`/api/staff/claims/${first}/duplicates`).expect(200)
-        expect(links.body).toEqual([{ id: copy, app: 'cleo', appName: 'Cleo', kind: 'near' }])
+        expect(links.body).toEqual([
+          { id: copy, app: 'cleo', appName: 'Cleo', kind: 'near', distance: expect.any(Number) },
+        ])
 
         const opened = await staffGet(`/api/staff/claims/${copy}`).expect(200)
         expect(opened.body).toMatchObject({
