@@ -30,8 +30,11 @@ import { useDashboardKeys } from './use-dashboard-keys.ts'
 
 const SEARCH_DELAY_MS = 250
 
-/** Where the focus goes once an opened claim is shown: the panel, or its decision after a move. */
-type FocusOnOpen = 'panel' | 'decision' | undefined
+/**
+ * Where the focus goes once an opened claim is shown: the panel, its decision (after a move), or
+ * nowhere (the arrows keep it in the list).
+ */
+type FocusOnOpen = 'panel' | 'decision' | 'stay'
 
 /**
  * /{app}-admin once signed in: the queue first (search, filters, the list with the open claim beside
@@ -93,7 +96,7 @@ export function AppDashboard({
   const detailsRef = useRef<HTMLElement>(null)
   const tableRef = useRef<HTMLDivElement>(null)
   const searchRef = useRef<HTMLInputElement>(null)
-  const [focusOnOpen, setFocusOnOpen] = useState<FocusOnOpen>()
+  const [focusOnOpen, setFocusOnOpen] = useState<FocusOnOpen>('stay')
   const [zoomedId, setZoomedId] = useState<number>()
   const [isSheetOpen, setIsSheetOpen] = useState(false)
   const [moveOutcome, setMoveOutcome] = useState('')
@@ -145,11 +148,11 @@ export function AppDashboard({
   }, [openId, slug, search, navigate])
   const hasAnswer = details.status === 'ready' || details.status === 'failed'
   useEffect(() => {
-    if (focusOnOpen === undefined || !hasAnswer) return
+    if (focusOnOpen === 'stay' || !hasAnswer) return
     // after a move the review panel focuses the next claim's decision itself (once its review is in)
     if (focusOnOpen === 'decision' && details.status === 'ready') return
     const panel = detailsRef.current
-    setFocusOnOpen(undefined)
+    setFocusOnOpen('stay')
     if (!panel) return
     panel.focus({ preventScroll: true })
     // beside the list (sticky) the panel is in view unless the list ends above the screen's bottom (the
@@ -194,7 +197,7 @@ export function AppDashboard({
         return
       }
       // the arrows keep the focus in the table, on the claim opened
-      openClaim(id, { focus: undefined })
+      openClaim(id, { focus: 'stay' })
       rowButton(id)?.focus()
     },
   })

@@ -39,24 +39,14 @@ export function ShortcutSheet({ isOpen, onClose }: { isOpen: boolean; onClose: (
       onCancel={onClose}
     >
       <h2 id={`${id}-title`}>Keyboard shortcuts</h2>
-      <table>
-        <thead>
-          <tr>
-            <th scope="col">Key</th>
-            <th scope="col">Does</th>
-          </tr>
-        </thead>
-        <tbody>
-          {DASHBOARD_SHORTCUTS.map(({ keys, action }) => (
-            <tr key={action}>
-              <td>
-                {keys.map((key, i) => (key === '…' ? <span key={i}>–</span> : <kbd key={i}>{key}</kbd>))}
-              </td>
-              <td>{action}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      <dl>
+        {DASHBOARD_SHORTCUTS.map(({ keys, action }) => (
+          <div key={action}>
+            <dt>{keys.map((key, i) => (key === '…' ? <span key={i}>–</span> : <kbd key={i}>{key}</kbd>))}</dt>
+            <dd>{action}</dd>
+          </div>
+        ))}
+      </dl>
       <button type="button" className="secondary" onClick={onClose} autoFocus>
         Close
       </button>

@@ -191,7 +191,7 @@ describe('hostile names and e-mails show as text on every page that shows them',
     const page = await openPage(staff)
     await page.goto(`${baseUrl()}/brigit-admin`)
     await shown(page.getByRole('heading', { level: 1, name: 'Brigit Admin Dashboard' }))
-    await page.getByPlaceholder('Search by phone number or email...').fill('312555017')
+    await page.getByRole('searchbox', { name: 'Search submissions' }).fill('312555017')
     await shown(page.getByText(/^Search results: 5 of \d+ submissions$/))
     return page
   }
@@ -235,7 +235,7 @@ describe('hostile names and e-mails show as text on every page that shows them',
 
   it('shows every payload literally in the Brigit dashboard list, its details and a hostile search', async () => {
     const page = await openDashboard()
-    const search = page.getByPlaceholder('Search by phone number or email...')
+    const search = page.getByRole('searchbox', { name: 'Search submissions' })
     for (let i = 0; i < NAMES.length; i++) {
       const row = page.getByRole('row').filter({ hasText: formatPhone(BRIGIT_PHONES[i]!) })
       await shown(row.getByRole('cell', { name: fullName(i), exact: true }))

@@ -39,7 +39,7 @@ describe('the staff table on a laptop and on a phone', () => {
       clientWidth: el.clientWidth,
     }))
     expect(scrollWidth).toBeLessThanOrEqual(clientWidth)
-    const link = page.getByRole('row').nth(1).getByRole('link', { name: 'View Screenshot' })
+    const link = page.getByRole('row').nth(1).getByRole('button', { name: 'View Screenshot' })
     await link.scrollIntoViewIfNeeded()
     const box = (await link.boundingBox())!
     const viewport = page.viewportSize()!
