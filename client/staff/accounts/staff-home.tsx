@@ -64,7 +64,6 @@ function StaffHomeView({ session }: { session: StaffSession }) {
                 <TableRegion
                   label="Dashboard counts"
                   headings={['Dashboard', 'To review', 'Deficient', 'Ready to file']}
-                  cards
                 >
                   {data.apps.map((app) => (
                     <tr key={app.slug}>
