@@ -22,8 +22,13 @@ export function DuplicateConfirmDialog({
   const dialog = useRef<HTMLDialogElement>(null)
   useEffect(() => {
     const element = dialog.current
+    // the dialog leaves the page on closing, before the browser could hand focus back itself
+    const opener = document.activeElement instanceof HTMLElement ? document.activeElement : undefined
     if (element && !element.open) element.showModal()
-    return () => element?.close()
+    return () => {
+      element?.close()
+      opener?.focus()
+    }
   }, [])
   const isReject = moveLabel.toLowerCase() === 'rejected'
   const question = isReject
