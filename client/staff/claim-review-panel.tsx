@@ -281,6 +281,7 @@ function FilingStatus({ review }: { review: ClaimReview }) {
           <li>
             Notice sent on {formatLongDay(filing.noticeSentOn)}
             {filing.mayFileFrom ? `, may file from ${formatLongDay(filing.mayFileFrom)}` : ''}
+            {filing.noticeTracking ? `, certified mail ${filing.noticeTracking}` : ''}
           </li>
         ) : filing.noticeBatchId !== null ? (
           <li>In notice batch {filing.noticeBatchId}, not sent yet</li>

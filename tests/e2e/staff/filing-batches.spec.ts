@@ -384,7 +384,10 @@ describe('notices of dispute and a filing batch, from approved claims to case nu
     expect(await review.getByText(`Filed in batch ${filingBatch} as ${mine.rowId}`).count()).toBe(1)
     expect(
       await review
-        .getByText(`Notice sent on ${longDay(firmDay(61))}, may file from ${longDay(firmDay(1))}`)
+        .getByText(
+          `Notice sent on ${longDay(firmDay(61))}, may file from ${longDay(firmDay(1))}, ` +
+            `certified mail 9400 1111 0000 0000 ${String(mine.claimId).padStart(4, '0')}`,
+        )
         .count(),
     ).toBe(1)
     await keepScreenshot(page, 'filing-batches-claim-1280')
