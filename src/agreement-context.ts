@@ -6,8 +6,11 @@ import type { Locale } from './translate.ts'
 export interface AgreementContext {
   /** firm.json, with the licenses already joined ('California and Nevada'). */
   firm: Omit<FirmSettings, 'attorneyLicenses'> & { attorneyLicenses: string }
-  /** isSeveral: the main form's agreement names more than one app ("the Earnin and Chime apps"). */
-  app: { displayName: string; slug: string; isSeveral: boolean }
+  /**
+   * isSeveral: the main form's agreement names more than one app ("the Earnin and Chime apps");
+   * isNoneChosen: none is chosen yet, and displayName is the page's words for the apps to come.
+   */
+  app: { displayName: string; slug: string; isSeveral: boolean; isNoneChosen: boolean }
   client: { firstName: string; lastName: string; fullName: string; email: string; phone: string }
   signature: string
   date: string
@@ -34,7 +37,7 @@ export function agreementContext({
   locale = 'en',
 }: {
   /** A Step 2 app's config, or the main form's chosen apps (intakeAgreementApp). */
-  app: { displayName: string; slug: string; isSeveral?: boolean }
+  app: { displayName: string; slug: string; isSeveral?: boolean; isNoneChosen?: boolean }
   answers: AgreementAnswers
   /** The calendar date of signing, YYYY-MM-DD. */
   date: string
@@ -47,7 +50,12 @@ export function agreementContext({
   const signature = text(answers.signature)
   return {
     firm: { ...FIRM_SETTINGS, attorneyLicenses: joinWithAnd(FIRM_SETTINGS.attorneyLicenses, locale) },
-    app: { displayName: app.displayName, slug: app.slug, isSeveral: app.isSeveral ?? false },
+    app: {
+      displayName: app.displayName,
+      slug: app.slug,
+      isSeveral: app.isSeveral ?? false,
+      isNoneChosen: app.isNoneChosen ?? false,
+    },
     client: {
       firstName,
       lastName,

@@ -78,15 +78,16 @@ export function intakeAgreementApp({
   chosen: readonly unknown[]
   locale: Locale
   noneChosen: string
-}): { displayName: string; slug: string; isSeveral: boolean } {
+}): { displayName: string; slug: string; isSeveral: boolean; isNoneChosen: boolean } {
   const labels = intakeAppChoices(config)
     .filter((choice) => chosen.includes(choice.value))
     .map((choice) => choice.label)
   return {
     displayName: labels.length > 0 ? joinWithAnd(labels, locale) : noneChosen,
     slug: 'intake',
-    // none chosen yet reads as several: noneChosen names "the apps you choose"
+    // none chosen yet reads as several: noneChosen names "the cash advance apps you choose", whole
     isSeveral: labels.length !== 1,
+    isNoneChosen: labels.length === 0,
   }
 }
 

@@ -12,8 +12,8 @@ const TEMPLATES = loadAgreementTemplates()
 const ANSWERS = { firstName: 'Ana', lastName: 'Lopez', email: 'ana@example.com', phoneNumber: '5552234567' }
 
 /** The main form's agreement, as signed with these apps chosen, as plain text. */
-function intakeAgreement(chosen: string[], locale: Locale): string {
-  const app = intakeAgreementApp({ config: INTAKE, chosen, locale, noneChosen: '' })
+function intakeAgreement(chosen: string[], locale: Locale, noneChosen = ''): string {
+  const app = intakeAgreementApp({ config: INTAKE, chosen, locale, noneChosen })
   const context = agreementContext({
     app,
     answers: { ...ANSWERS, signature: pngDataUrl() },
@@ -42,6 +42,17 @@ describe('the main form agreement names one app or several', () => {
     expect(text).toContain('contact Earnin and Chime, their lawyers')
     expect(text).toContain('any claim Earnin and Chime make against you')
     expect(text).not.toMatch(/Chime app\b/)
+  })
+
+  it("reads whole before any app is chosen, with the page's words for the apps to come", () => {
+    const english = intakeAgreement([], 'en', 'the cash advance apps you choose')
+    expect(english).toContain('connected with your use of the cash advance apps you choose.')
+    expect(english).toContain('I personally used the cash advance apps you choose;')
+    expect(english).not.toContain('the the')
+    const spanish = intakeAgreement([], 'es', 'las aplicaciones de adelanto de efectivo que elija')
+    expect(spanish).toContain('su uso de las aplicaciones de adelanto de efectivo que elija.')
+    expect(spanish).toContain('usé personalmente las aplicaciones de adelanto de efectivo que elija;')
+    expect(spanish).not.toContain('las aplicaciones las aplicaciones')
   })
 
   it('says "la aplicación" for one app and "las aplicaciones" for several in Spanish', () => {
