@@ -41,6 +41,7 @@ import * as createSmsReplies from './2026_11_29_1300_create_sms_replies.ts'
 import * as createUsedPrefillTokens from './2026_12_07_1000_create_used_prefill_tokens.ts'
 import * as addIntakeTies from './2026_12_07_1100_add_intake_ties.ts'
 import * as addCertifiedMailNumbers from './2026_12_07_1300_add_certified_mail_numbers.ts'
+import * as recheckNearScreenshotMatches from './2026_12_07_1400_recheck_near_screenshot_matches.ts'
 
 /** Every migration, by name; names sort in the order they run. */
 export const MIGRATIONS: Record<string, Migration> = {
@@ -86,4 +87,5 @@ export const MIGRATIONS: Record<string, Migration> = {
   '2026_12_07_1000_create_used_prefill_tokens': createUsedPrefillTokens,
   '2026_12_07_1100_add_intake_ties': addIntakeTies,
   '2026_12_07_1300_add_certified_mail_numbers': addCertifiedMailNumbers,
+  '2026_12_07_1400_recheck_near_screenshot_matches': recheckNearScreenshotMatches,
 }

@@ -125,7 +125,10 @@ export async function findKnownHashes(
     .limit(1)
     .executeTakeFirst()
   if (!row) return undefined
-  return { sha256, ...parseStoredHashes(row.perceptual_hash) }
+  const hashes = parseStoredHashes(row.perceptual_hash)
+  // hashes stored before the fine ones were made (or with other crops) are made again from the file
+  if (hashes.perceptualHashes && !hashes.fineHashes) return undefined
+  return { sha256, ...hashes }
 }
 
 /**
