@@ -29,6 +29,8 @@ import { ShortcutSheet } from './shortcut-sheet.tsx'
 import { useDashboardKeys } from './use-dashboard-keys.ts'
 
 const SEARCH_DELAY_MS = 250
+/** The sticky panel's distance from the screen's top (styles.css: top 0.5rem). */
+const PANEL_MARGIN_PX = 8
 
 /**
  * Where the focus goes once an opened claim is shown: the panel, its decision (after a move), or
@@ -157,8 +159,12 @@ export function AppDashboard({
     panel.focus({ preventScroll: true })
     // beside the list (sticky) the panel is in view unless the list ends above the screen's bottom (the
     // panel stops with it): then the page moves only as far as it takes, not to the list's top
-    if (getComputedStyle(panel).position !== 'sticky') panel.scrollIntoView({ block: 'start' })
-    else panel.scrollIntoView({ block: 'nearest' })
+    if (getComputedStyle(panel).position !== 'sticky') {
+      panel.scrollIntoView({ block: 'start' })
+      return
+    }
+    const { top } = panel.getBoundingClientRect()
+    if (top < 0) window.scrollBy(0, top - PANEL_MARGIN_PX)
   }, [focusOnOpen, hasAnswer, details.status])
 
   const list = useStaffResource({
