@@ -163,8 +163,13 @@ export function AppDashboard({
       panel.scrollIntoView({ block: 'start' })
       return
     }
-    const { top } = panel.getBoundingClientRect()
-    if (top < 0) window.scrollBy(0, top - PANEL_MARGIN_PX)
+    const showWhole = () => {
+      const { top } = panel.getBoundingClientRect()
+      if (top < 0) window.scrollBy(0, top - PANEL_MARGIN_PX)
+    }
+    showWhole()
+    // again once the list beside it has settled into its narrower columns
+    requestAnimationFrame(showWhole)
   }, [focusOnOpen, hasAnswer, details.status])
 
   const list = useStaffResource({

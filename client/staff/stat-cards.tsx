@@ -40,7 +40,7 @@ export function statsSummary(stats: StaffStats): string {
     .filter(({ count }) => count > 0)
     .map(({ label, count }) => `${label} ${count.toLocaleString('en-US')}`)
   return [
-    `${stats.total.toLocaleString('en-US')} claims`,
+    `${stats.total.toLocaleString('en-US')} claim${stats.total === 1 ? '' : 's'}`,
     `${confirmedShare(stats)} confirmed`,
     ...statuses,
   ].join(' · ')

@@ -53,7 +53,7 @@ describe('a reviewer filters the list by status with the keyboard and assigns a 
 
   it('narrows the list to one status, steps through claims with j, k and the arrows, and assigns one', async () => {
     await page.goto(`${baseUrl()}/${APP}-admin`)
-    await shown(page.getByText(/^\d+ claims · /))
+    await shown(page.getByText(/^\d+ claims? · /))
     expect(await shown(page.getByText(/Keys: j and k open the next and previous claim/))).toContain('?')
 
     await page.getByLabel('Search submissions').focus()
