@@ -79,6 +79,12 @@ export function AppDashboard({
   // the rows checked for a bulk move belong to the search and filters they were checked in
   const [checks, setChecks] = useState({ listKey, ids: new Set<number>() })
   const checkedIds = checks.listKey === listKey ? checks.ids : new Set<number>()
+  /** To the bulk move's choices, focused on its first "Move to" option. */
+  const goToBulkMove = () => {
+    const panel = document.querySelector<HTMLElement>('.bulk-move')
+    panel?.scrollIntoView({ block: 'start' })
+    panel?.querySelectorAll<HTMLInputElement>('fieldset')[1]?.querySelector('input')?.focus()
+  }
   const changeChecks = (ids: number[], isChecked: boolean) => {
     const next = new Set(checkedIds)
     for (const id of ids) {
@@ -433,6 +439,24 @@ export function AppDashboard({
             )}
           </section>
         </div>
+        {canDecide && checkedIds.size > 0 ? (
+          // follows the reviewer down the list while rows are checked; the move itself is the panel's
+          <div className="selection-bar" role="region" aria-label="Checked claims">
+            <span>
+              {checkedIds.size} {checkedIds.size === 1 ? 'claim' : 'claims'} checked
+            </span>
+            <button type="button" className="primary" onClick={goToBulkMove}>
+              Move them…
+            </button>
+            <button
+              type="button"
+              className="secondary"
+              onClick={() => setChecks({ listKey, ids: new Set() })}
+            >
+              Clear
+            </button>
+          </div>
+        ) : null}
         {canDecide ? (
           <BulkMovePanel
             slug={slug}

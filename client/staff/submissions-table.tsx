@@ -46,6 +46,9 @@ export function SubmissionsTable({
   ref?: Ref<HTMLDivElement>
 }) {
   const columns = [...configColumns, ...FILTER_COLUMNS]
+  // the row whose box was last changed, and whether Shift was down on this change: a range of rows
+  const lastChecked = useRef<number | undefined>(undefined)
+  const rangeKey = useRef(false)
   return (
     // the region scrolls sideways on a phone; tabIndex lets a keyboard user scroll it too
     <div
@@ -98,7 +101,20 @@ export function SubmissionsTable({
                     type="checkbox"
                     aria-label={`Select claim ${submission.id}`}
                     checked={checks.checked.has(submission.id)}
-                    onChange={(event) => checks.onChange([submission.id], event.target.checked)}
+                    onClick={(event) => (rangeKey.current = event.shiftKey)}
+                    onChange={(event) => {
+                      // Shift with a check sets every row from the last one checked to this one alike
+                      const index = submissions.indexOf(submission)
+                      const from =
+                        rangeKey.current && lastChecked.current !== undefined ? lastChecked.current : index
+                      const rows = submissions.slice(Math.min(from, index), Math.max(from, index) + 1)
+                      checks.onChange(
+                        rows.map((row) => row.id),
+                        event.target.checked,
+                      )
+                      lastChecked.current = index
+                      rangeKey.current = false
+                    }}
                   />
                 ) : null}
                 {submission.id}

@@ -81,6 +81,28 @@ describe('a reviewer moves two checked claims at once with the keyboard', () => 
     await page.keyboard.press('Space')
     await shown(panel().getByText('The checked rows (0)'))
 
+    // a check, then Shift and a check further down the list, check the rows between too; the bar that
+    // follows the selection counts them and clears them
+    const bar = () => page.getByRole('region', { name: 'Checked claims' })
+    await table()
+      .getByRole('checkbox', { name: `Select claim ${ids[2]}` })
+      .click()
+    expect(await shown(bar())).toContain('1 claim checked')
+    await table()
+      .getByRole('checkbox', { name: `Select claim ${ids[0]}` })
+      .click({ modifiers: ['Shift'] })
+    expect(await shown(bar())).toContain('3 claims checked')
+    expect(
+      await table()
+        .getByRole('checkbox', { name: `Select claim ${ids[1]}` })
+        .isChecked(),
+    ).toBe(true)
+    await keepScreenshot(page, 'bulk-moves-selection-bar-1280')
+    expect(await axeViolations(page)).toEqual([])
+    await bar().getByRole('button', { name: 'Clear' }).click()
+    await shown(panel().getByText('The checked rows (0)'))
+    expect(await bar().count()).toBe(0)
+
     for (const id of ids.slice(0, 2)) {
       await table()
         .getByRole('checkbox', { name: `Select claim ${id}` })
@@ -89,6 +111,12 @@ describe('a reviewer moves two checked claims at once with the keyboard', () => 
     }
     await shown(panel().getByText('The checked rows (2)'))
     expect(await panel().getByRole('radio', { name: 'The checked rows (2)' }).isChecked()).toBe(true)
+    // from the bar, with the keyboard, to the move's first choice
+    await bar().getByRole('button', { name: 'Move them…' }).focus()
+    await page.keyboard.press('Enter')
+    expect(await page.evaluate(() => (document.activeElement as HTMLInputElement | null)?.value)).toBe(
+      'in_review',
+    )
 
     // no status is chosen for the reviewer, and Move waits for a preview
     expect(await panel().getByRole('radio', { checked: true }).count()).toBe(1)
