@@ -12,8 +12,9 @@ type Templates = typeof agreementTemplates
 
 /**
  * The app's part of the agreement, filled in live from the form (name, e-mail, phone, signature,
- * today's date) by the same precompiled templates the server signs with. On a Step 2 form it is drawn
- * into the slot above the signature pad (agreement-slot.tsx), so it is read before it is signed.
+ * today's date) by the same precompiled templates the server signs with. On every form it is drawn
+ * into the slot above the signature pad (agreement-slot.tsx), so it is read before it is signed: in
+ * full in the page on a phone, in a box most of the window high on a wide screen.
  */
 export function AgreementBox({
   template,
@@ -39,7 +40,7 @@ export function AgreementBox({
     return render ? render(agreementContext({ app, answers, date, locale })) : ''
   }, [templates, template, app, answers, date, locale])
   const shown = isBlank ? null : templates === undefined ? (
-    // the box's room, kept while its text is fetched, so nothing below it moves when the text comes
+    // room kept while the text is fetched (it is fetched a screen ahead, so what grows is out of sight)
     <div className="agreement-box" aria-hidden="true" ref={nearRef}>
       <div className="agreement-scroll agreement-pending" />
     </div>

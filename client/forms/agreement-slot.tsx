@@ -8,9 +8,9 @@ interface SlotState {
 const AgreementSlotContext = createContext<SlotState | undefined>(undefined)
 
 /**
- * Lets a Step 2 form's agreement stand where its signature widget says, just above the pad: the form
- * renders the agreement after its fields (RJSF puts a form's own children there), and the agreement
- * moves itself into the slot the widget leaves (see AgreementBox).
+ * Lets a form's agreement (a Step 2 form's, the main intake's) stand where its signature widget says,
+ * just above the pad: the form renders the agreement after its fields (RJSF puts a form's own children
+ * there), and the agreement moves itself into the slot the widget leaves (see AgreementBox).
  */
 export function AgreementSlotProvider({ children }: { children: ReactNode }) {
   const [slot, setSlot] = useState<HTMLElement | null>(null)
@@ -18,7 +18,7 @@ export function AgreementSlotProvider({ children }: { children: ReactNode }) {
   return <AgreementSlotContext value={value}>{children}</AgreementSlotContext>
 }
 
-/** Where the agreement goes; nothing outside an AgreementSlotProvider (the main form, a cure). */
+/** Where the agreement goes; nothing outside an AgreementSlotProvider (a cure). */
 export function AgreementSlot() {
   const state = useContext(AgreementSlotContext)
   return state ? <div className="agreement-slot" ref={state.setSlot} /> : null

@@ -19,7 +19,8 @@ import { intakeValidatorUrl } from '../forms/validator-module.ts'
 import type { Signing, SigningReport } from '../forms/widgets/signing.ts'
 import { Loading } from '../ui/loading.tsx'
 import { submitIntake } from './api.ts'
-import type { ConsentAgreement } from './widgets/consent-widget.tsx'
+import { AgreementBox } from '../forms/agreement-box.tsx'
+import { AgreementSlotProvider } from '../forms/agreement-slot.tsx'
 import { WIDGETS } from '../forms/widgets/registry.ts'
 import { localIsoDate } from '../../src/agreement-context.ts'
 import { intakeAgreementApp } from '../../src/intake-config.ts'
@@ -52,7 +53,12 @@ export function IntakeForm({ config }: { config: IntakeConfig }) {
   const validatorState = usePrecompiledValidator(intakeValidatorUrl(), schema)
   if (validatorState.status === 'loading') return <Loading label="Loading form..." />
   if (validatorState.status === 'failed') return <FormLoadFailure message={validatorState.message} />
-  return <IntakeFormFields config={config} schema={schema} validator={validatorState.validator} />
+  // the agreement is drawn into the signature widget's slot, above the pad: read before it is signed
+  return (
+    <AgreementSlotProvider>
+      <IntakeFormFields config={config} schema={schema} validator={validatorState.validator} />
+    </AgreementSlotProvider>
+  )
 }
 
 /**
@@ -110,21 +116,21 @@ function IntakeFormFields({
   const [agreementDate] = useState(localIsoDate)
   const signing = useRef<Signing>({ method: 'drawn' })
   const proofOfWork = useProofOfWork()
-  const formContext = useMemo(() => {
-    const agreement: ConsentAgreement = {
-      template: config.agreement.template,
-      app: intakeAgreementApp({
+  const agreementApp = useMemo(
+    () =>
+      intakeAgreementApp({
         config,
         chosen: formData.cashAdvanceApps ?? [],
         locale,
         noneChosen: t('the cash advance apps you choose'),
       }),
-      answers: { ...formData, phoneNumber: formData.phone },
-      date: agreementDate,
-    }
+    [config, formData.cashAdvanceApps, locale, t],
+  )
+  const agreementAnswers = useMemo(() => ({ ...formData, phoneNumber: formData.phone }), [formData])
+  const formContext = useMemo(() => {
     const report: SigningReport = { report: (next) => (signing.current = next) }
-    return { agreement, signing: report }
-  }, [config, formData, locale, t, agreementDate])
+    return { signing: report }
+  }, [])
 
   const check = useMemo(
     () => validateSubmission({ validator, schema, data: formData }),
@@ -215,6 +221,12 @@ function IntakeFormFields({
         onBlur={showFieldOnLeave}
         onSubmit={() => void submit()}
       >
+        <AgreementBox
+          template={config.agreement.template}
+          app={agreementApp}
+          answers={agreementAnswers}
+          date={agreementDate}
+        />
         {alertText ? (
           <div className="alert" role="alert">
             {alertText}

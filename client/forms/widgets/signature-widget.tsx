@@ -14,7 +14,7 @@ const PAD_OPTIONS = { minWidth: 0.5, maxWidth: 2.5, minDistance: 5, throttle: 16
 /**
  * Sign by drawing (finger, mouse or pen) or, for anyone who cannot draw, by typing the full name,
  * which is shown and signed in a signature style. Both give the same PNG; the form is told which way.
- * On a Step 2 form the agreement stands first (AgreementSlot), then the field's label: the config
+ * On a form with an agreement it stands first (AgreementSlot), then the field's label: the config
  * hides the label RJSF would put above both ("ui:label": false) and the widget shows it here.
  */
 export function SignatureWidget(props: WidgetProps) {

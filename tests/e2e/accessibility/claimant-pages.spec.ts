@@ -47,10 +47,10 @@ for (const lang of ['en', 'es'] as const) {
       expect(await axeViolations(page)).toEqual([])
     })
 
-    it("/ with the consent's agreement open", async () => {
+    it('/ with the agreement shown above the signature', async () => {
       const page = await open('/', (page) => submit(page).waitFor())
-      await page.locator('.consent-with-agreement .link-button').click()
-      await shown(page.locator('dialog[open] [data-testid="agreement-text"]'))
+      await page.locator('canvas#root_signature').scrollIntoViewIfNeeded()
+      await shown(page.getByTestId('agreement-text'))
       expect(await axeViolations(page)).toEqual([])
     })
 
