@@ -90,7 +90,7 @@ describe('a claimant who reads Spanish, from an ad’s ?lang=es link to the sign
     await shown(page.getByRole('heading', { name: '¡Acuerdo encontrado!' }))
     const [download] = await Promise.all([
       page.waitForEvent('download'),
-      page.getByRole('button', { name: 'Descargar PDF' }).click(),
+      page.getByRole('button', { name: 'Descargar su acuerdo de Brigit (PDF)' }).click(),
     ])
     const pdf = await pdfFacts(await downloadedFile(download))
     expect(pdf.isTagged).toBe(true)
