@@ -29,6 +29,9 @@ import { ShortcutSheet } from './shortcut-sheet.tsx'
 import { useDashboardKeys } from './use-dashboard-keys.ts'
 
 const SEARCH_DELAY_MS = 250
+
+/** Wide enough for the filters beside each other (styles.css's .filters-fold uses the same). */
+const WIDE_SCREEN = '(min-width: 48rem)'
 /** The sticky panel's distance from the screen's top (styles.css: top 0.5rem). */
 const PANEL_MARGIN_PX = 8
 
@@ -60,6 +63,12 @@ export function AppDashboard({
   const [term, setTerm] = useState(initial.term)
   const query = useDebouncedValue(term.trim(), SEARCH_DELAY_MS)
   const [filterValues, setFilterValues] = useState<ClaimFilterValues>(initial.filters)
+  const activeFilters = Object.values(filterValues).filter(
+    (value) => value !== undefined && value !== '',
+  ).length
+  const [filtersOpen, setFiltersOpen] = useState(
+    () => activeFilters > 0 || window.matchMedia(WIDE_SCREEN).matches,
+  )
   // the typed filters, as the search, are sent once the typing pauses
   const [typedBatch = '', typedCase = ''] = useDebouncedValue(
     `${filterValues.batch ?? ''}\n${filterValues.case ?? ''}`,
@@ -267,12 +276,21 @@ export function AppDashboard({
       <div className="card-body">
         <div className="staff-toolbar">
           <SearchRow term={term} onTerm={setTerm} ref={searchRef} />
-          <ClaimFilterSelects
-            values={filterValues}
-            onChange={setFilterValues}
-            stats={stats.data}
-            assignees={assignees.data ?? []}
-          />
+          {/* on a phone the filters fold, like the figures, so the list is on the first screen; a wide
+              screen has room for them, open with no summary to close them */}
+          <details
+            className="filters-fold"
+            open={filtersOpen}
+            onToggle={(event) => setFiltersOpen(event.currentTarget.open)}
+          >
+            <summary>Filters{activeFilters > 0 ? ` (${activeFilters} on)` : ''}</summary>
+            <ClaimFilterSelects
+              values={filterValues}
+              onChange={setFilterValues}
+              stats={stats.data}
+              assignees={assignees.data ?? []}
+            />
+          </details>
           <div className="action-row">
             {canExport ? (
               <CsvButton

@@ -126,6 +126,18 @@ describe('a reviewer filters the list by status with the keyboard and assigns a 
     expect(overflow).toBeLessThanOrEqual(0)
     expect(await axeViolations(page)).toEqual([])
     await keepScreenshot(page, 'review-filters-390')
+
+    // the filters fold on a phone, so the list comes first; "Filters" opens them from the keyboard
+    await page.goto(`${baseUrl()}/${APP}-admin`)
+    const fold = page.locator('.filters-fold')
+    await shown(fold.locator('summary'))
+    expect(await fold.getByLabel('Status').isVisible()).toBe(false)
+    await fold.locator('summary').focus()
+    await page.keyboard.press('Enter')
+    await fold.getByLabel('Status').waitFor({ state: 'visible', timeout: 10_000 })
+    await fold.getByLabel('Status').selectOption('in_review')
+    expect(await shown(fold.locator('summary'))).toBe('Filters (1 on)')
+    await keepScreenshot(page, 'review-filters-open-390')
     expect(pageErrors).toEqual([])
   })
 })
