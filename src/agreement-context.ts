@@ -13,6 +13,8 @@ export interface AgreementContext {
   app: { displayName: string; slug: string; isSeveral: boolean; isNoneChosen: boolean }
   client: { firstName: string; lastName: string; fullName: string; email: string; phone: string }
   signature: string
+  /** When the signature was adopted from the main form: that form's signing date in words, else ''. */
+  signatureAdoptedOn: string
   date: string
 }
 
@@ -35,6 +37,7 @@ export function agreementContext({
   answers,
   date,
   locale = 'en',
+  adoptedOn,
 }: {
   /** A Step 2 app's config, or the main form's chosen apps (intakeAgreementApp). */
   app: { displayName: string; slug: string; isSeveral?: boolean; isNoneChosen?: boolean }
@@ -43,6 +46,8 @@ export function agreementContext({
   date: string
   /** The agreement's language: the date and the list of licenses are written in it. */
   locale?: Locale
+  /** The main form's signing date (YYYY-MM-DD) when its signature was adopted. */
+  adoptedOn?: string | undefined
 }): AgreementContext {
   const text = (value: unknown) => (typeof value === 'string' ? value.trim() : '')
   const firstName = text(answers.firstName)
@@ -64,6 +69,7 @@ export function agreementContext({
       phone: formatPhone(text(answers.phoneNumber)),
     },
     signature: signature.startsWith('data:image/png;base64,') ? signature : '',
+    signatureAdoptedOn: adoptedOn ? longDate(adoptedOn, locale) : '',
     date: longDate(date, locale),
   }
 }

@@ -9,6 +9,14 @@ export interface Signing {
   typedName: string | undefined
 }
 
+/**
+ * How a Step 2 claimant signed: also "adopted", the signature of their main form taken over with one
+ * press. The request then carries no image; the server takes the intake's (only by its Step 2 link).
+ */
+export type ClaimSigningMethod = SigningMethod | 'adopted'
+
+export type ClaimSigning = Signing | { method: 'adopted'; typedName: undefined }
+
 /** The request fields that say how the claimant signed; never part of a config's schema. */
 export const SIGNATURE_METHOD_FIELD = 'signatureMethod'
 export const TYPED_SIGNATURE_FIELD = 'typedSignature'
@@ -67,6 +75,34 @@ export function splitSigning(data: Record<string, unknown>): {
     ...answers
   } = data
   return { signing: readSigning({ signatureMethod, typedSignature }), answers }
+}
+
+/**
+ * readSigning for a Step 2 claim, which may also adopt the main form's signature: "adopted" carries no
+ * typed name (and no image, which the server takes from the intake).
+ * @example readClaimSigning({ signatureMethod: 'adopted' }) // { method: 'adopted', typedName: undefined }
+ */
+export function readClaimSigning(sent: {
+  signatureMethod?: unknown
+  typedSignature?: unknown
+}): ClaimSigning {
+  if (sent.signatureMethod !== 'adopted') {
+    if (
+      sent.signatureMethod === undefined ||
+      sent.signatureMethod === 'drawn' ||
+      sent.signatureMethod === 'typed'
+    ) {
+      return readSigning(sent)
+    }
+    throw refused(SIGNATURE_METHOD_FIELD, `"${SIGNATURE_METHOD_FIELD}" must be "drawn", "typed" or "adopted"`)
+  }
+  if (sent.typedSignature !== undefined) {
+    throw refused(
+      TYPED_SIGNATURE_FIELD,
+      `"${TYPED_SIGNATURE_FIELD}" goes only with "${SIGNATURE_METHOD_FIELD}": "typed"; leave it out for an adopted signature`,
+    )
+  }
+  return { method: 'adopted', typedName: undefined }
 }
 
 function refused(field: string, message: string): AppError {

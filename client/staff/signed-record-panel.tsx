@@ -38,13 +38,22 @@ export function SignedRecordPanel({
           <img
             className="signed-signature"
             src={record.data.signature}
-            alt={record.data.typedName ? `Typed signature: ${record.data.typedName}` : 'The drawn signature'}
+            alt={
+              record.data.adoptedFrom
+                ? `The signature adopted from ${record.data.adoptedFrom}`
+                : record.data.typedName
+                  ? `Typed signature: ${record.data.typedName}`
+                  : 'The drawn signature'
+            }
           />
           <dl className="details">
             <dt>Signed</dt>
             <dd>
-              {formatDateTime(record.data.signedAt)} ({record.data.signatureMethod}, in{' '}
-              {record.data.locale === 'es' ? 'Spanish' : 'English'})
+              {formatDateTime(record.data.signedAt)} (
+              {record.data.adoptedFrom
+                ? `adopted from ${record.data.adoptedFrom}`
+                : record.data.signatureMethod}
+              , in {record.data.locale === 'es' ? 'Spanish' : 'English'})
             </dd>
             <dt>IP address</dt>
             <dd>{record.data.ipAddress}</dd>

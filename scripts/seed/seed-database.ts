@@ -239,7 +239,13 @@ function seals(
   const byId = new Map(claims.map((claim) => [claim.id, claim]))
   const signed = agreements.map((record) => {
     const claim = { locale: 'en', screenshot_sha256: '', ...byId.get(record.claim_id)! }
-    const stored = { locale: 'en', signature_method: 'drawn' as const, typed_signature: null, ...record }
+    const stored = {
+      locale: 'en',
+      signature_method: 'drawn' as const,
+      typed_signature: null,
+      adopted_from: null,
+      ...record,
+    }
     return {
       kind: 'claim' as const,
       subject: subjectOf('claim', claim.id),

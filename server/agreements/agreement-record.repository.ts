@@ -1,7 +1,7 @@
 import type { Insertable, Kysely } from 'kysely'
 import type { AgreementRecordsTable, Database } from '../db/database.ts'
 import { isoTimestamp } from '../db/timestamp.ts'
-import type { SigningMethod } from '../../src/signing.ts'
+import type { ClaimSigningMethod } from '../../src/signing.ts'
 import type { ClaimAnswers } from '../../src/api/staff.ts'
 
 export type NewAgreementRecord = Insertable<AgreementRecordsTable>
@@ -17,7 +17,7 @@ export interface SignedAgreementRow extends ClaimAnswers {
   ipAddress: string
   userAgent: string
   locale: string
-  signatureMethod: SigningMethod
+  signatureMethod: ClaimSigningMethod
   typedSignature: string | null
   /** The consent statement shown above the submit button, as signed. */
   consentText: string

@@ -1,5 +1,5 @@
 import type { ColumnType, Generated, Kysely } from 'kysely'
-import type { SigningMethod } from '../../src/signing.ts'
+import type { ClaimSigningMethod, SigningMethod } from '../../src/signing.ts'
 
 /** One Step 2 claim, for any app; the app's slug tells them apart. */
 export interface ClaimsTable {
@@ -223,9 +223,14 @@ export interface AgreementRecordsTable {
   consent_text: string
   /** The language of the agreement and consent shown. */
   locale: Generated<string>
-  /** 'drawn' on the pad, or 'typed': the full name typed (typed_signature) and drawn in a signature style. */
-  signature_method: Generated<SigningMethod>
+  /**
+   * 'drawn' on the pad, 'typed': the full name typed (typed_signature) and drawn in a signature style, or
+   * 'adopted': the main form's signature taken over (adopted_from names that intake).
+   */
+  signature_method: Generated<ClaimSigningMethod>
   typed_signature: string | null
+  /** The intake ("IN-000042") whose signature an 'adopted' one is; null otherwise. */
+  adopted_from: string | null
 }
 
 /** A claimant's e-mailed copy of a signed agreement, queued with the claim and sent in the background. */

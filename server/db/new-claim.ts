@@ -62,6 +62,7 @@ export const AGREEMENT_COLUMNS = [
   'locale',
   'signature_method',
   'typed_signature',
+  'adopted_from',
 ] as const
 
 /** A record's HTML bytes as the text they store (PostgreSQL takes the text, not the bytes). */

@@ -99,6 +99,7 @@ const BATCH_COLUMNS: Record<
   record_locale: 'text',
   signature_method: 'text',
   typed_signature: 'text',
+  adopted_from: 'text',
   link_origin: 'text',
 }
 

@@ -26,7 +26,8 @@ export interface ClaimRecord {
   fields: Omit<ClaimData, 'screenshotFile' | 'signature'>
   agreement: { template: string; templateVersion: string; locale: string; html: string }
   consent: { text: string }
-  signature: { image: string; method: string; typedName: string | null }
+  /** adoptedFrom: the intake ("IN-000042") whose signature was adopted; only on an adopted signature. */
+  signature: { image: string; method: string; typedName: string | null; adoptedFrom?: string }
   screenshot: { sha256: string; type: string }
   locale: string
   signedAt: string
@@ -195,6 +196,7 @@ export function claimRecordFromRows(
       image: agreement.signature,
       method: agreement.signature_method,
       typedName: agreement.typed_signature,
+      ...(agreement.adopted_from === null ? {} : { adoptedFrom: agreement.adopted_from }),
     },
     screenshot: { sha256: claim.screenshot_sha256, type: claim.screenshot_type },
     locale: claim.locale,

@@ -281,6 +281,7 @@ export const SIGNED_RECORD_COLUMNS = [
   'agreement_records.signature',
   'agreement_records.signature_method',
   'agreement_records.typed_signature',
+  'agreement_records.adopted_from',
   'agreement_records.signed_at',
   'agreement_records.ip_address',
   'agreement_records.user_agent',

@@ -1,3 +1,4 @@
+import { adoptIntakeSignature } from '../intake/adopted-signature.ts'
 import { intakeForClaim } from '../intake/intake-ties.ts'
 import { Router, type RequestHandler } from 'express'
 import type { Kysely } from 'kysely'
@@ -58,6 +59,11 @@ export function claimRoutes({
     templateVersion: templates.version,
     intakeFor: (contact: { email: string; phoneNumber: string; linkedIntakeId?: number }) =>
       intakeForClaim(db, contact),
+    // no token that names an intake, nothing to adopt
+    adoptSignature: async (contact: { email: string; phoneNumber: string; linkedIntakeId?: number }) =>
+      adoptIntakeSignature(db, {
+        tie: contact.linkedIntakeId === undefined ? undefined : await intakeForClaim(db, contact),
+      }),
   }
   router.post(
     '/api/forms/:slug/submissions',

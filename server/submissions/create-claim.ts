@@ -9,7 +9,7 @@ import {
 } from '../../src/claim-messages.ts'
 import { isFormOpen, type ClaimData, type FormConfig } from '../../src/form-config.ts'
 import { normalizePhone } from '../../src/phone.ts'
-import { readSigning, type Signing } from '../../src/signing.ts'
+import { readClaimSigning, type ClaimSigning } from '../../src/signing.ts'
 import type { Locale, Translator } from '../../src/translate.ts'
 import { fieldLabel } from '../../src/validate-submission.ts'
 import { acceptAgreementDate } from '../agreements/agreement-date.ts'
@@ -24,6 +24,7 @@ import type { ScreenshotStorage } from '../uploads/screenshot-storage.ts'
 import type { UploadedFile } from '../uploads/upload-middleware.ts'
 import { releaseScreenshot, type ClaimContent, type ContentChecker } from './claim-content.ts'
 import { parseData } from './claim-input.ts'
+import type { AdoptedSignature } from '../intake/adopted-signature.ts'
 import type { IntakeTie } from '../intake/intake-ties.ts'
 
 /** What the claim path works with, given once when the server starts. */
@@ -36,6 +37,12 @@ export interface ClaimServices {
   templateVersion: string
   /** The main-form intake the claim names (intake-ties.ts), from its contact and its Step 2 link's intake. */
   intakeFor(contact: { email: string; phoneNumber: string; linkedIntakeId?: number }): Promise<IntakeTie>
+  /** The main form's signature the claim adopts, refused unless its Step 2 link ties it (adopted-signature.ts). */
+  adoptSignature(contact: {
+    email: string
+    phoneNumber: string
+    linkedIntakeId?: number
+  }): Promise<AdoptedSignature>
 }
 
 /** One Step 2 claim as it arrived. */
@@ -67,7 +74,7 @@ export interface ClaimRequest {
  * commit leaves a file without a row, which the next start-up removes.
  */
 export async function createClaim(
-  { claims, storage, checkContent, templateVersion, intakeFor }: ClaimServices,
+  { claims, storage, checkContent, templateVersion, intakeFor, adoptSignature }: ClaimServices,
   {
     config,
     locale,
@@ -85,9 +92,19 @@ export async function createClaim(
   // 1. the form takes claims, and the request reads as one
   assertFormTakesClaims(config)
   const data = parseData(rawData, file)
-  const signing = readSigning(sentSigning)
+  const signing = readClaimSigning(sentSigning)
   // '+1 555.867.5309' and every usual writing of a US number become '(555) 867-5309' before the check
   if (typeof data.phoneNumber === 'string') data.phoneNumber = normalizePhone(data.phoneNumber)
+
+  // an adopted signature is the main form's, of the intake whose Step 2 link the claimant came by
+  const adopted =
+    signing.method === 'adopted'
+      ? await adoptSignature({
+          ...contactOf(data),
+          ...(linkedIntakeId === undefined ? {} : { linkedIntakeId }),
+        })
+      : undefined
+  if (adopted) data.signature = adopted.image
 
   // 2. the answers pass the form's own schema, as in the browser
   assertValidOnServer(config.schema, data)
@@ -107,13 +124,19 @@ export async function createClaim(
       answers: claim,
       date: acceptAgreementDate(agreementDate, signedAt),
       locale,
+      ...(adopted ? { adoptedOn: adopted.signedAt.slice(0, 10) } : {}),
     }),
     record: {
       kind: 'claim',
       app: config.slug,
       fields: claimant,
       consent: { text: config.agreement.consent },
-      signature: { image: claim.signature, method: signing.method, typedName: signing.typedName ?? null },
+      signature: {
+        image: claim.signature,
+        method: signing.method,
+        typedName: signing.typedName ?? null,
+        ...(adopted ? { adoptedFrom: adopted.from } : {}),
+      },
       locale,
       signedAt: signedAt.toISOString(),
       ipAddress: signer.ipAddress,
@@ -129,11 +152,13 @@ export async function createClaim(
 
   // the claimant's intake: the one their link named if the claim shares its e-mail or phone, else the
   // one with the same e-mail and phone
-  const intake = await intakeFor({
-    email: claimant.email,
-    phoneNumber: claimant.phoneNumber,
-    ...(linkedIntakeId === undefined ? {} : { linkedIntakeId }),
-  })
+  const intake =
+    adopted?.tie ??
+    (await intakeFor({
+      email: claimant.email,
+      phoneNumber: claimant.phoneNumber,
+      ...(linkedIntakeId === undefined ? {} : { linkedIntakeId }),
+    }))
 
   // 5. the screenshot is stored, then the claim, its signed record and its e-mail copy in one commit
   const key = await storage.save({
@@ -143,7 +168,7 @@ export async function createClaim(
   })
   releaseScreenshot(content)
   const toCommit = claimToCommit(
-    { config, locale, claim, claimant, signing, signer, intake, attribution },
+    { config, locale, claim, claimant, signing, adopted, signer, intake, attribution },
     {
       content,
       screenshot: { key, mime: content.image.mime },
@@ -194,6 +219,12 @@ function assertContentAccepted(
   )
 }
 
+/** The contact as claimantFields stores it, read before the answers are checked. */
+function contactOf(data: Record<string, unknown>): { email: string; phoneNumber: string } {
+  const text = (value: unknown) => (typeof value === 'string' ? value : '')
+  return { email: text(data.email).trim().toLowerCase(), phoneNumber: text(data.phoneNumber) }
+}
+
 /** The claimant's answers as stored and sealed: names trimmed, e-mail lowercased. */
 function claimantFields(claim: ClaimData): ClaimRecord['fields'] {
   return {
@@ -215,6 +246,7 @@ function claimToCommit(
     claim,
     claimant,
     signing,
+    adopted,
     signer,
     intake,
     attribution,
@@ -223,7 +255,8 @@ function claimToCommit(
     locale: Locale
     claim: ClaimData
     claimant: ClaimRecord['fields']
-    signing: Signing
+    signing: ClaimSigning
+    adopted: AdoptedSignature | undefined
     signer: SignerInfo
     intake: IntakeTie
     attribution: Attribution | undefined
@@ -272,6 +305,7 @@ function claimToCommit(
       locale,
       signature_method: signing.method,
       typed_signature: signing.typedName ?? null,
+      adopted_from: adopted?.from ?? null,
     },
     recordParts: content.recordParts,
   }

@@ -1,7 +1,7 @@
 import type { Confirmed, Disowned, DisownUndone } from '../confirmation-messages.ts'
 import type { Step2Link } from '../journey-config.ts'
 import type { ClaimantState } from '../review-config.ts'
-import type { SigningMethod } from '../signing.ts'
+import type { ClaimSigningMethod } from '../signing.ts'
 
 /**
  * POST /api/agreements/lookup and POST /api/agreements/resend (202): the same answer whether or not
@@ -48,8 +48,8 @@ export interface FoundAgreementBase {
   lastName: string
   email: string
   phoneNumber: string
-  /** Drawn on the pad, or typed: then typedSignature is the full name as typed. */
-  signatureMethod: SigningMethod
+  /** Drawn on the pad, typed (typedSignature is the full name as typed), or adopted from the main form. */
+  signatureMethod: ClaimSigningMethod
   typedSignature: string | null
   html: string
 }

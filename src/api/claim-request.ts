@@ -1,5 +1,5 @@
 import { ATTRIBUTION_FIELD, type Attribution } from '../attribution.ts'
-import { SIGNATURE_METHOD_FIELD, TYPED_SIGNATURE_FIELD, type SigningMethod } from '../signing.ts'
+import { SIGNATURE_METHOD_FIELD, TYPED_SIGNATURE_FIELD, type ClaimSigningMethod } from '../signing.ts'
 import { DEFAULT_LOCALE, type Locale } from '../translate.ts'
 import { JOURNEY_TOKEN_FIELD } from './journey.ts'
 
@@ -30,21 +30,22 @@ export const CLAIM_MULTIPART_LIMITS = {
   parts: CLAIM_TEXT_FIELDS.length + 1,
 } as const
 
-/** How the claimant signed, as the signature widget reports it. */
+/** How the claimant signed, as the signature widget reports it ("adopted" only on a Step 2 form). */
 export interface SigningChoice {
-  method: SigningMethod
+  method: ClaimSigningMethod
   /** The name as typed, when typed. */
   typedName?: string | undefined
 }
 
 /** What a form sends beside its answers, so the signed record says which way it was signed. */
 export function signingFields(signing: SigningChoice): {
-  signatureMethod: SigningMethod
+  signatureMethod: ClaimSigningMethod
   typedSignature?: string
 } {
-  return signing.method === 'typed'
-    ? { [SIGNATURE_METHOD_FIELD]: 'typed', [TYPED_SIGNATURE_FIELD]: signing.typedName ?? '' }
-    : { [SIGNATURE_METHOD_FIELD]: 'drawn' }
+  if (signing.method === 'typed') {
+    return { [SIGNATURE_METHOD_FIELD]: 'typed', [TYPED_SIGNATURE_FIELD]: signing.typedName ?? '' }
+  }
+  return { [SIGNATURE_METHOD_FIELD]: signing.method }
 }
 
 /**

@@ -241,6 +241,8 @@ export interface SignedRecordView {
   signature: string
   signatureMethod: string
   typedName: string | null
+  /** The intake ("IN-000042") whose signature was adopted; null unless signatureMethod is 'adopted'. */
+  adoptedFrom: string | null
   locale: string
   templateVersion: string
   /** The SHA-256 of the agreement's HTML as signed. */
