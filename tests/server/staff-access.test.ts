@@ -28,6 +28,8 @@ const UNGUARDED = new Set([
 const OWN_ACCOUNT = new Set([
   'GET /api/staff/session',
   'GET /api/staff/my-apps',
+  // the counts of the account's own apps only (staff-home.test.ts)
+  'GET /api/staff/app-counts',
   'POST /api/staff/account/password',
   'GET /api/staff/two-factor',
   'POST /api/staff/two-factor/setup',
