@@ -84,9 +84,9 @@ function ClaimFormFields({ config, validator }: { config: FormConfig; validator:
       setScreenshot: (file) => {
         screenshot.current = file
       },
-      signing: { report: (next) => (signing.current = next) },
+      signing: { report: (next) => (signing.current = next), canAdopt: prefill !== undefined },
     }),
-    [config.screenshotPrompt],
+    [config.screenshotPrompt, prefill],
   )
 
   const submit = async (event?: FormEvent) => {
@@ -106,6 +106,8 @@ function ClaimFormFields({ config, validator }: { config: FormConfig; validator:
     setAlertText(undefined)
     setProgress(0)
     const { screenshotFile: _name, ...answers } = formData
+    // an adopted signature is the main form's, which the server takes: the field holds only a stand-in
+    if (signing.current.method === 'adopted') delete answers.signature
     try {
       const file = screenshot.current
       const created = await proofOfWork.send((headers) =>

@@ -155,7 +155,10 @@ function CureForm({ token, view, onDone }: { token: string; view: CureView; onDo
       token,
       ...(asks('name') ? { firstName, lastName } : {}),
       ...(asks('age') ? { over18 } : {}),
-      ...(asks('signature') ? { signature, signatureMethod: signingRef.current.method } : {}),
+      // the cure page offers no main-form signature to adopt (no canAdopt): drawn or typed
+      ...(asks('signature')
+        ? { signature, signatureMethod: signingRef.current.method === 'typed' ? 'typed' : 'drawn' }
+        : {}),
     }
     const body = new FormData()
     body.append('data', JSON.stringify(data))

@@ -5,7 +5,7 @@ import { MAX_TYPED_SIGNATURE } from '../../../src/signing.ts'
 import { useText } from '../../i18n/use-text.ts'
 import { useIsNear } from '../../ui/use-is-near.ts'
 import { AgreementSlot } from '../agreement-slot.tsx'
-import type { SigningMethod, SigningReport } from './signing.ts'
+import { ADOPTED_SIGNATURE_PLACEHOLDER, type SigningMethod, type SigningReport } from './signing.ts'
 import { loadSignatureFont, typedSignaturePng } from './typed-signature.ts'
 
 /** The spec's pad settings. */
@@ -14,6 +14,7 @@ const PAD_OPTIONS = { minWidth: 0.5, maxWidth: 2.5, minDistance: 5, throttle: 16
 /**
  * Sign by drawing (finger, mouse or pen) or, for anyone who cannot draw, by typing the full name,
  * which is shown and signed in a signature style. Both give the same PNG; the form is told which way.
+ * A page opened by a Step 2 link also offers the main form's signature, adopted with one press.
  * On a form with an agreement it stands first (AgreementSlot), then the field's label: the config
  * hides the label RJSF would put above both ("ui:label": false) and the widget shows it here.
  */
@@ -23,9 +24,10 @@ export function SignatureWidget(props: WidgetProps) {
   const [method, setMethod] = useState<SigningMethod>('drawn')
   const signing = (registry.formContext as { signing?: SigningReport } | undefined)?.signing
   const isOff = disabled || readonly
+  const canAdopt = signing?.canAdopt === true
   const switchTo = (next: SigningMethod) => {
     setMethod(next)
-    onChange(undefined)
+    onChange(next === 'adopted' ? ADOPTED_SIGNATURE_PLACEHOLDER : undefined)
     signing?.report({ method: next })
     if (next === 'typed') void loadSignatureFont().catch(() => undefined)
     // the new control takes focus, so a keyboard user carries on where they are
@@ -46,25 +48,42 @@ export function SignatureWidget(props: WidgetProps) {
           ? t(
               'Draw your signature in the box with your finger, a mouse or a pen. If you cannot draw, choose “Type your signature instead”.',
             )
-          : t('Type your full name as your signature. It is shown in a signature style.')}
+          : method === 'typed'
+            ? t('Type your full name as your signature. It is shown in a signature style.')
+            : t('To sign another way, choose to draw or type your signature instead.')}
       </p>
       {method === 'drawn' ? (
         <DrawnSignature {...props} helpId={helpId} onTypeInstead={() => switchTo('typed')} />
-      ) : (
+      ) : method === 'typed' ? (
         <TypedSignature
           {...props}
           helpId={helpId}
           onName={(typedName) => signing?.report({ method: 'typed', typedName })}
         />
+      ) : (
+        // focused after the press, so a screen reader says what it did
+        <p id={id} className="signature-captured" tabIndex={-1} aria-describedby={helpId}>
+          {t('✓ This agreement will be signed with the signature from your main form.')}
+        </p>
       )}
-      <button
-        type="button"
-        className="link-button"
-        disabled={isOff}
-        onClick={() => switchTo(method === 'drawn' ? 'typed' : 'drawn')}
-      >
-        {method === 'drawn' ? t('Type your signature instead') : t('Draw your signature instead')}
-      </button>
+      {/* the ways not chosen; the main form's signature only on a page opened by a Step 2 link */}
+      {(['typed', 'drawn', 'adopted'] as const)
+        .filter((choice) => choice !== method && (choice !== 'adopted' || canAdopt))
+        .map((choice) => (
+          <button
+            key={choice}
+            type="button"
+            className="link-button"
+            disabled={isOff}
+            onClick={() => switchTo(choice)}
+          >
+            {choice === 'typed'
+              ? t('Type your signature instead')
+              : choice === 'drawn'
+                ? t('Draw your signature instead')
+                : t('Use the signature from my main form')}
+          </button>
+        ))}
     </div>
   )
 }
