@@ -66,7 +66,7 @@ describe('a deficient claim: notice, cure at 390 px, approval, and the evidence 
   }
 
   it('a reviewer marks the claim deficient, and the claimant is e-mailed what to fix', async () => {
-    await page.goto(`${baseUrl()}/brigit-admin?claim=${claimId}`)
+    await page.goto(`${baseUrl()}/brigit-admin?q=${claimId}&claim=${claimId}`)
     await shown(review().getByText('Status: Received'))
     await moveTo('In review')
     await moveTo('Deficient', 'Screenshot unreadable')
@@ -167,7 +167,7 @@ describe('a deficient claim: notice, cure at 390 px, approval, and the evidence 
   })
 
   it('the reviewer sees the claim cured with the new screenshot, and approves it', async () => {
-    await page.goto(`${baseUrl()}/brigit-admin?claim=${claimId}`)
+    await page.goto(`${baseUrl()}/brigit-admin?q=${claimId}&claim=${claimId}`)
     await shown(review().getByText('Status: Cured'))
     // the period the claimant had, and when they cured it, each in the firm's zone
     await shown(

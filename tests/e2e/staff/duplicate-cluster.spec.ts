@@ -26,7 +26,7 @@ async function fileClaim(n: number, screenshot: Buffer, type: 'image/png' | 'ima
       firstName: 'Cluster',
       lastName: `Claimant${n}`,
       email: `cluster${n}.duplicate@example.com`,
-      phoneNumber: `(602) 555-02${String(n).padStart(2, '0')}`,
+      phoneNumber: `(602) 555-06${String(n).padStart(2, '0')}`,
       cashAdvanceCount: 2,
       membershipMonths: 5,
       signature: pngDataUrl(),

@@ -144,11 +144,15 @@ describe('staff see claims flagged for a duplicate screenshot', () => {
     await shown(pair.getByRole('img', { name: `Screenshot of claim ${ids.first}` }))
     await shown(pair.getByRole('img', { name: `Screenshot of claim ${ids.otherApp}` }))
     // both pictures load: the other app's claim is served to an account that may see it
-    expect(
-      await pair
-        .locator('img')
-        .evaluateAll((images) => images.map((image) => (image as HTMLImageElement).naturalWidth > 0)),
-    ).toEqual([true, true])
+    await expect
+      .poll(
+        () =>
+          pair
+            .locator('img')
+            .evaluateAll((images) => images.map((image) => (image as HTMLImageElement).naturalWidth > 0)),
+        { timeout: 10_000 },
+      )
+      .toEqual([true, true])
     // a received claim cannot be rejected yet: the page says so rather than offering it
     await shown(flagged.getByText(/moves a claim to Rejected, which a claim in Received cannot/))
 
