@@ -33,7 +33,7 @@ export function parseCaseNumbers(text: string, rowIdsInBatch: ReadonlyMap<string
   const rowColumn = header?.fields.findIndex((cell) => ROW_ID_HEADER.test(cell.trim())) ?? -1
   const caseColumn = header?.fields.findIndex((cell) => CASE_HEADER.test(cell.trim())) ?? -1
   if (!header || rowColumn < 0 || caseColumn < 0) {
-    throw badFile([
+    throw refusedFile('case-number', [
       'line 1: the header must name a row ID column ("Row ID" or "Unique Claimant ID") and a case number column ("Case Number")',
     ])
   }
@@ -60,7 +60,7 @@ export function parseCaseNumbers(text: string, rowIdsInBatch: ReadonlyMap<string
     lines.push({ line, rowId, caseNumber })
   }
   if (lines.length === 0 && problems.length === 0) problems.push('the file has no line after its header')
-  if (problems.length > 0) throw badFile(problems)
+  if (problems.length > 0) throw refusedFile('case-number', problems)
   return lines
 }
 
@@ -114,7 +114,7 @@ export async function importCaseNumbers(
           }
         }
       }
-      if (taken.length > 0) throw badFile(taken)
+      if (taken.length > 0) throw refusedFile('case-number', taken)
       for (const line of lines) {
         const claimId = rowIds.get(line.rowId)!
         await trx
@@ -182,12 +182,16 @@ export function parseCsv(text: string): { line: number; fields: string[] }[] {
   return records
 }
 
-function badFile(problems: string[]): AppError {
+/**
+ * The 400 of a CSV import with faulty lines (`file`: "case-number", "certified-mail"): the first 100
+ * problems, each naming its line, and their count; the import keeps nothing.
+ */
+export function refusedFile(file: string, problems: string[]): AppError {
   const listed = problems.slice(0, MAX_PROBLEMS_ANSWERED)
   const more = problems.length - listed.length
   return new AppError('BAD_REQUEST', {
     status: 400,
-    message: `the case-number file was not imported:\n${listed.join('\n')}${more > 0 ? `\n… and ${more.toLocaleString('en-US')} more` : ''}`,
+    message: `the ${file} file was not imported:\n${listed.join('\n')}${more > 0 ? `\n… and ${more.toLocaleString('en-US')} more` : ''}`,
     details: { problems: listed, problemCount: problems.length, claimIds: [] },
   })
 }

@@ -4,7 +4,7 @@ import { AppError } from '../../src/app-error.ts'
 import type { Database, FilingBatchesTable } from '../db/database.ts'
 import { retryWhileLocked } from '../db/shared-transaction.ts'
 import { writeAuditEntry } from '../staff/audit-log.ts'
-import { parseCsv } from './case-numbers.ts'
+import { parseCsv, refusedFile } from './case-numbers.ts'
 import type { BatchActor } from './filing-batches.ts'
 
 /** The longest number kept: USPS certified mail numbers are 20 to 22 digits, often written with spaces. */
@@ -12,8 +12,6 @@ const MAX_TRACKING_NUMBER = 100
 const CLAIM_HEADER = /^(claim( id| #| number)?)$/i
 const TRACKING_HEADER =
   /^(tracking( number| no\.?| #)?|certified mail( number| no\.?| #)?|article number|usps tracking( number)?)$/i
-/** The most problems a refusal lists: a file of thousands of bad lines would otherwise answer megabytes. */
-const MAX_PROBLEMS_ANSWERED = 100
 
 interface TrackingLine {
   line: number
@@ -31,7 +29,7 @@ export function parseTrackingNumbers(text: string, claimsInBatch: ReadonlySet<nu
   const claimColumn = header?.fields.findIndex((cell) => CLAIM_HEADER.test(cell.trim())) ?? -1
   const trackingColumn = header?.fields.findIndex((cell) => TRACKING_HEADER.test(cell.trim())) ?? -1
   if (!header || claimColumn < 0 || trackingColumn < 0) {
-    throw badFile([
+    throw refusedFile('certified-mail', [
       'line 1: the header must name a claim ID column ("Claim ID") and a tracking number column ("Tracking Number" or "Certified Mail Number")',
     ])
   }
@@ -63,7 +61,7 @@ export function parseTrackingNumbers(text: string, claimsInBatch: ReadonlySet<nu
     lines.push({ line, claimId, trackingNumber })
   }
   if (lines.length === 0 && problems.length === 0) problems.push('the file has no line after its header')
-  if (problems.length > 0) throw badFile(problems)
+  if (problems.length > 0) throw refusedFile('certified-mail', problems)
   return lines
 }
 
@@ -114,14 +112,4 @@ export async function importTrackingNumbers(
     }),
   )
   return lines.length
-}
-
-function badFile(problems: string[]): AppError {
-  const listed = problems.slice(0, MAX_PROBLEMS_ANSWERED)
-  const more = problems.length - listed.length
-  return new AppError('BAD_REQUEST', {
-    status: 400,
-    message: `the certified-mail file was not imported:\n${listed.join('\n')}${more > 0 ? `\n… and ${more.toLocaleString('en-US')} more` : ''}`,
-    details: { problems: listed, problemCount: problems.length, claimIds: [] },
-  })
 }
