@@ -16,6 +16,7 @@ import { loadJourneyConfig } from '../server/journey/journey-config.ts'
 import { createLogger } from '../server/logger.ts'
 import { startPostgres } from './processes.ts'
 import { count, formatTable, type ResultRow } from './report.ts'
+import { DAY_MS } from '../src/durations.ts'
 
 // npm run bench:reminders -- [--postgres] [--claimants N] [--rate R] [--processes P]: N claimants (100,000
 // by default), each due their first reminder in their daytime, in a fresh SQLite DATA_DIR (or a throw-away
@@ -34,7 +35,6 @@ const { values } = parseArgs({
   },
 })
 const FORMS_DIR = path.resolve('forms')
-const DAY_MS = 24 * 3600_000
 
 if (values.worker) {
   await sendAsWorker(values.worker, Number(values.rate), values['database-url'])

@@ -24,6 +24,7 @@ import type { AppFiling } from './load-filing-config.ts'
 import { feeEstimate } from './fee-estimate.ts'
 import { missingForFiling } from './provider-spreadsheet.ts'
 import { assertMoveAllowed, recordMove } from '../review/move-claim.ts'
+import { DAY_MS } from '../../src/durations.ts'
 
 /** Who builds a batch, marks it sent or imports its case numbers: a staff account with the app's decide right. */
 export interface BatchActor {
@@ -37,7 +38,6 @@ export interface BatchActor {
 const NOTICE_FIELDS: ProviderProfile['required'] = ['firstName', 'lastName', 'street', 'city', 'state', 'zip']
 /** How many candidates of each kind a page lists. */
 const LISTED = 200
-const DAY_MS = 24 * 60 * 60 * 1000
 
 /** The first day a demand may be filed after a notice sent on `sentOn` (both YYYY-MM-DD). */
 export function mayFileFrom(sentOn: string, waitingPeriodDays: number): string {

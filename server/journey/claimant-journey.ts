@@ -24,8 +24,8 @@ import { normalizePhone } from '../../src/phone.ts'
 import { hitRateLimit } from '../rate-limit.ts'
 import { forgetExpiredPrefillLinks } from './open-prefill-link.ts'
 import { TEXT_REPLY_LIMIT } from './opt-out-limits.ts'
+import { DAY_MS } from '../../src/durations.ts'
 
-const DAY_MS = 24 * 60 * 60 * 1000
 const BATCH = 100
 // after a failed send (mail server down): 1 min, 5 min, 30 min, 2 h, then every 12 h
 const RETRY_DELAYS_MS = [60_000, 5 * 60_000, 30 * 60_000, 2 * 3600_000, 12 * 3600_000]

@@ -15,8 +15,8 @@ import type { RequestActivity } from '../request-activity.ts'
 import { writeAuditEntry } from '../staff/audit-log.ts'
 import { claimantTimeZone } from './cure-deadline.ts'
 import { recordMove } from './move-claim.ts'
+import { DAY_MS } from '../../src/durations.ts'
 
-const DAY_MS = 24 * 60 * 60 * 1000
 /** The second reminder goes this long before the period ends. */
 const LAST_REMINDER_BEFORE_END_MS = 2 * DAY_MS
 /** The audit log's client address for what the server does on its own. */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { cureDeadline } from './cure-deadline.ts'
+import { DAY_MS } from '../../src/durations.ts'
 
-const DAY_MS = 24 * 60 * 60 * 1000
 const wallClock = (at: number, timeZone: string) =>
   `${new Date(at).toLocaleString('sv-SE', { timeZone })}.${String(at % 1000).padStart(3, '0')}`
 

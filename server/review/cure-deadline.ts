@@ -2,8 +2,7 @@ import type { Kysely, Transaction } from 'kysely'
 import { FIRM_SETTINGS } from '../../src/firm-settings.ts'
 import { startOfZonedDay, zonedDay } from '../../src/zoned-day.ts'
 import type { Database } from '../db/database.ts'
-
-const DAY_MS = 24 * 60 * 60 * 1000
+import { DAY_MS } from '../../src/durations.ts'
 
 /**
  * The zone a claimant counts their days in: their main form's state's (claimant_journeys.time_zone), else

@@ -1,5 +1,6 @@
 import { sql, type Expression, type RawBuilder } from 'kysely'
 import { FIRM_SETTINGS } from '../../src/firm-settings.ts'
+import { DAY_MS } from '../../src/durations.ts'
 
 /** The zone the CSV exports write times in: the firm's (firm.json's timeZone). */
 export const CSV_TIME_ZONE = checkedTimeZone(FIRM_SETTINGS.timeZone)
@@ -23,7 +24,6 @@ const PARTS = new Intl.DateTimeFormat('en-US', {
 })
 // zones change their offset on the quarter hour at the finest, and at most once a day
 const QUARTER_HOUR_MS = 15 * 60 * 1000
-const DAY_MS = 24 * 60 * 60 * 1000
 /** By UTC day: the day's one offset, or, for a day the offset changes in, its offset a quarter hour. */
 const offsets = new Map<number, number | number[]>()
 const MAX_CACHED_DAYS = 100_000

@@ -6,9 +6,9 @@ import { LOCALES } from '../../src/translate.ts'
 import type { Database } from '../db/database.ts'
 import { confirmedFilter, disownedFilter, statusFilter, type ClaimFilter } from './claim-filters.ts'
 import { firmDayStart } from './csv-time.ts'
+import { DAY_MS } from '../../src/durations.ts'
 
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/
-const DAY_MS = 24 * 60 * 60 * 1000
 
 /**
  * The dashboards' filters of an app's claims from the query: ?confirmed=yes|no|disowned, ?status= and ?reason=

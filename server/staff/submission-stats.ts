@@ -3,9 +3,9 @@ import type { StaffStats } from '../../src/api/staff.ts'
 import type { ReviewConfig } from '../../src/review-config.ts'
 import type { Database } from '../db/database.ts'
 import { appStatusCounts } from './status-counts.ts'
+import { DAY_MS } from '../../src/durations.ts'
 
 const DAILY_WINDOW_DAYS = 90
-const ONE_DAY_MS = 24 * 60 * 60 * 1000
 
 /**
  * The stat cards (averages rounded to whole numbers, 0 when empty; the confirmed claims) and claims per
@@ -18,7 +18,7 @@ export async function computeSubmissionStats(
   { app, review, now = new Date() }: { app: string; review: ReviewConfig; now?: Date },
 ): Promise<StaffStats> {
   const todayStart = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate())
-  const since = new Date(todayStart - (DAILY_WINDOW_DAYS - 1) * ONE_DAY_MS).toISOString().slice(0, 10)
+  const since = new Date(todayStart - (DAILY_WINDOW_DAYS - 1) * DAY_MS).toISOString().slice(0, 10)
   const [totals, confirmed, daily] = await Promise.all([
     db.selectFrom('claim_app_totals').selectAll().where('app', '=', app).executeTakeFirst(),
     db.selectFrom('claim_app_confirmed').select('confirmed').where('app', '=', app).executeTakeFirst(),
