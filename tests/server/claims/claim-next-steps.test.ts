@@ -1,9 +1,10 @@
 import request from 'supertest'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { CreatedIntake, CreatedStep2Claim } from '../../../src/api/claims.ts'
+import type { CreatedIntake } from '../../../src/api/claims.ts'
 import { mailsTo, partOf } from '../support/agreement-link.ts'
 import { makeIntakeData } from '../support/malformed-intakes.ts'
-import { createTestContext, DIALECTS, makeClaimData, makePng, type TestContext } from '../support/helpers.ts'
+import { createTestContext, DIALECTS, type TestContext } from '../support/helpers.ts'
+import { fileClaim, journeyTokenOf } from '../support/claims.ts'
 
 // The Step 2 success page and the claim's e-mail copy lead on to the next app the main form chose.
 
@@ -25,27 +26,13 @@ for (const dialect of DIALECTS) {
           .send(makeIntakeData({ ...contact, cashAdvanceApps: apps }))
           .expect(201)
       ).body as CreatedIntake
-    const fileClaim = async (
-      app: string,
-      contact: { email: string; phone: string },
-      journeyToken?: string,
-    ): Promise<CreatedStep2Claim> => {
-      const sent = request(ctx.app)
-        .post(`/api/forms/${app}/submissions`)
-        .field('data', JSON.stringify(makeClaimData({ email: contact.email, phoneNumber: contact.phone })))
-      if (journeyToken) void sent.field('journeyToken', journeyToken)
-      const answer = await sent
-        .attach('screenshot', makePng({ width: 40, height: 30 }), 'statement.png')
-        .expect(201)
-      return answer.body as CreatedStep2Claim
-    }
-    const tokenOf = (intake: CreatedIntake, app: string) =>
-      intake.steps.find((step) => step.app === app)!.path.split('#prefill=')[1]!
+    const fileClaimOf = (app: string, contact: { email: string; phone: string }, journeyToken?: string) =>
+      fileClaim(ctx, { app, fields: { email: contact.email, phoneNumber: contact.phone }, journeyToken })
 
     it("answers a claim by its intake's Step 2 link with its number and the next app's pre-filling link", async () => {
       const contact = { email: 'next.link@mail.test', phone: '(808) 555-0161' }
       const intake = await sendIntake(contact, ['earnin', 'chime', 'moneylion'])
-      const created = await fileClaim('earnin', contact, tokenOf(intake, 'earnin'))
+      const created = await fileClaimOf('earnin', contact, journeyTokenOf(intake, 'earnin'))
       expect(created.id).toEqual(expect.any(Number))
       const stored = await ctx.db
         .selectFrom('claims')
@@ -65,23 +52,23 @@ for (const dialect of DIALECTS) {
     it("gives a claim tied only by the intake's e-mail and phone the next app's form without its pre-fill", async () => {
       const contact = { email: 'next.typed@mail.test', phone: '(808) 555-0162' }
       await sendIntake(contact, ['earnin', 'chime'])
-      const created = await fileClaim('earnin', contact)
+      const created = await fileClaimOf('earnin', contact)
       expect(created.nextSteps).toEqual([{ app: 'chime', appName: 'Chime', path: '/chime' }])
     })
 
     it('offers nothing next once every chosen app has its claim, nor for a claim without an intake', async () => {
       const contact = { email: 'next.done@mail.test', phone: '(808) 555-0163' }
       const intake = await sendIntake(contact, ['earnin', 'chime'])
-      await fileClaim('earnin', contact, tokenOf(intake, 'earnin'))
-      expect((await fileClaim('chime', contact, tokenOf(intake, 'chime'))).nextSteps).toEqual([])
+      await fileClaimOf('earnin', contact, journeyTokenOf(intake, 'earnin'))
+      expect((await fileClaimOf('chime', contact, journeyTokenOf(intake, 'chime'))).nextSteps).toEqual([])
       const alone = { email: 'no.intake@mail.test', phone: '(808) 555-0164' }
-      expect((await fileClaim('earnin', alone)).nextSteps).toEqual([])
+      expect((await fileClaimOf('earnin', alone)).nextSteps).toEqual([])
     })
 
     it("e-mails the claim's copy with its number and a link for each app still to file", async () => {
       const contact = { email: 'next.mail@mail.test', phone: '(808) 555-0165' }
       const intake = await sendIntake(contact, ['earnin', 'chime', 'moneylion'])
-      const created = await fileClaim('earnin', contact, tokenOf(intake, 'earnin'))
+      const created = await fileClaimOf('earnin', contact, journeyTokenOf(intake, 'earnin'))
       ctx.agreementCopies.wake()
       await ctx.agreementCopies.settled()
       const copy = () =>

@@ -14,13 +14,8 @@ import { entryText } from '../../../server/evidence/ledger.ts'
 import { createLogger } from '../../../server/logger.ts'
 import { createAccount } from '../../../server/staff/staff-accounts.ts'
 import { bankScreenshot, encodePngImage } from '../support/bank-screenshots.ts'
-import {
-  createTestContext,
-  DIALECTS,
-  loginStaff,
-  makeClaimData,
-  type TestContext,
-} from '../support/helpers.ts'
+import { createTestContext, DIALECTS, loginStaff, type TestContext } from '../support/helpers.ts'
+import { fileClaim } from '../support/claims.ts'
 
 const SITE = 'scope.test'
 const SCREENSHOT = encodePngImage(bankScreenshot({ seed: 3, width: 540, height: 1170 }))
@@ -76,15 +71,7 @@ for (const dialect of DIALECTS) {
     let cleoClaim = 0
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'claims-scope-'))
 
-    async function fileClaim(app: string, n: number): Promise<number> {
-      const data = makeClaimData({ phoneNumber: `(415) 555-0${n}11`, email: `claimant${n}@example.com` })
-      const created = await request(ctx.app)
-        .post(`/api/forms/${app}/submissions`)
-        .field('data', JSON.stringify(data))
-        .attach('screenshot', SCREENSHOT, 'statement.png')
-        .expect(201)
-      return Number(created.body.id)
-    }
+    const claimant = (n: number) => ({ phoneNumber: `(415) 555-0${n}11`, email: `claimant${n}@example.com` })
 
     beforeAll(async () => {
       ctx = await createTestContext(dialect)
@@ -95,8 +82,8 @@ for (const dialect of DIALECTS) {
         logger: createLogger('silent'),
       })
       // one screenshot, two claimants, two apps, filed one after the other: neighbours in the ledger
-      brigitClaim = await fileClaim('brigit', 1)
-      cleoClaim = await fileClaim('cleo', 2)
+      brigitClaim = (await fileClaim(ctx, { app: 'brigit', fields: claimant(1), screenshot: SCREENSHOT })).id
+      cleoClaim = (await fileClaim(ctx, { app: 'cleo', fields: claimant(2), screenshot: SCREENSHOT })).id
       sweeper.wake()
       await sweeper.settled()
       await createAccount(ctx.db, {

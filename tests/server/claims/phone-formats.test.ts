@@ -8,6 +8,7 @@ import {
   readFixture,
   type TestContext,
 } from '../support/helpers.ts'
+import { postClaim } from '../support/claims.ts'
 import { makeIntakeData } from '../support/malformed-intakes.ts'
 import { findAgreementsByLink, linkMailsTo } from '../support/agreement-link.ts'
 
@@ -61,12 +62,8 @@ for (const dialect of DIALECTS) {
       await ctx.db.deleteFrom('form_submissions').execute()
     })
 
-    function fileClaim(phoneNumber: string, { app = 'brigit', lang = '' } = {}) {
-      return request(ctx.app)
-        .post(`/api/forms/${app}/submissions${lang ? `?lang=${lang}` : ''}`)
-        .field('data', JSON.stringify(makeClaimData({ phoneNumber })))
-        .attach('screenshot', SCREENSHOT, 'statement.png')
-    }
+    const sendClaim = (phoneNumber: string, { app = 'brigit', lang = '' } = {}) =>
+      postClaim(ctx.app, { app, lang, fields: { phoneNumber }, screenshot: SCREENSHOT })
 
     function fileIntake(phone: string) {
       return request(ctx.app).post('/api/intake').send(makeIntakeData({ phone }))
@@ -78,13 +75,13 @@ for (const dialect of DIALECTS) {
     }
 
     it.each(WRITINGS)('stores a claim phoned as %j as (555) 867-5309', async (writing) => {
-      await fileClaim(writing).expect(201)
+      await sendClaim(writing).expect(201)
 
       expect(await storedClaimPhones()).toEqual([STORED])
     })
 
     it('puts (555) 867-5309 in the signed agreement of a claim phoned as +1 555.867.5309', async () => {
-      await fileClaim('+1 555.867.5309').expect(201)
+      await sendClaim('+1 555.867.5309').expect(201)
 
       const record = await ctx.db.selectFrom('agreement_records').select('html').executeTakeFirstOrThrow()
       expect(record.html).toContain(STORED)
@@ -92,9 +89,9 @@ for (const dialect of DIALECTS) {
     })
 
     it('treats +1 (555) 867-5309 and 555.867.5309 as the same phone: the second claim is a duplicate', async () => {
-      await fileClaim('+1 (555) 867-5309').expect(201)
-      await fileClaim('555.867.5309').expect(409)
-      await fileClaim('1 555 867 5309', { app: 'earnin' }).expect(201)
+      await sendClaim('+1 (555) 867-5309').expect(201)
+      await sendClaim('555.867.5309').expect(409)
+      await sendClaim('1 555 867 5309', { app: 'earnin' }).expect(201)
 
       expect(await storedClaimPhones()).toEqual([STORED, STORED])
     })
@@ -102,7 +99,7 @@ for (const dialect of DIALECTS) {
     it.each(IMPOSSIBLE)(
       'refuses a claim phoned as %j (%s) with the form’s phone message, naming the field, and stores nothing',
       async (phone) => {
-        const res = await fileClaim(phone).expect(422)
+        const res = await sendClaim(phone).expect(422)
 
         expect(res.body.error.message).toBe(`Phone Number: ${PHONE_MESSAGE}`)
         expect(res.body.error.fields).toEqual({ phoneNumber: { __errors: [PHONE_MESSAGE] } })
@@ -111,7 +108,7 @@ for (const dialect of DIALECTS) {
     )
 
     it('refuses an impossible phone in Spanish on a Spanish page', async () => {
-      const res = await fileClaim('(155) 867-5309', { lang: 'es' }).expect(422)
+      const res = await sendClaim('(155) 867-5309', { lang: 'es' }).expect(422)
 
       expect(res.body.error.message).toBe(`Número de teléfono: ${SPANISH_PHONE_MESSAGE}`)
     })
@@ -160,7 +157,7 @@ for (const dialect of DIALECTS) {
       }
 
       it.each(WRITINGS)('finds a claim and an intake when the claimant types %j', async (writing) => {
-        await fileClaim('5558675309').expect(201)
+        await sendClaim('5558675309').expect(201)
         await fileIntake('5558675309').expect(201)
 
         expect(await foundWith(writing)).toBe(2)
@@ -168,7 +165,7 @@ for (const dialect of DIALECTS) {
 
       /** A claim filed today, its phone then set as an older version of the site stored it. */
       async function fileClaimStoredAs(storedPhone: string) {
-        await fileClaim('(303) 555-0100').expect(201)
+        await sendClaim('(303) 555-0100').expect(201)
         await ctx.db.updateTable('claims').set({ phone_number: storedPhone }).execute()
       }
 
@@ -188,7 +185,7 @@ for (const dialect of DIALECTS) {
       })
 
       it('answers a wrong phone as it answers a wrong e-mail, and e-mails a link for neither', async () => {
-        await fileClaim('5558675309').expect(201)
+        await sendClaim('5558675309').expect(201)
 
         const wrongPhone = await lookUp('+1 (555) 867-5308').expect(202)
         const wrongEmail = await lookUp('+1 (555) 867-5309', 'someone.else@example.com').expect(202)

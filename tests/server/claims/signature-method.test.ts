@@ -8,6 +8,7 @@ import {
   readFixture,
   type TestContext,
 } from '../support/helpers.ts'
+import { postClaim } from '../support/claims.ts'
 import { pdfText } from '../support/pdf-text.ts'
 import { makeIntakeData } from '../support/malformed-intakes.ts'
 import { findAgreementsByLink, openAgreementsByLink } from '../support/agreement-link.ts'
@@ -50,13 +51,13 @@ for (const dialect of DIALECTS) {
     })
 
     /** A Brigit claim with the signing fields beside "data", as the form sends them. */
-    function fileClaim(signing: Record<string, string>, data = makeClaimData({ email: CONTACT.email })) {
-      const req = request(ctx.app)
-        .post('/api/forms/brigit/submissions')
-        .field('data', JSON.stringify({ ...data, phoneNumber: CONTACT.phone }))
-      for (const [name, value] of Object.entries(signing)) void req.field(name, value)
-      return req.attach('screenshot', SCREENSHOT, 'statement.png')
-    }
+    const sendClaim = (signing: Record<string, string>, data = makeClaimData({ email: CONTACT.email })) =>
+      postClaim(ctx.app, {
+        app: 'brigit',
+        data: { ...data, phoneNumber: CONTACT.phone },
+        signing,
+        screenshot: SCREENSHOT,
+      })
 
     function fileIntake(signing: Record<string, unknown>) {
       const data = makeIntakeData({ firstName: 'Ana', lastName: 'López', ...CONTACT, ...signing })
@@ -82,7 +83,7 @@ for (const dialect of DIALECTS) {
     }
 
     it('stores a typed claim signature as its image and the name as typed, trimmed', async () => {
-      await fileClaim({ signatureMethod: 'typed', typedSignature: '  Ana López ' }).expect(201)
+      await sendClaim({ signatureMethod: 'typed', typedSignature: '  Ana López ' }).expect(201)
 
       const record = await ctx.db.selectFrom('agreement_records').selectAll().executeTakeFirstOrThrow()
       expect(record.signature_method).toBe('typed')
@@ -92,7 +93,7 @@ for (const dialect of DIALECTS) {
     })
 
     it('says in the HTML and the PDF download that the claim was signed by typing the name', async () => {
-      const created = await fileClaim({ signatureMethod: 'typed', typedSignature: 'Ana López' }).expect(201)
+      const created = await sendClaim({ signatureMethod: 'typed', typedSignature: 'Ana López' }).expect(201)
 
       const { html, pdf } = await downloads({ claimId: created.body.id })
       expect(html).toContain(
@@ -104,7 +105,7 @@ for (const dialect of DIALECTS) {
     it.each([[{ signatureMethod: 'drawn' }], [{}]])(
       'stores a claim signed %j as drawn, and its downloads say so',
       async (signing) => {
-        const created = await fileClaim(signing).expect(201)
+        const created = await sendClaim(signing).expect(201)
         const record = await ctx.db.selectFrom('agreement_records').selectAll().executeTakeFirstOrThrow()
         expect([record.signature_method, record.typed_signature]).toEqual(['drawn', null])
         expect(await lookedUp()).toEqual([{ signatureMethod: 'drawn', typedSignature: null }])
@@ -115,7 +116,7 @@ for (const dialect of DIALECTS) {
     )
 
     it('counts a typed name of 200 characters by characters, not by UTF-16 units', async () => {
-      await fileClaim({ signatureMethod: 'typed', typedSignature: 'Ł'.repeat(150) + '😀'.repeat(50) }).expect(
+      await sendClaim({ signatureMethod: 'typed', typedSignature: 'Ł'.repeat(150) + '😀'.repeat(50) }).expect(
         201,
       )
       const record = await ctx.db.selectFrom('agreement_records').selectAll().executeTakeFirstOrThrow()
@@ -125,7 +126,7 @@ for (const dialect of DIALECTS) {
     it.each(REFUSED)(
       'refuses a claim signed %j with 422 naming "%s", and stores nothing',
       async (signing, field) => {
-        const res = await fileClaim(signing).expect(422)
+        const res = await sendClaim(signing).expect(422)
         expect(Object.keys(res.body.error.fields)).toEqual([field])
         expect(res.body.error.message).toContain(`"${field}"`)
         expect(await ctx.db.selectFrom('claims').selectAll().execute()).toEqual([])
@@ -138,12 +139,12 @@ for (const dialect of DIALECTS) {
         signatureMethod: 'typed',
         typedSignature: 'Ana',
       }
-      await fileClaim({}, data).expect(422)
+      await sendClaim({}, data).expect(422)
       expect(await ctx.db.selectFrom('claims').selectAll().execute()).toEqual([])
     })
 
     it('refuses a signing field sent twice with 400 naming it', async () => {
-      const res = await fileClaim({ signatureMethod: 'typed', typedSignature: 'Ana López' })
+      const res = await sendClaim({ signatureMethod: 'typed', typedSignature: 'Ana López' })
         .field('typedSignature', 'Someone Else')
         .expect(400)
       expect(res.body.error.message).toContain('"typedSignature"')

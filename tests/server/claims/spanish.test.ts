@@ -9,6 +9,7 @@ import {
   readFixture,
   type TestContext,
 } from '../support/helpers.ts'
+import { postClaim } from '../support/claims.ts'
 
 const SCREENSHOT = readFixture('bank-statement.png')
 
@@ -50,12 +51,13 @@ for (const dialect of DIALECTS) {
       await ctx.db.deleteFrom('form_submissions').execute()
     })
 
-    function fileClaim(lang: string | undefined, data = makeClaimData()) {
-      return request(ctx.app)
-        .post(`/api/forms/brigit/submissions${lang ? `?lang=${lang}` : ''}`)
-        .field('data', JSON.stringify(data))
-        .attach('screenshot', SCREENSHOT, 'estado.png')
-    }
+    const sendClaim = (lang: string | undefined, data = makeClaimData()) =>
+      postClaim(ctx.app, {
+        app: 'brigit',
+        lang,
+        data,
+        screenshot: { content: SCREENSHOT, name: 'estado.png' },
+      })
 
     it('gets the Spanish form config and a validator of its own', async () => {
       const spanish = await request(ctx.app).get('/api/forms/brigit?lang=es').expect(200)
@@ -78,7 +80,7 @@ for (const dialect of DIALECTS) {
     })
 
     it('stores a Spanish claim with its language, its Spanish agreement and the consent as shown', async () => {
-      await fileClaim('es', makeClaimData({ firstName: 'Łukasz', lastName: 'Nguyễn' })).expect(201)
+      await sendClaim('es', makeClaimData({ firstName: 'Łukasz', lastName: 'Nguyễn' })).expect(201)
 
       const claim = await ctx.db.selectFrom('claims').selectAll().executeTakeFirstOrThrow()
       expect(claim.locale).toBe('es')
@@ -93,7 +95,7 @@ for (const dialect of DIALECTS) {
     })
 
     it('stores an English claim as English, as before', async () => {
-      await fileClaim(undefined).expect(201)
+      await sendClaim(undefined).expect(201)
 
       const record = await ctx.db.selectFrom('agreement_records').selectAll().executeTakeFirstOrThrow()
       expect(record.locale).toBe('en')
@@ -101,11 +103,11 @@ for (const dialect of DIALECTS) {
     })
 
     it("answers a Spanish claim's problems in Spanish", async () => {
-      const invalid = await fileClaim('es', makeClaimData({ firstName: '' })).expect(422)
+      const invalid = await sendClaim('es', makeClaimData({ firstName: '' })).expect(422)
       expect(invalid.body.error.fields.firstName.__errors).toEqual(['El nombre es obligatorio'])
 
-      await fileClaim('es').expect(201)
-      const duplicate = await fileClaim('es').expect(409)
+      await sendClaim('es').expect(201)
+      const duplicate = await sendClaim('es').expect(409)
       expect(duplicate.body.error.message).toBe(
         'Ya existe una solicitud con este número de teléfono. Enviar varias solicitudes no aumentará sus posibilidades de recibir una compensación.',
       )
