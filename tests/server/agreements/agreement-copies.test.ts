@@ -1,19 +1,12 @@
 import fs from 'node:fs'
 import path from 'node:path'
-import request from 'supertest'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { createAgreementCopies, type AgreementCopies } from '../../../server/agreements/agreement-copies.ts'
 import { createAgreementMailer } from '../../../server/agreements/agreement-mailer.ts'
 import { createLogger } from '../../../server/logger.ts'
 import { removeSealed } from '../../../server/ops/purge-expired.ts'
-import {
-  clearClaims,
-  createTestContext,
-  DIALECTS,
-  makeClaimData,
-  makePng,
-  type TestContext,
-} from '../support/helpers.ts'
+import { clearClaims, createTestContext, DIALECTS, makePng, type TestContext } from '../support/helpers.ts'
+import { fileClaim } from '../support/claims.ts'
 import { checkSeal } from '../support/check-pdf-seal.ts'
 import { attachmentOf } from '../support/eml-attachment.ts'
 import { pdfText } from '../support/pdf-text.ts'
@@ -62,16 +55,8 @@ for (const dialect of DIALECTS) {
     async function fileClaims(count: number): Promise<number[]> {
       const ids: number[] = []
       for (let i = 0; i < count; i++) {
-        const data = makeClaimData({
-          email: `copy${i}@example.com`,
-          phoneNumber: `(212) 555-${String(1000 + i)}`,
-        })
-        const res = await request(ctx.app)
-          .post('/api/forms/brigit/submissions')
-          .field('data', JSON.stringify(data))
-          .attach('screenshot', SCREENSHOT, 'statement.png')
-          .expect(201)
-        ids.push(res.body.id as number)
+        const fields = { email: `copy${i}@example.com`, phoneNumber: `(212) 555-${String(1000 + i)}` }
+        ids.push((await fileClaim(ctx, { app: 'brigit', fields, screenshot: SCREENSHOT })).id)
       }
       return ids
     }
@@ -135,11 +120,11 @@ for (const dialect of DIALECTS) {
     })
 
     it('sends the claimant of albert, whose agreement has no text, what they signed: the consent and the signature', async () => {
-      const res = await request(ctx.app)
-        .post('/api/forms/albert/submissions')
-        .field('data', JSON.stringify(makeClaimData({ email: 'albert@example.com' })))
-        .attach('screenshot', SCREENSHOT, 'statement.png')
-        .expect(201)
+      const created = await fileClaim(ctx, {
+        app: 'albert',
+        fields: { email: 'albert@example.com' },
+        screenshot: SCREENSHOT,
+      })
       const copy = sender()
       copy.wake()
       await copy.settled()
@@ -153,7 +138,7 @@ for (const dialect of DIALECTS) {
       expect(html).toContain('<img class="signature-image" src="data:image/png;base64,')
       const pdf = attachmentOf(eml, pdfName, 'application/pdf')
       expect(checkSeal(pdf)).toBe('valid')
-      expect(await pdfText(pdf)).toContain(`Claim ID ${res.body.id} App albert`)
+      expect(await pdfText(pdf)).toContain(`Claim ID ${created.id} App albert`)
     })
 
     it('keeps a copy the mail server refused, and sends it when it comes due again', async () => {

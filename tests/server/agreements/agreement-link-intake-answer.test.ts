@@ -5,14 +5,8 @@ import { localIsoDate } from '../../../src/agreement-context.ts'
 import type { FoundAgreement } from '../../../src/api/agreements.ts'
 import { intakeReference } from '../../../src/journey-config.ts'
 import { DOWNLOAD_KEY_EXPIRED_MESSAGE, INTAKE_NOT_FOUND_MESSAGE } from '../../../src/lookup-messages.ts'
-import {
-  createTestContext,
-  DIALECTS,
-  makeClaimData,
-  pngDataUrl,
-  readFixture,
-  type TestContext,
-} from '../support/helpers.ts'
+import { createTestContext, DIALECTS, pngDataUrl, readFixture, type TestContext } from '../support/helpers.ts'
+import { fileClaim } from '../support/claims.ts'
 import { openAgreementsByLink } from '../support/agreement-link.ts'
 
 const SCREENSHOT = readFixture('bank-statement.png')
@@ -68,22 +62,20 @@ for (const dialect of DIALECTS) {
         })
     }
 
-    async function fileClaim(claimant: Claimant): Promise<number> {
-      const res = await request(ctx.app)
-        .post('/api/forms/brigit/submissions')
-        .field('data', JSON.stringify(makeClaimData(claimant)))
-        .field('agreementDate', localIsoDate())
-        .attach('screenshot', SCREENSHOT, 'statement.png')
-        .expect(201)
-      return res.body.id as number
-    }
+    /** The claimant's Step 2 claim, dated as the form dates it. */
+    const claimOf = (claimant: Claimant) => ({
+      app: 'brigit',
+      fields: { ...claimant },
+      agreementDate: localIsoDate(),
+      screenshot: SCREENSHOT,
+    })
 
     /** An intake and a claim of the same e-mail and phone, in the order given, and the link opened. */
     async function claimantWithIntake(order: 'claim first' | 'intake first') {
       const claimant = claimantNo((next += 1))
-      const claimId = order === 'claim first' ? await fileClaim(claimant) : undefined
+      const claimId = order === 'claim first' ? (await fileClaim(ctx, claimOf(claimant))).id : undefined
       const intakeId = (await fileIntake(claimant).expect(201)).body.id as number
-      const laterClaimId = claimId ?? (await fileClaim(claimant))
+      const laterClaimId = claimId ?? (await fileClaim(ctx, claimOf(claimant))).id
       const opened = await openAgreementsByLink(ctx, { email: claimant.email, phone: claimant.phoneNumber })
       return { claimant, intakeId, claimId: laterClaimId, opened }
     }

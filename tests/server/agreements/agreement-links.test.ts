@@ -11,10 +11,10 @@ import {
   clearClaims,
   createTestContext,
   DIALECTS,
-  makeClaimData,
   readFixture,
   type TestContext,
 } from '../support/helpers.ts'
+import { fileClaim } from '../support/claims.ts'
 import {
   ANA,
   ANA_CONTACT,
@@ -44,14 +44,13 @@ for (const dialect of DIALECTS) {
       await clearClaims(ctx)
     })
 
-    function fileClaim(data: Record<string, unknown> = makeClaimData(ANA)) {
-      return request(ctx.app)
-        .post('/api/forms/brigit/submissions')
-        .field('data', JSON.stringify(data))
-        .field('agreementDate', new Date().toISOString().slice(0, 10))
-        .attach('screenshot', SCREENSHOT, 'statement.png')
-        .expect(201)
-    }
+    /** Ana's claim as the form files it, with the date it prints. */
+    const anasClaim = () => ({
+      app: 'brigit',
+      fields: ANA,
+      agreementDate: new Date().toISOString().slice(0, 10),
+      screenshot: SCREENSHOT,
+    })
 
     function lookup(body: Record<string, unknown>, lang?: string) {
       return request(ctx.app)
@@ -82,7 +81,7 @@ for (const dialect of DIALECTS) {
     }
 
     it('answers a lookup that matches and one that does not alike, and e-mails a link for the first only', async () => {
-      await fileClaim()
+      await fileClaim(ctx, anasClaim())
 
       const matching = await lookup(ANA_CONTACT)
       const wrongPhone = await lookup({ email: ANA.email, phone: '(555) 765-4321' })
@@ -106,7 +105,7 @@ for (const dialect of DIALECTS) {
     })
 
     it('sends the link to the address stored with the agreement, however the lookup wrote it', async () => {
-      await fileClaim()
+      await fileClaim(ctx, anasClaim())
 
       await lookup({ email: '  ANA.Lopez@EXAMPLE.com ', phone: '555.223.4567' })
       await ctx.agreementLinks.settled()
@@ -118,7 +117,7 @@ for (const dialect of DIALECTS) {
     })
 
     it('puts the token in the link’s fragment, and stores only its SHA-256', async () => {
-      await fileClaim()
+      await fileClaim(ctx, anasClaim())
 
       const token = await askForToken()
 
@@ -132,14 +131,14 @@ for (const dialect of DIALECTS) {
     })
 
     it('opens the agreements once: a second open is refused with 410 and a clear message', async () => {
-      const claim = await fileClaim()
+      const claim = await fileClaim(ctx, anasClaim())
       const token = await askForToken()
 
       const first = await open(token)
       const second = await open(token)
 
       expect(first.status).toBe(200)
-      expect(first.body.agreements.map((a: { claimId: number }) => a.claimId)).toEqual([claim.body.id])
+      expect(first.body.agreements.map((a: { claimId: number }) => a.claimId)).toEqual([claim.id])
       expect(first.body.downloadKey).toMatch(/^[A-Za-z0-9_-]{43}$/)
       const downloadsFor = Date.parse(first.body.downloadsUntil) - Date.now()
       expect(downloadsFor).toBeGreaterThan(THIRTY_MINUTES - 60_000)
@@ -149,7 +148,7 @@ for (const dialect of DIALECTS) {
     })
 
     it('lets only one of two opens at the same moment have the agreements', async () => {
-      await fileClaim()
+      await fileClaim(ctx, anasClaim())
       const token = await askForToken()
 
       const answers = await Promise.all([open(token), open(token), open(token)])
@@ -158,7 +157,7 @@ for (const dialect of DIALECTS) {
     })
 
     it('refuses a link 30 minutes after it was sent', async () => {
-      await fileClaim()
+      await fileClaim(ctx, anasClaim())
       const token = await askForToken()
       // as if sent 30 minutes and one second ago
       await ctx.db
@@ -173,7 +172,7 @@ for (const dialect of DIALECTS) {
     })
 
     it('answers a truncated or unknown link with a clear 4xx, never the agreements', async () => {
-      await fileClaim()
+      await fileClaim(ctx, anasClaim())
       const token = await askForToken()
 
       const truncated = await open(token.slice(0, 20))
@@ -187,7 +186,7 @@ for (const dialect of DIALECTS) {
     })
 
     it('speaks Spanish to a Spanish page: the e-mail, its link and the refusal', async () => {
-      await fileClaim()
+      await fileClaim(ctx, anasClaim())
 
       const token = await askForToken(ANA_CONTACT, 'es')
 
@@ -204,9 +203,9 @@ for (const dialect of DIALECTS) {
     })
 
     it('downloads the HTML and the PDF with the key the link gave, and nothing without it', async () => {
-      const claim = await fileClaim()
+      const claim = await fileClaim(ctx, anasClaim())
       const { downloadKey } = await openAgreementsByLink(ctx, ANA_CONTACT)
-      const wanted = { claimId: claim.body.id as number }
+      const wanted = { claimId: claim.id as number }
 
       const html = await download({ key: downloadKey, ...wanted, format: 'html' })
       const pdf = await download({ key: downloadKey, ...wanted, format: 'pdf' }).responseType('blob')
@@ -227,7 +226,7 @@ for (const dialect of DIALECTS) {
     })
 
     it('refuses the download key 30 minutes after the link was opened', async () => {
-      const claim = await fileClaim()
+      const claim = await fileClaim(ctx, anasClaim())
       const { downloadKey } = await openAgreementsByLink(ctx, ANA_CONTACT)
       await ctx.db
         .updateTable('agreement_links')
@@ -235,14 +234,14 @@ for (const dialect of DIALECTS) {
         .where('purpose', '=', 'download')
         .execute()
 
-      const res = await download({ key: downloadKey, claimId: claim.body.id, format: 'html' })
+      const res = await download({ key: downloadKey, claimId: claim.id, format: 'html' })
 
       expect(res.status).toBe(410)
       expect(res.body.error).toEqual({ code: 'LINK_EXPIRED', message: DOWNLOAD_KEY_EXPIRED_MESSAGE })
     })
 
     it('sends at most three unused links to one address, however often it is asked', async () => {
-      await fileClaim()
+      await fileClaim(ctx, anasClaim())
 
       // at once: each lookup's link is made in the background, so these overlap as one after another do
       const answers = await Promise.all(Array.from({ length: 8 }, () => lookup(ANA_CONTACT)))
@@ -253,7 +252,7 @@ for (const dialect of DIALECTS) {
     })
 
     it('removes expired links and keys, which still hold a contact', async () => {
-      await fileClaim()
+      await fileClaim(ctx, anasClaim())
       await openAgreementsByLink(ctx, ANA_CONTACT)
       await askForToken()
       expect(await ctx.db.selectFrom('agreement_links').selectAll().execute()).toHaveLength(3)
@@ -264,7 +263,7 @@ for (const dialect of DIALECTS) {
     })
 
     it('refuses a link opened from another site (403), as every public POST', async () => {
-      await fileClaim()
+      await fileClaim(ctx, anasClaim())
       const token = await askForToken()
 
       const res = await request(ctx.app)
@@ -289,12 +288,12 @@ for (const dialect of DIALECTS) {
     })
 
     it('is PUBLIC_URL when set, whatever Host header the lookup came with', async () => {
-      await request(ctx.app)
-        .post('/api/forms/brigit/submissions')
-        .field('data', JSON.stringify(makeClaimData(ANA)))
-        .field('agreementDate', new Date().toISOString().slice(0, 10))
-        .attach('screenshot', SCREENSHOT, 'statement.png')
-        .expect(201)
+      await fileClaim(ctx, {
+        app: 'brigit',
+        fields: ANA,
+        agreementDate: new Date().toISOString().slice(0, 10),
+        screenshot: SCREENSHOT,
+      })
 
       await request(ctx.app)
         .post('/api/agreements/lookup')

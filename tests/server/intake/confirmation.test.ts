@@ -13,10 +13,10 @@ import {
   createTestContext,
   DIALECTS,
   loginStaff,
-  makeClaimData,
   makePng,
   type TestContext,
 } from '../support/helpers.ts'
+import { fileClaim } from '../support/claims.ts'
 
 const SCREENSHOT = makePng({ width: 30, height: 10 })
 const SITE = '127.0.0.1'
@@ -64,17 +64,11 @@ for (const dialect of DIALECTS) {
       await clearClaims(ctx)
     })
 
-    async function fileClaim(i: number, locale = 'en'): Promise<number> {
-      const res = await request(ctx.app)
-        .post(`/api/forms/brigit/submissions?lang=${locale}`)
-        .set('Host', `${SITE}:4000`)
-        .field(
-          'data',
-          JSON.stringify(makeClaimData({ email: `c${i}@example.com`, phoneNumber: `(212) 555-${1000 + i}` })),
-        )
-        .attach('screenshot', SCREENSHOT, 'statement.png')
-        .expect(201)
-      return res.body.id as number
+    async function fileClaimNo(i: number, locale = 'en'): Promise<number> {
+      const fields = { email: `c${i}@example.com`, phoneNumber: `(212) 555-${1000 + i}` }
+      const headers = { Host: `${SITE}:4000` }
+      return (await fileClaim(ctx, { app: 'brigit', lang: locale, fields, headers, screenshot: SCREENSHOT }))
+        .id
     }
 
     async function emailOf(claimId: number): Promise<string> {
@@ -105,7 +99,7 @@ for (const dialect of DIALECTS) {
     }
 
     it("puts a link to the confirmation page in the claimant's copy, on the server's own origin", async () => {
-      const id = await fileClaim(1)
+      const id = await fileClaimNo(1)
       const eml = await emailOf(id)
       const { url, token } = linkOf(eml)
       // PUBLIC_URL unset: the address the server listens on, never the Host the claim came with
@@ -117,7 +111,7 @@ for (const dialect of DIALECTS) {
     })
 
     it("writes the link's words in the claimant's language", async () => {
-      const id = await fileClaim(2, 'es')
+      const id = await fileClaimNo(2, 'es')
       const eml = await emailOf(id)
       expect(textOf(eml)).toContain('Confírmelo abriendo este enlace')
       expect(textOf(eml, 'html')).toMatch(
@@ -127,7 +121,7 @@ for (const dialect of DIALECTS) {
     })
 
     it('marks the claim confirmed with the time, address and browser, and seals it in the evidence ledger', async () => {
-      const id = await fileClaim(3)
+      const id = await fileClaimNo(3)
       const { token } = linkOf(await emailOf(id))
       const before = Date.now()
       const res = await confirm(token)
@@ -158,7 +152,7 @@ for (const dialect of DIALECTS) {
     })
 
     it('names a claim whose confirmation was changed in SQL', async () => {
-      const id = await fileClaim(6)
+      const id = await fileClaimNo(6)
       await confirm(linkOf(await emailOf(id)).token).expect(200)
       await ctx.db.updateTable('claims').set({ confirmed_ip: '198.51.100.9' }).where('id', '=', id).execute()
       const report = await verifyEvidence({ db: ctx.db, storage: ctx.storage, evidenceKey: ctx.evidenceKey })
@@ -168,7 +162,7 @@ for (const dialect of DIALECTS) {
     })
 
     it('keeps the first confirmation when the link is used again', async () => {
-      const id = await fileClaim(4)
+      const id = await fileClaimNo(4)
       const { token } = linkOf(await emailOf(id))
       const first = await confirm(token).expect(200)
       const second = await confirm(token).expect(200)
@@ -183,7 +177,7 @@ for (const dialect of DIALECTS) {
     })
 
     it('refuses a forged token, and a malformed one, confirming nothing', async () => {
-      const id = await fileClaim(5)
+      const id = await fileClaimNo(5)
       await emailOf(id)
       const forged = await confirm('A'.repeat(43)).expect(404)
       expect(forged.body.error).toMatchObject({ code: 'CONFIRMATION_NOT_FOUND' })
@@ -225,7 +219,7 @@ for (const dialect of DIALECTS) {
 
     /** Three claims, the middle one confirmed through its e-mail's link. */
     async function threeClaimsOneConfirmed() {
-      const ids = [await fileClaim(10), await fileClaim(11), await fileClaim(12)]
+      const ids = [await fileClaimNo(10), await fileClaimNo(11), await fileClaimNo(12)]
       const { token } = linkOf(await emailOf(ids[1]!))
       const { body } = await confirm(token).expect(200)
       return { ids, confirmedId: ids[1]!, confirmedAt: body.confirmedAt as string }
@@ -250,7 +244,7 @@ for (const dialect of DIALECTS) {
     })
 
     it("names the link's claim, and takes \"This wasn't me\" once: on the claim, in the audit log and ledger, and in the dashboard's filter", async () => {
-      const [kept, disowned] = [await fileClaim(11), await fileClaim(12)]
+      const [kept, disowned] = [await fileClaimNo(11), await fileClaimNo(12)]
       const { token } = linkOf(await emailOf(disowned))
       const post = (url: string, body: object) =>
         request(ctx.app)
@@ -350,7 +344,7 @@ for (const dialect of DIALECTS) {
     })
 
     it('takes its migration down and up again on a database with claims', async () => {
-      const id = await fileClaim(20)
+      const id = await fileClaimNo(20)
       await confirm(linkOf(await emailOf(id)).token).expect(200)
       const db = ctx.db as unknown as Kysely<unknown>
       const migrator = new Migrator({ db, provider: { getMigrations: async () => MIGRATIONS } })

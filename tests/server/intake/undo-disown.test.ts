@@ -4,7 +4,8 @@ import type { ErrorBody } from '../../../src/app-error.ts'
 import type { CreatedIntake } from '../../../src/api/claims.ts'
 import { mailsTo, openAgreementsByLink, partOf } from '../support/agreement-link.ts'
 import { makeIntakeData } from '../support/malformed-intakes.ts'
-import { createTestContext, DIALECTS, makeClaimData, makePng, type TestContext } from '../support/helpers.ts'
+import { createTestContext, DIALECTS, type TestContext } from '../support/helpers.ts'
+import { fileClaim } from '../support/claims.ts'
 
 // "This wasn't me" pressed by mistake is taken back within a day; an intake's only while no newer
 // intake holds its e-mail and phone.
@@ -34,14 +35,6 @@ for (const dialect of DIALECTS) {
           .findLast((found) => found !== undefined)
       await expect.poll(token, { timeout: 15_000 }).toBeDefined()
       return token()!
-    }
-    const fileClaim = async (email: string, phone: string) => {
-      const answer = await request(ctx.app)
-        .post('/api/forms/earnin/submissions')
-        .field('data', JSON.stringify(makeClaimData({ email, phoneNumber: phone })))
-        .attach('screenshot', makePng({ width: 40, height: 30 }), 'statement.png')
-        .expect(201)
-      return (answer.body as { id: number }).id
     }
     const claimToken = async (email: string, claimId: number) => {
       ctx.agreementCopies.wake()
@@ -80,7 +73,9 @@ for (const dialect of DIALECTS) {
 
     it('takes back a claim\'s "This wasn\'t me" within the day, clearing it and writing an audit entry', async () => {
       const email = 'undo.claim@mail.test'
-      const claimId = await fileClaim(email, '(808) 555-0171')
+      const claimId = (
+        await fileClaim(ctx, { app: 'earnin', fields: { email, phoneNumber: '(808) 555-0171' } })
+      ).id
       const token = await claimToken(email, claimId)
       await post('/api/confirmations/not-me', token).expect(200)
       expect((await row('claims', claimId)).disowned_at).not.toBeNull()
@@ -103,7 +98,9 @@ for (const dialect of DIALECTS) {
 
     it('refuses the undo once a day has passed, and the claim stays disowned', async () => {
       const email = 'undo.late@mail.test'
-      const claimId = await fileClaim(email, '(808) 555-0172')
+      const claimId = (
+        await fileClaim(ctx, { app: 'earnin', fields: { email, phoneNumber: '(808) 555-0172' } })
+      ).id
       const token = await claimToken(email, claimId)
       await post('/api/confirmations/not-me', token).expect(200)
       const late = Date.now() - DAY_MS - 60_000
@@ -118,7 +115,9 @@ for (const dialect of DIALECTS) {
     it('takes back an intake\'s "This wasn\'t me": its claims name it again', async () => {
       const contact = { email: 'undo.intake@mail.test', phone: '(808) 555-0173' }
       const intake = await sendIntake(contact.email, contact.phone)
-      const claimId = await fileClaim(contact.email, contact.phone)
+      const claimId = (
+        await fileClaim(ctx, { app: 'earnin', fields: { email: contact.email, phoneNumber: contact.phone } })
+      ).id
       expect(await intakeOf(claimId)).toBe(intake.id)
       const token = await intakeToken(contact.email, intake)
       await post('/api/confirmations/not-me', token).expect(200)

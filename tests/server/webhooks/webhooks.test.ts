@@ -13,11 +13,11 @@ import {
   createTestContext,
   DIALECTS,
   loginStaff,
-  makeClaimData,
   makePng,
   type TestContext,
   signInNewAccount,
 } from '../support/helpers.ts'
+import { fileClaim } from '../support/claims.ts'
 import { makeIntakeData } from '../support/malformed-intakes.ts'
 
 const SITE = '127.0.0.1'
@@ -257,19 +257,10 @@ for (const dialect of DIALECTS) {
       return res.body as CreatedWebhook
     }
 
-    async function fileClaim(): Promise<number> {
+    async function fileNextClaim(): Promise<number> {
       seq += 1
-      const res = await request(ctx.app)
-        .post('/api/forms/brigit/submissions')
-        .field(
-          'data',
-          JSON.stringify(
-            makeClaimData({ email: `hook${seq}@example.com`, phoneNumber: `(212) 555-${3000 + seq}` }),
-          ),
-        )
-        .attach('screenshot', SCREENSHOT, 'statement.png')
-        .expect(201)
-      return res.body.id as number
+      const fields = { email: `hook${seq}@example.com`, phoneNumber: `(212) 555-${3000 + seq}` }
+      return (await fileClaim(ctx, { app: 'brigit', fields, screenshot: SCREENSHOT })).id
     }
 
     /** Waits for the events queued after a request's answer (they do not hold the answer up). */
@@ -300,7 +291,7 @@ for (const dialect of DIALECTS) {
         .post('/api/intake')
         .send(makeIntakeData({ email: `intake${seq}@example.com`, phone: `(808) 555-${4000 + seq}` }))
         .expect(201)
-      const claimId = await fileClaim()
+      const claimId = await fileNextClaim()
       await queued(2)
       const link = await issueConfirmationLink(ctx.db, {
         target: { of: 'claim', id: claimId },
@@ -345,7 +336,7 @@ for (const dialect of DIALECTS) {
 
     it("adds the claimant's name, e-mail and phone only when ticked", async () => {
       const { endpoint } = await addEndpoint({ events: ['claim.created'], includeDetails: true })
-      const claimId = await fileClaim()
+      const claimId = await fileNextClaim()
       await queued(1)
       await ctx.webhooks.runDue()
       expect(bodyOf(receiver.received[0]!).data).toEqual({
@@ -362,7 +353,7 @@ for (const dialect of DIALECTS) {
         .send({ includeDetails: false })
         .expect(200)
       expect(changed.body.includeDetails).toBe(false)
-      await fileClaim()
+      await fileNextClaim()
       await queued(2)
       await ctx.webhooks.runDue()
       expect(Object.keys(bodyOf(receiver.received[1]!).data).sort()).toEqual(['app', 'claimId', 'status'])
@@ -372,7 +363,7 @@ for (const dialect of DIALECTS) {
       const { endpoint, secret } = await addEndpoint({ events: ['claim.created'] })
       const answers = [500, 200]
       receiver.answerWith(() => answers.shift() ?? 200)
-      await fileClaim()
+      await fileNextClaim()
       await queued(1)
       const now = Date.now()
       await ctx.webhooks.runDue(now)
@@ -394,7 +385,7 @@ for (const dialect of DIALECTS) {
     it('cuts off a receiver that hangs, fails the delivery after a day, and sends it again on request', async () => {
       const { endpoint } = await addEndpoint({ events: ['claim.created'] })
       receiver.answerWith(() => 'hang')
-      await fileClaim()
+      await fileNextClaim()
       await queued(1)
       const start = Date.now()
       await ctx.webhooks.runDue(start)
@@ -444,9 +435,9 @@ for (const dialect of DIALECTS) {
     it('queues nothing for a paused endpoint, and deleting it removes its log', async () => {
       const { endpoint } = await addEndpoint({ events: ['claim.created'] })
       await staff('patch', `/api/staff/webhooks/${endpoint.id}`).send({ isActive: false }).expect(200)
-      await fileClaim()
+      await fileNextClaim()
       await staff('patch', `/api/staff/webhooks/${endpoint.id}`).send({ isActive: true }).expect(200)
-      const resumed = await fileClaim()
+      const resumed = await fileNextClaim()
       await queued(1)
       // the claim filed while it was paused was never queued
       expect((await deliveriesOf(endpoint.id)).map(({ type }) => type)).toEqual(['claim.created'])
