@@ -1,6 +1,6 @@
 import type { SendMailOptions } from 'nodemailer'
 import { translator, type Translator } from '../../src/translate.ts'
-import { confirmationParagraph, escapeHtml, firmMail, type FirmMail } from '../platform/firm-mail.ts'
+import { confirmationParagraph, firmMail, linkParagraph, type FirmMail } from '../platform/firm-mail.ts'
 import { mailDelivery, type MailSettings } from '../platform/mail-delivery.ts'
 
 /** A claimant's copy of the agreement they signed. */
@@ -147,38 +147,6 @@ function composeLinkMessage(
   })
 }
 
-/**
- * A short e-mail, its point most often one link: the paragraphs as plain text, and as HTML with the
- * link's paragraph (if any) made a link.
- */
-export function linkMail({
-  from,
-  to,
-  subject,
-  paragraphs,
-  url,
-}: {
-  from: string
-  to: string
-  subject: string
-  paragraphs: string[]
-  url?: string
-}): SendMailOptions {
-  return {
-    from,
-    to,
-    subject,
-    text: `${paragraphs.join('\n\n')}\n`,
-    html: paragraphs
-      .map((paragraph) =>
-        paragraph === url
-          ? `<p><a href="${escapeHtml(url)}">${escapeHtml(url)}</a></p>`
-          : `<p>${escapeHtml(paragraph)}</p>`,
-      )
-      .join('\n'),
-  }
-}
-
 const EMAIL_ADDRESS = /[^\s<>"'(),;:[\]]+@[^\s<>"'(),;:[\]]+/g
 
 function nameParts(name: string): string[] {
@@ -193,9 +161,4 @@ function scrub(message: string, secrets: string[]): string {
     text = text.replace(new RegExp(`(?<![\\p{L}\\p{N}])${escaped}(?![\\p{L}\\p{N}])`, 'giu'), '[redacted]')
   }
   return text
-}
-
-/** A paragraph that is one link: the address as text, and a link to it in the HTML. */
-export function linkParagraph(url: string): { text: string; html: string } {
-  return { text: url, html: `<a href="${escapeHtml(url)}">${escapeHtml(url)}</a>` }
 }

@@ -11,7 +11,6 @@ import {
 import type { Database } from '../db/database.ts'
 import { retryWhileLocked } from '../db/shared-transaction.ts'
 import { writeAuditEntry } from '../audit/audit-log.ts'
-import { claimNotFound } from '../dashboard/claim-id.ts'
 import { queueWebhookEvent } from '../webhooks/webhook-events.ts'
 import { claimantTimeZone, cureDeadline } from './cure-deadline.ts'
 
@@ -309,4 +308,9 @@ export function movedMeanwhile(status: string, version: number): AppError {
 
 function badRequest(message: string): AppError {
   return new AppError('BAD_REQUEST', { status: 400, message })
+}
+
+/** The answer for a claim id that names no claim (or one the caller may not know of). */
+export function claimNotFound(id: string): AppError {
+  return new AppError('NOT_FOUND', { status: 404, message: `no claim "${id}"` })
 }

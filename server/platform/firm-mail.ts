@@ -101,3 +101,40 @@ export function confirmationParagraph(t: Translator, url: string): { text: strin
 export function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`)
 }
+
+/**
+ * A short e-mail, its point most often one link: the paragraphs as plain text, and as HTML with the
+ * link's paragraph (if any) made a link.
+ */
+export function linkMail({
+  from,
+  to,
+  subject,
+  paragraphs,
+  url,
+}: {
+  from: string
+  to: string
+  subject: string
+  paragraphs: string[]
+  url?: string
+}): SendMailOptions {
+  return {
+    from,
+    to,
+    subject,
+    text: `${paragraphs.join('\n\n')}\n`,
+    html: paragraphs
+      .map((paragraph) =>
+        paragraph === url
+          ? `<p><a href="${escapeHtml(url)}">${escapeHtml(url)}</a></p>`
+          : `<p>${escapeHtml(paragraph)}</p>`,
+      )
+      .join('\n'),
+  }
+}
+
+/** A paragraph that is one link: the address as text, and a link to it in the HTML. */
+export function linkParagraph(url: string): { text: string; html: string } {
+  return { text: url, html: `<a href="${escapeHtml(url)}">${escapeHtml(url)}</a>` }
+}

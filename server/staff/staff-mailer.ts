@@ -1,5 +1,5 @@
 import type { SendMailOptions } from 'nodemailer'
-import { linkMail } from '../agreements/agreement-mailer.ts'
+import { linkMail } from '../platform/firm-mail.ts'
 import { mailDelivery, outboxDir, type MailSettings } from '../platform/mail-delivery.ts'
 import { INVITE_TTL_MS } from './staff-invites.ts'
 import { SETUP_CODE_TTL_MS } from './two-factor/two-factor-account.ts'
