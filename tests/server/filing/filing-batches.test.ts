@@ -17,11 +17,10 @@ import {
   createTestContext,
   DIALECTS,
   loginStaff,
-  makeClaimData,
-  makePng,
   type TestContext,
   signInNewAccount,
 } from '../support/helpers.ts'
+import { fileClaim } from '../support/claims.ts'
 import { asBuffer, sha256sum, unzip } from '../support/unzip.ts'
 
 const SITE = 'batches.test'
@@ -57,9 +56,11 @@ for (const dialect of DIALECTS) {
           .send(makeIntakeData({ email, phone, lastName: `Filer${n}`, cashAdvanceApps: ['earnin'] }))
           .expect(201)
         const step2Token = (intake.body as CreatedIntake).steps[0]!.path.split('#prefill=')[1]!
-        withAddress.push(await fileClaim({ email, phoneNumber: phone, lastName: `Filer${n}` }, step2Token))
+        withAddress.push(
+          await fileEarninClaim({ email, phoneNumber: phone, lastName: `Filer${n}` }, step2Token),
+        )
       }
-      noAddress = await fileClaim({
+      noAddress = await fileEarninClaim({
         email: 'nomain@mail.test',
         phoneNumber: '(808) 555-0199',
         lastName: 'Nomain',
@@ -75,16 +76,8 @@ for (const dialect of DIALECTS) {
       fs.rmSync(dir, { recursive: true, force: true })
     })
 
-    async function fileClaim(fields: Record<string, unknown>, journeyToken?: string): Promise<number> {
-      const post = request(ctx.app)
-        .post('/api/forms/earnin/submissions')
-        .field('data', JSON.stringify(makeClaimData(fields)))
-      if (journeyToken !== undefined) post.field('journeyToken', journeyToken)
-      const answer = await post
-        .attach('screenshot', makePng({ width: 40, height: 30 }), 'statement.png')
-        .expect(201)
-      return (answer.body as { id: number }).id
-    }
+    const fileEarninClaim = async (fields: Record<string, unknown>, journeyToken?: string) =>
+      (await fileClaim(ctx, { app: 'earnin', fields, journeyToken })).id
 
     const api = '/api/staff/apps/earnin/batches'
     const post = (url: string, body: unknown, cookie = admin) =>

@@ -10,15 +10,8 @@ import { mailDelivery } from '../../../server/platform/mail-delivery.ts'
 import { createLogger } from '../../../server/logger.ts'
 import { mailsTo, openAgreementsByLink, partOf } from '../support/agreement-link.ts'
 import { makeIntakeData } from '../support/malformed-intakes.ts'
-import {
-  createTestContext,
-  DIALECTS,
-  FORMS_DIR,
-  loginStaff,
-  makeClaimData,
-  makePng,
-  type TestContext,
-} from '../support/helpers.ts'
+import { createTestContext, DIALECTS, FORMS_DIR, loginStaff, type TestContext } from '../support/helpers.ts'
+import { fileClaim } from '../support/claims.ts'
 
 const DAY = 24 * 60 * 60 * 1000
 const HONOLULU = 'Pacific/Honolulu'
@@ -54,13 +47,8 @@ for (const dialect of DIALECTS) {
     const tokenOf = (created: CreatedIntake, app: string) =>
       created.steps.find((step) => step.app === app)!.path.split('#prefill=')[1]!
 
-    const fileClaim = (app: string, fields: Record<string, unknown>, journeyToken?: string) => {
-      const post = request(ctx.app)
-        .post(`/api/forms/${app}/submissions`)
-        .field('data', JSON.stringify(makeClaimData(fields)))
-      if (journeyToken !== undefined) post.field('journeyToken', journeyToken)
-      return post.attach('screenshot', makePng({ width: 40, height: 30 }), 'statement.png').expect(201)
-    }
+    const fileClaimTo = (app: string, fields: Record<string, unknown>, journeyToken?: string) =>
+      fileClaim(ctx, { app, fields, journeyToken })
 
     const intakeOfClaim = async (id: number) =>
       (await ctx.db.selectFrom('claims').select('intake_id').where('id', '=', id).executeTakeFirstOrThrow())
@@ -106,51 +94,51 @@ for (const dialect of DIALECTS) {
       }
 
       // through its link with both e-mail and phone changed: a link forwarded to someone else ties nothing
-      const forwarded = await fileClaim(
+      const forwarded = await fileClaimTo(
         'earnin',
         { email: 'new.address@mail.test', phoneNumber: '(212) 555-0101' },
         intake.token('earnin'),
       )
-      expect(await intakeOfClaim(Number(forwarded.body.id))).toBeNull()
+      expect(await intakeOfClaim(Number(forwarded.id))).toBeNull()
       // through its link with the phone changed but the intake's e-mail: the intake's, by its link
-      const viaLink = await fileClaim(
+      const viaLink = await fileClaimTo(
         'chime',
         { email: intake.email, phoneNumber: '(212) 555-0104' },
         intake.token('chime'),
       )
-      expect(await intakeOfClaim(Number(viaLink.body.id))).toBe(intake.id)
+      expect(await intakeOfClaim(Number(viaLink.id))).toBe(intake.id)
       expect(
         (
           await ctx.db
             .selectFrom('claims')
             .select('intake_by_link')
-            .where('id', '=', Number(viaLink.body.id))
+            .where('id', '=', Number(viaLink.id))
             .executeTakeFirstOrThrow()
         ).intake_by_link,
       ).toBe(1)
       // a forged token ties nothing; another app's token neither
-      const forgedClaim = await fileClaim(
+      const forgedClaim = await fileClaimTo(
         'chime',
         { email: 'other@mail.test', phoneNumber: '(212) 555-0102' },
         forged,
       )
-      expect(await intakeOfClaim(Number(forgedClaim.body.id))).toBeNull()
-      const wrongApp = await fileClaim(
+      expect(await intakeOfClaim(Number(forgedClaim.id))).toBeNull()
+      const wrongApp = await fileClaimTo(
         'chime',
         { email: 'other2@mail.test', phoneNumber: '(212) 555-0103' },
         intake.token('earnin'),
       )
-      expect(await intakeOfClaim(Number(wrongApp.body.id))).toBeNull()
+      expect(await intakeOfClaim(Number(wrongApp.id))).toBeNull()
       // without a link, the same e-mail and phone make it the same claimant
-      const sameContact = await fileClaim('moneylion', { email: intake.email, phoneNumber: intake.phone })
-      expect(await intakeOfClaim(Number(sameContact.body.id))).toBe(intake.id)
+      const sameContact = await fileClaimTo('moneylion', { email: intake.email, phoneNumber: intake.phone })
+      expect(await intakeOfClaim(Number(sameContact.id))).toBe(intake.id)
       expect((await ctx.journey.pendingSteps(intake.id)).map((step) => step.app)).toEqual(['earnin'])
     })
 
     it("shows staff each case's Step 2 claim by the tie, the e-mails sent, and the claim's main form", async () => {
       const intake = await fileIntake(['earnin', 'chime'])
       // the claimant changed their phone on the form: the link still ties the claim
-      const earnin = await fileClaim(
+      const earnin = await fileClaimTo(
         'earnin',
         { email: intake.email, phoneNumber: '(212) 555-0199' },
         intake.token('earnin'),
@@ -168,7 +156,7 @@ for (const dialect of DIALECTS) {
           found.claim?.id ?? null,
         ]),
       ).toEqual([
-        ['earnin', earnin.body.id],
+        ['earnin', earnin.id],
         ['chime', null],
       ])
       expect(details.body.journey).toEqual({
@@ -178,14 +166,14 @@ for (const dialect of DIALECTS) {
       })
       expect(details.body.unsubscribed).toBeNull()
       const review = await request(ctx.app)
-        .get(`/api/staff/claims/${earnin.body.id}/review`)
+        .get(`/api/staff/claims/${earnin.id}/review`)
         .set({ Host: site, Cookie: cookie })
         .expect(200)
       // came through the intake's own link: its address is the claim's
       expect(review.body.intake).toEqual({ id: intake.id, reference: intake.reference, confirmed: true })
 
       // with every chosen app's claim in, no reminder is to come, though the sender has not run since
-      await fileClaim('chime', { email: intake.email, phoneNumber: intake.phone }, intake.token('chime'))
+      await fileClaimTo('chime', { email: intake.email, phoneNumber: intake.phone }, intake.token('chime'))
       const after = await request(ctx.app)
         .get(`/api/staff/intake-submissions/${intake.id}`)
         .set({ Host: site, Cookie: cookie })
@@ -197,12 +185,12 @@ for (const dialect of DIALECTS) {
       seq += 1
       const email = `before${seq}@mail.test`
       const phone = `(808) 555-${String(seq).padStart(4, '0')}`
-      const earlier = await fileClaim('earnin', { email, phoneNumber: phone })
+      const earlier = await fileClaimTo('earnin', { email, phoneNumber: phone })
       const intake = await request(ctx.app)
         .post('/api/intake')
         .send(makeIntakeData({ email, phone, cashAdvanceApps: ['earnin', 'chime'] }))
         .expect(201)
-      expect(await intakeOfClaim(Number(earlier.body.id))).toBe(intake.body.id)
+      expect(await intakeOfClaim(Number(earlier.id))).toBe(intake.body.id)
     })
 
     it('asks in the e-mail after the intake to confirm it was the claimant: confirmed once into the ledger, or "This wasn\'t me" on record for staff', async () => {
@@ -337,7 +325,7 @@ for (const dialect of DIALECTS) {
       )
 
       // Earnin's claim arrives through its link: the next reminder names Chime alone
-      await fileClaim('earnin', { email: intake.email, phoneNumber: intake.phone }, intake.token('earnin'))
+      await fileClaimTo('earnin', { email: intake.email, phoneNumber: intake.phone }, intake.token('earnin'))
       await ctx.agreementCopies.settled()
       mails = mailsTo(ctx.dataDir, intake.email).length
       await runInDaytime(start + 5 * DAY)
@@ -379,7 +367,7 @@ for (const dialect of DIALECTS) {
       const intake = await fileIntake(['earnin'])
       const start = Date.parse(intake.createdAt)
       await ctx.journey.runDue(start)
-      await fileClaim('earnin', { email: intake.email, phoneNumber: intake.phone })
+      await fileClaimTo('earnin', { email: intake.email, phoneNumber: intake.phone })
       await ctx.agreementCopies.settled()
       for (const day of [2, 5, 10, 11])
         await ctx.journey.runDue(withinSendHours(start + day * DAY, HONOLULU, DAYTIME))
@@ -391,12 +379,12 @@ for (const dialect of DIALECTS) {
 
     it("shows the claimant, by the agreements' link, each claim's state and the apps still to do", async () => {
       const intake = await fileIntake(['earnin', 'chime', 'moneylion'])
-      const earnin = await fileClaim(
+      const earnin = await fileClaimTo(
         'earnin',
         { email: intake.email, phoneNumber: intake.phone },
         intake.token('earnin'),
       )
-      const chime = await fileClaim(
+      const chime = await fileClaimTo(
         'chime',
         { email: intake.email, phoneNumber: intake.phone },
         intake.token('chime'),
@@ -405,19 +393,19 @@ for (const dialect of DIALECTS) {
       await ctx.db
         .updateTable('claims')
         .set({ review_status: 'approved' })
-        .where('id', '=', earnin.body.id)
+        .where('id', '=', earnin.id)
         .execute()
       await ctx.db
         .updateTable('claims')
         .set({ review_status: 'deficient' })
-        .where('id', '=', chime.body.id)
+        .where('id', '=', chime.id)
         .execute()
       const now = Date.now()
       await ctx.db
         .insertInto('claim_cures')
         .values({
           id: 900_000 + seq,
-          claim_id: chime.body.id,
+          claim_id: chime.id,
           app: 'chime',
           started_at: now,
           expires_at: now + 14 * DAY,

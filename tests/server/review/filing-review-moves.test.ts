@@ -13,10 +13,9 @@ import {
   DIALECTS,
   FORMS_DIR,
   loginStaff,
-  makeClaimData,
-  makePng,
   type TestContext,
 } from '../support/helpers.ts'
+import { fileClaim } from '../support/claims.ts'
 
 const SITE = 'filing-moves.test'
 const SAME_SITE = { Host: SITE, Origin: `http://${SITE}` }
@@ -56,8 +55,8 @@ for (const dialect of DIALECTS) {
         .post('/api/intake')
         .send(makeIntakeData({ email, phone, lastName: 'Ready', cashAdvanceApps: ['earnin'] }))
         .expect(201)
-      ready = await fileClaim({ email, phoneNumber: phone, lastName: 'Ready' })
-      noAddress = await fileClaim({
+      ready = await fileEarninClaim({ email, phoneNumber: phone, lastName: 'Ready' })
+      noAddress = await fileEarninClaim({
         email: 'nomain@mail.test',
         phoneNumber: '(808) 555-0399',
         lastName: 'Nomain',
@@ -110,14 +109,8 @@ for (const dialect of DIALECTS) {
       fs.rmSync(path.dirname(formsDir), { recursive: true, force: true })
     })
 
-    async function fileClaim(fields: Record<string, unknown>): Promise<number> {
-      const answer = await request(ctx.app)
-        .post('/api/forms/earnin/submissions')
-        .field('data', JSON.stringify(makeClaimData(fields)))
-        .attach('screenshot', makePng({ width: 40, height: 30 }), 'statement.png')
-        .expect(201)
-      return (answer.body as { id: number }).id
-    }
+    const fileEarninClaim = async (fields: Record<string, unknown>) =>
+      (await fileClaim(ctx, { app: 'earnin', fields })).id
 
     const api = '/api/staff/apps/earnin/batches'
     const post = (url: string, body: object) =>

@@ -10,10 +10,10 @@ import {
   ADMIN_PASSWORD,
   createTestContext,
   DIALECTS,
-  makeClaimData,
   makePng,
   type TestContext,
 } from '../support/helpers.ts'
+import { fileClaim } from '../support/claims.ts'
 
 const SITE = 'audit.test'
 const SAME_SITE = { Host: SITE, Origin: `http://${SITE}` }
@@ -46,18 +46,11 @@ function get(context: TestContext, url: string, cookie: string) {
   return request(context.app).get(url).set(SAME_SITE).set('Cookie', cookie)
 }
 
-async function fileClaim(context: TestContext, phone: string): Promise<number> {
-  const res = await request(context.app)
-    .post('/api/forms/brigit/submissions')
-    .field(
-      'data',
-      JSON.stringify(
-        makeClaimData({ phoneNumber: phone, email: `c${phone.replace(/\D/g, '')}@example.com` }),
-      ),
-    )
-    .attach('screenshot', makePng({ width: 30, height: 20 }), 'statement.png')
-    .expect(201)
-  return Number(res.body.id)
+/** A brigit claim of its own phone, filed through the form's API; its id. */
+async function fileBrigitClaim(context: TestContext, phone: string): Promise<number> {
+  const fields = { phoneNumber: phone, email: `c${phone.replace(/\D/g, '')}@example.com` }
+  return (await fileClaim(context, { app: 'brigit', fields, screenshot: makePng({ width: 30, height: 20 }) }))
+    .id
 }
 
 /** A brigit paralegal with export rights, signed in; its id, e-mail and session. */
@@ -92,7 +85,7 @@ for (const dialect of DIALECTS) {
 
     beforeAll(async () => {
       ctx = await createTestContext(dialect)
-      claimId = await fileClaim(ctx, '(555) 710-0001')
+      claimId = await fileBrigitClaim(ctx, '(555) 710-0001')
       admin = await sessionOf(ctx, ADMIN_EMAIL, ADMIN_PASSWORD)
       pat = await paralegal(ctx)
     })
@@ -138,15 +131,12 @@ for (const dialect of DIALECTS) {
       const { id, cookie } = pat
       const views = async () => (await auditPage(`account=${id}&action=claim_view`)).count
       const before = await views()
-      const earnin = await request(ctx.app)
-        .post('/api/forms/earnin/submissions')
-        .field(
-          'data',
-          JSON.stringify(makeClaimData({ phoneNumber: '(555) 710-0002', email: 'e@example.com' })),
-        )
-        .attach('screenshot', makePng({ width: 31, height: 20 }), 'statement.png')
-        .expect(201)
-      const refused = await get(ctx, `/api/staff/claims/${earnin.body.id}`, cookie).expect(403)
+      const earnin = await fileClaim(ctx, {
+        app: 'earnin',
+        fields: { phoneNumber: '(555) 710-0002', email: 'e@example.com' },
+        screenshot: makePng({ width: 31, height: 20 }),
+      })
+      const refused = await get(ctx, `/api/staff/claims/${earnin.id}`, cookie).expect(403)
       expect(refused.body.error.code).toBe('FORBIDDEN')
       await get(ctx, '/api/staff/claims/999999', cookie).expect(404)
       expect(await views()).toBe(before)
@@ -302,7 +292,7 @@ for (const dialect of DIALECTS) {
     let claimId: number
     beforeAll(async () => {
       context = await createTestContext(dialect)
-      claimId = await fileClaim(context, '(555) 720-0001')
+      claimId = await fileBrigitClaim(context, '(555) 720-0001')
     })
     afterAll(async () => {
       await context?.close()
