@@ -3,11 +3,11 @@ import type { FeeTier, FilingField, FilingSettingsView } from '../../../src/fili
 import { fetchJson } from '../../http.ts'
 import { Link } from '../../routing/router.tsx'
 import { Loading } from '../../ui/loading.tsx'
-import { StaffUserBar } from '../staff-user-bar.tsx'
-import type { StaffSession } from '../use-staff-session.ts'
-import { useStaffResource } from '../use-staff-resource.ts'
-import { formatUsd } from '../format.ts'
-import { TableRegion } from './table-region.tsx'
+import { StaffUserBar } from '../sign-in/staff-user-bar.tsx'
+import type { StaffSession } from '../sign-in/use-staff-session.ts'
+import { useStaffResource } from '../shared/use-staff-resource.ts'
+import { formatUsd } from '../shared/format.ts'
+import { TableRegion } from '../shared/table-region.tsx'
 
 /** What each source field of a provider's column is, in a paralegal's words. */
 const FIELD_LABELS: Record<FilingField, string> = {

@@ -1,14 +1,14 @@
 import { useEffect, useState, type FormEvent } from 'react'
 import { AppError } from '../../../src/app-error.ts'
-import { StaffArea } from '../staff-area.tsx'
-import { StaffUserBar } from '../staff-user-bar.tsx'
-import { useStaffResource } from '../use-staff-resource.ts'
-import type { StaffSession } from '../use-staff-session.ts'
+import { StaffArea } from '../sign-in/staff-area.tsx'
+import { StaffUserBar } from '../sign-in/staff-user-bar.tsx'
+import { useStaffResource } from '../shared/use-staff-resource.ts'
+import type { StaffSession } from '../sign-in/use-staff-session.ts'
 import { Loading } from '../../ui/loading.tsx'
 import { NewPasswordField } from '../accounts/new-password-field.tsx'
 import { CodeForm } from './code-form.tsx'
-import { RecoveryCodesNotice } from './recovery-codes-notice.tsx'
-import { TotpSetupSteps } from './totp-setup-steps.tsx'
+import { RecoveryCodesNotice } from '../sign-in/recovery-codes-notice.tsx'
+import { TotpSetupSteps } from '../sign-in/totp-setup-steps.tsx'
 import {
   confirmTwoFactor,
   disableTwoFactor,

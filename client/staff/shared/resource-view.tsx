@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react'
-import { Loading } from '../ui/loading.tsx'
+import { Loading } from '../../ui/loading.tsx'
 import type { StaffResource } from './use-staff-resource.ts'
 
 /**

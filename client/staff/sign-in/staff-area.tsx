@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react'
-import { Loading } from '../ui/loading.tsx'
+import { Loading } from '../../ui/loading.tsx'
 import { StaffGate } from './staff-gate.tsx'
-import type { StaffAccountView } from './staff-api.ts'
+import type { StaffAccountView } from '../shared/staff-api.ts'
 import { StaffUserBar } from './staff-user-bar.tsx'
 import { useStaffSession, type StaffSession } from './use-staff-session.ts'
 

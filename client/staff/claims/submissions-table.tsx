@@ -1,8 +1,9 @@
-import { useEffect, useRef, type KeyboardEvent, type ReactNode, type Ref } from 'react'
-import type { DashboardColumn } from '../../src/form-config.ts'
+import { useEffect, useRef, type KeyboardEvent, type Ref } from 'react'
+import type { DashboardColumn } from '../../../src/form-config.ts'
 import { FILTER_COLUMNS } from './claim-filters.tsx'
-import { cellText } from './format.ts'
-import type { ListOrder, StaffSubmission } from './staff-api.ts'
+import { breakableEmail } from '../shared/breakable-email.tsx'
+import { cellText } from '../shared/format.ts'
+import type { ListOrder, StaffSubmission } from '../shared/staff-api.ts'
 
 /**
  * The config's first columns (the name and e-mail), which stay when the details open beside the list;
@@ -222,18 +223,5 @@ function PageCheckbox({
         )
       }
     />
-  )
-}
-
-/** A narrow column wraps an address after its "@" rather than in the middle of a name (see styles.css). */
-export function breakableEmail(email: string): ReactNode {
-  const at = email.indexOf('@')
-  if (at < 0) return email
-  return (
-    <>
-      {email.slice(0, at + 1)}
-      <wbr />
-      {email.slice(at + 1)}
-    </>
   )
 }

@@ -1,5 +1,5 @@
 import { useId, useState } from 'react'
-import { assignClaim, isUnauthorized, type StaffAssignee } from './staff-api.ts'
+import { assignClaim, isUnauthorized, type StaffAssignee } from '../shared/staff-api.ts'
 
 /**
  * Who reviews the claim, in its details: a select of the accounts that may (the server checks again),

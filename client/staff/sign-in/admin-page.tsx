@@ -1,5 +1,5 @@
 import { useEffect, useState, type ReactNode } from 'react'
-import { AppError } from '../../src/app-error.ts'
+import { AppError } from '../../../src/app-error.ts'
 import { StaffArea } from './staff-area.tsx'
 import { StaffUserBar } from './staff-user-bar.tsx'
 import type { StaffSession } from './use-staff-session.ts'

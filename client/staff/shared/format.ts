@@ -1,5 +1,5 @@
-import type { DashboardColumn } from '../../src/form-config.ts'
-import { FIRM_SETTINGS } from '../../src/firm-settings.ts'
+import type { DashboardColumn } from '../../../src/form-config.ts'
+import { FIRM_SETTINGS } from '../../../src/firm-settings.ts'
 import type { StaffSubmission } from './staff-api.ts'
 
 // staff read times in the firm's time zone (firm.json), whoever's browser they use, as the CSV gives them

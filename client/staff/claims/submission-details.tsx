@@ -1,8 +1,8 @@
 import { useState, type ReactNode, type Ref } from 'react'
-import { startDownload } from '../http.ts'
-import { formatDateTime, fullName } from './format.ts'
+import { startDownload } from '../../http.ts'
+import { formatDateTime, fullName } from '../shared/format.ts'
 import { SignedRecordPanel } from './signed-record-panel.tsx'
-import type { StaffSubmission } from './staff-api.ts'
+import type { StaffSubmission } from '../shared/staff-api.ts'
 
 /**
  * 'Selected Submission Details': the claim as the server answered it (the view is on record), its

@@ -1,12 +1,12 @@
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react'
-import { AppError } from '../../src/app-error.ts'
-import { INVALID_PASSWORD_MESSAGE } from '../../src/staff-messages.ts'
-import { EMAIL_CODE_SENT_MESSAGE } from '../../src/two-factor-messages.ts'
-import { logInStaff } from './staff-api.ts'
-import { RecoveryCodesNotice } from './two-factor/recovery-codes-notice.tsx'
-import { TextField } from '../ui/text-field.tsx'
-import { handedOverSetupCode, handOverSetupCode } from './two-factor/handed-over-code.ts'
-import { SecondFactorFields, type CodeStep } from './two-factor/second-factor-fields.tsx'
+import { AppError } from '../../../src/app-error.ts'
+import { INVALID_PASSWORD_MESSAGE } from '../../../src/staff-messages.ts'
+import { EMAIL_CODE_SENT_MESSAGE } from '../../../src/two-factor-messages.ts'
+import { logInStaff } from '../shared/staff-api.ts'
+import { RecoveryCodesNotice } from './recovery-codes-notice.tsx'
+import { TextField } from '../../ui/text-field.tsx'
+import { handedOverSetupCode, handOverSetupCode } from './handed-over-code.ts'
+import { SecondFactorFields, type CodeStep } from './second-factor-fields.tsx'
 
 /** After the password: nothing more, a code, or the e-mailed code and TOTP's set-up, then the recovery codes of a set-up. */
 type SecondStep = { kind: 'none' } | CodeStep | { kind: 'recovery-codes'; codes: string[] }

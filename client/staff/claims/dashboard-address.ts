@@ -1,5 +1,5 @@
 import type { ClaimFilterValues } from './claim-filters.tsx'
-import type { ListOrder } from './staff-api.ts'
+import type { ListOrder } from '../shared/staff-api.ts'
 
 /** What the dashboard's address holds, so that a reload, Back or a shared link opens the same list. */
 export interface DashboardView {

@@ -1,8 +1,8 @@
 import { Fragment, useId, type Ref } from 'react'
-import { Link } from '../routing/router.tsx'
-import { formatDateTime, fullName } from './format.ts'
-import { claimHref, type IntakeSubmissionDetails } from './staff-api.ts'
-import { STEP2_STATE_LABELS } from './step2-state-labels.ts'
+import { Link } from '../../routing/router.tsx'
+import { formatDateTime, fullName } from '../shared/format.ts'
+import { claimHref, type IntakeSubmissionDetails } from '../shared/staff-api.ts'
+import { STEP2_STATE_LABELS } from '../step2-state-labels.ts'
 
 /**
  * An intake's 'Selected Submission Details', as the server answered it (the view is on record): the

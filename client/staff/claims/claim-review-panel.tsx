@@ -1,9 +1,9 @@
 import { useEffect, useId, useLayoutEffect, useRef, useState, type FormEvent } from 'react'
-import type { ClaimReview } from '../../src/api/review.ts'
-import { MAX_REVIEW_NOTE_LENGTH } from '../../src/review-config.ts'
-import { formatDateTime, formatLongDay, formatZonedDateTime } from './format.ts'
-import { fetchClaimReview, isUnauthorized, moveClaim } from './staff-api.ts'
-import { useStaffResource } from './use-staff-resource.ts'
+import type { ClaimReview } from '../../../src/api/review.ts'
+import { MAX_REVIEW_NOTE_LENGTH } from '../../../src/review-config.ts'
+import { formatDateTime, formatLongDay, formatZonedDateTime } from '../shared/format.ts'
+import { fetchClaimReview, isUnauthorized, moveClaim } from '../shared/staff-api.ts'
+import { useStaffResource } from '../shared/use-staff-resource.ts'
 
 /**
  * A claim's review in its details: the status, the moves this account may make (with a reason where

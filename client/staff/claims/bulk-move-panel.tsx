@@ -1,6 +1,6 @@
 import { useEffect, useId, useLayoutEffect, useRef, useState, type FormEvent } from 'react'
-import { BULK_ATTENTION, type BulkAttention, type BulkMoveFilter } from '../../src/api/bulk-moves.ts'
-import { MAX_REVIEW_NOTE_LENGTH } from '../../src/review-config.ts'
+import { BULK_ATTENTION, type BulkAttention, type BulkMoveFilter } from '../../../src/api/bulk-moves.ts'
+import { MAX_REVIEW_NOTE_LENGTH } from '../../../src/review-config.ts'
 import {
   fetchBulkMoveChoices,
   fetchBulkMoveJob,
@@ -10,8 +10,8 @@ import {
   type BulkMovePreview,
   type BulkMoveRequest,
 } from './bulk-move-api.ts'
-import { isUnauthorized } from './staff-api.ts'
-import { useStaffResource } from './use-staff-resource.ts'
+import { isUnauthorized } from '../shared/staff-api.ts'
+import { useStaffResource } from '../shared/use-staff-resource.ts'
 
 const POLL_MS = 500
 

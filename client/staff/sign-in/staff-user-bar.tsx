@@ -1,4 +1,4 @@
-import { Link } from '../routing/router.tsx'
+import { Link } from '../../routing/router.tsx'
 import type { StaffSession } from './use-staff-session.ts'
 
 /** Who is signed in, and the way out: in the header of every staff page. */

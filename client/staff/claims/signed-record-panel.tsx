@@ -1,7 +1,7 @@
-import type { SignedRecordView } from '../../src/api/staff.ts'
-import { fetchJson } from '../http.ts'
-import { formatDateTime } from './format.ts'
-import { useStaffResource } from './use-staff-resource.ts'
+import type { SignedRecordView } from '../../../src/api/staff.ts'
+import { fetchJson } from '../../http.ts'
+import { formatDateTime } from '../shared/format.ts'
+import { useStaffResource } from '../shared/use-staff-resource.ts'
 
 /**
  * What the claimant signed and how, in the claim's details: the signature, the time, the address and

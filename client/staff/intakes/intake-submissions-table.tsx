@@ -1,8 +1,8 @@
 import type { KeyboardEvent, Ref } from 'react'
-import { formatListTime, fullName } from './format.ts'
-import { INTAKE_CONFIRMATION_LABELS } from '../../src/api/staff.ts'
-import type { IntakeSubmission } from './staff-api.ts'
-import { breakableEmail } from './submissions-table.tsx'
+import { formatListTime, fullName } from '../shared/format.ts'
+import { INTAKE_CONFIRMATION_LABELS } from '../../../src/api/staff.ts'
+import type { IntakeSubmission } from '../shared/staff-api.ts'
+import { breakableEmail } from '../shared/breakable-email.tsx'
 
 /**
  * The main admin view's 'All Submissions': the spec's columns (Name, Email, Phone, Apps Used,

@@ -1,4 +1,4 @@
-import type { StaffStats } from './staff-api.ts'
+import type { StaffStats } from '../shared/staff-api.ts'
 
 export function StatCards({ stats }: { stats: StaffStats | undefined }) {
   const cards: [label: string, value: string | undefined][] = [

@@ -1,5 +1,5 @@
 import { useState } from 'react'
-import type { DuplicateScreenshot } from '../../src/api/staff.ts'
+import type { DuplicateScreenshot } from '../../../src/api/staff.ts'
 import { DuplicateConfirmDialog } from './duplicate-confirm-dialog.tsx'
 import {
   claimDashboardHref,
@@ -9,8 +9,8 @@ import {
   fetchDuplicateScreenshots,
   isUnauthorized,
   type StaffSubmission,
-} from './staff-api.ts'
-import { useStaffResource } from './use-staff-resource.ts'
+} from '../shared/staff-api.ts'
+import { useStaffResource } from '../shared/use-staff-resource.ts'
 
 /**
  * A flagged claim's details: for each other claimant's claim with the same screenshot, surest first

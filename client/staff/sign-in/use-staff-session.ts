@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useState } from 'react'
-import { checkStaffSession, logOutStaff, type StaffAccountView } from './staff-api.ts'
+import { checkStaffSession, logOutStaff, type StaffAccountView } from '../shared/staff-api.ts'
 
 export type StaffSessionStatus = 'checking' | 'signed-out' | 'signed-in'
 

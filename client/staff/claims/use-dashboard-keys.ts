@@ -1,5 +1,5 @@
 import { useEffect, useLayoutEffect, useRef } from 'react'
-import { isTypingTarget } from './use-claim-keys.ts'
+import { isTypingTarget } from '../shared/use-claim-keys.ts'
 
 /**
  * The dashboard's keys beyond the list's (use-claim-keys.ts): `/` searches, `?` shows the shortcut

@@ -4,8 +4,8 @@ import type {
   BulkMovePreview,
   BulkMoveRequest,
   BulkMoveStarted,
-} from '../../src/api/bulk-moves.ts'
-import { fetchJson } from '../http.ts'
+} from '../../../src/api/bulk-moves.ts'
+import { fetchJson } from '../../http.ts'
 
 export type { BulkMoveChoices, BulkMoveJob, BulkMovePreview, BulkMoveRequest }
 

@@ -1,6 +1,6 @@
 import { useId } from 'react'
-import { formatDay } from './format.ts'
-import type { DailyCount } from './staff-api.ts'
+import { formatDay } from '../shared/format.ts'
+import type { DailyCount } from '../shared/staff-api.ts'
 
 export const CHART_DAYS = 90
 const BAR_WIDTH = 10

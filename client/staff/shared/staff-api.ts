@@ -1,4 +1,4 @@
-import { AppError } from '../../src/app-error.ts'
+import { AppError } from '../../../src/app-error.ts'
 import type {
   ClaimListPage,
   DailyCount,
@@ -13,10 +13,14 @@ import type {
   StaffAssignee,
   StaffStats,
   StaffSubmission,
-} from '../../src/api/staff.ts'
-import type { RecoveryCodes, TwoFactorSetup, TwoFactorSetupRequired } from '../../src/api/staff-two-factor.ts'
-import { errorFromBody, errorFromResponse, fetchJson, startDownload } from '../http.ts'
-import type { ClaimReview } from '../../src/api/review.ts'
+} from '../../../src/api/staff.ts'
+import type {
+  RecoveryCodes,
+  TwoFactorSetup,
+  TwoFactorSetupRequired,
+} from '../../../src/api/staff-two-factor.ts'
+import { errorFromBody, errorFromResponse, fetchJson, startDownload } from '../../http.ts'
+import type { ClaimReview } from '../../../src/api/review.ts'
 
 export type {
   ClaimListPage,

@@ -1,5 +1,5 @@
-import { fetchClaim } from './staff-api.ts'
-import { useOpenDetails } from './use-open-details.ts'
+import { fetchClaim } from '../shared/staff-api.ts'
+import { useOpenDetails } from '../shared/use-open-details.ts'
 
 /**
  * The claim whose details are open (GET /api/staff/claims/:id); a claim of another app is refused, as

@@ -1,6 +1,6 @@
 import { useId } from 'react'
-import type { DashboardColumn } from '../../src/form-config.ts'
-import type { StaffAssignee, StaffStats } from './staff-api.ts'
+import type { DashboardColumn } from '../../../src/form-config.ts'
+import type { StaffAssignee, StaffStats } from '../shared/staff-api.ts'
 
 /**
  * The dashboards' filters of an app's claims and the columns that show what they filter on, for every
