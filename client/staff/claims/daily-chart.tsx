@@ -1,11 +1,11 @@
 import { useId } from 'react'
 import { formatDay } from '../shared/format.ts'
 import type { DailyCount } from '../shared/staff-api.ts'
+import { DAY_MS } from '../../../src/durations.ts'
 
 export const CHART_DAYS = 90
 const BAR_WIDTH = 10
 const CHART_HEIGHT = 100
-const DAY_MS = 24 * 60 * 60 * 1000
 
 /** Every day of the window ending `end` (YYYY-MM-DD, UTC), with 0 where the server sent nothing. */
 export function fillDays(daily: DailyCount[], end: string, days = CHART_DAYS): DailyCount[] {

@@ -8,9 +8,9 @@ import { useCsvDownload } from '../shared/use-csv-download.ts'
 import type { StaffSession } from '../sign-in/use-staff-session.ts'
 import { useStaffResource } from '../shared/use-staff-resource.ts'
 import { CsvButton } from '../shared/csv-button.tsx'
+import { DAY_MS } from '../../../src/durations.ts'
 
 const TITLE = 'Funnel'
-const DAY_MS = 24 * 60 * 60 * 1000
 /** The steps as the chart and the table name them, each with its count in a row. */
 const STEPS: { label: string; count: (row: FunnelRow) => number }[] = [
   { label: 'Intakes', count: (row) => row.intakes },
