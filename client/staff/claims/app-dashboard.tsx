@@ -5,16 +5,16 @@ import type { FormConfig } from '../../../src/form-config.ts'
 import { Loading } from '../../ui/loading.tsx'
 import { DailyChart } from './daily-chart.tsx'
 import { Pagination } from '../shared/pagination.tsx'
-import { appCsvUrl, fetchAppStats, fetchAppSubmissions, fetchAssignees } from '../shared/staff-api.ts'
+import { appCsvUrl, fetchAppStats, fetchAppClaims, fetchAssignees } from '../shared/staff-api.ts'
 import { AssigneeField } from './assignee-field.tsx'
 import { BulkMovePanel } from './bulk-move-panel.tsx'
-import { useClaimKeys } from '../shared/use-claim-keys.ts'
+import { useListKeys } from '../shared/use-list-keys.ts'
 import { ClaimFilterSelects, filterParams, type ClaimFilterValues } from './claim-filters.tsx'
 import { ClaimReviewPanel } from './claim-review-panel.tsx'
 import { DuplicateScreenshots } from './duplicate-screenshots.tsx'
 import { StatCards, statsSummary } from './stat-cards.tsx'
-import { DetailsProblem, SubmissionDetails } from './submission-details.tsx'
-import { SubmissionsTable } from './submissions-table.tsx'
+import { ClaimDetailsProblem, ClaimDetails } from './claim-details.tsx'
+import { ClaimsTable } from './claims-table.tsx'
 import { localIsoDate, useCsvDownload } from '../shared/use-csv-download.ts'
 import { useDebouncedValue } from '../shared/use-debounced-value.ts'
 import type { StaffSession } from '../sign-in/use-staff-session.ts'
@@ -24,7 +24,7 @@ import { SearchRow } from '../shared/search-row.tsx'
 import { useClaimDetails } from './use-claim-details.ts'
 import { CsvButton } from '../shared/csv-button.tsx'
 import { dashboardSearch, readDashboardView } from './dashboard-address.ts'
-import { EmptyList } from './empty-claim-list.tsx'
+import { EmptyClaimList } from './empty-claim-list.tsx'
 import { ShortcutSheet } from './shortcut-sheet.tsx'
 import { useDashboardKeys } from './use-dashboard-keys.ts'
 
@@ -189,7 +189,7 @@ export function AppDashboard({
 
   const list = useStaffResource({
     key: JSON.stringify([slug, listKey, page, reloadCount]),
-    load: (signal) => fetchAppSubmissions({ slug, query, filters, flagged, order, page, signal }),
+    load: (signal) => fetchAppClaims({ slug, query, filters, flagged, order, page, signal }),
     onUnauthorized: session.expired,
   })
   const stats = useStaffResource({
@@ -208,13 +208,13 @@ export function AppDashboard({
   })
 
   const result = list.data
-  const ids = result?.data.map((submission) => submission.id) ?? []
+  const ids = result?.data.map((claim) => claim.id) ?? []
   const statusLabels = Object.fromEntries(
     (stats.data?.statuses ?? []).map(({ status, label }) => [status, label]),
   )
   const rowButton = (id: number) =>
     tableRef.current?.querySelector<HTMLElement>(`tr[data-claim-id="${id}"] button.view-details`)
-  const onTableKeyDown = useClaimKeys({
+  const onTableKeyDown = useListKeys({
     ids,
     currentId: openId,
     onOpen: (id, key) => {
@@ -341,16 +341,16 @@ export function AppDashboard({
               Opening the claim&apos;s details...
             </p>
           ) : details.status === 'failed' ? (
-            <DetailsProblem
+            <ClaimDetailsProblem
               ref={detailsRef}
               message={details.message}
               onRetry={() => openClaim(details.id)}
               onClose={closeDetails}
             />
           ) : details.status === 'ready' ? (
-            <SubmissionDetails
+            <ClaimDetails
               ref={detailsRef}
-              submission={details.data}
+              claim={details.data}
               canExport={canExport}
               onClose={closeDetails}
               onUnauthorized={session.expired}
@@ -376,7 +376,7 @@ export function AppDashboard({
               />
               {details.data.duplicateOf.length > 0 ? (
                 <DuplicateScreenshots
-                  submission={details.data}
+                  claim={details.data}
                   app={slug}
                   onOpenClaim={(id) => openClaim(id)}
                   onDecided={() => {
@@ -386,7 +386,7 @@ export function AppDashboard({
                   onUnauthorized={session.expired}
                 />
               ) : null}
-            </SubmissionDetails>
+            </ClaimDetails>
           ) : null}
 
           <section className="staff-panel" aria-labelledby={`${listId}-list`}>
@@ -425,7 +425,7 @@ export function AppDashboard({
             ) : !result ? (
               <Loading label="Loading submissions..." />
             ) : result.data.length === 0 ? (
-              <EmptyList
+              <EmptyClaimList
                 query={query}
                 isFiltered={Object.keys(filters).length > 0}
                 flagged={flagged}
@@ -433,15 +433,15 @@ export function AppDashboard({
               />
             ) : (
               <>
-                <SubmissionsTable
+                <ClaimsTable
                   ref={tableRef}
                   id={`${listId}-table`}
                   statusLabels={statusLabels}
                   onKeyDown={onTableKeyDown}
                   columns={config.dashboard.columns}
-                  submissions={result.data}
+                  claims={result.data}
                   selectedId={openId}
-                  onSelect={(submission, { zoom }) => openClaim(submission.id, { zoom })}
+                  onSelect={(claim, { zoom }) => openClaim(claim.id, { zoom })}
                   order={order}
                   onOrder={setOrder}
                   checks={canDecide ? { checked: checkedIds, onChange: changeChecks } : undefined}

@@ -21,13 +21,13 @@ import { useStaffResource } from '../shared/use-staff-resource.ts'
  * claim is confirmed. Each is on the claim's record.
  */
 export function DuplicateScreenshots({
-  submission,
+  claim,
   app,
   onOpenClaim,
   onDecided,
   onUnauthorized,
 }: {
-  submission: StaffSubmission
+  claim: StaffSubmission
   app: string
   onOpenClaim: (id: number) => void
   /** A decision was made: the claim's flag, status and the list change with it. */
@@ -36,18 +36,18 @@ export function DuplicateScreenshots({
 }) {
   const [loads, setLoads] = useState(0)
   const matches = useStaffResource({
-    key: JSON.stringify([submission.id, submission.duplicateOf, loads]),
-    load: (signal) => fetchDuplicateScreenshots({ id: submission.id, signal }),
+    key: JSON.stringify([claim.id, claim.duplicateOf, loads]),
+    load: (signal) => fetchDuplicateScreenshots({ id: claim.id, signal }),
     onUnauthorized,
   })
   const review = useStaffResource({
-    key: JSON.stringify([submission.id, loads]),
-    load: (signal) => fetchClaimReview({ id: submission.id, signal }),
+    key: JSON.stringify([claim.id, loads]),
+    load: (signal) => fetchClaimReview({ id: claim.id, signal }),
     onUnauthorized,
   })
   const cluster = useStaffResource({
-    key: JSON.stringify([submission.id, submission.duplicateOf, loads]),
-    load: (signal) => fetchDuplicateCluster({ id: submission.id, signal }),
+    key: JSON.stringify([claim.id, claim.duplicateOf, loads]),
+    load: (signal) => fetchDuplicateCluster({ id: claim.id, signal }),
     onUnauthorized,
   })
   const [outcome, setOutcome] = useState<{ kind: 'done' | 'refused'; message: string }>()
@@ -59,7 +59,7 @@ export function DuplicateScreenshots({
     setSending(match === 'cluster' ? match : match.id)
     try {
       const decided = await decideDuplicate({
-        id: submission.id,
+        id: claim.id,
         decision:
           match === 'cluster'
             ? { decision: 'not_duplicate', cluster: true, version: review.data.version }
@@ -71,8 +71,8 @@ export function DuplicateScreenshots({
           match === 'cluster'
             ? `Claims ${cluster.data?.claimIds.join(', ')} are not duplicates of each other: none is flagged for another of them now.`
             : decision === 'not_duplicate'
-              ? `Claim ${submission.id} is not a duplicate of claim ${match.id}${decided.flagged ? '' : ': it is no longer flagged'}.`
-              : `Claim ${submission.id} moved to ${review.data.duplicateMove?.label ?? decided.status} as a duplicate of claim ${match.id}.`,
+              ? `Claim ${claim.id} is not a duplicate of claim ${match.id}${decided.flagged ? '' : ': it is no longer flagged'}.`
+              : `Claim ${claim.id} moved to ${review.data.duplicateMove?.label ?? decided.status} as a duplicate of claim ${match.id}.`,
       })
       onDecided()
     } catch (error) {
@@ -89,7 +89,7 @@ export function DuplicateScreenshots({
 
   const listed =
     matches.data ??
-    submission.duplicateOf.map((id) => ({ id, app, appName: '', kind: 'near' as const, distance: 0 }))
+    claim.duplicateOf.map((id) => ({ id, app, appName: '', kind: 'near' as const, distance: 0 }))
   const clusterIds = cluster.data?.claimIds ?? []
   return (
     <section className="duplicate-screenshots" aria-label="Flagged as a duplicate">
@@ -145,12 +145,8 @@ export function DuplicateScreenshots({
               </p>
               <div className="side-by-side">
                 <figure>
-                  <img
-                    src={submission.screenshotUrl}
-                    alt={`Screenshot of claim ${submission.id}`}
-                    loading="lazy"
-                  />
-                  <figcaption>This claim ({submission.id})</figcaption>
+                  <img src={claim.screenshotUrl} alt={`Screenshot of claim ${claim.id}`} loading="lazy" />
+                  <figcaption>This claim ({claim.id})</figcaption>
                 </figure>
                 <figure>
                   <img
@@ -196,7 +192,7 @@ export function DuplicateScreenshots({
       {matches.data?.length === 0 ? <p>No other claim is flagged with this one now.</p> : null}
       {confirming && review.data?.duplicateMove ? (
         <DuplicateConfirmDialog
-          claimId={submission.id}
+          claimId={claim.id}
           otherId={confirming.id}
           moveLabel={review.data.duplicateMove.label}
           onCancel={() => setConfirming(undefined)}

@@ -1,5 +1,5 @@
 /** The list's empty state, saying why it is empty (a search, a filter, Flagged only) and what to try. */
-export function EmptyList({
+export function EmptyClaimList({
   query,
   isFiltered,
   flagged,

@@ -1,8 +1,8 @@
 import { useEffect, useLayoutEffect, useRef } from 'react'
-import { isTypingTarget } from '../shared/use-claim-keys.ts'
+import { isTypingTarget } from '../shared/use-list-keys.ts'
 
 /**
- * The dashboard's keys beyond the list's (use-claim-keys.ts): `/` searches, `?` shows the shortcut
+ * The dashboard's keys beyond the list's (use-list-keys.ts): `/` searches, `?` shows the shortcut
  * sheet, `z` zooms the open screenshot, Esc closes the open claim. A key typed into a field is text,
  * and a key with Ctrl, Alt or Cmd belongs to the browser; while a dialog is open it has the keys.
  */

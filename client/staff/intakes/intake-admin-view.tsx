@@ -2,12 +2,12 @@ import { useEffect, useId, useRef, useState } from 'react'
 import { useNavigate } from '../../routing/router.tsx'
 import { Loading } from '../../ui/loading.tsx'
 import { IntakeDetailsPanel, IntakeDetailsProblem } from './intake-details-panel.tsx'
-import { IntakeSubmissionsTable } from './intake-submissions-table.tsx'
+import { IntakesTable } from './intakes-table.tsx'
 import { Pagination } from '../shared/pagination.tsx'
 import { INTAKE_ADDRESS, intakeHref } from './intake-address.ts'
-import { fetchIntakeSubmission, fetchIntakeSubmissions, INTAKE_CSV_URL } from '../shared/staff-api.ts'
+import { fetchIntake, fetchIntakes, INTAKE_CSV_URL } from '../shared/staff-api.ts'
 import { StaffArea } from '../sign-in/staff-area.tsx'
-import { useClaimKeys } from '../shared/use-claim-keys.ts'
+import { useListKeys } from '../shared/use-list-keys.ts'
 import { useCsvDownload } from '../shared/use-csv-download.ts'
 import { useDebouncedValue } from '../shared/use-debounced-value.ts'
 import { useOpenDetails } from '../shared/use-open-details.ts'
@@ -23,13 +23,13 @@ const SEARCH_DELAY_MS = 250
 export function IntakeAdminView() {
   return (
     <StaffArea gateTitle="Admin Access" allows={(account) => account.role === 'admin'}>
-      {(session) => <IntakeSubmissionsView session={session} />}
+      {(session) => <IntakesView session={session} />}
     </StaffArea>
   )
 }
 
 /** Server-side search, the list (j/k step through it) and an intake's details beside it. */
-function IntakeSubmissionsView({ session }: { session: StaffSession }) {
+function IntakesView({ session }: { session: StaffSession }) {
   const navigate = useNavigate()
   const listId = useId()
   const [term, setTerm] = useState('')
@@ -47,7 +47,7 @@ function IntakeSubmissionsView({ session }: { session: StaffSession }) {
     open: openDetails,
     close: closeDetails,
   } = useOpenDetails({
-    load: (id, signal) => fetchIntakeSubmission({ id, signal }),
+    load: (id, signal) => fetchIntake({ id, signal }),
     onUnauthorized: session.expired,
   })
   const detailsRef = useRef<HTMLElement>(null)
@@ -87,7 +87,7 @@ function IntakeSubmissionsView({ session }: { session: StaffSession }) {
 
   const list = useStaffResource({
     key: JSON.stringify([query, page, reloadCount]),
-    load: (signal) => fetchIntakeSubmissions({ query, page, signal }),
+    load: (signal) => fetchIntakes({ query, page, signal }),
     onUnauthorized: session.expired,
   })
   const csv = useCsvDownload({
@@ -95,8 +95,8 @@ function IntakeSubmissionsView({ session }: { session: StaffSession }) {
     onUnauthorized: session.expired,
   })
   const result = list.data
-  const onTableKeyDown = useClaimKeys({
-    ids: result?.data.map((submission) => submission.id) ?? [],
+  const onTableKeyDown = useListKeys({
+    ids: result?.data.map((intake) => intake.id) ?? [],
     currentId: openId,
     onOpen: (id, key) => {
       if (key === 'letter') {
@@ -197,10 +197,10 @@ function IntakeSubmissionsView({ session }: { session: StaffSession }) {
               </div>
             ) : (
               <>
-                <IntakeSubmissionsTable
+                <IntakesTable
                   ref={tableRef}
                   onKeyDown={onTableKeyDown}
-                  submissions={result.data}
+                  intakes={result.data}
                   selectedId={openId}
                   onSelect={openIntake}
                 />

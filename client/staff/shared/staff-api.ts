@@ -90,7 +90,7 @@ export async function logOutStaff(): Promise<void> {
   await fetchJson<void>('/api/staff/logout', { method: 'POST', headers: { Accept: 'application/json' } })
 }
 
-export function fetchAppSubmissions({
+export function fetchAppClaims({
   slug,
   query,
   filters = {},
@@ -168,7 +168,7 @@ export function claimDashboardHref({ app, id }: { app: string; id: number }): st
 }
 
 /** The main admin view's list; the term goes as `q`, as the dashboards send theirs (the server logs paths only). */
-export function fetchIntakeSubmissions({
+export function fetchIntakes({
   query,
   page,
   signal,
@@ -182,7 +182,7 @@ export function fetchIntakeSubmissions({
 }
 
 /** One intake with its answers and its apps' Step 2 claims; the server puts the view on record. */
-export function fetchIntakeSubmission({
+export function fetchIntake({
   id,
   signal,
 }: {

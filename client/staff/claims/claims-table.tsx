@@ -16,9 +16,9 @@ const KEPT_BESIDE_DETAILS = 2
  * actions; with `checks`, each id has a checkbox for a bulk move, and the heading one for the page.
  * The id and the first config column (the name) stay in view while a phone scrolls the row.
  */
-export function SubmissionsTable({
+export function ClaimsTable({
   columns: configColumns,
-  submissions,
+  claims,
   selectedId,
   onSelect,
   statusLabels,
@@ -30,10 +30,10 @@ export function SubmissionsTable({
   ref,
 }: {
   columns: DashboardColumn[]
-  submissions: StaffSubmission[]
+  claims: StaffSubmission[]
   selectedId: number | undefined
   /** Open the claim; `zoom`: with its screenshot at full size (the row's View Screenshot). */
-  onSelect: (submission: StaffSubmission, options: { zoom: boolean }) => void
+  onSelect: (claim: StaffSubmission, options: { zoom: boolean }) => void
   /** Each review status's label; a status without one shows its name. */
   statusLabels: Record<string, string>
   onKeyDown?: (event: KeyboardEvent<HTMLDivElement>) => void
@@ -65,7 +65,7 @@ export function SubmissionsTable({
         <thead>
           <tr>
             <th scope="col" className="claim-cell" aria-sort={ariaSort(order)}>
-              {checks ? <PageCheckbox submissions={submissions} checks={checks} /> : null}
+              {checks ? <PageCheckbox claims={claims} checks={checks} /> : null}
               <SortButton label="Claim" order={order} onOrder={onOrder} />
             </th>
             {columns.map((column, i) => (
@@ -89,26 +89,26 @@ export function SubmissionsTable({
           </tr>
         </thead>
         <tbody>
-          {submissions.map((submission) => (
+          {claims.map((claim) => (
             <tr
-              key={submission.id}
-              data-claim-id={submission.id}
-              className={submission.id === selectedId ? 'is-selected' : undefined}
-              aria-current={submission.id === selectedId ? 'true' : undefined}
+              key={claim.id}
+              data-claim-id={claim.id}
+              className={claim.id === selectedId ? 'is-selected' : undefined}
+              aria-current={claim.id === selectedId ? 'true' : undefined}
             >
               <td className="claim-cell" data-column="id">
                 {checks ? (
                   <input
                     type="checkbox"
-                    aria-label={`Select claim ${submission.id}`}
-                    checked={checks.checked.has(submission.id)}
+                    aria-label={`Select claim ${claim.id}`}
+                    checked={checks.checked.has(claim.id)}
                     onClick={(event) => (rangeKey.current = event.shiftKey)}
                     onChange={(event) => {
                       // Shift with a check sets every row from the last one checked to this one alike
-                      const index = submissions.indexOf(submission)
+                      const index = claims.indexOf(claim)
                       const from =
                         rangeKey.current && lastChecked.current !== undefined ? lastChecked.current : index
-                      const rows = submissions.slice(Math.min(from, index), Math.max(from, index) + 1)
+                      const rows = claims.slice(Math.min(from, index), Math.max(from, index) + 1)
                       checks.onChange(
                         rows.map((row) => row.id),
                         event.target.checked,
@@ -118,7 +118,7 @@ export function SubmissionsTable({
                     }}
                   />
                 ) : null}
-                {submission.id}
+                {claim.id}
               </td>
               {columns.map((column, i) => (
                 <td
@@ -127,16 +127,14 @@ export function SubmissionsTable({
                   className={i === 0 ? 'lead-cell' : undefined}
                   data-optional={i >= KEPT_BESIDE_DETAILS ? '' : undefined}
                 >
-                  {column.key === 'email'
-                    ? breakableEmail(cellText(submission, column))
-                    : cellText(submission, column)}
+                  {column.key === 'email' ? breakableEmail(cellText(claim, column)) : cellText(claim, column)}
                 </td>
               ))}
-              <td data-column="status">{statusLabels[submission.reviewStatus] ?? submission.reviewStatus}</td>
+              <td data-column="status">{statusLabels[claim.reviewStatus] ?? claim.reviewStatus}</td>
               <td data-column="flagged">
                 {/* flagged: another claimant sent the same screenshot; the count is of their claims */}
-                {submission.duplicateOf.length > 0 ? (
-                  <span className="flagged-mark">Yes ({submission.duplicateOf.length})</span>
+                {claim.duplicateOf.length > 0 ? (
+                  <span className="flagged-mark">Yes ({claim.duplicateOf.length})</span>
                 ) : (
                   'No'
                 )}
@@ -146,16 +144,12 @@ export function SubmissionsTable({
                   <button
                     type="button"
                     className="secondary view-details"
-                    onClick={() => onSelect(submission, { zoom: false })}
+                    onClick={() => onSelect(claim, { zoom: false })}
                   >
                     View Details
                   </button>
                   {/* in the details panel, zoomed: a new tab for each claim loses the reviewer's place */}
-                  <button
-                    type="button"
-                    className="secondary"
-                    onClick={() => onSelect(submission, { zoom: true })}
-                  >
+                  <button type="button" className="secondary" onClick={() => onSelect(claim, { zoom: true })}>
                     View Screenshot
                   </button>
                 </div>
@@ -198,15 +192,15 @@ function SortButton({
 
 /** "Select all on this page": checked when every row is, mixed when some are. */
 function PageCheckbox({
-  submissions,
+  claims,
   checks,
 }: {
-  submissions: StaffSubmission[]
-  checks: NonNullable<Parameters<typeof SubmissionsTable>[0]['checks']>
+  claims: StaffSubmission[]
+  checks: NonNullable<Parameters<typeof ClaimsTable>[0]['checks']>
 }) {
   const ref = useRef<HTMLInputElement>(null)
-  const count = submissions.filter(({ id }) => checks.checked.has(id)).length
-  const isAll = count > 0 && count === submissions.length
+  const count = claims.filter(({ id }) => checks.checked.has(id)).length
+  const isAll = count > 0 && count === claims.length
   useEffect(() => {
     if (ref.current) ref.current.indeterminate = count > 0 && !isAll
   }, [count, isAll])
@@ -218,7 +212,7 @@ function PageCheckbox({
       checked={isAll}
       onChange={(event) =>
         checks.onChange(
-          submissions.map(({ id }) => id),
+          claims.map(({ id }) => id),
           event.target.checked,
         )
       }

@@ -8,17 +8,17 @@ import { breakableEmail } from '../shared/breakable-email.tsx'
  * The main admin view's 'All Submissions': the spec's columns (Name, Email, Phone, Apps Used,
  * Signature, Date) after the intake's id, the claimant's answer to the intake's e-mail (Confirmed, Not
  * confirmed, "Not me"), then View Details; one line a row, in the dashboards' classes,
- * the id and name kept in view while a phone scrolls the row. Beside an open submission's details
+ * the id and name kept in view while a phone scrolls the row. Beside an open intake's details
  * (which show them) the phone, signature and confirmation give way, so View Details stays in view.
  */
-export function IntakeSubmissionsTable({
-  submissions,
+export function IntakesTable({
+  intakes,
   selectedId,
   onSelect,
   onKeyDown,
   ref,
 }: {
-  submissions: IntakeSubmission[]
+  intakes: IntakeSubmission[]
   selectedId: number | undefined
   onSelect: (id: number) => void
   onKeyDown?: (event: KeyboardEvent<HTMLDivElement>) => void
@@ -59,36 +59,36 @@ export function IntakeSubmissionsTable({
           </tr>
         </thead>
         <tbody>
-          {submissions.map((submission) => (
+          {intakes.map((intake) => (
             <tr
-              key={submission.id}
-              data-intake-id={submission.id}
-              className={submission.id === selectedId ? 'is-selected' : undefined}
-              aria-current={submission.id === selectedId ? 'true' : undefined}
+              key={intake.id}
+              data-intake-id={intake.id}
+              className={intake.id === selectedId ? 'is-selected' : undefined}
+              aria-current={intake.id === selectedId ? 'true' : undefined}
             >
               <td className="claim-cell" data-column="id">
-                {submission.id}
+                {intake.id}
               </td>
               <td className="lead-cell" data-column="name">
-                {fullName(submission)}
+                {fullName(intake)}
               </td>
-              <td data-column="email">{breakableEmail(submission.email)}</td>
+              <td data-column="email">{breakableEmail(intake.email)}</td>
               <td data-column="phone" data-optional="">
-                {submission.phone}
+                {intake.phone}
               </td>
-              <td data-column="apps">{submission.cashAdvanceApps.join(', ')}</td>
+              <td data-column="apps">{intake.cashAdvanceApps.join(', ')}</td>
               <td data-column="signature" data-optional="">
-                {submission.signature ? (
-                  <img className="signature-thumb" src={submission.signature} alt="Signature" />
+                {intake.signature ? (
+                  <img className="signature-thumb" src={intake.signature} alt="Signature" />
                 ) : null}
               </td>
-              <td data-column="createdAt">{formatListTime(submission.createdAt)}</td>
+              <td data-column="createdAt">{formatListTime(intake.createdAt)}</td>
               <td data-column="confirmation" data-optional="">
-                {INTAKE_CONFIRMATION_LABELS[submission.confirmation]}
+                {INTAKE_CONFIRMATION_LABELS[intake.confirmation]}
               </td>
               <td>
                 <div className="row-actions">
-                  <button type="button" className="secondary" onClick={() => onSelect(submission.id)}>
+                  <button type="button" className="secondary" onClick={() => onSelect(intake.id)}>
                     View Details
                   </button>
                 </div>

@@ -9,12 +9,12 @@ export function isTypingTarget(target: EventTarget | null): boolean {
 
 /**
  * The list's keys: `j`/`k` anywhere on the page, and ArrowDown/ArrowUp with the focus in the table, open
- * the next or previous claim of the page shown (the first or last when none is open), wherever the focus
+ * the next or previous claim or intake of the page shown (the first or last when none is open), wherever the focus
  * is, a row's checkbox included. Ignored while the person types in a field or holds a modifier, so that
  * no shortcut takes a letter meant for a search.
  * Returns the table's keydown handler.
  */
-export function useClaimKeys({
+export function useListKeys({
   ids,
   currentId,
   onOpen,

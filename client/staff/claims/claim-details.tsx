@@ -9,8 +9,8 @@ import type { StaffSubmission } from '../shared/staff-api.ts'
  * screenshot with the decision beside it, so the evidence and the move are on screen together, then
  * the claim's fields and signed record. The screenshot zooms in place (`isZoomed`).
  */
-export function SubmissionDetails({
-  submission,
+export function ClaimDetails({
+  claim,
   canExport,
   onClose,
   onUnauthorized,
@@ -20,7 +20,7 @@ export function SubmissionDetails({
   ref,
   children,
 }: {
-  submission: StaffSubmission
+  claim: StaffSubmission
   /** Whether the account may take the claim's evidence away (the server checks again). */
   canExport: boolean
   onClose: () => void
@@ -35,7 +35,7 @@ export function SubmissionDetails({
   /** More about the claim, under its details (a flagged claim's matches). */
   children?: ReactNode
 }) {
-  const name = fullName(submission)
+  const name = fullName(claim)
   return (
     <section ref={ref} className="staff-panel details-panel" aria-labelledby="details-heading" tabIndex={-1}>
       <div className="panel-heading">
@@ -47,8 +47,8 @@ export function SubmissionDetails({
               className="secondary"
               onClick={() =>
                 startDownload({
-                  href: `/api/staff/claims/${submission.id}/evidence.zip`,
-                  fileName: `claim-${submission.id}-evidence.zip`,
+                  href: `/api/staff/claims/${claim.id}/evidence.zip`,
+                  fileName: `claim-${claim.id}-evidence.zip`,
                 })
               }
             >
@@ -63,8 +63,8 @@ export function SubmissionDetails({
       <div className={`decision-layout${isZoomed ? ' is-zoomed' : ''}`}>
         {/* keyed by claim, so a failed image does not hide the next claim's screenshot */}
         <Screenshot
-          key={submission.id}
-          url={submission.screenshotUrl}
+          key={claim.id}
+          url={claim.screenshotUrl}
           name={name}
           isZoomed={isZoomed}
           onZoom={onZoom}
@@ -76,22 +76,22 @@ export function SubmissionDetails({
           <dt>Name</dt>
           <dd>{name}</dd>
           <dt>Email</dt>
-          <dd>{submission.email}</dd>
+          <dd>{claim.email}</dd>
           <dt>Phone</dt>
-          <dd>{submission.phoneNumber}</dd>
+          <dd>{claim.phoneNumber}</dd>
           <dt>Cash advances taken</dt>
-          <dd>{plural(submission.cashAdvanceCount, 'time')}</dd>
+          <dd>{plural(claim.cashAdvanceCount, 'time')}</dd>
           <dt>Membership duration</dt>
-          <dd>{plural(submission.membershipMonths, 'month')}</dd>
+          <dd>{plural(claim.membershipMonths, 'month')}</dd>
           <dt>Submission date</dt>
-          <dd>{formatDateTime(submission.createdAt)}</dd>
+          <dd>{formatDateTime(claim.createdAt)}</dd>
           <dt>Confirmed by the claimant</dt>
-          <dd>{submission.confirmedAt ? formatDateTime(submission.confirmedAt) : 'Not yet'}</dd>
+          <dd>{claim.confirmedAt ? formatDateTime(claim.confirmedAt) : 'Not yet'}</dd>
           <dt>Came from</dt>
-          <dd>{cameFrom(submission.attribution)}</dd>
+          <dd>{cameFrom(claim.attribution)}</dd>
         </dl>
       </div>
-      <SignedRecordPanel claimId={submission.id} onUnauthorized={onUnauthorized} />
+      <SignedRecordPanel claimId={claim.id} onUnauthorized={onUnauthorized} />
       {children}
     </section>
   )
@@ -104,7 +104,7 @@ function cameFrom(attribution: StaffSubmission['attribution']): string {
 }
 
 /** The details panel when the claim could not be loaded: what went wrong and what to do. */
-export function DetailsProblem({
+export function ClaimDetailsProblem({
   message,
   onRetry,
   onClose,
