@@ -2,9 +2,8 @@ import { Link, useNavigate } from '../../routing/router.tsx'
 import { canDecideApp, canExportApp, matchCountText, type StaffAccountView } from '../../../src/api/staff.ts'
 import { useEffect, useId, useLayoutEffect, useRef, useState } from 'react'
 import type { FormConfig } from '../../../src/form-config.ts'
-import { Loading } from '../../ui/loading.tsx'
 import { DailyChart } from './daily-chart.tsx'
-import { Pagination } from '../shared/pagination.tsx'
+import { DetailsBeside, ListSection, ListToolbar, useListPage } from '../shared/list-view.tsx'
 import { appCsvUrl, fetchAppStats, fetchAppClaims, fetchAssignees } from '../shared/staff-api.ts'
 import { AssigneeField } from './assignee-field.tsx'
 import { BulkMovePanel } from './bulk-move-panel.tsx'
@@ -13,14 +12,13 @@ import { ClaimFilterSelects, filterParams, type ClaimFilterValues } from './clai
 import { ClaimReviewPanel } from './claim-review-panel.tsx'
 import { DuplicateScreenshots } from './duplicate-screenshots.tsx'
 import { StatCards, statsSummary } from './stat-cards.tsx'
-import { ClaimDetailsProblem, ClaimDetails } from './claim-details.tsx'
+import { ClaimDetails } from './claim-details.tsx'
 import { ClaimsTable } from './claims-table.tsx'
 import { localIsoDate, useCsvDownload } from '../shared/use-csv-download.ts'
 import { useDebouncedValue } from '../shared/use-debounced-value.ts'
 import type { StaffSession } from '../sign-in/use-staff-session.ts'
 import { StaffUserBar } from '../sign-in/staff-user-bar.tsx'
 import { useStaffResource } from '../shared/use-staff-resource.ts'
-import { SearchRow } from '../shared/search-row.tsx'
 import { useClaimDetails } from './use-claim-details.ts'
 import { CsvButton } from '../shared/csv-button.tsx'
 import { dashboardSearch, readDashboardView } from './dashboard-address.ts'
@@ -80,8 +78,7 @@ export function AppDashboard({
   const [order, setOrder] = useState(initial.order)
   // the page belongs to the search, filters and order it was chosen for: new ones start again at page 1
   const listKey = JSON.stringify([query, filters, flagged, order])
-  const [paging, setPaging] = useState(() => ({ listKey, page: initial.page }))
-  const page = paging.listKey === listKey ? paging.page : 1
+  const [page, setPage] = useListPage(listKey, initial.page)
   const [reloadCount, setReloadCount] = useState(0)
   // a duplicate decision can move the claim: its review panel loads again
   const [duplicateDecisions, setDuplicateDecisions] = useState(0)
@@ -274,8 +271,22 @@ export function AppDashboard({
         <StaffUserBar session={session} />
       </header>
       <div className="card-body">
-        <div className="staff-toolbar">
-          <SearchRow term={term} onTerm={setTerm} ref={searchRef} />
+        <ListToolbar
+          term={term}
+          onTerm={setTerm}
+          searchRef={searchRef}
+          csvButton={
+            canExport ? (
+              <CsvButton
+                csv={csv}
+                url={appCsvUrl(slug, query, { filters, flagged })}
+                fallbackName={`${slug}-submissions-${localIsoDate()}.csv`}
+              />
+            ) : null
+          }
+          onRefresh={() => setReloadCount((count) => count + 1)}
+          isReloading={list.status === 'loading' && result !== undefined}
+        >
           {/* on a phone the filters fold, like the figures, so the list is on the first screen; a wide
               screen has room for them, open with no summary to close them */}
           <details
@@ -291,25 +302,7 @@ export function AppDashboard({
               assignees={assignees.data ?? []}
             />
           </details>
-          <div className="action-row">
-            {canExport ? (
-              <CsvButton
-                csv={csv}
-                url={appCsvUrl(slug, query, { filters, flagged })}
-                fallbackName={`${slug}-submissions-${localIsoDate()}.csv`}
-              />
-            ) : null}
-            <button type="button" className="secondary" onClick={() => setReloadCount((count) => count + 1)}>
-              Refresh
-            </button>
-            {list.status === 'loading' && result ? (
-              <span className="inline-spinner" role="status">
-                <span className="spinner" aria-hidden="true" />
-                Loading...
-              </span>
-            ) : null}
-          </div>
-        </div>
+        </ListToolbar>
         <p className="search-results" role="status">
           {(isSearching || flagged) && result && list.status === 'ready'
             ? `${isSearching ? 'Search results' : 'Flagged'}: ${matchCountText(result)} of ${result.total.toLocaleString('en-US')} submissions`
@@ -332,51 +325,44 @@ export function AppDashboard({
           {moveOutcome}
         </p>
 
-        {/* from a laptop's width up, the open claim sits beside the list (styles.css), so a reviewer
-            keeps their place in the list while reading it */}
-        <div className={`review-workspace${details.status === 'closed' ? '' : ' with-details'}`}>
-          {details.status === 'loading' ? (
-            <p className="inline-spinner" role="status">
-              <span className="spinner" aria-hidden="true" />
-              Opening the claim&apos;s details...
-            </p>
-          ) : details.status === 'failed' ? (
-            <ClaimDetailsProblem
-              ref={detailsRef}
-              message={details.message}
-              onRetry={() => openClaim(details.id)}
-              onClose={closeDetails}
-            />
-          ) : details.status === 'ready' ? (
+        {/* from a laptop's width up, the open claim sits beside the list, so a reviewer keeps their place
+            in the list while reading it */}
+        <DetailsBeside
+          details={details}
+          noun="claim"
+          panelRef={detailsRef}
+          onRetry={(id) => openClaim(id)}
+          onClose={closeDetails}
+          renderDetails={(claim) => (
             <ClaimDetails
               ref={detailsRef}
-              claim={details.data}
+              claim={claim}
               canExport={canExport}
               onClose={closeDetails}
               onUnauthorized={session.expired}
-              isZoomed={zoomedId === details.data.id}
-              onZoom={(isZoomed) => setZoomedId(isZoomed ? details.data.id : undefined)}
+              isZoomed={zoomedId === claim.id}
+              onZoom={(isZoomed) => setZoomedId(isZoomed ? claim.id : undefined)}
               decision={
                 <ClaimReviewPanel
-                  key={`${details.data.id}:${duplicateDecisions}`}
-                  claimId={details.data.id}
+                  key={`${claim.id}:${duplicateDecisions}`}
+                  claimId={claim.id}
                   focusDecision={focusOnOpen === 'decision'}
-                  onMoved={(message) => onMoved(details.data.id, message)}
+                  onMoved={(message) => onMoved(claim.id, message)}
                   onUnauthorized={session.expired}
                 />
               }
             >
               <AssigneeField
-                key={details.data.id}
-                claimId={details.data.id}
-                assignee={details.data.assignee}
+                key={claim.id}
+                claimId={claim.id}
+                assignee={claim.assignee}
                 assignees={assignees.data ?? []}
                 onAssigned={() => setReloadCount((count) => count + 1)}
                 onUnauthorized={session.expired}
               />
-              {details.data.duplicateOf.length > 0 ? (
+              {claim.duplicateOf.length > 0 ? (
                 <DuplicateScreenshots
-                  claim={details.data}
+                  claim={claim}
                   app={slug}
                   onOpenClaim={(id) => openClaim(id)}
                   onDecided={() => {
@@ -387,76 +373,65 @@ export function AppDashboard({
                 />
               ) : null}
             </ClaimDetails>
-          ) : null}
-
-          <section className="staff-panel" aria-labelledby={`${listId}-list`}>
-            <div className="list-heading">
-              <h2 id={`${listId}-list`}>All Submissions</h2>
-              <label className="filter-toggle">
-                <input
-                  type="checkbox"
-                  checked={flagged}
-                  onChange={(event) => setFlagged(event.target.checked)}
-                />
-                Flagged only
-              </label>
-              <label className="filter-toggle">
-                <input
-                  type="checkbox"
-                  checked={filterValues.assignee === 'me'}
-                  onChange={(event) =>
-                    setFilterValues({ ...filterValues, assignee: event.target.checked ? 'me' : '' })
-                  }
-                />
-                Assigned to me
-              </label>
-            </div>
-            <p className="hint">
-              Keys: <kbd>j</kbd> and <kbd>k</kbd> open the next and previous claim, <kbd>/</kbd> searches,{' '}
-              <kbd>Esc</kbd> closes the claim; <kbd>?</kbd> lists every key.
-            </p>
-            {list.status === 'failed' ? (
-              <div className="empty-state" role="alert">
-                <p className="empty-title">No submissions found in database</p>
-                <p className="hint">
-                  The list could not be loaded ({list.message}). Check the server logs, then press Refresh.
-                </p>
-              </div>
-            ) : !result ? (
-              <Loading label="Loading submissions..." />
-            ) : result.data.length === 0 ? (
+          )}
+        >
+          <ListSection
+            headingId={`${listId}-list`}
+            headingExtras={
+              <>
+                <label className="filter-toggle">
+                  <input
+                    type="checkbox"
+                    checked={flagged}
+                    onChange={(event) => setFlagged(event.target.checked)}
+                  />
+                  Flagged only
+                </label>
+                <label className="filter-toggle">
+                  <input
+                    type="checkbox"
+                    checked={filterValues.assignee === 'me'}
+                    onChange={(event) =>
+                      setFilterValues({ ...filterValues, assignee: event.target.checked ? 'me' : '' })
+                    }
+                  />
+                  Assigned to me
+                </label>
+              </>
+            }
+            hint={
+              <>
+                Keys: <kbd>j</kbd> and <kbd>k</kbd> open the next and previous claim, <kbd>/</kbd> searches,{' '}
+                <kbd>Esc</kbd> closes the claim; <kbd>?</kbd> lists every key.
+              </>
+            }
+            list={list}
+            empty={(shown) => (
               <EmptyClaimList
                 query={query}
                 isFiltered={Object.keys(filters).length > 0}
                 flagged={flagged}
-                total={result.total}
+                total={shown.total}
               />
-            ) : (
-              <>
-                <ClaimsTable
-                  ref={tableRef}
-                  id={`${listId}-table`}
-                  statusLabels={statusLabels}
-                  onKeyDown={onTableKeyDown}
-                  columns={config.dashboard.columns}
-                  claims={result.data}
-                  selectedId={openId}
-                  onSelect={(claim, { zoom }) => openClaim(claim.id, { zoom })}
-                  order={order}
-                  onOrder={setOrder}
-                  checks={canDecide ? { checked: checkedIds, onChange: changeChecks } : undefined}
-                />
-                <Pagination
-                  page={result.page}
-                  pageSize={result.pageSize}
-                  count={result.count}
-                  isCountCapped={result.isCountCapped}
-                  onPage={(next) => setPaging({ listKey, page: next })}
-                />
-              </>
             )}
-          </section>
-        </div>
+            table={(rows) => (
+              <ClaimsTable
+                ref={tableRef}
+                id={`${listId}-table`}
+                statusLabels={statusLabels}
+                onKeyDown={onTableKeyDown}
+                columns={config.dashboard.columns}
+                claims={rows}
+                selectedId={openId}
+                onSelect={(claim, { zoom }) => openClaim(claim.id, { zoom })}
+                order={order}
+                onOrder={setOrder}
+                checks={canDecide ? { checked: checkedIds, onChange: changeChecks } : undefined}
+              />
+            )}
+            onPage={setPage}
+          />
+        </DetailsBeside>
         {canDecide && checkedIds.size > 0 ? (
           // follows the reviewer down the list while rows are checked; the move itself is the panel's
           <div className="selection-bar" role="region" aria-label="Checked claims">

@@ -1,5 +1,6 @@
 import { useState, type ReactNode, type Ref } from 'react'
 import { startDownload } from '../../http.ts'
+import { DetailsPanel } from '../shared/details-panel.tsx'
 import { formatDateTime, fullName } from '../shared/format.ts'
 import { SignedRecordPanel } from './signed-record-panel.tsx'
 import type { StaffSubmission } from '../shared/staff-api.ts'
@@ -37,29 +38,26 @@ export function ClaimDetails({
 }) {
   const name = fullName(claim)
   return (
-    <section ref={ref} className="staff-panel details-panel" aria-labelledby="details-heading" tabIndex={-1}>
-      <div className="panel-heading">
-        <h2 id="details-heading">Selected Submission Details</h2>
-        <div className="panel-actions">
-          {canExport ? (
-            <button
-              type="button"
-              className="secondary"
-              onClick={() =>
-                startDownload({
-                  href: `/api/staff/claims/${claim.id}/evidence.zip`,
-                  fileName: `claim-${claim.id}-evidence.zip`,
-                })
-              }
-            >
-              Download evidence
-            </button>
-          ) : null}
-          <button type="button" className="secondary" onClick={onClose}>
-            Close
+    <DetailsPanel
+      ref={ref}
+      onClose={onClose}
+      actions={
+        canExport ? (
+          <button
+            type="button"
+            className="secondary"
+            onClick={() =>
+              startDownload({
+                href: `/api/staff/claims/${claim.id}/evidence.zip`,
+                fileName: `claim-${claim.id}-evidence.zip`,
+              })
+            }
+          >
+            Download evidence
           </button>
-        </div>
-      </div>
+        ) : null
+      }
+    >
       <div className={`decision-layout${isZoomed ? ' is-zoomed' : ''}`}>
         {/* keyed by claim, so a failed image does not hide the next claim's screenshot */}
         <Screenshot
@@ -93,7 +91,7 @@ export function ClaimDetails({
       </div>
       <SignedRecordPanel claimId={claim.id} onUnauthorized={onUnauthorized} />
       {children}
-    </section>
+    </DetailsPanel>
   )
 }
 
@@ -101,39 +99,6 @@ export function ClaimDetails({
 function cameFrom(attribution: StaffSubmission['attribution']): string {
   const kept = Object.entries(attribution ?? {})
   return kept.length === 0 ? 'No campaign' : kept.map(([key, value]) => `${key} ${value}`).join(', ')
-}
-
-/** The details panel when the claim could not be loaded: what went wrong and what to do. */
-export function ClaimDetailsProblem({
-  message,
-  onRetry,
-  onClose,
-  ref,
-}: {
-  message: string
-  onRetry: () => void
-  onClose: () => void
-  ref?: Ref<HTMLElement>
-}) {
-  return (
-    <section ref={ref} className="staff-panel details-panel" aria-labelledby="details-heading" tabIndex={-1}>
-      <div className="panel-heading">
-        <h2 id="details-heading">Selected Submission Details</h2>
-        <div className="panel-actions">
-          <button type="button" className="secondary" onClick={onRetry}>
-            Try again
-          </button>
-          <button type="button" className="secondary" onClick={onClose}>
-            Close
-          </button>
-        </div>
-      </div>
-      <p className="alert" role="alert">
-        The claim&apos;s details could not be loaded: {message}. Press Try again, or Refresh the list if the
-        claim was removed.
-      </p>
-    </section>
-  )
 }
 
 /**

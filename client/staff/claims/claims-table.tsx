@@ -2,6 +2,7 @@ import { useEffect, useRef, type KeyboardEvent, type Ref } from 'react'
 import type { DashboardColumn } from '../../../src/form-config.ts'
 import { FILTER_COLUMNS } from './claim-filters.tsx'
 import { breakableEmail } from '../shared/breakable-email.tsx'
+import { ListRow, ListTable } from '../shared/list-view.tsx'
 import { cellText } from '../shared/format.ts'
 import type { ListOrder, StaffSubmission } from '../shared/staff-api.ts'
 
@@ -51,114 +52,98 @@ export function ClaimsTable({
   const lastChecked = useRef<number | undefined>(undefined)
   const rangeKey = useRef(false)
   return (
-    // the region scrolls sideways on a phone; tabIndex lets a keyboard user scroll it too
-    <div
-      ref={ref}
-      id={id}
-      className="table-scroll"
-      role="region"
-      aria-label="All Submissions table"
-      tabIndex={0}
-      onKeyDown={onKeyDown}
-    >
-      <table className="staff-table">
-        <thead>
-          <tr>
-            <th scope="col" className="claim-cell" aria-sort={ariaSort(order)}>
-              {checks ? <PageCheckbox claims={claims} checks={checks} /> : null}
-              <SortButton label="Claim" order={order} onOrder={onOrder} />
+    <ListTable ref={ref} id={id} onKeyDown={onKeyDown}>
+      <thead>
+        <tr>
+          <th scope="col" className="claim-cell" aria-sort={ariaSort(order)}>
+            {checks ? <PageCheckbox claims={claims} checks={checks} /> : null}
+            <SortButton label="Claim" order={order} onOrder={onOrder} />
+          </th>
+          {columns.map((column, i) => (
+            <th
+              key={column.key}
+              scope="col"
+              className={i === 0 ? 'lead-cell' : undefined}
+              data-optional={i >= KEPT_BESIDE_DETAILS ? '' : undefined}
+              aria-sort={column.key === DATE_COLUMN ? ariaSort(order) : undefined}
+            >
+              {column.key === DATE_COLUMN ? (
+                <SortButton label={column.label} order={order} onOrder={onOrder} />
+              ) : (
+                column.label
+              )}
             </th>
+          ))}
+          <th scope="col">Status</th>
+          <th scope="col">Flagged</th>
+          <th scope="col">Actions</th>
+        </tr>
+      </thead>
+      <tbody>
+        {claims.map((claim) => (
+          <ListRow key={claim.id} data-claim-id={claim.id} isSelected={claim.id === selectedId}>
+            <td className="claim-cell" data-column="id">
+              {checks ? (
+                <input
+                  type="checkbox"
+                  aria-label={`Select claim ${claim.id}`}
+                  checked={checks.checked.has(claim.id)}
+                  onClick={(event) => (rangeKey.current = event.shiftKey)}
+                  onChange={(event) => {
+                    // Shift with a check sets every row from the last one checked to this one alike
+                    const index = claims.indexOf(claim)
+                    const from =
+                      rangeKey.current && lastChecked.current !== undefined ? lastChecked.current : index
+                    const rows = claims.slice(Math.min(from, index), Math.max(from, index) + 1)
+                    checks.onChange(
+                      rows.map((row) => row.id),
+                      event.target.checked,
+                    )
+                    lastChecked.current = index
+                    rangeKey.current = false
+                  }}
+                />
+              ) : null}
+              {claim.id}
+            </td>
             {columns.map((column, i) => (
-              <th
+              <td
                 key={column.key}
-                scope="col"
+                data-column={column.key}
                 className={i === 0 ? 'lead-cell' : undefined}
                 data-optional={i >= KEPT_BESIDE_DETAILS ? '' : undefined}
-                aria-sort={column.key === DATE_COLUMN ? ariaSort(order) : undefined}
               >
-                {column.key === DATE_COLUMN ? (
-                  <SortButton label={column.label} order={order} onOrder={onOrder} />
-                ) : (
-                  column.label
-                )}
-              </th>
+                {column.key === 'email' ? breakableEmail(cellText(claim, column)) : cellText(claim, column)}
+              </td>
             ))}
-            <th scope="col">Status</th>
-            <th scope="col">Flagged</th>
-            <th scope="col">Actions</th>
-          </tr>
-        </thead>
-        <tbody>
-          {claims.map((claim) => (
-            <tr
-              key={claim.id}
-              data-claim-id={claim.id}
-              className={claim.id === selectedId ? 'is-selected' : undefined}
-              aria-current={claim.id === selectedId ? 'true' : undefined}
-            >
-              <td className="claim-cell" data-column="id">
-                {checks ? (
-                  <input
-                    type="checkbox"
-                    aria-label={`Select claim ${claim.id}`}
-                    checked={checks.checked.has(claim.id)}
-                    onClick={(event) => (rangeKey.current = event.shiftKey)}
-                    onChange={(event) => {
-                      // Shift with a check sets every row from the last one checked to this one alike
-                      const index = claims.indexOf(claim)
-                      const from =
-                        rangeKey.current && lastChecked.current !== undefined ? lastChecked.current : index
-                      const rows = claims.slice(Math.min(from, index), Math.max(from, index) + 1)
-                      checks.onChange(
-                        rows.map((row) => row.id),
-                        event.target.checked,
-                      )
-                      lastChecked.current = index
-                      rangeKey.current = false
-                    }}
-                  />
-                ) : null}
-                {claim.id}
-              </td>
-              {columns.map((column, i) => (
-                <td
-                  key={column.key}
-                  data-column={column.key}
-                  className={i === 0 ? 'lead-cell' : undefined}
-                  data-optional={i >= KEPT_BESIDE_DETAILS ? '' : undefined}
+            <td data-column="status">{statusLabels[claim.reviewStatus] ?? claim.reviewStatus}</td>
+            <td data-column="flagged">
+              {/* flagged: another claimant sent the same screenshot; the count is of their claims */}
+              {claim.duplicateOf.length > 0 ? (
+                <span className="flagged-mark">Yes ({claim.duplicateOf.length})</span>
+              ) : (
+                'No'
+              )}
+            </td>
+            <td>
+              <div className="row-actions">
+                <button
+                  type="button"
+                  className="secondary view-details"
+                  onClick={() => onSelect(claim, { zoom: false })}
                 >
-                  {column.key === 'email' ? breakableEmail(cellText(claim, column)) : cellText(claim, column)}
-                </td>
-              ))}
-              <td data-column="status">{statusLabels[claim.reviewStatus] ?? claim.reviewStatus}</td>
-              <td data-column="flagged">
-                {/* flagged: another claimant sent the same screenshot; the count is of their claims */}
-                {claim.duplicateOf.length > 0 ? (
-                  <span className="flagged-mark">Yes ({claim.duplicateOf.length})</span>
-                ) : (
-                  'No'
-                )}
-              </td>
-              <td>
-                <div className="row-actions">
-                  <button
-                    type="button"
-                    className="secondary view-details"
-                    onClick={() => onSelect(claim, { zoom: false })}
-                  >
-                    View Details
-                  </button>
-                  {/* in the details panel, zoomed: a new tab for each claim loses the reviewer's place */}
-                  <button type="button" className="secondary" onClick={() => onSelect(claim, { zoom: true })}>
-                    View Screenshot
-                  </button>
-                </div>
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+                  View Details
+                </button>
+                {/* in the details panel, zoomed: a new tab for each claim loses the reviewer's place */}
+                <button type="button" className="secondary" onClick={() => onSelect(claim, { zoom: true })}>
+                  View Screenshot
+                </button>
+              </div>
+            </td>
+          </ListRow>
+        ))}
+      </tbody>
+    </ListTable>
   )
 }
 

@@ -1,9 +1,8 @@
 import { useEffect, useId, useRef, useState } from 'react'
 import { useNavigate } from '../../routing/router.tsx'
-import { Loading } from '../../ui/loading.tsx'
-import { IntakeDetailsPanel, IntakeDetailsProblem } from './intake-details-panel.tsx'
+import { IntakeDetailsPanel } from './intake-details-panel.tsx'
 import { IntakesTable } from './intakes-table.tsx'
-import { Pagination } from '../shared/pagination.tsx'
+import { DetailsBeside, ListSection, ListToolbar, useListPage } from '../shared/list-view.tsx'
 import { INTAKE_ADDRESS, intakeHref } from './intake-address.ts'
 import { fetchIntake, fetchIntakes, INTAKE_CSV_URL } from '../shared/staff-api.ts'
 import { StaffArea } from '../sign-in/staff-area.tsx'
@@ -14,7 +13,6 @@ import { useOpenDetails } from '../shared/use-open-details.ts'
 import type { StaffSession } from '../sign-in/use-staff-session.ts'
 import { StaffUserBar } from '../sign-in/staff-user-bar.tsx'
 import { useStaffResource } from '../shared/use-staff-resource.ts'
-import { SearchRow } from '../shared/search-row.tsx'
 import { CsvButton } from '../shared/csv-button.tsx'
 
 const SEARCH_DELAY_MS = 250
@@ -35,8 +33,7 @@ function IntakesView({ session }: { session: StaffSession }) {
   const [term, setTerm] = useState('')
   const query = useDebouncedValue(term.trim(), SEARCH_DELAY_MS)
   // the page belongs to the search it was chosen for: a new one starts again at page 1
-  const [paging, setPaging] = useState({ query, page: 1 })
-  const page = paging.query === query ? paging.page : 1
+  const [page, setPage] = useListPage(query)
   const [reloadCount, setReloadCount] = useState(0)
   // where closing the details goes back to: the address this view was opened at, its ?key=… kept
   const [homeAddress] = useState(() =>
@@ -121,23 +118,17 @@ function IntakesView({ session }: { session: StaffSession }) {
         <StaffUserBar session={session} />
       </header>
       <div className="card-body">
-        <div className="staff-toolbar">
-          <SearchRow term={term} onTerm={setTerm} />
-          <div className="action-row">
+        <ListToolbar
+          term={term}
+          onTerm={setTerm}
+          csvButton={
             <CsvButton csv={csv} url={INTAKE_CSV_URL} fallbackName="app-submissions-view.csv">
               Download App Submissions View (CSV)
             </CsvButton>
-            <button type="button" className="secondary" onClick={() => setReloadCount((count) => count + 1)}>
-              Refresh
-            </button>
-            {list.status === 'loading' && result ? (
-              <span className="inline-spinner" role="status">
-                <span className="spinner" aria-hidden="true" />
-                Loading...
-              </span>
-            ) : null}
-          </div>
-        </div>
+          }
+          onRefresh={() => setReloadCount((count) => count + 1)}
+          isReloading={list.status === 'loading' && result !== undefined}
+        />
         <p className="search-results" role="status">
           {query !== '' && result && list.status === 'ready'
             ? `Search results: ${result.count} of ${result.total} submissions`
@@ -145,47 +136,32 @@ function IntakesView({ session }: { session: StaffSession }) {
         </p>
 
         {/* from a laptop's width up, the open intake sits beside the list (styles.css) */}
-        <div className={`review-workspace${details.status === 'closed' ? '' : ' with-details'}`}>
-          {details.status === 'loading' ? (
-            <p className="inline-spinner" role="status">
-              <span className="spinner" aria-hidden="true" />
-              Opening the submission&apos;s details...
-            </p>
-          ) : details.status === 'failed' ? (
-            <IntakeDetailsProblem
-              ref={detailsRef}
-              message={details.message}
-              onRetry={() => openIntake(details.id)}
-              onClose={closeDetails}
-            />
-          ) : details.status === 'ready' ? (
-            <IntakeDetailsPanel ref={detailsRef} intake={details.data} onClose={closeDetails} />
-          ) : null}
-
-          <section className="staff-panel" aria-labelledby={`${listId}-list`}>
-            <div className="list-heading">
-              <h2 id={`${listId}-list`}>All Submissions</h2>
-            </div>
-            <p className="hint">
-              Keys: <kbd>j</kbd> and <kbd>k</kbd> open the next and previous submission; in the table,{' '}
-              <kbd>↓</kbd> and <kbd>↑</kbd> do too.
-            </p>
-            {list.status === 'failed' ? (
-              <div className="empty-state" role="alert">
-                <p className="empty-title">No submissions found in database</p>
-                <p className="hint">
-                  The list could not be loaded ({list.message}). Check the server logs, then press Refresh.
-                </p>
-              </div>
-            ) : !result ? (
-              <Loading label="Loading submissions..." />
-            ) : result.data.length === 0 ? (
+        <DetailsBeside
+          details={details}
+          noun="submission"
+          panelRef={detailsRef}
+          onRetry={openIntake}
+          onClose={closeDetails}
+          renderDetails={(intake) => (
+            <IntakeDetailsPanel ref={detailsRef} intake={intake} onClose={closeDetails} />
+          )}
+        >
+          <ListSection
+            headingId={`${listId}-list`}
+            hint={
+              <>
+                Keys: <kbd>j</kbd> and <kbd>k</kbd> open the next and previous submission; in the table,{' '}
+                <kbd>↓</kbd> and <kbd>↑</kbd> do too.
+              </>
+            }
+            list={list}
+            empty={(shown) => (
               <div className="empty-state">
                 {query !== '' ? (
                   <>
                     <p className="empty-title">No submissions match &quot;{query}&quot;</p>
                     <p className="hint">
-                      Try searching by email, phone number, or name. Total submissions: {result.total}
+                      Try searching by email, phone number, or name. Total submissions: {shown.total}
                     </p>
                   </>
                 ) : (
@@ -195,25 +171,19 @@ function IntakesView({ session }: { session: StaffSession }) {
                   </>
                 )}
               </div>
-            ) : (
-              <>
-                <IntakesTable
-                  ref={tableRef}
-                  onKeyDown={onTableKeyDown}
-                  intakes={result.data}
-                  selectedId={openId}
-                  onSelect={openIntake}
-                />
-                <Pagination
-                  page={result.page}
-                  pageSize={result.pageSize}
-                  count={result.count}
-                  onPage={(next) => setPaging({ query, page: next })}
-                />
-              </>
             )}
-          </section>
-        </div>
+            table={(rows) => (
+              <IntakesTable
+                ref={tableRef}
+                onKeyDown={onTableKeyDown}
+                intakes={rows}
+                selectedId={openId}
+                onSelect={openIntake}
+              />
+            )}
+            onPage={setPage}
+          />
+        </DetailsBeside>
       </div>
     </article>
   )

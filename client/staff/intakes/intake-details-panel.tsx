@@ -1,5 +1,6 @@
-import { Fragment, useId, type Ref } from 'react'
+import { Fragment, type Ref } from 'react'
 import { Link } from '../../routing/router.tsx'
+import { DetailsPanel } from '../shared/details-panel.tsx'
 import { formatDateTime, fullName } from '../shared/format.ts'
 import { claimHref, type IntakeSubmissionDetails } from '../shared/staff-api.ts'
 import { STEP2_STATE_LABELS } from '../step2-state-labels.ts'
@@ -18,18 +19,9 @@ export function IntakeDetailsPanel({
   onClose: () => void
   ref?: Ref<HTMLElement>
 }) {
-  const headingId = useId()
   const name = fullName(intake)
   return (
-    <section ref={ref} className="staff-panel details-panel" aria-labelledby={headingId} tabIndex={-1}>
-      <div className="panel-heading">
-        <h2 id={headingId}>Selected Submission Details</h2>
-        <div className="panel-actions">
-          <button type="button" className="secondary" onClick={onClose}>
-            Close
-          </button>
-        </div>
-      </div>
+    <DetailsPanel ref={ref} onClose={onClose}>
       <dl className="details">
         <dt>ID</dt>
         <dd>{intake.id}</dd>
@@ -124,7 +116,7 @@ export function IntakeDetailsPanel({
           {intake.unsubscribed.source === 'one-click' ? "the mail program's button" : "the e-mail's link"}).
         </p>
       ) : null}
-    </section>
+    </DetailsPanel>
   )
 }
 
@@ -139,38 +131,4 @@ function journeyLine(journey: IntakeSubmissionDetails['journey']): string {
   const last = journey.lastMailAt ? `, the last on ${formatDateTime(journey.lastMailAt)}` : ''
   const next = journey.nextDueAt ? `Next reminder: ${formatDateTime(journey.nextDueAt)}.` : 'No reminder due.'
   return `${sent}${last}. ${next}`
-}
-
-/** The details panel when the intake could not be loaded: what went wrong and what to do. */
-export function IntakeDetailsProblem({
-  message,
-  onRetry,
-  onClose,
-  ref,
-}: {
-  message: string
-  onRetry: () => void
-  onClose: () => void
-  ref?: Ref<HTMLElement>
-}) {
-  const headingId = useId()
-  return (
-    <section ref={ref} className="staff-panel details-panel" aria-labelledby={headingId} tabIndex={-1}>
-      <div className="panel-heading">
-        <h2 id={headingId}>Selected Submission Details</h2>
-        <div className="panel-actions">
-          <button type="button" className="secondary" onClick={onRetry}>
-            Try again
-          </button>
-          <button type="button" className="secondary" onClick={onClose}>
-            Close
-          </button>
-        </div>
-      </div>
-      <p className="alert" role="alert">
-        The submission&apos;s details could not be loaded: {message}. Press Try again, or Refresh the list if
-        the submission was removed.
-      </p>
-    </section>
-  )
 }

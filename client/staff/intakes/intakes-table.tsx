@@ -3,6 +3,7 @@ import { formatListTime, fullName } from '../shared/format.ts'
 import { INTAKE_CONFIRMATION_LABELS } from '../../../src/api/staff.ts'
 import type { IntakeSubmission } from '../shared/staff-api.ts'
 import { breakableEmail } from '../shared/breakable-email.tsx'
+import { ListRow, ListTable } from '../shared/list-view.tsx'
 
 /**
  * The main admin view's 'All Submissions': the spec's columns (Name, Email, Phone, Apps Used,
@@ -25,78 +26,63 @@ export function IntakesTable({
   ref?: Ref<HTMLDivElement>
 }) {
   return (
-    // the region scrolls sideways on a phone; tabIndex lets a keyboard user scroll it too
-    <div
-      ref={ref}
-      className="table-scroll"
-      role="region"
-      aria-label="All Submissions table"
-      tabIndex={0}
-      onKeyDown={onKeyDown}
-    >
-      <table className="staff-table intake-table">
-        <thead>
-          <tr>
-            <th scope="col" className="claim-cell">
-              ID
-            </th>
-            <th scope="col" className="lead-cell">
-              Name
-            </th>
-            <th scope="col">Email</th>
-            <th scope="col" data-optional="">
-              Phone
-            </th>
-            <th scope="col">Apps Used</th>
-            <th scope="col" data-optional="">
-              Signature
-            </th>
-            <th scope="col">Date</th>
-            <th scope="col" data-optional="">
-              Confirmation
-            </th>
-            <th scope="col">Actions</th>
-          </tr>
-        </thead>
-        <tbody>
-          {intakes.map((intake) => (
-            <tr
-              key={intake.id}
-              data-intake-id={intake.id}
-              className={intake.id === selectedId ? 'is-selected' : undefined}
-              aria-current={intake.id === selectedId ? 'true' : undefined}
-            >
-              <td className="claim-cell" data-column="id">
-                {intake.id}
-              </td>
-              <td className="lead-cell" data-column="name">
-                {fullName(intake)}
-              </td>
-              <td data-column="email">{breakableEmail(intake.email)}</td>
-              <td data-column="phone" data-optional="">
-                {intake.phone}
-              </td>
-              <td data-column="apps">{intake.cashAdvanceApps.join(', ')}</td>
-              <td data-column="signature" data-optional="">
-                {intake.signature ? (
-                  <img className="signature-thumb" src={intake.signature} alt="Signature" />
-                ) : null}
-              </td>
-              <td data-column="createdAt">{formatListTime(intake.createdAt)}</td>
-              <td data-column="confirmation" data-optional="">
-                {INTAKE_CONFIRMATION_LABELS[intake.confirmation]}
-              </td>
-              <td>
-                <div className="row-actions">
-                  <button type="button" className="secondary" onClick={() => onSelect(intake.id)}>
-                    View Details
-                  </button>
-                </div>
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <ListTable ref={ref} onKeyDown={onKeyDown} className="staff-table intake-table">
+      <thead>
+        <tr>
+          <th scope="col" className="claim-cell">
+            ID
+          </th>
+          <th scope="col" className="lead-cell">
+            Name
+          </th>
+          <th scope="col">Email</th>
+          <th scope="col" data-optional="">
+            Phone
+          </th>
+          <th scope="col">Apps Used</th>
+          <th scope="col" data-optional="">
+            Signature
+          </th>
+          <th scope="col">Date</th>
+          <th scope="col" data-optional="">
+            Confirmation
+          </th>
+          <th scope="col">Actions</th>
+        </tr>
+      </thead>
+      <tbody>
+        {intakes.map((intake) => (
+          <ListRow key={intake.id} data-intake-id={intake.id} isSelected={intake.id === selectedId}>
+            <td className="claim-cell" data-column="id">
+              {intake.id}
+            </td>
+            <td className="lead-cell" data-column="name">
+              {fullName(intake)}
+            </td>
+            <td data-column="email">{breakableEmail(intake.email)}</td>
+            <td data-column="phone" data-optional="">
+              {intake.phone}
+            </td>
+            <td data-column="apps">{intake.cashAdvanceApps.join(', ')}</td>
+            <td data-column="signature" data-optional="">
+              {intake.signature ? (
+                <img className="signature-thumb" src={intake.signature} alt="Signature" />
+              ) : null}
+            </td>
+            <td data-column="createdAt">{formatListTime(intake.createdAt)}</td>
+            <td data-column="confirmation" data-optional="">
+              {INTAKE_CONFIRMATION_LABELS[intake.confirmation]}
+            </td>
+            <td>
+              <div className="row-actions">
+                <button type="button" className="secondary" onClick={() => onSelect(intake.id)}>
+                  View Details
+                </button>
+              </div>
+            </td>
+          </ListRow>
+        ))}
+      </tbody>
+    </ListTable>
   )
 }
