@@ -17,7 +17,7 @@ import { ClaimsTable } from './claims-table.tsx'
 import { localIsoDate, useCsvDownload } from '../shared/use-csv-download.ts'
 import { useDebouncedValue } from '../shared/use-debounced-value.ts'
 import type { StaffSession } from '../sign-in/use-staff-session.ts'
-import { StaffUserBar } from '../sign-in/staff-user-bar.tsx'
+import { StaffHeader } from '../sign-in/staff-header.tsx'
 import { useStaffResource } from '../shared/use-staff-resource.ts'
 import { useClaimDetails } from './use-claim-details.ts'
 import { CsvButton } from '../shared/csv-button.tsx'
@@ -259,17 +259,16 @@ export function AppDashboard({
       >
         Skip to the claims
       </a>
-      <header className="card-header staff-header">
-        <div>
-          <h1>{displayName} Admin Dashboard</h1>
-          <p>Manage {displayName} submissions and view screenshots</p>
-          <nav aria-label={`${displayName} pages`} className="staff-user-links app-links">
-            <Link to={`/${slug}-admin/filing`}>Filing settings</Link>
-            <Link to={`/${slug}-admin/batches`}>Notices and filing</Link>
-          </nav>
-        </div>
-        <StaffUserBar session={session} />
-      </header>
+      <StaffHeader
+        title={`${displayName} Admin Dashboard`}
+        lead={`Manage ${displayName} submissions and view screenshots`}
+        session={session}
+      >
+        <nav aria-label={`${displayName} pages`} className="staff-user-links app-links">
+          <Link to={`/${slug}-admin/filing`}>Filing settings</Link>
+          <Link to={`/${slug}-admin/batches`}>Notices and filing</Link>
+        </nav>
+      </StaffHeader>
       <div className="card-body">
         <ListToolbar
           term={term}

@@ -3,12 +3,12 @@ import { claimsPerIntake, conversion, type Funnel, type FunnelRow } from '../../
 import { fetchJson } from '../../http.ts'
 import { Loading } from '../../ui/loading.tsx'
 import { TableRegion } from '../shared/table-region.tsx'
-import { StaffUserBar } from '../sign-in/staff-user-bar.tsx'
 import { useCsvDownload } from '../shared/use-csv-download.ts'
 import type { StaffSession } from '../sign-in/use-staff-session.ts'
 import { useStaffResource } from '../shared/use-staff-resource.ts'
 import { CsvButton } from '../shared/csv-button.tsx'
 import { DAY_MS } from '../../../src/durations.ts'
+import { StaffHeader } from '../sign-in/staff-header.tsx'
 
 const TITLE = 'Funnel'
 /** The steps as the chart and the table name them, each with its count in a row. */
@@ -43,13 +43,11 @@ export function FunnelPage({ session }: { session: StaffSession }) {
   const data = funnel.data
   return (
     <article className="card funnel-page">
-      <header className="card-header staff-header">
-        <div>
-          <h1>{TITLE}</h1>
-          <p>Where the claims come from: each campaign source from intake to approved claim</p>
-        </div>
-        <StaffUserBar session={session} />
-      </header>
+      <StaffHeader
+        title={TITLE}
+        lead="Where the claims come from: each campaign source from intake to approved claim"
+        session={session}
+      />
       <div className="card-body">
         <form className="audit-filters" aria-label="Days" onSubmit={(event) => event.preventDefault()}>
           {(['from', 'to'] as const).map((name) => (

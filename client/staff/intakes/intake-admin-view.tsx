@@ -11,7 +11,7 @@ import { useCsvDownload } from '../shared/use-csv-download.ts'
 import { useDebouncedValue } from '../shared/use-debounced-value.ts'
 import { useOpenDetails } from '../shared/use-open-details.ts'
 import type { StaffSession } from '../sign-in/use-staff-session.ts'
-import { StaffUserBar } from '../sign-in/staff-user-bar.tsx'
+import { StaffHeader } from '../sign-in/staff-header.tsx'
 import { useStaffResource } from '../shared/use-staff-resource.ts'
 import { CsvButton } from '../shared/csv-button.tsx'
 
@@ -108,15 +108,11 @@ function IntakesView({ session }: { session: StaffSession }) {
 
   return (
     <article className="card staff-dashboard">
-      <header className="card-header staff-header">
-        <div>
-          <h1>All Submissions</h1>
-          <p>
-            Main form submissions, newest first{result ? ` (${result.total.toLocaleString('en-US')})` : ''}
-          </p>
-        </div>
-        <StaffUserBar session={session} />
-      </header>
+      <StaffHeader
+        title="All Submissions"
+        lead={`Main form submissions, newest first${result ? ` (${result.total.toLocaleString('en-US')})` : ''}`}
+        session={session}
+      />
       <div className="card-body">
         <ListToolbar
           term={term}

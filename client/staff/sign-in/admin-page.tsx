@@ -1,8 +1,8 @@
 import { useEffect, useState, type ReactNode } from 'react'
 import { AppError } from '../../../src/app-error.ts'
 import { StaffArea } from './staff-area.tsx'
-import { StaffUserBar } from './staff-user-bar.tsx'
 import type { StaffSession } from './use-staff-session.ts'
+import { StaffHeader } from './staff-header.tsx'
 
 /** What an admin page's buttons do: one change at a time, told as a note or a problem. */
 export interface AdminActions {
@@ -100,13 +100,7 @@ function AdminPageBody({
   }, [title])
   return (
     <article className={`card staff-dashboard ${className}`}>
-      <header className="card-header staff-header">
-        <div>
-          <h1>{title}</h1>
-          <p>{lead}</p>
-        </div>
-        <StaffUserBar session={session} />
-      </header>
+      <StaffHeader title={title} lead={lead} session={session} />
       <div className="card-body">
         <div aria-live="polite">{actions.note ? <p className="done-note">{actions.note}</p> : null}</div>
         {actions.problem ? (

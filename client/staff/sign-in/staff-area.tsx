@@ -2,8 +2,8 @@ import type { ReactNode } from 'react'
 import { Loading } from '../../ui/loading.tsx'
 import { StaffGate } from './staff-gate.tsx'
 import type { StaffAccountView } from '../shared/staff-api.ts'
-import { StaffUserBar } from './staff-user-bar.tsx'
 import { useStaffSession, type StaffSession } from './use-staff-session.ts'
+import { StaffHeader } from './staff-header.tsx'
 
 /**
  * Shows the gate until the server says this browser has a staff session, then the staff screen when the
@@ -37,10 +37,7 @@ export function StaffArea({
   if (!allows(account)) {
     return (
       <section className="card staff-gate">
-        <header className="card-header staff-header">
-          <h1>{gateTitle}</h1>
-          <StaffUserBar session={session} />
-        </header>
+        <StaffHeader title={gateTitle} session={session} />
         <div className="card-body">
           <p className="alert" role="alert">
             Your account does not have access to this page. Ask an admin of your firm if you need it.
