@@ -7,11 +7,12 @@ import type { Batch } from '../src/api/filing-batches.ts'
 import { createDb } from '../server/db/create-db.ts'
 import { makeNoisePng, makeSignaturePng, pngDataUrl } from '../scripts/seed/png.ts'
 import { runSeed } from '../scripts/seed/run-seed.ts'
-import { compileProductForTests, productScript } from '../tests/server/compiled-product.ts'
+import { compileProductForTests, productScript } from '../tests/server/support/compiled-product.ts'
 import { loginAsStaff, percentile, request } from './http.ts'
 import { readRss, startProductServer } from './processes.ts'
 import { count, formatTable, mib, ms, type ResultRow } from './report.ts'
 import { claimantAddress, claimMultipart, MULTIPART_TYPE } from './submission-bench.ts'
+import { DAY_MS } from '../src/durations.ts'
 
 // npm run bench:filing -- [--claims N] [--compiled] [--keep]: seeds N Earnin claims (10,000 by default) in SQLite, ties
 // each to a main-form intake (its address), approves them and puts them in a notice batch sent 61 days
@@ -34,7 +35,6 @@ const IDLE_MS = 10_000
 // the budgets: 10,000 claims in under 10 minutes, under 500 MB
 const BUILD_BUDGET_S = 600
 const MEMORY_BUDGET = 500 * 1024 * 1024
-const DAY_MS = 24 * 60 * 60 * 1000
 
 const workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'claims-filing-bench-'))
 const dataDir = path.join(workDir, 'data')

@@ -4,18 +4,19 @@ import os from 'node:os'
 import path from 'node:path'
 import { parseArgs } from 'node:util'
 import type { Kysely } from 'kysely'
-import { mailDelivery, outboxDir } from '../server/agreements/agreement-mailer.ts'
+import { mailDelivery, outboxDir } from '../server/platform/mail-delivery.ts'
 import { createDb } from '../server/db/create-db.ts'
 import type { Database } from '../server/db/database.ts'
 import { migrateToLatest } from '../server/db/migrate.ts'
 import { loadFormConfigs } from '../server/forms/load-form-configs.ts'
 import { loadIntakeConfig } from '../server/forms/load-intake-config.ts'
-import { loadLanguages } from '../server/i18n/languages.ts'
+import { loadLanguages } from '../server/forms/languages.ts'
 import { createClaimantJourney } from '../server/journey/claimant-journey.ts'
 import { loadJourneyConfig } from '../server/journey/journey-config.ts'
 import { createLogger } from '../server/logger.ts'
 import { startPostgres } from './processes.ts'
 import { count, formatTable, type ResultRow } from './report.ts'
+import { DAY_MS } from '../src/durations.ts'
 
 // npm run bench:reminders -- [--postgres] [--claimants N] [--rate R] [--processes P]: N claimants (100,000
 // by default), each due their first reminder in their daytime, in a fresh SQLite DATA_DIR (or a throw-away
@@ -34,7 +35,6 @@ const { values } = parseArgs({
   },
 })
 const FORMS_DIR = path.resolve('forms')
-const DAY_MS = 24 * 3600_000
 
 if (values.worker) {
   await sendAsWorker(values.worker, Number(values.rate), values['database-url'])

@@ -1,7 +1,6 @@
 import { AGREEMENT_DATE_FIELD } from '../../src/api/claim-request.ts'
 import { AppError } from '../../src/app-error.ts'
-
-const ONE_DAY_MS = 24 * 60 * 60 * 1000
+import { DAY_MS } from '../../src/durations.ts'
 
 /**
  * The form prints the claimant's local date; it can only be the server's UTC date or one day either
@@ -10,7 +9,7 @@ const ONE_DAY_MS = 24 * 60 * 60 * 1000
 export function acceptAgreementDate(value: unknown, now: Date): string {
   const today = now.toISOString().slice(0, 10)
   if (value === undefined || value === '') return today
-  const allowed = [-ONE_DAY_MS, 0, ONE_DAY_MS].map((offset) =>
+  const allowed = [-DAY_MS, 0, DAY_MS].map((offset) =>
     new Date(now.getTime() + offset).toISOString().slice(0, 10),
   )
   if (typeof value === 'string' && allowed.includes(value)) return value

@@ -2,9 +2,9 @@ import type { Kysely } from 'kysely'
 import { claimsPerIntake, conversion, type Funnel, type FunnelRow } from '../../src/api/funnel.ts'
 import { AppError } from '../../src/app-error.ts'
 import type { Database } from '../db/database.ts'
+import { DAY_MS } from '../../src/durations.ts'
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/
-const DAY_MS = 24 * 60 * 60 * 1000
 /** The longest range the page asks for: two years of days. */
 const MAX_DAYS = 731
 

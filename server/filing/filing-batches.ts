@@ -18,12 +18,13 @@ import type { ClaimFiling } from '../../src/api/review.ts'
 import type { ReviewConfig, Reviews } from '../../src/review-config.ts'
 import type { Database, FilingBatchesTable } from '../db/database.ts'
 import { retryWhileLocked } from '../db/shared-transaction.ts'
-import { writeAuditEntry } from '../staff/audit-log.ts'
+import { writeAuditEntry } from '../audit/audit-log.ts'
 import { readBatchClaims, chunks, type BatchClaimRow } from './batch-claims.ts'
 import type { AppFiling } from './load-filing-config.ts'
 import { feeEstimate } from './fee-estimate.ts'
 import { missingForFiling } from './provider-spreadsheet.ts'
-import { assertMoveAllowed, recordMove } from '../review/move-claim.ts'
+import { assertMoveAllowed, recordMove } from '../lifecycle/move-claim.ts'
+import { DAY_MS } from '../../src/durations.ts'
 
 /** Who builds a batch, marks it sent or imports its case numbers: a staff account with the app's decide right. */
 export interface BatchActor {
@@ -37,7 +38,6 @@ export interface BatchActor {
 const NOTICE_FIELDS: ProviderProfile['required'] = ['firstName', 'lastName', 'street', 'city', 'state', 'zip']
 /** How many candidates of each kind a page lists. */
 const LISTED = 200
-const DAY_MS = 24 * 60 * 60 * 1000
 
 /** The first day a demand may be filed after a notice sent on `sentOn` (both YYYY-MM-DD). */
 export function mayFileFrom(sentOn: string, waitingPeriodDays: number): string {

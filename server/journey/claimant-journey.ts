@@ -11,12 +11,12 @@ import { intakeSignedRecord } from '../agreements/signed-record.ts'
 import { backgroundLoop } from '../background-loop.ts'
 import { issueConfirmationLink } from '../confirmations/confirmation-links.ts'
 import type { Database } from '../db/database.ts'
-import type { Languages } from '../i18n/languages.ts'
+import type { Languages } from '../forms/languages.ts'
 import { errorCode, type Logger } from '../logger.ts'
 import type { RequestActivity } from '../request-activity.ts'
 import { withinSendHours } from './claimant-day.ts'
-import { confirmationParagraph, firmMail } from './firm-mail.ts'
-import type { MailAttachment } from './mail-attachment.ts'
+import { confirmationParagraph, firmMail } from '../platform/firm-mail.ts'
+import type { MailAttachment } from '../platform/mail-attachment.ts'
 import { journeyTokens, type JourneyTokens } from './journey-tokens.ts'
 import { e164, START_WORDS, STOP_WORDS, type SmsSender } from './sms.ts'
 import { FIRM_SETTINGS } from '../../src/firm-settings.ts'
@@ -24,8 +24,8 @@ import { normalizePhone } from '../../src/phone.ts'
 import { hitRateLimit } from '../rate-limit.ts'
 import { forgetExpiredPrefillLinks } from './open-prefill-link.ts'
 import { TEXT_REPLY_LIMIT } from './opt-out-limits.ts'
+import { DAY_MS } from '../../src/durations.ts'
 
-const DAY_MS = 24 * 60 * 60 * 1000
 const BATCH = 100
 // after a failed send (mail server down): 1 min, 5 min, 30 min, 2 h, then every 12 h
 const RETRY_DELAYS_MS = [60_000, 5 * 60_000, 30 * 60_000, 2 * 3600_000, 12 * 3600_000]

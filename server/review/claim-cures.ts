@@ -5,18 +5,18 @@ import { CURE_PAGE_PATH } from '../../src/api/cure.ts'
 import type { FormConfig } from '../../src/form-config.ts'
 import { cureMoves, type ReviewConfig, type Reviews } from '../../src/review-config.ts'
 import { DEFAULT_LOCALE, parseLocale, type Locale, type Translator } from '../../src/translate.ts'
-import { escapeHtml, firmMail, mailButton } from '../journey/firm-mail.ts'
+import { escapeHtml, firmMail, mailButton } from '../platform/firm-mail.ts'
 import { backgroundLoop } from '../background-loop.ts'
-import { tokenHash } from '../confirmations/confirmation-links.ts'
+import { tokenHash } from '../platform/token-hash.ts'
 import type { Database } from '../db/database.ts'
 import { retryWhileLocked } from '../db/shared-transaction.ts'
 import { errorCode, type Logger } from '../logger.ts'
 import type { RequestActivity } from '../request-activity.ts'
-import { writeAuditEntry } from '../staff/audit-log.ts'
-import { claimantTimeZone } from './cure-deadline.ts'
-import { recordMove } from './move-claim.ts'
+import { writeAuditEntry } from '../audit/audit-log.ts'
+import { claimantTimeZone } from '../lifecycle/cure-deadline.ts'
+import { recordMove } from '../lifecycle/move-claim.ts'
+import { DAY_MS } from '../../src/durations.ts'
 
-const DAY_MS = 24 * 60 * 60 * 1000
 /** The second reminder goes this long before the period ends. */
 const LAST_REMINDER_BEFORE_END_MS = 2 * DAY_MS
 /** The audit log's client address for what the server does on its own. */

@@ -8,7 +8,7 @@ import {
   type WebhookEventType,
 } from '../../src/api/webhooks.ts'
 import type { Database, WebhookDeliveriesTable, WebhookEndpointsTable } from '../db/database.ts'
-import { DELIVERY_DAY_MS } from './webhook-events.ts'
+import { GIVE_UP_AFTER_MS } from './webhook-events.ts'
 
 /** The most deliveries an endpoint's log shows. */
 const LOG_SIZE = 50
@@ -77,7 +77,7 @@ export async function sendAgain(
 ): Promise<WebhookDelivery> {
   const row = await db
     .updateTable('webhook_deliveries')
-    .set({ status: 'pending', attempts: 0, next_attempt_at: now, give_up_at: now + DELIVERY_DAY_MS })
+    .set({ status: 'pending', attempts: 0, next_attempt_at: now, give_up_at: now + GIVE_UP_AFTER_MS })
     .where('id', '=', deliveryId)
     .where('endpoint_id', '=', endpointId)
     .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<', now)]))

@@ -4,11 +4,12 @@ import type { WebhookEventType } from '../../src/api/webhooks.ts'
 import type { Database } from '../db/database.ts'
 import { retryWhileLocked } from '../db/shared-transaction.ts'
 import { errorCode, type Logger } from '../logger.ts'
+import { DAY_MS } from '../../src/durations.ts'
 
 /** How long this process trusts what it read of the endpoints' subscriptions. */
 const SUBSCRIPTIONS_TTL_MS = 5_000
 /** How long a delivery is retried after its event before it is failed. */
-export const DELIVERY_DAY_MS = 24 * 60 * 60 * 1000
+export const GIVE_UP_AFTER_MS = DAY_MS
 
 /** An event as its caller names it; the rest of its data is read only when an endpoint wants it. */
 export type WebhookEvent =
@@ -102,7 +103,7 @@ export async function queueWebhookEvent(
         data: JSON.stringify(data),
         created_at: at,
         next_attempt_at: at,
-        give_up_at: at + DELIVERY_DAY_MS,
+        give_up_at: at + GIVE_UP_AFTER_MS,
       })),
     )
     .execute()
