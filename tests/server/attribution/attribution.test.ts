@@ -6,11 +6,10 @@ import {
   createTestContext,
   DIALECTS,
   loginStaff,
-  makeClaimData,
-  makePng,
   type TestContext,
   signInNewAccount,
 } from '../support/helpers.ts'
+import { postClaim } from '../support/claims.ts'
 
 const SITE = 'funnel.test'
 const TODAY = new Date().toISOString().slice(0, 10)
@@ -42,23 +41,13 @@ for (const dialect of DIALECTS) {
           }),
         )
     }
-    const fileClaim = (app: string, attribution: unknown) => {
+    const sendClaim = (app: string, attribution: unknown) => {
       seq += 1
-      const post = request(ctx.app)
-        .post(`/api/forms/${app}/submissions`)
-        .field(
-          'data',
-          JSON.stringify(
-            makeClaimData({
-              email: `claim${seq}@mail.test`,
-              phoneNumber: `(646) 555-03${String(seq).padStart(2, '0')}`,
-            }),
-          ),
-        )
-      if (attribution !== undefined) {
-        post.field('attribution', typeof attribution === 'string' ? attribution : JSON.stringify(attribution))
+      const fields = {
+        email: `claim${seq}@mail.test`,
+        phoneNumber: `(646) 555-03${String(seq).padStart(2, '0')}`,
       }
-      return post.attach('screenshot', makePng({ width: 40, height: 30 }), 'statement.png')
+      return postClaim(ctx.app, { app, fields, attribution })
     }
     const funnel = async (query: Record<string, string> = {}) =>
       (await request(ctx.app).get('/api/staff/funnel').query(query).set('Cookie', admin).expect(200))
@@ -84,7 +73,7 @@ for (const dialect of DIALECTS) {
         utm_term: 'x'.repeat(200),
         referrer: 'm.facebook.com',
       })
-      const claim = await fileClaim('earnin', { utm_source: 'fb', gclid: 'abc' }).expect(201)
+      const claim = await sendClaim('earnin', { utm_source: 'fb', gclid: 'abc' }).expect(201)
       const row = await ctx.db
         .selectFrom('claims')
         .select(['source', 'attribution'])
@@ -120,7 +109,7 @@ for (const dialect of DIALECTS) {
         .selectFrom('claims')
         .select((eb) => eb.fn.countAll().as('n'))
         .executeTakeFirstOrThrow()
-      const res = await fileClaim('chime', 'utm_source=fb').expect(400)
+      const res = await sendClaim('chime', 'utm_source=fb').expect(400)
       expect(res.body.error.message).toBe(
         '"attribution" must be a JSON object of the landing\'s campaign parameters',
       )
@@ -134,9 +123,9 @@ for (const dialect of DIALECTS) {
 
     it('counts each source from intake to approved claim, reconciling with the claims table as claims move', async () => {
       await fileIntake({ utm_source: 'tv' }).expect(201)
-      const tvClaim = (await fileClaim('chime', { utm_source: 'tv' }).expect(201)).body as { id: number }
-      await fileClaim('earnin', { utm_source: 'tv' }).expect(201)
-      await fileClaim('chime', undefined).expect(201)
+      const tvClaim = (await sendClaim('chime', { utm_source: 'tv' }).expect(201)).body as { id: number }
+      await sendClaim('earnin', { utm_source: 'tv' }).expect(201)
+      await sendClaim('chime', undefined).expect(201)
       // one tv claim confirmed by its claimant and approved by a reviewer
       await ctx.db
         .updateTable('claims')

@@ -2,11 +2,11 @@ import { spawnSync } from 'node:child_process'
 import fs from 'node:fs'
 import path from 'node:path'
 import { sql } from 'kysely'
-import request from 'supertest'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { FIRM_SETTINGS } from '../../../src/firm-settings.ts'
 import { anchorLedgerHead } from '../../../server/evidence/ledger-anchor.ts'
-import { createTestContext, makeClaimData, makePng, type TestContext } from '../support/helpers.ts'
+import { createTestContext, makePng, type TestContext } from '../support/helpers.ts'
+import { fileClaim } from '../support/claims.ts'
 import { signedAt, yearsAgo } from '../support/signed-at.ts'
 import { productScript } from '../support/compiled-product.ts'
 
@@ -32,20 +32,18 @@ describe('npm run legal-hold, purge-expired and verify-evidence', () => {
     return { status: result.status, stdout: result.stdout, stderr: result.stderr }
   }
 
-  async function fileClaim(phone: string, when: string): Promise<number> {
-    const res = await signedAt(when, () =>
-      request(ctx.app)
-        .post('/api/forms/brigit/submissions')
-        .field('data', JSON.stringify(makeClaimData({ phoneNumber: phone })))
-        .attach('screenshot', makePng({ width: 40, height: 20 }), 'statement.png'),
-    )
-    expect(res.status).toBe(201)
-    return res.body.id as number
+  async function fileClaimSigned(phone: string, when: string): Promise<number> {
+    const screenshot = makePng({ width: 40, height: 20 })
+    return (
+      await signedAt(when, () =>
+        fileClaim(ctx, { app: 'brigit', fields: { phoneNumber: phone }, screenshot }),
+      )
+    ).id
   }
 
   it('holds and lifts through the ledger, purges by the seal and exits 1 naming a changed claim', async () => {
-    const old = await fileClaim('(555) 240-0001', yearsAgo(FIRM_SETTINGS.retentionYears + 1))
-    const recent = await fileClaim('(555) 240-0002', new Date().toISOString())
+    const old = await fileClaimSigned('(555) 240-0001', yearsAgo(FIRM_SETTINGS.retentionYears + 1))
+    const recent = await fileClaimSigned('(555) 240-0002', new Date().toISOString())
     await sql`UPDATE claims SET created_at = '2001-01-01T00:00:00.000Z' WHERE id = ${recent}`.execute(ctx.db)
 
     expect(run('legal-hold', 'set', '--claim', String(old), '--reason', 'litigation hold')).toMatchObject({
@@ -79,7 +77,7 @@ describe('npm run legal-hold, purge-expired and verify-evidence', () => {
   })
 
   it('purge-expired keeps a claim whose screenshot was replaced, counts it in its summary and exits 1', async () => {
-    const id = await fileClaim('(555) 240-0003', yearsAgo(FIRM_SETTINGS.retentionYears + 1))
+    const id = await fileClaimSigned('(555) 240-0003', yearsAgo(FIRM_SETTINGS.retentionYears + 1))
     const { screenshot_key: key } = await ctx.db
       .selectFrom('claims')
       .select('screenshot_key')

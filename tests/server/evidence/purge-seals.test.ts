@@ -13,10 +13,10 @@ import {
   createTestContext,
   DIALECTS,
   listScreenshotFiles,
-  makeClaimData,
   makePng,
   type TestContext,
 } from '../support/helpers.ts'
+import { fileClaim } from '../support/claims.ts'
 import { makeIntakeData } from '../support/malformed-intakes.ts'
 import { signedAt, yearsAgo } from '../support/signed-at.ts'
 
@@ -35,15 +35,13 @@ for (const dialect of DIALECTS) {
       await clearClaims(ctx)
     })
 
-    async function fileClaim(phone: string, when = new Date().toISOString()): Promise<number> {
-      const res = await signedAt(when, () =>
-        request(ctx.app)
-          .post('/api/forms/brigit/submissions')
-          .field('data', JSON.stringify(makeClaimData({ phoneNumber: phone })))
-          .attach('screenshot', makePng({ width: 40, height: 20 }), 'statement.png'),
-      )
-      expect(res.status).toBe(201)
-      return res.body.id as number
+    async function fileClaimSigned(phone: string, when = new Date().toISOString()): Promise<number> {
+      const screenshot = makePng({ width: 40, height: 20 })
+      return (
+        await signedAt(when, () =>
+          fileClaim(ctx, { app: 'brigit', fields: { phoneNumber: phone }, screenshot }),
+        )
+      ).id
     }
 
     async function fileIntake(phone: string, when = new Date().toISOString()): Promise<number> {
@@ -112,7 +110,7 @@ for (const dialect of DIALECTS) {
     }
 
     it('keeps a recent claim whose created_at was moved back and legal_hold cleared in SQL, and names it', async () => {
-      const id = await fileClaim('(555) 210-0001')
+      const id = await fileClaimSigned('(555) 210-0001')
       await sql`UPDATE claims SET created_at = ${LONG_AGO}, legal_hold = 0 WHERE id = ${id}`.execute(ctx.db)
 
       const result = await purge()
@@ -129,7 +127,7 @@ for (const dialect of DIALECTS) {
     })
 
     it('keeps a claim whose signing time was moved back with the guards dropped, naming the seal mismatch', async () => {
-      const id = await fileClaim('(555) 210-0002')
+      const id = await fileClaimSigned('(555) 210-0002')
       await withoutUpdateGuard(() =>
         sql`UPDATE agreement_records SET signed_at = ${LONG_AGO} WHERE claim_id = ${id}`.execute(ctx.db),
       )
@@ -144,7 +142,7 @@ for (const dialect of DIALECTS) {
     })
 
     it('keeps an expired claim on hold in the ledger when its legal_hold column is set to 0 by hand', async () => {
-      const id = await fileClaim('(555) 210-0003', yearsAgo(FIRM_SETTINGS.retentionYears + 1))
+      const id = await fileClaimSigned('(555) 210-0003', yearsAgo(FIRM_SETTINGS.retentionYears + 1))
       await hold(id, true, 'litigation hold, case 2026-CV-114')
       await sql`UPDATE claims SET legal_hold = 0 WHERE id = ${id}`.execute(ctx.db)
 
@@ -160,7 +158,7 @@ for (const dialect of DIALECTS) {
     })
 
     it('lifts a hold by a ledger entry, after which purge removes the claim with a purge entry and the chain verifies', async () => {
-      const id = await fileClaim('(555) 210-0004', yearsAgo(FIRM_SETTINGS.retentionYears + 1))
+      const id = await fileClaimSigned('(555) 210-0004', yearsAgo(FIRM_SETTINGS.retentionYears + 1))
       await hold(id, true, 'litigation hold')
       expect(await purge()).toMatchObject({ deletedClaims: 0, problems: [] })
       expect(await claimIds()).toEqual([id])
@@ -215,8 +213,8 @@ for (const dialect of DIALECTS) {
     })
 
     it('keeps an expired claim and its screenshot when the file no longer matches the sealed hash, naming it', async () => {
-      const replaced = await fileClaim('(555) 210-0011', yearsAgo(FIRM_SETTINGS.retentionYears + 1))
-      const unchanged = await fileClaim('(555) 210-0012', yearsAgo(FIRM_SETTINGS.retentionYears + 1))
+      const replaced = await fileClaimSigned('(555) 210-0011', yearsAgo(FIRM_SETTINGS.retentionYears + 1))
+      const unchanged = await fileClaimSigned('(555) 210-0012', yearsAgo(FIRM_SETTINGS.retentionYears + 1))
       const keyOf = async (id: number) =>
         (
           await ctx.db

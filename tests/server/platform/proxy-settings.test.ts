@@ -7,24 +7,18 @@ import {
   ADMIN_EMAIL,
   ADMIN_PASSWORD,
   createTestContext,
-  makeClaimData,
   readFixture,
   TEST_PUBLIC_LIMITS,
   type TestContext,
 } from '../support/helpers.ts'
+import { postClaim } from '../support/claims.ts'
 
 const SCREENSHOT = readFixture('bank-statement.png')
 const PUBLIC_URL = 'https://claims.example-firm.com'
 
-function fileClaim(ctx: TestContext, headers: Record<string, string>, phoneNumber: string) {
-  return request(ctx.app)
-    .post('/api/forms/brigit/submissions')
-    .set(headers)
-    .field(
-      'data',
-      JSON.stringify(makeClaimData({ phoneNumber, email: `c${phoneNumber.slice(-4)}@example.com` })),
-    )
-    .attach('screenshot', SCREENSHOT, 'statement.png')
+function sendClaimFrom(ctx: TestContext, headers: Record<string, string>, phoneNumber: string) {
+  const fields = { phoneNumber, email: `c${phoneNumber.slice(-4)}@example.com` }
+  return postClaim(ctx.app, { app: 'brigit', fields, headers, screenshot: SCREENSHOT })
 }
 
 function lookup(ctx: TestContext, forwardedFor: string) {
@@ -127,9 +121,11 @@ describe('behind one proxy that appends to X-Forwarded-For (TRUST_PROXY=1)', () 
 
   it('keeps the address the proxy saw in the signed record, not one the client wrote', async () => {
     // the client sent "X-Forwarded-For: 6.6.6.6"; the proxy appended the address it was connected from
-    const res = await fileClaim(ctx, { 'X-Forwarded-For': '6.6.6.6, 203.0.113.9' }, '(555) 223-0001').expect(
-      201,
-    )
+    const res = await sendClaimFrom(
+      ctx,
+      { 'X-Forwarded-For': '6.6.6.6, 203.0.113.9' },
+      '(555) 223-0001',
+    ).expect(201)
     const record = await ctx.db
       .selectFrom('agreement_records')
       .select('ip_address')
@@ -211,7 +207,7 @@ describe('with PUBLIC_URL on HTTPS behind a proxy that rewrites Host', () => {
   })
 
   it('links the CSV’s screenshots under PUBLIC_URL', async () => {
-    await fileClaim(ctx, BEHIND_PROXY, '(555) 223-0002').expect(201)
+    await sendClaimFrom(ctx, BEHIND_PROXY, '(555) 223-0002').expect(201)
     const res = await login(PUBLIC_URL).expect(204)
     const cookie = ([] as string[]).concat(res.headers['set-cookie'] ?? [])[0]!.split(';')[0]!
     const csv = await request(ctx.app)
