@@ -122,8 +122,8 @@ function Webhooks({ session, actions }: { session: StaffSession; actions: AdminA
       <section className="staff-panel" aria-labelledby="add-heading">
         <h2 id="add-heading">Add an endpoint</h2>
         <p className="field-help">
-          Each event is posted as JSON, signed with the endpoint&apos;s secret (see the README&apos;s Webhooks
-          section for how to check the signature).
+          Each event is posted as JSON, signed with the endpoint&apos;s secret (docs/webhooks.md in the
+          project says how to check the signature).
         </p>
         <EndpointForm
           onError={failed}
