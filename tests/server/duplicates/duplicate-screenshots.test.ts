@@ -8,14 +8,8 @@ import {
 import { screenshotHashThread } from '../../../server/duplicates/screenshot-hasher.ts'
 import { createLogger } from '../../../server/logger.ts'
 import { bankScreenshot, cropImage, encodeJpegImage, encodePngImage } from '../support/bank-screenshots.ts'
-import {
-  clearClaims,
-  createTestContext,
-  DIALECTS,
-  loginStaff,
-  makeClaimData,
-  type TestContext,
-} from '../support/helpers.ts'
+import { clearClaims, createTestContext, DIALECTS, loginStaff, type TestContext } from '../support/helpers.ts'
+import { fileClaim } from '../support/claims.ts'
 
 const SITE = 'duplicates.test'
 const ORIGINAL = bankScreenshot({ seed: 1, width: 540, height: 1170 })
@@ -45,7 +39,7 @@ for (const dialect of DIALECTS) {
     })
 
     /** A claim through the form, by a new claimant unless a phone and e-mail are given; its id once checked. */
-    async function fileClaim({
+    async function fileAndSweep({
       screenshot,
       app = 'brigit',
       fileName = 'statement.png',
@@ -59,18 +53,18 @@ for (const dialect of DIALECTS) {
       email?: string
     }): Promise<number> {
       claimant += 1
-      const data = makeClaimData({
+      const fields = {
         phoneNumber: phoneNumber ?? `(415) 555-${String(1000 + claimant)}`,
         email: email ?? `claimant${claimant}@example.com`,
+      }
+      const created = await fileClaim(ctx, {
+        app,
+        fields,
+        screenshot: { content: screenshot, name: fileName },
       })
-      const created = await request(ctx.app)
-        .post(`/api/forms/${app}/submissions`)
-        .field('data', JSON.stringify(data))
-        .attach('screenshot', screenshot, fileName)
-        .expect(201)
       sweeper.wake()
       await sweeper.settled()
-      return created.body.id as number
+      return created.id
     }
 
     async function matchesOf(id: number) {
@@ -89,9 +83,9 @@ for (const dialect of DIALECTS) {
       })
 
       it('flags two claimants with the same screenshot, and with a re-compressed copy of it, both', async () => {
-        const first = await fileClaim({ screenshot: ORIGINAL_PNG })
-        const same = await fileClaim({ screenshot: ORIGINAL_PNG })
-        const recompressed = await fileClaim({
+        const first = await fileAndSweep({ screenshot: ORIGINAL_PNG })
+        const same = await fileAndSweep({ screenshot: ORIGINAL_PNG })
+        const recompressed = await fileAndSweep({
           screenshot: encodeJpegImage(ORIGINAL, 60),
           fileName: 'copy.jpg',
         })
@@ -111,9 +105,11 @@ for (const dialect of DIALECTS) {
       })
 
       it('flags a copy cropped by a few per cent off an edge', async () => {
-        const first = await fileClaim({ screenshot: ORIGINAL_PNG })
-        const cropped = await fileClaim({ screenshot: encodePngImage(cropImage(ORIGINAL, { bottom: 0.04 })) })
-        const croppedSide = await fileClaim({
+        const first = await fileAndSweep({ screenshot: ORIGINAL_PNG })
+        const cropped = await fileAndSweep({
+          screenshot: encodePngImage(cropImage(ORIGINAL, { bottom: 0.04 })),
+        })
+        const croppedSide = await fileAndSweep({
           screenshot: encodeJpegImage(cropImage(ORIGINAL, { right: 0.03 }), 80),
           fileName: 'side.jpg',
         })
@@ -123,11 +119,11 @@ for (const dialect of DIALECTS) {
       })
 
       it('does not flag another screenshot of the same bank app, with other figures and rows', async () => {
-        await fileClaim({ screenshot: ORIGINAL_PNG })
+        await fileAndSweep({ screenshot: ORIGINAL_PNG })
         const others = []
         for (const seed of [2, 3, 4, 5, 6]) {
           others.push(
-            await fileClaim({
+            await fileAndSweep({
               screenshot: encodePngImage(bankScreenshot({ seed, width: 540, height: 1170 })),
             }),
           )
@@ -137,15 +133,15 @@ for (const dialect of DIALECTS) {
 
       it('does not flag the same claimant sending one screenshot to two apps', async () => {
         const person = { phoneNumber: '(415) 555-0100', email: 'one.person@example.com' }
-        const brigit = await fileClaim({ screenshot: ORIGINAL_PNG, ...person })
-        const cleo = await fileClaim({ screenshot: ORIGINAL_PNG, app: 'cleo', ...person })
+        const brigit = await fileAndSweep({ screenshot: ORIGINAL_PNG, ...person })
+        const cleo = await fileAndSweep({ screenshot: ORIGINAL_PNG, app: 'cleo', ...person })
 
         expect(await matchesOf(brigit)).toEqual([])
         expect(await matchesOf(cleo)).toEqual([])
       })
 
       it('records a claim whose file is gone as unreadable, once', async () => {
-        const id = await fileClaim({ screenshot: ORIGINAL_PNG })
+        const id = await fileAndSweep({ screenshot: ORIGINAL_PNG })
         const { screenshot_key } = await ctx.db
           .selectFrom('claims')
           .select('screenshot_key')
@@ -179,12 +175,12 @@ for (const dialect of DIALECTS) {
       // the tests read these three claims and leave them as they found them
       beforeAll(async () => {
         await clearClaims(ctx)
-        first = await fileClaim({ screenshot: ORIGINAL_PNG, email: 'first.flagged@example.com' })
-        other = await fileClaim({
+        first = await fileAndSweep({ screenshot: ORIGINAL_PNG, email: 'first.flagged@example.com' })
+        other = await fileAndSweep({
           screenshot: encodePngImage(bankScreenshot({ seed: 9, width: 540, height: 1170 })),
           email: 'not.flagged@example.com',
         })
-        copy = await fileClaim({
+        copy = await fileAndSweep({
           screenshot: encodeJpegImage(ORIGINAL, 60),
           fileName: 'copy.jpg',
           app: 'cleo',

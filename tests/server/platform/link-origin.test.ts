@@ -14,6 +14,7 @@ import {
   makePng,
   type TestContext,
 } from '../support/helpers.ts'
+import { fileClaim } from '../support/claims.ts'
 import { invitationTo, linkIn, mailsTo, waitForLinkMail } from '../support/agreement-link.ts'
 import { killServerProcesses, startServerProcess } from '../support/server-process.ts'
 
@@ -51,14 +52,13 @@ for (const dialect of DIALECTS) {
       await clearClaims(ctx)
     })
 
-    function fileClaimVia(host: string) {
-      return request(ctx.app)
-        .post('/api/forms/brigit/submissions')
-        .set({ Host: host, Origin: `http://${host}` })
-        .field('data', JSON.stringify(makeClaimData(ANA)))
-        .attach('screenshot', SCREENSHOT, 'statement.png')
-        .expect(201)
-    }
+    const fileClaimVia = (host: string) =>
+      fileClaim(ctx, {
+        app: 'brigit',
+        fields: ANA,
+        headers: { Host: host, Origin: `http://${host}` },
+        screenshot: SCREENSHOT,
+      })
 
     it(`puts the agreement link of a lookup sent with Host: ${EVIL} on the server's own origin`, async () => {
       await fileClaimVia('127.0.0.1')
