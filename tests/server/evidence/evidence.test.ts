@@ -10,14 +10,8 @@ import { openEvidenceKey } from '../../../server/evidence/open-evidence-key.ts'
 import { verifyEvidence } from '../../../server/evidence/verify-evidence.ts'
 import { FIRM_SETTINGS } from '../../../src/firm-settings.ts'
 import { purgeExpired } from '../../../server/ops/purge-expired.ts'
-import {
-  createTestContext,
-  DIALECTS,
-  loginStaff,
-  makeClaimData,
-  makePng,
-  type TestContext,
-} from '../support/helpers.ts'
+import { createTestContext, DIALECTS, loginStaff, makePng, type TestContext } from '../support/helpers.ts'
+import { fileClaim } from '../support/claims.ts'
 import { makeIntakeData } from '../support/malformed-intakes.ts'
 import { signedAt, yearsAgo } from '../support/signed-at.ts'
 
@@ -35,23 +29,14 @@ describe.each(DIALECTS)('%s: sealed records and the evidence ledger', (dialect) 
     return ctx
   }
 
-  async function fileClaim(
+  async function fileClaimOf(
     context: TestContext,
     phone: string,
     screenshot = makePng({ width: 30, height: 20 }),
   ) {
-    const res = await request(context.app)
-      .post('/api/forms/brigit/submissions')
-      .set('User-Agent', 'Mozilla/5.0 (evidence test)')
-      .field(
-        'data',
-        JSON.stringify(
-          makeClaimData({ phoneNumber: phone, email: `c${phone.replace(/\D/g, '')}@example.com` }),
-        ),
-      )
-      .attach('screenshot', screenshot, 'statement.png')
-      .expect(201)
-    return Number(res.body.id)
+    const fields = { phoneNumber: phone, email: `c${phone.replace(/\D/g, '')}@example.com` }
+    const headers = { 'User-Agent': 'Mozilla/5.0 (evidence test)' }
+    return (await fileClaim(context, { app: 'brigit', fields, headers, screenshot })).id
   }
 
   async function fileIntake(context: TestContext) {
@@ -84,10 +69,10 @@ describe.each(DIALECTS)('%s: sealed records and the evidence ledger', (dialect) 
 
   it('seals each claim, intake and staff action into one unbroken chain that verifies', async () => {
     const context = await start()
-    const first = await fileClaim(context, '(555) 700-0001')
+    const first = await fileClaimOf(context, '(555) 700-0001')
     const intake = await fileIntake(context)
     await loginStaff(context.app, { site: SITE })
-    const second = await fileClaim(context, '(555) 700-0002')
+    const second = await fileClaimOf(context, '(555) 700-0002')
 
     const entries = await context.db.selectFrom('evidence_ledger').selectAll().orderBy('seq').execute()
     expect(entries.map((entry) => [Number(entry.seq), entry.kind, entry.subject])).toEqual([
@@ -120,7 +105,7 @@ describe.each(DIALECTS)('%s: sealed records and the evidence ledger', (dialect) 
 
   it('refuses to change, remove or replace a signed record or a ledger entry', async () => {
     const context = await start()
-    const id = await fileClaim(context, '(555) 700-0003')
+    const id = await fileClaimOf(context, '(555) 700-0003')
     const refusals = [
       sql`UPDATE agreement_records SET html = '<p>forged</p>'`,
       sql`DELETE FROM agreement_records`,
@@ -144,8 +129,8 @@ describe.each(DIALECTS)('%s: sealed records and the evidence ledger', (dialect) 
 
   it('names a claim whose e-mail was edited in SQL', async () => {
     const context = await start()
-    await fileClaim(context, '(555) 700-0004')
-    const edited = await fileClaim(context, '(555) 700-0005')
+    await fileClaimOf(context, '(555) 700-0004')
+    const edited = await fileClaimOf(context, '(555) 700-0005')
     await sql`UPDATE claims SET email = 'someone.else@example.com' WHERE id = ${edited}`.execute(context.db)
     expect((await verify(context)).problems).toEqual([
       `claim ${edited}: sealed record differs (the claim or its signed record was changed)`,
@@ -154,7 +139,7 @@ describe.each(DIALECTS)('%s: sealed records and the evidence ledger', (dialect) 
 
   it('names a claim whose agreement HTML was replaced with the guards dropped', async () => {
     const context = await start()
-    const replaced = await fileClaim(context, '(555) 700-0006')
+    const replaced = await fileClaimOf(context, '(555) 700-0006')
     await dropGuards(context, 'agreement_records')
     await sql`UPDATE agreement_records SET html = '<p>forged</p>' WHERE claim_id = ${replaced}`.execute(
       context.db,
@@ -166,9 +151,9 @@ describe.each(DIALECTS)('%s: sealed records and the evidence ledger', (dialect) 
 
   it('names where the chain breaks when a ledger entry is deleted', async () => {
     const context = await start()
-    await fileClaim(context, '(555) 700-0007')
-    const removed = await fileClaim(context, '(555) 700-0008')
-    await fileClaim(context, '(555) 700-0009')
+    await fileClaimOf(context, '(555) 700-0007')
+    const removed = await fileClaimOf(context, '(555) 700-0008')
+    await fileClaimOf(context, '(555) 700-0009')
     await dropGuards(context, 'evidence_ledger')
     await sql`DELETE FROM evidence_ledger WHERE seq = 2`.execute(context.db)
     expect((await verify(context)).problems).toEqual([
@@ -179,8 +164,8 @@ describe.each(DIALECTS)('%s: sealed records and the evidence ledger', (dialect) 
 
   it('names both claims when their screenshots are swapped in the store', async () => {
     const context = await start()
-    const a = await fileClaim(context, '(555) 700-0010', makePng({ width: 31, height: 20 }))
-    const b = await fileClaim(context, '(555) 700-0011', makePng({ width: 32, height: 20 }))
+    const a = await fileClaimOf(context, '(555) 700-0010', makePng({ width: 31, height: 20 }))
+    const b = await fileClaimOf(context, '(555) 700-0011', makePng({ width: 32, height: 20 }))
     const rows = await context.db
       .selectFrom('claims')
       .select(['id', 'screenshot_key'])
@@ -197,7 +182,7 @@ describe.each(DIALECTS)('%s: sealed records and the evidence ledger', (dialect) 
 
   it('fails every HMAC under another key, from the first entry', async () => {
     const context = await start()
-    await fileClaim(context, '(555) 700-0012')
+    await fileClaimOf(context, '(555) 700-0012')
     const { problems } = await verify(context, { evidenceKey: crypto.randomBytes(32) })
     expect(problems).toEqual([
       'ledger entry 1: HMAC does not match the evidence key',
@@ -212,7 +197,7 @@ describe.each(DIALECTS)('%s: sealed records and the evidence ledger', (dialect) 
     const open = (setting?: string) => openEvidenceKey({ db: context.db, setting, dataDir: context.dataDir })
     // an empty ledger: the key is whatever this install has
     expect((await open()).equals(context.evidenceKey)).toBe(true)
-    await fileClaim(context, '(555) 700-0015')
+    await fileClaimOf(context, '(555) 700-0015')
     await expect(open(crypto.randomBytes(32).toString('hex'))).rejects.toThrow(
       'the evidence key (EVIDENCE_KEY) is not the key the evidence ledger was sealed with',
     )
@@ -224,9 +209,9 @@ describe.each(DIALECTS)('%s: sealed records and the evidence ledger', (dialect) 
   it('removes an expired claim only by purge, which leaves a tombstone the chain verifies with', async () => {
     const context = await start()
     const expired = await signedAt(yearsAgo(FIRM_SETTINGS.retentionYears + 1), () =>
-      fileClaim(context, '(555) 700-0013'),
+      fileClaimOf(context, '(555) 700-0013'),
     )
-    const kept = await fileClaim(context, '(555) 700-0014')
+    const kept = await fileClaimOf(context, '(555) 700-0014')
     const seal = await context.db
       .selectFrom('evidence_ledger')
       .select('seal')

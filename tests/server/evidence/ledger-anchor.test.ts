@@ -1,7 +1,6 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { sql } from 'kysely'
-import request from 'supertest'
 import { afterEach, describe, expect, it } from 'vitest'
 import { FIRM_SETTINGS } from '../../../src/firm-settings.ts'
 import { isPostgresDb } from '../../../server/db/dialect.ts'
@@ -11,14 +10,8 @@ import { verifyEvidence } from '../../../server/evidence/verify-evidence.ts'
 import { purgeExpired } from '../../../server/ops/purge-expired.ts'
 import { createStaffMailer } from '../../../server/staff/staff-mailer.ts'
 import { createLogger } from '../../../server/logger.ts'
-import {
-  ADMIN_EMAIL,
-  createTestContext,
-  DIALECTS,
-  makeClaimData,
-  makePng,
-  type TestContext,
-} from '../support/helpers.ts'
+import { ADMIN_EMAIL, createTestContext, DIALECTS, makePng, type TestContext } from '../support/helpers.ts'
+import { fileClaim } from '../support/claims.ts'
 import { plainTextOf } from '../support/agreement-link.ts'
 import { signedAt, yearsAgo } from '../support/signed-at.ts'
 
@@ -34,23 +27,10 @@ describe.each(DIALECTS)('%s: the ledger head anchored beside the key', (dialect)
     return ctx
   }
 
-  async function fileClaim(context: TestContext, n: number, when = new Date().toISOString()) {
-    const res = await signedAt(when, () =>
-      request(context.app)
-        .post('/api/forms/brigit/submissions')
-        .field(
-          'data',
-          JSON.stringify(
-            makeClaimData({
-              phoneNumber: `(555) 730-${String(n).padStart(4, '0')}`,
-              email: `a${n}@example.com`,
-            }),
-          ),
-        )
-        .attach('screenshot', makePng({ width: 30 + n, height: 20 }), 'statement.png'),
-    )
-    expect(res.status).toBe(201)
-    return Number(res.body.id)
+  async function fileClaimNo(context: TestContext, n: number, when = new Date().toISOString()) {
+    const fields = { phoneNumber: `(555) 730-${String(n).padStart(4, '0')}`, email: `a${n}@example.com` }
+    const screenshot = makePng({ width: 30 + n, height: 20 })
+    return (await signedAt(when, () => fileClaim(context, { app: 'brigit', fields, screenshot }))).id
   }
 
   function anchor(context: TestContext) {
@@ -97,9 +77,9 @@ describe.each(DIALECTS)('%s: the ledger head anchored beside the key', (dialect)
 
   it('verifies a normal run, with the head file 0600 following the head', async () => {
     const context = await start()
-    await fileClaim(context, 1)
+    await fileClaimNo(context, 1)
     expect(await anchor(context)).toMatchObject({ head: { seq: 1 } })
-    await fileClaim(context, 2)
+    await fileClaimNo(context, 2)
     expect(await anchor(context)).toMatchObject({ head: { seq: 2 } })
     expect(anchoredSeq(context)).toBe(2)
     expect(fs.statSync(anchorFile(context.dataDir)).mode & 0o777).toBe(0o600)
@@ -108,7 +88,7 @@ describe.each(DIALECTS)('%s: the ledger head anchored beside the key', (dialect)
 
   it('names a ledger that ends before its anchored head, once the newest entries went with their claims', async () => {
     const context = await start()
-    for (let n = 1; n <= 3; n++) await fileClaim(context, n)
+    for (let n = 1; n <= 3; n++) await fileClaimNo(context, n)
     await anchor(context)
     await removeNewest(context, 2)
 
@@ -124,10 +104,10 @@ describe.each(DIALECTS)('%s: the ledger head anchored beside the key', (dialect)
 
   it('names another entry at the anchored place, after the removed entries were written over', async () => {
     const context = await start()
-    for (let n = 1; n <= 2; n++) await fileClaim(context, n)
+    for (let n = 1; n <= 2; n++) await fileClaimNo(context, n)
     await anchor(context)
     await removeNewest(context, 2)
-    await fileClaim(context, 3)
+    await fileClaimNo(context, 3)
 
     expect((await verify(context)).problems).toEqual([
       "ledger entry 2: hash differs from the anchored head's (the chain was rewritten from there)",
@@ -136,7 +116,7 @@ describe.each(DIALECTS)('%s: the ledger head anchored beside the key', (dialect)
 
   it('names a head file whose HMAC does not match the evidence key', async () => {
     const context = await start()
-    await fileClaim(context, 1)
+    await fileClaimNo(context, 1)
     await anchor(context)
     const file = anchorFile(context.dataDir)
     const head = JSON.parse(fs.readFileSync(file, 'utf8')) as { seq: number }
@@ -149,8 +129,8 @@ describe.each(DIALECTS)('%s: the ledger head anchored beside the key', (dialect)
 
   it('keeps the chain growing through a purge, which appends its entries', async () => {
     const context = await start()
-    await fileClaim(context, 1, yearsAgo(FIRM_SETTINGS.retentionYears + 1))
-    await fileClaim(context, 2)
+    await fileClaimNo(context, 1, yearsAgo(FIRM_SETTINGS.retentionYears + 1))
+    await fileClaimNo(context, 2)
     await anchor(context)
     const purged = await purgeExpired({
       db: context.db,
@@ -166,7 +146,7 @@ describe.each(DIALECTS)('%s: the ledger head anchored beside the key', (dialect)
 
   it('e-mails every active admin the head hash once a day, however many processes ask', async () => {
     const context = await start()
-    await fileClaim(context, 1)
+    await fileClaimNo(context, 1)
     const now = Date.now()
     await context.db
       .insertInto('staff_accounts')
