@@ -222,8 +222,10 @@ export async function recordMove(
     })
     .where('id', '=', claim.id)
     .where('review_version', '=', claim.version)
-    // an approved claim in a filing batch moves only with the batch, to filed
-    .$if(claim.status === 'approved' && to !== 'filed', (query) => query.where('filing_batch_id', 'is', null))
+    // a claim ready to file in a filing batch moves only with the batch, to filed
+    .$if(claim.status === review.roles.readyToFile && to !== review.roles.filed, (query) =>
+      query.where('filing_batch_id', 'is', null),
+    )
     .executeTakeFirst()
   if (Number(updated.numUpdatedRows) !== 1) {
     // PostgreSQL: another transaction moved it between the read and the update
