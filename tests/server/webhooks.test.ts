@@ -64,7 +64,7 @@ async function startReceiver() {
   }
 }
 
-/** The README's verification, as a receiver writes it. */
+/** The verification docs/webhooks.md gives, as a receiver writes it. */
 function isSigned(secret: string, { headers, body }: Received): boolean {
   const timestamp = String(headers['webhook-timestamp'])
   const expected = crypto.createHmac('sha256', secret).update(`${timestamp}.${body}`).digest('hex')
