@@ -194,6 +194,14 @@ for (const dialect of DIALECTS) {
       'builds the filing batch and moves its claims to "submitted" (batch-builder.ts moves by the roles)',
     )
 
+    it('refuses at start-up a review whose first status is not the one the database starts claims in', async () => {
+      const base = ctx.reviews('cleo')
+      const renamed = { ...base, initial: 'new', statuses: { ...base.statuses, new: { label: 'New' } } }
+      await expect(syncReviewRoles({ db: ctx.db, reviews: () => renamed, apps: ['cleo'] })).rejects.toThrow(
+        'base/review.json: /initial: "new" is not the status the database starts every claim in: set "received"',
+      )
+    })
+
     it("recounts the funnel's approved claims when the app's roles change, and back", async () => {
       // the base's roles for Earnin: its "submitted" claim is not approved by them
       const base = ctx.reviews('cleo')
