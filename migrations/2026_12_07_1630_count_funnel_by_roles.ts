@@ -3,7 +3,7 @@ import { isPostgresDb } from '../server/db/dialect.ts'
 
 /**
  * The funnel's "approved" follows the review config's roles rather than status names: review_roles
- * holds each app's roles (the server writes them at start-up, server/review/review-roles.ts), and the
+ * holds each app's roles (the server writes them at start-up, server/lifecycle/review-roles.ts), and the
  * funnel_days triggers count a claim as approved while its status is its app's readyToFile or filed
  * status. The triggers are otherwise those of migration 2026_11_29_1200, which this replaces.
  */

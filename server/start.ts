@@ -6,7 +6,7 @@ import { loadAgreementTemplates } from './agreements/agreement-templates.ts'
 import { readServerConfig, serverUrl, SettingError, type ServerConfig } from './config.ts'
 import { FormConfigError, loadFormConfigs } from './forms/load-form-configs.ts'
 import { loadIntakeConfig } from './forms/load-intake-config.ts'
-import { loadLanguages, logLanguageWarnings, type Languages } from './i18n/languages.ts'
+import { loadLanguages, logLanguageWarnings, type Languages } from './forms/languages.ts'
 import { createLogger } from './logger.ts'
 
 /** Run as `npm run start:prod` runs it: compiled to JavaScript by `npm run build`. */
@@ -64,7 +64,7 @@ async function startPrimary(
   { languages, apps }: { languages: Languages; apps: string[] },
 ): Promise<void> {
   const { prepareData } = await import('./main.ts')
-  const { loadReviews } = await import('./review/load-review-config.ts')
+  const { loadReviews } = await import('./lifecycle/load-review-config.ts')
   const { createDb } = await import('./db/create-db.ts')
   const { createScreenshotStorage } = await import('./uploads/create-screenshot-storage.ts')
   const { forkServerProcesses } = await import('./server-processes.ts')

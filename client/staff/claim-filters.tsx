@@ -4,7 +4,7 @@ import type { StaffAssignee, StaffStats } from './staff-api.ts'
 
 /**
  * The dashboards' filters of an app's claims and the columns that show what they filter on, for every
- * app (the server reads them in server/staff/parse-claim-filters.ts). Each filter is a query parameter,
+ * app (the server reads them in server/dashboard/parse-claim-filters.ts). Each filter is a query parameter,
  * left out for all claims, in the API's address and the dashboard's (dashboard-address.ts).
  */
 export interface ClaimFilterValues {

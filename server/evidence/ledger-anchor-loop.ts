@@ -2,8 +2,7 @@ import type { Kysely } from 'kysely'
 import { backgroundLoop } from '../background-loop.ts'
 import type { Database } from '../db/database.ts'
 import type { Logger } from '../logger.ts'
-import type { StaffMailer } from '../staff/accounts/staff-mailer.ts'
-import { sendEvidenceDigest } from './evidence-digest.ts'
+import { sendEvidenceDigest, type DigestMailer } from './evidence-digest.ts'
 import { anchorLedgerHead } from './ledger-anchor.ts'
 
 /** How often the head file is brought up to date (and the day's digest looked for). */
@@ -24,7 +23,7 @@ export function ledgerAnchorLoop({
   db: Kysely<Database>
   evidenceKey: Buffer
   dataDir: string
-  staffMailer: StaffMailer
+  staffMailer: DigestMailer
   logger: Logger
 }): { stop(): Promise<void> } {
   const anchor = async () => {

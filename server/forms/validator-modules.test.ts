@@ -10,7 +10,7 @@ import { claimValidator } from '../../src/claim-validator.ts'
 import { validateSubmission } from '../../src/validate-submission.ts'
 import { loadFormConfigs } from './load-form-configs.ts'
 import { loadIntakeConfig } from './load-intake-config.ts'
-import { loadLanguages } from '../i18n/languages.ts'
+import { loadLanguages } from './languages.ts'
 import {
   createValidatorModule,
   createValidatorModuleCode,

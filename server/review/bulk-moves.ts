@@ -9,10 +9,10 @@ import { isPostgresDb } from '../db/dialect.ts'
 import { retryWhileLocked } from '../db/shared-transaction.ts'
 import { errorCode, type Logger } from '../logger.ts'
 import type { RequestActivity } from '../request-activity.ts'
-import { writeAuditEntry } from '../staff/audit-log.ts'
+import { writeAuditEntry } from '../audit/audit-log.ts'
 import { loadAccountView } from '../staff/staff-accounts.ts'
 import type { ClaimCures } from './claim-cures.ts'
-import { recordMove } from './move-claim.ts'
+import { recordMove } from '../lifecycle/move-claim.ts'
 
 /** How long a process holds a job without a page done; after it, another process may take the job up. */
 const LEASE_MS = 60_000

@@ -6,7 +6,7 @@ import type { ClaimsTable } from '../../server/db/database.ts'
 import { subjectOf } from '../../server/evidence/ledger.ts'
 import { createLogger } from '../../server/logger.ts'
 import { createBulkMoves } from '../../server/review/bulk-moves.ts'
-import { loadReviews } from '../../server/review/load-review-config.ts'
+import { loadReviews } from '../../server/lifecycle/load-review-config.ts'
 import { createAccount } from '../../server/staff/staff-accounts.ts'
 import {
   createTestContext,

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { ClaimReview } from '../../src/api/review.ts'
 import type { ClaimsTable } from '../../server/db/database.ts'
 import { subjectOf } from '../../server/evidence/ledger.ts'
-import { loadReviewConfig } from '../../server/review/load-review-config.ts'
+import { loadReviewConfig } from '../../server/lifecycle/load-review-config.ts'
 import { createAccount } from '../../server/staff/staff-accounts.ts'
 import {
   createTestContext,

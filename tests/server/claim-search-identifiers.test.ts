@@ -3,7 +3,7 @@ import request from 'supertest'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { StaffPage, StaffSubmission } from '../../src/api/staff.ts'
 import type { ClaimsTable } from '../../server/db/database.ts'
-import { exactClaimIdsQuery, identifierOf } from '../../server/staff/exact-claim-lookup.ts'
+import { exactClaimIdsQuery, identifierOf } from '../../server/dashboard/exact-claim-lookup.ts'
 import { createTestContext, DIALECTS, insertClaim, loginStaff, type TestContext } from './helpers.ts'
 
 const SITE = 'identifiers.test'

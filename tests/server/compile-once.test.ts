@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { compileOnce } from '../../server/db/compile-once.ts'
-import { compileClaimStatements } from '../../server/db/claim-store.ts'
+import { compileClaimStatements } from '../../server/submissions/claim-store.ts'
 import { claimRow } from './claim-fixtures.ts'
 import { clearClaims, createTestContext, DIALECTS, type TestContext } from './helpers.ts'
 

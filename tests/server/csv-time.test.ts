@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { CSV_TIME_ZONE, csvTime } from '../../server/staff/csv-time.ts'
+import { CSV_TIME_ZONE, csvTime } from '../../server/platform/csv-time.ts'
 
 const wallClock = new Intl.DateTimeFormat('en-US', {
   timeZone: CSV_TIME_ZONE,

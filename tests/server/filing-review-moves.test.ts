@@ -4,8 +4,8 @@ import path from 'node:path'
 import request from 'supertest'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { ReviewConfig } from '../../src/review-config.ts'
-import { loadReviewConfig, loadReviews } from '../../server/review/load-review-config.ts'
-import { recordMove } from '../../server/review/move-claim.ts'
+import { loadReviewConfig, loadReviews } from '../../server/lifecycle/load-review-config.ts'
+import { recordMove } from '../../server/lifecycle/move-claim.ts'
 import { makeIntakeData } from './malformed-intakes.ts'
 import {
   ADMIN_EMAIL,

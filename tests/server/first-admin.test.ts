@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { readServerConfig } from '../../server/config.ts'
 import { prepareData } from '../../server/main.ts'
 import { createLogger } from '../../server/logger.ts'
-import { SETUP_GONE_MESSAGE } from '../../server/staff/accounts/accept-invite.ts'
+import { SETUP_GONE_MESSAGE } from '../../server/accounts/accept-invite.ts'
 import { SETUP_LINK_FILE } from '../../server/staff/first-admin.ts'
 import { createTestContext, DIALECTS, type TestContext } from './helpers.ts'
 

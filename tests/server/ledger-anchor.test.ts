@@ -9,7 +9,7 @@ import { sendEvidenceDigest } from '../../server/evidence/evidence-digest.ts'
 import { anchorFile, anchorLedgerHead } from '../../server/evidence/ledger-anchor.ts'
 import { verifyEvidence } from '../../server/evidence/verify-evidence.ts'
 import { purgeExpired } from '../../server/ops/purge-expired.ts'
-import { createStaffMailer } from '../../server/staff/accounts/staff-mailer.ts'
+import { createStaffMailer } from '../../server/staff/staff-mailer.ts'
 import { createLogger } from '../../server/logger.ts'
 import {
   ADMIN_EMAIL,

@@ -1,6 +1,6 @@
 import request from 'supertest'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { INVITE_GONE_MESSAGE } from '../../server/staff/accounts/accept-invite.ts'
+import { INVITE_GONE_MESSAGE } from '../../server/accounts/accept-invite.ts'
 import { createAccount } from '../../server/staff/staff-accounts.ts'
 import { invitationTo } from './agreement-link.ts'
 import { ADMIN_EMAIL, createTestContext, DIALECTS, loginStaff, type TestContext } from './helpers.ts'

@@ -3,7 +3,7 @@ import request from 'supertest'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { AuditEntryView, AuditPage } from '../../src/api/staff-audit.ts'
 import { verifyEvidence } from '../../server/evidence/verify-evidence.ts'
-import { auditLog } from '../../server/staff/audit-log.ts'
+import { auditLog } from '../../server/audit/audit-log.ts'
 import { createAccount } from '../../server/staff/staff-accounts.ts'
 import {
   ADMIN_EMAIL,

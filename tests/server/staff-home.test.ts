@@ -1,7 +1,7 @@
 import request from 'supertest'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { AppCounts } from '../../src/api/staff-home.ts'
-import { compileClaimStatements } from '../../server/db/claim-store.ts'
+import { compileClaimStatements } from '../../server/submissions/claim-store.ts'
 import { claimRow } from './claim-fixtures.ts'
 import {
   clearClaims,

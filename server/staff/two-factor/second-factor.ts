@@ -12,7 +12,7 @@ import {
 } from '../../../src/two-factor-messages.ts'
 import type { RequireTwoFactor } from '../../config.ts'
 import type { Database } from '../../db/database.ts'
-import { requireMailer, type StaffMailer } from '../accounts/staff-mailer.ts'
+import { requireMailer, type StaffMailer } from '../staff-mailer.ts'
 import type { StaffAccountRow } from '../staff-accounts.ts'
 import {
   confirmTwoFactorSetup,
