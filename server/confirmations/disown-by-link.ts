@@ -8,7 +8,7 @@ import type { Database } from '../db/database.ts'
 import { retryWhileLocked } from '../db/shared-transaction.ts'
 import { isoTimestamp } from '../db/timestamp.ts'
 import { writeAuditEntry } from '../audit/audit-log.ts'
-import { untieDisownedIntake } from '../intake/intake-ties.ts'
+import { untieDisownedIntake } from './intake-ties.ts'
 import { linkHash, tableOf, targetOfLink, type LinkTarget } from './confirmation-links.ts'
 
 const isoOrNull = (epochMs: number | null) =>

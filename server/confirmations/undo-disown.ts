@@ -10,7 +10,7 @@ import type { Translator } from '../../src/translate.ts'
 import type { SignerInfo } from '../platform/signer.ts'
 import type { Database } from '../db/database.ts'
 import { retryWhileLocked } from '../db/shared-transaction.ts'
-import { retieUndisownedIntake } from '../intake/intake-ties.ts'
+import { retieUndisownedIntake } from './intake-ties.ts'
 import { writeAuditEntry } from '../audit/audit-log.ts'
 import { linkHash, tableOf, targetOfLink, type LinkTarget } from './confirmation-links.ts'
 

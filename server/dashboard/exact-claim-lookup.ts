@@ -68,7 +68,7 @@ async function exactClaimIds(db: Kysely<Database>, lookup: ExactLookup): Promise
 
 type ExactLookup = { app: string } & NonNullable<ReturnType<typeof identifierOf>>
 
-/** The lookup's query, for the test that holds it to its index (tests/server/claim-search-identifiers). */
+/** The lookup's query, for the test that holds it to its index (tests/server/dashboard/claim-search-identifiers.test). */
 export function exactClaimIdsQuery(db: Kysely<Database>, { app, id, intakeId, caseNumber }: ExactLookup) {
   const inApp = db.selectFrom('claims').select('claims.id').where('claims.app', '=', app)
   const named =

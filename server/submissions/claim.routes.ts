@@ -1,5 +1,5 @@
 import { adoptIntakeSignature } from '../intake/adopted-signature.ts'
-import { intakeForClaim } from '../intake/intake-ties.ts'
+import { intakeForClaim } from '../confirmations/intake-ties.ts'
 import { Router, type RequestHandler } from 'express'
 import type { Kysely } from 'kysely'
 import type { FormConfig } from '../../src/form-config.ts'

@@ -25,7 +25,7 @@ import type { UploadedFile } from '../uploads/upload-middleware.ts'
 import { releaseScreenshot, type ClaimContent, type ContentChecker } from '../claim-content/claim-content.ts'
 import { parseData } from './claim-input.ts'
 import type { AdoptedSignature } from '../intake/adopted-signature.ts'
-import type { IntakeTie } from '../intake/intake-ties.ts'
+import type { IntakeTie } from '../confirmations/intake-ties.ts'
 
 /** What the claim path works with, given once when the server starts. */
 export interface ClaimServices {
