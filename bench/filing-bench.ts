@@ -5,6 +5,7 @@ import path from 'node:path'
 import { parseArgs } from 'node:util'
 import type { Batch } from '../src/api/filing-batches.ts'
 import { createDb } from '../server/db/create-db.ts'
+import { loadReviews } from '../server/lifecycle/load-review-config.ts'
 import { makeNoisePng, makeSignaturePng, pngDataUrl } from '../scripts/seed/png.ts'
 import { runSeed } from '../scripts/seed/run-seed.ts'
 import { compileProductForTests, productScript } from '../tests/server/support/compiled-product.ts'
@@ -31,6 +32,8 @@ const { values } = parseArgs({
 const claims = Number(values.claims)
 if (!Number.isInteger(claims) || claims < 100) throw new Error('--claims takes a whole number, 100 or more')
 const APP = 'earnin'
+/** The status its review's notice and filing batches take claims in. */
+const READY = loadReviews(path.join(import.meta.dirname, '..', 'forms'), [APP])(APP).roles.readyToFile
 const IDLE_MS = 10_000
 // the budgets: 10,000 claims in under 10 minutes, under 500 MB
 const BUILD_BUDGET_S = 600
@@ -188,7 +191,7 @@ async function readyForFiling(): Promise<void> {
           .updateTable('claims')
           .set({
             intake_id: Number(intakes[index % intakes.length]!.id),
-            review_status: 'approved',
+            review_status: READY,
             notice_batch_id: Number(notice.id),
           })
           .where('id', '=', id)

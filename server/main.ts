@@ -31,6 +31,8 @@ import { loadFormConfigs } from './forms/load-form-configs.ts'
 import { loadIntakeConfig } from './forms/load-intake-config.ts'
 import { createValidatorModules } from './forms/validator-modules.ts'
 import { loadReviews } from './lifecycle/load-review-config.ts'
+import { syncReviewRoles } from './lifecycle/review-roles.ts'
+import type { Reviews } from '../src/review-config.ts'
 import { claimNextSteps } from './journey/claim-next-steps.ts'
 import { createClaimantJourney } from './journey/claimant-journey.ts'
 import { loadJourneyConfig } from './journey/journey-config.ts'
@@ -95,7 +97,7 @@ export async function startServer(
   const { db, dialect } = createDb(config)
   const storage = createScreenshotStorage(config)
   // with several server processes, the primary has done this once before forking them
-  if (!prepared) await prepareData({ db, dialect, storage, config, logger })
+  if (!prepared) await prepareData({ db, dialect, storage, config, logger, reviews, apps: forms.keys() })
   // the key the evidence seals are made with, kept out of the database (made on the first start)
   const evidenceKey = await openEvidenceKey({
     db,
@@ -286,8 +288,8 @@ export async function startServer(
 }
 
 /**
- * What must happen once before any process serves the data: migrations, the staff password, and the
- * removal of screenshot files a crash left without a claim.
+ * What must happen once before any process serves the data: migrations, the review roles the database's
+ * triggers read, the staff password, and the removal of screenshot files a crash left without a claim.
  */
 export async function prepareData({
   db,
@@ -295,12 +297,16 @@ export async function prepareData({
   storage,
   config,
   logger,
+  reviews,
+  apps,
 }: {
   db: Kysely<Database>
   dialect: Dialect
   storage: ScreenshotStorage
   config: ServerConfig
   logger: Logger
+  reviews: Reviews
+  apps: Iterable<string>
 }): Promise<void> {
   if (config.databaseOwnerUrl) {
     // the tables' owner migrates, then grants the server's own role what it may do
@@ -314,6 +320,9 @@ export async function prepareData({
   } else {
     await migrateToLatest(db)
   }
+  const recounted = await syncReviewRoles({ db, reviews, apps })
+  if (recounted.length > 0)
+    logger.info({ apps: recounted }, "review roles changed: the funnel's approved recounted")
   const firstAdmin = await ensureFirstAdmin({
     db,
     adminEmail: config.adminEmail,

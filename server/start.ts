@@ -44,7 +44,7 @@ try {
       console.log(`Claims intake is running on ${server.url}`)
       stopOnSignal(() => server.close())
     } else {
-      await startPrimary(config, languages)
+      await startPrimary(config, { languages, apps: [...forms.keys()] })
     }
   }
 } catch (error) {
@@ -59,8 +59,12 @@ try {
 }
 
 /** Prepares the data once, then forks the server processes and watches over them. */
-async function startPrimary(config: ServerConfig, languages: Languages): Promise<void> {
+async function startPrimary(
+  config: ServerConfig,
+  { languages, apps }: { languages: Languages; apps: string[] },
+): Promise<void> {
   const { prepareData } = await import('./main.ts')
+  const { loadReviews } = await import('./lifecycle/load-review-config.ts')
   const { createDb } = await import('./db/create-db.ts')
   const { createScreenshotStorage } = await import('./uploads/create-screenshot-storage.ts')
   const { forkServerProcesses } = await import('./server-processes.ts')
@@ -69,7 +73,15 @@ async function startPrimary(config: ServerConfig, languages: Languages): Promise
   const { db, dialect } = createDb(config)
   const storage = createScreenshotStorage(config)
   try {
-    await prepareData({ db, dialect, storage, config, logger })
+    await prepareData({
+      db,
+      dialect,
+      storage,
+      config,
+      logger,
+      reviews: loadReviews(config.formsDir, apps),
+      apps,
+    })
   } finally {
     await storage.close()
     await db.destroy()

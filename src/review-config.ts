@@ -39,13 +39,21 @@ export interface ReviewMove {
   by?: MoveActor
   /**
    * A reviewer needs the app's decide right for this move. Left out, a move into a final status or out
-   * of approved or filed needs it; a move into a final status may not set it false.
+   * of an approved status (approvedStatuses) needs it; a move into a final status may not set it false.
    */
   decide?: boolean
 }
 
-/** Statuses whose claims are decided: moving a claim out of one undoes a decision. */
-const DECIDED_STATUSES = ['approved', 'filed']
+/**
+ * What the code does with a status, each role naming one of the config's statuses, so that an app may
+ * rename its statuses and the code follows:
+ * - readyToFile: an approved claim; notice and filing batches take claims in it.
+ * - filed: where a built filing batch moves its claims (the server's move from readyToFile).
+ * - cure: where a cure request from the filing page moves a claim that lacks a field (a reviewer's move).
+ * The funnel counts a claim in readyToFile or filed as approved.
+ */
+export const REVIEW_ROLES = ['readyToFile', 'filed', 'cure'] as const
+export type ReviewRole = (typeof REVIEW_ROLES)[number]
 
 /** forms/base/review.json: the statuses of a claim's review, the moves between them, and their reasons. */
 export interface ReviewConfig {
@@ -56,6 +64,8 @@ export interface ReviewConfig {
   statuses: Record<string, ReviewStatus>
   moves: ReviewMove[]
   reasons: Record<string, ReviewReason>
+  /** The status each role is, e.g. `{ readyToFile: 'approved', filed: 'filed', cure: 'deficient' }`. */
+  roles: Record<ReviewRole, string>
   /**
    * The move a reviewer's "Duplicate" decision on a flagged claim makes; without it the dashboard offers
    * only "Not a duplicate" (a duplicate is then handled with an ordinary move).
@@ -89,7 +99,17 @@ export function moveNeedsDecide(config: ReviewConfig, from: string, to: string):
   )
   const target = config.statuses[to]
   if (!move || !target || target.decision === true || target.final === true) return true
-  return move.decide ?? DECIDED_STATUSES.includes(from)
+  return move.decide ?? approvedStatuses(config).includes(from)
+}
+
+/**
+ * The statuses whose claims are approved: ready to file, or filed. Moving a claim out of one undoes a
+ * decision, and the funnel counts a claim in one as approved.
+ *
+ * @example approvedStatuses(review) // ['approved', 'filed'] with forms/base/review.json
+ */
+export function approvedStatuses(config: ReviewConfig): string[] {
+  return [config.roles.readyToFile, config.roles.filed]
 }
 
 /**

@@ -8,18 +8,18 @@ import type { Database } from '../db/database.ts'
 import { staffAccountOf } from '../staff/require-staff.ts'
 import { appStatusCounts } from './status-counts.ts'
 
-type Role = 'toReview' | 'deficient' | 'readyToFile'
+type Count = 'toReview' | 'deficient' | 'readyToFile'
 
 /**
- * Which count a status adds to, by the roles its config declares (what the claimant's page says of it):
- * "attention" is deficient, "approved" ready to file, and a status that neither decides nor ends a claim
- * and tells the claimant "received" waits for a reviewer. Any other status counts nowhere.
+ * Which count a status adds to: the review's readyToFile status is ready to file, its cure status
+ * deficient, and a status that neither decides nor ends a claim and tells the claimant "received"
+ * waits for a reviewer. Any other status counts nowhere.
  */
-function roleOf(config: ReviewConfig, status: string): Role | undefined {
+function countOf(config: ReviewConfig, status: string): Count | undefined {
   const declared = config.statuses[status]
   if (!declared) return undefined
-  if (declared.claimant === 'attention') return 'deficient'
-  if (declared.claimant === 'approved') return 'readyToFile'
+  if (status === config.roles.readyToFile) return 'readyToFile'
+  if (status === config.roles.cure) return 'deficient'
   if ((declared.claimant ?? 'received') === 'received' && !declared.decision && !declared.final) {
     return 'toReview'
   }
@@ -49,10 +49,14 @@ export function appCountsRoutes({
       visible.map(async (form): Promise<AppCount> => {
         const count = { slug: form.slug, name: form.displayName, toReview: 0, deficient: 0, readyToFile: 0 }
         const review = reviews(form.slug)
-        const statuses = await appStatusCounts(db, { app: form.slug, total: totalOf.get(form.slug) ?? 0 })
+        const statuses = await appStatusCounts(db, {
+          app: form.slug,
+          initial: review.initial,
+          total: totalOf.get(form.slug) ?? 0,
+        })
         for (const [status, claims] of statuses) {
-          const role = roleOf(review, status)
-          if (role) count[role] += claims
+          const counted = countOf(review, status)
+          if (counted) count[counted] += claims
         }
         return count
       }),

@@ -47,12 +47,15 @@ export function disownedFilter(): ClaimFilter {
   return { label: 'not me', holds: disowned, listed: { holds: disowned, is: true } }
 }
 
-/** ?status=, served by claims_app_status and counted by claim_app_statuses (migration 2026_11_28_1500). */
-export function statusFilter(status: string): ClaimFilter {
+/**
+ * ?status=, served by claims_app_status and counted by claim_app_statuses (migration 2026_11_28_1500),
+ * which does not keep `initial`, the review's first status.
+ */
+export function statusFilter(status: string, initial: string): ClaimFilter {
   return {
     label: `status ${status}`,
     holds: sql<SqlBool>`claims.review_status = ${status}`,
-    count: (db, app, total) => appStatusCount(db, { app, status, total }),
+    count: (db, app, total) => appStatusCount(db, { app, status, initial, total }),
   }
 }
 

@@ -32,7 +32,7 @@ export async function computeSubmissionStats(
       .execute(),
   ])
   const total = Number(totals?.claims ?? 0)
-  const statusCounts = await appStatusCounts(db, { app, total })
+  const statusCounts = await appStatusCounts(db, { app, initial: review.initial, total })
   const average = (sum: number | string | bigint | undefined) =>
     total === 0 ? 0 : Math.round(Number(sum) / total)
   return {

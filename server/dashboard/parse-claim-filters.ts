@@ -36,7 +36,7 @@ export async function parseClaimFilters(
     if (!statuses.includes(status)) {
       throw badRequest(`unknown status "${status}": use one of ${statuses.join(', ')}`)
     }
-    filters.push(statusFilter(status))
+    filters.push(statusFilter(status, review.initial))
   }
   const reason = textParam(query, 'reason')
   if (reason !== undefined) {

@@ -134,6 +134,13 @@ export interface FunnelDaysTable {
   approved: ColumnType<number, never, never>
 }
 
+/** Each app's review roles (src/review-config.ts REVIEW_ROLES), written at start-up for the funnel's triggers. */
+export interface ReviewRolesTable {
+  app: string
+  role: string
+  status: string
+}
+
 /** A notice or filing batch (server/filing/filing-batches.ts), built by one server process under a lease. */
 export interface FilingBatchesTable {
   id: Generated<number>
@@ -646,6 +653,7 @@ export interface Database {
   claim_moves: ClaimMovesTable
   filing_batches: FilingBatchesTable
   funnel_days: FunnelDaysTable
+  review_roles: ReviewRolesTable
   filing_batch_claims: FilingBatchClaimsTable
   bulk_moves: BulkMovesTable
   bulk_move_claims: BulkMoveClaimsTable

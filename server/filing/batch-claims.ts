@@ -23,8 +23,8 @@ export interface BatchClaimRow extends FilingClaim {
 export const ID_CHUNK = 500
 
 /**
- * The claims of `app` with these ids, or (without ids) its approved claims that `where` keeps, oldest
- * first, with its notice batch's sending. Each prints its intake's address only when the claimant
+ * The claims of `app` with these ids, or (without ids) its claims ready to file (in the review's
+ * readyToFile status, `ready`) that a batch of `kind` could take, oldest first, with its notice batch's sending. Each prints its intake's address only when the claimant
  * confirmed it: the intake was confirmed from their e-mail (and not disowned), or the claim came through
  * that intake's Step 2 link; anyone can send an intake with another person's e-mail and phone. Otherwise
  * the address is null (an intake with an empty field gives '').
@@ -32,7 +32,7 @@ export const ID_CHUNK = 500
 export async function readBatchClaims(
   db: Kysely<Database>,
   app: string,
-  select: { ids: readonly number[] } | { kind: 'notice' | 'filing' },
+  select: { ids: readonly number[] } | { kind: 'notice' | 'filing'; ready: string },
 ): Promise<BatchClaimRow[]> {
   const base = db
     .selectFrom('claims')
@@ -70,7 +70,7 @@ export async function readBatchClaims(
           await Promise.all(chunks(select.ids).map((ids) => base.where('claims.id', 'in', ids).execute()))
         ).flat()
       : await base
-          .where('claims.review_status', '=', 'approved')
+          .where('claims.review_status', '=', select.ready)
           .where('claims.disowned_at', 'is', null)
           .$call((query) =>
             select.kind === 'notice'

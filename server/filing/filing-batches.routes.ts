@@ -113,7 +113,13 @@ export function filingBatchRoutes({
   router.get('/api/staff/apps/:slug/batches/candidates', async (req, res) => {
     const { slug, filing } = appOf(req, res, 'see')
     const kind = parseKind(req.query.kind)
-    const candidates: BatchCandidates = await batchCandidates(db, { app: slug, kind, filing, now: now() })
+    const candidates: BatchCandidates = await batchCandidates(db, {
+      app: slug,
+      kind,
+      filing,
+      review: reviews(slug),
+      now: now(),
+    })
     res.set('Cache-Control', NO_STORE).json(candidates)
   })
 

@@ -59,12 +59,10 @@ export function filingDay(now: number): string {
 /** What the filing page says of a claim whose main form's address its claimant has not confirmed. */
 export const ADDRESS_NOT_CONFIRMED = 'address not confirmed'
 
-/** Why a claim cannot go into a batch of `kind` now ([] when it can). */
+/** Why a claim cannot go into a batch of `kind` now ([] when it can); `ready`: the review's readyToFile status. */
 function problemsOf(
   claim: BatchClaimRow,
-  kind: BatchKind,
-  filing: AppFiling,
-  today: string,
+  { kind, filing, today, ready }: { kind: BatchKind; filing: AppFiling; today: string; ready: string },
 ): { refusal: 'lacking' | 'taken' | 'waiting' | 'status' | undefined; problems: string[] } {
   const { settings, profile } = filing
   if (claim.disowned) {
@@ -73,8 +71,8 @@ function problemsOf(
       problems: [`claim ${claim.claimId}: the owner of its e-mail said they did not file it`],
     }
   }
-  if (claim.status !== 'approved') {
-    return { refusal: 'status', problems: [`claim ${claim.claimId}: is ${claim.status}, not approved`] }
+  if (claim.status !== ready) {
+    return { refusal: 'status', problems: [`claim ${claim.claimId}: is ${claim.status}, not ${ready}`] }
   }
   if (kind === 'notice' && claim.noticeBatchId !== null) {
     return {
@@ -116,24 +114,31 @@ function problemsOf(
 /** The claims that could go into the app's next batch of `kind`, with what keeps the others out. */
 export async function batchCandidates(
   db: Kysely<Database>,
-  { app, kind, filing, now }: { app: string; kind: BatchKind; filing: AppFiling; now: number },
+  {
+    app,
+    kind,
+    filing,
+    review,
+    now,
+  }: { app: string; kind: BatchKind; filing: AppFiling; review: ReviewConfig; now: number },
 ): Promise<BatchCandidates> {
   const today = filingDay(now)
-  const claims = await readBatchClaims(db, app, { kind })
+  const ready = review.roles.readyToFile
+  const claims = await readBatchClaims(db, app, { kind, ready })
   const out: BatchCandidates = {
     kind,
     ready: 0,
     lacking: 0,
     waiting: 0,
     nextMayFileFrom: null,
-    noNotice: kind === 'filing' ? await countApproved(db, app, { inNoticeBatch: false }) : 0,
-    approved: await countApproved(db, app),
+    noNotice: kind === 'filing' ? await countReady(db, { app, ready, inNoticeBatch: false }) : 0,
+    approved: await countReady(db, { app, ready }),
     claims: [],
   }
   let listedReady = 0
   let listedLacking = 0
   for (const claim of claims) {
-    const { refusal, problems } = problemsOf(claim, kind, filing, today)
+    const { refusal, problems } = problemsOf(claim, { kind, filing, today, ready })
     const from =
       claim.noticeSentOn === null ? null : mayFileFrom(claim.noticeSentOn, filing.settings.waitingPeriodDays)
     if (refusal === 'waiting') {
@@ -163,17 +168,19 @@ export async function batchCandidates(
   return out
 }
 
-/** The app's approved claims not disowned; with `inNoticeBatch: false`, only those in no notice or filing batch. */
-async function countApproved(
+/**
+ * The app's claims ready to file (in the status `ready`) not disowned; with `inNoticeBatch: false`, only
+ * those in no notice or filing batch.
+ */
+async function countReady(
   db: Kysely<Database>,
-  app: string,
-  { inNoticeBatch }: { inNoticeBatch?: false } = {},
+  { app, ready, inNoticeBatch }: { app: string; ready: string; inNoticeBatch?: false },
 ): Promise<number> {
   const row = await db
     .selectFrom('claims')
     .select((eb) => eb.fn.countAll<number>().as('count'))
     .where('app', '=', app)
-    .where('review_status', '=', 'approved')
+    .where('review_status', '=', ready)
     .where('disowned_at', 'is', null)
     .$if(inNoticeBatch === false, (query) =>
       query.where('notice_batch_id', 'is', null).where('filing_batch_id', 'is', null),
@@ -183,13 +190,14 @@ async function countApproved(
 }
 
 /**
- * Starts a batch of `kind` for the app: checks each claim (approved; not in a batch of the kind; for a
- * filing, its notice's waiting period over; every field the notice or the provider needs), then, in one
+ * Starts a batch of `kind` for the app: checks each claim (ready to file: in the review's readyToFile
+ * status; not in a batch of the kind; for a filing, its notice's waiting period over; every field the notice or the provider needs), then, in one
  * transaction, writes the batch (status building), its claims with their row IDs, each claim's batch
  * id (only where it has none: a claim put in another batch meanwhile refuses the whole batch) and the
  * audit entry. The batch builder (batch-builder.ts) makes its ZIP. Refuses with 422 naming each claim
  * that lacks something, 409 when one is in a batch already or when the app's review config has no
- * move from approved to filed for the server (a built batch moves its claims so), and changes nothing then.
+ * move from the readyToFile status to the filed one for the server (a built batch moves its claims so),
+ * and changes nothing then.
  */
 export async function startBatch(
   db: Kysely<Database>,
@@ -213,8 +221,9 @@ export async function startBatch(
     now: number
   },
 ): Promise<Batch> {
+  const ready = review.roles.readyToFile
   // before anything is written: the builder's move of each claim would be refused at the end
-  if (kind === 'filing') assertMoveAllowed(review, { from: 'approved', to: 'filed', mover: 'system' })
+  if (kind === 'filing') assertMoveAllowed(review, { from: ready, to: review.roles.filed, mover: 'system' })
   const { settings, profile } = filing
   if (!settings.respondent) {
     throw new AppError('CONFLICT', {
@@ -226,13 +235,13 @@ export async function startBatch(
   const today = filingDay(now)
   let claims: BatchClaimRow[]
   if (claimIds === undefined) {
-    claims = (await readBatchClaims(db, app, { kind }))
-      .filter((claim) => problemsOf(claim, kind, filing, today).refusal === undefined)
+    claims = (await readBatchClaims(db, app, { kind, ready }))
+      .filter((claim) => problemsOf(claim, { kind, filing, today, ready }).refusal === undefined)
       .slice(0, limit)
     if (claims.length === 0) {
       throw new AppError('UNPROCESSABLE', {
         status: 422,
-        message: `no approved claim can go into a ${kind} batch now`,
+        message: `no ${ready} claim can go into a ${kind} batch now`,
       })
     }
   } else {
@@ -248,7 +257,7 @@ export async function startBatch(
         message: `no claim of this app with the id ${unknown.slice(0, 20).join(', ')}`,
       })
     }
-    const checked = claims.map((claim) => problemsOf(claim, kind, filing, today))
+    const checked = claims.map((claim) => problemsOf(claim, { kind, filing, today, ready }))
     const taken = checked.filter((check) => check.refusal === 'taken' || check.refusal === 'status')
     if (taken.length > 0) {
       throw new AppError('CONFLICT', {
@@ -258,14 +267,14 @@ export async function startBatch(
     }
     const refused = claims.filter((_, index) => checked[index]!.refusal !== undefined)
     if (refused.length > 0) {
-      const problems = refused.flatMap((claim) => problemsOf(claim, kind, filing, today).problems)
+      const problems = refused.flatMap((claim) => problemsOf(claim, { kind, filing, today, ready }).problems)
       throw new AppError('UNPROCESSABLE', {
         status: 422,
         message: `${refused.length} of these claims cannot go into the batch:\n${problems.join('\n')}`,
         details: {
           problems,
           claimIds: refused
-            .filter((claim) => problemsOf(claim, kind, filing, today).refusal === 'lacking')
+            .filter((claim) => problemsOf(claim, { kind, filing, today, ready }).refusal === 'lacking')
             .map((claim) => claim.claimId),
         },
       })
@@ -314,7 +323,7 @@ export async function startBatch(
           .set({ [column]: id })
           .where('id', 'in', part)
           .where(column, 'is', null)
-          .where('review_status', '=', 'approved')
+          .where('review_status', '=', ready)
           .executeTakeFirst()
         if (Number(taken.numUpdatedRows) !== part.length) {
           throw new AppError('CONFLICT', {
@@ -575,10 +584,11 @@ export async function markNoticeSent(
 }
 
 /**
- * Sends a cure request to each approved claimant named: the claim moves to deficient with a reason
- * naming what the filing lacks, and the review's deficiency notice goes (claim-cures.ts). A claim that
- * is not approved any more is left as it is. Refuses before any claim moves when the app's review config
- * has no reviewer's move from approved to deficient (409), or the account may not make it (403).
+ * Sends a cure request to each claimant named whose claim is ready to file: the claim moves from the
+ * review's readyToFile status to its cure status with a reason naming what the filing lacks, and the
+ * review's deficiency notice goes (claim-cures.ts). A claim that is not ready to file any more is left
+ * as it is. Refuses before any claim moves when the app's review config has no reviewer's move between
+ * those statuses (409), or the account may not make it (403).
  */
 export async function sendCureRequests(
   db: Kysely<Database>,
@@ -602,14 +612,15 @@ export async function sendCureRequests(
   },
 ): Promise<number> {
   const review = reviews(app)
-  assertMoveAllowed(review, { from: 'approved', to: 'deficient', mover: 'staff', mayDecide })
+  const { readyToFile: ready, cure } = review.roles
+  assertMoveAllowed(review, { from: ready, to: cure, mover: 'staff', mayDecide })
   if (!review.reasons.details_missing) {
     throw conflict('the review config has no "details_missing" reason to send a cure request with')
   }
   const claims = await readBatchClaims(db, app, { ids: claimIds })
   let sent = 0
   for (const claim of claims) {
-    if (claim.status !== 'approved') continue
+    if (claim.status !== ready) continue
     const lacking = missingForFiling({ ...claim, rowId: 'assigned with the batch' }, filing.settings, {
       ...filing.profile,
       required: [...new Set([...NOTICE_FIELDS, ...filing.profile.required])],
@@ -622,12 +633,12 @@ export async function sendCureRequests(
           .select(['review_status', 'review_version', 'filing_batch_id'])
           .where('id', '=', claim.claimId)
           .executeTakeFirstOrThrow()
-        if (now.review_status !== 'approved' || now.filing_batch_id !== null) return
+        if (now.review_status !== ready || now.filing_batch_id !== null) return
         await recordMove(trx, {
           evidenceKey,
           review,
-          claim: { id: claim.claimId, app, status: 'approved', version: Number(now.review_version) },
-          to: 'deficient',
+          claim: { id: claim.claimId, app, status: ready, version: Number(now.review_version) },
+          to: cure,
           reason: 'details_missing',
           note: lacking.join('; '),
           by,

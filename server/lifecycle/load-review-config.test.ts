@@ -57,8 +57,23 @@ describe('loadReviewConfig', () => {
     expect(() => loadReviewConfig(dir)).toThrow(
       [
         'invalid form config:',
-        `  ${path.basename(dir)}/base/review.json: /statuses: needs "filed": the filing batches and the funnel take claims in it`,
+        `  ${path.basename(dir)}/base/review.json: /roles/filed: unknown status "filed"`,
       ].join('\n'),
+    )
+  })
+
+  it('refuses a config without a role, or with one status in two roles', () => {
+    const missing = formsWith((config) => {
+      delete (config.roles as Record<string, unknown>).cure
+    })
+    expect(() => loadReviewConfig(missing)).toThrow(
+      `${path.basename(missing)}/base/review.json: /roles must have required property 'cure'`,
+    )
+    const twice = formsWith((config) => {
+      ;(config.roles as Record<string, unknown>).filed = 'approved'
+    })
+    expect(() => loadReviewConfig(twice)).toThrow(
+      `${path.basename(twice)}/base/review.json: /roles/filed: "approved" is the readyToFile role already`,
     )
   })
 

@@ -4,7 +4,13 @@ import { Ajv } from 'ajv'
 import { FormConfigError, readJson } from '../forms/load-form-configs.ts'
 import { mergeConfig } from '../forms/merge-config.ts'
 import { LOCALES } from '../../src/translate.ts'
-import { CLAIMANT_STATES, CURE_FIXES, type ReviewConfig, type Reviews } from '../../src/review-config.ts'
+import {
+  CLAIMANT_STATES,
+  CURE_FIXES,
+  REVIEW_ROLES,
+  type ReviewConfig,
+  type Reviews,
+} from '../../src/review-config.ts'
 
 export const REVIEW_CONFIG_FILE = path.join('base', 'review.json')
 
@@ -25,10 +31,16 @@ const byName = (properties: Record<string, unknown>) => ({
 const REVIEW_SCHEMA = {
   type: 'object',
   additionalProperties: false,
-  required: ['curePeriodDays', 'initial', 'statuses', 'moves', 'reasons'],
+  required: ['curePeriodDays', 'initial', 'roles', 'statuses', 'moves', 'reasons'],
   properties: {
     curePeriodDays: { type: 'integer', minimum: 1, maximum: 365 },
     initial: NAME,
+    roles: {
+      type: 'object',
+      additionalProperties: false,
+      required: [...REVIEW_ROLES],
+      properties: Object.fromEntries(REVIEW_ROLES.map((role) => [role, NAME])),
+    },
     duplicate: {
       type: 'object',
       additionalProperties: false,
@@ -71,16 +83,10 @@ const REVIEW_SCHEMA = {
   },
 }
 
-/**
- * Statuses the code names: notice and filing batches take "approved" claims and move them to "filed",
- * and the funnel counts claims in either as approved. A config may relabel them, not drop them.
- */
-const NAMED_STATUSES = ['approved', 'filed'] as const
-
 const validate = new Ajv({ allErrors: true }).compile<ReviewConfig>(REVIEW_SCHEMA)
 
 /**
- * Reads forms/base/review.json and checks it: its shape, that every move names known statuses, and
+ * Reads forms/base/review.json and checks it: its shape, that every move and role names known statuses, and
  * that every reason has a claimant's text in English or is written by the reviewer. Throws a
  * FormConfigError listing every problem, so a broken file stops the server at start-up.
  */
@@ -136,12 +142,15 @@ function checkReviewConfig(config: unknown, file: string, at: string): string[] 
   const problems: string[] = []
   const known = (status: string) => Object.hasOwn(config.statuses, status)
   if (!known(config.initial)) problems.push(`${file}: ${at}/initial: unknown status "${config.initial}"`)
-  for (const status of NAMED_STATUSES) {
-    if (!known(status)) {
-      problems.push(
-        `${file}: ${at}/statuses: needs "${status}": the filing batches and the funnel take claims in it`,
-      )
+  // the code names statuses only through the roles: each must be a status of the config, and its own
+  const roleOf = new Map<string, string>()
+  for (const role of REVIEW_ROLES) {
+    const status = config.roles[role]
+    if (!known(status)) problems.push(`${file}: ${at}/roles/${role}: unknown status "${status}"`)
+    else if (roleOf.has(status)) {
+      problems.push(`${file}: ${at}/roles/${role}: "${status}" is the ${roleOf.get(status)} role already`)
     }
+    roleOf.set(status, roleOf.get(status) ?? role)
   }
   if (config.duplicate) {
     if (!known(config.duplicate.status))

@@ -36,6 +36,17 @@ export interface Reviewer {
   mayDecide(app: string): boolean
 }
 
+/**
+ * The server moving a claim on its own (a timer, a batch, a job): only a move the config gives the
+ * server ("by": "system") is made, and no account is named.
+ */
+export interface ServerMover {
+  by: 'system'
+  /** What moves it, as the audit log names it: "cure period", "filing batch". */
+  actor: string
+  clientAddress: string
+}
+
 export interface MovedClaim {
   status: string
   version: number
@@ -83,11 +94,12 @@ export function parseClaimMove(body: unknown, review: ReviewConfig): ClaimMove {
 }
 
 /**
- * Moves one claim's review, if the config allows the move from its status and the claim is still at
- * the version the reviewer saw; the move, its audit entry and the audit's ledger entry are written in
- * one transaction with the claim's new status. The caller has checked that the reviewer may see the
- * claim's app (a claim's app never changes). Refuses with 404 (no such claim), 409 (moved meanwhile,
- * or a move the config does not allow) or 403 (a decision without the app's decide right).
+ * Moves one claim's review, if the config gives the mover (a reviewer, or the server with
+ * `{ by: 'system' }`) the move from its status and the claim is still at the version the mover saw;
+ * the move, its audit entry and the audit's ledger entry are written in one transaction with the
+ * claim's new status. The caller has checked that the reviewer may see the claim's app (a claim's app
+ * never changes). Refuses with 404 (no such claim), 409 (moved meanwhile, or a move the config does not
+ * allow) or 403 (a decision without the app's decide right).
  */
 export async function moveClaim({
   db,
@@ -95,15 +107,16 @@ export async function moveClaim({
   review,
   claimId,
   move,
-  reviewer,
+  mover,
 }: {
   db: Kysely<Database>
   evidenceKey: Buffer
   review: ReviewConfig
   claimId: number
   move: ClaimMove
-  reviewer: Reviewer
+  mover: Reviewer | ServerMover
 }): Promise<MovedClaim> {
+  const isServer = 'by' in mover
   // another server process may hold SQLite's write lock
   return retryWhileLocked(() =>
     db.transaction().execute(async (trx) => {
@@ -124,9 +137,9 @@ export async function moveClaim({
         reason: move.reason,
         reasonText: move.reasonText,
         note: move.note,
-        by: reviewer,
-        mover: 'staff',
-        mayDecide: reviewer.mayDecide(claim.app),
+        by: isServer ? { clientAddress: mover.clientAddress, accountId: null, actor: mover.actor } : mover,
+        mover: isServer ? 'system' : 'staff',
+        mayDecide: !isServer && mover.mayDecide(claim.app),
       })
       return { status: move.to, version: version + 1 }
     }),
@@ -177,7 +190,9 @@ export function assertMoveAllowed(
  * no move came first: 409 otherwise), its audit entry and ledger entry, the move itself, the cure
  * period a move into a curable status opens (or ends, moving out of one), and the
  * claim.status_changed webhook event.
- * Every move is made here, whoever makes it: a reviewer, the claimant curing, the server at a period's end.
+ * Every move is made here, whoever makes it: a reviewer, the claimant curing, the server at a period's end;
+ * moveClaim is this in a transaction of its own, and a caller that moves claims inside its own
+ * transaction (a page of a batch's claims, a cure with its answers) calls it directly.
  */
 export async function recordMove(
   trx: Transaction<Database>,
@@ -221,8 +236,10 @@ export async function recordMove(
     })
     .where('id', '=', claim.id)
     .where('review_version', '=', claim.version)
-    // an approved claim in a filing batch moves only with the batch, to filed
-    .$if(claim.status === 'approved' && to !== 'filed', (query) => query.where('filing_batch_id', 'is', null))
+    // a claim ready to file in a filing batch moves only with the batch, to filed
+    .$if(claim.status === review.roles.readyToFile && to !== review.roles.filed, (query) =>
+      query.where('filing_batch_id', 'is', null),
+    )
     .executeTakeFirst()
   if (Number(updated.numUpdatedRows) !== 1) {
     // PostgreSQL: another transaction moved it between the read and the update

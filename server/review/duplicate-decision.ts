@@ -108,7 +108,7 @@ export async function decideDuplicate({
         note: [`Duplicate of claim ${decision.other}.`, decision.note].filter(Boolean).join(' '),
         version: decision.version,
       },
-      reviewer,
+      mover: reviewer,
     })
     return { ...moved, flagged: true }
   }

@@ -195,7 +195,7 @@ export function reviewRoutes({
       review,
       claimId,
       move,
-      reviewer: {
+      mover: {
         ...actorOf(req, res),
         linkOrigin: linkOrigin(req),
         accountId: account.id,

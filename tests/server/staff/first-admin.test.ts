@@ -36,6 +36,8 @@ for (const dialect of DIALECTS) {
           storage: ctx.storage,
           config: { ...config, databaseUrl: undefined, databaseOwnerUrl: undefined },
           logger: createLogger('silent'),
+          reviews: ctx.reviews,
+          apps: ctx.forms.keys(),
         })
         return printed.mock.calls.map((args) => args.join(' ')).join('\n')
       } finally {

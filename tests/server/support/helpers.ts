@@ -29,6 +29,8 @@ import {
 import { filingPdfThread } from '../../../server/filing/filing-pdfs.ts'
 import { loadFilings } from '../../../server/filing/load-filing-config.ts'
 import { loadReviewConfig, loadReviews } from '../../../server/lifecycle/load-review-config.ts'
+import { syncReviewRoles } from '../../../server/lifecycle/review-roles.ts'
+import type { Reviews } from '../../../src/review-config.ts'
 import { loadAgreementTemplates } from '../../../server/agreements/agreement-templates.ts'
 import { createApp } from '../../../server/app.ts'
 import type { RequireTwoFactor, S3Settings, TrustProxy } from '../../../server/config.ts'
@@ -90,6 +92,8 @@ export interface TestContext {
   agreementPdfs: AgreementPdfs
   storage: ScreenshotStorage
   forms: Map<string, FormConfig>
+  /** Each app's review config, as the server loads it from the context's forms folder. */
+  reviews: Reviews
   intake: IntakeConfig
   agreementCopies: AgreementCopies
   /** Its settled() waits for the links the lookups asked for. */
@@ -217,6 +221,8 @@ export async function createTestContext(
   const agreementLinks = createAgreementLinks({ db, mailer, translators: languages.t, logger })
   // the project's statuses and reasons, with what the served folder's apps change of them
   const reviews = loadReviews(formsDir, forms.keys(), loadReviewConfig(FORMS_DIR))
+  // as the server's start-up does: the funnel's triggers read the roles
+  await syncReviewRoles({ db, reviews, apps: forms.keys() })
   const claimCures = createClaimCures({
     db,
     reviews,
@@ -298,6 +304,7 @@ export async function createTestContext(
     agreementPdfs,
     storage,
     forms,
+    reviews,
     intake,
     agreementCopies,
     agreementLinks,
