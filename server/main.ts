@@ -5,7 +5,6 @@ import { loadFilings } from './filing/load-filing-config.ts'
 import { PROJECT_ROOT } from './project-root.ts'
 import type { FormConfig } from '../src/form-config.ts'
 import type { IntakeConfig } from '../src/intake-config.ts'
-import { createAgreementCopies } from './agreements/agreement-copies.ts'
 import { createAgreementLinks } from './agreements/agreement-links.ts'
 import { createAgreementMailer, mailDelivery } from './agreements/agreement-mailer.ts'
 import { createClaimCures } from './review/claim-cures.ts'
@@ -16,6 +15,7 @@ import { createWebhookDeliveries } from './webhooks/webhook-deliveries.ts'
 import { filingPdfThread } from './filing/filing-pdfs.ts'
 import { loadAgreementTemplates, type AgreementTemplates } from './agreements/agreement-templates.ts'
 import { createApp } from './app.ts'
+import { startBackgroundJobs } from './background-jobs.ts'
 import { setOwnOrigin } from './public-origin.ts'
 import { ensureFirstAdmin } from './staff/first-admin.ts'
 import { createStaffMailer } from './staff/accounts/staff-mailer.ts'
@@ -44,7 +44,6 @@ import { removeOrphanScreenshots } from './uploads/remove-orphan-screenshots.ts'
 import { startContentThread, stopContentThreads } from './submissions/claim-content.ts'
 import { createScreenshotStorage } from './uploads/create-screenshot-storage.ts'
 import type { ScreenshotStorage } from './uploads/screenshot-storage.ts'
-import { createDuplicateScreenshots } from './duplicates/duplicate-screenshots.ts'
 import { requestActivity } from './request-activity.ts'
 import { screenshotHashThread } from './duplicates/screenshot-hasher.ts'
 
@@ -133,28 +132,23 @@ export async function startServer(
     requests,
     sms: config.sms ? twilioSms(config.sms) : undefined,
   })
-  const agreementCopies = createAgreementCopies({
+  const { jobs, agreementCopies, duplicateScreenshots } = startBackgroundJobs({
     db,
-    mailer,
-    forms,
-    agreementPdfs,
-    translators: languages.t,
-    publicUrl: config.publicUrl,
-    nextSteps: (claimId) => claimNextSteps({ db, journey, claimId, forPage: false }),
     logger,
     requests,
+    agreementCopies: {
+      mailer,
+      forms,
+      agreementPdfs,
+      translators: languages.t,
+      publicUrl: config.publicUrl,
+      nextSteps: (claimId) => claimNextSteps({ db, journey, claimId, forPage: false }),
+    },
+    // claims whose screenshot another claimant sent too, found off the request path
+    duplicateScreenshots: { storage, hasher: screenshotHashThread() },
   })
   // copies queued before a restart (or that failed and came due) go out now
   agreementCopies.wake()
-  // claims whose screenshot another claimant sent too, found off the request path
-  const duplicateScreenshots = createDuplicateScreenshots({
-    db,
-    storage,
-    hasher: screenshotHashThread(),
-    logger,
-    requests,
-    copiesSending: agreementCopies.sending,
-  })
   duplicateScreenshots.wake()
   const agreementLinks = createAgreementLinks({ db, mailer, translators: languages.t, logger })
   // links that expired while no server ran still hold a contact; later ones go as lookups come
@@ -265,8 +259,7 @@ export async function startServer(
     url,
     async close() {
       await new Promise<void>((resolve) => server.close(() => resolve()))
-      await agreementCopies.stop()
-      await duplicateScreenshots.stop()
+      await jobs.stop()
       await agreementLinks.settled()
       await bulkMoves.stop()
       await batchBuilder.stop()

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely'
-import { backgroundLoop } from '../background-loop.ts'
+import { backgroundLoop } from '../jobs/background-loop.ts'
 import type { Database } from '../db/database.ts'
 import type { Logger } from '../logger.ts'
 import type { StaffMailer } from '../staff/accounts/staff-mailer.ts'

@@ -1,6 +1,6 @@
 import crypto from 'node:crypto'
 import type { Kysely, Selectable } from 'kysely'
-import { backgroundLoop } from '../background-loop.ts'
+import { backgroundLoop } from '../jobs/background-loop.ts'
 import type { Database, WebhookDeliveriesTable } from '../db/database.ts'
 import { retryWhileLocked } from '../db/shared-transaction.ts'
 import { errorCode, type Logger } from '../logger.ts'
@@ -107,7 +107,7 @@ export function createWebhookDeliveries({
       .innerJoin('webhook_endpoints', 'webhook_endpoints.id', 'webhook_deliveries.endpoint_id')
       .select('webhook_deliveries.id')
       .where('webhook_deliveries.status', '=', 'pending')
-      .where('webhook_deliveries.next_attempt_at', '<=', now)
+      .where('webhook_deliveries.due_at', '<=', now)
       .where('webhook_endpoints.is_active', '=', 1)
       .where((eb) =>
         eb.or([
@@ -115,7 +115,7 @@ export function createWebhookDeliveries({
           eb('webhook_deliveries.lease_until', '<', now),
         ]),
       )
-      .orderBy('webhook_deliveries.next_attempt_at')
+      .orderBy('webhook_deliveries.due_at')
       .limit(BATCH)
       .execute()
     const taken: DeliveryRow[] = []
@@ -206,7 +206,7 @@ export function createWebhookDeliveries({
           last_attempt_at: now,
           last_status_code: 'statusCode' in outcome ? outcome.statusCode : null,
           last_error: 'error' in outcome ? outcome.error : null,
-          next_attempt_at: status === 'pending' ? next : null,
+          due_at: status === 'pending' ? next : null,
           lease_owner: null,
           lease_until: null,
         })

@@ -1,3 +1,4 @@
+import crypto from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
 import { PROJECT_ROOT } from '../../server/project-root.ts'
@@ -7,9 +8,15 @@ import { compileServer } from '../../scripts/compile-server.ts'
  * The server and operator scripts compiled for the tests' processes. A process started from source
  * (`node --import tsx`) has tsx's loader translate each module in the process and again in each of its
  * threads, a cost the suite would pay for each of the dozens of processes it starts.
- * Inside node_modules, so the packages resolve as from dist/server and no tool lints or formats it.
+ * Inside node_modules, so the packages resolve as from dist/server and no tool lints or formats it; one
+ * copy per checkout, since git worktrees may share one node_modules and run their suites at once.
  */
-const COMPILED_DIR = path.join(PROJECT_ROOT, 'node_modules', '.cache', 'claims-intake-tests')
+const COMPILED_DIR = path.join(
+  PROJECT_ROOT,
+  'node_modules',
+  '.cache',
+  `claims-intake-tests-${crypto.createHash('sha256').update(PROJECT_ROOT).digest('hex').slice(0, 12)}`,
+)
 /** What the compiled copy was made from: the newest source file's time and the number of files. */
 const STAMP_FILE = path.join(COMPILED_DIR, '.compiled-from')
 const SOURCE_DIRS = ['server', 'src', 'migrations', 'scripts']

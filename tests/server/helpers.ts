@@ -14,7 +14,8 @@ import request from 'supertest'
 import { inject } from 'vitest'
 import type { FormConfig } from '../../src/form-config.ts'
 import type { IntakeConfig } from '../../src/intake-config.ts'
-import { createAgreementCopies, type AgreementCopies } from '../../server/agreements/agreement-copies.ts'
+import type { AgreementCopies } from '../../server/agreements/agreement-copies.ts'
+import { startBackgroundJobs } from '../../server/background-jobs.ts'
 import { createAgreementLinks, type AgreementLinks } from '../../server/agreements/agreement-links.ts'
 import { createAgreementMailer, mailDelivery } from '../../server/agreements/agreement-mailer.ts'
 import { createClaimCures, type ClaimCures } from '../../server/review/claim-cures.ts'
@@ -200,15 +201,17 @@ export async function createTestContext(
     logger,
     sms: sms ? twilioSms(sms) : undefined,
   })
-  const agreementCopies = createAgreementCopies({
+  const { jobs, agreementCopies } = startBackgroundJobs({
     db,
-    mailer,
-    forms,
-    agreementPdfs,
-    translators: languages.t,
-    publicUrl,
-    nextSteps: (claimId) => claimNextSteps({ db, journey, claimId, forPage: false }),
     logger,
+    agreementCopies: {
+      mailer,
+      forms,
+      agreementPdfs,
+      translators: languages.t,
+      publicUrl,
+      nextSteps: (claimId) => claimNextSteps({ db, journey, claimId, forPage: false }),
+    },
   })
   const agreementLinks = createAgreementLinks({ db, mailer, translators: languages.t, logger })
   // the project's statuses and reasons, with what the served folder's apps change of them
@@ -309,7 +312,7 @@ export async function createTestContext(
       await filingPdfs.stop()
       await bulkMoves.stop()
       await claimCures.stop()
-      await agreementCopies.stop()
+      await jobs.stop()
       await agreementLinks.settled()
       await agreementPdfs.stop()
       await storage.close()

@@ -1,0 +1,47 @@
+import type { Kysely } from 'kysely'
+import { agreementCopiesOf, type AgreementCopies } from './agreements/agreement-copies.ts'
+import { sendAgreementCopyJob } from './agreements/send-agreement-copy.job.ts'
+import type { Database } from './db/database.ts'
+import { checkScreenshotJob } from './duplicates/check-screenshot.job.ts'
+import { duplicateScreenshotsOf, type DuplicateScreenshots } from './duplicates/duplicate-screenshots.ts'
+import type { JobHandler } from './jobs/job-handler.ts'
+import { createJobRunner, type JobRunner } from './jobs/job-runner.ts'
+import type { Logger } from './logger.ts'
+import type { RequestActivity } from './request-activity.ts'
+
+type Deps<F extends (deps: never) => unknown> = Omit<Parameters<F>[0], 'db' | 'logger'>
+
+/**
+ * The process's one job runner and every job it runs: the registry, one line a job kind. Each job is a
+ * handler file beside its feature (`<feature>/<verb>-<noun>.job.ts`); the facades are how routes wake
+ * the jobs and tests run them.
+ */
+export function startBackgroundJobs({
+  db,
+  logger,
+  requests,
+  agreementCopies,
+  duplicateScreenshots,
+}: {
+  db: Kysely<Database>
+  logger: Logger
+  /** The server's requests, which the jobs wait for; left out (tests), only wakes hold them back. */
+  requests?: RequestActivity | undefined
+  agreementCopies: Deps<typeof sendAgreementCopyJob>
+  /** Left out (tests), no screenshot is checked: a test runs a sweeper of its own. */
+  duplicateScreenshots?: Omit<Deps<typeof checkScreenshotJob>, 'copiesSending'> | undefined
+}): { jobs: JobRunner; agreementCopies: AgreementCopies; duplicateScreenshots: DuplicateScreenshots } {
+  const copies = sendAgreementCopyJob({ db, logger, ...agreementCopies })
+  const handlers: JobHandler[] = [
+    copies,
+    ...(duplicateScreenshots
+      ? [checkScreenshotJob({ db, logger, ...duplicateScreenshots, copiesSending: copies.sending })]
+      : []),
+  ]
+  const jobs = createJobRunner({ db, handlers, logger, requests })
+  return {
+    jobs,
+    agreementCopies: agreementCopiesOf(jobs, copies),
+    duplicateScreenshots: duplicateScreenshotsOf(jobs),
+  }
+}
