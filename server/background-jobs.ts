@@ -8,6 +8,8 @@ import type { JobHandler } from './jobs/job-handler.ts'
 import { createJobRunner, type JobRunner } from './jobs/job-runner.ts'
 import type { Logger } from './logger.ts'
 import type { RequestActivity } from './request-activity.ts'
+import { deliverWebhookJob } from './webhooks/deliver-webhook.job.ts'
+import { webhookDeliveriesOf, type WebhookDeliveries } from './webhooks/webhook-deliveries.ts'
 
 type Deps<F extends (deps: never) => unknown> = Omit<Parameters<F>[0], 'db' | 'logger'>
 
@@ -22,6 +24,7 @@ export function startBackgroundJobs({
   requests,
   agreementCopies,
   duplicateScreenshots,
+  webhooks,
 }: {
   db: Kysely<Database>
   logger: Logger
@@ -30,18 +33,26 @@ export function startBackgroundJobs({
   agreementCopies: Deps<typeof sendAgreementCopyJob>
   /** Left out (tests), no screenshot is checked: a test runs a sweeper of its own. */
   duplicateScreenshots?: Omit<Deps<typeof checkScreenshotJob>, 'copiesSending'> | undefined
-}): { jobs: JobRunner; agreementCopies: AgreementCopies; duplicateScreenshots: DuplicateScreenshots } {
+  webhooks: Deps<typeof deliverWebhookJob>
+}): {
+  jobs: JobRunner
+  agreementCopies: AgreementCopies
+  duplicateScreenshots: DuplicateScreenshots
+  webhooks: WebhookDeliveries
+} {
   const copies = sendAgreementCopyJob({ db, logger, ...agreementCopies })
   const handlers: JobHandler[] = [
     copies,
     ...(duplicateScreenshots
       ? [checkScreenshotJob({ db, logger, ...duplicateScreenshots, copiesSending: copies.sending })]
       : []),
+    deliverWebhookJob({ db, logger, ...webhooks }),
   ]
   const jobs = createJobRunner({ db, handlers, logger, requests })
   return {
     jobs,
     agreementCopies: agreementCopiesOf(jobs, copies),
     duplicateScreenshots: duplicateScreenshotsOf(jobs),
+    webhooks: webhookDeliveriesOf(jobs),
   }
 }

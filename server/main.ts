@@ -11,7 +11,6 @@ import { createClaimCures } from './review/claim-cures.ts'
 import { createBulkMoves } from './review/bulk-moves.ts'
 import { createBatchBuilder } from './filing/batch-builder.ts'
 import { createBatchStore } from './filing/batch-store.ts'
-import { createWebhookDeliveries } from './webhooks/webhook-deliveries.ts'
 import { filingPdfThread } from './filing/filing-pdfs.ts'
 import { loadAgreementTemplates, type AgreementTemplates } from './agreements/agreement-templates.ts'
 import { createApp } from './app.ts'
@@ -132,7 +131,7 @@ export async function startServer(
     requests,
     sms: config.sms ? twilioSms(config.sms) : undefined,
   })
-  const { jobs, agreementCopies, duplicateScreenshots } = startBackgroundJobs({
+  const { jobs, agreementCopies, duplicateScreenshots, webhooks } = startBackgroundJobs({
     db,
     logger,
     requests,
@@ -146,6 +145,7 @@ export async function startServer(
     },
     // claims whose screenshot another claimant sent too, found off the request path
     duplicateScreenshots: { storage, hasher: screenshotHashThread() },
+    webhooks: { evidenceKey, allowPrivate: config.webhooksAllowPrivate },
   })
   // copies queued before a restart (or that failed and came due) go out now
   agreementCopies.wake()
@@ -196,13 +196,6 @@ export async function startServer(
   })
   batchBuilder.wake()
   // webhook deliveries queued before a restart, or due for a retry, go out
-  const webhooks = createWebhookDeliveries({
-    db,
-    evidenceKey,
-    allowPrivate: config.webhooksAllowPrivate,
-    logger,
-    requests,
-  })
   webhooks.wake()
   const app = createApp({
     batchBuilder,
@@ -263,7 +256,6 @@ export async function startServer(
       await agreementLinks.settled()
       await bulkMoves.stop()
       await batchBuilder.stop()
-      await webhooks.stop()
       await filingPdfs.stop()
       await claimCures.stop()
       await journey.stop()

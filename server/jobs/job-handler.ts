@@ -53,6 +53,8 @@ export interface RowJobHandler<T extends JobTable> {
   /** Runs once at the start of each run (pruning old rows). */
   beforeRun?: (now: number) => Promise<void>
   run(ctx: JobContext<T>): Promise<JobOutcome>
+  /** Hears of work queued in this process, calling `wake`; returns how to stop hearing. */
+  listen?: (wake: () => void) => () => void
   /** Called as the runner stops, after its last job. */
   stop?: () => Promise<void>
 }

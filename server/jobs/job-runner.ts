@@ -43,6 +43,7 @@ export function createJobRunner({
   owner?: string
 }): JobRunner {
   const lanes = new Map<string, { handler: JobHandler; loop: BackgroundLoop }>()
+  const unlisteners = new Map<string, () => void>()
   for (const handler of handlers) {
     if (lanes.has(handler.kind)) throw new Error(`job kind "${handler.kind}" is registered twice`)
     const loop = backgroundLoop({
@@ -53,6 +54,11 @@ export function createJobRunner({
       requests,
     })
     lanes.set(handler.kind, { handler, loop })
+    if ('listen' in handler && handler.listen)
+      unlisteners.set(
+        handler.kind,
+        handler.listen(() => loop.wake()),
+      )
   }
   const stoppedHandlers = new Set<JobHandler>()
   const laneOf = (kind: string) => {
@@ -161,7 +167,7 @@ export function createJobRunner({
         // a job done keeps its count of attempts, for whoever reads the row
         await releaseJob({ db, table, key, owner, dueAt: dueOf(table, null), attempts: 'keep' })
       } else if (outcome === 'retry') {
-        const next = retryAt(kind, attempts, clock())
+        const next = ctx.retryAt
         await releaseJob({ db, table, key, owner, dueAt: dueOf(table, next ?? null), attempts: 'keep' })
       } else if (outcome === 'handed-back') {
         await releaseJob({ db, table, key, owner, attempts: 'undo' })
@@ -185,6 +191,7 @@ export function createJobRunner({
       for (const kind of kindsOf(kinds)) await laneOf(kind).loop.settled()
     },
     async stop(kinds) {
+      for (const kind of kindsOf(kinds)) unlisteners.get(kind)?.()
       const stopping = kindsOf(kinds).map(laneOf)
       await Promise.all(stopping.map(({ loop }) => loop.stop()))
       for (const { handler } of stopping) {

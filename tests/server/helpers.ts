@@ -22,7 +22,7 @@ import { createClaimCures, type ClaimCures } from '../../server/review/claim-cur
 import { createBulkMoves, type BulkMoves } from '../../server/review/bulk-moves.ts'
 import { createBatchBuilder, type BatchBuilder } from '../../server/filing/batch-builder.ts'
 import { createBatchStore } from '../../server/filing/batch-store.ts'
-import { createWebhookDeliveries, type WebhookDeliveries } from '../../server/webhooks/webhook-deliveries.ts'
+import type { WebhookDeliveries } from '../../server/webhooks/webhook-deliveries.ts'
 import { filingPdfThread } from '../../server/filing/filing-pdfs.ts'
 import { loadFilings } from '../../server/filing/load-filing-config.ts'
 import { loadReviewConfig, loadReviews } from '../../server/review/load-review-config.ts'
@@ -201,7 +201,7 @@ export async function createTestContext(
     logger,
     sms: sms ? twilioSms(sms) : undefined,
   })
-  const { jobs, agreementCopies } = startBackgroundJobs({
+  const { jobs, agreementCopies, webhooks } = startBackgroundJobs({
     db,
     logger,
     agreementCopies: {
@@ -211,6 +211,12 @@ export async function createTestContext(
       translators: languages.t,
       publicUrl,
       nextSteps: (claimId) => claimNextSteps({ db, journey, claimId, forPage: false }),
+    },
+    webhooks: {
+      evidenceKey,
+      allowPrivate: webhooksAllowPrivate,
+      timeoutMs: webhookTimeoutMs,
+      wakeOnEvents: false,
     },
   })
   const agreementLinks = createAgreementLinks({ db, mailer, translators: languages.t, logger })
@@ -241,14 +247,6 @@ export async function createTestContext(
     batchDir,
     store: batchStore,
     logger,
-  })
-  const webhooks = createWebhookDeliveries({
-    db,
-    evidenceKey,
-    allowPrivate: webhooksAllowPrivate,
-    logger,
-    timeoutMs: webhookTimeoutMs,
-    wakeOnEvents: false,
   })
   const app = createApp({
     db,
@@ -306,7 +304,6 @@ export async function createTestContext(
     journey,
     webhooks,
     async close() {
-      await webhooks.stop()
       await journey.stop()
       await batchBuilder.stop()
       await filingPdfs.stop()
