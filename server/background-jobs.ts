@@ -8,6 +8,9 @@ import type { JobHandler } from './jobs/job-handler.ts'
 import { createJobRunner, type JobRunner } from './jobs/job-runner.ts'
 import type { Logger } from './logger.ts'
 import type { RequestActivity } from './request-activity.ts'
+import type { ClaimCures } from './review/claim-cures.ts'
+import { END_CURE_PERIOD, endCurePeriodJob } from './review/end-cure-period.job.ts'
+import { SEND_CURE_NOTICE, sendCureNoticeJob } from './review/send-cure-notice.job.ts'
 import { deliverWebhookJob } from './webhooks/deliver-webhook.job.ts'
 import { webhookDeliveriesOf, type WebhookDeliveries } from './webhooks/webhook-deliveries.ts'
 
@@ -25,6 +28,7 @@ export function startBackgroundJobs({
   agreementCopies,
   duplicateScreenshots,
   webhooks,
+  claimCures,
 }: {
   db: Kysely<Database>
   logger: Logger
@@ -34,11 +38,13 @@ export function startBackgroundJobs({
   /** Left out (tests), no screenshot is checked: a test runs a sweeper of its own. */
   duplicateScreenshots?: Omit<Deps<typeof checkScreenshotJob>, 'copiesSending'> | undefined
   webhooks: Deps<typeof deliverWebhookJob>
+  claimCures: Deps<typeof sendCureNoticeJob>
 }): {
   jobs: JobRunner
   agreementCopies: AgreementCopies
   duplicateScreenshots: DuplicateScreenshots
   webhooks: WebhookDeliveries
+  claimCures: ClaimCures
 } {
   const copies = sendAgreementCopyJob({ db, logger, ...agreementCopies })
   const handlers: JobHandler[] = [
@@ -47,6 +53,8 @@ export function startBackgroundJobs({
       ? [checkScreenshotJob({ db, logger, ...duplicateScreenshots, copiesSending: copies.sending })]
       : []),
     deliverWebhookJob({ db, logger, ...webhooks }),
+    sendCureNoticeJob({ db, logger, ...claimCures }),
+    endCurePeriodJob({ db, logger, ...claimCures }),
   ]
   const jobs = createJobRunner({ db, handlers, logger, requests })
   return {
@@ -54,5 +62,11 @@ export function startBackgroundJobs({
     agreementCopies: agreementCopiesOf(jobs, copies),
     duplicateScreenshots: duplicateScreenshotsOf(jobs),
     webhooks: webhookDeliveriesOf(jobs),
+    claimCures: {
+      wake: () => [SEND_CURE_NOTICE, END_CURE_PERIOD].forEach((kind) => jobs.wake(kind)),
+      runDue: (now) => jobs.runDue([SEND_CURE_NOTICE, END_CURE_PERIOD], now),
+      settled: () => jobs.settled([SEND_CURE_NOTICE, END_CURE_PERIOD]),
+      stop: () => jobs.stop([SEND_CURE_NOTICE, END_CURE_PERIOD]),
+    },
   }
 }

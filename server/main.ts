@@ -7,7 +7,6 @@ import type { FormConfig } from '../src/form-config.ts'
 import type { IntakeConfig } from '../src/intake-config.ts'
 import { createAgreementLinks } from './agreements/agreement-links.ts'
 import { createAgreementMailer, mailDelivery } from './agreements/agreement-mailer.ts'
-import { createClaimCures } from './review/claim-cures.ts'
 import { createBulkMoves } from './review/bulk-moves.ts'
 import { createBatchBuilder } from './filing/batch-builder.ts'
 import { createBatchStore } from './filing/batch-store.ts'
@@ -131,7 +130,7 @@ export async function startServer(
     requests,
     sms: config.sms ? twilioSms(config.sms) : undefined,
   })
-  const { jobs, agreementCopies, duplicateScreenshots, webhooks } = startBackgroundJobs({
+  const { jobs, claimCures, agreementCopies, duplicateScreenshots, webhooks } = startBackgroundJobs({
     db,
     logger,
     requests,
@@ -146,6 +145,15 @@ export async function startServer(
     // claims whose screenshot another claimant sent too, found off the request path
     duplicateScreenshots: { storage, hasher: screenshotHashThread() },
     webhooks: { evidenceKey, allowPrivate: config.webhooksAllowPrivate },
+    claimCures: {
+      reviews,
+      forms,
+      evidenceKey,
+      deliver: mailDelivery({ smtpUrl: config.smtpUrl, dataDir: config.dataDir }),
+      from: config.mailFrom,
+      translators: languages.t,
+      publicUrl: config.publicUrl,
+    },
   })
   // copies queued before a restart (or that failed and came due) go out now
   agreementCopies.wake()
@@ -161,18 +169,6 @@ export async function startServer(
   })
   // the ledger's head, kept beside the key every minute and at close, and mailed to the admins daily
   const ledgerAnchor = ledgerAnchorLoop({ db, evidenceKey, dataDir: config.dataDir, staffMailer, logger })
-  const claimCures = createClaimCures({
-    db,
-    reviews,
-    forms,
-    evidenceKey,
-    deliver: mailDelivery({ smtpUrl: config.smtpUrl, dataDir: config.dataDir }),
-    from: config.mailFrom,
-    translators: languages.t,
-    publicUrl: config.publicUrl,
-    logger,
-    requests,
-  })
   claimCures.wake()
   journey.wake()
   // bulk moves queued before a restart, or left by a process that died, go on
@@ -257,7 +253,6 @@ export async function startServer(
       await bulkMoves.stop()
       await batchBuilder.stop()
       await filingPdfs.stop()
-      await claimCures.stop()
       await journey.stop()
       await ledgerAnchor.stop()
       await agreementPdfs.stop()

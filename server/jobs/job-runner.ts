@@ -136,7 +136,6 @@ export function createJobRunner({
     // the run's clock as it goes on: a test's moved clock, moved on by the time spent since
     const clock = () => now + (Date.now() - started)
     const attempts = Number((row as { attempts: number }).attempts)
-    let isEnded = false
     const heartbeat = setInterval(() => {
       void renewLease({ db, table, key, owner, now: clock() }).catch(() => undefined)
     }, LEASE_MS / 4).unref()
@@ -146,8 +145,8 @@ export function createJobRunner({
       now,
       retryAt: retryAt(kind, attempts, now),
       renew: (trx) => renewLease({ db: trx ?? db, table, key, owner, now: clock() }),
-      async end(trx, dueAt = null) {
-        isEnded = await releaseJob({
+      end(trx, dueAt = null) {
+        return releaseJob({
           db: trx,
           table,
           key,
@@ -155,14 +154,14 @@ export function createJobRunner({
           dueAt: dueOf(table, dueAt),
           attempts: dueAt === null ? 'keep' : 'reset',
         })
-        return isEnded
       },
       quietMoment: (deadline) => loop.quietMoment(deadline),
       isStopped: () => loop.isStopped(),
     }
     try {
       const outcome = await handler.run(ctx)
-      if (isEnded || outcome === 'ended') return outcome
+      // a lease ended by the handler's own transaction (ctx.end) only counts once that committed
+      if (outcome === 'ended') return outcome
       if (outcome === 'done') {
         // a job done keeps its count of attempts, for whoever reads the row
         await releaseJob({ db, table, key, owner, dueAt: dueOf(table, null), attempts: 'keep' })

@@ -18,7 +18,7 @@ import type { AgreementCopies } from '../../server/agreements/agreement-copies.t
 import { startBackgroundJobs } from '../../server/background-jobs.ts'
 import { createAgreementLinks, type AgreementLinks } from '../../server/agreements/agreement-links.ts'
 import { createAgreementMailer, mailDelivery } from '../../server/agreements/agreement-mailer.ts'
-import { createClaimCures, type ClaimCures } from '../../server/review/claim-cures.ts'
+import type { ClaimCures } from '../../server/review/claim-cures.ts'
 import { createBulkMoves, type BulkMoves } from '../../server/review/bulk-moves.ts'
 import { createBatchBuilder, type BatchBuilder } from '../../server/filing/batch-builder.ts'
 import { createBatchStore } from '../../server/filing/batch-store.ts'
@@ -201,7 +201,9 @@ export async function createTestContext(
     logger,
     sms: sms ? twilioSms(sms) : undefined,
   })
-  const { jobs, agreementCopies, webhooks } = startBackgroundJobs({
+  // the project's statuses and reasons, with what the served folder's apps change of them
+  const reviews = loadReviews(formsDir, forms.keys(), loadReviewConfig(FORMS_DIR))
+  const { jobs, claimCures, agreementCopies, webhooks } = startBackgroundJobs({
     db,
     logger,
     agreementCopies: {
@@ -218,21 +220,17 @@ export async function createTestContext(
       timeoutMs: webhookTimeoutMs,
       wakeOnEvents: false,
     },
+    claimCures: {
+      reviews,
+      forms,
+      evidenceKey,
+      deliver: mailDelivery({ smtpUrl: undefined, dataDir }),
+      from: 'Claims <claims@example.com>',
+      translators: languages.t,
+      publicUrl,
+    },
   })
   const agreementLinks = createAgreementLinks({ db, mailer, translators: languages.t, logger })
-  // the project's statuses and reasons, with what the served folder's apps change of them
-  const reviews = loadReviews(formsDir, forms.keys(), loadReviewConfig(FORMS_DIR))
-  const claimCures = createClaimCures({
-    db,
-    reviews,
-    forms,
-    evidenceKey,
-    deliver: mailDelivery({ smtpUrl: undefined, dataDir }),
-    from: 'Claims <claims@example.com>',
-    translators: languages.t,
-    publicUrl,
-    logger,
-  })
   const bulkMoves = createBulkMoves({ db, reviews, evidenceKey, claimCures, logger })
   const batchDir = path.join(dataDir, 'batches')
   const batchStore = createBatchStore({ batchDir, s3 })
@@ -308,7 +306,6 @@ export async function createTestContext(
       await batchBuilder.stop()
       await filingPdfs.stop()
       await bulkMoves.stop()
-      await claimCures.stop()
       await jobs.stop()
       await agreementLinks.settled()
       await agreementPdfs.stop()
