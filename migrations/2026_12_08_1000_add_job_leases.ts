@@ -40,10 +40,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
         .execute()
     }
   }
-  await sql`UPDATE bulk_moves SET due_at = NULL, attempts = 0 WHERE status NOT IN ('queued', 'running')`.execute(
-    db,
-  )
-  await sql`UPDATE bulk_moves SET attempts = failures WHERE status IN ('queued', 'running')`.execute(db)
+  await sql`UPDATE bulk_moves SET due_at = NULL WHERE status NOT IN ('queued', 'running')`.execute(db)
   await sql`UPDATE filing_batches SET due_at = NULL WHERE status <> 'building'`.execute(db)
   await sql`UPDATE claim_cures SET due_at = NULL WHERE ended_at IS NOT NULL`.execute(db)
   await sql`UPDATE webhook_deliveries SET due_at = next_attempt_at`.execute(db)
@@ -88,7 +85,6 @@ export async function down(db: Kysely<unknown>): Promise<void> {
   await sql`CREATE INDEX claimant_journeys_due ON claimant_journeys (next_due_at) WHERE next_due_at IS NOT NULL`.execute(
     db,
   )
-  await sql`UPDATE bulk_moves SET failures = attempts WHERE status IN ('queued', 'running')`.execute(db)
   for (const { table, has } of JOB_TABLES) {
     for (const column of ['lease_owner', 'lease_until', 'attempts', 'due_at'] as const) {
       if (!(has as readonly LeaseColumn[]).includes(column)) {

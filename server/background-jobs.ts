@@ -9,6 +9,8 @@ import { createJobRunner, type JobRunner } from './jobs/job-runner.ts'
 import type { Logger } from './logger.ts'
 import type { RequestActivity } from './request-activity.ts'
 import type { ClaimCures } from './review/claim-cures.ts'
+import { bulkMoveJob } from './review/bulk-move.job.ts'
+import { bulkMovesOf, type BulkMoves } from './review/bulk-moves.ts'
 import { END_CURE_PERIOD, endCurePeriodJob } from './review/end-cure-period.job.ts'
 import { SEND_CURE_NOTICE, sendCureNoticeJob } from './review/send-cure-notice.job.ts'
 import { deliverWebhookJob } from './webhooks/deliver-webhook.job.ts'
@@ -29,6 +31,7 @@ export function startBackgroundJobs({
   duplicateScreenshots,
   webhooks,
   claimCures,
+  bulkMoves,
 }: {
   db: Kysely<Database>
   logger: Logger
@@ -39,14 +42,23 @@ export function startBackgroundJobs({
   duplicateScreenshots?: Omit<Deps<typeof checkScreenshotJob>, 'copiesSending'> | undefined
   webhooks: Deps<typeof deliverWebhookJob>
   claimCures: Deps<typeof sendCureNoticeJob>
+  bulkMoves: Omit<Deps<typeof bulkMoveJob>, 'claimCures'>
 }): {
   jobs: JobRunner
   agreementCopies: AgreementCopies
   duplicateScreenshots: DuplicateScreenshots
   webhooks: WebhookDeliveries
   claimCures: ClaimCures
+  bulkMoves: BulkMoves
 } {
   const copies = sendAgreementCopyJob({ db, logger, ...agreementCopies })
+  const cureKinds = [SEND_CURE_NOTICE, END_CURE_PERIOD]
+  const cures: ClaimCures = {
+    wake: () => cureKinds.forEach((kind) => jobs.wake(kind)),
+    runDue: (now) => jobs.runDue(cureKinds, now),
+    settled: () => jobs.settled(cureKinds),
+    stop: () => jobs.stop(cureKinds),
+  }
   const handlers: JobHandler[] = [
     copies,
     ...(duplicateScreenshots
@@ -55,6 +67,7 @@ export function startBackgroundJobs({
     deliverWebhookJob({ db, logger, ...webhooks }),
     sendCureNoticeJob({ db, logger, ...claimCures }),
     endCurePeriodJob({ db, logger, ...claimCures }),
+    bulkMoveJob({ db, logger, ...bulkMoves, claimCures: cures }),
   ]
   const jobs = createJobRunner({ db, handlers, logger, requests })
   return {
@@ -62,11 +75,7 @@ export function startBackgroundJobs({
     agreementCopies: agreementCopiesOf(jobs, copies),
     duplicateScreenshots: duplicateScreenshotsOf(jobs),
     webhooks: webhookDeliveriesOf(jobs),
-    claimCures: {
-      wake: () => [SEND_CURE_NOTICE, END_CURE_PERIOD].forEach((kind) => jobs.wake(kind)),
-      runDue: (now) => jobs.runDue([SEND_CURE_NOTICE, END_CURE_PERIOD], now),
-      settled: () => jobs.settled([SEND_CURE_NOTICE, END_CURE_PERIOD]),
-      stop: () => jobs.stop([SEND_CURE_NOTICE, END_CURE_PERIOD]),
-    },
+    claimCures: cures,
+    bulkMoves: bulkMovesOf(jobs),
   }
 }

@@ -7,7 +7,6 @@ import type { FormConfig } from '../src/form-config.ts'
 import type { IntakeConfig } from '../src/intake-config.ts'
 import { createAgreementLinks } from './agreements/agreement-links.ts'
 import { createAgreementMailer, mailDelivery } from './agreements/agreement-mailer.ts'
-import { createBulkMoves } from './review/bulk-moves.ts'
 import { createBatchBuilder } from './filing/batch-builder.ts'
 import { createBatchStore } from './filing/batch-store.ts'
 import { filingPdfThread } from './filing/filing-pdfs.ts'
@@ -130,31 +129,33 @@ export async function startServer(
     requests,
     sms: config.sms ? twilioSms(config.sms) : undefined,
   })
-  const { jobs, claimCures, agreementCopies, duplicateScreenshots, webhooks } = startBackgroundJobs({
-    db,
-    logger,
-    requests,
-    agreementCopies: {
-      mailer,
-      forms,
-      agreementPdfs,
-      translators: languages.t,
-      publicUrl: config.publicUrl,
-      nextSteps: (claimId) => claimNextSteps({ db, journey, claimId, forPage: false }),
-    },
-    // claims whose screenshot another claimant sent too, found off the request path
-    duplicateScreenshots: { storage, hasher: screenshotHashThread() },
-    webhooks: { evidenceKey, allowPrivate: config.webhooksAllowPrivate },
-    claimCures: {
-      reviews,
-      forms,
-      evidenceKey,
-      deliver: mailDelivery({ smtpUrl: config.smtpUrl, dataDir: config.dataDir }),
-      from: config.mailFrom,
-      translators: languages.t,
-      publicUrl: config.publicUrl,
-    },
-  })
+  const { jobs, claimCures, bulkMoves, agreementCopies, duplicateScreenshots, webhooks } =
+    startBackgroundJobs({
+      db,
+      logger,
+      requests,
+      agreementCopies: {
+        mailer,
+        forms,
+        agreementPdfs,
+        translators: languages.t,
+        publicUrl: config.publicUrl,
+        nextSteps: (claimId) => claimNextSteps({ db, journey, claimId, forPage: false }),
+      },
+      // claims whose screenshot another claimant sent too, found off the request path
+      duplicateScreenshots: { storage, hasher: screenshotHashThread() },
+      webhooks: { evidenceKey, allowPrivate: config.webhooksAllowPrivate },
+      claimCures: {
+        reviews,
+        forms,
+        evidenceKey,
+        deliver: mailDelivery({ smtpUrl: config.smtpUrl, dataDir: config.dataDir }),
+        from: config.mailFrom,
+        translators: languages.t,
+        publicUrl: config.publicUrl,
+      },
+      bulkMoves: { reviews, evidenceKey },
+    })
   // copies queued before a restart (or that failed and came due) go out now
   agreementCopies.wake()
   duplicateScreenshots.wake()
@@ -172,7 +173,6 @@ export async function startServer(
   claimCures.wake()
   journey.wake()
   // bulk moves queued before a restart, or left by a process that died, go on
-  const bulkMoves = createBulkMoves({ db, reviews, evidenceKey, claimCures, logger, requests })
   bulkMoves.wake()
   // batches started before a restart, or left by a process that died, are built again
   const batchDir = path.join(config.dataDir, 'batches')
@@ -250,7 +250,6 @@ export async function startServer(
       await new Promise<void>((resolve) => server.close(() => resolve()))
       await jobs.stop()
       await agreementLinks.settled()
-      await bulkMoves.stop()
       await batchBuilder.stop()
       await filingPdfs.stop()
       await journey.stop()

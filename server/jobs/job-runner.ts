@@ -159,15 +159,27 @@ export function createJobRunner({
       isStopped: () => loop.isStopped(),
     }
     try {
-      const outcome = await handler.run(ctx)
+      const outcome = await handler.run(ctx).catch(async (error: unknown) => {
+        // a job that threw (the database gone) is tried again as one that failed, if its lease can go at all
+        await releaseJob({ db, table, key, owner, dueAt: ctx.retryAt, attempts: 'keep' }).catch(
+          () => undefined,
+        )
+        throw error
+      })
       // a lease ended by the handler's own transaction (ctx.end) only counts once that committed
       if (outcome === 'ended') return outcome
       if (outcome === 'done') {
         // a job done keeps its count of attempts, for whoever reads the row
         await releaseJob({ db, table, key, owner, dueAt: dueOf(table, null), attempts: 'keep' })
       } else if (outcome === 'retry') {
-        const next = ctx.retryAt
-        await releaseJob({ db, table, key, owner, dueAt: dueOf(table, next ?? null), attempts: 'keep' })
+        await releaseJob({
+          db,
+          table,
+          key,
+          owner,
+          dueAt: dueOf(table, ctx.retryAt ?? null),
+          attempts: 'keep',
+        })
       } else if (outcome === 'handed-back') {
         await releaseJob({ db, table, key, owner, attempts: 'undo' })
       } else {

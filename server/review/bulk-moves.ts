@@ -1,42 +1,10 @@
-import crypto from 'node:crypto'
-import type { Kysely, Selectable, Transaction } from 'kysely'
-import { canDecideApp } from '../../src/api/staff.ts'
-import { AppError } from '../../src/app-error.ts'
-import { allowedMoves, cureMoves, type Reviews } from '../../src/review-config.ts'
-import { backgroundLoop } from '../jobs/background-loop.ts'
-import type { BulkMovesTable, Database } from '../db/database.ts'
-import { isPostgresDb } from '../db/dialect.ts'
-import { retryWhileLocked } from '../db/shared-transaction.ts'
-import { errorCode, type Logger } from '../logger.ts'
+import { createJobRunner, type JobRunner } from '../jobs/job-runner.ts'
 import type { RequestActivity } from '../request-activity.ts'
-import { writeAuditEntry } from '../staff/audit-log.ts'
-import { loadAccountView } from '../staff/staff-accounts.ts'
-import type { ClaimCures } from './claim-cures.ts'
-import { recordMove } from './move-claim.ts'
-
-/** How long a process holds a job without a page done; after it, another process may take the job up. */
-const LEASE_MS = 60_000
-/** The most claims a page moves in one transaction. */
-const PAGE_CLAIMS = 500
-/**
- * A page also ends after this long: while its transaction runs, SQLite's one connection (and, on
- * PostgreSQL, the evidence ledger's lock) is the job's, and the dashboards' requests wait for it.
- */
-const PAGE_MS = 15
-/** While requests are under way, the job waits this share of a page's time after each page. */
-const YIELD_SHARE = 0.5
-/** A job fails once this many pages in a row failed; the pages before stay moved. */
-const MAX_FAILURES = 3
-
-type BulkMoveRow = Selectable<BulkMovesTable>
+import { BULK_MOVE, bulkMoveJob } from './bulk-move.job.ts'
 
 /**
- * The bulk moves' jobs (POST /api/staff/apps/:slug/bulk-moves queues one): one job at a time in a
- * process, claimed in the database under a lease so that two processes never run one, resumed after a
- * restart from the last page done. Each page moves up to PAGE_CLAIMS claims in one transaction, each
- * checked from its status now and recorded by recordMove as a single move is; a claim whose status does
- * not allow the move, or that was moved meanwhile, is skipped. Between pages the job gives way to the
- * server's requests (backgroundLoop's quietMoment).
+ * The bulk moves' jobs (bulk-move.job.ts): one job at a time in a process, claimed in the database
+ * under a lease so that two processes never run one, resumed after a restart from the last page done.
  */
 export interface BulkMoves {
   /** A job was queued: start it now. */
@@ -47,268 +15,22 @@ export interface BulkMoves {
   stop(): Promise<void>
 }
 
-export function createBulkMoves({
-  db,
-  reviews,
-  evidenceKey,
-  claimCures,
-  logger,
-  requests,
-  pollMs = 5_000,
-}: {
-  db: Kysely<Database>
-  reviews: Reviews
-  evidenceKey: Buffer
-  /** Told after a page that moved claims into a curable status: their notices go. */
-  claimCures?: Pick<ClaimCures, 'wake'> | undefined
-  logger: Logger
-  requests?: RequestActivity | undefined
-  pollMs?: number
-}): BulkMoves {
-  const owner = crypto.randomUUID()
-  const isPostgres = isPostgresDb(db)
-
-  const runDue = async () => {
-    for (;;) {
-      if (loop.isStopped()) return
-      const job = await claimJob()
-      if (!job) return
-      await runJob(job)
-    }
-  }
-
-  /** The oldest job queued, or running under a lease that ran out, taken by this process. */
-  const claimJob = async (): Promise<BulkMoveRow | undefined> => {
-    for (;;) {
-      const now = Date.now()
-      const candidate = await db
-        .selectFrom('bulk_moves')
-        .select('id')
-        .where('status', 'in', ['queued', 'running'])
-        .where((eb) => eb.or([eb('status', '=', 'queued'), eb('lease_until', '<', now)]))
-        .orderBy('id')
-        .limit(1)
-        .executeTakeFirst()
-      if (!candidate) return undefined
-      const taken = await retryWhileLocked(() =>
-        db
-          .updateTable('bulk_moves')
-          .set({ status: 'running', lease_owner: owner, lease_until: now + LEASE_MS })
-          .where('id', '=', candidate.id)
-          .where('status', 'in', ['queued', 'running'])
-          .where((eb) => eb.or([eb('status', '=', 'queued'), eb('lease_until', '<', now)]))
-          .returningAll()
-          .executeTakeFirst(),
-      )
-      if (taken) return taken
-      // another process took it first: look again
-    }
-  }
-
-  const runJob = async (job: BulkMoveRow) => {
-    // fail-closed: a reviewer whose decide right (or account) went since the job was queued moves nothing more
-    const account = await loadAccountView(db, Number(job.account_id))
-    if (!account || !canDecideApp(account, job.app)) {
-      await finish(job, 'failed', 'the decide right was withdrawn')
-      return
-    }
-    let afterId = Number(job.after_id)
-    for (;;) {
-      if (loop.isStopped()) {
-        await release(job)
-        return
-      }
-      const started = performance.now()
-      let page: PageDone | undefined
-      try {
-        page = await retryWhileLocked(() =>
-          db.transaction().execute((trx) => movePage(trx, { job, afterId })),
-        )
-      } catch (error) {
-        if (error instanceof LeaseLost) return
-        await pageFailed(job, error)
-        throw error
-      }
-      if (page === 'done') return
-      afterId = page.afterId
-      if (page.isCurable) claimCures?.wake()
-      await loop.quietMoment(Date.now() + YIELD_SHARE * (performance.now() - started))
-    }
-  }
-
-  /** Moves the next page of the job's claims after `afterId`, or finishes the job when none is left. */
-  const movePage = async (
-    trx: Transaction<Database>,
-    { job, afterId }: { job: BulkMoveRow; afterId: number },
-  ): Promise<PageDone> => {
-    const ids = (
-      await trx
-        .selectFrom('bulk_move_claims')
-        .select('claim_id')
-        .where('bulk_move_id', '=', job.id)
-        .where('claim_id', '>', afterId)
-        .orderBy('claim_id')
-        .limit(PAGE_CLAIMS)
-        .execute()
-    ).map(({ claim_id }) => Number(claim_id))
-    if (ids.length === 0) {
-      await finishIn(trx, job, 'done')
-      return 'done'
-    }
-    const read = trx
-      .selectFrom('claims')
-      .select(['id', 'app', 'review_status', 'review_version'])
-      .where('id', 'in', ids)
-      .orderBy('id')
-    // PostgreSQL: the page's claims locked first, in id order, as a single move locks its claim before the
-    // ledger: a move under way finishes before the page goes on, and neither waits on the other in a cycle
-    const claims = await (isPostgres ? read.forUpdate() : read).execute()
-    const byId = new Map(claims.map((claim) => [Number(claim.id), claim]))
-    const review = reviews(job.app)
-    const began = performance.now()
-    let moved = 0
-    let skipped = 0
-    let lastId = afterId
-    for (const id of ids) {
-      if (moved + skipped > 0 && performance.now() - began > PAGE_MS) break
-      lastId = id
-      const claim = byId.get(id)
-      const from = claim?.review_status
-      if (!claim || claim.app !== job.app || !allowedMoves(review, from!, 'staff').includes(job.to_status)) {
-        skipped++
-        continue
-      }
-      try {
-        await recordMove(trx, {
-          evidenceKey,
-          review,
-          claim: { id, app: claim.app, status: claim.review_status, version: Number(claim.review_version) },
-          to: job.to_status,
-          reason: job.reason ?? undefined,
-          reasonText: job.reason_text ?? undefined,
-          note: job.note ?? undefined,
-          by: {
-            clientAddress: job.client_address,
-            accountId: Number(job.account_id),
-            actor: job.actor,
-            linkOrigin: job.link_origin,
-          },
-          mover: 'staff',
-          // runJob checked the account's decide right when it took the job up
-          mayDecide: true,
-        })
-        moved++
-      } catch (error) {
-        // moved meanwhile (recordMove wrote nothing): skipped, as a claim the move does not suit
-        if (!(error instanceof AppError && error.status === 409)) throw error
-        skipped++
-      }
-    }
-    const updated = await trx
-      .updateTable('bulk_moves')
-      .set((eb) => ({
-        moved: eb('moved', '+', moved),
-        skipped: eb('skipped', '+', skipped),
-        after_id: lastId,
-        failures: 0,
-        lease_until: Date.now() + LEASE_MS,
-      }))
-      .where('id', '=', job.id)
-      .where('lease_owner', '=', owner)
-      .executeTakeFirst()
-    if (Number(updated.numUpdatedRows) !== 1) throw new LeaseLost()
-    return { afterId: lastId, isCurable: moved > 0 && cureMoves(review, job.to_status) !== undefined }
-  }
-
-  /** The job ends: its status, its claims' list gone, and one audit entry for the whole of it. */
-  const finishIn = async (
-    trx: Transaction<Database>,
-    job: BulkMoveRow,
-    status: 'done' | 'failed',
-    why?: string,
-  ) => {
-    const updated = await trx
-      .updateTable('bulk_moves')
-      .set({ status, finished_at: Date.now(), lease_owner: null, lease_until: null })
-      .where('id', '=', job.id)
-      .where('lease_owner', '=', owner)
-      .returning(['moved', 'skipped', 'total'])
-      .executeTakeFirst()
-    if (!updated) throw new LeaseLost()
-    await trx.deleteFrom('bulk_move_claims').where('bulk_move_id', '=', job.id).execute()
-    const moved = Number(updated.moved)
-    const skipped = Number(updated.skipped)
-    const left = Number(updated.total) - moved - skipped
-    const reason = job.reason ? ` (${job.reason})` : ''
-    await writeAuditEntry(trx, evidenceKey, {
-      clientAddress: job.client_address,
-      accountId: Number(job.account_id),
-      actor: job.actor,
-      app: job.app,
-      action: 'bulk_move',
-      detail:
-        `bulk move ${job.id}${status === 'failed' ? ` failed (${why})` : ''}: ` +
-        `${moved} claims → ${job.to_status}${reason}` +
-        (skipped > 0 ? `, ${skipped} skipped` : '') +
-        (status === 'failed' && left > 0 ? `, ${left} not done` : ''),
-    })
-  }
-
-  const finish = (job: BulkMoveRow, status: 'done' | 'failed', why?: string) =>
-    retryWhileLocked(() => db.transaction().execute((trx) => finishIn(trx, job, status, why))).catch(
-      (error: unknown) => {
-        if (!(error instanceof LeaseLost)) throw error
-      },
-    )
-
-  /** A page failed: the job is handed back for the next poll, or fails at the MAX_FAILURES-th in a row. */
-  const pageFailed = async (job: BulkMoveRow, error: unknown) => {
-    logger.warn({ bulkMove: Number(job.id), err: errorCode(error) }, 'bulk move page failed')
-    const row = await db
-      .selectFrom('bulk_moves')
-      .select('failures')
-      .where('id', '=', job.id)
-      .executeTakeFirst()
-    const failures = Number(row?.failures ?? 0) + 1
-    if (failures >= MAX_FAILURES) {
-      await finish(job, 'failed', `a page failed ${MAX_FAILURES} times`)
-      return
-    }
-    await retryWhileLocked(() =>
-      db
-        .updateTable('bulk_moves')
-        .set({ failures, lease_owner: null, lease_until: 0 })
-        .where('id', '=', job.id)
-        .where('lease_owner', '=', owner)
-        .execute(),
-    )
-  }
-
-  /** The process is stopping: the job goes back, for the next process (or this one restarted) at once. */
-  const release = (job: BulkMoveRow) =>
-    retryWhileLocked(() =>
-      db
-        .updateTable('bulk_moves')
-        .set({ lease_owner: null, lease_until: 0 })
-        .where('id', '=', job.id)
-        .where('lease_owner', '=', owner)
-        .execute(),
-    )
-
-  const loop = backgroundLoop({ work: runDue, pollMs, logger, failure: 'bulk move failed', requests })
+/** The bulk moves as the routes and tests see them, run by `jobs`. */
+export function bulkMovesOf(jobs: JobRunner): BulkMoves {
   return {
-    wake: () => loop.wake(),
-    runDue,
-    settled: () => loop.settled(),
-    stop: () => loop.stop(),
+    wake: () => jobs.wake(BULK_MOVE),
+    runDue: () => jobs.runDue(BULK_MOVE),
+    settled: () => jobs.settled(BULK_MOVE),
+    stop: () => jobs.stop(BULK_MOVE),
   }
 }
 
-type PageDone = 'done' | { afterId: number; isCurable: boolean }
-
-/** Another process took the job up (this one's lease ran out): this one lets it go, its page undone. */
-class LeaseLost extends Error {
-  constructor() {
-    super('the bulk move was taken up by another process')
-  }
+/** A runner of bulk moves of its own (a test's next server process). */
+export function createBulkMoves(
+  deps: Parameters<typeof bulkMoveJob>[0] & { requests?: RequestActivity | undefined },
+): BulkMoves {
+  const job = bulkMoveJob(deps)
+  return bulkMovesOf(
+    createJobRunner({ db: deps.db, handlers: [job], logger: deps.logger, requests: deps.requests }),
+  )
 }

@@ -19,7 +19,7 @@ import { startBackgroundJobs } from '../../server/background-jobs.ts'
 import { createAgreementLinks, type AgreementLinks } from '../../server/agreements/agreement-links.ts'
 import { createAgreementMailer, mailDelivery } from '../../server/agreements/agreement-mailer.ts'
 import type { ClaimCures } from '../../server/review/claim-cures.ts'
-import { createBulkMoves, type BulkMoves } from '../../server/review/bulk-moves.ts'
+import type { BulkMoves } from '../../server/review/bulk-moves.ts'
 import { createBatchBuilder, type BatchBuilder } from '../../server/filing/batch-builder.ts'
 import { createBatchStore } from '../../server/filing/batch-store.ts'
 import type { WebhookDeliveries } from '../../server/webhooks/webhook-deliveries.ts'
@@ -203,7 +203,7 @@ export async function createTestContext(
   })
   // the project's statuses and reasons, with what the served folder's apps change of them
   const reviews = loadReviews(formsDir, forms.keys(), loadReviewConfig(FORMS_DIR))
-  const { jobs, claimCures, agreementCopies, webhooks } = startBackgroundJobs({
+  const { jobs, claimCures, bulkMoves, agreementCopies, webhooks } = startBackgroundJobs({
     db,
     logger,
     agreementCopies: {
@@ -229,9 +229,9 @@ export async function createTestContext(
       translators: languages.t,
       publicUrl,
     },
+    bulkMoves: { reviews, evidenceKey },
   })
   const agreementLinks = createAgreementLinks({ db, mailer, translators: languages.t, logger })
-  const bulkMoves = createBulkMoves({ db, reviews, evidenceKey, claimCures, logger })
   const batchDir = path.join(dataDir, 'batches')
   const batchStore = createBatchStore({ batchDir, s3 })
   const filingPdfs = filingPdfThread()
@@ -305,7 +305,6 @@ export async function createTestContext(
       await journey.stop()
       await batchBuilder.stop()
       await filingPdfs.stop()
-      await bulkMoves.stop()
       await jobs.stop()
       await agreementLinks.settled()
       await agreementPdfs.stop()
