@@ -2,6 +2,8 @@ import type { Kysely } from 'kysely'
 import { agreementCopiesOf, type AgreementCopies } from './agreements/agreement-copies.ts'
 import { sendAgreementCopyJob } from './agreements/send-agreement-copy.job.ts'
 import type { Database } from './db/database.ts'
+import { batchBuilderOf, type BatchBuilder } from './filing/batch-builder.ts'
+import { buildBatchJob } from './filing/build-batch.job.ts'
 import { checkScreenshotJob } from './duplicates/check-screenshot.job.ts'
 import { duplicateScreenshotsOf, type DuplicateScreenshots } from './duplicates/duplicate-screenshots.ts'
 import type { JobHandler } from './jobs/job-handler.ts'
@@ -32,6 +34,7 @@ export function startBackgroundJobs({
   webhooks,
   claimCures,
   bulkMoves,
+  batchBuilder,
 }: {
   db: Kysely<Database>
   logger: Logger
@@ -43,6 +46,7 @@ export function startBackgroundJobs({
   webhooks: Deps<typeof deliverWebhookJob>
   claimCures: Deps<typeof sendCureNoticeJob>
   bulkMoves: Omit<Deps<typeof bulkMoveJob>, 'claimCures'>
+  batchBuilder: Deps<typeof buildBatchJob>
 }): {
   jobs: JobRunner
   agreementCopies: AgreementCopies
@@ -50,6 +54,7 @@ export function startBackgroundJobs({
   webhooks: WebhookDeliveries
   claimCures: ClaimCures
   bulkMoves: BulkMoves
+  batchBuilder: BatchBuilder
 } {
   const copies = sendAgreementCopyJob({ db, logger, ...agreementCopies })
   const cureKinds = [SEND_CURE_NOTICE, END_CURE_PERIOD]
@@ -68,6 +73,7 @@ export function startBackgroundJobs({
     sendCureNoticeJob({ db, logger, ...claimCures }),
     endCurePeriodJob({ db, logger, ...claimCures }),
     bulkMoveJob({ db, logger, ...bulkMoves, claimCures: cures }),
+    buildBatchJob({ db, logger, ...batchBuilder }),
   ]
   const jobs = createJobRunner({ db, handlers, logger, requests })
   return {
@@ -77,5 +83,6 @@ export function startBackgroundJobs({
     webhooks: webhookDeliveriesOf(jobs),
     claimCures: cures,
     bulkMoves: bulkMovesOf(jobs),
+    batchBuilder: batchBuilderOf(jobs),
   }
 }

@@ -7,7 +7,6 @@ import type { FormConfig } from '../src/form-config.ts'
 import type { IntakeConfig } from '../src/intake-config.ts'
 import { createAgreementLinks } from './agreements/agreement-links.ts'
 import { createAgreementMailer, mailDelivery } from './agreements/agreement-mailer.ts'
-import { createBatchBuilder } from './filing/batch-builder.ts'
 import { createBatchStore } from './filing/batch-store.ts'
 import { filingPdfThread } from './filing/filing-pdfs.ts'
 import { loadAgreementTemplates, type AgreementTemplates } from './agreements/agreement-templates.ts'
@@ -129,7 +128,10 @@ export async function startServer(
     requests,
     sms: config.sms ? twilioSms(config.sms) : undefined,
   })
-  const { jobs, claimCures, bulkMoves, agreementCopies, duplicateScreenshots, webhooks } =
+  const batchDir = path.join(config.dataDir, 'batches')
+  const batchStore = createBatchStore({ batchDir, s3: config.s3 })
+  const filingPdfs = filingPdfThread()
+  const { jobs, batchBuilder, claimCures, bulkMoves, agreementCopies, duplicateScreenshots, webhooks } =
     startBackgroundJobs({
       db,
       logger,
@@ -155,6 +157,7 @@ export async function startServer(
         publicUrl: config.publicUrl,
       },
       bulkMoves: { reviews, evidenceKey },
+      batchBuilder: { forms, filings, reviews, evidenceKey, pdfs: filingPdfs, batchDir, store: batchStore },
     })
   // copies queued before a restart (or that failed and came due) go out now
   agreementCopies.wake()
@@ -175,21 +178,6 @@ export async function startServer(
   // bulk moves queued before a restart, or left by a process that died, go on
   bulkMoves.wake()
   // batches started before a restart, or left by a process that died, are built again
-  const batchDir = path.join(config.dataDir, 'batches')
-  const batchStore = createBatchStore({ batchDir, s3: config.s3 })
-  const filingPdfs = filingPdfThread()
-  const batchBuilder = createBatchBuilder({
-    db,
-    forms,
-    filings,
-    reviews,
-    evidenceKey,
-    pdfs: filingPdfs,
-    batchDir,
-    store: batchStore,
-    logger,
-    requests,
-  })
   batchBuilder.wake()
   // webhook deliveries queued before a restart, or due for a retry, go out
   webhooks.wake()
@@ -250,7 +238,6 @@ export async function startServer(
       await new Promise<void>((resolve) => server.close(() => resolve()))
       await jobs.stop()
       await agreementLinks.settled()
-      await batchBuilder.stop()
       await filingPdfs.stop()
       await journey.stop()
       await ledgerAnchor.stop()

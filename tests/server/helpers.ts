@@ -20,7 +20,7 @@ import { createAgreementLinks, type AgreementLinks } from '../../server/agreemen
 import { createAgreementMailer, mailDelivery } from '../../server/agreements/agreement-mailer.ts'
 import type { ClaimCures } from '../../server/review/claim-cures.ts'
 import type { BulkMoves } from '../../server/review/bulk-moves.ts'
-import { createBatchBuilder, type BatchBuilder } from '../../server/filing/batch-builder.ts'
+import type { BatchBuilder } from '../../server/filing/batch-builder.ts'
 import { createBatchStore } from '../../server/filing/batch-store.ts'
 import type { WebhookDeliveries } from '../../server/webhooks/webhook-deliveries.ts'
 import { filingPdfThread } from '../../server/filing/filing-pdfs.ts'
@@ -201,9 +201,12 @@ export async function createTestContext(
     logger,
     sms: sms ? twilioSms(sms) : undefined,
   })
+  const batchDir = path.join(dataDir, 'batches')
+  const batchStore = createBatchStore({ batchDir, s3 })
+  const filingPdfs = filingPdfThread()
   // the project's statuses and reasons, with what the served folder's apps change of them
   const reviews = loadReviews(formsDir, forms.keys(), loadReviewConfig(FORMS_DIR))
-  const { jobs, claimCures, bulkMoves, agreementCopies, webhooks } = startBackgroundJobs({
+  const { jobs, batchBuilder, claimCures, bulkMoves, agreementCopies, webhooks } = startBackgroundJobs({
     db,
     logger,
     agreementCopies: {
@@ -230,22 +233,17 @@ export async function createTestContext(
       publicUrl,
     },
     bulkMoves: { reviews, evidenceKey },
+    batchBuilder: {
+      forms,
+      filings: loadFilings(formsDir, forms.keys()),
+      reviews,
+      evidenceKey,
+      pdfs: filingPdfs,
+      batchDir,
+      store: batchStore,
+    },
   })
   const agreementLinks = createAgreementLinks({ db, mailer, translators: languages.t, logger })
-  const batchDir = path.join(dataDir, 'batches')
-  const batchStore = createBatchStore({ batchDir, s3 })
-  const filingPdfs = filingPdfThread()
-  const batchBuilder = createBatchBuilder({
-    db,
-    forms,
-    filings: loadFilings(formsDir, forms.keys()),
-    reviews,
-    evidenceKey,
-    pdfs: filingPdfs,
-    batchDir,
-    store: batchStore,
-    logger,
-  })
   const app = createApp({
     db,
     claimCures,
@@ -303,7 +301,6 @@ export async function createTestContext(
     webhooks,
     async close() {
       await journey.stop()
-      await batchBuilder.stop()
       await filingPdfs.stop()
       await jobs.stop()
       await agreementLinks.settled()
