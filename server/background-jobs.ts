@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely'
 import { agreementCopiesOf, type AgreementCopies } from './agreements/agreement-copies.ts'
 import { sendAgreementCopyJob } from './agreements/send-agreement-copy.job.ts'
 import type { Database } from './db/database.ts'
+import { anchorLedgerJob } from './evidence/anchor-ledger.job.ts'
 import { batchBuilderOf, type BatchBuilder } from './filing/batch-builder.ts'
 import { buildBatchJob } from './filing/build-batch.job.ts'
 import { checkScreenshotJob } from './duplicates/check-screenshot.job.ts'
@@ -35,6 +36,7 @@ export function startBackgroundJobs({
   claimCures,
   bulkMoves,
   batchBuilder,
+  ledgerAnchor,
 }: {
   db: Kysely<Database>
   logger: Logger
@@ -47,6 +49,8 @@ export function startBackgroundJobs({
   claimCures: Deps<typeof sendCureNoticeJob>
   bulkMoves: Omit<Deps<typeof bulkMoveJob>, 'claimCures'>
   batchBuilder: Deps<typeof buildBatchJob>
+  /** Left out (tests), the ledger's head is not anchored in the background. */
+  ledgerAnchor?: Deps<typeof anchorLedgerJob> | undefined
 }): {
   jobs: JobRunner
   agreementCopies: AgreementCopies
@@ -74,6 +78,7 @@ export function startBackgroundJobs({
     endCurePeriodJob({ db, logger, ...claimCures }),
     bulkMoveJob({ db, logger, ...bulkMoves, claimCures: cures }),
     buildBatchJob({ db, logger, ...batchBuilder }),
+    ...(ledgerAnchor ? [anchorLedgerJob({ db, logger, ...ledgerAnchor })] : []),
   ]
   const jobs = createJobRunner({ db, handlers, logger, requests })
   return {

@@ -33,7 +33,7 @@ import { twilioSms } from './journey/sms.ts'
 import { loadLanguages, logLanguageWarnings, type Languages } from './i18n/languages.ts'
 import { createLogger, type Logger } from './logger.ts'
 import { openEvidenceKey } from './evidence/open-evidence-key.ts'
-import { ledgerAnchorLoop } from './evidence/ledger-anchor-loop.ts'
+import { ANCHOR_LEDGER } from './evidence/anchor-ledger.job.ts'
 import { loadPdfCertificate } from './agreements/pdf-seal.ts'
 import { agreementPdfThread } from './agreements/agreement-pdfs.ts'
 import { removeOrphanScreenshots } from './uploads/remove-orphan-screenshots.ts'
@@ -128,6 +128,12 @@ export async function startServer(
     requests,
     sms: config.sms ? twilioSms(config.sms) : undefined,
   })
+  const staffMailer = createStaffMailer({
+    smtpUrl: config.smtpUrl,
+    dataDir: config.dataDir,
+    from: config.mailFrom,
+    logger,
+  })
   const batchDir = path.join(config.dataDir, 'batches')
   const batchStore = createBatchStore({ batchDir, s3: config.s3 })
   const filingPdfs = filingPdfThread()
@@ -158,6 +164,7 @@ export async function startServer(
       },
       bulkMoves: { reviews, evidenceKey },
       batchBuilder: { forms, filings, reviews, evidenceKey, pdfs: filingPdfs, batchDir, store: batchStore },
+      ledgerAnchor: { evidenceKey, dataDir: config.dataDir, staffMailer },
     })
   // copies queued before a restart (or that failed and came due) go out now
   agreementCopies.wake()
@@ -165,14 +172,8 @@ export async function startServer(
   const agreementLinks = createAgreementLinks({ db, mailer, translators: languages.t, logger })
   // links that expired while no server ran still hold a contact; later ones go as lookups come
   await agreementLinks.pruneNow()
-  const staffMailer = createStaffMailer({
-    smtpUrl: config.smtpUrl,
-    dataDir: config.dataDir,
-    from: config.mailFrom,
-    logger,
-  })
   // the ledger's head, kept beside the key every minute and at close, and mailed to the admins daily
-  const ledgerAnchor = ledgerAnchorLoop({ db, evidenceKey, dataDir: config.dataDir, staffMailer, logger })
+  jobs.wake(ANCHOR_LEDGER)
   claimCures.wake()
   journey.wake()
   // bulk moves queued before a restart, or left by a process that died, go on
@@ -240,7 +241,6 @@ export async function startServer(
       await agreementLinks.settled()
       await filingPdfs.stop()
       await journey.stop()
-      await ledgerAnchor.stop()
       await agreementPdfs.stop()
       await checkpointer?.stop()
       await storage.close()

@@ -79,7 +79,6 @@ export function buildBatchJob({
   logger: Logger
   pollMs?: number
 }): RowJobHandler<'filing_batches'> {
-
   /** Holds the batch a while longer; LeaseLost when another process took it (this one then stops). */
   const renew = async (ctx: JobContext<'filing_batches'>, trx?: Transaction<Database>) => {
     if (!(await ctx.renew(trx))) throw new LeaseLost()
