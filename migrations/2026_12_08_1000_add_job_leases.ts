@@ -12,6 +12,9 @@ const JOB_TABLES = [
   { table: 'claimant_journeys', has: [] },
 ] as const
 
+/** The tables whose due rows had no index on their due time. */
+const DUE_INDEXED = ['bulk_moves', 'filing_batches', 'webhook_deliveries', 'claim_cures', 'claimant_journeys']
+
 type LeaseColumn = 'lease_owner' | 'lease_until' | 'attempts' | 'due_at'
 
 /**
@@ -51,13 +54,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await sql`DROP INDEX claimant_journeys_due`.execute(db)
   await db.schema.alterTable('claimant_journeys').dropColumn('next_due_at').execute()
   // the runner's question of each table: which rows are due
-  for (const table of [
-    'bulk_moves',
-    'filing_batches',
-    'webhook_deliveries',
-    'claim_cures',
-    'claimant_journeys',
-  ]) {
+  for (const table of DUE_INDEXED) {
     await sql`CREATE INDEX ${sql.raw(`${table}_due`)} ON ${sql.table(table)} (due_at) WHERE due_at IS NOT NULL`.execute(
       db,
     )
@@ -66,13 +63,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 
 export async function down(db: Kysely<unknown>): Promise<void> {
   const time = isPostgresDb(db) ? 'bigint' : 'integer'
-  for (const table of [
-    'bulk_moves',
-    'filing_batches',
-    'webhook_deliveries',
-    'claim_cures',
-    'claimant_journeys',
-  ]) {
+  for (const table of DUE_INDEXED) {
     await sql`DROP INDEX ${sql.raw(`${table}_due`)}`.execute(db)
   }
   await db.schema.alterTable('webhook_deliveries').addColumn('next_attempt_at', time).execute()

@@ -3,21 +3,21 @@ import { agreementCopiesOf, type AgreementCopies } from './agreements/agreement-
 import { sendAgreementCopyJob } from './agreements/send-agreement-copy.job.ts'
 import type { Database } from './db/database.ts'
 import { anchorLedgerJob } from './evidence/anchor-ledger.job.ts'
-import { batchBuilderOf, type BatchBuilder } from './filing/batch-builder.ts'
-import { buildBatchJob } from './filing/build-batch.job.ts'
-import { checkScreenshotJob } from './duplicates/check-screenshot.job.ts'
-import { duplicateScreenshotsOf, type DuplicateScreenshots } from './duplicates/duplicate-screenshots.ts'
+import type { BatchBuilder } from './filing/batch-builder.ts'
+import { BUILD_BATCH, buildBatchJob } from './filing/build-batch.job.ts'
+import { CHECK_SCREENSHOT, checkScreenshotJob } from './duplicates/check-screenshot.job.ts'
+import type { DuplicateScreenshots } from './duplicates/duplicate-screenshots.ts'
 import type { JobHandler } from './jobs/job-handler.ts'
-import { createJobRunner, type JobRunner } from './jobs/job-runner.ts'
+import { createJobRunner, jobKinds, type JobRunner } from './jobs/job-runner.ts'
 import type { Logger } from './logger.ts'
 import type { RequestActivity } from './request-activity.ts'
 import type { ClaimCures } from './review/claim-cures.ts'
-import { bulkMoveJob } from './review/bulk-move.job.ts'
-import { bulkMovesOf, type BulkMoves } from './review/bulk-moves.ts'
+import { BULK_MOVE, bulkMoveJob } from './review/bulk-move.job.ts'
+import type { BulkMoves } from './review/bulk-moves.ts'
 import { END_CURE_PERIOD, endCurePeriodJob } from './review/end-cure-period.job.ts'
 import { SEND_CURE_NOTICE, sendCureNoticeJob } from './review/send-cure-notice.job.ts'
-import { deliverWebhookJob } from './webhooks/deliver-webhook.job.ts'
-import { webhookDeliveriesOf, type WebhookDeliveries } from './webhooks/webhook-deliveries.ts'
+import { DELIVER_WEBHOOK, deliverWebhookJob } from './webhooks/deliver-webhook.job.ts'
+import type { WebhookDeliveries } from './webhooks/webhook-deliveries.ts'
 
 type Deps<F extends (deps: never) => unknown> = Omit<Parameters<F>[0], 'db' | 'logger'>
 
@@ -62,12 +62,6 @@ export function startBackgroundJobs({
 } {
   const copies = sendAgreementCopyJob({ db, logger, ...agreementCopies })
   const cureKinds = [SEND_CURE_NOTICE, END_CURE_PERIOD]
-  const cures: ClaimCures = {
-    wake: () => cureKinds.forEach((kind) => jobs.wake(kind)),
-    runDue: (now) => jobs.runDue(cureKinds, now),
-    settled: () => jobs.settled(cureKinds),
-    stop: () => jobs.stop(cureKinds),
-  }
   const handlers: JobHandler[] = [
     copies,
     ...(duplicateScreenshots
@@ -76,7 +70,12 @@ export function startBackgroundJobs({
     deliverWebhookJob({ db, logger, ...webhooks }),
     sendCureNoticeJob({ db, logger, ...claimCures }),
     endCurePeriodJob({ db, logger, ...claimCures }),
-    bulkMoveJob({ db, logger, ...bulkMoves, claimCures: cures }),
+    bulkMoveJob({
+      db,
+      logger,
+      ...bulkMoves,
+      claimCures: { wake: () => cureKinds.forEach((kind) => jobs.wake(kind)) },
+    }),
     buildBatchJob({ db, logger, ...batchBuilder }),
     ...(ledgerAnchor ? [anchorLedgerJob({ db, logger, ...ledgerAnchor })] : []),
   ]
@@ -84,10 +83,10 @@ export function startBackgroundJobs({
   return {
     jobs,
     agreementCopies: agreementCopiesOf(jobs, copies),
-    duplicateScreenshots: duplicateScreenshotsOf(jobs),
-    webhooks: webhookDeliveriesOf(jobs),
-    claimCures: cures,
-    bulkMoves: bulkMovesOf(jobs),
-    batchBuilder: batchBuilderOf(jobs),
+    duplicateScreenshots: jobKinds(jobs, CHECK_SCREENSHOT),
+    webhooks: jobKinds(jobs, DELIVER_WEBHOOK),
+    claimCures: jobKinds(jobs, cureKinds),
+    bulkMoves: jobKinds(jobs, BULK_MOVE),
+    batchBuilder: jobKinds(jobs, BUILD_BATCH),
   }
 }

@@ -217,3 +217,22 @@ export function createJobRunner({
 function dueOf(table: JobTable, dueAt: number | null): number | null | undefined {
   return dueAt === null && 'dueAtRequired' in JOB_TABLES[table] ? undefined : dueAt
 }
+
+/** What routes and tests hold of some job kinds: wake them, run them (moving the clock), wait, stop. */
+export interface JobKinds {
+  wake(): void
+  runDue(now?: number): Promise<void>
+  settled(): Promise<void>
+  stop(): Promise<void>
+}
+
+/** The kinds `kinds` of `jobs`, as one. */
+export function jobKinds(jobs: JobRunner, kinds: string | readonly string[]): JobKinds {
+  const all = typeof kinds === 'string' ? [kinds] : kinds
+  return {
+    wake: () => all.forEach((kind) => jobs.wake(kind)),
+    runDue: (now) => jobs.runDue(all, now),
+    settled: () => jobs.settled(all),
+    stop: () => jobs.stop(all),
+  }
+}

@@ -4,23 +4,16 @@ import type { ReviewConfig } from '../../src/review-config.ts'
 import type { Locale } from '../../src/translate.ts'
 import { tokenHash } from '../confirmations/confirmation-links.ts'
 import type { Database } from '../db/database.ts'
+import type { JobKinds } from '../jobs/job-runner.ts'
 
 /** The audit log's client address for what the server does on its own. */
 export const SERVER_ACTOR = { clientAddress: 'server', accountId: null, actor: 'server' }
 
 /**
- * The cure periods' mail and ends: a deficiency notice as soon as a claim is made deficient, a
- * reminder at half the period and another two days before its end, each with a link of its own; at
- * the end, a claim still deficient moves to not_cured (send-cure-notice.job.ts, end-cure-period.job.ts).
+ * The cure periods' mail and ends (send-cure-notice.job.ts, end-cure-period.job.ts); runDue(now) moves
+ * the clock (tests).
  */
-export interface ClaimCures {
-  /** A claim was made deficient: send its notice now. */
-  wake(): void
-  /** Does what is due at `now` (tests move the clock), returning when nothing more is. */
-  runDue(now?: number): Promise<void>
-  settled(): Promise<void>
-  stop(): Promise<void>
-}
+export type ClaimCures = JobKinds
 
 /** A reason's text for the claimant in their language (English when it has none), or the reviewer's own. */
 export function reasonText(
