@@ -1,7 +1,7 @@
 # syntax=docker/dockerfile:1
 # The claims-intake server as a container: `npm run build` in a build stage, then only the built files
 # and the production dependencies in a slim image that runs `npm run start:prod` as a non-root user.
-# Not built by our CI (no container daemon there): see the README's "Deploying" section.
+# Not built by our CI (no container daemon there): see docs/deploying.md.
 
 # Both stages use the same base image, so better-sqlite3's native module built here runs there.
 ARG NODE_IMAGE=node:20-bookworm-slim

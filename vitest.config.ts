@@ -6,7 +6,7 @@ export default defineConfig({
     include: ['src/**/*.test.ts', 'server/**/*.test.ts', 'client/**/*.test.ts', 'tests/server/**/*.test.ts'],
     exclude: ['**/node_modules/**', 'tests/e2e/**'],
     environment: 'node',
-    globalSetup: ['tests/server/global-setup.ts'],
+    globalSetup: ['tests/server/support/global-setup.ts'],
     // scrypt at the product's N=2^17 costs about a second a sign-in here, and the suite signs in hundreds
     // of times; the servers the tests spawn inherit this too. The tests of the cost itself and of rehashing
     // set the product's N again in their own file, the flood of sign-ins one slow enough to fill the queue.

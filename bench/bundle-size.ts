@@ -7,7 +7,7 @@ import type { Manifest } from 'vite'
 import { loadFormConfigs } from '../server/forms/load-form-configs.ts'
 import { loadIntakeConfig } from '../server/forms/load-intake-config.ts'
 import { createValidatorModules } from '../server/forms/validator-modules.ts'
-import { loadLanguages } from '../server/i18n/languages.ts'
+import { loadLanguages } from '../server/forms/languages.ts'
 
 // npm run bench:bundle [-- --verbose] [--keep]
 // Builds the client with the project's vite.config.ts into a temp dir and sums, per claimant and staff

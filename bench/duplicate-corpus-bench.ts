@@ -2,7 +2,7 @@ import { parseArgs } from 'node:util'
 import { NEAR_DISTANCE } from '../server/duplicates/screenshot-bands.ts'
 import { fingerprintScreenshot } from '../server/duplicates/screenshot-fingerprint.ts'
 import { compareScreenshots, FINE_NEAR_DISTANCE } from '../server/duplicates/near-copy.ts'
-import { copiesOf, renderBankStatements } from '../tests/server/bank-app-corpus.ts'
+import { copiesOf, renderBankStatements } from '../tests/server/support/bank-app-corpus.ts'
 
 // npm run bench:duplicate-corpus -- [--statements N] [--copied M]: N different statements of one bank
 // app (same layout; other names, rows, amounts and dates), rendered by Chromium at 390 × 844 × 3, every

@@ -10,8 +10,8 @@ import { migrateToLatest } from '../server/db/migrate.ts'
 import { hashBands, NEAR_DISTANCE } from '../server/duplicates/screenshot-bands.ts'
 import { fingerprintScreenshot, HASH_BITS } from '../server/duplicates/screenshot-fingerprint.ts'
 import { findMatches } from '../server/duplicates/screenshot-matches.repository.ts'
-import { flaggedPage } from '../server/duplicates/flagged-claims.ts'
-import { bankScreenshot, encodeJpegImage, encodePngImage } from '../tests/server/bank-screenshots.ts'
+import { flaggedPage } from '../server/dashboard/flagged-claims.ts'
+import { bankScreenshot, encodeJpegImage, encodePngImage } from '../tests/server/support/bank-screenshots.ts'
 
 // npm run bench:duplicates -- [--claims N] [--queries N] [--spread F] [--keep]: the cost of fingerprinting a phone
 // screenshot (PNG and JPEG of about 1 MB), then, on SQLite with N claims' hashes (1,000,000 by default)

@@ -150,7 +150,7 @@ export function startBaselineServer({
 }
 
 /**
- * A throw-away PostgreSQL from tests/server/postgres-process.ts (its own child process, which deletes
+ * A throw-away PostgreSQL from tests/server/support/postgres-process.ts (its own child process, which deletes
  * its data when its stdin closes), with a fresh database for the product and one for the baseline
  * handler: one server, so both run with the same settings (synchronous_commit among them), and with
  * the memory settings of postgres-memory.ts.

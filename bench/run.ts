@@ -108,7 +108,7 @@ async function main(): Promise<ResultRow[]> {
   let databaseUrl: string | undefined
   let postgresMemory: string | undefined
   if (dialect === 'postgres') {
-    log('starting embedded PostgreSQL (tests/server/postgres-process.ts)…')
+    log('starting embedded PostgreSQL (tests/server/support/postgres-process.ts)…')
     const postgres = await startPostgres()
     stops.push(postgres.stop)
     databaseUrl = postgres.url

@@ -3,7 +3,7 @@ import { AppPageRoute } from './routes/app-page-route.tsx'
 import { HomeRoute } from './routes/home-route.tsx'
 import { Layout } from './routes/layout.tsx'
 import { NotFoundRoute } from './routes/not-found-route.tsx'
-import { INTAKE_ADDRESS } from './staff/intake-address.ts'
+import { INTAKE_ADDRESS } from './staff/intakes/intake-address.ts'
 import { Router, useLocation } from './routing/router.tsx'
 
 const ViewAgreementRoute = lazy(async () => ({

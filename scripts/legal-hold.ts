@@ -5,7 +5,7 @@ import { createDb } from '../server/db/create-db.ts'
 import { migrateToLatest } from '../server/db/migrate.ts'
 import { loadEvidenceKey } from '../server/evidence/evidence-key.ts'
 import { legalHolds, setLegalHold, type HeldKind } from '../server/evidence/legal-hold.ts'
-import { auditLog } from '../server/staff/audit-log.ts'
+import { auditLog } from '../server/audit/audit-log.ts'
 
 // npm run legal-hold -- set|lift|show --claim ID|--intake ID [--reason TEXT]: a legal hold goes into the
 // evidence ledger (purge-expired trusts nothing else), with the legal_hold column beside it as a cache.

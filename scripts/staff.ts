@@ -6,8 +6,8 @@ import { migrateToLatest } from '../server/db/migrate.ts'
 import { loadEvidenceKey } from '../server/evidence/evidence-key.ts'
 import { loadFormConfigs } from '../server/forms/load-form-configs.ts'
 import { createLogger } from '../server/logger.ts'
-import { parseAccountInput } from '../server/staff/accounts/account-input.ts'
-import { createStaffMailer } from '../server/staff/accounts/staff-mailer.ts'
+import { parseAccountInput } from '../server/accounts/account-input.ts'
+import { createStaffMailer } from '../server/staff/staff-mailer.ts'
 import {
   changeDisabled,
   describeAccess,
@@ -16,8 +16,8 @@ import {
   resendInvite,
   resetAccountTwoFactor,
   type RecordChange,
-} from '../server/staff/accounts/manage-accounts.ts'
-import { auditLog } from '../server/staff/audit-log.ts'
+} from '../server/accounts/manage-accounts.ts'
+import { auditLog } from '../server/audit/audit-log.ts'
 import { findAccountByEmail } from '../server/staff/staff-accounts.ts'
 
 // npm run staff -- add|list|disable|enable|reset-2fa|resend …: the accounts page's work for an operator

@@ -12,7 +12,7 @@ import type { AgreementTemplates } from './agreements/agreement-templates.ts'
 import type { Database } from './db/database.ts'
 import { errorHandler, notFoundApi } from './error-handler.ts'
 import { funnelRoutes } from './attribution/funnel.routes.ts'
-import { appCountsRoutes } from './staff/app-counts.routes.ts'
+import { appCountsRoutes } from './dashboard/app-counts.routes.ts'
 import type { BatchBuilder } from './filing/batch-builder.ts'
 import type { BatchStore } from './filing/batch-store.ts'
 import { filingBatchRoutes } from './filing/filing-batches.routes.ts'
@@ -20,8 +20,8 @@ import { filingRoutes } from './filing/filing.routes.ts'
 import { loadFilings, type AppFiling } from './filing/load-filing-config.ts'
 import { formRoutes } from './forms/form.routes.ts'
 import { createValidatorModules, type ValidatorModules } from './forms/validator-modules.ts'
-import { loadLanguages, type Languages } from './i18n/languages.ts'
-import { uiTextRoutes } from './i18n/ui-text.routes.ts'
+import { loadLanguages, type Languages } from './forms/languages.ts'
+import { uiTextRoutes } from './forms/ui-text.routes.ts'
 import { firmLogoRoutes } from './firm-logo.ts'
 import type { RequireTwoFactor, TrustProxy } from './config.ts'
 import { healthRoutes } from './health.routes.ts'
@@ -30,15 +30,15 @@ import { intakeRoutes } from './intake/intake.routes.ts'
 import { militaryRoutes } from './intake/military.routes.ts'
 import type { Logger } from './logger.ts'
 import { requestLogger } from './request-logger.ts'
-import { dashboardRoutes } from './staff/dashboard.routes.ts'
-import { assigneeRoutes } from './staff/assignee.routes.ts'
+import { dashboardRoutes } from './dashboard/dashboard.routes.ts'
+import { assigneeRoutes } from './dashboard/assignee.routes.ts'
 import { requireStaff } from './staff/require-staff.ts'
 import { DEFAULT_IDLE_TIMEOUT_MS } from './staff/staff-session.ts'
-import { staffAuthRoutes } from './staff/staff-auth.routes.ts'
-import { accountRoutes } from './staff/accounts/accounts.routes.ts'
-import { inviteRoutes } from './staff/accounts/invite.routes.ts'
-import type { StaffMailer } from './staff/accounts/staff-mailer.ts'
-import { twoFactorRoutes } from './staff/two-factor/two-factor.routes.ts'
+import { staffAuthRoutes } from './sign-in/staff-auth.routes.ts'
+import { accountRoutes } from './accounts/accounts.routes.ts'
+import { inviteRoutes } from './accounts/invite.routes.ts'
+import type { StaffMailer } from './staff/staff-mailer.ts'
+import { twoFactorRoutes } from './sign-in/two-factor.routes.ts'
 import type { TwoFactorKey } from './staff/two-factor/two-factor-key.ts'
 import { staticClient } from './static-client.ts'
 import { claimRoutes } from './submissions/claim.routes.ts'
@@ -47,23 +47,24 @@ import { PROJECT_ROOT } from './project-root.ts'
 
 const DEFAULT_FORMS_DIR = path.join(PROJECT_ROOT, 'forms')
 import type { ScreenshotStorage } from './uploads/screenshot-storage.ts'
-import { auditLog } from './staff/audit-log.ts'
-import { auditRoutes } from './staff/audit/audit.routes.ts'
+import { auditLog } from './audit/audit-log.ts'
+import { auditRoutes } from './audit/audit.routes.ts'
 import type { AgreementPdfs } from './agreements/agreement-pdfs.ts'
 import type { RequestActivity } from './request-activity.ts'
 import { confirmationRoutes } from './confirmations/confirmation.routes.ts'
 import { guardPublicPost, type PublicDoor, type PublicLimits } from './public-doors.ts'
 import { createProofOfWork, type ProofOfWorkTuning } from './proof-of-work/proof-of-work.ts'
 import { proofOfWorkRoutes } from './proof-of-work/proof-of-work.routes.ts'
-import { loadReviews } from './review/load-review-config.ts'
+import { loadReviews } from './lifecycle/load-review-config.ts'
 import { reviewRoutes } from './review/review.routes.ts'
 import type { Reviews } from '../src/review-config.ts'
 import type { ClaimCures } from './review/claim-cures.ts'
 import { cureRoutes } from './review/cure.routes.ts'
-import { signedRecordRoutes } from './staff/signed-record.routes.ts'
+import { signedRecordRoutes } from './dashboard/signed-record.routes.ts'
 import { bulkMoveRoutes } from './review/bulk-moves.routes.ts'
 import { createClaimantJourney, type ClaimantJourney } from './journey/claimant-journey.ts'
 import { loadJourneyConfig } from './journey/journey-config.ts'
+import { claimantStatus } from './journey/claimant-status.ts'
 import { journeyRoutes } from './journey/journey.routes.ts'
 import type { BulkMoves } from './review/bulk-moves.ts'
 import type { WebhookDeliveries } from './webhooks/webhook-deliveries.ts'
@@ -100,11 +101,11 @@ export interface AppDeps {
   reviews?: Reviews
   /** Each app's filing settings (loadFilings; default: the project's forms folder). */
   filings?: (app: string) => AppFiling
-  /** Builds the notice and filing batches' ZIPs; woken by each batch started (createBatchBuilder). */
+  /** Builds the notice and filing batches' ZIPs; woken by each batch started (filing/build-batch.job.ts). */
   batchBuilder?: Pick<BatchBuilder, 'wake'>
   /** Where the batches' ZIPs are kept (createBatchStore); left out, none can be downloaded (tests without). */
   batchStore?: BatchStore
-  /** Sends deficiency notices and reminders and ends cure periods; woken by each move (createClaimCures). */
+  /** Sends deficiency notices and reminders and ends cure periods; woken by each move (review/send-cure-notice.job.ts, review/end-cure-period.job.ts). */
   claimCures?: Pick<ClaimCures, 'wake'>
   /**
    * The claimant's Step 2 links, the e-mail after the intake and the reminders (createClaimantJourney);
@@ -293,8 +294,16 @@ export function createApp({
       agreementPdfs,
       agreementLinks,
       guardPost,
-      journey: claimantJourney,
-      reviews,
+      statusOf: (own, locale, now) =>
+        claimantStatus({
+          db,
+          own,
+          reviews,
+          forms: languages.forms(locale),
+          journey: claimantJourney,
+          locale,
+          now,
+        }),
     }),
   )
   app.use(intakeAnswerRoutes({ db, languages, evidenceKey, guardPost }))

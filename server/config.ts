@@ -3,7 +3,11 @@ import net from 'node:net'
 import path from 'node:path'
 import { FIRM_SETTINGS } from '../src/firm-settings.ts'
 import type { SmsSettings } from './journey/sms.ts'
+import type { RequireTwoFactor } from './staff/two-factor/two-factor-account.ts'
+import type { S3Settings } from './uploads/s3-client.ts'
 import type { PublicLimits } from './public-doors.ts'
+
+export type { RequireTwoFactor, S3Settings }
 import { passwordProblem, readPasswordHashCost } from './staff/password-hash.ts'
 
 export interface ServerConfig {
@@ -64,22 +68,8 @@ export interface ServerConfig {
   webhooksAllowPrivate: boolean
 }
 
-/** Whose staff accounts must use two-factor sign-in (REQUIRE_2FA). */
-export type RequireTwoFactor = 'all' | 'admins' | 'none'
-
 /** A number of proxy hops, or the addresses, CIDRs and named ranges (loopback, linklocal, uniquelocal) to trust. */
 export type TrustProxy = number | string[]
-
-export interface S3Settings {
-  bucket: string
-  /** Unset: AWS's own endpoint for the region. */
-  endpoint: string | undefined
-  region: string
-  accessKeyId: string
-  secretAccessKey: string
-  /** bucket in the path (https://host/bucket/key), as MinIO and most self-hosted servers need. */
-  forcePathStyle: boolean
-}
 
 const MAX_SERVER_PROCESSES = 64
 

@@ -4,8 +4,8 @@ import { AppError, type ErrorBody, type FieldErrors } from '../src/app-error.ts'
 import { FILE_TOO_LARGE_MESSAGE } from '../src/claim-messages.ts'
 import type { Translator } from '../src/translate.ts'
 import { databaseUnavailableError, isDatabaseUnavailable } from './db/database-unavailable.ts'
-import type { Languages } from './i18n/languages.ts'
-import { requestLocale } from './i18n/request-locale.ts'
+import type { Languages } from './forms/languages.ts'
+import { requestLocale } from './platform/request-locale.ts'
 import type { Logger } from './logger.ts'
 
 /**

@@ -5,7 +5,7 @@ import { PUBLIC_BUSY_MESSAGE, PUBLIC_RATE_LIMITED_MESSAGE } from '../src/public-
 import { translator, type Locale, type Translator } from '../src/translate.ts'
 import { clientAddress } from './client-address.ts'
 import type { Database } from './db/database.ts'
-import { requestLocale } from './i18n/request-locale.ts'
+import { requestLocale } from './platform/request-locale.ts'
 import { isSameSite } from './public-origin.ts'
 import { hitRateLimit, sharedCeiling, type RateLimitRule } from './rate-limit.ts'
 import { PROOF_OF_WORK_HEADER } from '../src/proof-of-work.ts'

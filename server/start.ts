@@ -6,7 +6,7 @@ import { loadAgreementTemplates } from './agreements/agreement-templates.ts'
 import { readServerConfig, serverUrl, SettingError, type ServerConfig } from './config.ts'
 import { FormConfigError, loadFormConfigs } from './forms/load-form-configs.ts'
 import { loadIntakeConfig } from './forms/load-intake-config.ts'
-import { loadLanguages, logLanguageWarnings, type Languages } from './i18n/languages.ts'
+import { loadLanguages, logLanguageWarnings, type Languages } from './forms/languages.ts'
 import { createLogger } from './logger.ts'
 
 /** Run as `npm run start:prod` runs it: compiled to JavaScript by `npm run build`. */

@@ -1,7 +1,7 @@
 import path from 'node:path'
 import type { RJSFSchema } from '@rjsf/utils'
 import { describe, expect, it } from 'vitest'
-import { makeClaimData } from '../tests/server/claim-fixtures.ts'
+import { makeClaimData } from '../tests/server/support/claim-fixtures.ts'
 import { claimValidator } from './claim-validator.ts'
 import { validateSubmission } from './validate-submission.ts'
 import { loadFormConfigs } from '../server/forms/load-form-configs.ts'

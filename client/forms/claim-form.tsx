@@ -2,18 +2,17 @@ import Form from '@rjsf/core'
 import type { ValidatorType } from '@rjsf/utils'
 import { useEffect, useMemo, useRef, useState, type FormEvent } from 'react'
 import { useNavigate } from '../routing/router.tsx'
-import { AppError } from '../../src/app-error.ts'
 import type { FormConfig } from '../../src/form-config.ts'
 import { validateSubmission } from '../../src/validate-submission.ts'
 import { localIsoDate } from '../../src/agreement-context.ts'
 import { AgreementBox } from './agreement-box.tsx'
 import { submitClaim } from './api.ts'
 import { fieldName, useFieldMessages } from './use-field-messages.ts'
-import { Loading } from '../ui/loading.tsx'
-import { useLocale, useText } from '../i18n/use-text.ts'
+import { useLocale } from '../i18n/use-text.ts'
 import { firstProblem, focusField } from './first-problem.ts'
+import { submitFailure } from './submit-failure.ts'
 import { SubmitProgress } from './submit-progress.tsx'
-import { usePrecompiledValidator } from './use-precompiled-validator.ts'
+import { WithValidator } from './with-validator.tsx'
 import { formValidatorUrl } from './validator-module.ts'
 import type { ScreenshotContext } from './widgets/screenshot-widget.tsx'
 import { WIDGETS } from './widgets/registry.ts'
@@ -29,21 +28,11 @@ type FormData = Record<string, unknown>
 
 /** The one renderer of every app's Step 2 form, drawn from the app's config. */
 export function ClaimForm({ config }: { config: FormConfig }) {
-  const t = useText()
-  const validatorState = usePrecompiledValidator(formValidatorUrl(config.slug), config.schema)
-  if (validatorState.status === 'loading') return <Loading label="Loading form..." />
-  if (validatorState.status === 'failed') {
-    return (
-      <div className="card-body">
-        <p className="alert" role="alert">
-          {t('The form could not be loaded ({message}). Please reload the page in a moment.', {
-            message: t(validatorState.message),
-          })}
-        </p>
-      </div>
-    )
-  }
-  return <ClaimFormFields config={config} validator={validatorState.validator} />
+  return (
+    <WithValidator url={formValidatorUrl(config.slug)} schema={config.schema}>
+      {(validator) => <ClaimFormFields config={config} validator={validator} />}
+    </WithValidator>
+  )
 }
 
 function ClaimFormFields({ config, validator }: { config: FormConfig; validator: ValidatorType }) {
@@ -131,15 +120,8 @@ function ClaimFormFields({ config, validator }: { config: FormConfig; validator:
       })
     } catch (error) {
       setProgress(undefined)
-      const appError = error instanceof AppError ? error : undefined
-      if (appError?.fields) messages.setServerErrors(appError.fields)
       setAlertText(
-        // a duplicate, a limit or the proof of work says all there is to say; anything else is named as an error
-        appError?.code === 'DUPLICATE_SUBMISSION' ||
-          appError?.code === 'RATE_LIMITED' ||
-          appError?.code.startsWith('PROOF_OF_WORK_')
-          ? appError.message
-          : t('Error submitting form: {message}', { message: appError?.message ?? String(error) }),
+        submitFailure(error, messages, (message) => t('Error submitting form: {message}', { message })),
       )
     }
   }

@@ -11,13 +11,10 @@ import {
 } from '@rjsf/utils'
 import { useEffect, useMemo, useRef, useState } from 'react'
 import { useNavigate } from '../routing/router.tsx'
-import { AppError } from '../../src/app-error.ts'
 import type { IntakeConfig, IntakeData } from '../../src/intake-config.ts'
 import { validateSubmission } from '../../src/validate-submission.ts'
-import { usePrecompiledValidator } from '../forms/use-precompiled-validator.ts'
 import { intakeValidatorUrl } from '../forms/validator-module.ts'
 import type { Signing, SigningReport } from '../forms/widgets/signing.ts'
-import { Loading } from '../ui/loading.tsx'
 import { submitIntake } from './api.ts'
 import { AgreementBox } from '../forms/agreement-box.tsx'
 import { AgreementSlotProvider } from '../forms/agreement-slot.tsx'
@@ -25,9 +22,11 @@ import { WIDGETS } from '../forms/widgets/registry.ts'
 import { localIsoDate } from '../../src/agreement-context.ts'
 import { intakeAgreementApp } from '../../src/intake-config.ts'
 import { useFormStrings } from '../i18n/use-form-strings.ts'
-import { useLocale, useText } from '../i18n/use-text.ts'
+import { useLocale } from '../i18n/use-text.ts'
 import { fieldName, useFieldMessages } from '../forms/use-field-messages.ts'
 import { firstProblem, focusField } from '../forms/first-problem.ts'
+import { submitFailure } from '../forms/submit-failure.ts'
+import { WithValidator } from '../forms/with-validator.tsx'
 import { ProofOfWorkProblem, useProofOfWork } from '../proof-of-work/use-proof-of-work.tsx'
 
 // RJSF answers a required boolean with false by itself; the claimant must choose Yes or No
@@ -50,14 +49,15 @@ type FormData = Partial<IntakeData>
  */
 export function IntakeForm({ config }: { config: IntakeConfig }) {
   const { schema } = config
-  const validatorState = usePrecompiledValidator(intakeValidatorUrl(), schema)
-  if (validatorState.status === 'loading') return <Loading label="Loading form..." />
-  if (validatorState.status === 'failed') return <FormLoadFailure message={validatorState.message} />
   // the agreement is drawn into the signature widget's slot, above the pad: read before it is signed
   return (
-    <AgreementSlotProvider>
-      <IntakeFormFields config={config} schema={schema} validator={validatorState.validator} />
-    </AgreementSlotProvider>
+    <WithValidator url={intakeValidatorUrl()} schema={schema}>
+      {(validator) => (
+        <AgreementSlotProvider>
+          <IntakeFormFields config={config} schema={schema} validator={validator} />
+        </AgreementSlotProvider>
+      )}
+    </WithValidator>
   )
 }
 
@@ -73,19 +73,6 @@ function hideClosedApps({ uiSchema, closedApps }: IntakeConfig): UiSchema {
     ...uiSchema,
     cashAdvanceApps: { ...apps, 'ui:options': { ...apps['ui:options'], hiddenValues: closed } },
   }
-}
-
-function FormLoadFailure({ message }: { message: string }) {
-  const t = useText()
-  return (
-    <div className="card-body">
-      <p className="alert" role="alert">
-        {t('The form could not be loaded ({message}). Please reload the page in a moment.', {
-          message: t(message),
-        })}
-      </p>
-    </div>
-  )
 }
 
 function IntakeFormFields({
@@ -179,17 +166,10 @@ function IntakeFormFields({
       })
     } catch (error) {
       setIsSubmitting(false)
-      const appError = error instanceof AppError ? error : undefined
-      if (appError?.fields) messages.setServerErrors(appError.fields)
       setAlertText(
-        // a duplicate, a limit or the proof of work says all there is to say; anything else is named as an error
-        appError?.code === 'DUPLICATE_SUBMISSION' ||
-          appError?.code === 'RATE_LIMITED' ||
-          appError?.code.startsWith('PROOF_OF_WORK_')
-          ? appError.message
-          : t('There was an error submitting your form. Please try again. Error: {message}', {
-              message: appError?.message ?? String(error),
-            }),
+        submitFailure(error, messages, (message) =>
+          t('There was an error submitting your form. Please try again. Error: {message}', { message }),
+        ),
       )
       setFailedAttempts((count) => count + 1)
     }

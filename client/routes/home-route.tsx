@@ -2,11 +2,11 @@ import { lazy, Suspense } from 'react'
 import { useLocation } from '../routing/router.tsx'
 import { IntakePage } from '../intake/intake-page.tsx'
 import { Loading } from '../ui/loading.tsx'
-import { INTAKE_ADDRESS } from '../staff/intake-address.ts'
+import { INTAKE_ADDRESS } from '../staff/intakes/intake-address.ts'
 
 // staff pages are their own chunk: claimants never download them
 const IntakeAdminView = lazy(async () => ({
-  default: (await import('../staff/intake-admin-view.tsx')).IntakeAdminView,
+  default: (await import('../staff/intakes/intake-admin-view.tsx')).IntakeAdminView,
 }))
 
 /** '/', or with ?key=… (and at an intake's address, /staff/intake/{id}) the staff view of all main-form submissions. */

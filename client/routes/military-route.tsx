@@ -1,11 +1,11 @@
 import { useEffect, useState } from 'react'
 import { fetchMilitaryClaimants, fetchMilitaryStats } from '../intake/api.ts'
 import { MILITARY_LIST_LIMIT } from '../../src/api/staff.ts'
-import { formatDateTime } from '../staff/format.ts'
-import { StaffArea } from '../staff/staff-area.tsx'
-import type { StaffSession } from '../staff/use-staff-session.ts'
-import { useStaffResource } from '../staff/use-staff-resource.ts'
-import { StaffUserBar } from '../staff/staff-user-bar.tsx'
+import { formatDateTime } from '../staff/shared/format.ts'
+import { StaffArea } from '../staff/sign-in/staff-area.tsx'
+import type { StaffSession } from '../staff/sign-in/use-staff-session.ts'
+import { useStaffResource } from '../staff/shared/use-staff-resource.ts'
+import { StaffHeader } from '../staff/sign-in/staff-header.tsx'
 import { Loading } from '../ui/loading.tsx'
 
 const TITLE = 'Military Analysis'
@@ -32,13 +32,11 @@ function MilitaryAnalysis({ session }: { session: StaffSession }) {
 
   return (
     <article className="card military-analysis">
-      <header className="card-header staff-header">
-        <div>
-          <h1>{TITLE}</h1>
-          <p>Main form submissions from active members of the military</p>
-        </div>
-        <StaffUserBar session={session} />
-      </header>
+      <StaffHeader
+        title={TITLE}
+        lead="Main form submissions from active members of the military"
+        session={session}
+      />
       <div className="card-body">
         {stats.status === 'failed' ? (
           <div className="alert military-error" role="alert">

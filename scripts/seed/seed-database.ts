@@ -12,7 +12,7 @@ import type {
   FormSubmissionsTable,
   IntakeCasesTable,
 } from '../../server/db/database.ts'
-import { sha256Hex } from '../../server/evidence/evidence-key.ts'
+import { sha256Hex } from '../../server/platform/token-hash.ts'
 import { appendToLedger, subjectOf, type LedgerInput } from '../../server/evidence/ledger.ts'
 import { claimRecordFromRows, intakeRecordFromRow, sealOf } from '../../server/evidence/sealed-record.ts'
 import { makePng } from './png.ts'

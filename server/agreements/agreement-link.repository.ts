@@ -4,6 +4,7 @@ import { isPostgresDb } from '../db/dialect.ts'
 import { retryWhileLocked } from '../db/shared-transaction.ts'
 import type { Database } from '../db/database.ts'
 import type { Contact } from './own-agreements.ts'
+import { tokenHash } from '../platform/token-hash.ts'
 
 export type LinkPurpose = 'link' | 'download'
 
@@ -15,11 +16,6 @@ export function newLinkToken(): string {
 /** Whether `value` has a token's shape (43 base64url characters). */
 export function isLinkToken(value: unknown): value is string {
   return typeof value === 'string' && /^[A-Za-z0-9_-]{43}$/.test(value)
-}
-
-// tokens are random, so one round of SHA-256 is enough: nothing to guess from a stolen hash
-function hashOf(token: string): string {
-  return crypto.createHash('sha256').update(token).digest('hex')
 }
 
 /** Stores the token's hash and the contact it stands for, until `now + ttlMs`. */
@@ -42,7 +38,7 @@ export async function insertAgreementLink(
   await db
     .insertInto('agreement_links')
     .values({
-      token_hash: hashOf(token),
+      token_hash: tokenHash(token),
       purpose,
       email: contact.email,
       phone_numbers: JSON.stringify(contact.phoneNumbers),
@@ -54,7 +50,7 @@ export async function insertAgreementLink(
 }
 
 export async function deleteAgreementLink(db: Kysely<Database>, token: string): Promise<void> {
-  await db.deleteFrom('agreement_links').where('token_hash', '=', hashOf(token)).execute()
+  await db.deleteFrom('agreement_links').where('token_hash', '=', tokenHash(token)).execute()
 }
 
 /**
@@ -109,7 +105,7 @@ export async function takeAgreementLink(
   const row = await db
     .updateTable('agreement_links')
     .set({ used_at: now })
-    .where('token_hash', '=', hashOf(token))
+    .where('token_hash', '=', tokenHash(token))
     .where('purpose', '=', 'link')
     .where('used_at', 'is', null)
     .where('expires_at', '>', now)
@@ -130,7 +126,7 @@ export async function takeSpentAgreementLink(
 ): Promise<Contact | undefined> {
   const row = await db
     .deleteFrom('agreement_links')
-    .where('token_hash', '=', hashOf(token))
+    .where('token_hash', '=', tokenHash(token))
     .where('purpose', '=', 'link')
     .where((eb) => eb.or([eb('used_at', 'is not', null), eb('expires_at', '<=', now)]))
     .returning(['email', 'phone_numbers'])
@@ -142,7 +138,7 @@ export async function takeSpentAgreementLink(
 export async function deleteDownloadKey(db: Kysely<Database>, key: string): Promise<void> {
   await db
     .deleteFrom('agreement_links')
-    .where('token_hash', '=', hashOf(key))
+    .where('token_hash', '=', tokenHash(key))
     .where('purpose', '=', 'download')
     .execute()
 }
@@ -155,7 +151,7 @@ export async function findDownloadKey(
   const row = await db
     .selectFrom('agreement_links')
     .select(['email', 'phone_numbers'])
-    .where('token_hash', '=', hashOf(key))
+    .where('token_hash', '=', tokenHash(key))
     .where('purpose', '=', 'download')
     .where('expires_at', '>', now)
     .executeTakeFirst()

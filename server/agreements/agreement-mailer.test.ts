@@ -4,7 +4,7 @@ import os from 'node:os'
 import path from 'node:path'
 import { pino } from 'pino'
 import { afterEach, describe, expect, it } from 'vitest'
-import { attachmentOf } from '../../tests/server/eml-attachment.ts'
+import { attachmentOf } from '../../tests/server/support/eml-attachment.ts'
 import { type AgreementMail, createAgreementMailer } from './agreement-mailer.ts'
 
 const FROM = 'Claims Desk <claims@example.com>'

@@ -1,11 +1,7 @@
-import crypto from 'node:crypto'
-import fs from 'node:fs'
-import path from 'node:path'
-import nodemailer, { type SendMailOptions } from 'nodemailer'
+import type { SendMailOptions } from 'nodemailer'
 import { translator, type Translator } from '../../src/translate.ts'
-import type { Logger } from '../logger.ts'
-import { confirmationParagraph, escapeHtml, firmMail, type FirmMail } from '../journey/firm-mail.ts'
-import { PRIVATE_FILE_MODE, PRIVATE_FOLDER_MODE } from '../private-files.ts'
+import { confirmationParagraph, firmMail, linkParagraph, type FirmMail } from '../platform/firm-mail.ts'
+import { mailDelivery, type MailSettings } from '../platform/mail-delivery.ts'
 
 /** A claimant's copy of the agreement they signed. */
 export interface AgreementMail {
@@ -46,18 +42,6 @@ export interface AgreementMailer {
   sendLink(mail: AgreementLinkMail): Promise<boolean>
 }
 
-// an unreachable server must not hold a request's courtesy e-mail for nodemailer's default of minutes;
-// a query in the URL (smtp://…?connectionTimeout=…) still wins
-const SMTP_TIMEOUTS = { connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 30_000 }
-
-/** What every mailer of the site is made from: SMTP_URL, DATA_DIR (for the outbox), MAIL_FROM, the log. */
-export interface MailSettings {
-  smtpUrl: string | undefined
-  dataDir: string
-  from: string
-  logger: Logger
-}
-
 /**
  * Sends through SMTP when `smtpUrl` is set; otherwise writes each message to
  * {dataDir}/outbox/{timestamp}-{random}.eml, so development and tests need no mail server.
@@ -92,54 +76,6 @@ export function createAgreementMailer({ smtpUrl, dataDir, from, logger }: MailSe
         logged: {},
         what: 'agreement link e-mail',
       }),
-  }
-}
-
-/** The one mail path of the site (SMTP_URL, else DATA_DIR/outbox): other senders compose, this delivers. */
-export function mailDelivery({
-  smtpUrl,
-  dataDir,
-}: {
-  smtpUrl: string | undefined
-  dataDir: string
-}): (message: SendMailOptions) => Promise<void> {
-  return smtpUrl ? smtpDelivery(smtpUrl) : outboxDelivery(outboxDir(dataDir))
-}
-
-/** Where messages are written when no SMTP_URL is set. */
-export function outboxDir(dataDir: string): string {
-  return path.join(dataDir, 'outbox')
-}
-
-function smtpDelivery(smtpUrl: string): (message: SendMailOptions) => Promise<void> {
-  const transport = nodemailer.createTransport({ url: smtpUrl, ...SMTP_TIMEOUTS })
-  return async (message) => {
-    await transport.sendMail(message)
-  }
-}
-
-function outboxDelivery(outbox: string): (message: SendMailOptions) => Promise<void> {
-  const transport = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' })
-  return async (message) => {
-    const info = await transport.sendMail(message)
-    if (!Buffer.isBuffer(info.message)) throw new Error('the stream transport returned no buffer')
-    const name = `${Date.now()}-${crypto.randomBytes(8).toString('hex')}.eml`
-    // written aside and renamed, so whatever reads the outbox never sees half a message
-    const temporary = path.join(outbox, `.${name}.tmp`)
-    await fs.promises.mkdir(outbox, { recursive: true, mode: PRIVATE_FOLDER_MODE })
-    try {
-      const handle = await fs.promises.open(temporary, 'wx', PRIVATE_FILE_MODE)
-      try {
-        await handle.writeFile(info.message)
-        await handle.sync()
-      } finally {
-        await handle.close()
-      }
-      await fs.promises.rename(temporary, path.join(outbox, name))
-    } catch (error) {
-      await fs.promises.rm(temporary, { force: true })
-      throw error
-    }
   }
 }
 
@@ -211,38 +147,6 @@ function composeLinkMessage(
   })
 }
 
-/**
- * A short e-mail, its point most often one link: the paragraphs as plain text, and as HTML with the
- * link's paragraph (if any) made a link.
- */
-export function linkMail({
-  from,
-  to,
-  subject,
-  paragraphs,
-  url,
-}: {
-  from: string
-  to: string
-  subject: string
-  paragraphs: string[]
-  url?: string
-}): SendMailOptions {
-  return {
-    from,
-    to,
-    subject,
-    text: `${paragraphs.join('\n\n')}\n`,
-    html: paragraphs
-      .map((paragraph) =>
-        paragraph === url
-          ? `<p><a href="${escapeHtml(url)}">${escapeHtml(url)}</a></p>`
-          : `<p>${escapeHtml(paragraph)}</p>`,
-      )
-      .join('\n'),
-  }
-}
-
 const EMAIL_ADDRESS = /[^\s<>"'(),;:[\]]+@[^\s<>"'(),;:[\]]+/g
 
 function nameParts(name: string): string[] {
@@ -257,9 +161,4 @@ function scrub(message: string, secrets: string[]): string {
     text = text.replace(new RegExp(`(?<![\\p{L}\\p{N}])${escaped}(?![\\p{L}\\p{N}])`, 'giu'), '[redacted]')
   }
   return text
-}
-
-/** A paragraph that is one link: the address as text, and a link to it in the HTML. */
-export function linkParagraph(url: string): { text: string; html: string } {
-  return { text: url, html: `<a href="${escapeHtml(url)}">${escapeHtml(url)}</a>` }
 }

@@ -1,6 +1,6 @@
 import { AppError } from '../../src/app-error.ts'
 import { LOCALES, type Dictionary, type Locale } from '../../src/translate.ts'
-import type { Languages } from '../i18n/languages.ts'
+import type { Languages } from '../forms/languages.ts'
 import type { Logger } from '../logger.ts'
 import { startRequestThread, threadEntry, type RequestThread } from '../threads/request-thread.ts'
 import type { AgreementAudit } from './agreement-audit.ts'

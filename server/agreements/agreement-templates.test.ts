@@ -10,7 +10,7 @@ import {
   type AgreementContext,
 } from '../../src/agreement-context.ts'
 import type { FormConfig } from '../../src/form-config.ts'
-import { pngDataUrl } from '../../tests/server/claim-fixtures.ts'
+import { pngDataUrl } from '../../tests/server/support/claim-fixtures.ts'
 import { loadFormConfigs } from '../forms/load-form-configs.ts'
 import { AGREEMENTS_DIR, readAgreementSources } from './agreement-sources.ts'
 import { loadAgreementTemplates } from './agreement-templates.ts'

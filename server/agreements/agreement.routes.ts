@@ -12,18 +12,18 @@ import {
 } from '../../src/lookup-messages.ts'
 import type { Database } from '../db/database.ts'
 import { retryWhileLocked } from '../db/shared-transaction.ts'
-import type { Languages } from '../i18n/languages.ts'
+import type { Languages } from '../forms/languages.ts'
 import { clientAddress } from '../client-address.ts'
 import { contentDisposition } from '../content-disposition.ts'
 import { hitRateLimit, type RateLimitRule } from '../rate-limit.ts'
-import { DEFAULT_LOCALE, parseLocale } from '../../src/translate.ts'
+import { DEFAULT_LOCALE, parseLocale, type Locale } from '../../src/translate.ts'
 import { signedAgreementDocument, type SignedRecord } from './agreement-document.ts'
 import { claimSignedRecord, intakeSignedRecord } from './signed-record.ts'
 import type { AgreementPdfs } from './agreement-pdfs.ts'
 import type { IntakeAgreementRow } from './intake-agreement.repository.ts'
 import { intakeAgreementApp } from '../../src/intake-config.ts'
-import { requestLocale } from '../i18n/request-locale.ts'
-import type { AgreementLinkSent, OpenedAgreementLink } from '../../src/api/agreements.ts'
+import { requestLocale } from '../platform/request-locale.ts'
+import type { AgreementLinkSent, ClaimantStatus, OpenedAgreementLink } from '../../src/api/agreements.ts'
 import type { PublicDoor } from '../public-doors.ts'
 import { linkOrigin } from '../public-origin.ts'
 import { LINK_TTL_MS, type AgreementLinks } from './agreement-links.ts'
@@ -35,10 +35,7 @@ import {
   newLinkToken,
   takeAgreementLink,
 } from './agreement-link.repository.ts'
-import { findOwnAgreements, parseContact, toFoundAgreements } from './own-agreements.ts'
-import type { ClaimantJourney } from '../journey/claimant-journey.ts'
-import { claimantStatus } from '../journey/claimant-status.ts'
-import type { Reviews } from '../../src/review-config.ts'
+import { findOwnAgreements, parseContact, toFoundAgreements, type OwnAgreements } from './own-agreements.ts'
 
 const FIFTEEN_MINUTES = 15 * 60 * 1000
 const DOWNLOAD_KEY_MISSING = 'send "key", the download key that opening the link from the e-mail gave'
@@ -62,8 +59,7 @@ export function agreementRoutes({
   agreementPdfs,
   agreementLinks,
   guardPost,
-  journey,
-  reviews,
+  statusOf,
 }: {
   db: Kysely<Database>
   forms: Map<string, FormConfig>
@@ -74,9 +70,11 @@ export function agreementRoutes({
   agreementLinks: AgreementLinks
   /** The Origin check and the limits every public POST passes first (guardPublicPost). */
   guardPost: (door: PublicDoor) => RequestHandler
-  /** The Step 2 links of the apps still to do, on the claimant's status. */
-  journey: Pick<ClaimantJourney, 'pendingSteps' | 'step2Links'>
-  reviews: Reviews
+  /**
+   * What the opened page says of each claim and of the apps still to do (the journey's claimant-status.ts),
+   * in the reader's language: given, so that this file knows nothing of reviews and reminders.
+   */
+  statusOf: (own: OwnAgreements, locale: Locale, now: number) => Promise<ClaimantStatus>
 }): Router {
   const router = Router({ caseSensitive: true })
   const json = express.json({ limit: '4kb' })
@@ -126,15 +124,7 @@ export function agreementRoutes({
       agreements: toFoundAgreements({ own, forms, languages, locale }),
       downloadKey,
       downloadsUntil: new Date(now + LINK_TTL_MS).toISOString(),
-      status: await claimantStatus({
-        db,
-        own: theirs,
-        reviews,
-        forms: languages.forms(locale),
-        journey,
-        locale,
-        now,
-      }),
+      status: await statusOf(theirs, locale, now),
     } satisfies OpenedAgreementLink)
   })
 

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest'
 import { agreementContext } from '../../src/agreement-context.ts'
 import { intakeAgreementApp } from '../../src/intake-config.ts'
 import type { Locale } from '../../src/translate.ts'
-import { pngDataUrl } from '../../tests/server/claim-fixtures.ts'
+import { pngDataUrl } from '../../tests/server/support/claim-fixtures.ts'
 import { loadIntakeConfig } from '../forms/load-intake-config.ts'
 import { loadAgreementTemplates } from './agreement-templates.ts'
 

@@ -8,12 +8,12 @@ import { disownRecord } from '../confirmations/disown-by-link.ts'
 import { undoDisownRecord } from '../confirmations/undo-disown.ts'
 import type { Database } from '../db/database.ts'
 import { retryWhileLocked } from '../db/shared-transaction.ts'
-import type { Languages } from '../i18n/languages.ts'
-import { requestLocale } from '../i18n/request-locale.ts'
+import type { Languages } from '../forms/languages.ts'
+import { requestLocale } from '../platform/request-locale.ts'
 import type { PublicDoor } from '../public-doors.ts'
 import { findDownloadKey, isLinkToken } from './agreement-link.repository.ts'
 import { findOwnAgreements } from './own-agreements.ts'
-import { signerOf } from './signer.ts'
+import { signerOf } from '../platform/signer.ts'
 
 const ANSWERS: readonly IntakeAnswerRequest['answer'][] = ['confirm', 'not-me', 'undo-not-me']
 

@@ -7,7 +7,7 @@ import { checkLookupInput } from '../../src/lookup-messages.ts'
 import { storedPhoneCandidates } from '../../src/phone.ts'
 import type { Locale } from '../../src/translate.ts'
 import type { Database } from '../db/database.ts'
-import type { Languages } from '../i18n/languages.ts'
+import type { Languages } from '../forms/languages.ts'
 import { findAgreementsByContact, type SignedAgreementRow } from './agreement-record.repository.ts'
 import { findIntakeAgreementsByContact, type IntakeAgreementRow } from './intake-agreement.repository.ts'
 

@@ -5,7 +5,7 @@ import path from 'node:path'
 import forge from 'node-forge'
 import { afterAll, describe, expect, it } from 'vitest'
 import { renderAgreementPdf } from './agreement-pdf.ts'
-import { checkSeal } from '../../tests/server/check-pdf-seal.ts'
+import { checkSeal } from '../../tests/server/support/check-pdf-seal.ts'
 import { loadPdfCertificate, pdfSealer, PDF_SIGNING_FILE } from './pdf-seal.ts'
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'claims-pdf-seal-'))

@@ -1,7 +1,7 @@
 import type { Kysely, Transaction } from 'kysely'
 import type { Confirmed } from '../../src/confirmation-messages.ts'
 import type { Translator } from '../../src/translate.ts'
-import type { SignerInfo } from '../agreements/signer.ts'
+import type { SignerInfo } from '../platform/signer.ts'
 import type { Database } from '../db/database.ts'
 import { retryWhileLocked } from '../db/shared-transaction.ts'
 import { isoTimestamp } from '../db/timestamp.ts'

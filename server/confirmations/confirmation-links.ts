@@ -8,17 +8,13 @@ import {
 } from '../../src/confirmation-messages.ts'
 import { DEFAULT_LOCALE, type Locale, type Translator } from '../../src/translate.ts'
 import type { Database } from '../db/database.ts'
+import { tokenHash } from '../platform/token-hash.ts'
 
 /** The page a link opens; the token is in the fragment, which browsers do not send to servers or in Referer. */
 export const CONFIRM_PAGE_PATH = '/confirm'
 
 /** What a link confirms: a Step 2 claim (its copy's link) or a main-form intake (the e-mail after it). */
 export type LinkTarget = { of: 'claim'; id: number } | { of: 'intake'; id: number }
-
-/** The SHA-256 (hex) of a token: what the database keeps, so a copy of it confirms nothing. */
-export function tokenHash(token: string): string {
-  return crypto.createHash('sha256').update(token).digest('hex')
-}
 
 /**
  * Makes a new confirmation link for a claim or an intake: a random token, stored hashed. Each e-mail

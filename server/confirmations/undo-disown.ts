@@ -7,11 +7,11 @@ import {
   type DisownUndone,
 } from '../../src/confirmation-messages.ts'
 import type { Translator } from '../../src/translate.ts'
-import type { SignerInfo } from '../agreements/signer.ts'
+import type { SignerInfo } from '../platform/signer.ts'
 import type { Database } from '../db/database.ts'
 import { retryWhileLocked } from '../db/shared-transaction.ts'
-import { retieUndisownedIntake } from '../intake/intake-ties.ts'
-import { writeAuditEntry } from '../staff/audit-log.ts'
+import { retieUndisownedIntake } from './intake-ties.ts'
+import { writeAuditEntry } from '../audit/audit-log.ts'
 import { linkHash, tableOf, targetOfLink, type LinkTarget } from './confirmation-links.ts'
 
 /** "This wasn't me" taken back from the link's page (/confirm), by the link's token. */

@@ -2,8 +2,7 @@ import type { Kysely } from 'kysely'
 import type { Database } from '../db/database.ts'
 import type { PeriodicJobHandler } from '../jobs/job-handler.ts'
 import type { Logger } from '../logger.ts'
-import type { StaffMailer } from '../staff/accounts/staff-mailer.ts'
-import { sendEvidenceDigest } from './evidence-digest.ts'
+import { sendEvidenceDigest, type DigestMailer } from './evidence-digest.ts'
 import { anchorLedgerHead } from './ledger-anchor.ts'
 
 export const ANCHOR_LEDGER = 'anchor-ledger'
@@ -27,7 +26,7 @@ export function anchorLedgerJob({
   db: Kysely<Database>
   evidenceKey: Buffer
   dataDir: string
-  staffMailer: StaffMailer
+  staffMailer: DigestMailer
   logger: Logger
 }): PeriodicJobHandler {
   const anchor = async () => {

@@ -1,6 +1,17 @@
 import type { Kysely } from 'kysely'
 import type { Database } from '../db/database.ts'
-import type { StaffMailer } from '../staff/accounts/staff-mailer.ts'
+
+/** The evidence ledger's head, e-mailed to each admin once a day. */
+export interface EvidenceDigestMail {
+  account: { email: string; name: string }
+  head: { seq: number; hash: string }
+  at: Date
+}
+
+/** What sends the digest: the staff mailer (staff-mailer.ts), which knows the firm's mail path. */
+export interface DigestMailer {
+  sendEvidenceDigest(mail: EvidenceDigestMail): Promise<boolean>
+}
 
 /**
  * Once a day, every active admin is e-mailed the ledger's head (its sequence number and hash), so a
@@ -14,7 +25,7 @@ export async function sendEvidenceDigest({
   now = new Date(),
 }: {
   db: Kysely<Database>
-  staffMailer: StaffMailer
+  staffMailer: DigestMailer
   now?: Date
 }): Promise<{ sent: number }> {
   const head = await db

@@ -36,7 +36,3 @@ function parseKey(text: string, source: string): Buffer {
 export function keyedDigest(key: Buffer, digest: string): string {
   return crypto.createHmac('sha256', key).update(digest, 'utf8').digest('hex')
 }
-
-export function sha256Hex(text: string | Buffer): string {
-  return crypto.createHash('sha256').update(text).digest('hex')
-}

@@ -4,7 +4,8 @@ import { compileOnce, type QueryRunner } from '../db/compile-once.ts'
 import type { Database, EvidenceLedgerTable } from '../db/database.ts'
 import { isPostgresDb } from '../db/dialect.ts'
 import { canonicalJson } from './canonical-json.ts'
-import { keyedDigest, sha256Hex } from './evidence-key.ts'
+import { keyedDigest } from './evidence-key.ts'
+import { sha256Hex } from '../platform/token-hash.ts'
 
 /**
  * What an entry records: a signing sealed, a staff action, a claimant's confirmation from the e-mail's

@@ -10,7 +10,7 @@ import type {
 } from '../db/database.ts'
 import { isoTimestamp } from '../db/timestamp.ts'
 import { canonicalJson, canonicalMembers, type CanonicalValue } from './canonical-json.ts'
-import { sha256Hex } from './evidence-key.ts'
+import { sha256Hex } from '../platform/token-hash.ts'
 
 /**
  * Everything that proves a claim's signing, as sealed: what the claimant gave (their fields as stored,

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely'
 import type { Database } from '../db/database.ts'
-import { isIntakeAddressConfirmed } from '../intake/intake-ties.ts'
+import { isIntakeAddressConfirmed } from '../confirmations/intake-ties.ts'
 import type { FilingClaim } from './provider-spreadsheet.ts'
 
 /** A claim as a batch reads it: what its documents print, and where it stands with notices and filings. */

@@ -1,7 +1,7 @@
 import Handlebars from 'handlebars'
 import { NOTICE_METHOD_LABELS, type NoticeMethod } from '../../src/api/filing-batches.ts'
 import { FIRM_SETTINGS } from '../../src/firm-settings.ts'
-import { csvRecord, UTF8_BOM } from '../staff/csv.ts'
+import { csvRecord, UTF8_BOM } from '../platform/csv.ts'
 import type { BatchClaimRow } from './batch-claims.ts'
 import type { FilingTemplateContext } from './filing-templates.ts'
 import type { AppFiling } from './load-filing-config.ts'

@@ -2,7 +2,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { Readable } from 'node:stream'
 import { DeleteObjectCommand, GetObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3'
-import type { S3Settings } from '../config.ts'
+import type { S3Settings } from '../uploads/s3-client.ts'
 import { s3ClientOf } from '../uploads/s3-client.ts'
 
 /**

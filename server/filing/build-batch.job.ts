@@ -13,8 +13,8 @@ import { subjectOf } from '../evidence/ledger.ts'
 import { errorCode, type Logger } from '../logger.ts'
 import { makePrivateFolder } from '../private-files.ts'
 import type { JobContext, RowJobHandler } from '../jobs/job-handler.ts'
-import { recordMove } from '../review/move-claim.ts'
-import { writeAuditEntry } from '../staff/audit-log.ts'
+import { recordMove } from '../lifecycle/move-claim.ts'
+import { writeAuditEntry } from '../audit/audit-log.ts'
 import { chunks, readBatchClaims, type BatchClaimRow } from './batch-claims.ts'
 import {
   compileFilingTemplate,

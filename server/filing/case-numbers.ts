@@ -3,7 +3,7 @@ import type { Kysely, Selectable } from 'kysely'
 import { AppError } from '../../src/app-error.ts'
 import type { Database, FilingBatchesTable } from '../db/database.ts'
 import { retryWhileLocked } from '../db/shared-transaction.ts'
-import { writeAuditEntry } from '../staff/audit-log.ts'
+import { writeAuditEntry } from '../audit/audit-log.ts'
 import { chunks } from './batch-claims.ts'
 import type { BatchActor } from './filing-batches.ts'
 

@@ -19,12 +19,11 @@ import type { FormConfig } from '../../src/form-config.ts'
 import type { Reviews } from '../../src/review-config.ts'
 import type { AgreementPdfs } from '../agreements/agreement-pdfs.ts'
 import type { Database } from '../db/database.ts'
-import { evidenceBundleFiles, zipBundle } from '../evidence/evidence-bundle.ts'
+import { evidenceBundleFiles, zipBundle } from './evidence-bundle.ts'
 import { findFormOrThrow } from '../forms/find-form.ts'
-import type { Languages } from '../i18n/languages.ts'
+import type { Languages } from '../forms/languages.ts'
 import { linkOrigin } from '../public-origin.ts'
-import type { ClaimCures } from '../review/claim-cures.ts'
-import { actorOf, type RecordAudit } from '../staff/audit-log.ts'
+import { actorOf, type RecordAudit } from '../audit/audit-log.ts'
 import { assertCanExport, assertCanSee, staffAccountOf } from '../staff/require-staff.ts'
 import type { ScreenshotStorage } from '../uploads/screenshot-storage.ts'
 import type { BatchBuilder } from './batch-builder.ts'
@@ -78,7 +77,7 @@ export function filingBatchRoutes({
   batchStore: BatchStore | undefined
   /** Woken by each batch started; left out, a batch waits for a server process that builds them. */
   builder?: Pick<BatchBuilder, 'wake'> | undefined
-  claimCures?: Pick<ClaimCures, 'wake'> | undefined
+  claimCures?: { wake(): void } | undefined
   audit: RecordAudit
   storage: ScreenshotStorage
   languages: Languages

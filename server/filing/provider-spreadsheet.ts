@@ -1,7 +1,7 @@
 import type { Writable } from 'node:stream'
 import ExcelJS from 'exceljs'
 import type { FilingField, FilingSettings, ProviderProfile } from '../../src/filing-config.ts'
-import { csvRecord, UTF8_BOM } from '../staff/csv.ts'
+import { csvRecord, UTF8_BOM } from '../platform/csv.ts'
 
 /** One claimant of a filing: the claim's own answers, and the address their main-form intake gave. */
 export interface FilingClaim {

@@ -1,8 +1,8 @@
 import zlib from 'node:zlib'
 import { Router, type Request, type Response } from 'express'
 import type { FormConfig } from '../../src/form-config.ts'
-import type { Languages } from '../i18n/languages.ts'
-import { requestLocale } from '../i18n/request-locale.ts'
+import type { Languages } from './languages.ts'
+import { requestLocale } from '../platform/request-locale.ts'
 import { findFormOrThrow } from './find-form.ts'
 import type { ValidatorModules } from './validator-modules.ts'
 

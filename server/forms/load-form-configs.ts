@@ -82,7 +82,7 @@ export function loadFormConfigs(
       }
       continue
     }
-    // the app's review and filing are read with their configs (server/review/load-review-config.ts,
+    // the app's review and filing are read with their configs (server/lifecycle/load-review-config.ts,
     // server/filing/load-filing-config.ts), not served to claimants
     const {
       review: _review,

@@ -5,12 +5,12 @@ import { pathToFileURL } from 'node:url'
 import type { RJSFSchema, ValidatorType } from '@rjsf/utils'
 import { createPrecompiledValidator, type ValidatorFunctions } from '@rjsf/validator-ajv8'
 import { afterAll, describe, expect, it } from 'vitest'
-import { makeClaimData } from '../../tests/server/claim-fixtures.ts'
+import { makeClaimData } from '../../tests/server/support/claim-fixtures.ts'
 import { claimValidator } from '../../src/claim-validator.ts'
 import { validateSubmission } from '../../src/validate-submission.ts'
 import { loadFormConfigs } from './load-form-configs.ts'
 import { loadIntakeConfig } from './load-intake-config.ts'
-import { loadLanguages } from '../i18n/languages.ts'
+import { loadLanguages } from './languages.ts'
 import {
   createValidatorModule,
   createValidatorModuleCode,

@@ -9,7 +9,7 @@ import standaloneCode from 'ajv/dist/standalone/index.js'
 import type { FormConfig } from '../../src/form-config.ts'
 import type { IntakeConfig } from '../../src/intake-config.ts'
 import { LOCALES, type Locale } from '../../src/translate.ts'
-import type { Languages } from '../i18n/languages.ts'
+import type { Languages } from './languages.ts'
 import { PROJECT_ROOT } from '../project-root.ts'
 
 export interface ValidatorModules {

@@ -4,7 +4,7 @@ import { intakeReference } from '../../src/journey-config.ts'
 import { SIGNATURE_METHOD_FIELD } from '../../src/signing.ts'
 import type { Database } from '../db/database.ts'
 import { isoTimestamp } from '../db/timestamp.ts'
-import type { IntakeTie } from './intake-ties.ts'
+import type { IntakeTie } from '../confirmations/intake-ties.ts'
 
 /** The main form's signature a Step 2 claim adopts, and which intake it was signed on, when. */
 export interface AdoptedSignature {

@@ -11,11 +11,11 @@ import {
 import type { VisibleApps } from '../../src/api/staff.ts'
 import { allowedMoves, type ReviewConfig } from '../../src/review-config.ts'
 import type { Database } from '../db/database.ts'
-import { isFlaggedIn } from '../duplicates/flagged-claims.ts'
-import type { ClaimSearch } from '../staff/claim-list.ts'
-import { parseListQuery } from '../staff/list-query.ts'
-import { parseClaimFilters } from '../staff/parse-claim-filters.ts'
-import { parseClaimMove, type ClaimMove } from './move-claim.ts'
+import { isFlaggedIn } from '../dashboard/flagged-claims.ts'
+import type { ClaimSearch } from '../dashboard/claim-list.ts'
+import { parseListQuery } from '../platform/list-query.ts'
+import { parseClaimFilters } from '../dashboard/parse-claim-filters.ts'
+import { parseClaimMove, type ClaimMove } from '../lifecycle/move-claim.ts'
 
 /** The claims a bulk move takes: the checked rows, or every claim the dashboard's filter shows. */
 export type BulkSelection = { ids: number[] } | { filter: BulkMoveFilter }

@@ -7,10 +7,10 @@ import { isPostgresDb } from '../db/dialect.ts'
 import { retryWhileLocked } from '../db/shared-transaction.ts'
 import type { JobContext, RowJobHandler } from '../jobs/job-handler.ts'
 import { errorCode, type Logger } from '../logger.ts'
-import { writeAuditEntry } from '../staff/audit-log.ts'
+import { writeAuditEntry } from '../audit/audit-log.ts'
 import { loadAccountView } from '../staff/staff-accounts.ts'
 import type { ClaimCures } from './claim-cures.ts'
-import { recordMove } from './move-claim.ts'
+import { recordMove } from '../lifecycle/move-claim.ts'
 
 export const BULK_MOVE = 'bulk-move'
 

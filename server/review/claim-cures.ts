@@ -2,7 +2,7 @@ import crypto from 'node:crypto'
 import type { Kysely, Transaction } from 'kysely'
 import type { ReviewConfig } from '../../src/review-config.ts'
 import type { Locale } from '../../src/translate.ts'
-import { tokenHash } from '../confirmations/confirmation-links.ts'
+import { tokenHash } from '../platform/token-hash.ts'
 import type { Database } from '../db/database.ts'
 import type { JobKinds } from '../jobs/job-runner.ts'
 

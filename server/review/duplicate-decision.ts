@@ -3,9 +3,9 @@ import { AppError } from '../../src/app-error.ts'
 import { MAX_REVIEW_NOTE_LENGTH, type ReviewConfig } from '../../src/review-config.ts'
 import type { Database } from '../db/database.ts'
 import { retryWhileLocked } from '../db/shared-transaction.ts'
-import { writeAuditEntry } from '../staff/audit-log.ts'
+import { writeAuditEntry } from '../audit/audit-log.ts'
 import { findDuplicateCluster, MAX_CLUSTER_CLAIMS } from '../duplicates/duplicate-cluster.ts'
-import { moveClaim, type MovedClaim, type Reviewer } from './move-claim.ts'
+import { moveClaim, type MovedClaim, type Reviewer } from '../lifecycle/move-claim.ts'
 
 export const DUPLICATE_DECISIONS = ['duplicate', 'not_duplicate'] as const
 

@@ -5,7 +5,7 @@ import { retryWhileLocked } from '../db/shared-transaction.ts'
 import type { RowJobHandler } from '../jobs/job-handler.ts'
 import { errorCode, type Logger } from '../logger.ts'
 import { SERVER_ACTOR } from './claim-cures.ts'
-import { recordMove } from './move-claim.ts'
+import { recordMove } from '../lifecycle/move-claim.ts'
 
 export const END_CURE_PERIOD = 'end-cure-period'
 

@@ -1,8 +1,8 @@
 import { sql, type Kysely } from 'kysely'
 import { AppError } from '../../src/app-error.ts'
 import type { Database } from '../db/database.ts'
-import type { StaffMailer } from './accounts/staff-mailer.ts'
-import { sha256Hex } from '../evidence/evidence-key.ts'
+import type { StaffMailer } from './staff-mailer.ts'
+import { sha256Hex } from '../platform/token-hash.ts'
 import { normalEmail } from './staff-accounts.ts'
 
 /**

@@ -1,13 +1,10 @@
 import crypto from 'node:crypto'
 import type { Kysely, Transaction } from 'kysely'
 import type { Database } from '../db/database.ts'
+import { tokenHash } from '../platform/token-hash.ts'
 
 /** An invitation (and a fresh install's set-up link) works once, within this. */
 export const INVITE_TTL_MS = 48 * 60 * 60 * 1000
-
-export function hashInviteToken(token: string): string {
-  return crypto.createHash('sha256').update(token).digest('hex')
-}
 
 /**
  * Makes a one-time link's token for the account (null: the first admin's set-up link, which names no
@@ -22,7 +19,7 @@ export async function createInvite(
   await db
     .insertInto('staff_invites')
     .values({
-      token_hash: hashInviteToken(token),
+      token_hash: tokenHash(token),
       account_id: accountId,
       created_at: now,
       expires_at: now + INVITE_TTL_MS,

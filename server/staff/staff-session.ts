@@ -4,6 +4,7 @@ import type { Request, Response } from 'express'
 import type { Kysely } from 'kysely'
 import type { Database } from '../db/database.ts'
 import { hasPublicUrl, isHttpsSite } from '../public-origin.ts'
+import { tokenHash } from '../platform/token-hash.ts'
 
 export const SESSION_COOKIE = 'staff_session'
 /** The name over HTTPS with PUBLIC_URL set: the browser then takes it only Secure, host-only and for path / */
@@ -14,10 +15,6 @@ export const SESSION_TTL_MS = 8 * 60 * 60 * 1000
 export const DEFAULT_IDLE_TIMEOUT_MS = 30 * 60 * 1000
 /** last_seen_at is written at most this often, so a busy dashboard does not write on every call. */
 const TOUCH_INTERVAL_MS = 60 * 1000
-
-function hashToken(token: string): string {
-  return crypto.createHash('sha256').update(token).digest('hex')
-}
 
 /** Starts a session of the account and sets its cookie: HttpOnly, SameSite=Strict, Secure when the site is HTTPS. */
 export async function startSession(
@@ -31,7 +28,7 @@ export async function startSession(
   await db
     .insertInto('staff_sessions')
     .values({
-      token_hash: hashToken(token),
+      token_hash: tokenHash(token),
       account_id: accountId,
       created_at: now,
       expires_at: now + SESSION_TTL_MS,
@@ -60,32 +57,28 @@ export async function sessionAccountId(
 ): Promise<number | undefined> {
   const token = sessionToken(req)
   if (!token) return undefined
-  const tokenHash = hashToken(token)
+  const hash = tokenHash(token)
   const session = await db
     .selectFrom('staff_sessions')
     .select(['account_id', 'expires_at', 'last_seen_at'])
-    .where('token_hash', '=', tokenHash)
+    .where('token_hash', '=', hash)
     .executeTakeFirst()
   if (!session) return undefined
   const now = Date.now()
   const lastSeen = Number(session.last_seen_at)
   if (Number(session.expires_at) <= now || now - lastSeen >= idleTimeoutMs) {
-    await db.deleteFrom('staff_sessions').where('token_hash', '=', tokenHash).execute()
+    await db.deleteFrom('staff_sessions').where('token_hash', '=', hash).execute()
     return undefined
   }
   if (now - lastSeen >= TOUCH_INTERVAL_MS) {
-    await db
-      .updateTable('staff_sessions')
-      .set({ last_seen_at: now })
-      .where('token_hash', '=', tokenHash)
-      .execute()
+    await db.updateTable('staff_sessions').set({ last_seen_at: now }).where('token_hash', '=', hash).execute()
   }
   return Number(session.account_id)
 }
 
 export async function endSession(db: Kysely<Database>, req: Request, res: Response): Promise<void> {
   const token = sessionToken(req)
-  if (token) await db.deleteFrom('staff_sessions').where('token_hash', '=', hashToken(token)).execute()
+  if (token) await db.deleteFrom('staff_sessions').where('token_hash', '=', tokenHash(token)).execute()
   res.clearCookie(sessionCookieName(req), {
     path: '/',
     httpOnly: true,

@@ -1,4 +1,4 @@
-import type { S3Settings } from '../config.ts'
+import type { S3Settings } from './s3-client.ts'
 import { createS3ScreenshotStorage } from './s3-screenshot-storage.ts'
 import { createDiskScreenshotStorage, type ScreenshotStorage } from './screenshot-storage.ts'
 

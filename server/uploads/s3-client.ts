@@ -1,5 +1,16 @@
 import { S3Client, type S3ClientConfig } from '@aws-sdk/client-s3'
-import type { S3Settings } from '../config.ts'
+
+/** Where the screenshots and filing batches are kept, when S3_BUCKET is set. */
+export interface S3Settings {
+  bucket: string
+  /** Unset: AWS's own endpoint for the region. */
+  endpoint: string | undefined
+  region: string
+  accessKeyId: string
+  secretAccessKey: string
+  /** bucket in the path (https://host/bucket/key), as MinIO and most self-hosted servers need. */
+  forcePathStyle: boolean
+}
 
 /**
  * A client of the S3_* settings' bucket with the time limits its caller needs: the screenshots' are

@@ -3,7 +3,7 @@ import type { Readable } from 'node:stream'
 import { PutObjectCommand, S3Client } from '@aws-sdk/client-s3'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { AppError } from '../../src/app-error.ts'
-import { startS3Process, type S3Process } from '../../tests/server/s3-process.ts'
+import { startS3Process, type S3Process } from '../../tests/server/support/s3-process.ts'
 import { createS3ScreenshotStorage } from './s3-screenshot-storage.ts'
 import type { ScreenshotStorage } from './screenshot-storage.ts'
 

@@ -7,7 +7,7 @@ import {
   paginateListObjectsV2,
   PutObjectCommand,
 } from '@aws-sdk/client-s3'
-import type { S3Settings } from '../config.ts'
+import type { S3Settings } from './s3-client.ts'
 import { isNetworkFailure } from '../network-failure.ts'
 import { s3ClientOf } from './s3-client.ts'
 import {

@@ -3,7 +3,7 @@ import fc from 'fast-check'
 import { fileTypeFromBuffer } from 'file-type'
 import { describe, expect, it } from 'vitest'
 import { pngChunk } from '../../scripts/seed/png.ts'
-import { readFixture } from '../../tests/server/helpers.ts'
+import { readFixture } from '../../tests/server/support/helpers.ts'
 import { PNG_SIGNATURE } from './png-image.ts'
 import { isPlainPng, sniffImage } from './sniff-image.ts'
 

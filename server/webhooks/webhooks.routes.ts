@@ -9,7 +9,7 @@ import type {
 } from '../../src/api/webhooks.ts'
 import type { Database } from '../db/database.ts'
 import { retryWhileLocked } from '../db/shared-transaction.ts'
-import { actorOf, writeAuditEntry, type AuditAction } from '../staff/audit-log.ts'
+import { actorOf, writeAuditEntry, type AuditAction } from '../audit/audit-log.ts'
 import { adminOnly, staffAccountOf } from '../staff/require-staff.ts'
 import { checkWebhookUrl, detailsNeedHttps, mayReceiveDetails } from './webhook-addresses.ts'
 import type { WebhookDeliveries } from './webhook-deliveries.ts'

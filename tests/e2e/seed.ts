@@ -1,7 +1,7 @@
 import fs from 'node:fs'
 import { claimRequest } from '../../src/api/claim-request.ts'
 import { formatPhone } from '../../src/phone.ts'
-import { pngDataUrl } from '../server/claim-fixtures.ts'
+import { pngDataUrl } from '../server/support/claim-fixtures.ts'
 import { baseUrl, proofOfWorkHeaders } from './browser.ts'
 import { SCREENSHOT_PNG, type ClaimantInput } from './step2/fill-claim.ts'
 

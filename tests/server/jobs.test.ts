@@ -11,12 +11,12 @@ import { JOB_TABLES, takeJob, type JobTable } from '../../server/jobs/lease.ts'
 import { LEASE_MS } from '../../server/jobs/retry-policy.ts'
 import { createLogger } from '../../server/logger.ts'
 import { anchorFile } from '../../server/evidence/ledger-anchor.ts'
-import { createStaffMailer } from '../../server/staff/accounts/staff-mailer.ts'
+import { createStaffMailer } from '../../server/staff/staff-mailer.ts'
 import { bulkMoveJob } from '../../server/review/bulk-move.job.ts'
 import { endCurePeriodJob } from '../../server/review/end-cure-period.job.ts'
 import { sendCureNoticeJob } from '../../server/review/send-cure-notice.job.ts'
 import { deliverWebhookJob } from '../../server/webhooks/deliver-webhook.job.ts'
-import { clearClaims, createTestContext, DIALECTS, insertClaim, type TestContext } from './helpers.ts'
+import { clearClaims, createTestContext, DIALECTS, insertClaim, type TestContext } from './support/helpers.ts'
 
 const MINUTE = 60_000
 const HOUR = 60 * MINUTE

@@ -4,7 +4,7 @@ import { Link, useNavigate } from '../../routing/router.tsx'
 import { Loading } from '../../ui/loading.tsx'
 import { acceptInviteLink, checkInviteLink, type InviteLinkInfo } from './accounts-api.ts'
 import { TextField } from '../../ui/text-field.tsx'
-import { handOverSetupCode } from '../two-factor/handed-over-code.ts'
+import { handOverSetupCode } from '../sign-in/handed-over-code.ts'
 import { NewPasswordField } from './new-password-field.tsx'
 
 type LinkState =

@@ -1,10 +1,10 @@
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react'
 import type { StaffAppChoice } from '../../../src/api/staff-accounts.ts'
-import { AdminPage, type AdminActions } from '../admin-page.tsx'
-import { TableRegion } from '../filing/table-region.tsx'
-import { ResourceView } from '../resource-view.tsx'
-import type { StaffSession } from '../use-staff-session.ts'
-import { useStaffResource } from '../use-staff-resource.ts'
+import { AdminPage, type AdminActions } from '../sign-in/admin-page.tsx'
+import { TableRegion } from '../shared/table-region.tsx'
+import { ResourceView } from '../shared/resource-view.tsx'
+import type { StaffSession } from '../sign-in/use-staff-session.ts'
+import { useStaffResource } from '../shared/use-staff-resource.ts'
 import { AccessFields, type Access } from './access-fields.tsx'
 import {
   changeAccess,

@@ -1,12 +1,12 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react'
 import { AppError } from '../../../src/app-error.ts'
 import { Link } from '../../routing/router.tsx'
-import { StaffArea } from '../staff-area.tsx'
-import { StaffUserBar } from '../staff-user-bar.tsx'
-import type { StaffSession } from '../use-staff-session.ts'
+import { StaffArea } from '../sign-in/staff-area.tsx'
+import type { StaffSession } from '../sign-in/use-staff-session.ts'
 import { changeOwnPassword } from './accounts-api.ts'
 import { NewPasswordField } from './new-password-field.tsx'
 import './accounts.css'
+import { StaffHeader } from '../sign-in/staff-header.tsx'
 
 const TITLE = 'My account'
 
@@ -52,10 +52,7 @@ function OwnAccount({ session }: { session: StaffSession }) {
 
   return (
     <article className="card staff-home">
-      <header className="card-header staff-header">
-        <h1>{TITLE}</h1>
-        <StaffUserBar session={session} />
-      </header>
+      <StaffHeader title={TITLE} session={session} />
       <div className="card-body">
         {account ? (
           <dl className="details">

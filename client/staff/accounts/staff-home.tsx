@@ -1,14 +1,14 @@
 import { useEffect } from 'react'
 import { Link } from '../../routing/router.tsx'
-import { ResourceView } from '../resource-view.tsx'
-import { StaffArea } from '../staff-area.tsx'
-import { StaffUserBar } from '../staff-user-bar.tsx'
-import type { StaffSession } from '../use-staff-session.ts'
-import { useStaffResource } from '../use-staff-resource.ts'
+import { ResourceView } from '../shared/resource-view.tsx'
+import { StaffArea } from '../sign-in/staff-area.tsx'
+import type { StaffSession } from '../sign-in/use-staff-session.ts'
+import { useStaffResource } from '../shared/use-staff-resource.ts'
 import type { AppCounts } from '../../../src/api/staff-home.ts'
 import { fetchJson } from '../../http.ts'
-import { TableRegion } from '../filing/table-region.tsx'
+import { TableRegion } from '../shared/table-region.tsx'
 import './accounts.css'
+import { StaffHeader } from '../sign-in/staff-header.tsx'
 
 const TITLE = 'Staff home'
 
@@ -40,10 +40,7 @@ function StaffHomeView({ session }: { session: StaffSession }) {
   const isAdmin = session.account?.role === 'admin'
   return (
     <article className="card staff-home">
-      <header className="card-header staff-header">
-        <h1>{TITLE}</h1>
-        <StaffUserBar session={session} />
-      </header>
+      <StaffHeader title={TITLE} session={session} />
       <div className="card-body">
         <section aria-labelledby="your-dashboards">
           <h2 id="your-dashboards">Your dashboards</h2>

@@ -1,16 +1,16 @@
 import { useEffect, useId, useState } from 'react'
 import { FIRM_SETTINGS } from '../../../src/firm-settings.ts'
 import { Loading } from '../../ui/loading.tsx'
-import { FIRM_ZONE_NAME } from '../format.ts'
-import { Pagination } from '../pagination.tsx'
-import { StaffUserBar } from '../staff-user-bar.tsx'
-import { localIsoDate, useCsvDownload } from '../use-csv-download.ts'
-import type { StaffSession } from '../use-staff-session.ts'
-import { useStaffResource } from '../use-staff-resource.ts'
+import { FIRM_ZONE_NAME } from '../shared/format.ts'
+import { Pagination } from '../shared/pagination.tsx'
+import { localIsoDate, useCsvDownload } from '../shared/use-csv-download.ts'
+import type { StaffSession } from '../sign-in/use-staff-session.ts'
+import { useStaffResource } from '../shared/use-staff-resource.ts'
 import { auditCsvUrl, fetchAuditPage, type AuditFilterParams, type AuditPage } from './audit-api.ts'
 import { actionLabel } from './audit-labels.ts'
 import { AuditTable } from './audit-table.tsx'
-import { CsvButton } from '../csv-button.tsx'
+import { CsvButton } from '../shared/csv-button.tsx'
+import { StaffHeader } from '../sign-in/staff-header.tsx'
 
 const TITLE = 'Audit Log'
 
@@ -50,13 +50,11 @@ export function AuditLogPage({ session }: { session: StaffSession }) {
 
   return (
     <article className="card audit-log">
-      <header className="card-header staff-header">
-        <div>
-          <h1>{TITLE}</h1>
-          <p>Who signed in, viewed, exported or downloaded what on the staff pages</p>
-        </div>
-        <StaffUserBar session={session} />
-      </header>
+      <StaffHeader
+        title={TITLE}
+        lead="Who signed in, viewed, exported or downloaded what on the staff pages"
+        session={session}
+      />
       <div className="card-body">
         <form className="audit-filters" aria-label="Filters" onSubmit={(event) => event.preventDefault()}>
           <FilterSelect

@@ -1,4 +1,4 @@
-import { StaffArea } from '../staff-area.tsx'
+import { StaffArea } from '../sign-in/staff-area.tsx'
 import { AuditLogPage } from './audit-log-page.tsx'
 
 /** /staff/audit: admins only; who did what on the staff pages. */

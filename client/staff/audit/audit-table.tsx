@@ -1,7 +1,7 @@
 import { Link } from '../../routing/router.tsx'
-import { intakeHref } from '../intake-address.ts'
+import { intakeHref } from '../intakes/intake-address.ts'
 import type { AuditEntryView } from './audit-api.ts'
-import { FIRM_ZONE_NAME, formatAuditTime } from '../format.ts'
+import { FIRM_ZONE_NAME, formatAuditTime } from '../shared/format.ts'
 import { actionLabel } from './audit-labels.ts'
 
 /** The audit log's entries: who did what, when, in which app, and from where. */

@@ -1,5 +1,5 @@
 import type { Batch } from '../../../src/api/filing-batches.ts'
-import { formatLongDay } from '../format.ts'
+import { formatLongDay } from '../shared/format.ts'
 import { BatchStep, type StepStateName } from './batch-step.tsx'
 import { batchName } from './batches-table.tsx'
 import { CaseNumbersForm } from './case-numbers-form.tsx'

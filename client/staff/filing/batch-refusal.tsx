@@ -1,6 +1,6 @@
 import { useState, type ReactNode } from 'react'
 import { AppError } from '../../../src/app-error.ts'
-import { isUnauthorized } from '../staff-api.ts'
+import { isUnauthorized } from '../shared/staff-api.ts'
 import { sendCureRequests } from './batch-api.ts'
 
 /** What the server refused, for the alert: what was tried, its message and the claims a cure request can fix. */

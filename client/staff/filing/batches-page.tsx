@@ -4,14 +4,14 @@ import { canDecideApp, canExportApp, type StaffAccountView } from '../../../src/
 import type { FormConfig } from '../../../src/form-config.ts'
 import { Link } from '../../routing/router.tsx'
 import { Loading } from '../../ui/loading.tsx'
-import { formatLongDay } from '../format.ts'
-import { StaffUserBar } from '../staff-user-bar.tsx'
-import type { StaffSession } from '../use-staff-session.ts'
-import { useStaffResource } from '../use-staff-resource.ts'
+import { formatLongDay } from '../shared/format.ts'
+import type { StaffSession } from '../sign-in/use-staff-session.ts'
+import { useStaffResource } from '../shared/use-staff-resource.ts'
 import { fetchBatches } from './batch-api.ts'
 import { BatchCandidatesSection } from './batch-candidates-section.tsx'
 import { CaseNumbersStep, MarkSentStep } from './batch-follow-up-steps.tsx'
 import { batchName, BatchesTable } from './batches-table.tsx'
+import { StaffHeader } from '../sign-in/staff-header.tsx'
 
 /** How often the list is read again while a batch is being built. */
 const POLL_MS = 2_000
@@ -92,13 +92,11 @@ export function BatchesPage({
 
   return (
     <article className="card filing-settings filing-batches">
-      <header className="card-header staff-header">
-        <div>
-          <h1>{title}</h1>
-          <p>Notices of dispute to the respondent, then the filings with the provider</p>
-        </div>
-        <StaffUserBar session={session} />
-      </header>
+      <StaffHeader
+        title={title}
+        lead="Notices of dispute to the respondent, then the filings with the provider"
+        session={session}
+      />
       <div className="card-body">
         <nav aria-label={`${displayName} pages`} className="batch-nav">
           <Link to={`/${slug}-admin`}>Back to the {displayName} dashboard</Link>

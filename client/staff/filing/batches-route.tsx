@@ -1,4 +1,4 @@
-import { AppStaffArea } from '../app-staff-area.tsx'
+import { AppStaffArea } from '../sign-in/app-staff-area.tsx'
 import { BatchesPage } from './batches-page.tsx'
 
 /** /{app}-admin/batches: the app's notices of dispute and filing batches, for staff who may see the app. */

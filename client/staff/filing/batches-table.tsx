@@ -1,8 +1,8 @@
 import { NOTICE_METHOD_LABELS, type Batch } from '../../../src/api/filing-batches.ts'
 import { Link } from '../../routing/router.tsx'
-import { formatDateTime, formatLongDay, formatUsd } from '../format.ts'
+import { formatDateTime, formatLongDay, formatUsd } from '../shared/format.ts'
 import { batchZipHref, evidenceZipHref } from './batch-api.ts'
-import { TableRegion } from './table-region.tsx'
+import { TableRegion } from '../shared/table-region.tsx'
 
 /** "Notice batch 3", "Filing batch 4". */
 export function batchName(batch: Pick<Batch, 'kind' | 'id'>): string {

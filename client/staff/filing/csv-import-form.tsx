@@ -1,5 +1,5 @@
 import { useId, useRef, useState, type FormEvent, type ReactNode } from 'react'
-import { isUnauthorized } from '../staff-api.ts'
+import { isUnauthorized } from '../shared/staff-api.ts'
 import { RefusalAlert, refusalOf, type Refusal } from './batch-refusal.tsx'
 
 /**

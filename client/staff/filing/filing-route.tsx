@@ -1,4 +1,4 @@
-import { AppStaffArea } from '../app-staff-area.tsx'
+import { AppStaffArea } from '../sign-in/app-staff-area.tsx'
 import { FilingSettingsPage } from './filing-settings-page.tsx'
 
 /** /{app}-admin/filing: the app's filing settings, read-only, for staff who may see the app. */

@@ -3,11 +3,11 @@ import type { FeeTier, FilingField, FilingSettingsView } from '../../../src/fili
 import { fetchJson } from '../../http.ts'
 import { Link } from '../../routing/router.tsx'
 import { Loading } from '../../ui/loading.tsx'
-import { StaffUserBar } from '../staff-user-bar.tsx'
-import type { StaffSession } from '../use-staff-session.ts'
-import { useStaffResource } from '../use-staff-resource.ts'
-import { formatUsd } from '../format.ts'
-import { TableRegion } from './table-region.tsx'
+import type { StaffSession } from '../sign-in/use-staff-session.ts'
+import { useStaffResource } from '../shared/use-staff-resource.ts'
+import { formatUsd } from '../shared/format.ts'
+import { TableRegion } from '../shared/table-region.tsx'
+import { StaffHeader } from '../sign-in/staff-header.tsx'
 
 /** What each source field of a provider's column is, in a paralegal's words. */
 const FIELD_LABELS: Record<FilingField, string> = {
@@ -64,13 +64,11 @@ export function FilingSettingsPage({ slug, session }: { slug: string; session: S
   }, [title])
   return (
     <article className="card filing-settings">
-      <header className="card-header staff-header">
-        <div>
-          <h1>{title}</h1>
-          <p>Read-only: set in forms/{slug}.json and forms/base/filing.json</p>
-        </div>
-        <StaffUserBar session={session} />
-      </header>
+      <StaffHeader
+        title={title}
+        lead={`Read-only: set in forms/${slug}.json and forms/base/filing.json`}
+        session={session}
+      />
       <div className="card-body">
         <p>
           <Link to={`/${slug}-admin`}>Back to the {data?.appName ?? slug} dashboard</Link>

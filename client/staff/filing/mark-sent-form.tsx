@@ -5,8 +5,8 @@ import {
   type Batch,
   type NoticeMethod,
 } from '../../../src/api/filing-batches.ts'
-import { firmDay } from '../format.ts'
-import { isUnauthorized } from '../staff-api.ts'
+import { firmDay } from '../shared/format.ts'
+import { isUnauthorized } from '../shared/staff-api.ts'
 import { markNoticeSent } from './batch-api.ts'
 import { RefusalAlert, refusalOf, type Refusal } from './batch-refusal.tsx'
 

@@ -2,15 +2,15 @@ import { useEffect, useId, useState } from 'react'
 import { claimsPerIntake, conversion, type Funnel, type FunnelRow } from '../../../src/api/funnel.ts'
 import { fetchJson } from '../../http.ts'
 import { Loading } from '../../ui/loading.tsx'
-import { TableRegion } from '../filing/table-region.tsx'
-import { StaffUserBar } from '../staff-user-bar.tsx'
-import { useCsvDownload } from '../use-csv-download.ts'
-import type { StaffSession } from '../use-staff-session.ts'
-import { useStaffResource } from '../use-staff-resource.ts'
-import { CsvButton } from '../csv-button.tsx'
+import { TableRegion } from '../shared/table-region.tsx'
+import { useCsvDownload } from '../shared/use-csv-download.ts'
+import type { StaffSession } from '../sign-in/use-staff-session.ts'
+import { useStaffResource } from '../shared/use-staff-resource.ts'
+import { CsvButton } from '../shared/csv-button.tsx'
+import { DAY_MS } from '../../../src/durations.ts'
+import { StaffHeader } from '../sign-in/staff-header.tsx'
 
 const TITLE = 'Funnel'
-const DAY_MS = 24 * 60 * 60 * 1000
 /** The steps as the chart and the table name them, each with its count in a row. */
 const STEPS: { label: string; count: (row: FunnelRow) => number }[] = [
   { label: 'Intakes', count: (row) => row.intakes },
@@ -43,13 +43,11 @@ export function FunnelPage({ session }: { session: StaffSession }) {
   const data = funnel.data
   return (
     <article className="card funnel-page">
-      <header className="card-header staff-header">
-        <div>
-          <h1>{TITLE}</h1>
-          <p>Where the claims come from: each campaign source from intake to approved claim</p>
-        </div>
-        <StaffUserBar session={session} />
-      </header>
+      <StaffHeader
+        title={TITLE}
+        lead="Where the claims come from: each campaign source from intake to approved claim"
+        session={session}
+      />
       <div className="card-body">
         <form className="audit-filters" aria-label="Days" onSubmit={(event) => event.preventDefault()}>
           {(['from', 'to'] as const).map((name) => (

@@ -1,4 +1,4 @@
-import { StaffArea } from '../staff-area.tsx'
+import { StaffArea } from '../sign-in/staff-area.tsx'
 import { FunnelPage } from './funnel-page.tsx'
 
 /** /staff/funnel: admins only; where the claims come from, source by source. */

@@ -1,7 +1,7 @@
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react'
 import { AppError } from '../../../src/app-error.ts'
 import { CODE_REQUIRED_MESSAGE } from '../../../src/two-factor-messages.ts'
-import { CodeField } from './code-field.tsx'
+import { CodeField } from '../sign-in/code-field.tsx'
 
 /**
  * A code from the authenticator app and one button: each change of the set-up page asks for a current

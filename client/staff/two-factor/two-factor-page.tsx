@@ -1,14 +1,13 @@
 import { useEffect, useState, type FormEvent } from 'react'
 import { AppError } from '../../../src/app-error.ts'
-import { StaffArea } from '../staff-area.tsx'
-import { StaffUserBar } from '../staff-user-bar.tsx'
-import { useStaffResource } from '../use-staff-resource.ts'
-import type { StaffSession } from '../use-staff-session.ts'
+import { StaffArea } from '../sign-in/staff-area.tsx'
+import { useStaffResource } from '../shared/use-staff-resource.ts'
+import type { StaffSession } from '../sign-in/use-staff-session.ts'
 import { Loading } from '../../ui/loading.tsx'
 import { NewPasswordField } from '../accounts/new-password-field.tsx'
 import { CodeForm } from './code-form.tsx'
-import { RecoveryCodesNotice } from './recovery-codes-notice.tsx'
-import { TotpSetupSteps } from './totp-setup-steps.tsx'
+import { RecoveryCodesNotice } from '../sign-in/recovery-codes-notice.tsx'
+import { TotpSetupSteps } from '../sign-in/totp-setup-steps.tsx'
 import {
   confirmTwoFactor,
   disableTwoFactor,
@@ -18,6 +17,7 @@ import {
   type TwoFactorSetup,
   type TwoFactorStatus,
 } from './two-factor-api.ts'
+import { StaffHeader } from '../sign-in/staff-header.tsx'
 
 const TITLE = 'Two-factor sign-in'
 
@@ -65,13 +65,11 @@ function TwoFactorSettings({ session }: { session: StaffSession }) {
 
   return (
     <article className="card two-factor-page">
-      <header className="card-header staff-header">
-        <div>
-          <h1>{TITLE}</h1>
-          <p>A code from an authenticator app on your phone, asked for after your password.</p>
-        </div>
-        <StaffUserBar session={session} />
-      </header>
+      <StaffHeader
+        title={TITLE}
+        lead="A code from an authenticator app on your phone, asked for after your password."
+        session={session}
+      />
       <div className="card-body">
         {notice ? (
           <p className="notice" role="status">

@@ -1,9 +1,9 @@
 import { useEffect, useId, useRef, useState } from 'react'
 import type { WebhookDelivery, WebhookEndpoint } from '../../../src/api/webhooks.ts'
-import { TableRegion } from '../filing/table-region.tsx'
-import { formatListTime } from '../format.ts'
-import { ResourceView } from '../resource-view.tsx'
-import { useStaffResource } from '../use-staff-resource.ts'
+import { TableRegion } from '../shared/table-region.tsx'
+import { formatListTime } from '../shared/format.ts'
+import { ResourceView } from '../shared/resource-view.tsx'
+import { useStaffResource } from '../shared/use-staff-resource.ts'
 import { fetchDeliveries, sendAgain } from './webhooks-api.ts'
 
 const STATUS_LABELS: Record<WebhookDelivery['status'], string> = {

@@ -1,10 +1,10 @@
 import { useState } from 'react'
 import type { CreatedWebhook, WebhookEndpoint } from '../../../src/api/webhooks.ts'
-import { TableRegion } from '../filing/table-region.tsx'
-import { AdminPage, type AdminActions } from '../admin-page.tsx'
-import { ResourceView } from '../resource-view.tsx'
-import type { StaffSession } from '../use-staff-session.ts'
-import { useStaffResource } from '../use-staff-resource.ts'
+import { TableRegion } from '../shared/table-region.tsx'
+import { AdminPage, type AdminActions } from '../sign-in/admin-page.tsx'
+import { ResourceView } from '../shared/resource-view.tsx'
+import type { StaffSession } from '../sign-in/use-staff-session.ts'
+import { useStaffResource } from '../shared/use-staff-resource.ts'
 import { DeliveriesSection } from './deliveries-section.tsx'
 import { EndpointForm } from './endpoint-form.tsx'
 import { SecretPanel } from './secret-panel.tsx'
@@ -122,8 +122,8 @@ function Webhooks({ session, actions }: { session: StaffSession; actions: AdminA
       <section className="staff-panel" aria-labelledby="add-heading">
         <h2 id="add-heading">Add an endpoint</h2>
         <p className="field-help">
-          Each event is posted as JSON, signed with the endpoint&apos;s secret (see the README&apos;s Webhooks
-          section for how to check the signature).
+          Each event is posted as JSON, signed with the endpoint&apos;s secret (docs/webhooks.md in the
+          project says how to check the signature).
         </p>
         <EndpointForm
           onError={failed}

@@ -10,9 +10,9 @@ import {
   MAIL_UNAVAILABLE_MESSAGE,
   SETUP_REQUIRED_MESSAGE,
 } from '../../../src/two-factor-messages.ts'
-import type { RequireTwoFactor } from '../../config.ts'
+import type { RequireTwoFactor } from './two-factor-account.ts'
 import type { Database } from '../../db/database.ts'
-import { requireMailer, type StaffMailer } from '../accounts/staff-mailer.ts'
+import { requireMailer, type StaffMailer } from '../staff-mailer.ts'
 import type { StaffAccountRow } from '../staff-accounts.ts'
 import {
   confirmTwoFactorSetup,

@@ -1,13 +1,15 @@
 import crypto from 'node:crypto'
 import type { Kysely } from 'kysely'
 import type { TwoFactorSetup } from '../../../src/api/staff-two-factor.ts'
-import type { RequireTwoFactor } from '../../config.ts'
 import type { Database } from '../../db/database.ts'
-import { sha256Hex } from '../../evidence/evidence-key.ts'
+import { sha256Hex } from '../../platform/token-hash.ts'
 import type { StaffAccountRow } from '../staff-accounts.ts'
 import { replaceRecoveryCodes, useRecoveryCode } from './recovery-codes.ts'
 import { isTotpCode, newTotpSecret, totpCodeStep, totpSetup } from './totp.ts'
 import { openTotpSecret, sealTotpSecret, type TwoFactorKey } from './two-factor-key.ts'
+
+/** Whose staff accounts must use two-factor sign-in (REQUIRE_2FA). */
+export type RequireTwoFactor = 'all' | 'admins' | 'none'
 
 /** Whether REQUIRE_2FA makes the account use two-factor sign-in. */
 export function isTwoFactorRequired(

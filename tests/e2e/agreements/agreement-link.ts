@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core'
 import { expect, inject } from 'vitest'
-import { linkIn, linkMailsTo, waitForLinkMail } from '../../server/agreement-link.ts'
-import { makeClaimData, makePng } from '../../server/claim-fixtures.ts'
+import { linkIn, linkMailsTo, waitForLinkMail } from '../../server/support/agreement-link.ts'
+import { makeClaimData, makePng } from '../../server/support/claim-fixtures.ts'
 import { baseUrl, proofOfWorkHeaders, shown } from '../browser.ts'
 
 /** An Earnin claim filed straight through the API, for specs about finding it afterwards. */

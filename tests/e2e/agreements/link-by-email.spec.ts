@@ -1,8 +1,8 @@
 import fs from 'node:fs'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
-import { linkIn, linkMailsTo, waitForLinkMail } from '../../server/agreement-link.ts'
-import { makeClaimData, makePng } from '../../server/claim-fixtures.ts'
+import { linkIn, linkMailsTo, waitForLinkMail } from '../../server/support/agreement-link.ts'
+import { makeClaimData, makePng } from '../../server/support/claim-fixtures.ts'
 import { axeViolations } from '../accessibility/axe.ts'
 import {
   baseUrl,

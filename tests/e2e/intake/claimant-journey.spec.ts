@@ -3,7 +3,7 @@ import Database from 'better-sqlite3'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 import { SQLITE_FILE_NAME } from '../../../server/db/create-db.ts'
-import { mailsTo } from '../../server/agreement-link.ts'
+import { mailsTo } from '../../server/support/agreement-link.ts'
 import { requestAgreementLink } from '../agreements/agreement-link.ts'
 import {
   baseUrl,

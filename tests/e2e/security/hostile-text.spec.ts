@@ -257,7 +257,7 @@ describe('hostile names and e-mails show as text on every page that shows them',
     await expectNothingRan(page)
   })
 
-  // the exports' cells (neutralised formulas, quoting) are tests/server/e2e-moved-hostile-csv.test.ts's
+  // the exports' cells (neutralised formulas, quoting) are tests/server/platform/e2e-moved-hostile-csv.test.ts's
   it("shows the intakes literally in the main page's admin list", async () => {
     const page = await openPage(staff)
     await page.goto(`${baseUrl()}/?key=anything`)

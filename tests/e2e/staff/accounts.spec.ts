@@ -1,7 +1,7 @@
 import type { Browser } from 'playwright-core'
 import { inject } from 'vitest'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { invitationTo } from '../../server/agreement-link.ts'
+import { invitationTo } from '../../server/support/agreement-link.ts'
 import { axeViolations } from '../accessibility/axe.ts'
 import { baseUrl, connectBrowser, keepScreenshot, queryDb, shown, staffSessionCookies } from '../browser.ts'
 import { tabTo, typeText } from '../keyboard.ts'

@@ -4,8 +4,8 @@ import fs from 'node:fs'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 import { PROJECT_ROOT } from '../../../server/project-root.ts'
-import { mailsTo, partOf, plainTextOf } from '../../server/agreement-link.ts'
-import { makePng } from '../../server/claim-fixtures.ts'
+import { mailsTo, partOf, plainTextOf } from '../../server/support/agreement-link.ts'
+import { makePng } from '../../server/support/claim-fixtures.ts'
 import { axeViolations } from '../accessibility/axe.ts'
 import {
   baseUrl,

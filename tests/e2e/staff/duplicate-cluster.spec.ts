@@ -10,8 +10,8 @@ import {
   shown,
   staffSessionCookies,
 } from '../browser.ts'
-import { bankScreenshot, encodeJpegImage, encodePngImage } from '../../server/bank-screenshots.ts'
-import { pngDataUrl } from '../../server/claim-fixtures.ts'
+import { bankScreenshot, encodeJpegImage, encodePngImage } from '../../server/support/bank-screenshots.ts'
+import { pngDataUrl } from '../../server/support/claim-fixtures.ts'
 
 // one claimant's statement, and a second picture for a cluster of its own
 const STATEMENT = bankScreenshot({ seed: 73, width: 540, height: 1170 })

@@ -8,8 +8,8 @@ import {
   shown,
   staffSessionCookies,
 } from '../browser.ts'
-import { bankScreenshot, encodeJpegImage, encodePngImage } from '../../server/bank-screenshots.ts'
-import { pngDataUrl } from '../../server/claim-fixtures.ts'
+import { bankScreenshot, encodeJpegImage, encodePngImage } from '../../server/support/bank-screenshots.ts'
+import { pngDataUrl } from '../../server/support/claim-fixtures.ts'
 
 const SCREENSHOT = bankScreenshot({ seed: 41, width: 540, height: 1170 })
 

@@ -8,7 +8,7 @@ import { SQLITE_FILE_NAME } from '../../../server/db/create-db.ts'
 import type { CreatedIntake } from '../../../src/api/claims.ts'
 import type { BatchClaim } from '../../../src/api/filing-batches.ts'
 import { FIRM_SETTINGS } from '../../../src/firm-settings.ts'
-import { unzip } from '../../server/unzip.ts'
+import { unzip } from '../../server/support/unzip.ts'
 import { axeViolations } from '../accessibility/axe.ts'
 import {
   baseUrl,

@@ -1,7 +1,7 @@
 import type { Browser } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startOwnServer, type OwnServer } from '../own-server.ts'
-import { invitationTo, mailsTo } from '../../server/agreement-link.ts'
+import { invitationTo, mailsTo } from '../../server/support/agreement-link.ts'
 import { connectBrowser, shown } from '../browser.ts'
 import { codeFor, enterPassword, openPage, setUpTwoFactorAtGate, signOut } from './two-factor-steps.ts'
 

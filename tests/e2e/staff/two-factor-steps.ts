@@ -1,7 +1,7 @@
 import { Secret, TOTP } from 'otpauth'
 import type { Browser, Page } from 'playwright-core'
 import { shown } from '../browser.ts'
-import { setupCodeTo } from '../../server/agreement-link.ts'
+import { setupCodeTo } from '../../server/support/agreement-link.ts'
 
 /** The authenticator app's code for the key, `steps` 30-second steps from now. */
 export function codeFor(key: string, steps = 0): string {

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startOwnServer, type OwnServer } from '../own-server.ts'
 import { axeViolations } from '../accessibility/axe.ts'
 import { baseUrl, connectBrowser, shown } from '../browser.ts'
-import { mailsTo } from '../../server/agreement-link.ts'
+import { mailsTo } from '../../server/support/agreement-link.ts'
 import { addStaffAccount } from './staff-account.ts'
 import {
   EMAIL_CODE_SENT_MESSAGE,
@@ -71,7 +71,7 @@ describe('two-factor sign-in set up at the gate (REQUIRE_2FA=all)', () => {
     expect(await shown(page.getByRole('alert'))).toBe(INVALID_EMAIL_CODE_MESSAGE)
     expect(await page.locator('code.totp-key').count()).toBe(0)
     // the sign-in limit (10 a quarter hour from one address) leaves room for one more e-mail, not for
-    // trying the old code too (tests/server/two-factor.test.ts does)
+    // trying the old code too (tests/server/staff/two-factor.test.ts does)
     await page.getByRole('button', { name: 'Send a new code' }).click()
     expect(await shown(page.getByRole('status'))).toBe('We have sent a new code. Only the newest code works.')
     expect(mailsTo(server.dataDir, email)).toHaveLength(2)

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { readServerConfig } from '../../../server/config.ts'
 import { startServer, type RunningServer } from '../../../server/main.ts'
 import { connectBrowser, openPhonePage, queryDbIn, shown } from '../browser.ts'
-import { spanishForNewApp } from '../../server/new-app-texts.ts'
+import { spanishForNewApp } from '../../server/support/new-app-texts.ts'
 import { fillClaim, submitButton } from './fill-claim.ts'
 
 const FORMS_DIR = path.resolve('forms')

@@ -1,0 +1,441 @@
+import { createAccount, type NewAccount } from '../../../server/staff/staff-accounts.ts'
+import { twilioSms, type SmsSettings } from '../../../server/journey/sms.ts'
+import { createClaimantJourney, type ClaimantJourney } from '../../../server/journey/claimant-journey.ts'
+import { loadJourneyConfig } from '../../../server/journey/journey-config.ts'
+import { claimNextSteps } from '../../../server/journey/claim-next-steps.ts'
+import crypto from 'node:crypto'
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import type { Express } from 'express'
+import type { Insertable, Kysely } from 'kysely'
+import pg from 'pg'
+import request from 'supertest'
+import { inject } from 'vitest'
+import type { FormConfig } from '../../../src/form-config.ts'
+import type { IntakeConfig } from '../../../src/intake-config.ts'
+import type { AgreementCopies } from '../../../server/agreements/agreement-copies.ts'
+import { startBackgroundJobs } from '../../../server/background-jobs.ts'
+import { createAgreementLinks, type AgreementLinks } from '../../../server/agreements/agreement-links.ts'
+import { createAgreementMailer } from '../../../server/agreements/agreement-mailer.ts'
+import { mailDelivery } from '../../../server/platform/mail-delivery.ts'
+import type { ClaimCures } from '../../../server/review/claim-cures.ts'
+import type { BulkMoves } from '../../../server/review/bulk-moves.ts'
+import type { BatchBuilder } from '../../../server/filing/batch-builder.ts'
+import { createBatchStore } from '../../../server/filing/batch-store.ts'
+import type { WebhookDeliveries } from '../../../server/webhooks/webhook-deliveries.ts'
+import { filingPdfThread } from '../../../server/filing/filing-pdfs.ts'
+import { loadFilings } from '../../../server/filing/load-filing-config.ts'
+import { loadReviewConfig, loadReviews } from '../../../server/lifecycle/load-review-config.ts'
+import { loadAgreementTemplates } from '../../../server/agreements/agreement-templates.ts'
+import { createApp } from '../../../server/app.ts'
+import type { RequireTwoFactor, S3Settings, TrustProxy } from '../../../server/config.ts'
+import { ensureFirstAdmin } from '../../../server/staff/first-admin.ts'
+import { createStaffMailer } from '../../../server/staff/staff-mailer.ts'
+import { createDb } from '../../../server/db/create-db.ts'
+import type { ClaimsTable, Database } from '../../../server/db/database.ts'
+import { migrateToLatest } from '../../../server/db/migrate.ts'
+import { MIGRATED_TEMPLATE } from './postgres-template.ts'
+import { loadFormConfigs } from '../../../server/forms/load-form-configs.ts'
+import { loadIntakeConfig } from '../../../server/forms/load-intake-config.ts'
+import { loadEvidenceKey } from '../../../server/evidence/evidence-key.ts'
+import { loadTwoFactorKey, type TwoFactorKey } from '../../../server/staff/two-factor/two-factor-key.ts'
+import { removeSealed } from '../../../server/ops/purge-expired.ts'
+import { loadPdfCertificate } from '../../../server/agreements/pdf-seal.ts'
+import { agreementPdfThread, type AgreementPdfs } from '../../../server/agreements/agreement-pdfs.ts'
+import { loadLanguages } from '../../../server/forms/languages.ts'
+import { createLogger, type Logger } from '../../../server/logger.ts'
+import { createScreenshotStorage } from '../../../server/uploads/create-screenshot-storage.ts'
+import type { ScreenshotStorage } from '../../../server/uploads/screenshot-storage.ts'
+import type { PublicLimits } from '../../../server/public-doors.ts'
+import type { ProofOfWorkTuning } from '../../../server/proof-of-work/proof-of-work.ts'
+
+export { makeClaimData, makePng, pngDataUrl } from './claim-fixtures.ts'
+
+/** The real agreements/ templates, compiled once for the whole file. */
+export const TEMPLATES = loadAgreementTemplates()
+
+/** The first admin of every test database (ADMIN_EMAIL and ADMIN_PASSWORD). */
+export const ADMIN_EMAIL = 'admin@firm.test'
+export const ADMIN_PASSWORD = 'correct horse battery staple'
+
+/**
+ * Every test's requests come from one address: limits above what any test sends, but for the tests of
+ * the limits themselves, which give their own.
+ */
+export const TEST_PUBLIC_LIMITS: PublicLimits = { perAddress: 100_000, globalPerMinute: 1_000_000 }
+
+export const DIALECTS = ['sqlite', 'postgres'] as const
+export type TestDialect = (typeof DIALECTS)[number]
+
+export const FORMS_DIR = path.resolve(import.meta.dirname, '..', '..', '..', 'forms')
+export const FIXTURES_DIR = path.resolve(import.meta.dirname, '..', '..', 'fixtures')
+
+/** Reads a file from tests/fixtures/. */
+export function readFixture(name: string): Buffer {
+  return fs.readFileSync(path.join(FIXTURES_DIR, name))
+}
+
+export interface TestContext {
+  app: Express
+  db: Kysely<Database>
+  dataDir: string
+  /** The key of this context's evidence seals (its DATA_DIR/evidence.key). */
+  evidenceKey: Buffer
+  /** The key its TOTP secrets are sealed with (its DATA_DIR/two-factor.key). */
+  twoFactorKey: TwoFactorKey
+  /** Seals this context's PDFs (its DATA_DIR/pdf-signing.p12). */
+  agreementPdfs: AgreementPdfs
+  storage: ScreenshotStorage
+  forms: Map<string, FormConfig>
+  intake: IntakeConfig
+  agreementCopies: AgreementCopies
+  /** Its settled() waits for the links the lookups asked for. */
+  agreementLinks: AgreementLinks
+  /** Deficiency notices, reminders and cure periods' ends; runDue(now) moves its clock. */
+  claimCures: ClaimCures
+  /** The bulk moves' jobs; runDue() runs those queued to their end. */
+  bulkMoves: BulkMoves
+  /** Builds the notice and filing batches' ZIPs: never woken here, runDue() builds those started. */
+  batchBuilder: BatchBuilder
+  /** The e-mails after each intake and the reminders: never woken here, runDue(now) sends what is due. */
+  journey: ClaimantJourney
+  /** The webhook deliveries: never woken here, runDue(now) sends what is due. */
+  webhooks: WebhookDeliveries
+  close(): Promise<void>
+}
+
+/**
+ * The real app on a real, migrated, empty database: a SQLite file in a fresh DATA_DIR, or a fresh
+ * database on the run's PostgreSQL (see global-setup.ts). close() drops both.
+ */
+export async function createTestContext(
+  dialect: TestDialect,
+  {
+    formsDir = FORMS_DIR,
+    logger = createLogger('silent'),
+    clientDir,
+    trustProxy,
+    publicUrl,
+    s3,
+    publicLimits = TEST_PUBLIC_LIMITS,
+    proofOfWork = false,
+    proofOfWorkTuning,
+    requireTwoFactor,
+    remindersPerMinute = 1000,
+    sms,
+    webhooksAllowPrivate = false,
+    webhookTimeoutMs,
+  }: {
+    /** WEBHOOKS_ALLOW_PRIVATE: endpoints on 127.0.0.1 are taken and reached; off when left out. */
+    webhooksAllowPrivate?: boolean
+    /** How long a webhook attempt may take; the product's 10 s when left out. */
+    webhookTimeoutMs?: number
+    /** SMS_PROVIDER's settings, pointing at a stand-in; no text messages when left out. */
+    sms?: SmsSettings
+    /** REMINDERS_PER_MINUTE; a thousand when left out. */
+    remindersPerMinute?: number
+    formsDir?: string
+    logger?: Logger
+    clientDir?: string
+    /** TRUST_PROXY as readServerConfig gives it; the product's default (loopback) when left out. */
+    trustProxy?: TrustProxy
+    /** PUBLIC_URL; each request's own origin when left out. */
+    publicUrl?: string
+    /** S3_* pointing at a bucket (tests/server/support/s3-process.ts); screenshots under dataDir when left out. */
+    s3?: S3Settings
+    /** PUBLIC_LIMIT_PER_ADDRESS and PUBLIC_LIMIT_GLOBAL; TEST_PUBLIC_LIMITS when left out. */
+    publicLimits?: PublicLimits
+    /** PROOF_OF_WORK; off when left out, so a test posts without solving a challenge. */
+    proofOfWork?: boolean
+    proofOfWorkTuning?: Partial<ProofOfWorkTuning>
+    /** REQUIRE_2FA; none when left out, so the first admin signs in with the password alone. */
+    requireTwoFactor?: RequireTwoFactor
+  } = {},
+): Promise<TestContext> {
+  const forms = loadFormConfigs(formsDir)
+  const intake = loadIntakeConfig(formsDir)
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'claims-data-'))
+  const database = dialect === 'postgres' ? await createPostgresDatabase() : undefined
+  const { db } = createDb({ databaseUrl: database?.url, dataDir })
+  try {
+    await migrateToLatest(db as Kysely<unknown>)
+  } catch (error) {
+    await db.destroy()
+    await database?.drop()
+    throw error
+  }
+  await ensureFirstAdmin({
+    db,
+    adminEmail: ADMIN_EMAIL,
+    adminPassword: ADMIN_PASSWORD,
+    dataDir,
+    siteOrigin: 'http://claims.test',
+  })
+  const storage = createScreenshotStorage({ dataDir, s3 })
+  // no SMTP_URL: agreement copies land in dataDir/outbox as .eml files the tests can read
+  const mailer = createAgreementMailer({
+    smtpUrl: undefined,
+    dataDir,
+    from: 'Claims <claims@example.com>',
+    logger,
+  })
+  const languages = loadLanguages({ formsDir, forms, intake })
+  const evidenceKey = loadEvidenceKey({ setting: undefined, dataDir })
+  const twoFactorKey = loadTwoFactorKey(dataDir)
+  const agreementPdfs = agreementPdfThread({
+    certificate: loadPdfCertificate({ pdfSigningP12: undefined, dataDir }),
+    tsaUrl: undefined,
+    languages,
+    logger,
+  })
+  const journey = createClaimantJourney({
+    db,
+    config: loadJourneyConfig(formsDir),
+    languages,
+    evidenceKey,
+    agreementPdfs,
+    deliver: mailDelivery({ smtpUrl: undefined, dataDir }),
+    from: 'Claims <claims@example.com>',
+    publicUrl,
+    perMinute: remindersPerMinute,
+    logger,
+    sms: sms ? twilioSms(sms) : undefined,
+  })
+  const batchDir = path.join(dataDir, 'batches')
+  const batchStore = createBatchStore({ batchDir, s3 })
+  const filingPdfs = filingPdfThread()
+  // the project's statuses and reasons, with what the served folder's apps change of them
+  const reviews = loadReviews(formsDir, forms.keys(), loadReviewConfig(FORMS_DIR))
+  const { jobs, batchBuilder, claimCures, bulkMoves, agreementCopies, webhooks } = startBackgroundJobs({
+    db,
+    logger,
+    agreementCopies: {
+      mailer,
+      forms,
+      agreementPdfs,
+      translators: languages.t,
+      publicUrl,
+      nextSteps: (claimId) => claimNextSteps({ db, journey, claimId, forPage: false }),
+    },
+    webhooks: {
+      evidenceKey,
+      allowPrivate: webhooksAllowPrivate,
+      timeoutMs: webhookTimeoutMs,
+      wakeOnEvents: false,
+    },
+    claimCures: {
+      reviews,
+      forms,
+      evidenceKey,
+      deliver: mailDelivery({ smtpUrl: undefined, dataDir }),
+      from: 'Claims <claims@example.com>',
+      translators: languages.t,
+      publicUrl,
+    },
+    bulkMoves: { reviews, evidenceKey },
+    batchBuilder: {
+      forms,
+      filings: loadFilings(formsDir, forms.keys()),
+      reviews,
+      evidenceKey,
+      pdfs: filingPdfs,
+      batchDir,
+      store: batchStore,
+    },
+  })
+  const agreementLinks = createAgreementLinks({ db, mailer, translators: languages.t, logger })
+  const app = createApp({
+    db,
+    claimCures,
+    // an intake does not start the sender: a test sends what is due with runDue, at the time it chooses
+    journey: { ...journey, wake: () => undefined },
+    bulkMoves,
+    // a batch started waits: a test builds what is due with runDue, when it chooses
+    batchBuilder: { wake: () => undefined },
+    // a delivery sent again waits too: a test sends what is due with runDue
+    webhooks: { wake: () => undefined },
+    webhooksAllowPrivate,
+    batchStore,
+    reviews,
+    forms,
+    intake,
+    storage,
+    templates: TEMPLATES,
+    agreementCopies,
+    agreementLinks,
+    logger,
+    evidenceKey,
+    agreementPdfs,
+    publicLimits,
+    proofOfWork,
+    proofOfWorkTuning,
+    languages,
+    clientDir,
+    trustProxy,
+    publicUrl,
+    staffMailer: createStaffMailer({
+      smtpUrl: undefined,
+      dataDir,
+      from: 'Claims <claims@example.com>',
+      logger,
+    }),
+    requireTwoFactor,
+    twoFactorKey,
+  })
+  return {
+    app,
+    db,
+    dataDir,
+    evidenceKey,
+    twoFactorKey,
+    agreementPdfs,
+    storage,
+    forms,
+    intake,
+    agreementCopies,
+    agreementLinks,
+    claimCures,
+    bulkMoves,
+    batchBuilder,
+    journey,
+    webhooks,
+    async close() {
+      await journey.stop()
+      await filingPdfs.stop()
+      await jobs.stop()
+      await agreementLinks.settled()
+      await agreementPdfs.stop()
+      await storage.close()
+      await db.destroy()
+      await database?.drop()
+      fs.rmSync(dataDir, { recursive: true, force: true })
+    },
+  }
+}
+
+/**
+ * Empties the claims (and their signed records, by the purge path the database allows), the rate
+ * limits, the screenshots and the outbox.
+ */
+export async function clearClaims({
+  db,
+  dataDir,
+  evidenceKey,
+}: Pick<TestContext, 'db' | 'dataDir' | 'evidenceKey'>): Promise<void> {
+  const ids = (await db.selectFrom('claims').select('id').execute()).map(({ id }) => Number(id))
+  for (let start = 0; start < ids.length; start += 500) {
+    await db
+      .transaction()
+      .execute((trx) =>
+        removeSealed(trx, evidenceKey, { kind: 'claim', ids: ids.slice(start, start + 500), detail: {} }),
+      )
+  }
+  await db.deleteFrom('rate_limits').execute()
+  await db.deleteFrom('agreement_links').execute()
+  fs.rmSync(path.join(dataDir, 'screenshots'), { recursive: true, force: true })
+  fs.rmSync(path.join(dataDir, 'outbox'), { recursive: true, force: true })
+}
+
+/** Writes a claim row alone (no signed record, no screenshot): for tests of what reads claims. */
+export async function insertClaim(
+  db: Kysely<Database>,
+  row: Insertable<ClaimsTable>,
+): Promise<{ id: number }> {
+  const { id } = await db.insertInto('claims').values(row).returning('id').executeTakeFirstOrThrow()
+  return { id: Number(id) }
+}
+
+export async function countClaims(db: Kysely<Database>): Promise<number> {
+  const { count } = await db
+    .selectFrom('claims')
+    .select((eb) => eb.fn.countAll<number | string | bigint>().as('count'))
+    .executeTakeFirstOrThrow()
+  return Number(count)
+}
+
+/** Every file under dataDir/screenshots, as paths relative to it ('brigit-screenshots/…png'), sorted. */
+export function listScreenshotFiles(dataDir: string): string[] {
+  const root = path.join(dataDir, 'screenshots')
+  if (!fs.existsSync(root)) return []
+  const walk = (dir: string): string[] =>
+    fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+      const full = path.join(dir, entry.name)
+      return entry.isDirectory() ? walk(full) : [path.relative(root, full).split(path.sep).join('/')]
+    })
+  return walk(root).sort()
+}
+
+/** A fresh, empty database on the run's PostgreSQL (see global-setup.ts); drop() removes it. */
+/**
+ * A new database on the run's PostgreSQL, migrated (a copy of the run's template, global-setup.ts) unless
+ * `migrated: false` asks for an empty one, for a test of what the server does to a database it migrates.
+ */
+export async function createPostgresDatabase({ migrated = true }: { migrated?: boolean } = {}): Promise<{
+  url: string
+  drop(): Promise<void>
+}> {
+  const adminUrl = inject('postgresUrl')
+  const name = `test_${crypto.randomBytes(6).toString('hex')}`
+  const template = migrated ? ` TEMPLATE ${MIGRATED_TEMPLATE}` : ''
+  await withAdminClient(adminUrl, (client) => client.query(`CREATE DATABASE ${name}${template}`))
+  const url = new URL(adminUrl)
+  url.pathname = `/${name}`
+  return {
+    url: url.toString(),
+    drop: () =>
+      withAdminClient(adminUrl, (client) => client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)),
+  }
+}
+
+async function withAdminClient(url: string, run: (client: pg.Client) => Promise<unknown>): Promise<void> {
+  const client = new pg.Client({ connectionString: url })
+  await client.connect()
+  try {
+    await run(client)
+  } finally {
+    await client.end()
+  }
+}
+
+/**
+ * Logs in as staff the way the dashboard does (a POST from the site's own origin, `site`), from
+ * `clientAddress` when given; returns the session cookie ("staff_session=…").
+ */
+export async function loginStaff(
+  app: Express,
+  {
+    site,
+    clientAddress,
+    email = ADMIN_EMAIL,
+    password = ADMIN_PASSWORD,
+  }: { site: string; clientAddress?: string; email?: string; password?: string },
+): Promise<string> {
+  let login = request(app)
+    .post('/api/staff/login')
+    .set({ Host: site, Origin: `http://${site}` })
+  if (clientAddress) login = login.set('X-Forwarded-For', clientAddress)
+  const res = await login.send({ email, password }).expect(204)
+  const cookie = ([] as string[])
+    .concat(res.headers['set-cookie'] ?? [])
+    .find((line) => line.startsWith('staff_session='))
+  if (!cookie) throw new Error('login set no staff_session cookie')
+  return cookie.split(';')[0]!
+}
+
+/** Makes a staff account and signs it in as the dashboard does; returns its session cookie. */
+export async function signInNewAccount(
+  ctx: Pick<TestContext, 'db' | 'app'>,
+  site: string,
+  account: NewAccount & { password: string },
+): Promise<string> {
+  await createAccount(ctx.db, account)
+  return loginStaff(ctx.app, { site, email: account.email, password: account.password })
+}
+
+/** Adds translations to a copy of forms/ (forms/es/config.json), as a firm does for a new text. */
+export function addSpanishTexts(formsDir: string, texts: Record<string, string>): void {
+  const file = path.join(formsDir, 'es', 'config.json')
+  const current = JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, string>
+  fs.writeFileSync(file, JSON.stringify({ ...current, ...texts }, null, 2))
+}
