@@ -65,7 +65,7 @@ async function sendAsWorker(
     const left = await db
       .selectFrom('claimant_journeys')
       .select((eb) => eb.fn.countAll<number>().as('due'))
-      .where('next_due_at', '<=', Date.now())
+      .where('due_at', '<=', Date.now())
       .executeTakeFirstOrThrow()
     if (Number(left.due) === 0) break
     // the minute's reminders are spent (or the other process holds the rest): look again shortly
@@ -205,7 +205,7 @@ async function queueDue(db: Kysely<Database>, claimants: number): Promise<void> 
             intake_id: id,
             created_at: createdAt,
             mails_sent: 1,
-            next_due_at: 0,
+            due_at: 0,
             last_mail_at: createdAt,
             time_zone: noonZone,
             link_origin: 'http://127.0.0.1:3000',

@@ -44,6 +44,7 @@ import * as addCertifiedMailNumbers from './2026_12_07_1300_add_certified_mail_n
 import * as recheckNearScreenshotMatches from './2026_12_07_1400_recheck_near_screenshot_matches.ts'
 import * as addAdoptedSignatures from './2026_12_07_1500_add_adopted_signatures.ts'
 import * as countFunnelByRoles from './2026_12_07_1630_count_funnel_by_roles.ts'
+import * as addJobLeases from './2026_12_08_1000_add_job_leases.ts'
 
 /** Every migration, by name; names sort in the order they run. */
 export const MIGRATIONS: Record<string, Migration> = {
@@ -92,4 +93,5 @@ export const MIGRATIONS: Record<string, Migration> = {
   '2026_12_07_1400_recheck_near_screenshot_matches': recheckNearScreenshotMatches,
   '2026_12_07_1500_add_adopted_signatures': addAdoptedSignatures,
   '2026_12_07_1630_count_funnel_by_roles': countFunnelByRoles,
+  '2026_12_08_1000_add_job_leases': addJobLeases,
 }

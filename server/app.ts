@@ -101,11 +101,11 @@ export interface AppDeps {
   reviews?: Reviews
   /** Each app's filing settings (loadFilings; default: the project's forms folder). */
   filings?: (app: string) => AppFiling
-  /** Builds the notice and filing batches' ZIPs; woken by each batch started (createBatchBuilder). */
+  /** Builds the notice and filing batches' ZIPs; woken by each batch started (filing/build-batch.job.ts). */
   batchBuilder?: Pick<BatchBuilder, 'wake'>
   /** Where the batches' ZIPs are kept (createBatchStore); left out, none can be downloaded (tests without). */
   batchStore?: BatchStore
-  /** Sends deficiency notices and reminders and ends cure periods; woken by each move (createClaimCures). */
+  /** Sends deficiency notices and reminders and ends cure periods; woken by each move (review/send-cure-notice.job.ts, review/end-cure-period.job.ts). */
   claimCures?: Pick<ClaimCures, 'wake'>
   /**
    * The claimant's Step 2 links, the e-mail after the intake and the reminders (createClaimantJourney);

@@ -5,18 +5,14 @@ import { loadFilings } from './filing/load-filing-config.ts'
 import { PROJECT_ROOT } from './project-root.ts'
 import type { FormConfig } from '../src/form-config.ts'
 import type { IntakeConfig } from '../src/intake-config.ts'
-import { createAgreementCopies } from './agreements/agreement-copies.ts'
 import { createAgreementLinks } from './agreements/agreement-links.ts'
 import { createAgreementMailer } from './agreements/agreement-mailer.ts'
 import { mailDelivery } from './platform/mail-delivery.ts'
-import { createClaimCures } from './review/claim-cures.ts'
-import { createBulkMoves } from './review/bulk-moves.ts'
-import { createBatchBuilder } from './filing/batch-builder.ts'
 import { createBatchStore } from './filing/batch-store.ts'
-import { createWebhookDeliveries } from './webhooks/webhook-deliveries.ts'
 import { filingPdfThread } from './filing/filing-pdfs.ts'
 import { loadAgreementTemplates, type AgreementTemplates } from './agreements/agreement-templates.ts'
 import { createApp } from './app.ts'
+import { startBackgroundJobs } from './background-jobs.ts'
 import { setOwnOrigin } from './public-origin.ts'
 import { ensureFirstAdmin } from './staff/first-admin.ts'
 import { createStaffMailer } from './staff/staff-mailer.ts'
@@ -40,14 +36,13 @@ import { twilioSms } from './journey/sms.ts'
 import { loadLanguages, logLanguageWarnings, type Languages } from './forms/languages.ts'
 import { createLogger, type Logger } from './logger.ts'
 import { openEvidenceKey } from './evidence/open-evidence-key.ts'
-import { ledgerAnchorLoop } from './evidence/ledger-anchor-loop.ts'
+import { ANCHOR_LEDGER } from './evidence/anchor-ledger.job.ts'
 import { loadPdfCertificate } from './agreements/pdf-seal.ts'
 import { agreementPdfThread } from './agreements/agreement-pdfs.ts'
 import { removeOrphanScreenshots } from './uploads/remove-orphan-screenshots.ts'
 import { startContentThread, stopContentThreads } from './claim-content/claim-content.ts'
 import { createScreenshotStorage } from './uploads/create-screenshot-storage.ts'
 import type { ScreenshotStorage } from './uploads/screenshot-storage.ts'
-import { createDuplicateScreenshots } from './duplicates/duplicate-screenshots.ts'
 import { requestActivity } from './request-activity.ts'
 import { screenshotHashThread } from './duplicates/screenshot-hasher.ts'
 
@@ -136,82 +131,59 @@ export async function startServer(
     requests,
     sms: config.sms ? twilioSms(config.sms) : undefined,
   })
-  const agreementCopies = createAgreementCopies({
-    db,
-    mailer,
-    forms,
-    agreementPdfs,
-    translators: languages.t,
-    publicUrl: config.publicUrl,
-    nextSteps: (claimId) => claimNextSteps({ db, journey, claimId, forPage: false }),
-    logger,
-    requests,
-  })
-  // copies queued before a restart (or that failed and came due) go out now
-  agreementCopies.wake()
-  // claims whose screenshot another claimant sent too, found off the request path
-  const duplicateScreenshots = createDuplicateScreenshots({
-    db,
-    storage,
-    hasher: screenshotHashThread(),
-    logger,
-    requests,
-    copiesSending: agreementCopies.sending,
-  })
-  duplicateScreenshots.wake()
-  const agreementLinks = createAgreementLinks({ db, mailer, translators: languages.t, logger })
-  // links that expired while no server ran still hold a contact; later ones go as lookups come
-  await agreementLinks.pruneNow()
   const staffMailer = createStaffMailer({
     smtpUrl: config.smtpUrl,
     dataDir: config.dataDir,
     from: config.mailFrom,
     logger,
   })
-  // the ledger's head, kept beside the key every minute and at close, and mailed to the admins daily
-  const ledgerAnchor = ledgerAnchorLoop({ db, evidenceKey, dataDir: config.dataDir, staffMailer, logger })
-  const claimCures = createClaimCures({
-    db,
-    reviews,
-    forms,
-    evidenceKey,
-    deliver: mailDelivery({ smtpUrl: config.smtpUrl, dataDir: config.dataDir }),
-    from: config.mailFrom,
-    translators: languages.t,
-    publicUrl: config.publicUrl,
-    logger,
-    requests,
-  })
-  claimCures.wake()
-  journey.wake()
-  // bulk moves queued before a restart, or left by a process that died, go on
-  const bulkMoves = createBulkMoves({ db, reviews, evidenceKey, claimCures, logger, requests })
-  bulkMoves.wake()
-  // batches started before a restart, or left by a process that died, are built again
   const batchDir = path.join(config.dataDir, 'batches')
   const batchStore = createBatchStore({ batchDir, s3: config.s3 })
   const filingPdfs = filingPdfThread()
-  const batchBuilder = createBatchBuilder({
-    db,
-    forms,
-    filings,
-    reviews,
-    evidenceKey,
-    pdfs: filingPdfs,
-    batchDir,
-    store: batchStore,
-    logger,
-    requests,
-  })
+  const { jobs, batchBuilder, claimCures, bulkMoves, agreementCopies, duplicateScreenshots, webhooks } =
+    startBackgroundJobs({
+      db,
+      logger,
+      requests,
+      agreementCopies: {
+        mailer,
+        forms,
+        agreementPdfs,
+        translators: languages.t,
+        publicUrl: config.publicUrl,
+        nextSteps: (claimId) => claimNextSteps({ db, journey, claimId, forPage: false }),
+      },
+      // claims whose screenshot another claimant sent too, found off the request path
+      duplicateScreenshots: { storage, hasher: screenshotHashThread() },
+      webhooks: { evidenceKey, allowPrivate: config.webhooksAllowPrivate },
+      claimCures: {
+        reviews,
+        forms,
+        evidenceKey,
+        deliver: mailDelivery({ smtpUrl: config.smtpUrl, dataDir: config.dataDir }),
+        from: config.mailFrom,
+        translators: languages.t,
+        publicUrl: config.publicUrl,
+      },
+      bulkMoves: { reviews, evidenceKey },
+      batchBuilder: { forms, filings, reviews, evidenceKey, pdfs: filingPdfs, batchDir, store: batchStore },
+      ledgerAnchor: { evidenceKey, dataDir: config.dataDir, staffMailer },
+    })
+  // copies queued before a restart (or that failed and came due) go out now
+  agreementCopies.wake()
+  duplicateScreenshots.wake()
+  const agreementLinks = createAgreementLinks({ db, mailer, translators: languages.t, logger })
+  // links that expired while no server ran still hold a contact; later ones go as lookups come
+  await agreementLinks.pruneNow()
+  // the ledger's head, kept beside the key every minute and at close, and mailed to the admins daily
+  jobs.wake(ANCHOR_LEDGER)
+  claimCures.wake()
+  journey.wake()
+  // bulk moves queued before a restart, or left by a process that died, go on
+  bulkMoves.wake()
+  // batches started before a restart, or left by a process that died, are built again
   batchBuilder.wake()
   // webhook deliveries queued before a restart, or due for a retry, go out
-  const webhooks = createWebhookDeliveries({
-    db,
-    evidenceKey,
-    allowPrivate: config.webhooksAllowPrivate,
-    logger,
-    requests,
-  })
   webhooks.wake()
   const app = createApp({
     batchBuilder,
@@ -268,16 +240,10 @@ export async function startServer(
     url,
     async close() {
       await new Promise<void>((resolve) => server.close(() => resolve()))
-      await agreementCopies.stop()
-      await duplicateScreenshots.stop()
+      await jobs.stop()
       await agreementLinks.settled()
-      await bulkMoves.stop()
-      await batchBuilder.stop()
-      await webhooks.stop()
       await filingPdfs.stop()
-      await claimCures.stop()
       await journey.stop()
-      await ledgerAnchor.stop()
       await agreementPdfs.stop()
       await checkpointer?.stop()
       await storage.close()

@@ -70,6 +70,13 @@ export interface ClaimCuresTable {
   ended_at: number | null
   /** The site's origin as the reviewer reached it, for the e-mailed links (PUBLIC_URL wins when set). */
   link_origin: string
+  /** The process holding the row (server/jobs/lease.ts), until lease_until (epoch ms). */
+  lease_owner: ColumnType<string | null, string | null | undefined, string | null>
+  lease_until: ColumnType<number | null, number | null | undefined, number | null>
+  /** Takes since the row last moved on (server/jobs/lease.ts). */
+  attempts: Generated<number>
+  /** epoch ms when the row is due next (server/jobs/lease.ts); null: nothing to do. Inserted without it: due at once. */
+  due_at: ColumnType<number | null, number | null | undefined, number | null>
 }
 
 /** A link a notice e-mailed (each its own, all valid while the cure is open); the token is never stored. */
@@ -156,8 +163,13 @@ export interface FilingBatchesTable {
   actor: string
   client_address: string
   link_origin: string
-  lease_owner: string | null
-  lease_until: number | null
+  /** The process holding the row (server/jobs/lease.ts), until lease_until (epoch ms). */
+  lease_owner: ColumnType<string | null, string | null | undefined, string | null>
+  lease_until: ColumnType<number | null, number | null | undefined, number | null>
+  /** Takes since the row last moved on (server/jobs/lease.ts). */
+  attempts: Generated<number>
+  /** epoch ms when the row is due next (server/jobs/lease.ts); null: nothing to do. Inserted without it: due at once. */
+  due_at: ColumnType<number | null, number | null | undefined, number | null>
   file_key: string | null
   bytes: number | null
   sha256: string | null
@@ -203,9 +215,13 @@ export interface BulkMovesTable {
   after_id: Generated<number>
   /** Pages that failed in a row; the job fails at the third. */
   failures: Generated<number>
-  /** The server process running it, until lease_until (epoch ms); another may take it up after. */
-  lease_owner: string | null
-  lease_until: number | null
+  /** The process holding the row (server/jobs/lease.ts), until lease_until (epoch ms). */
+  lease_owner: ColumnType<string | null, string | null | undefined, string | null>
+  lease_until: ColumnType<number | null, number | null | undefined, number | null>
+  /** Takes since the row last moved on (server/jobs/lease.ts). */
+  attempts: Generated<number>
+  /** epoch ms when the row is due next (server/jobs/lease.ts); null: nothing to do. Inserted without it: due at once. */
+  due_at: ColumnType<number | null, number | null | undefined, number | null>
   finished_at: number | null
 }
 
@@ -250,6 +266,9 @@ export interface AgreementCopiesTable {
   sent_at: number | null
   /** The server's own origin when the claim came in (linkOrigin): the confirmation link's when PUBLIC_URL is unset. */
   link_origin: string | null
+  /** The process holding the row (server/jobs/lease.ts), until lease_until (epoch ms). */
+  lease_owner: ColumnType<string | null, string | null | undefined, string | null>
+  lease_until: ColumnType<number | null, number | null | undefined, number | null>
 }
 
 /** A confirmation link's token (only its SHA-256, hex) and the claim it confirms. */
@@ -518,6 +537,9 @@ export interface ScreenshotChecksTable {
   /** epoch ms when the check is due (again) */
   due_at: number
   attempts: Generated<number>
+  /** The process holding the row (server/jobs/lease.ts), until lease_until (epoch ms). */
+  lease_owner: ColumnType<string | null, string | null | undefined, string | null>
+  lease_until: ColumnType<number | null, number | null | undefined, number | null>
 }
 
 /** A claim's screenshot, hashed: 'hashed', or 'unreadable' when its file was missing or did not decode. */
@@ -569,10 +591,16 @@ export interface ClaimantJourneysTable {
   intake_id: number
   created_at: number
   mails_sent: Generated<number>
-  next_due_at: number | null
   last_mail_at: number | null
   time_zone: string
   link_origin: string
+  /** The process holding the row (server/jobs/lease.ts), until lease_until (epoch ms). */
+  lease_owner: ColumnType<string | null, string | null | undefined, string | null>
+  lease_until: ColumnType<number | null, number | null | undefined, number | null>
+  /** Takes since the row last moved on (server/jobs/lease.ts). */
+  attempts: Generated<number>
+  /** epoch ms when the row is due next (server/jobs/lease.ts); null: nothing to do. Inserted without it: due at once. */
+  due_at: ColumnType<number | null, number | null | undefined, number | null>
 }
 
 /** An address that asked for no more reminders. */
@@ -633,13 +661,15 @@ export interface WebhookDeliveriesTable {
   created_at: number
   status: Generated<'pending' | 'delivered' | 'failed'>
   attempts: Generated<number>
-  next_attempt_at: number | null
   give_up_at: number
   last_attempt_at: number | null
   last_status_code: number | null
   last_error: string | null
-  lease_owner: string | null
-  lease_until: number | null
+  /** The process holding the row (server/jobs/lease.ts), until lease_until (epoch ms). */
+  lease_owner: ColumnType<string | null, string | null | undefined, string | null>
+  lease_until: ColumnType<number | null, number | null | undefined, number | null>
+  /** epoch ms when the row is due next (server/jobs/lease.ts); null: nothing to do. Inserted without it: due at once. */
+  due_at: ColumnType<number | null, number | null | undefined, number | null>
 }
 
 export interface Database {

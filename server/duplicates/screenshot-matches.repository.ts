@@ -4,13 +4,6 @@ import { bandProbes, BAND_COUNT, hashBands, NEAR_DISTANCE } from './screenshot-b
 import { isNearCopy, windowsDistance } from './near-copy.ts'
 import { HASH_BITS, hashDistance, type ScreenshotFingerprint } from './screenshot-fingerprint.ts'
 
-/** A claim queued for its screenshot check. */
-export interface DueCheck {
-  claimId: number
-  dueAt: number
-  attempts: number
-}
-
 /** The claim a check is about: its file, and who filed it. */
 export interface CheckedClaim {
   id: number
@@ -33,47 +26,6 @@ export const MAX_MATCHES_PER_CLAIM = 20
 // the most band candidates read for one claim: a crowd of near-identical screenshots (one picture sent by
 // thousands) could otherwise make one check read them all; a crowd that large is flagged anyway
 const MAX_CANDIDATES = 50_000
-
-export async function findDueChecks(db: Kysely<Database>, limit: number): Promise<DueCheck[]> {
-  const rows = await db
-    .selectFrom('screenshot_checks')
-    .select(['claim_id', 'due_at', 'attempts'])
-    .where('due_at', '<=', Date.now())
-    .orderBy('due_at')
-    .limit(limit)
-    .execute()
-  return rows.map((row) => ({
-    claimId: Number(row.claim_id),
-    dueAt: Number(row.due_at),
-    attempts: row.attempts,
-  }))
-}
-
-/**
- * Takes a check by pushing its due time past the lease in one conditional update: of two processes
- * that saw it due, one wins. A process that dies holding it leaves it to be taken again after the lease.
- */
-export async function leaseCheck(
-  db: Kysely<Database>,
-  { claimId, dueAt, attempts }: DueCheck,
-  leaseMs: number,
-): Promise<boolean> {
-  const taken = await db
-    .updateTable('screenshot_checks')
-    .set({ due_at: Date.now() + leaseMs, attempts: attempts + 1 })
-    .where('claim_id', '=', claimId)
-    .where('due_at', '=', dueAt)
-    .executeTakeFirst()
-  return Number(taken.numUpdatedRows) === 1
-}
-
-export async function postponeCheck(db: Kysely<Database>, claimId: number, delayMs: number): Promise<void> {
-  await db
-    .updateTable('screenshot_checks')
-    .set({ due_at: Date.now() + delayMs })
-    .where('claim_id', '=', claimId)
-    .execute()
-}
 
 /**
  * Queues a claim's check again once a cure has replaced its screenshot, in the cure's transaction: a

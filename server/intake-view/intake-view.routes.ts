@@ -107,7 +107,7 @@ export function intakeSubmissionRoutes({
     const cases = await findIntakeCases(db, id)
     const journey = await db
       .selectFrom('claimant_journeys')
-      .select(['mails_sent', 'last_mail_at', 'next_due_at'])
+      .select(['mails_sent', 'last_mail_at', 'due_at'])
       .where('intake_id', '=', id)
       .executeTakeFirst()
     const unsubscribed = await db
@@ -126,7 +126,7 @@ export function intakeSubmissionRoutes({
             lastMailAt: at(journey.last_mail_at),
             // the sender clears a due reminder only when it comes round; once every chosen app has its
             // claim, none will go
-            nextDueAt: cases.every((found) => found.claim_id !== null) ? null : at(journey.next_due_at),
+            nextDueAt: cases.every((found) => found.claim_id !== null) ? null : at(journey.due_at),
           }
         : null,
       unsubscribed: unsubscribed

@@ -74,7 +74,7 @@ export async function insertIntakeWithCases(
         .values({
           intake_id: submissionId,
           created_at: journey.now,
-          next_due_at: journey.now,
+          due_at: journey.now,
           last_mail_at: null,
           time_zone: journey.timeZone,
           link_origin: journey.linkOrigin,

@@ -8,7 +8,7 @@ import { signedAgreementDocument } from '../agreements/agreement-document.ts'
 import type { AgreementPdfs } from '../agreements/agreement-pdfs.ts'
 import { findIntakeAgreementsByContact } from '../agreements/intake-agreement.repository.ts'
 import { intakeSignedRecord } from '../agreements/signed-record.ts'
-import { backgroundLoop } from '../background-loop.ts'
+import { backgroundLoop } from '../jobs/background-loop.ts'
 import { issueConfirmationLink } from '../confirmations/confirmation-links.ts'
 import type { Database } from '../db/database.ts'
 import type { Languages } from '../forms/languages.ts'
@@ -200,8 +200,8 @@ export function createClaimantJourney({
       const due = await db
         .selectFrom('claimant_journeys')
         .select(['intake_id', 'created_at', 'mails_sent', 'time_zone', 'link_origin'])
-        .where('next_due_at', '<=', now)
-        .orderBy('next_due_at')
+        .where('due_at', '<=', now)
+        .orderBy('due_at')
         .limit(BATCH)
         .execute()
       for (const journey of due) {
@@ -228,7 +228,7 @@ export function createClaimantJourney({
   const advance = async (
     intakeId: number,
     sent: number,
-    values: { mails_sent?: number; next_due_at: number | null; last_mail_at?: number },
+    values: { mails_sent?: number; due_at: number | null; last_mail_at?: number },
   ) => {
     const moved = await db
       .updateTable('claimant_journeys')
@@ -262,25 +262,23 @@ export function createClaimantJourney({
       if (missing.length === 0 || suppressed || reminder <= mailsSent - 1) {
         // every claim is in, or the address unsubscribed: no more reminders
         await advance(intakeId, mailsSent, {
-          next_due_at: missing.length === 0 || suppressed ? null : nextReminderAt(createdAt, mailsSent - 1),
+          due_at: missing.length === 0 || suppressed ? null : nextReminderAt(createdAt, mailsSent - 1),
         })
         return 'skipped'
       }
       const daytime = withinSendHours(now, journey.timeZone, config.sendHours)
       if (daytime > now) {
-        await advance(intakeId, mailsSent, { next_due_at: daytime })
+        await advance(intakeId, mailsSent, { due_at: daytime })
         return 'skipped'
       }
     }
     const sentAfter = first ? 1 : 1 + reminder
     const next = missing.length === 0 ? null : nextReminderAt(createdAt, sentAfter - 1)
-    if (
-      !(await advance(intakeId, mailsSent, { mails_sent: sentAfter, next_due_at: next, last_mail_at: now }))
-    )
+    if (!(await advance(intakeId, mailsSent, { mails_sent: sentAfter, due_at: next, last_mail_at: now })))
       return 'skipped'
     // counted once the reminder is this process's to send, so a race lost to another spends no slot
     if (!first && !(await takeRateSlot(now))) {
-      await advance(intakeId, sentAfter, { mails_sent: mailsSent, next_due_at: now })
+      await advance(intakeId, sentAfter, { mails_sent: mailsSent, due_at: now })
       return 'rate'
     }
     const locale = parseLocale(intake.locale) ?? DEFAULT_LOCALE
@@ -295,7 +293,7 @@ export function createClaimantJourney({
     } catch (error) {
       // handed back: the next run sends it again
       const delay = RETRY_DELAYS_MS[Math.min(sentAfter - 1, RETRY_DELAYS_MS.length - 1)]!
-      await advance(intakeId, sentAfter, { mails_sent: mailsSent, next_due_at: now + delay })
+      await advance(intakeId, sentAfter, { mails_sent: mailsSent, due_at: now + delay })
       logger.warn(
         { intakeId, err: errorCode(error), retryInMs: delay },
         first ? 'intake e-mail not sent' : 'reminder not sent',

@@ -37,7 +37,7 @@ function deliveryRowToDelivery(row: Selectable<WebhookDeliveriesTable>): Webhook
     lastAttemptAt: iso(row.last_attempt_at),
     lastStatusCode: row.last_status_code === null ? null : Number(row.last_status_code),
     lastError: row.last_error,
-    nextAttemptAt: iso(row.next_attempt_at),
+    nextAttemptAt: iso(row.due_at),
   }
 }
 
@@ -77,7 +77,7 @@ export async function sendAgain(
 ): Promise<WebhookDelivery> {
   const row = await db
     .updateTable('webhook_deliveries')
-    .set({ status: 'pending', attempts: 0, next_attempt_at: now, give_up_at: now + GIVE_UP_AFTER_MS })
+    .set({ status: 'pending', attempts: 0, due_at: now, give_up_at: now + GIVE_UP_AFTER_MS })
     .where('id', '=', deliveryId)
     .where('endpoint_id', '=', endpointId)
     .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<', now)]))

@@ -102,7 +102,7 @@ export async function queueWebhookEvent(
         type: event.type,
         data: JSON.stringify(data),
         created_at: at,
-        next_attempt_at: at,
+        due_at: at,
         give_up_at: at + GIVE_UP_AFTER_MS,
       })),
     )

@@ -142,7 +142,7 @@ describe('a claimant on a phone, from the main form through each Step 2 claim to
     try {
       db.pragma('busy_timeout = 5000')
       db.prepare(
-        'UPDATE claimant_journeys SET created_at = ?, next_due_at = ?, time_zone = ? WHERE intake_id = ?',
+        'UPDATE claimant_journeys SET created_at = ?, due_at = ?, time_zone = ? WHERE intake_id = ?',
       ).run(Date.now() - 2 * 24 * 3600_000 - 60_000, Date.now() - 1000, noonZone(), intake!.id)
     } finally {
       db.close()

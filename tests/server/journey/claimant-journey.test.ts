@@ -297,10 +297,10 @@ for (const dialect of DIALECTS) {
           expect(mailsTo(ctx.dataDir, intake.email)).toHaveLength(mails)
           const journey = await ctx.db
             .selectFrom('claimant_journeys')
-            .select('next_due_at')
+            .select('due_at')
             .where('intake_id', '=', intake.id)
             .executeTakeFirstOrThrow()
-          expect(Number(journey.next_due_at)).toBe(daytime)
+          expect(Number(journey.due_at)).toBe(daytime)
           await ctx.journey.runDue(daytime)
         }
       }
@@ -356,10 +356,10 @@ for (const dialect of DIALECTS) {
       expect(reminders()).toHaveLength(2)
       const ended = await ctx.db
         .selectFrom('claimant_journeys')
-        .select(['next_due_at', 'mails_sent'])
+        .select(['due_at', 'mails_sent'])
         .where('intake_id', '=', intake.id)
         .executeTakeFirstOrThrow()
-      expect(ended.next_due_at).toBeNull()
+      expect(ended.due_at).toBeNull()
       expect(Number(ended.mails_sent)).toBe(3)
     })
 
@@ -440,7 +440,7 @@ for (const dialect of DIALECTS) {
       const ids = intakes.map((intake) => intake.id)
       await ctx.db
         .updateTable('claimant_journeys')
-        .set({ mails_sent: 1, next_due_at: 0 })
+        .set({ mails_sent: 1, due_at: 0 })
         .where('intake_id', 'in', ids)
         .execute()
       // the first reminder's day has come for the last of them, in the hour after Honolulu's noon

@@ -87,7 +87,7 @@ for (const dialect of DIALECTS) {
       const start = Date.parse(intake.createdAt)
       await ctx.db
         .updateTable('claimant_journeys')
-        .set({ mails_sent: 1, next_due_at: start + 2 * DAY })
+        .set({ mails_sent: 1, due_at: start + 2 * DAY })
         .where('intake_id', '=', intake.id)
         .execute()
       return {

@@ -1,7 +1,7 @@
 import { EventEmitter } from 'node:events'
 import type { NextFunction, Request, Response } from 'express'
 import { afterEach, describe, expect, it } from 'vitest'
-import { backgroundLoop, type BackgroundLoop } from '../../../server/background-loop.ts'
+import { backgroundLoop, type BackgroundLoop } from '../../../server/jobs/background-loop.ts'
 import { createLogger } from '../../../server/logger.ts'
 import { requestActivity, type RequestActivity } from '../../../server/request-activity.ts'
 

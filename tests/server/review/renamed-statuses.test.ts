@@ -168,16 +168,9 @@ for (const dialect of DIALECTS) {
       expect(moved.body.error.message).toMatch(/is in filing batch \d+: it moves with the batch/)
     })
 
-    it('moves the batch\'s claim to "submitted" as the server, still approved in the funnel and filed for its claimant', async () => {
-      const moved = await moveClaim({
-        db: ctx.db,
-        evidenceKey: ctx.evidenceKey,
-        review: ctx.reviews('earnin'),
-        claimId,
-        move: { to: 'submitted', version: 2, note: 'filing batch' },
-        mover: SERVER,
-      })
-      expect(moved).toEqual({ status: 'submitted', version: 3 })
+    it('builds the filing batch and moves its claim to "submitted" as the server, still approved in the funnel and filed for its claimant', async () => {
+      await ctx.batchBuilder.runDue()
+      expect(await statusOf()).toBe('submitted')
       await ctx.db
         .updateTable('claims')
         .set({ case_number: '01-26-0001-0001' })
@@ -189,10 +182,6 @@ for (const dialect of DIALECTS) {
       const { status } = await openAgreementsByLink(ctx, contact)
       expect(status.claims).toMatchObject([{ app: 'earnin', state: 'filed', caseNumber: '01-26-0001-0001' }])
     })
-
-    it.todo(
-      'builds the filing batch and moves its claims to "submitted" (batch-builder.ts moves by the roles)',
-    )
 
     it('refuses at start-up a review whose first status is not the one the database starts claims in', async () => {
       const base = ctx.reviews('cleo')

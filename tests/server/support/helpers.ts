@@ -14,18 +14,16 @@ import request from 'supertest'
 import { inject } from 'vitest'
 import type { FormConfig } from '../../../src/form-config.ts'
 import type { IntakeConfig } from '../../../src/intake-config.ts'
-import { createAgreementCopies, type AgreementCopies } from '../../../server/agreements/agreement-copies.ts'
+import type { AgreementCopies } from '../../../server/agreements/agreement-copies.ts'
+import { startBackgroundJobs } from '../../../server/background-jobs.ts'
 import { createAgreementLinks, type AgreementLinks } from '../../../server/agreements/agreement-links.ts'
 import { createAgreementMailer } from '../../../server/agreements/agreement-mailer.ts'
 import { mailDelivery } from '../../../server/platform/mail-delivery.ts'
-import { createClaimCures, type ClaimCures } from '../../../server/review/claim-cures.ts'
-import { createBulkMoves, type BulkMoves } from '../../../server/review/bulk-moves.ts'
-import { createBatchBuilder, type BatchBuilder } from '../../../server/filing/batch-builder.ts'
+import type { ClaimCures } from '../../../server/review/claim-cures.ts'
+import type { BulkMoves } from '../../../server/review/bulk-moves.ts'
+import type { BatchBuilder } from '../../../server/filing/batch-builder.ts'
 import { createBatchStore } from '../../../server/filing/batch-store.ts'
-import {
-  createWebhookDeliveries,
-  type WebhookDeliveries,
-} from '../../../server/webhooks/webhook-deliveries.ts'
+import type { WebhookDeliveries } from '../../../server/webhooks/webhook-deliveries.ts'
 import { filingPdfThread } from '../../../server/filing/filing-pdfs.ts'
 import { loadFilings } from '../../../server/filing/load-filing-config.ts'
 import { loadReviewConfig, loadReviews } from '../../../server/lifecycle/load-review-config.ts'
@@ -208,55 +206,51 @@ export async function createTestContext(
     logger,
     sms: sms ? twilioSms(sms) : undefined,
   })
-  const agreementCopies = createAgreementCopies({
-    db,
-    mailer,
-    forms,
-    agreementPdfs,
-    translators: languages.t,
-    publicUrl,
-    nextSteps: (claimId) => claimNextSteps({ db, journey, claimId, forPage: false }),
-    logger,
-  })
-  const agreementLinks = createAgreementLinks({ db, mailer, translators: languages.t, logger })
+  const batchDir = path.join(dataDir, 'batches')
+  const batchStore = createBatchStore({ batchDir, s3 })
+  const filingPdfs = filingPdfThread()
   // the project's statuses and reasons, with what the served folder's apps change of them
   const reviews = loadReviews(formsDir, forms.keys(), loadReviewConfig(FORMS_DIR))
   // as the server's start-up does: the funnel's triggers read the roles
   await syncReviewRoles({ db, reviews, apps: forms.keys() })
-  const claimCures = createClaimCures({
+  const { jobs, batchBuilder, claimCures, bulkMoves, agreementCopies, webhooks } = startBackgroundJobs({
     db,
-    reviews,
-    forms,
-    evidenceKey,
-    deliver: mailDelivery({ smtpUrl: undefined, dataDir }),
-    from: 'Claims <claims@example.com>',
-    translators: languages.t,
-    publicUrl,
     logger,
+    agreementCopies: {
+      mailer,
+      forms,
+      agreementPdfs,
+      translators: languages.t,
+      publicUrl,
+      nextSteps: (claimId) => claimNextSteps({ db, journey, claimId, forPage: false }),
+    },
+    webhooks: {
+      evidenceKey,
+      allowPrivate: webhooksAllowPrivate,
+      timeoutMs: webhookTimeoutMs,
+      wakeOnEvents: false,
+    },
+    claimCures: {
+      reviews,
+      forms,
+      evidenceKey,
+      deliver: mailDelivery({ smtpUrl: undefined, dataDir }),
+      from: 'Claims <claims@example.com>',
+      translators: languages.t,
+      publicUrl,
+    },
+    bulkMoves: { reviews, evidenceKey },
+    batchBuilder: {
+      forms,
+      filings: loadFilings(formsDir, forms.keys()),
+      reviews,
+      evidenceKey,
+      pdfs: filingPdfs,
+      batchDir,
+      store: batchStore,
+    },
   })
-  const bulkMoves = createBulkMoves({ db, reviews, evidenceKey, claimCures, logger })
-  const batchDir = path.join(dataDir, 'batches')
-  const batchStore = createBatchStore({ batchDir, s3 })
-  const filingPdfs = filingPdfThread()
-  const batchBuilder = createBatchBuilder({
-    db,
-    forms,
-    filings: loadFilings(formsDir, forms.keys()),
-    reviews,
-    evidenceKey,
-    pdfs: filingPdfs,
-    batchDir,
-    store: batchStore,
-    logger,
-  })
-  const webhooks = createWebhookDeliveries({
-    db,
-    evidenceKey,
-    allowPrivate: webhooksAllowPrivate,
-    logger,
-    timeoutMs: webhookTimeoutMs,
-    wakeOnEvents: false,
-  })
+  const agreementLinks = createAgreementLinks({ db, mailer, translators: languages.t, logger })
   const app = createApp({
     db,
     claimCures,
@@ -314,13 +308,9 @@ export async function createTestContext(
     journey,
     webhooks,
     async close() {
-      await webhooks.stop()
       await journey.stop()
-      await batchBuilder.stop()
       await filingPdfs.stop()
-      await bulkMoves.stop()
-      await claimCures.stop()
-      await agreementCopies.stop()
+      await jobs.stop()
       await agreementLinks.settled()
       await agreementPdfs.stop()
       await storage.close()

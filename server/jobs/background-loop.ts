@@ -1,6 +1,6 @@
 import { setImmediate as nextTurn, setTimeout as sleep } from 'node:timers/promises'
-import type { Logger } from './logger.ts'
-import type { RequestActivity } from './request-activity.ts'
+import type { Logger } from '../logger.ts'
+import type { RequestActivity } from '../request-activity.ts'
 
 // claims come first: background work (e-mail copies, screenshot checks) waits while the server's requests
 // are under way, and after each claim for a moment, so that it never starts in the gaps of a surge
