@@ -25,10 +25,9 @@ import { hitRateLimit } from '../rate-limit.ts'
 import { forgetExpiredPrefillLinks } from './open-prefill-link.ts'
 import { TEXT_REPLY_LIMIT } from './opt-out-limits.ts'
 import { DAY_MS } from '../../src/durations.ts'
+import { retryAt } from '../jobs/retry-policy.ts'
 
 const BATCH = 100
-// after a failed send (mail server down): 1 min, 5 min, 30 min, 2 h, then every 12 h
-const RETRY_DELAYS_MS = [60_000, 5 * 60_000, 30 * 60_000, 2 * 3600_000, 12 * 3600_000]
 /** The page that unsubscribes (its token in the fragment) and the one-click address (RFC 8058). */
 export const UNSUBSCRIBE_PAGE_PATH = '/unsubscribe'
 export const ONE_CLICK_UNSUBSCRIBE_PATH = '/api/journey/unsubscribe'
@@ -292,8 +291,10 @@ export function createClaimantJourney({
       return 'sent'
     } catch (error) {
       // handed back: the next run sends it again
-      const delay = RETRY_DELAYS_MS[Math.min(sentAfter - 1, RETRY_DELAYS_MS.length - 1)]!
-      await advance(intakeId, sentAfter, { mails_sent: mailsSent, due_at: now + delay })
+      // the jobs' retry table, counted by the mails this journey has sent (its own count of attempts)
+      const dueAt = retryAt('send-reminder', sentAfter, now)!
+      const delay = dueAt - now
+      await advance(intakeId, sentAfter, { mails_sent: mailsSent, due_at: dueAt })
       logger.warn(
         { intakeId, err: errorCode(error), retryInMs: delay },
         first ? 'intake e-mail not sent' : 'reminder not sent',
