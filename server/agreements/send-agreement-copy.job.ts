@@ -63,6 +63,7 @@ export function sendAgreementCopyJob({
     where: (eb) => eb('sent_at', 'is', null),
     pollMs: 10_000,
     inFlight: IN_FLIGHT,
+    waitsForQuiet: true,
     maxWaitMs: MAX_WAIT_MS,
     sending: () => underWayCount > 0 || Date.now() - lastDoneAt < SENDING_GAP_MS,
     async run({ row: copy, attempts, now, retryAt, end }) {

@@ -16,7 +16,7 @@ import type { CsvBody } from '../platform/csv.ts'
 import type { SearchTerm } from '../platform/search-term.ts'
 
 /** What a dashboard shows of a claim: never the signature or the file's storage key. */
-export type SubmissionRow = Pick<
+export type ClaimListRow = Pick<
   Selectable<ClaimsTable>,
   | 'id'
   | 'created_at'
@@ -41,7 +41,7 @@ export type SubmissionRow = Pick<
   duplicate_of?: number[]
 }
 
-export const SUBMISSION_COLUMNS = [
+export const CLAIM_LIST_COLUMNS = [
   'claims.id',
   'claims.created_at',
   'claims.first_name',
@@ -65,32 +65,32 @@ export const SUBMISSION_COLUMNS = [
 ] as const
 
 /**
- * A claim's SUBMISSION_COLUMNS as values, in that order: how the SQLite export reads its pages
+ * A claim's CLAIM_LIST_COLUMNS as values, in that order: how the SQLite export reads its pages
  * (sqliteValueRows), with no object built per claim.
  */
 export type SubmissionValues = [
-  id: SubmissionRow['id'],
-  createdAt: SubmissionRow['created_at'],
-  firstName: SubmissionRow['first_name'],
-  lastName: SubmissionRow['last_name'],
-  email: SubmissionRow['email'],
-  phoneNumber: SubmissionRow['phone_number'],
-  cashAdvanceCount: SubmissionRow['cash_advance_count'],
-  membershipMonths: SubmissionRow['membership_months'],
-  locale: SubmissionRow['locale'],
-  confirmedAt: SubmissionRow['confirmed_at'],
-  reviewStatus: SubmissionRow['review_status'],
-  reviewReason: SubmissionRow['review_reason'],
-  reviewMovedAt: SubmissionRow['review_moved_at'],
-  assigneeId: SubmissionRow['assignee_id'],
-  assigneeEmail: SubmissionRow['assignee_email'],
-  intakeId: SubmissionRow['intake_id'],
-  attribution: SubmissionRow['attribution'],
+  id: ClaimListRow['id'],
+  createdAt: ClaimListRow['created_at'],
+  firstName: ClaimListRow['first_name'],
+  lastName: ClaimListRow['last_name'],
+  email: ClaimListRow['email'],
+  phoneNumber: ClaimListRow['phone_number'],
+  cashAdvanceCount: ClaimListRow['cash_advance_count'],
+  membershipMonths: ClaimListRow['membership_months'],
+  locale: ClaimListRow['locale'],
+  confirmedAt: ClaimListRow['confirmed_at'],
+  reviewStatus: ClaimListRow['review_status'],
+  reviewReason: ClaimListRow['review_reason'],
+  reviewMovedAt: ClaimListRow['review_moved_at'],
+  assigneeId: ClaimListRow['assignee_id'],
+  assigneeEmail: ClaimListRow['assignee_email'],
+  intakeId: ClaimListRow['intake_id'],
+  attribution: ClaimListRow['attribution'],
 ]
 
 /** A page of a dashboard's list: its rows, how many claims match, and how many the app has. */
-export interface SubmissionsPage {
-  rows: SubmissionRow[]
+export interface ClaimsPage {
+  rows: ClaimListRow[]
   count: number
   /** The count stopped early (countLimit): more than `count` claims match. */
   isCountCapped: boolean
@@ -112,7 +112,7 @@ export function countLimit({ offset, pageSize }: { offset: number; pageSize: num
 export function cappedCount(
   counted: number,
   { offset, pageSize }: { offset: number; pageSize: number },
-): Pick<SubmissionsPage, 'count' | 'isCountCapped'> {
+): Pick<ClaimsPage, 'count' | 'isCountCapped'> {
   const limit = countLimit({ offset, pageSize })
   return counted >= limit
     ? { count: limit - 1, isCountCapped: true }
@@ -136,7 +136,7 @@ export interface ClaimSearch {
     pageSize: number
     /** With `flagged`: only claims with a duplicate in these apps (those of the account that asks). */
     visibleApps: VisibleApps
-  }): Promise<SubmissionsPage>
+  }): Promise<ClaimsPage>
   /**
    * Every claim matching the term, newest first, as a CSV body with this origin in the screenshot links;
    * its Flagged columns (and `flagged`) take only the duplicates in `visibleApps` (those of the account
@@ -149,7 +149,7 @@ export interface ClaimSearch {
     filters: readonly ClaimFilter[]
     origin: string
     visibleApps: VisibleApps
-  }): CsvBody<SubmissionRow>
+  }): CsvBody<ClaimListRow>
   /**
    * The ids of every claim the list shows for this term and these filters (all its pages), as a
    * parenthesised subquery selecting `id`: what a bulk move of "the claims of the current filter" takes.
@@ -187,7 +187,7 @@ export async function unsearchedPage(
     pageSize,
     order,
   }: { app: string; filters: readonly ClaimFilter[]; offset: number; pageSize: number; order: ListOrder },
-): Promise<SubmissionsPage> {
+): Promise<ClaimsPage> {
   if (filters.length > 1 || (filters.length === 1 && !filters[0]!.count)) {
     const [found, total] = await Promise.all([
       matchingPage(db, { app, where: () => filtersHold(filters), offset, pageSize, order }),
@@ -200,7 +200,7 @@ export async function unsearchedPage(
       .selectFrom('claims')
       .where('claims.app', '=', app)
       .where(filtersHold(filters))
-      .select(SUBMISSION_COLUMNS)
+      .select(CLAIM_LIST_COLUMNS)
       .orderBy('claims.created_at', direction(order))
       .orderBy('claims.id', direction(order))
       .limit(pageSize)
@@ -236,7 +236,7 @@ export async function matchingPage(
     pageSize,
     order,
   }: { app: string; where: ClaimCondition; offset: number; pageSize: number; order: ListOrder },
-): Promise<Omit<SubmissionsPage, 'total'>> {
+): Promise<Omit<ClaimsPage, 'total'>> {
   const matching = db.selectFrom('claims').where('claims.app', '=', app).where(where)
   const limit = countLimit({ offset, pageSize })
   const matches = matching.select(['claims.id as counted_id', 'claims.created_at as counted_created_at'])
@@ -264,7 +264,7 @@ export async function matchingPage(
     )
     .selectFrom('page')
     .innerJoin('claims', 'claims.id', 'page.page_id')
-    .select([...SUBMISSION_COLUMNS, 'page.match_count'])
+    .select([...CLAIM_LIST_COLUMNS, 'page.match_count'])
     .orderBy('page.page_created_at', direction(order))
     .orderBy('page.page_id', direction(order))
     .execute()

@@ -1,6 +1,6 @@
 import { sql, type RawBuilder } from 'kysely'
-import type { StaffSubmission, VisibleApps } from '../../src/api/staff.ts'
-import type { SubmissionRow, SubmissionValues } from './claim-list.ts'
+import type { StaffClaimRow, VisibleApps } from '../../src/api/staff.ts'
+import type { ClaimListRow, SubmissionValues } from './claim-list.ts'
 import { isoTimestamp } from '../db/timestamp.ts'
 import { flaggedCellsSql } from './flagged-claims.ts'
 import { csvCell, csvCellSql, csvCountSql, CSV_LINE_END } from '../platform/csv.ts'
@@ -9,13 +9,13 @@ import { intakeReference } from '../../src/journey-config.ts'
 import { ATTRIBUTION_KEYS, type Attribution } from '../../src/attribution.ts'
 
 /** A claim as the dashboards receive it (the contract lives in src/api/staff.ts). */
-export type Submission = StaffSubmission
+export type Submission = StaffClaimRow
 
 export function screenshotPath(claimId: number): string {
   return `/api/staff/claims/${claimId}/screenshot`
 }
 
-export function submissionRowToSubmission(row: SubmissionRow): Submission {
+export function toStaffClaimRow(row: ClaimListRow): Submission {
   const id = Number(row.id)
   return {
     id,
@@ -57,7 +57,7 @@ const ATTRIBUTION_HEADERS = [
  * an import reading columns by name or by position keeps working; then Time Zone, the zone of the
  * record's times; every column added since comes after them.
  */
-export const SUBMISSION_CSV_HEADER = [
+export const CLAIMS_CSV_HEADER = [
   'ID',
   'Submission Date',
   'First Name',
@@ -106,12 +106,12 @@ function screenshotCellAround(origin: string): [before: string, after: string] {
 }
 
 /**
- * Renders a claim, read as SubmissionValues, as one CSV record in SUBMISSION_CSV_HEADER's order, line
+ * Renders a claim, read as SubmissionValues, as one CSV record in CLAIMS_CSV_HEADER's order, line
  * end included, with this origin in the screenshot link and the ids of its duplicates (lowest first;
  * none when not flagged). Written straight from the values, with no object built per claim: an export
  * renders a million.
  */
-export function submissionCsvRenderer(
+export function claimCsvRenderer(
   origin: string,
 ): (claim: SubmissionValues, duplicateOf: readonly number[] | undefined) => string {
   const [linkBefore, linkAfter] = screenshotCellAround(origin)
@@ -153,11 +153,11 @@ export function submissionCsvRenderer(
 }
 
 /**
- * submissionCsvRenderer's records rendered by PostgreSQL, as one text value per claim (a whole CSV
+ * claimCsvRenderer's records rendered by PostgreSQL, as one text value per claim (a whole CSV
  * record, with its line end): what the export streams from the database. Each cell follows csvCell and
  * csvTime, byte for byte.
  */
-export function submissionCsvRecordSql({
+export function claimCsvRecordSql({
   origin,
   apps,
 }: {

@@ -13,7 +13,7 @@ const DAILY_WINDOW_DAYS = 90
  * claim_app_days triggers keep; the claims per review status, from claim_app_statuses's (each status of
  * the review config with its label, in its order).
  */
-export async function computeSubmissionStats(
+export async function computeClaimStats(
   db: Kysely<Database>,
   { app, review, now = new Date() }: { app: string; review: ReviewConfig; now?: Date },
 ): Promise<StaffStats> {

@@ -17,14 +17,14 @@ import type { AgreementPdfs } from '../agreements/agreement-pdfs.ts'
 import { isExportCheck, sendCsv } from '../platform/csv.ts'
 import { findClaimScreenshot } from './claim-list.ts'
 import { claimSearch } from './claim-search.ts'
-import { computeSubmissionStats } from './claim-stats.ts'
+import { computeClaimStats } from './claim-stats.ts'
 import { intakeSubmissionRoutes } from '../intake-view/intake-view.routes.ts'
 import { parseListQuery } from '../platform/list-query.ts'
 import { parseClaimFilters } from './parse-claim-filters.ts'
 import type { Reviews } from '../../src/review-config.ts'
 import { findDuplicateIds } from './flagged-claims.ts'
 import { duplicateScreenshotRoutes } from './duplicate-screenshots.routes.ts'
-import { SUBMISSION_CSV_HEADER, submissionRowToSubmission } from './claim-row.ts'
+import { CLAIMS_CSV_HEADER, toStaffClaimRow } from './claim-row.ts'
 import { visibleApps, type ClaimListPage } from '../../src/api/staff.ts'
 
 const NO_STORE = 'private, no-store'
@@ -80,7 +80,7 @@ export function dashboardRoutes({
     res.set('Cache-Control', NO_STORE).json({
       success: true,
       data: rows.map((row) =>
-        submissionRowToSubmission({ ...row, duplicate_of: duplicates.get(Number(row.id)) ?? [] }),
+        toStaffClaimRow({ ...row, duplicate_of: duplicates.get(Number(row.id)) ?? [] }),
       ),
       count,
       isCountCapped,
@@ -94,9 +94,7 @@ export function dashboardRoutes({
   router.get('/api/staff/apps/:slug/stats', async (req, res) => {
     const { slug } = findFormOrThrow(forms, req.params.slug)
     assertCanSee(res, slug)
-    res
-      .set('Cache-Control', NO_STORE)
-      .json(await computeSubmissionStats(db, { app: slug, review: reviews(slug) }))
+    res.set('Cache-Control', NO_STORE).json(await computeClaimStats(db, { app: slug, review: reviews(slug) }))
   })
 
   router.get('/api/staff/apps/:slug/export.csv', async (req, res) => {
@@ -114,7 +112,7 @@ export function dashboardRoutes({
     }
     const result = await sendCsv(res, {
       fileName: `${slug}-submissions-${new Date().toISOString().slice(0, 10)}.csv`,
-      header: SUBMISSION_CSV_HEADER,
+      header: CLAIMS_CSV_HEADER,
       ...claims.exportBody({
         app: slug,
         term,

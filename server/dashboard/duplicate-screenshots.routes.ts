@@ -3,8 +3,8 @@ import type { Kysely } from 'kysely'
 import type { DuplicateCluster, DuplicateScreenshot, StaffClaim } from '../../src/api/staff.ts'
 import type { FormConfig } from '../../src/form-config.ts'
 import type { Database } from '../db/database.ts'
-import { SUBMISSION_COLUMNS } from './claim-list.ts'
-import { submissionRowToSubmission } from './claim-row.ts'
+import { CLAIM_LIST_COLUMNS } from './claim-list.ts'
+import { toStaffClaimRow } from './claim-row.ts'
 import { findDuplicateIds } from './flagged-claims.ts'
 import { canSeeApp, visibleApps } from '../../src/api/staff.ts'
 import { assertCanSee, staffAccountOf } from '../staff/require-staff.ts'
@@ -36,7 +36,7 @@ export function duplicateScreenshotRoutes({
     const id = claimIdParam(req.params.id)
     const row = await db
       .selectFrom('claims')
-      .select([...SUBMISSION_COLUMNS, 'claims.app'])
+      .select([...CLAIM_LIST_COLUMNS, 'claims.app'])
       .where('claims.id', '=', id)
       .executeTakeFirst()
     if (!row) throw claimNotFound(req.params.id)
@@ -49,7 +49,7 @@ export function duplicateScreenshotRoutes({
     await audit({ ...actorOf(req, res), app: row.app, action: 'claim_view', detail: `claim ${id}` })
     const { app, ...submission } = row
     res.set('Cache-Control', NO_STORE).json({
-      ...submissionRowToSubmission({ ...submission, duplicate_of: duplicates.get(id) ?? [] }),
+      ...toStaffClaimRow({ ...submission, duplicate_of: duplicates.get(id) ?? [] }),
       app,
     } satisfies StaffClaim)
   })

@@ -6,9 +6,9 @@ import { EXPORT_PAGE_SIZE } from '../db/keyset-pages.ts'
 import type { ListOrder } from '../platform/list-query.ts'
 import {
   direction,
-  SUBMISSION_COLUMNS,
+  CLAIM_LIST_COLUMNS,
   type ClaimCondition,
-  type SubmissionsPage,
+  type ClaimsPage,
   type SubmissionValues,
 } from './claim-list.ts'
 
@@ -68,9 +68,9 @@ export async function flaggedPage(
     pageSize: number
     order: ListOrder
   },
-): Promise<Omit<SubmissionsPage, 'total'>> {
+): Promise<Omit<ClaimsPage, 'total'>> {
   const found = await flaggedClaims(db, { app, where, apps })
-    .select([...SUBMISSION_COLUMNS, sql<number | string | bigint>`count(*) OVER ()`.as('match_count')])
+    .select([...CLAIM_LIST_COLUMNS, sql<number | string | bigint>`count(*) OVER ()`.as('match_count')])
     .orderBy('claims.created_at', direction(order))
     .orderBy('claims.id', direction(order))
     .limit(pageSize)
@@ -102,7 +102,7 @@ export async function* flaggedExportPages(
       db,
       db
         .selectFrom('claims')
-        .select(SUBMISSION_COLUMNS)
+        .select(CLAIM_LIST_COLUMNS)
         .where('claims.id', 'in', ids.slice(start, start + EXPORT_PAGE_SIZE))
         .orderBy('claims.id', 'desc')
         .compile(),
@@ -167,7 +167,7 @@ export function isFlaggedIn(apps: VisibleApps): RawBuilder<SqlBool> {
 }
 
 /**
- * The CSV's Flagged and Flagged Claim IDs cells in PostgreSQL (see submissionCsvRecordSql): 'Yes' and
+ * The CSV's Flagged and Flagged Claim IDs cells in PostgreSQL (see claimCsvRecordSql): 'Yes' and
  * the ids of the duplicates in these apps (as findDuplicateIds), lowest first, or 'No' and nothing. The
  * IN is uncorrelated, so PostgreSQL hashes the flagged claims' ids once and each claim costs a hash
  * probe; the ids are read only for a flagged claim.

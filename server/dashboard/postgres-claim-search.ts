@@ -11,7 +11,7 @@ import {
 } from './claim-list.ts'
 import { filtersHold, type ClaimFilter } from './claim-filters.ts'
 import { likePattern, type SearchTerm } from '../platform/search-term.ts'
-import { submissionCsvRecordSql } from './claim-row.ts'
+import { claimCsvRecordSql } from './claim-row.ts'
 import { flaggedPage, isFlaggedIn } from './flagged-claims.ts'
 
 /**
@@ -52,7 +52,7 @@ export function postgresClaimSearch(db: Kysely<Database>): ClaimSearch {
 
 /**
  * Every claim of the app matching the term, newest id first, as CSV records that the database renders
- * (submissionCsvRecordSql, with this origin in the screenshot links) and streams with COPY
+ * (claimCsvRecordSql, with this origin in the screenshot links) and streams with COPY
  * (copyColumnOut): one snapshot and one plan for the whole export, and the records' bytes passed on as
  * they arrive, at the pace the download takes them, with nothing built per claim in JavaScript.
  */
@@ -77,7 +77,7 @@ async function* csvChunks(
   const inApp = db.selectFrom('claims').where('claims.app', '=', app).where(filtersHold(filters))
   const claims = flagged ? inApp.where(isFlaggedIn(visibleApps)) : inApp
   const records = (term ? claims.where(matchesTerm(term)) : claims)
-    .select(submissionCsvRecordSql({ origin, apps: visibleApps }).as('record'))
+    .select(claimCsvRecordSql({ origin, apps: visibleApps }).as('record'))
     .orderBy('claims.id', 'desc')
     .compile()
   for await (const { bytes, count } of copyColumnOut(db, records)) yield { text: bytes, records: count }

@@ -12,17 +12,17 @@ import {
   direction,
   matchingPage,
   unsearchedPage,
-  SUBMISSION_COLUMNS,
+  CLAIM_LIST_COLUMNS,
   type ClaimCondition,
   type ClaimSearch,
-  type SubmissionsPage,
+  type ClaimsPage,
   type SubmissionValues,
 } from './claim-list.ts'
 import { filtersHold, filtersHoldForId, type ClaimFilter } from './claim-filters.ts'
 import { likePattern, MIN_INDEXED_LENGTH, type SearchTerm } from '../platform/search-term.ts'
 import type { VisibleApps } from '../../src/api/staff.ts'
 import type { CsvChunk } from '../platform/csv.ts'
-import { submissionCsvRenderer } from './claim-row.ts'
+import { claimCsvRenderer } from './claim-row.ts'
 import { findDuplicateIdsBetween, flaggedExportPages, flaggedPage, isFlaggedIn } from './flagged-claims.ts'
 
 /**
@@ -102,7 +102,7 @@ async function indexedPage(
     pageSize: number
     order: ListOrder
   },
-): Promise<Omit<SubmissionsPage, 'total'>> {
+): Promise<Omit<ClaimsPage, 'total'>> {
   const start = await partitionStart(db, app)
   if (start === undefined) return { rows: [], count: 0, isCountCapped: false }
   const matches = sql<SqlBool>`${inPartition(fts, start)} AND ${filtersHoldForId(filters, { app, id: sql`claims_search.rowid - ${start}` })}`
@@ -123,7 +123,7 @@ async function indexedPage(
   const count = cappedCount(Number(ids[0]!.match_count), { offset, pageSize })
   const rows = await db
     .selectFrom('claims')
-    .select(SUBMISSION_COLUMNS)
+    .select(CLAIM_LIST_COLUMNS)
     .where(
       'claims.id',
       'in',
@@ -135,14 +135,14 @@ async function indexedPage(
 }
 
 /**
- * The pages' claims as CSV records (submissionCsvRenderer), one chunk of text a page, with their
+ * The pages' claims as CSV records (claimCsvRenderer), one chunk of text a page, with their
  * duplicates read by one range query a page.
  */
 async function* csvChunks(
   db: Kysely<Database>,
   { pages, origin, apps }: { pages: AsyncIterable<SubmissionValues[]>; origin: string; apps: VisibleApps },
 ): AsyncGenerator<CsvChunk> {
-  const render = submissionCsvRenderer(origin)
+  const render = claimCsvRenderer(origin)
   for await (const rows of pages) {
     if (rows.length === 0) continue
     // newest id first
@@ -180,7 +180,7 @@ async function* exportPages(
     yield* valuePages((beforeId) =>
       matching
         .where('claims.id', '<', beforeId)
-        .select(SUBMISSION_COLUMNS)
+        .select(CLAIM_LIST_COLUMNS)
         .orderBy('claims.id', 'desc')
         .limit(EXPORT_PAGE_SIZE),
     )
@@ -204,7 +204,7 @@ async function* exportPages(
         .selectFrom(sql<{ id: number }>`${matches}`.as('matches'))
         .innerJoin('claims', 'claims.id', 'matches.id')
         .where('matches.id', '<', beforeId)
-        .select(SUBMISSION_COLUMNS)
+        .select(CLAIM_LIST_COLUMNS)
         .orderBy('matches.id', 'desc')
         .limit(EXPORT_PAGE_SIZE),
     )

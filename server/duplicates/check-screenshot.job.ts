@@ -56,6 +56,7 @@ export function checkScreenshotJob({
     kind: CHECK_SCREENSHOT,
     table: 'screenshot_checks',
     pollMs: 10_000,
+    waitsForQuiet: true,
     /** Waits while copies are going out, up to COPIES_FIRST_MS after the copies began to hold the checks. */
     async before(isStopped) {
       while (!isStopped() && copiesSending()) {

@@ -46,7 +46,13 @@ export interface RowJobHandler<T extends JobTable> {
   batch?: number
   /** Jobs under way at once. */
   inFlight?: number
-  /** The longest a job waits for a quiet moment after it came due; unset: while requests keep coming. */
+  /**
+   * Each job waits for a quiet moment first (claims come first): for work that can wait, an e-mail copy or
+   * a screenshot check. Left out, a job starts at once (a cure notice a reviewer just caused); a long job
+   * gives way between its own steps with ctx.quietMoment.
+   */
+  waitsForQuiet?: boolean
+  /** With waitsForQuiet, the longest a job waits after it came due; unset: while requests keep coming. */
   maxWaitMs?: number
   /** Waits before each job, after other work that goes first; `isStopped` ends the wait. */
   before?: (isStopped: () => boolean) => Promise<void>

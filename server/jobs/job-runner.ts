@@ -100,7 +100,9 @@ export function createJobRunner({
       let endRun = false
       for (const { key, dueAt } of due) {
         await handler.before?.(() => loop.isStopped())
-        await loop.quietMoment(handler.maxWaitMs === undefined ? undefined : dueAt + handler.maxWaitMs)
+        if (handler.waitsForQuiet) {
+          await loop.quietMoment(handler.maxWaitMs === undefined ? undefined : dueAt + handler.maxWaitMs)
+        }
         if (loop.isStopped() || failure || endRun) break
         // the clock read again for each job: a lease taken at a time long past would be over already
         const now = at ?? Date.now()

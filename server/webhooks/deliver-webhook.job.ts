@@ -78,6 +78,9 @@ export function deliverWebhookJob({
     pollMs,
     batch: IN_FLIGHT,
     inFlight: IN_FLIGHT,
+    // an event queued inside a transaction wakes the runner before its commit: by the quiet moment after
+    // the wake, it has committed
+    waitsForQuiet: true,
     async beforeRun(now) {
       if (now - prunedAt >= PRUNE_EVERY_MS) await prune(now)
     },

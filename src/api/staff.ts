@@ -1,7 +1,7 @@
 /**
  * What the staff endpoints answer: the server sends these types and the client reads them, so the two
  * cannot drift apart without the type check saying so.
- * @example const page: StaffPage<StaffSubmission> = await fetchJson('/api/staff/apps/brigit/submissions')
+ * @example const page: StaffPage<StaffClaimRow> = await fetchJson('/api/staff/apps/brigit/submissions')
  */
 import type { Attribution } from '../attribution.ts'
 import type { ClaimData } from '../form-config.ts'
@@ -69,7 +69,7 @@ export function canDecideApp(account: Pick<StaffAccountView, 'role' | 'apps'>, a
 export type ClaimAnswers = Omit<ClaimData, 'screenshotFile' | 'signature'>
 
 /** One Step 2 claim as the dashboards receive it. */
-export interface StaffSubmission extends ClaimAnswers {
+export interface StaffClaimRow extends ClaimAnswers {
   id: number
   createdAt: string
   /** The language the claimant filed in ('en', 'es'). */
@@ -129,7 +129,7 @@ export interface DuplicateCluster {
 }
 
 /** GET /api/staff/claims/:id: one claim, to open from a link to it. */
-export interface StaffClaim extends StaffSubmission {
+export interface StaffClaim extends StaffClaimRow {
   app: string
 }
 
@@ -287,7 +287,7 @@ export interface StaffPage<T> {
 export const MATCH_COUNT_CAP = 1000
 
 /** GET /api/staff/apps/:slug/submissions: a page of an app's claims. */
-export interface ClaimListPage extends StaffPage<StaffSubmission> {
+export interface ClaimListPage extends StaffPage<StaffClaimRow> {
   /**
    * The count stopped at MATCH_COUNT_CAP matches past the page's start, and more match: `count` is a
    * lower bound ("1,000+"), and the pages go on past it.

@@ -3,7 +3,7 @@ import { startDownload } from '../../http.ts'
 import { DetailsPanel } from '../shared/details-panel.tsx'
 import { formatDateTime, fullName } from '../shared/format.ts'
 import { SignedRecordPanel } from './signed-record-panel.tsx'
-import type { StaffSubmission } from '../shared/staff-api.ts'
+import type { StaffClaimRow } from '../shared/staff-api.ts'
 
 /**
  * 'Selected Submission Details': the claim as the server answered it (the view is on record), its
@@ -21,7 +21,7 @@ export function ClaimDetails({
   ref,
   children,
 }: {
-  claim: StaffSubmission
+  claim: StaffClaimRow
   /** Whether the account may take the claim's evidence away (the server checks again). */
   canExport: boolean
   onClose: () => void
@@ -96,7 +96,7 @@ export function ClaimDetails({
 }
 
 /** The first landing's parameters as "utm_source fb, utm_campaign winter"; "No campaign" without any. */
-function cameFrom(attribution: StaffSubmission['attribution']): string {
+function cameFrom(attribution: StaffClaimRow['attribution']): string {
   const kept = Object.entries(attribution ?? {})
   return kept.length === 0 ? 'No campaign' : kept.map(([key, value]) => `${key} ${value}`).join(', ')
 }

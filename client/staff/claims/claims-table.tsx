@@ -4,7 +4,7 @@ import { FILTER_COLUMNS } from './claim-filters.tsx'
 import { breakableEmail } from '../shared/breakable-email.tsx'
 import { ListRow, ListTable } from '../shared/list-view.tsx'
 import { cellText } from '../shared/format.ts'
-import type { ListOrder, StaffSubmission } from '../shared/staff-api.ts'
+import type { ListOrder, StaffClaimRow } from '../shared/staff-api.ts'
 
 /**
  * The config's first columns (the name and e-mail), which stay when the details open beside the list;
@@ -31,10 +31,10 @@ export function ClaimsTable({
   ref,
 }: {
   columns: DashboardColumn[]
-  claims: StaffSubmission[]
+  claims: StaffClaimRow[]
   selectedId: number | undefined
   /** Open the claim; `zoom`: with its screenshot at full size (the row's View Screenshot). */
-  onSelect: (claim: StaffSubmission, options: { zoom: boolean }) => void
+  onSelect: (claim: StaffClaimRow, options: { zoom: boolean }) => void
   /** Each review status's label; a status without one shows its name. */
   statusLabels: Record<string, string>
   onKeyDown?: (event: KeyboardEvent<HTMLDivElement>) => void
@@ -180,7 +180,7 @@ function PageCheckbox({
   claims,
   checks,
 }: {
-  claims: StaffSubmission[]
+  claims: StaffClaimRow[]
   checks: NonNullable<Parameters<typeof ClaimsTable>[0]['checks']>
 }) {
   const ref = useRef<HTMLInputElement>(null)

@@ -8,7 +8,7 @@ import {
   fetchDuplicateCluster,
   fetchDuplicateScreenshots,
   isUnauthorized,
-  type StaffSubmission,
+  type StaffClaimRow,
 } from '../shared/staff-api.ts'
 import { useStaffResource } from '../shared/use-staff-resource.ts'
 
@@ -27,7 +27,7 @@ export function DuplicateScreenshots({
   onDecided,
   onUnauthorized,
 }: {
-  claim: StaffSubmission
+  claim: StaffClaimRow
   app: string
   onOpenClaim: (id: number) => void
   /** A decision was made: the claim's flag, status and the list change with it. */

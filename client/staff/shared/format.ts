@@ -1,6 +1,6 @@
 import type { DashboardColumn } from '../../../src/form-config.ts'
 import { FIRM_SETTINGS } from '../../../src/firm-settings.ts'
-import type { StaffSubmission } from './staff-api.ts'
+import type { StaffClaimRow } from './staff-api.ts'
 
 // staff read times in the firm's time zone (firm.json), whoever's browser they use, as the CSV gives them
 const timeZone = FIRM_SETTINGS.timeZone
@@ -82,7 +82,7 @@ export function fullName(person: { firstName: string; lastName: string }): strin
 const LANGUAGE_NAMES: Record<string, string> = { en: 'English', es: 'Spanish' }
 
 /** The text of one table cell; a column key the config names but this table does not know shows as-is. */
-export function cellText(submission: StaffSubmission, column: DashboardColumn): string {
+export function cellText(submission: StaffClaimRow, column: DashboardColumn): string {
   switch (column.key) {
     case 'name':
       return fullName(submission)

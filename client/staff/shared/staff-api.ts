@@ -12,7 +12,7 @@ import type {
   StaffSession,
   StaffAssignee,
   StaffStats,
-  StaffSubmission,
+  StaffClaimRow,
 } from '../../../src/api/staff.ts'
 import type {
   RecoveryCodes,
@@ -34,7 +34,7 @@ export type {
   StaffClaim,
   StaffPage,
   StaffStats,
-  StaffSubmission,
+  StaffClaimRow,
 }
 
 export const PAGE_SIZE = 50

@@ -1,7 +1,7 @@
 import { CompiledQuery, sql, type Insertable } from 'kysely'
 import request from 'supertest'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { StaffPage, StaffSubmission } from '../../../src/api/staff.ts'
+import type { StaffPage, StaffClaimRow } from '../../../src/api/staff.ts'
 import type { ClaimsTable } from '../../../server/db/database.ts'
 import { exactClaimIdsQuery, identifierOf } from '../../../server/dashboard/exact-claim-lookup.ts'
 import { createTestContext, DIALECTS, insertClaim, loginStaff, type TestContext } from '../support/helpers.ts'
@@ -38,7 +38,7 @@ for (const dialect of DIALECTS) {
         .query({ q })
         .set('Cookie', admin)
         .expect(200)
-      return (res.body as StaffPage<StaffSubmission>).data.map((claim) => claim.id)
+      return (res.body as StaffPage<StaffClaimRow>).data.map((claim) => claim.id)
     }
 
     beforeAll(async () => {

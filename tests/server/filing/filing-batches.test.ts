@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { CreatedIntake } from '../../../src/api/claims.ts'
 import type { Batch, BatchCandidates, BatchClaim } from '../../../src/api/filing-batches.ts'
 import type { ClaimReview } from '../../../src/api/review.ts'
-import type { StaffPage, StaffSubmission } from '../../../src/api/staff.ts'
+import type { StaffPage, StaffClaimRow } from '../../../src/api/staff.ts'
 import type { ErrorBody } from '../../../src/app-error.ts'
 import { canonicalJson } from '../../../server/evidence/canonical-json.ts'
 import { openAgreementsByLink } from '../support/agreement-link.ts'
@@ -407,7 +407,7 @@ for (const dialect of DIALECTS) {
       const listed = async (query: Record<string, string>) =>
         (
           (await get('/api/staff/apps/earnin/submissions').query(query).expect(200))
-            .body as StaffPage<StaffSubmission>
+            .body as StaffPage<StaffClaimRow>
         ).data
           .map((claim) => claim.id)
           .sort((a, b) => a - b)

@@ -10,7 +10,7 @@ import type { Funnel } from '../../../src/api/funnel.ts'
 import type { Batch, BatchCandidates, BatchClaim } from '../../../src/api/filing-batches.ts'
 import type { JourneyPrefill } from '../../../src/api/journey.ts'
 import type { ClaimReview } from '../../../src/api/review.ts'
-import type { StaffPage, StaffSubmission } from '../../../src/api/staff.ts'
+import type { StaffPage, StaffClaimRow } from '../../../src/api/staff.ts'
 import type { Attribution } from '../../../src/attribution.ts'
 import { FIRM_SETTINGS } from '../../../src/firm-settings.ts'
 import { landingAttribution, rememberLanding } from '../../../client/attribution.ts'
@@ -531,7 +531,7 @@ for (const dialect of DIALECTS) {
       // the dashboard finds the claim by its case number, when the provider writes about it
       const found = (
         await staffGet('/api/staff/apps/earnin/submissions').query({ case: '01-26-0042-7777' }).expect(200)
-      ).body as StaffPage<StaffSubmission>
+      ).body as StaffPage<StaffClaimRow>
       expect(found.data.map((claim) => claim.id)).toEqual([claimId])
       // the row's evidence: the Spanish agreement signed by typing, the cure that answered the notice, and
       // the arbitration it backs

@@ -1,7 +1,7 @@
 import type { Insertable } from 'kysely'
 import request from 'supertest'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { StaffPage, StaffStats, StaffSubmission } from '../../../src/api/staff.ts'
+import type { StaffPage, StaffStats, StaffClaimRow } from '../../../src/api/staff.ts'
 import type { ClaimsTable } from '../../../server/db/database.ts'
 import { subjectOf } from '../../../server/evidence/ledger.ts'
 import { createAccount } from '../../../server/staff/staff-accounts.ts'
@@ -78,7 +78,7 @@ for (const dialect of DIALECTS) {
         .query(query)
         .set('Cookie', cookie)
         .expect(200)
-      const page = res.body as StaffPage<StaffSubmission>
+      const page = res.body as StaffPage<StaffClaimRow>
       return { ids: page.data.map((claim) => claim.id), count: page.count, data: page.data }
     }
     const csv = async (query: Record<string, string>) => {
