@@ -16,7 +16,13 @@ import { bulkMoveJob } from '../../../server/review/bulk-move.job.ts'
 import { endCurePeriodJob } from '../../../server/review/end-cure-period.job.ts'
 import { sendCureNoticeJob } from '../../../server/review/send-cure-notice.job.ts'
 import { deliverWebhookJob } from '../../../server/webhooks/deliver-webhook.job.ts'
-import { clearClaims, createTestContext, DIALECTS, insertClaim, type TestContext } from '../support/helpers.ts'
+import {
+  clearClaims,
+  createTestContext,
+  DIALECTS,
+  insertClaim,
+  type TestContext,
+} from '../support/helpers.ts'
 
 const MINUTE = 60_000
 const HOUR = 60 * MINUTE
