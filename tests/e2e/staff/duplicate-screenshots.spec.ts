@@ -143,7 +143,9 @@ describe('staff see claims flagged for a duplicate screenshot', () => {
     const pair = flagged.getByRole('listitem').filter({ hasText: `Claim ${ids.otherApp} (Cleo)` })
     await shown(pair.getByRole('img', { name: `Screenshot of claim ${ids.first}` }))
     await shown(pair.getByRole('img', { name: `Screenshot of claim ${ids.otherApp}` }))
-    // both pictures load: the other app's claim is served to an account that may see it
+    // both pictures load once the pair is in view (they load lazily, as a reviewer scrolls): the other
+    // app's claim is served to an account that may see it
+    await pair.scrollIntoViewIfNeeded()
     await expect
       .poll(
         () =>
