@@ -13,6 +13,8 @@ import { loadIntakeConfig } from '../server/forms/load-intake-config.ts'
 import { loadLanguages } from '../server/forms/languages.ts'
 import { createClaimantJourney } from '../server/journey/claimant-journey.ts'
 import { loadJourneyConfig } from '../server/journey/journey-config.ts'
+import { SEND_REMINDER, sendReminderJob } from '../server/journey/send-reminder.job.ts'
+import { createJobRunner } from '../server/jobs/job-runner.ts'
 import { createLogger } from '../server/logger.ts'
 import { startPostgres } from './processes.ts'
 import { count, formatTable, type ResultRow } from './report.ts'
@@ -42,7 +44,7 @@ if (values.worker) {
   await runBench()
 }
 
-/** One "server process": the journey's loop over the shared database until nothing is due. */
+/** One "server process": the reminders' job over the shared database until nothing is due. */
 async function sendAsWorker(
   dataDir: string,
   perMinute: number,
@@ -50,18 +52,28 @@ async function sendAsWorker(
 ): Promise<void> {
   const { db } = createDb({ databaseUrl, dataDir })
   const forms = loadFormConfigs(FORMS_DIR)
-  const journey = createClaimantJourney({
+  const config = loadJourneyConfig(FORMS_DIR)
+  const languages = loadLanguages({ formsDir: FORMS_DIR, forms, intake: loadIntakeConfig(FORMS_DIR) })
+  const evidenceKey = Buffer.alloc(32, 7)
+  const logger = createLogger('warn')
+  const jobs = createJobRunner({
     db,
-    config: loadJourneyConfig(FORMS_DIR),
-    languages: loadLanguages({ formsDir: FORMS_DIR, forms, intake: loadIntakeConfig(FORMS_DIR) }),
-    evidenceKey: Buffer.alloc(32, 7),
-    deliver: mailDelivery({ smtpUrl: undefined, dataDir }),
-    from: 'Claims <claims@example.com>',
-    perMinute,
-    logger: createLogger('warn'),
+    logger,
+    handlers: [
+      sendReminderJob({
+        db,
+        journey: createClaimantJourney({ db, config, languages, evidenceKey }),
+        config,
+        languages,
+        deliver: mailDelivery({ smtpUrl: undefined, dataDir }),
+        from: 'Claims <claims@example.com>',
+        perMinute,
+        logger,
+      }),
+    ],
   })
   for (;;) {
-    await journey.runDue()
+    await jobs.runDue(SEND_REMINDER)
     const left = await db
       .selectFrom('claimant_journeys')
       .select((eb) => eb.fn.countAll<number>().as('due'))
@@ -71,7 +83,7 @@ async function sendAsWorker(
     // the minute's reminders are spent (or the other process holds the rest): look again shortly
     await new Promise((resolve) => setTimeout(resolve, 250))
   }
-  await journey.stop()
+  await jobs.stop()
   await db.destroy()
 }
 

@@ -107,11 +107,10 @@ export interface AppDeps {
   batchStore?: BatchStore
   /** Sends deficiency notices and reminders and ends cure periods; woken by each move (review/send-cure-notice.job.ts, review/end-cure-period.job.ts). */
   claimCures?: Pick<ClaimCures, 'wake'>
-  /**
-   * The claimant's Step 2 links, the e-mail after the intake and the reminders (createClaimantJourney);
-   * left out (tests), the links work and no e-mail goes.
-   */
+  /** The claimant's Step 2 links and answers to the mails (createClaimantJourney); made here when left out. */
   journey?: ClaimantJourney
+  /** Sends the e-mail after each intake and the reminders; woken by each intake (journey/send-reminder.job.ts). */
+  reminders?: { wake(): void }
   /** Runs the bulk moves' jobs; woken by each job queued (createBulkMoves). */
   bulkMoves?: Pick<BulkMoves, 'wake'>
   /** The browser's precompiled validators; compiled on first request when left out (tests). */
@@ -160,6 +159,7 @@ export function createApp({
   batchStore,
   claimCures,
   journey,
+  reminders = { wake: () => undefined },
   bulkMoves,
   validators = createValidatorModules({ languages }),
   clientDir,
@@ -172,7 +172,9 @@ export function createApp({
   webhooks,
   webhooksAllowPrivate = false,
 }: AppDeps): Express {
-  const claimantJourney = journey ?? quietJourney({ db, languages, evidenceKey, logger })
+  const claimantJourney =
+    journey ??
+    createClaimantJourney({ db, config: loadJourneyConfig(DEFAULT_FORMS_DIR), languages, evidenceKey })
   const app = express()
   app.disable('x-powered-by')
   // requireStaff guards /api/staff as written: a route that also answered /API/staff would skip it
@@ -281,6 +283,7 @@ export function createApp({
       evidenceKey,
       guardPost,
       journey: claimantJourney,
+      reminders,
       agreementLinks,
     }),
   )
@@ -325,29 +328,4 @@ export function createApp({
   if (clientDir) app.use(staticClient(clientDir, { slugs: new Set(forms.keys()) }))
   app.use(errorHandler({ logger, languages }))
   return app
-}
-
-/** The journey of an app made without one (tests): its links and pages work, and it sends nothing. */
-function quietJourney({
-  db,
-  languages,
-  evidenceKey,
-  logger,
-}: {
-  db: Kysely<Database>
-  languages: Languages
-  evidenceKey: Buffer
-  logger: Logger
-}): ClaimantJourney {
-  const journey = createClaimantJourney({
-    db,
-    config: loadJourneyConfig(DEFAULT_FORMS_DIR),
-    languages,
-    evidenceKey,
-    deliver: () => Promise.reject(new Error('this app sends no e-mail')),
-    from: 'nobody@localhost',
-    perMinute: 0,
-    logger,
-  })
-  return { ...journey, wake: () => undefined }
 }

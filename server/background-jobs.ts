@@ -8,7 +8,7 @@ import { BUILD_BATCH, buildBatchJob } from './filing/build-batch.job.ts'
 import { CHECK_SCREENSHOT, checkScreenshotJob } from './duplicates/check-screenshot.job.ts'
 import type { DuplicateScreenshots } from './duplicates/duplicate-screenshots.ts'
 import type { JobHandler } from './jobs/job-handler.ts'
-import { createJobRunner, jobKinds, type JobRunner } from './jobs/job-runner.ts'
+import { createJobRunner, jobKinds, type JobKinds, type JobRunner } from './jobs/job-runner.ts'
 import type { Logger } from './logger.ts'
 import type { RequestActivity } from './request-activity.ts'
 import type { ClaimCures } from './review/claim-cures.ts'
@@ -17,6 +17,7 @@ import type { BulkMoves } from './review/bulk-moves.ts'
 import { END_CURE_PERIOD, endCurePeriodJob } from './review/end-cure-period.job.ts'
 import { SEND_CURE_NOTICE, sendCureNoticeJob } from './review/send-cure-notice.job.ts'
 import { DELIVER_WEBHOOK, deliverWebhookJob } from './webhooks/deliver-webhook.job.ts'
+import { SEND_REMINDER, sendReminderJob } from './journey/send-reminder.job.ts'
 import type { WebhookDeliveries } from './webhooks/webhook-deliveries.ts'
 
 type Deps<F extends (deps: never) => unknown> = Omit<Parameters<F>[0], 'db' | 'logger'>
@@ -36,6 +37,7 @@ export function startBackgroundJobs({
   claimCures,
   bulkMoves,
   batchBuilder,
+  reminders,
   ledgerAnchor,
 }: {
   db: Kysely<Database>
@@ -49,6 +51,7 @@ export function startBackgroundJobs({
   claimCures: Deps<typeof sendCureNoticeJob>
   bulkMoves: Omit<Deps<typeof bulkMoveJob>, 'claimCures'>
   batchBuilder: Deps<typeof buildBatchJob>
+  reminders: Deps<typeof sendReminderJob>
   /** Left out (tests), the ledger's head is not anchored in the background. */
   ledgerAnchor?: Deps<typeof anchorLedgerJob> | undefined
 }): {
@@ -59,6 +62,7 @@ export function startBackgroundJobs({
   claimCures: ClaimCures
   bulkMoves: BulkMoves
   batchBuilder: BatchBuilder
+  reminders: JobKinds
 } {
   const copies = sendAgreementCopyJob({ db, logger, ...agreementCopies })
   const cureKinds = [SEND_CURE_NOTICE, END_CURE_PERIOD]
@@ -77,6 +81,7 @@ export function startBackgroundJobs({
       claimCures: { wake: () => cureKinds.forEach((kind) => jobs.wake(kind)) },
     }),
     buildBatchJob({ db, logger, ...batchBuilder }),
+    sendReminderJob({ db, logger, ...reminders }),
     ...(ledgerAnchor ? [anchorLedgerJob({ db, logger, ...ledgerAnchor })] : []),
   ]
   const jobs = createJobRunner({ db, handlers, logger, requests })
@@ -88,5 +93,6 @@ export function startBackgroundJobs({
     claimCures: jobKinds(jobs, cureKinds),
     bulkMoves: jobKinds(jobs, BULK_MOVE),
     batchBuilder: jobKinds(jobs, BUILD_BATCH),
+    reminders: jobKinds(jobs, SEND_REMINDER),
   }
 }

@@ -116,21 +116,8 @@ export async function startServer(
   })
   // the background work (copies, screenshot checks) waits for the server's requests: claims come first
   const requests = requestActivity()
-  // the e-mail after each intake and the reminders, in the claimants' daytime at the set rate
-  const journey = createClaimantJourney({
-    db,
-    config: journeyConfig,
-    languages,
-    evidenceKey,
-    agreementPdfs,
-    deliver: mailDelivery({ smtpUrl: config.smtpUrl, dataDir: config.dataDir }),
-    from: config.mailFrom,
-    publicUrl: config.publicUrl,
-    perMinute: config.remindersPerMinute,
-    logger,
-    requests,
-    sms: config.sms ? twilioSms(config.sms) : undefined,
-  })
+  const sms = config.sms ? twilioSms(config.sms) : undefined
+  const journey = createClaimantJourney({ db, config: journeyConfig, languages, evidenceKey, sms })
   const staffMailer = createStaffMailer({
     smtpUrl: config.smtpUrl,
     dataDir: config.dataDir,
@@ -140,35 +127,55 @@ export async function startServer(
   const batchDir = path.join(config.dataDir, 'batches')
   const batchStore = createBatchStore({ batchDir, s3: config.s3 })
   const filingPdfs = filingPdfThread()
-  const { jobs, batchBuilder, claimCures, bulkMoves, agreementCopies, duplicateScreenshots, webhooks } =
-    startBackgroundJobs({
-      db,
-      logger,
-      requests,
-      agreementCopies: {
-        mailer,
-        forms,
-        agreementPdfs,
-        translators: languages.t,
-        publicUrl: config.publicUrl,
-        nextSteps: (claimId) => claimNextSteps({ db, journey, claimId, forPage: false }),
-      },
-      // claims whose screenshot another claimant sent too, found off the request path
-      duplicateScreenshots: { storage, hasher: screenshotHashThread() },
-      webhooks: { evidenceKey, allowPrivate: config.webhooksAllowPrivate },
-      claimCures: {
-        reviews,
-        forms,
-        evidenceKey,
-        deliver: mailDelivery({ smtpUrl: config.smtpUrl, dataDir: config.dataDir }),
-        from: config.mailFrom,
-        translators: languages.t,
-        publicUrl: config.publicUrl,
-      },
-      bulkMoves: { reviews, evidenceKey },
-      batchBuilder: { forms, filings, reviews, evidenceKey, pdfs: filingPdfs, batchDir, store: batchStore },
-      ledgerAnchor: { evidenceKey, dataDir: config.dataDir, staffMailer },
-    })
+  const {
+    jobs,
+    batchBuilder,
+    claimCures,
+    bulkMoves,
+    agreementCopies,
+    duplicateScreenshots,
+    webhooks,
+    reminders,
+  } = startBackgroundJobs({
+    db,
+    logger,
+    requests,
+    agreementCopies: {
+      mailer,
+      forms,
+      agreementPdfs,
+      translators: languages.t,
+      publicUrl: config.publicUrl,
+      nextSteps: (claimId) => claimNextSteps({ db, journey, claimId, forPage: false }),
+    },
+    // claims whose screenshot another claimant sent too, found off the request path
+    duplicateScreenshots: { storage, hasher: screenshotHashThread() },
+    webhooks: { evidenceKey, allowPrivate: config.webhooksAllowPrivate },
+    claimCures: {
+      reviews,
+      forms,
+      evidenceKey,
+      deliver: mailDelivery({ smtpUrl: config.smtpUrl, dataDir: config.dataDir }),
+      from: config.mailFrom,
+      translators: languages.t,
+      publicUrl: config.publicUrl,
+    },
+    bulkMoves: { reviews, evidenceKey },
+    batchBuilder: { forms, filings, reviews, evidenceKey, pdfs: filingPdfs, batchDir, store: batchStore },
+    // the e-mail after each intake and the reminders, in the claimants' daytime at the set rate
+    reminders: {
+      journey,
+      config: journeyConfig,
+      languages,
+      agreementPdfs,
+      deliver: mailDelivery({ smtpUrl: config.smtpUrl, dataDir: config.dataDir }),
+      from: config.mailFrom,
+      publicUrl: config.publicUrl,
+      perMinute: config.remindersPerMinute,
+      sms,
+    },
+    ledgerAnchor: { evidenceKey, dataDir: config.dataDir, staffMailer },
+  })
   // copies queued before a restart (or that failed and came due) go out now
   agreementCopies.wake()
   duplicateScreenshots.wake()
@@ -178,7 +185,7 @@ export async function startServer(
   // the ledger's head, kept beside the key every minute and at close, and mailed to the admins daily
   jobs.wake(ANCHOR_LEDGER)
   claimCures.wake()
-  journey.wake()
+  reminders.wake()
   // bulk moves queued before a restart, or left by a process that died, go on
   bulkMoves.wake()
   // batches started before a restart, or left by a process that died, are built again
@@ -192,6 +199,7 @@ export async function startServer(
     filings,
     claimCures,
     journey,
+    reminders,
     bulkMoves,
     db,
     forms,
@@ -243,7 +251,6 @@ export async function startServer(
       await jobs.stop()
       await agreementLinks.settled()
       await filingPdfs.stop()
-      await journey.stop()
       await agreementPdfs.stop()
       await checkpointer?.stop()
       await storage.close()

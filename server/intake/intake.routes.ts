@@ -29,6 +29,7 @@ export function intakeRoutes({
   evidenceKey,
   guardPost,
   journey,
+  reminders,
   agreementLinks,
 }: {
   db: Kysely<Database>
@@ -38,8 +39,10 @@ export function intakeRoutes({
   evidenceKey: Buffer
   /** The Origin check and the limits every public POST passes first (guardPublicPost). */
   guardPost: (door: PublicDoor) => RequestHandler
-  /** The claimant's Step 2 links, and the e-mails that follow the intake. */
-  journey: Pick<ClaimantJourney, 'step2Links' | 'wake'>
+  /** The claimant's Step 2 links. */
+  journey: Pick<ClaimantJourney, 'step2Links'>
+  /** The job that sends the e-mail after the intake (journey/send-reminder.job.ts). */
+  reminders: { wake(): void }
   /** E-mails a returning claimant the link to their claims. */
   agreementLinks: Pick<AgreementLinks, 'request'>
 }): Router {
@@ -93,7 +96,7 @@ export function intakeRoutes({
         steps: journey.step2Links({ intakeId: created.id, apps: created.apps, locale }),
       } satisfies CreatedIntake)
       // the e-mail with the agreement and these links is due now; the sender takes it when the server is quiet
-      journey.wake()
+      reminders.wake()
       queueWebhookEventAfterCommit(db, { type: 'intake.created', intakeId: created.id })
     },
   )

@@ -83,7 +83,7 @@ for (const dialect of DIALECTS) {
     })
 
     it("attaches the intake's agreement under the claimant's name in UTF-8, with a plain ASCII fallback", async () => {
-      await ctx.journey.runDue(Date.parse(intake.createdAt))
+      await ctx.reminders.runDue(Date.parse(intake.createdAt))
       const mail = mailsTo(ctx.dataDir, email).find(({ eml }) =>
         /^Subject: Your signed agreement and your next steps$/m.test(eml),
       )

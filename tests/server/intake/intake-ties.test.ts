@@ -64,7 +64,7 @@ for (const dialect of DIALECTS) {
         .send(makeIntakeData({ ...VICTIM, address, cashAdvanceApps: ['earnin'] }))
     /** The token of the "Confirm it was you" link in the e-mail after intake `id` (written to the outbox after the send). */
     const confirmationToken = async (id: number) => {
-      await ctx.journey.runDue()
+      await ctx.reminders.runDue()
       const reference = `IN-${String(id).padStart(6, '0')}`
       const token = () =>
         mailsTo(ctx.dataDir, VICTIM.email)

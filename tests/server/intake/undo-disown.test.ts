@@ -49,7 +49,7 @@ for (const dialect of DIALECTS) {
       return sent.body as CreatedIntake
     }
     const intakeToken = async (email: string, intake: CreatedIntake) => {
-      await ctx.journey.runDue()
+      await ctx.reminders.runDue()
       return tokenIn(email, intake.reference)
     }
     const row = (table: 'claims' | 'form_submissions', id: number) =>

@@ -16,6 +16,7 @@ import { bulkMoveJob } from '../../../server/review/bulk-move.job.ts'
 import { endCurePeriodJob } from '../../../server/review/end-cure-period.job.ts'
 import { sendCureNoticeJob } from '../../../server/review/send-cure-notice.job.ts'
 import { deliverWebhookJob } from '../../../server/webhooks/deliver-webhook.job.ts'
+import { sendReminderJob } from '../../../server/journey/send-reminder.job.ts'
 import {
   clearClaims,
   createTestContext,
@@ -38,6 +39,7 @@ const RETRY_DELAYS: Record<string, [number, number]> = {
   'end-cure-period': [0, 0],
   'bulk-move': [0, 0],
   'build-batch': [MINUTE, 5 * MINUTE],
+  'send-reminder': [MINUTE, 5 * MINUTE],
 }
 
 for (const dialect of DIALECTS) {
@@ -90,6 +92,16 @@ for (const dialect of DIALECTS) {
           pdfs: unused,
           batchDir: ctx.dataDir,
           store: unused,
+          logger,
+        }),
+        sendReminderJob({
+          db: ctx.db,
+          journey: unused,
+          config: unused,
+          languages: unused,
+          deliver: unused,
+          from: '',
+          perMinute: 10,
           logger,
         }),
       ]
@@ -205,6 +217,18 @@ for (const dialect of DIALECTS) {
               created_at: now,
               status: 'queued',
               total: 0,
+            })
+            .execute()
+        } else if (handler.table === 'claimant_journeys') {
+          await ctx.db
+            .insertInto('claimant_journeys')
+            .values({
+              intake_id: seq,
+              created_at: now,
+              mails_sent: 0,
+              due_at: now,
+              time_zone: 'America/Los_Angeles',
+              link_origin: 'http://claims.test',
             })
             .execute()
         } else {

@@ -254,7 +254,7 @@ for (const dialect of DIALECTS) {
       })
 
       // the journey's first e-mail: the signed agreement and the same Step 2 links, in Spanish
-      await ctx.journey.runDue(Date.parse(intake.createdAt))
+      await ctx.reminders.runDue(Date.parse(intake.createdAt))
       const mails = mailsToClaimant()
       expect(mails.map((mail) => mail.subject)).toEqual(['Su acuerdo firmado y sus próximos pasos'])
       expect(mails[0]!.text).toContain(`Su número de referencia es ${intake.reference}.`)

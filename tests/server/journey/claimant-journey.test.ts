@@ -2,6 +2,8 @@ import request from 'supertest'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { CreatedIntake } from '../../../src/api/claims.ts'
 import { createClaimantJourney } from '../../../server/journey/claimant-journey.ts'
+import { SEND_REMINDER, sendReminderJob } from '../../../server/journey/send-reminder.job.ts'
+import { createJobRunner } from '../../../server/jobs/job-runner.ts'
 import { withinSendHours } from '../../../server/journey/claimant-day.ts'
 import { verifyEvidence } from '../../../server/evidence/verify-evidence.ts'
 import { loadJourneyConfig } from '../../../server/journey/journey-config.ts'
@@ -143,7 +145,7 @@ for (const dialect of DIALECTS) {
         { email: intake.email, phoneNumber: '(212) 555-0199' },
         intake.token('earnin'),
       )
-      await ctx.journey.runDue(Date.parse(intake.createdAt))
+      await ctx.reminders.runDue(Date.parse(intake.createdAt))
       const site = 'journey.test'
       const cookie = await loginStaff(ctx.app, { site })
       const details = await request(ctx.app)
@@ -195,7 +197,7 @@ for (const dialect of DIALECTS) {
 
     it('asks in the e-mail after the intake to confirm it was the claimant: confirmed once into the ledger, or "This wasn\'t me" on record for staff', async () => {
       const [mine, notMine] = [await fileIntake(['earnin']), await fileIntake(['chime', 'moneylion'])]
-      await ctx.journey.runDue(Date.parse(notMine.createdAt))
+      await ctx.reminders.runDue(Date.parse(notMine.createdAt))
       const tokenIn = (email: string) => {
         const text = partOf(mailsTo(ctx.dataDir, email)[0]!.eml, 'text/plain')
         const link = /Did you file this claim yourself\? Please confirm it by opening this link: (\S+)/.exec(
@@ -269,7 +271,7 @@ for (const dialect of DIALECTS) {
     it('e-mails the agreement and links at once, then reminds in daytime until each claim is in or the claimant unsubscribes', async () => {
       const intake = await fileIntake(['earnin', 'chime'])
       const start = Date.parse(intake.createdAt)
-      await ctx.journey.runDue(start)
+      await ctx.reminders.runDue(start)
       const [first, ...more] = mailsTo(ctx.dataDir, intake.email)
       expect(more).toEqual([])
       expect(subjectOf(first!.eml)).toBe('Your signed agreement and your next steps')
@@ -286,12 +288,12 @@ for (const dialect of DIALECTS) {
       expect(first!.eml).not.toMatch(/^List-Unsubscribe:/m)
 
       // the day after: nothing due
-      await ctx.journey.runDue(start + DAY)
+      await ctx.reminders.runDue(start + DAY)
       expect(mailsTo(ctx.dataDir, intake.email)).toHaveLength(1)
 
       /** Runs at `at`, and again at the start of the claimant's day when `at` was at night. */
       const runInDaytime = async (at: number) => {
-        await ctx.journey.runDue(at)
+        await ctx.reminders.runDue(at)
         const daytime = withinSendHours(at, HONOLULU, DAYTIME)
         if (daytime > at) {
           expect(mailsTo(ctx.dataDir, intake.email)).toHaveLength(mails)
@@ -301,7 +303,7 @@ for (const dialect of DIALECTS) {
             .where('intake_id', '=', intake.id)
             .executeTakeFirstOrThrow()
           expect(Number(journey.due_at)).toBe(daytime)
-          await ctx.journey.runDue(daytime)
+          await ctx.reminders.runDue(daytime)
         }
       }
       let mails = 1
@@ -352,7 +354,7 @@ for (const dialect of DIALECTS) {
         expect(again.body).toEqual(answer.body)
       }
       mails = 3
-      await ctx.journey.runDue(withinSendHours(start + 10 * DAY, HONOLULU, DAYTIME))
+      await ctx.reminders.runDue(withinSendHours(start + 10 * DAY, HONOLULU, DAYTIME))
       expect(reminders()).toHaveLength(2)
       const ended = await ctx.db
         .selectFrom('claimant_journeys')
@@ -366,11 +368,11 @@ for (const dialect of DIALECTS) {
     it('stops reminding once every chosen app has its claim', async () => {
       const intake = await fileIntake(['earnin'])
       const start = Date.parse(intake.createdAt)
-      await ctx.journey.runDue(start)
+      await ctx.reminders.runDue(start)
       await fileClaimTo('earnin', { email: intake.email, phoneNumber: intake.phone })
       await ctx.agreementCopies.settled()
       for (const day of [2, 5, 10, 11])
-        await ctx.journey.runDue(withinSendHours(start + day * DAY, HONOLULU, DAYTIME))
+        await ctx.reminders.runDue(withinSendHours(start + day * DAY, HONOLULU, DAYTIME))
       expect(mailsTo(ctx.dataDir, intake.email).map((mail) => subjectOf(mail.eml))).toEqual([
         'Your signed agreement and your next steps',
         'Your signed Earnin agreement',
@@ -451,18 +453,31 @@ for (const dialect of DIALECTS) {
         .executeTakeFirstOrThrow()
       const noon = withinSendHours(Number(latest) + 2 * DAY, HONOLULU, { from: 12, to: 13 })
       const logger = createLogger('silent')
-      const sender = () =>
-        createClaimantJourney({
+      const config = loadJourneyConfig(FORMS_DIR)
+      const languages = loadLanguages({ formsDir: FORMS_DIR, forms: ctx.forms, intake: ctx.intake })
+      const journey = createClaimantJourney({ db: ctx.db, config, languages, evidenceKey: ctx.evidenceKey })
+      // a server process's runner with only the reminders' job
+      const sender = (owner: string) => {
+        const runner = createJobRunner({
           db: ctx.db,
-          config: loadJourneyConfig(FORMS_DIR),
-          languages: loadLanguages({ formsDir: FORMS_DIR, forms: ctx.forms, intake: ctx.intake }),
-          evidenceKey: ctx.evidenceKey,
-          deliver: mailDelivery({ smtpUrl: undefined, dataDir: ctx.dataDir }),
-          from: 'Claims <claims@example.com>',
-          perMinute: 5,
+          owner,
           logger,
+          handlers: [
+            sendReminderJob({
+              db: ctx.db,
+              journey,
+              config,
+              languages,
+              deliver: mailDelivery({ smtpUrl: undefined, dataDir: ctx.dataDir }),
+              from: 'Claims <claims@example.com>',
+              perMinute: 5,
+              logger,
+            }),
+          ],
         })
-      const [one, two] = [sender(), sender()]
+        return { runDue: (now: number) => runner.runDue(SEND_REMINDER, now), stop: () => runner.stop() }
+      }
+      const [one, two] = [sender('process-a'), sender('process-b')]
       const reminded = () =>
         intakes
           .map((intake) => mailsTo(ctx.dataDir, intake.email).length)

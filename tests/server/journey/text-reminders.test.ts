@@ -103,7 +103,7 @@ for (const dialect of DIALECTS) {
     it('texts the reminder to a claimant who ticked the communications consent, and no one else', async () => {
       const consented = await intakeDueAReminder(true)
       const declined = await intakeDueAReminder(false)
-      await ctx.journey.runDue(Math.max(consented.reminderAt, declined.reminderAt))
+      await ctx.reminders.runDue(Math.max(consented.reminderAt, declined.reminderAt))
       const [text, ...more] = textsTo(consented.phone)
       expect(more).toEqual([])
       expect(text!.path).toBe('/2010-04-01/Accounts/AC123/Messages.json')
@@ -117,7 +117,7 @@ for (const dialect of DIALECTS) {
 
     it("pre-fills the Step 2 form once from a text's link, then answers as for an expired link; the e-mailed link stays reusable", async () => {
       const { intake, phone, reminderAt } = await intakeDueAReminder(true)
-      await ctx.journey.runDue(reminderAt)
+      await ctx.reminders.runDue(reminderAt)
       const [text] = textsTo(phone)
       const token = /#prefill=(\S+)/.exec(text!.fields.Body!)![1]!
       const prefill = (value: string) =>
@@ -176,14 +176,14 @@ for (const dialect of DIALECTS) {
       expect(answer.text).toContain('<Response></Response>')
       const stopped = await ctx.db.selectFrom('sms_suppressions').select('phone').execute()
       expect(stopped).toEqual([{ phone }])
-      await ctx.journey.runDue(reminderAt)
+      await ctx.reminders.runDue(reminderAt)
       expect(textsTo(phone)).toEqual([])
     })
 
     it('keeps the e-mail when the provider refuses the text', async () => {
       const { intake, phone, reminderAt } = await intakeDueAReminder(true)
       standIn.refuseNext(true)
-      await ctx.journey.runDue(reminderAt)
+      await ctx.reminders.runDue(reminderAt)
       standIn.refuseNext(false)
       expect(textsTo(phone)).toHaveLength(1)
       const journey = await ctx.db

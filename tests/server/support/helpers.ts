@@ -16,6 +16,7 @@ import type { FormConfig } from '../../../src/form-config.ts'
 import type { IntakeConfig } from '../../../src/intake-config.ts'
 import type { AgreementCopies } from '../../../server/agreements/agreement-copies.ts'
 import { startBackgroundJobs } from '../../../server/background-jobs.ts'
+import type { JobKinds } from '../../../server/jobs/job-runner.ts'
 import { createAgreementLinks, type AgreementLinks } from '../../../server/agreements/agreement-links.ts'
 import { createAgreementMailer } from '../../../server/agreements/agreement-mailer.ts'
 import { mailDelivery } from '../../../server/platform/mail-delivery.ts'
@@ -102,8 +103,10 @@ export interface TestContext {
   bulkMoves: BulkMoves
   /** Builds the notice and filing batches' ZIPs: never woken here, runDue() builds those started. */
   batchBuilder: BatchBuilder
-  /** The e-mails after each intake and the reminders: never woken here, runDue(now) sends what is due. */
+  /** The claimant's Step 2 links and answers to the mails (unsubscribe, a text's STOP). */
   journey: ClaimantJourney
+  /** The e-mails after each intake and the reminders: never woken here, runDue(now) sends what is due. */
+  reminders: JobKinds
   /** The webhook deliveries: never woken here, runDue(now) sends what is due. */
   webhooks: WebhookDeliveries
   close(): Promise<void>
@@ -193,19 +196,9 @@ export async function createTestContext(
     languages,
     logger,
   })
-  const journey = createClaimantJourney({
-    db,
-    config: loadJourneyConfig(formsDir),
-    languages,
-    evidenceKey,
-    agreementPdfs,
-    deliver: mailDelivery({ smtpUrl: undefined, dataDir }),
-    from: 'Claims <claims@example.com>',
-    publicUrl,
-    perMinute: remindersPerMinute,
-    logger,
-    sms: sms ? twilioSms(sms) : undefined,
-  })
+  const smsSender = sms ? twilioSms(sms) : undefined
+  const journeyConfig = loadJourneyConfig(formsDir)
+  const journey = createClaimantJourney({ db, config: journeyConfig, languages, evidenceKey, sms: smsSender })
   const batchDir = path.join(dataDir, 'batches')
   const batchStore = createBatchStore({ batchDir, s3 })
   const filingPdfs = filingPdfThread()
@@ -213,49 +206,61 @@ export async function createTestContext(
   const reviews = loadReviews(formsDir, forms.keys(), loadReviewConfig(FORMS_DIR))
   // as the server's start-up does: the funnel's triggers read the roles
   await syncReviewRoles({ db, reviews, apps: forms.keys() })
-  const { jobs, batchBuilder, claimCures, bulkMoves, agreementCopies, webhooks } = startBackgroundJobs({
-    db,
-    logger,
-    agreementCopies: {
-      mailer,
-      forms,
-      agreementPdfs,
-      translators: languages.t,
-      publicUrl,
-      nextSteps: (claimId) => claimNextSteps({ db, journey, claimId, forPage: false }),
-    },
-    webhooks: {
-      evidenceKey,
-      allowPrivate: webhooksAllowPrivate,
-      timeoutMs: webhookTimeoutMs,
-      wakeOnEvents: false,
-    },
-    claimCures: {
-      reviews,
-      forms,
-      evidenceKey,
-      deliver: mailDelivery({ smtpUrl: undefined, dataDir }),
-      from: 'Claims <claims@example.com>',
-      translators: languages.t,
-      publicUrl,
-    },
-    bulkMoves: { reviews, evidenceKey },
-    batchBuilder: {
-      forms,
-      filings: loadFilings(formsDir, forms.keys()),
-      reviews,
-      evidenceKey,
-      pdfs: filingPdfs,
-      batchDir,
-      store: batchStore,
-    },
-  })
+  const { jobs, batchBuilder, claimCures, bulkMoves, agreementCopies, webhooks, reminders } =
+    startBackgroundJobs({
+      db,
+      logger,
+      agreementCopies: {
+        mailer,
+        forms,
+        agreementPdfs,
+        translators: languages.t,
+        publicUrl,
+        nextSteps: (claimId) => claimNextSteps({ db, journey, claimId, forPage: false }),
+      },
+      webhooks: {
+        evidenceKey,
+        allowPrivate: webhooksAllowPrivate,
+        timeoutMs: webhookTimeoutMs,
+        wakeOnEvents: false,
+      },
+      claimCures: {
+        reviews,
+        forms,
+        evidenceKey,
+        deliver: mailDelivery({ smtpUrl: undefined, dataDir }),
+        from: 'Claims <claims@example.com>',
+        translators: languages.t,
+        publicUrl,
+      },
+      bulkMoves: { reviews, evidenceKey },
+      batchBuilder: {
+        forms,
+        filings: loadFilings(formsDir, forms.keys()),
+        reviews,
+        evidenceKey,
+        pdfs: filingPdfs,
+        batchDir,
+        store: batchStore,
+      },
+      reminders: {
+        journey,
+        config: journeyConfig,
+        languages,
+        agreementPdfs,
+        deliver: mailDelivery({ smtpUrl: undefined, dataDir }),
+        from: 'Claims <claims@example.com>',
+        publicUrl,
+        perMinute: remindersPerMinute,
+        sms: smsSender,
+      },
+    })
   const agreementLinks = createAgreementLinks({ db, mailer, translators: languages.t, logger })
   const app = createApp({
     db,
     claimCures,
-    // an intake does not start the sender: a test sends what is due with runDue, at the time it chooses
-    journey: { ...journey, wake: () => undefined },
+    // no reminders: an intake does not wake the sender; a test sends what is due with runDue, when it chooses
+    journey,
     bulkMoves,
     // a batch started waits: a test builds what is due with runDue, when it chooses
     batchBuilder: { wake: () => undefined },
@@ -306,9 +311,9 @@ export async function createTestContext(
     bulkMoves,
     batchBuilder,
     journey,
+    reminders,
     webhooks,
     async close() {
-      await journey.stop()
       await filingPdfs.stop()
       await jobs.stop()
       await agreementLinks.settled()
