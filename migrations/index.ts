@@ -45,6 +45,7 @@ import * as recheckNearScreenshotMatches from './2026_12_07_1400_recheck_near_sc
 import * as addAdoptedSignatures from './2026_12_07_1500_add_adopted_signatures.ts'
 import * as countFunnelByRoles from './2026_12_07_1630_count_funnel_by_roles.ts'
 import * as addJobLeases from './2026_12_08_1000_add_job_leases.ts'
+import * as createFraudScores from './2026_12_09_1000_create_fraud_scores.ts'
 
 /** Every migration, by name; names sort in the order they run. */
 export const MIGRATIONS: Record<string, Migration> = {
@@ -94,4 +95,5 @@ export const MIGRATIONS: Record<string, Migration> = {
   '2026_12_07_1500_add_adopted_signatures': addAdoptedSignatures,
   '2026_12_07_1630_count_funnel_by_roles': countFunnelByRoles,
   '2026_12_08_1000_add_job_leases': addJobLeases,
+  '2026_12_09_1000_create_fraud_scores': createFraudScores,
 }

@@ -82,6 +82,8 @@ export interface AppDeps {
   requestActivity?: RequestActivity
   /** Told of each committed claim, to keep its own work out of a surge's way (createDuplicateScreenshots). */
   duplicateScreenshots?: Pick<DuplicateScreenshots, 'wake'>
+  /** Told of each committed claim: its fraud score follows (fraud/score-claim.job.ts). */
+  fraudScores?: { wake(): void }
   /** E-mails the one-time links that open a claimant's agreements. */
   agreementLinks: AgreementLinks
   logger: Logger
@@ -145,6 +147,7 @@ export function createApp({
   agreementCopies,
   requestActivity,
   duplicateScreenshots,
+  fraudScores,
   agreementLinks,
   logger,
   evidenceKey,
@@ -219,6 +222,7 @@ export function createApp({
       templates,
       agreementCopies,
       duplicateScreenshots,
+      fraudScores,
       evidenceKey,
       guardPost,
       journey: claimantJourney,

@@ -18,6 +18,7 @@ import { END_CURE_PERIOD, endCurePeriodJob } from './review/end-cure-period.job.
 import { SEND_CURE_NOTICE, sendCureNoticeJob } from './review/send-cure-notice.job.ts'
 import { DELIVER_WEBHOOK, deliverWebhookJob } from './webhooks/deliver-webhook.job.ts'
 import { SEND_REMINDER, sendReminderJob } from './journey/send-reminder.job.ts'
+import { SCORE_CLAIM, scoreClaimJob } from './fraud/score-claim.job.ts'
 import type { WebhookDeliveries } from './webhooks/webhook-deliveries.ts'
 
 type Deps<F extends (deps: never) => unknown> = Omit<Parameters<F>[0], 'db' | 'logger'>
@@ -38,6 +39,7 @@ export function startBackgroundJobs({
   bulkMoves,
   batchBuilder,
   reminders,
+  fraudScores,
   ledgerAnchor,
 }: {
   db: Kysely<Database>
@@ -52,6 +54,7 @@ export function startBackgroundJobs({
   bulkMoves: Omit<Deps<typeof bulkMoveJob>, 'claimCures'>
   batchBuilder: Deps<typeof buildBatchJob>
   reminders: Deps<typeof sendReminderJob>
+  fraudScores: Deps<typeof scoreClaimJob>
   /** Left out (tests), the ledger's head is not anchored in the background. */
   ledgerAnchor?: Deps<typeof anchorLedgerJob> | undefined
 }): {
@@ -63,6 +66,7 @@ export function startBackgroundJobs({
   bulkMoves: BulkMoves
   batchBuilder: BatchBuilder
   reminders: JobKinds
+  fraudScores: JobKinds
 } {
   const copies = sendAgreementCopyJob({ db, logger, ...agreementCopies })
   const cureKinds = [SEND_CURE_NOTICE, END_CURE_PERIOD]
@@ -82,6 +86,7 @@ export function startBackgroundJobs({
     }),
     buildBatchJob({ db, logger, ...batchBuilder }),
     sendReminderJob({ db, logger, ...reminders }),
+    scoreClaimJob({ db, logger, ...fraudScores }),
     ...(ledgerAnchor ? [anchorLedgerJob({ db, logger, ...ledgerAnchor })] : []),
   ]
   const jobs = createJobRunner({ db, handlers, logger, requests })
@@ -94,5 +99,6 @@ export function startBackgroundJobs({
     bulkMoves: jobKinds(jobs, BULK_MOVE),
     batchBuilder: jobKinds(jobs, BUILD_BATCH),
     reminders: jobKinds(jobs, SEND_REMINDER),
+    fraudScores: jobKinds(jobs, SCORE_CLAIM),
   }
 }

@@ -27,6 +27,7 @@ import { loadFormConfigs } from './forms/load-form-configs.ts'
 import { loadIntakeConfig } from './forms/load-intake-config.ts'
 import { createValidatorModules } from './forms/validator-modules.ts'
 import { loadReviews } from './lifecycle/load-review-config.ts'
+import { loadFraudConfigs } from './fraud/load-fraud-config.ts'
 import { syncReviewRoles } from './lifecycle/review-roles.ts'
 import type { Reviews } from '../src/review-config.ts'
 import { claimNextSteps } from './journey/claim-next-steps.ts'
@@ -71,8 +72,9 @@ export async function startServer(
     prepared?: boolean
   } = {},
 ): Promise<RunningServer> {
-  // a broken review, filing or journey config stops us before anything starts, as a broken form does
+  // a broken review, filing, journey or fraud config stops us before anything starts, as a broken form does
   const reviews = loadReviews(config.formsDir, forms.keys())
+  const fraud = loadFraudConfigs(config.formsDir, forms.keys())
   const filings = loadFilings(config.formsDir, forms.keys())
   const journeyConfig = loadJourneyConfig(config.formsDir)
   // the browser's validators, compiled before anything else starts: a schema that fails stops us here
@@ -136,6 +138,7 @@ export async function startServer(
     duplicateScreenshots,
     webhooks,
     reminders,
+    fraudScores,
   } = startBackgroundJobs({
     db,
     logger,
@@ -174,6 +177,8 @@ export async function startServer(
       perMinute: config.remindersPerMinute,
       sms,
     },
+    // each claim's fraud score, after it is stored
+    fraudScores: { storage, fraud },
     ledgerAnchor: { evidenceKey, dataDir: config.dataDir, staffMailer },
   })
   // copies queued before a restart (or that failed and came due) go out now
@@ -186,6 +191,8 @@ export async function startServer(
   jobs.wake(ANCHOR_LEDGER)
   claimCures.wake()
   reminders.wake()
+  // claims stored before a restart, or whose ring grew, are scored
+  fraudScores.wake()
   // bulk moves queued before a restart, or left by a process that died, go on
   bulkMoves.wake()
   // batches started before a restart, or left by a process that died, are built again
@@ -209,6 +216,7 @@ export async function startServer(
     agreementCopies,
     requestActivity: requests,
     duplicateScreenshots,
+    fraudScores,
     agreementLinks,
     logger,
     evidenceKey,

@@ -6,6 +6,7 @@ export type ErrorCode =
   | 'UPLOAD_NOT_IMAGE'
   | 'UPLOAD_TOO_LARGE'
   | 'BAD_REQUEST'
+  | 'BOT_SUSPECTED'
   | 'DUPLICATE_SUBMISSION'
   | 'NOT_FOUND'
   | 'AGREEMENT_NOT_FOUND'

@@ -54,6 +54,54 @@ export interface ClaimsTable {
   /** Its campaign source (utm_source, "(none)" without), and the whole attribution as JSON (src/attribution.ts). */
   source: Generated<string>
   attribution: string | null
+  /** What the form saw as it was filled in (src/form-signals.ts), as JSON; null from a client that sent none. */
+  signals: ColumnType<string | null, string | null | undefined, never>
+  /** 1,000 less the fraud deductions (server/fraud/), null until scored. */
+  fraud_score: ColumnType<number | null, never, number | null>
+  /** When a decider cleared the claim's fraud hold ("Not fraud"), epoch ms. */
+  fraud_cleared_at: ColumnType<number | null, never, number | null>
+}
+
+/** A claim's fraud score job and its reasons (server/fraud/score-claim.job.ts); queued by a trigger. */
+export interface FraudScoresTable {
+  claim_id: number
+  /** JSON: FraudReason[] (src/fraud-config.ts), null until scored. */
+  reasons: string | null
+  scored_at: number | null
+  cleared_by: string | null
+  cleared_note: string | null
+  cleared_score: number | null
+  due_at: ColumnType<number | null, number | null | undefined, number | null>
+  lease_owner: ColumnType<string | null, string | null | undefined, string | null>
+  lease_until: ColumnType<number | null, number | null | undefined, number | null>
+  attempts: ColumnType<number, number | undefined, number>
+}
+
+/** One deduction of a claim's score, for the filter by reason. */
+export interface FraudReasonsTable {
+  claim_id: number
+  code: string
+  points: number
+}
+
+/** A claim's normalised identity keys; claims sharing one are related (the cluster). */
+export interface FraudKeysTable {
+  /** 'device', 'network', 'email', 'phone', 'address', 'name_address' */
+  kind: string
+  value: string
+  claim_id: number
+  /** epoch ms of the form's send */
+  at: number
+  /** The claimant's folded first and last name: claims of one claimant share it. */
+  identity: string
+}
+
+/** A claim the company's list names: 'not_customer' or 'duplicate'. */
+export interface RespondentFlagsTable {
+  claim_id: number
+  list: string
+  imported_at: number
+  imported_by: string
 }
 
 /** A deficient claim's cure period, opened by the move that made it deficient (its id is the move's). */
@@ -476,6 +524,8 @@ export interface FormSubmissionsTable {
   /** Its campaign source (utm_source, "(none)" without), and the whole attribution as JSON (src/attribution.ts). */
   source: Generated<string>
   attribution: Generated<string | null>
+  /** What the form saw as it was filled in (src/form-signals.ts), as JSON; null from a client that sent none. */
+  signals: ColumnType<string | null, string | null | undefined, never>
 }
 
 /**
@@ -712,6 +762,10 @@ export interface Database {
   staff_sessions: StaffSessionsTable
   audit_log: AuditLogTable
   form_submissions: FormSubmissionsTable
+  fraud_scores: FraudScoresTable
+  fraud_reasons: FraudReasonsTable
+  fraud_keys: FraudKeysTable
+  respondent_flags: RespondentFlagsTable
   intake_cases: IntakeCasesTable
   screenshot_checks: ScreenshotChecksTable
   screenshot_hashes: ScreenshotHashesTable

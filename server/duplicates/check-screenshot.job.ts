@@ -5,6 +5,7 @@ import type { RowJobHandler } from '../jobs/job-handler.ts'
 import type { Logger } from '../logger.ts'
 import type { ScreenshotStorage } from '../uploads/screenshot-storage.ts'
 import type { ScreenshotHasher } from './screenshot-hasher.ts'
+import { wakeScores } from '../fraud/fraud-repository.ts'
 import {
   findCheckedClaim,
   findKnownHashes,
@@ -111,8 +112,11 @@ export function checkScreenshotJob({
       const matches = await findMatches(db, { claim, fingerprint })
       // the check's row goes with its outcome: nothing is left to release
       await recordCheck(db, { claimId, fingerprint, matches })
-      if (matches.length > 0)
+      if (matches.length > 0) {
         logger.info({ claimId, matches: matches.length }, 'duplicate screenshot flagged')
+        // a duplicate deducts from the fraud score of the claim and of those it copies
+        await wakeScores(db, [claimId, ...matches.map((match) => match.otherClaimId)])
+      }
       return 'ended'
     },
     stop: () => hasher.stop(),

@@ -170,6 +170,9 @@ export function claimRecordFromRows(
     | 'case_number'
     | 'source'
     | 'attribution'
+    | 'signals'
+    | 'fraud_score'
+    | 'fraud_cleared_at'
   >,
   agreement: Omit<Selectable<AgreementRecordsTable>, 'id' | 'claim_id' | 'sha256'>,
 ): ClaimRecord {

@@ -1,4 +1,5 @@
 import { ATTRIBUTION_FIELD, readAttribution, sourceOf } from '../../src/attribution.ts'
+import { readFormSignals, SIGNALS_FIELD, storedSignals } from '../../src/form-signals.ts'
 import type { Kysely } from 'kysely'
 import { AppError } from '../../src/app-error.ts'
 import { agreementContext } from '../../src/agreement-context.ts'
@@ -74,7 +75,13 @@ export async function createIntake({
   }
   // where the claimant came from and how they signed travel beside the answers; the config's schema
   // knows only the answers
-  const { [ATTRIBUTION_FIELD]: sentAttribution, ...sent } = data as Record<string, unknown>
+  const {
+    [ATTRIBUTION_FIELD]: sentAttribution,
+    [SIGNALS_FIELD]: sentSignals,
+    ...sent
+  } = data as Record<string, unknown>
+  // a filled trap (a bot) is refused here, before anything is checked or stored
+  const signals = readFormSignals(sentSignals)
   const attribution = readAttribution(sentAttribution)
   const { signing, answers } = splitSigning(sent)
   // '+1 555.867.5309' and every usual writing of a US number become '(555) 867-5309' before the check
@@ -144,6 +151,7 @@ export async function createIntake({
         consent_version: config.consentVersion,
         source: sourceOf(attribution),
         attribution: attribution ? JSON.stringify(attribution) : null,
+        signals: storedSignals(signals),
         consent_text: consents.main,
         communications_consent_text: consents.communications,
         locale,

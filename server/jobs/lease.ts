@@ -15,6 +15,7 @@ export const JOB_TABLES = {
   webhook_deliveries: { key: 'id' },
   claim_cures: { key: 'id' },
   claimant_journeys: { key: 'intake_id' },
+  fraud_scores: { key: 'claim_id' },
 } as const
 
 export type JobTable = keyof typeof JOB_TABLES

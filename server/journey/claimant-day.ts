@@ -1,3 +1,5 @@
+import { HOUR_MS } from '../../src/durations.ts'
+
 /**
  * Each state's main time zone, for the hours reminders may go out in. A state split between two zones
  * takes the one most of its people live in; an hour off for the rest still lands in their day.
@@ -60,8 +62,6 @@ const STATE_TIME_ZONES: Record<string, string> = {
 export function stateTimeZone(state: string, fallback: string): string {
   return STATE_TIME_ZONES[state] ?? fallback
 }
-
-const HOUR_MS = 60 * 60 * 1000
 
 /**
  * `at` if it falls within the claimant's sending hours ([from, to) in `timeZone`), else the next

@@ -3,6 +3,7 @@ import { AppError } from '../../src/app-error.ts'
 import { ATTRIBUTION_FIELD, readAttribution, type Attribution } from '../../src/attribution.ts'
 import { SIGNATURE_METHOD_FIELD, TYPED_SIGNATURE_FIELD } from '../../src/signing.ts'
 import { JOURNEY_TOKEN_FIELD } from '../../src/api/journey.ts'
+import { readFormSignals, SIGNALS_FIELD, type FormSignals } from '../../src/form-signals.ts'
 import {
   AGREEMENT_DATE_FIELD,
   CLAIM_TEXT_FIELDS,
@@ -26,6 +27,8 @@ export interface ClaimFields {
   journeyToken: unknown
   /** Where the claimant came from, cleaned (src/attribution.ts); undefined when not sent. */
   attribution: Attribution | undefined
+  /** What the form saw (src/form-signals.ts), cleaned; undefined when not sent. A filled trap is refused here. */
+  signals: FormSignals | undefined
 }
 
 /**
@@ -61,6 +64,7 @@ export function readClaimFields(body: unknown): ClaimFields {
     typedSignature: fields[TYPED_SIGNATURE_FIELD],
     journeyToken: fields[JOURNEY_TOKEN_FIELD],
     attribution: readAttribution(fields[ATTRIBUTION_FIELD]),
+    signals: readFormSignals(fields[SIGNALS_FIELD]),
   }
 }
 

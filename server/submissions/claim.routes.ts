@@ -33,6 +33,7 @@ export function claimRoutes({
   templates,
   agreementCopies,
   duplicateScreenshots,
+  fraudScores,
   evidenceKey,
   guardPost,
   journey,
@@ -45,6 +46,8 @@ export function claimRoutes({
   agreementCopies: AgreementCopies
   /** Checks the claim's screenshot against other claimants' once the server is quiet. */
   duplicateScreenshots?: Pick<DuplicateScreenshots, 'wake'>
+  /** Scores the claim for fraud once the server is quiet. */
+  fraudScores?: { wake(): void } | undefined
   evidenceKey: Buffer
   /** The Origin check and the limits every public POST passes first (guardPublicPost). */
   guardPost: (door: PublicDoor) => RequestHandler
@@ -79,7 +82,7 @@ export function claimRoutes({
       // a reader of a language the app is not offered in was shown the English form: it is signed in English
       const locale = languages.formLocale(slug, requestLocale(req))
       const config = findFormOrThrow(languages.forms(locale), slug)
-      const { rawData, agreementDate, signatureMethod, typedSignature, journeyToken, attribution } =
+      const { rawData, agreementDate, signatureMethod, typedSignature, journeyToken, attribution, signals } =
         readClaimFields(req.body)
       const created = await createClaim(services, {
         config,
@@ -94,12 +97,14 @@ export function claimRoutes({
         // a forged, expired or other app's token ties nothing: the claim is matched by its contact instead
         linkedIntakeId: journey.tokens.readPrefill(journeyToken, slug),
         attribution,
+        signals,
       })
       const nextSteps = await claimNextSteps({ db, journey, claimId: created.id, forPage: true })
       res.status(201).json({ ...created, nextSteps } satisfies CreatedStep2Claim)
       // the claimant's e-mail copy was queued with the claim; the sender takes it when the server is quiet
       agreementCopies.wake()
       duplicateScreenshots?.wake()
+      fraudScores?.wake()
       queueWebhookEventAfterCommit(db, { type: 'claim.created', claimId: created.id })
     },
   )

@@ -1,4 +1,5 @@
 import { sourceOf, type Attribution } from '../../src/attribution.ts'
+import { storedSignals, type FormSignals } from '../../src/form-signals.ts'
 import { agreementContext } from '../../src/agreement-context.ts'
 import type { CreatedClaim } from '../../src/api/claims.ts'
 import { AppError } from '../../src/app-error.ts'
@@ -67,6 +68,8 @@ export interface ClaimRequest {
   linkedIntakeId?: number | undefined
   /** Where the claimant came from (the first landing's campaign parameters), already cleaned. */
   attribution?: Attribution | undefined
+  /** What the form saw as it was filled in, already cleaned: kept for the fraud tests. */
+  signals?: FormSignals | undefined
 }
 
 /**
@@ -87,6 +90,7 @@ export async function createClaim(
     siteOrigin,
     linkedIntakeId,
     attribution,
+    signals,
   }: ClaimRequest,
 ): Promise<CreatedClaim> {
   // 1. the form takes claims, and the request reads as one
@@ -168,7 +172,7 @@ export async function createClaim(
   })
   releaseScreenshot(content)
   const toCommit = claimToCommit(
-    { config, locale, claim, claimant, signing, adopted, signer, intake, attribution },
+    { config, locale, claim, claimant, signing, adopted, signer, intake, attribution, signals },
     {
       content,
       screenshot: { key, mime: content.image.mime },
@@ -250,6 +254,7 @@ function claimToCommit(
     signer,
     intake,
     attribution,
+    signals,
   }: {
     config: FormConfig
     locale: Locale
@@ -260,6 +265,7 @@ function claimToCommit(
     signer: SignerInfo
     intake: IntakeTie
     attribution: Attribution | undefined
+    signals: FormSignals | undefined
   },
   {
     content,
@@ -291,6 +297,7 @@ function claimToCommit(
       intake_by_link: intake.byLink ? 1 : 0,
       source: sourceOf(attribution),
       attribution: attribution ? JSON.stringify(attribution) : null,
+      signals: storedSignals(signals),
     },
     record: {
       template: config.agreement.template,

@@ -45,6 +45,7 @@ export const CLAIM_COLUMNS = [
   'intake_by_link',
   'source',
   'attribution',
+  'signals',
 ] as const
 
 /** The columns of a claim's signed record. */

@@ -74,6 +74,7 @@ const BATCH_COLUMNS: Record<
   app: 'text',
   source: 'text',
   attribution: 'text',
+  signals: 'text',
   created_at: 'timestamptz',
   first_name: 'text',
   last_name: 'text',

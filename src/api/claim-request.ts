@@ -2,6 +2,7 @@ import { ATTRIBUTION_FIELD, type Attribution } from '../attribution.ts'
 import { SIGNATURE_METHOD_FIELD, TYPED_SIGNATURE_FIELD, type ClaimSigningMethod } from '../signing.ts'
 import { DEFAULT_LOCALE, type Locale } from '../translate.ts'
 import { JOURNEY_TOKEN_FIELD } from './journey.ts'
+import { SIGNALS_FIELD, type FormSignals } from '../form-signals.ts'
 
 /** The claim's answers as JSON, in the multipart field of this name. */
 export const DATA_FIELD = 'data'
@@ -21,6 +22,7 @@ export const CLAIM_TEXT_FIELDS = [
   TYPED_SIGNATURE_FIELD,
   JOURNEY_TOKEN_FIELD,
   ATTRIBUTION_FIELD,
+  SIGNALS_FIELD,
 ] as const
 
 /** What a claim's multipart body may hold: each text field once and the screenshot, nothing more. */
@@ -68,6 +70,8 @@ export interface ClaimRequestInput {
   journeyToken?: string | undefined
   /** The landing's campaign parameters, if the claimant came from a campaign. */
   attribution?: Attribution | undefined
+  /** What the form saw as it was filled in (src/form-signals.ts). */
+  signals?: FormSignals | undefined
 }
 
 /** A claim request as the form sends it: where, then its text fields in order; the screenshot goes last. */
@@ -89,6 +93,7 @@ export function claimRequest({
   locale,
   journeyToken,
   attribution,
+  signals,
 }: ClaimRequestInput): ClaimRequest {
   const fields: ClaimRequest['fields'] = [
     [DATA_FIELD, JSON.stringify(data)],
@@ -101,6 +106,7 @@ export function claimRequest({
   if (attribution && Object.keys(attribution).length > 0) {
     fields.push([ATTRIBUTION_FIELD, JSON.stringify(attribution)])
   }
+  if (signals) fields.push([SIGNALS_FIELD, JSON.stringify(signals)])
   return { path: pathInLocale(`/api/forms/${encodeURIComponent(slug)}/submissions`, locale), fields }
 }
 
@@ -112,18 +118,28 @@ export interface IntakeRequestInput {
   locale: Locale
   /** The landing's campaign parameters, if the claimant came from a campaign. */
   attribution?: Attribution | undefined
+  /** What the form saw as it was filled in (src/form-signals.ts). */
+  signals?: FormSignals | undefined
 }
 
 /**
  * The main form's request as the intake page sends it: JSON with the answers, how the claimant signed
  * and where they came from; the printed date in the address.
  */
-export function intakeRequest({ data, agreementDate, signing, locale, attribution }: IntakeRequestInput): {
+export function intakeRequest({
+  data,
+  agreementDate,
+  signing,
+  locale,
+  attribution,
+  signals,
+}: IntakeRequestInput): {
   path: string
   body: Record<string, unknown>
 } {
   const body: Record<string, unknown> = { ...data, ...signingFields(signing) }
   if (attribution && Object.keys(attribution).length > 0) body[ATTRIBUTION_FIELD] = attribution
+  if (signals) body[SIGNALS_FIELD] = signals
   return {
     path: pathInLocale(`/api/intake?${AGREEMENT_DATE_FIELD}=${encodeURIComponent(agreementDate)}`, locale),
     body,

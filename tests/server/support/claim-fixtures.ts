@@ -49,5 +49,6 @@ export function claimRow(phone: string, lastName = 'Okafor') {
     intake_by_link: 0,
     source: '(none)',
     attribution: null,
+    signals: null,
   }
 }

@@ -17,6 +17,8 @@ import type { IntakeConfig } from '../../../src/intake-config.ts'
 import type { AgreementCopies } from '../../../server/agreements/agreement-copies.ts'
 import { startBackgroundJobs } from '../../../server/background-jobs.ts'
 import type { JobKinds } from '../../../server/jobs/job-runner.ts'
+import { loadFraudConfigs } from '../../../server/fraud/load-fraud-config.ts'
+import type { FraudConfigs } from '../../../src/fraud-config.ts'
 import { createAgreementLinks, type AgreementLinks } from '../../../server/agreements/agreement-links.ts'
 import { createAgreementMailer } from '../../../server/agreements/agreement-mailer.ts'
 import { mailDelivery } from '../../../server/platform/mail-delivery.ts'
@@ -107,6 +109,10 @@ export interface TestContext {
   journey: ClaimantJourney
   /** The e-mails after each intake and the reminders: never woken here, runDue(now) sends what is due. */
   reminders: JobKinds
+  /** Each app's fraud.json (forms/base/fraud.json with the app's own). */
+  fraud: FraudConfigs
+  /** The claims' fraud scores: never woken here, runDue(now) scores what is due. */
+  fraudScores: JobKinds
   /** The webhook deliveries: never woken here, runDue(now) sends what is due. */
   webhooks: WebhookDeliveries
   close(): Promise<void>
@@ -206,7 +212,8 @@ export async function createTestContext(
   const reviews = loadReviews(formsDir, forms.keys(), loadReviewConfig(FORMS_DIR))
   // as the server's start-up does: the funnel's triggers read the roles
   await syncReviewRoles({ db, reviews, apps: forms.keys() })
-  const { jobs, batchBuilder, claimCures, bulkMoves, agreementCopies, webhooks, reminders } =
+  const fraud = loadFraudConfigs(formsDir, forms.keys())
+  const { jobs, batchBuilder, claimCures, bulkMoves, agreementCopies, webhooks, reminders, fraudScores } =
     startBackgroundJobs({
       db,
       logger,
@@ -254,6 +261,7 @@ export async function createTestContext(
         perMinute: remindersPerMinute,
         sms: smsSender,
       },
+      fraudScores: { storage, fraud },
     })
   const agreementLinks = createAgreementLinks({ db, mailer, translators: languages.t, logger })
   const app = createApp({
@@ -312,6 +320,8 @@ export async function createTestContext(
     batchBuilder,
     journey,
     reminders,
+    fraud,
+    fraudScores,
     webhooks,
     async close() {
       await filingPdfs.stop()
