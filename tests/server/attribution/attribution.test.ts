@@ -2,13 +2,8 @@ import request from 'supertest'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Funnel } from '../../../src/api/funnel.ts'
 import { makeIntakeData } from '../support/malformed-intakes.ts'
-import {
-  createTestContext,
-  DIALECTS,
-  loginStaff,
-  type TestContext,
-  signInNewAccount,
-} from '../support/helpers.ts'
+import { createTestContext, DIALECTS, type TestContext } from '../support/helpers.ts'
+import { loginStaff, signInNewAccount } from '../support/staff-sign-in.ts'
 import { postClaim } from '../support/claims.ts'
 
 const SITE = 'funnel.test'

@@ -4,7 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { StaffPage, StaffClaimRow } from '../../../src/api/staff.ts'
 import type { ClaimsTable } from '../../../server/db/database.ts'
 import { exactClaimIdsQuery, identifierOf } from '../../../server/dashboard/exact-claim-lookup.ts'
-import { createTestContext, DIALECTS, insertClaim, loginStaff, type TestContext } from '../support/helpers.ts'
+import { createTestContext, DIALECTS, insertClaim, type TestContext } from '../support/helpers.ts'
+import { loginStaff } from '../support/staff-sign-in.ts'
 
 const SITE = 'identifiers.test'
 

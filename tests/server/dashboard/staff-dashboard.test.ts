@@ -8,7 +8,6 @@ import type { ClaimsTable } from '../../../server/db/database.ts'
 import {
   clearClaims,
   createTestContext,
-  loginStaff,
   DIALECTS,
   makeClaimData,
   makePng,
@@ -16,6 +15,7 @@ import {
   type TestContext,
   insertClaim,
 } from '../support/helpers.ts'
+import { loginStaff } from '../support/staff-sign-in.ts'
 
 const SITE = 'dashboard.test'
 const SAME_SITE = { Host: SITE, Origin: `http://${SITE}` }

@@ -1,14 +1,8 @@
 import request from 'supertest'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { DuplicateCluster, DuplicateScreenshot } from '../../../src/api/staff.ts'
-import {
-  createTestContext,
-  DIALECTS,
-  insertClaim,
-  loginStaff,
-  signInNewAccount,
-  type TestContext,
-} from '../support/helpers.ts'
+import { createTestContext, DIALECTS, insertClaim, type TestContext } from '../support/helpers.ts'
+import { loginStaff, signInNewAccount } from '../support/staff-sign-in.ts'
 
 const SITE = 'duplicate-clusters.test'
 const SAME_SITE = { Host: SITE, Origin: `http://${SITE}` }

@@ -2,14 +2,8 @@ import request from 'supertest'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { ClaimReview } from '../../../src/api/review.ts'
 import { subjectOf } from '../../../server/evidence/ledger.ts'
-import {
-  createTestContext,
-  DIALECTS,
-  insertClaim,
-  loginStaff,
-  signInNewAccount,
-  type TestContext,
-} from '../support/helpers.ts'
+import { createTestContext, DIALECTS, insertClaim, type TestContext } from '../support/helpers.ts'
+import { loginStaff, signInNewAccount } from '../support/staff-sign-in.ts'
 
 const SITE = 'duplicate-decision.test'
 const SAME_SITE = { Host: SITE, Origin: `http://${SITE}` }

@@ -13,13 +13,8 @@ import { canonicalJson } from '../../../server/evidence/canonical-json.ts'
 import { openAgreementsByLink } from '../support/agreement-link.ts'
 import { makeIntakeData } from '../support/malformed-intakes.ts'
 import { pdfText } from '../support/pdf-text.ts'
-import {
-  createTestContext,
-  DIALECTS,
-  loginStaff,
-  type TestContext,
-  signInNewAccount,
-} from '../support/helpers.ts'
+import { createTestContext, DIALECTS, type TestContext } from '../support/helpers.ts'
+import { loginStaff, signInNewAccount } from '../support/staff-sign-in.ts'
 import { fileClaim } from '../support/claims.ts'
 import { asBuffer, sha256sum, unzip } from '../support/unzip.ts'
 

@@ -8,14 +8,8 @@ import type { ClaimReview } from '../../../src/api/review.ts'
 import type { ErrorBody } from '../../../src/app-error.ts'
 import { linkMailsTo, mailsTo, partOf } from '../support/agreement-link.ts'
 import { makeIntakeData } from '../support/malformed-intakes.ts'
-import {
-  createTestContext,
-  DIALECTS,
-  loginStaff,
-  makeClaimData,
-  makePng,
-  type TestContext,
-} from '../support/helpers.ts'
+import { createTestContext, DIALECTS, makeClaimData, makePng, type TestContext } from '../support/helpers.ts'
+import { loginStaff } from '../support/staff-sign-in.ts'
 import { asBuffer, unzip } from '../support/unzip.ts'
 
 // The security review's probe: an intake sent by anyone with a claimant's e-mail and phone must not put

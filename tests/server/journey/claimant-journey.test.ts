@@ -12,7 +12,8 @@ import { mailDelivery } from '../../../server/platform/mail-delivery.ts'
 import { createLogger } from '../../../server/logger.ts'
 import { mailsTo, openAgreementsByLink, partOf } from '../support/agreement-link.ts'
 import { makeIntakeData } from '../support/malformed-intakes.ts'
-import { createTestContext, DIALECTS, FORMS_DIR, loginStaff, type TestContext } from '../support/helpers.ts'
+import { createTestContext, DIALECTS, FORMS_DIR, type TestContext } from '../support/helpers.ts'
+import { loginStaff } from '../support/staff-sign-in.ts'
 import { fileClaim } from '../support/claims.ts'
 
 const DAY = 24 * 60 * 60 * 1000

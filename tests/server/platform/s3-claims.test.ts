@@ -15,11 +15,11 @@ import {
   countClaims,
   createTestContext,
   listScreenshotFiles,
-  loginStaff,
   makeClaimData,
   makePng,
   type TestContext,
 } from '../support/helpers.ts'
+import { loginStaff } from '../support/staff-sign-in.ts'
 import { makeIntakeData } from '../support/malformed-intakes.ts'
 import { startS3Process, type S3Process } from '../support/s3-process.ts'
 import { asBuffer } from '../support/unzip.ts'

@@ -5,7 +5,8 @@ import type { StaffPage, StaffStats, StaffClaimRow } from '../../../src/api/staf
 import type { ClaimsTable } from '../../../server/db/database.ts'
 import { subjectOf } from '../../../server/evidence/ledger.ts'
 import { createAccount } from '../../../server/staff/staff-accounts.ts'
-import { createTestContext, DIALECTS, insertClaim, loginStaff, type TestContext } from '../support/helpers.ts'
+import { createTestContext, DIALECTS, insertClaim, type TestContext } from '../support/helpers.ts'
+import { loginStaff } from '../support/staff-sign-in.ts'
 
 const SITE = 'filters.test'
 const SAME_SITE = { Host: SITE, Origin: `http://${SITE}` }

@@ -6,14 +6,8 @@ import type { ClaimsTable } from '../../../server/db/database.ts'
 import { subjectOf } from '../../../server/evidence/ledger.ts'
 import { loadReviewConfig } from '../../../server/lifecycle/load-review-config.ts'
 import { createAccount } from '../../../server/staff/staff-accounts.ts'
-import {
-  createTestContext,
-  DIALECTS,
-  FORMS_DIR,
-  insertClaim,
-  loginStaff,
-  type TestContext,
-} from '../support/helpers.ts'
+import { createTestContext, DIALECTS, FORMS_DIR, insertClaim, type TestContext } from '../support/helpers.ts'
+import { loginStaff } from '../support/staff-sign-in.ts'
 
 const SITE = 'review.test'
 const SAME_SITE = { Host: SITE, Origin: `http://${SITE}` }
@@ -36,14 +30,11 @@ for (const dialect of DIALECTS) {
         role: 'staff',
         apps: [{ app: 'brigit', canExport: false }],
       })
-      reviewer = await signIn(REVIEWER)
+      reviewer = await loginStaff(ctx.app, { site: SITE, ...REVIEWER })
     })
     afterAll(async () => {
       await ctx?.close()
     })
-
-    const signIn = (credentials: { email: string; password: string }) =>
-      loginStaff(ctx.app, { site: SITE, ...credentials })
 
     async function seedClaim(overrides: Partial<Insertable<ClaimsTable>> = {}): Promise<number> {
       seq += 1
@@ -382,7 +373,7 @@ for (const dialect of DIALECTS) {
         .orderBy('id', 'desc')
         .executeTakeFirstOrThrow()
       expect(access.detail).toContain('apps brigit (decide)')
-      const session = await signIn(REVIEWER)
+      const session = await loginStaff(ctx.app, { site: SITE, ...REVIEWER })
       expect((await reviewOf(claimId, session)).moves.map((each) => each.to)).toEqual([
         'approved',
         'deficient',
@@ -394,7 +385,7 @@ for (const dialect of DIALECTS) {
 
     it('refuses a claim of an app the reviewer may not see with 403, one that does not exist with 404, and both without a session with 401', async () => {
       const cleo = await seedClaim({ app: 'cleo' })
-      const reviewer = await signIn(REVIEWER)
+      const reviewer = await loginStaff(ctx.app, { site: SITE, ...REVIEWER })
       const view = await request(ctx.app).get(`/api/staff/claims/${cleo}/review`).set('Cookie', reviewer)
       expect(view.status).toBe(403)
       expect(view.body.error.message).toBe('your account has no access to this app')

@@ -7,14 +7,8 @@ import type { ReviewConfig } from '../../../src/review-config.ts'
 import { loadReviewConfig, loadReviews } from '../../../server/lifecycle/load-review-config.ts'
 import { recordMove } from '../../../server/lifecycle/move-claim.ts'
 import { makeIntakeData } from '../support/malformed-intakes.ts'
-import {
-  ADMIN_EMAIL,
-  createTestContext,
-  DIALECTS,
-  FORMS_DIR,
-  loginStaff,
-  type TestContext,
-} from '../support/helpers.ts'
+import { ADMIN_EMAIL, createTestContext, DIALECTS, FORMS_DIR, type TestContext } from '../support/helpers.ts'
+import { loginStaff } from '../support/staff-sign-in.ts'
 import { fileClaim } from '../support/claims.ts'
 
 const SITE = 'filing-moves.test'
