@@ -2,14 +2,8 @@ import request from 'supertest'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { SignedRecordView } from '../../../src/api/staff.ts'
 import { createAccount } from '../../../server/staff/staff-accounts.ts'
-import {
-  createTestContext,
-  DIALECTS,
-  loginStaff,
-  makeClaimData,
-  makePng,
-  type TestContext,
-} from '../support/helpers.ts'
+import { createTestContext, DIALECTS, makeClaimData, makePng, type TestContext } from '../support/helpers.ts'
+import { loginStaff } from '../support/staff-sign-in.ts'
 
 const SITE = 'record.test'
 const OTHER_APP_STAFF = { email: 'cleo.only@firm.test', password: 'cleo only password 1' }

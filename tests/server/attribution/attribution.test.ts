@@ -2,14 +2,9 @@ import request from 'supertest'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Funnel } from '../../../src/api/funnel.ts'
 import { makeIntakeData } from '../support/malformed-intakes.ts'
-import {
-  createTestContext,
-  DIALECTS,
-  loginStaff,
-  type TestContext,
-  signInNewAccount,
-} from '../support/helpers.ts'
-import { postClaim } from '../support/claims.ts'
+import { createTestContext, DIALECTS, type TestContext } from '../support/helpers.ts'
+import { loginStaff, signInNewAccount } from '../support/staff-sign-in.ts'
+import { moveClaimTo, postClaim } from '../support/claims.ts'
 
 const SITE = 'funnel.test'
 const TODAY = new Date().toISOString().slice(0, 10)
@@ -126,12 +121,14 @@ for (const dialect of DIALECTS) {
       const tvClaim = (await sendClaim('chime', { utm_source: 'tv' }).expect(201)).body as { id: number }
       await sendClaim('earnin', { utm_source: 'tv' }).expect(201)
       await sendClaim('chime', undefined).expect(201)
-      // one tv claim confirmed by its claimant and approved by a reviewer
+      // one tv claim confirmed by its claimant (confirmed_at written as the copy's "Confirm it was you" link
+      // sets it, which confirmation.test.ts follows) and approved by a reviewer
       await ctx.db
         .updateTable('claims')
-        .set({ confirmed_at: new Date().toISOString(), review_status: 'approved' })
+        .set({ confirmed_at: new Date().toISOString() })
         .where('id', '=', tvClaim.id)
         .execute()
+      await moveClaimTo(ctx, { id: tvClaim.id, app: 'chime', status: 'approved' })
       const found = await funnel({ from: TODAY, to: TODAY })
       const tv = found.sources.find((row) => row.source === 'tv')!
       expect(tv).toEqual({
@@ -156,12 +153,8 @@ for (const dialect of DIALECTS) {
           Number(n),
         ])
       }
-      // withdrawn is no longer approved; a day outside the range counts nothing
-      await ctx.db
-        .updateTable('claims')
-        .set({ review_status: 'withdrawn' })
-        .where('id', '=', tvClaim.id)
-        .execute()
+      // a claim made deficient is no longer approved; a day outside the range counts nothing
+      await moveClaimTo(ctx, { id: tvClaim.id, app: 'chime', status: 'deficient' })
       expect(
         (await funnel({ from: TODAY, to: TODAY })).sources.find((row) => row.source === 'tv')!.approved,
       ).toBe(0)
@@ -191,11 +184,13 @@ for (const dialect of DIALECTS) {
     })
 
     it('shows approved claims as a share of the claims, so approvals without confirmation stay within 100 %', async () => {
-      await ctx.db
-        .updateTable('claims')
-        .set({ review_status: 'approved' })
+      // both tv claims approved: the confirmed one once cured, the other without confirmation
+      const tvClaims = await ctx.db
+        .selectFrom('claims')
+        .select(['id', 'app'])
         .where('source', '=', 'tv')
         .execute()
+      for (const { id, app } of tvClaims) await moveClaimTo(ctx, { id: Number(id), app, status: 'approved' })
       const csv = await request(ctx.app)
         .get('/api/staff/funnel/export.csv')
         .query({ from: TODAY, to: TODAY })

@@ -14,7 +14,8 @@ import { entryText } from '../../../server/evidence/ledger.ts'
 import { createLogger } from '../../../server/logger.ts'
 import { createAccount } from '../../../server/staff/staff-accounts.ts'
 import { bankScreenshot, encodePngImage } from '../support/bank-screenshots.ts'
-import { createTestContext, DIALECTS, loginStaff, type TestContext } from '../support/helpers.ts'
+import { createTestContext, DIALECTS, type TestContext } from '../support/helpers.ts'
+import { loginStaff } from '../support/staff-sign-in.ts'
 import { fileClaim } from '../support/claims.ts'
 
 const SITE = 'scope.test'
@@ -93,15 +94,7 @@ for (const dialect of DIALECTS) {
         apps: [{ app: 'brigit', canExport: true }],
       })
       admin = await loginStaff(ctx.app, { site: SITE })
-      const signedIn = await request(ctx.app)
-        .post('/api/staff/login')
-        .set({ Host: SITE, Origin: `http://${SITE}` })
-        .send(PARALEGAL)
-        .expect(204)
-      paralegal = ([] as string[])
-        .concat(signedIn.headers['set-cookie'] ?? [])
-        .find((line) => line.startsWith('staff_session='))!
-        .split(';')[0]!
+      paralegal = await loginStaff(ctx.app, { site: SITE, ...PARALEGAL })
     })
     afterAll(async () => {
       await sweeper?.stop()

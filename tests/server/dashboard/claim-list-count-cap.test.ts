@@ -4,7 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { BulkMovePreview } from '../../../src/api/bulk-moves.ts'
 import { MATCH_COUNT_CAP, type ClaimListPage } from '../../../src/api/staff.ts'
 import type { ClaimsTable } from '../../../server/db/database.ts'
-import { createTestContext, DIALECTS, loginStaff, type TestContext } from '../support/helpers.ts'
+import { createTestContext, DIALECTS, type TestContext } from '../support/helpers.ts'
+import { loginStaff } from '../support/staff-sign-in.ts'
 
 const SITE = 'count-cap.test'
 const SAME_SITE = { Host: SITE, Origin: `http://${SITE}` }

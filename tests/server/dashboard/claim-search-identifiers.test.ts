@@ -4,7 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { StaffPage, StaffClaimRow } from '../../../src/api/staff.ts'
 import type { ClaimsTable } from '../../../server/db/database.ts'
 import { exactClaimIdsQuery, identifierOf } from '../../../server/dashboard/exact-claim-lookup.ts'
-import { createTestContext, DIALECTS, insertClaim, loginStaff, type TestContext } from '../support/helpers.ts'
+import { createTestContext, DIALECTS, insertClaim, type TestContext } from '../support/helpers.ts'
+import { loginStaff } from '../support/staff-sign-in.ts'
 
 const SITE = 'identifiers.test'
 
@@ -15,7 +16,7 @@ for (const dialect of DIALECTS) {
     const ids: Record<string, number> = {}
     let seq = 0
 
-    async function seedClaim(overrides: Partial<Insertable<ClaimsTable>> = {}): Promise<number> {
+    async function insertClaimRow(overrides: Partial<Insertable<ClaimsTable>> = {}): Promise<number> {
       seq += 1
       const { id } = await insertClaim(ctx.db, {
         app: 'brigit',
@@ -44,11 +45,11 @@ for (const dialect of DIALECTS) {
     beforeAll(async () => {
       ctx = await createTestContext(dialect)
       admin = await loginStaff(ctx.app, { site: SITE })
-      ids.plain = await seedClaim()
-      ids.firstOfIntake = await seedClaim({ intake_id: 42 })
-      ids.secondOfIntake = await seedClaim({ intake_id: 42 })
-      ids.filed = await seedClaim()
-      ids.otherApp = await seedClaim({ app: 'cleo', intake_id: 43 })
+      ids.plain = await insertClaimRow()
+      ids.firstOfIntake = await insertClaimRow({ intake_id: 42 })
+      ids.secondOfIntake = await insertClaimRow({ intake_id: 42 })
+      ids.filed = await insertClaimRow()
+      ids.otherApp = await insertClaimRow({ app: 'cleo', intake_id: 43 })
       // a filing gives the case number; no claim arrives with one
       for (const [id, caseNumber] of [
         [ids.filed, '01-26-0001-0007'],
@@ -56,7 +57,7 @@ for (const dialect of DIALECTS) {
       ] as const) {
         await ctx.db.updateTable('claims').set({ case_number: caseNumber }).where('id', '=', id).execute()
       }
-      ids.phone = await seedClaim({ phone_number: '(646) 777-1234' })
+      ids.phone = await insertClaimRow({ phone_number: '(646) 777-1234' })
     })
     afterAll(async () => {
       await ctx.close()

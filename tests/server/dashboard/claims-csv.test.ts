@@ -1,7 +1,8 @@
 import request from 'supertest'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { FIRM_SETTINGS } from '../../../src/firm-settings.ts'
-import { createTestContext, DIALECTS, insertClaim, loginStaff, type TestContext } from '../support/helpers.ts'
+import { createTestContext, DIALECTS, insertClaim, type TestContext } from '../support/helpers.ts'
+import { loginStaff } from '../support/staff-sign-in.ts'
 
 const SITE = 'claims-csv.test'
 const SAME_SITE = { Host: SITE, Origin: `http://${SITE}` }

@@ -1,15 +1,8 @@
 import request from 'supertest'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { IntakeSubmission, IntakeSubmissionDetails, StaffPage } from '../../../src/api/staff.ts'
-import {
-  createTestContext,
-  DIALECTS,
-  insertClaim,
-  loginStaff,
-  pngDataUrl,
-  type TestContext,
-  signInNewAccount,
-} from '../support/helpers.ts'
+import { createTestContext, DIALECTS, insertClaim, pngDataUrl, type TestContext } from '../support/helpers.ts'
+import { loginStaff, signInNewAccount } from '../support/staff-sign-in.ts'
 
 const SITE = 'intake-admin.test'
 const SAME_SITE = { Host: SITE, Origin: `http://${SITE}` }

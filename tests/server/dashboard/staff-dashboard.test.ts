@@ -8,7 +8,6 @@ import type { ClaimsTable } from '../../../server/db/database.ts'
 import {
   clearClaims,
   createTestContext,
-  loginStaff,
   DIALECTS,
   makeClaimData,
   makePng,
@@ -16,6 +15,7 @@ import {
   type TestContext,
   insertClaim,
 } from '../support/helpers.ts'
+import { loginStaff } from '../support/staff-sign-in.ts'
 
 const SITE = 'dashboard.test'
 const SAME_SITE = { Host: SITE, Origin: `http://${SITE}` }
@@ -87,7 +87,7 @@ for (const dialect of DIALECTS) {
       }
     }
 
-    async function seedClaim(overrides: Partial<Insertable<ClaimsTable>> = {}): Promise<number> {
+    async function insertClaimRow(overrides: Partial<Insertable<ClaimsTable>> = {}): Promise<number> {
       return (await insertClaim(ctx.db, makeClaimRow(overrides))).id
     }
 
@@ -128,12 +128,12 @@ for (const dialect of DIALECTS) {
 
     describe('the submissions list', () => {
       it('lists the app’s claims newest first with the contract’s fields', async () => {
-        const older = await seedClaim({
+        const older = await insertClaimRow({
           first_name: 'Ann',
           email: 'ann@mail.test',
           phone_number: '(555) 000-1111',
         })
-        const newer = await seedClaim()
+        const newer = await insertClaimRow()
         const res = await staffGet('/api/staff/apps/brigit/submissions').expect(200)
 
         expect(res.headers['cache-control']).toBe('private, no-store')
@@ -169,14 +169,14 @@ for (const dialect of DIALECTS) {
 
       it('orders claims of the same second by id, newest first', async () => {
         const createdAt = new Date(NOW).toISOString()
-        const first = await seedClaim({ created_at: createdAt })
-        const second = await seedClaim({ created_at: createdAt })
+        const first = await insertClaimRow({ created_at: createdAt })
+        const second = await insertClaimRow({ created_at: createdAt })
         expect(await search('')).toEqual([second, first])
       })
 
       it('pages the matches: count is every match, data only the page', async () => {
         const ids = []
-        for (let i = 0; i < 5; i++) ids.push(await seedClaim({ last_name: i < 4 ? 'Pager' : 'Other' }))
+        for (let i = 0; i < 5; i++) ids.push(await insertClaimRow({ last_name: i < 4 ? 'Pager' : 'Other' }))
         const res = await staffGet('/api/staff/apps/brigit/submissions')
           .query({ q: 'pager', page: 2, pageSize: 3 })
           .expect(200)
@@ -228,8 +228,8 @@ for (const dialect of DIALECTS) {
       })
 
       it('never shows another app’s claims', async () => {
-        await seedClaim({ app: 'cleo', first_name: 'Cleo', email: 'cleo.user@mail.test' })
-        const own = await seedClaim()
+        await insertClaimRow({ app: 'cleo', first_name: 'Cleo', email: 'cleo.user@mail.test' })
+        const own = await insertClaimRow()
 
         expect(await search('')).toEqual([own])
         expect(await search('cleo')).toEqual([])
@@ -266,13 +266,13 @@ for (const dialect of DIALECTS) {
       let bob: number
 
       beforeEach(async () => {
-        jane = await seedClaim({
+        jane = await insertClaimRow({
           first_name: 'Janet',
           last_name: 'Doe-Smith',
           email: 'jane.doe@example.com',
           phone_number: '(555) 223-4567',
         })
-        bob = await seedClaim({ first_name: 'Bob', last_name: 'Stone', email: 'bob@other.test' })
+        bob = await insertClaimRow({ first_name: 'Bob', last_name: 'Stone', email: 'bob@other.test' })
       })
 
       it('finds an e-mail fragment whatever its case', async () => {
@@ -296,7 +296,7 @@ for (const dialect of DIALECTS) {
       })
 
       it('matches a term with letters and digits as text, not by its digits against phones', async () => {
-        const ann = await seedClaim({
+        const ann = await insertClaimRow({
           first_name: 'Ann',
           email: 'ann555@example.com',
           phone_number: '(212) 555-0000',
@@ -320,7 +320,7 @@ for (const dialect of DIALECTS) {
       })
 
       it('takes LIKE wildcards and quotes as plain characters', async () => {
-        const percent = await seedClaim({ last_name: '100%_"Sure"' })
+        const percent = await insertClaimRow({ last_name: '100%_"Sure"' })
         expect(await search('%')).toEqual([percent])
         expect(await search('_')).toEqual([percent])
         expect(await search('0%_"s')).toEqual([percent])
@@ -358,10 +358,10 @@ for (const dialect of DIALECTS) {
       })
 
       it('searches only the app asked for, newest first, and counts only its matches', async () => {
-        const older = await seedClaim({ last_name: 'Partition' })
-        await seedClaim({ app: 'cleo', last_name: 'Partition' })
-        const newer = await seedClaim({ last_name: 'Partition' })
-        await seedClaim({ app: 'earnin', last_name: 'Partition' })
+        const older = await insertClaimRow({ last_name: 'Partition' })
+        await insertClaimRow({ app: 'cleo', last_name: 'Partition' })
+        const newer = await insertClaimRow({ last_name: 'Partition' })
+        await insertClaimRow({ app: 'earnin', last_name: 'Partition' })
         const res = await staffGet('/api/staff/apps/brigit/submissions').query({ q: 'partit' }).expect(200)
 
         expect(res.body.data.map((row: { id: number }) => row.id)).toEqual([newer, older])
@@ -373,10 +373,10 @@ for (const dialect of DIALECTS) {
 
     describe('stats', () => {
       it('averages rounded to whole numbers', async () => {
-        await seedClaim({ membership_months: 1, cash_advance_count: 1 })
-        await seedClaim({ membership_months: 2, cash_advance_count: 2 })
-        await seedClaim({ membership_months: 4, cash_advance_count: 2 })
-        await seedClaim({ app: 'cleo', membership_months: 36, cash_advance_count: 50 })
+        await insertClaimRow({ membership_months: 1, cash_advance_count: 1 })
+        await insertClaimRow({ membership_months: 2, cash_advance_count: 2 })
+        await insertClaimRow({ membership_months: 4, cash_advance_count: 2 })
+        await insertClaimRow({ app: 'cleo', membership_months: 36, cash_advance_count: 50 })
         const res = await staffGet('/api/staff/apps/brigit/stats').expect(200)
 
         expect(res.body).toMatchObject({ total: 3, avgMembershipMonths: 2, avgCashAdvances: 2 })
@@ -396,9 +396,9 @@ for (const dialect of DIALECTS) {
       })
 
       it('keeps the cards and the days in step when a claim moves, changes or is deleted', async () => {
-        const moved = await seedClaim({ membership_months: 10, cash_advance_count: 10 })
-        const gone = await seedClaim({ membership_months: 20, cash_advance_count: 20 })
-        await seedClaim({ membership_months: 2, cash_advance_count: 4 })
+        const moved = await insertClaimRow({ membership_months: 10, cash_advance_count: 10 })
+        const gone = await insertClaimRow({ membership_months: 20, cash_advance_count: 20 })
+        await insertClaimRow({ membership_months: 2, cash_advance_count: 4 })
         await ctx.db.updateTable('claims').set({ app: 'cleo' }).where('id', '=', moved).execute()
         await ctx.db.deleteFrom('claims').where('id', '=', gone).execute()
         await ctx.db.updateTable('claims').set({ membership_months: 6 }).where('app', '=', 'brigit').execute()
@@ -414,12 +414,12 @@ for (const dialect of DIALECTS) {
 
       it('counts claims per UTC day over the last 90 days, oldest day first', async () => {
         const at = (msAgo: number) => ({ created_at: new Date(NOW - msAgo).toISOString() })
-        await seedClaim(at(0))
-        await seedClaim(at(ONE_DAY_MS))
-        await seedClaim(at(ONE_DAY_MS + 1000))
-        await seedClaim(at(89 * ONE_DAY_MS))
-        await seedClaim(at(90 * ONE_DAY_MS))
-        await seedClaim({ app: 'cleo', ...at(0) })
+        await insertClaimRow(at(0))
+        await insertClaimRow(at(ONE_DAY_MS))
+        await insertClaimRow(at(ONE_DAY_MS + 1000))
+        await insertClaimRow(at(89 * ONE_DAY_MS))
+        await insertClaimRow(at(90 * ONE_DAY_MS))
+        await insertClaimRow({ app: 'cleo', ...at(0) })
         const res = await staffGet('/api/staff/apps/brigit/stats').expect(200)
 
         expect(res.body.total).toBe(5)
@@ -440,7 +440,7 @@ for (const dialect of DIALECTS) {
       it('serves the exact bytes with the stored type, nosniff and no caching, and audits the view', async () => {
         const bytes = makePng({ width: 3, height: 2 })
         const key = await ctx.storage.save({ app: 'brigit', extension: 'png', bytes })
-        const id = await seedClaim({ screenshot_key: key, screenshot_type: 'image/png' })
+        const id = await insertClaimRow({ screenshot_key: key, screenshot_type: 'image/png' })
         const res = await staffGet(`/api/staff/claims/${id}/screenshot`)
           .buffer(true)
           .parse(readBytes)
@@ -458,7 +458,7 @@ for (const dialect of DIALECTS) {
       })
 
       it('answers 404 for a claim that does not exist, a bad id, or a file that is gone', async () => {
-        const gone = await seedClaim({ screenshot_key: 'brigit-screenshots/gone.png' })
+        const gone = await insertClaimRow({ screenshot_key: 'brigit-screenshots/gone.png' })
         for (const id of [gone + 1000, 'abc', gone]) {
           const res = await staffGet(`/api/staff/claims/${id}/screenshot`)
           expect([id, res.status]).toEqual([id, 404])
@@ -473,7 +473,7 @@ for (const dialect of DIALECTS) {
       }
 
       it('starts with the UTF-8 byte-order mark, and accented names arrive as written', async () => {
-        await seedClaim({ first_name: 'José', last_name: 'Núñez' })
+        await insertClaimRow({ first_name: 'José', last_name: 'Núñez' })
         const res = await staffGet('/api/staff/apps/brigit/export.csv')
           .buffer(true)
           .parse((response, done) => {
@@ -488,7 +488,7 @@ for (const dialect of DIALECTS) {
       })
 
       it('answers the browser’s check (check=1) with 204, reading and auditing nothing', async () => {
-        await seedClaim()
+        await insertClaimRow()
         const res = await staffGet('/api/staff/apps/brigit/export.csv').query({ check: '1' }).expect(204)
         expect(res.text).toBe('')
         expect(await auditRows('export')).toEqual([])
@@ -497,9 +497,9 @@ for (const dialect of DIALECTS) {
       })
 
       it('has the exact header, one line per claim, newest first, and a dated file name', async () => {
-        const first = await seedClaim()
-        const second = await seedClaim({ first_name: 'Ann', phone_number: '(555) 000-2222' })
-        await seedClaim({ app: 'cleo' })
+        const first = await insertClaimRow()
+        const second = await insertClaimRow({ first_name: 'Ann', phone_number: '(555) 000-2222' })
+        await insertClaimRow({ app: 'cleo' })
         const res = await exportCsv()
 
         expect(res.headers['content-type']).toBe('text/csv; charset=utf-8')
@@ -543,13 +543,13 @@ for (const dialect of DIALECTS) {
       })
 
       it('neutralises cells a spreadsheet would run as formulas', async () => {
-        await seedClaim({
+        await insertClaimRow({
           first_name: '=HYPERLINK("x")',
           last_name: '+SUM(A1)',
           email: '@cmd',
           phone_number: '-1',
         })
-        await seedClaim({ first_name: '\tTab', last_name: '\rReturn' })
+        await insertClaimRow({ first_name: '\tTab', last_name: '\rReturn' })
         const { text } = await exportCsv()
 
         expect(text).toContain(`,"'=HYPERLINK(""x"")",'+SUM(A1),'@cmd,'-1,`)
@@ -557,7 +557,7 @@ for (const dialect of DIALECTS) {
       })
 
       it('quotes commas, quotes and line breaks as RFC 4180 says', async () => {
-        await seedClaim({ first_name: 'Ann, Jr.', last_name: 'O"Brien\nSmith' })
+        await insertClaimRow({ first_name: 'Ann, Jr.', last_name: 'O"Brien\nSmith' })
         const { text } = await exportCsv()
 
         expect(text).toContain(`,"Ann, Jr.","O""Brien\nSmith",`)
@@ -565,7 +565,7 @@ for (const dialect of DIALECTS) {
 
       // PostgreSQL renders these records itself: the expected bytes are the ones SQLite's renderer gives
       it('writes backslashes, tabs, line breaks, accents, emoji and negative counts byte for byte', async () => {
-        const tricky = await seedClaim({
+        const tricky = await insertClaimRow({
           created_at: '2026-11-20T08:09:10.007Z',
           first_name: 'Zoë \\ back\\slash',
           last_name: 'tab\tinside',
@@ -575,7 +575,7 @@ for (const dialect of DIALECTS) {
           membership_months: 0,
           locale: 'es',
         })
-        const plain = await seedClaim({
+        const plain = await insertClaimRow({
           created_at: '2026-11-21T00:00:00.000Z',
           first_name: '',
           last_name: '😀 Ñandú',
@@ -593,7 +593,7 @@ for (const dialect of DIALECTS) {
       })
 
       it('puts an origin that needs quotes around every screenshot link’s whole cell', async () => {
-        const id = await seedClaim()
+        const id = await insertClaimRow()
         const res = await staffGet('/api/staff/apps/brigit/export.csv').set('Host', 'a,"b"').expect(200)
 
         expect(withoutBom(res.text).split('\r\n')[1]).toMatch(
@@ -604,8 +604,8 @@ for (const dialect of DIALECTS) {
       })
 
       it('exports what the search shows', async () => {
-        const match = await seedClaim({ email: 'wanted@example.com' })
-        await seedClaim()
+        const match = await insertClaimRow({ email: 'wanted@example.com' })
+        await insertClaimRow()
         const lines = withoutBom((await exportCsv({ q: 'WANTED' })).text).split('\r\n')
 
         expect(lines.slice(1, -1).map((line) => Number(line.split(',')[0]))).toEqual([match])

@@ -3,14 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { AppCounts } from '../../../src/api/staff-home.ts'
 import { compileClaimStatements } from '../../../server/submissions/claim-store.ts'
 import { claimRow } from '../support/claim-fixtures.ts'
-import {
-  clearClaims,
-  createTestContext,
-  DIALECTS,
-  loginStaff,
-  signInNewAccount,
-  type TestContext,
-} from '../support/helpers.ts'
+import { clearClaims, createTestContext, DIALECTS, type TestContext } from '../support/helpers.ts'
+import { loginStaff, signInNewAccount } from '../support/staff-sign-in.ts'
 
 const SITE = 'home.test'
 

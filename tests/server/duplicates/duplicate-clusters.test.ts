@@ -1,14 +1,8 @@
 import request from 'supertest'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { DuplicateCluster, DuplicateScreenshot } from '../../../src/api/staff.ts'
-import {
-  createTestContext,
-  DIALECTS,
-  insertClaim,
-  loginStaff,
-  signInNewAccount,
-  type TestContext,
-} from '../support/helpers.ts'
+import { createTestContext, DIALECTS, insertClaim, type TestContext } from '../support/helpers.ts'
+import { loginStaff, signInNewAccount } from '../support/staff-sign-in.ts'
 
 const SITE = 'duplicate-clusters.test'
 const SAME_SITE = { Host: SITE, Origin: `http://${SITE}` }
@@ -35,7 +29,7 @@ for (const dialect of DIALECTS) {
       await ctx?.close()
     })
 
-    async function seedClaim(app = 'brigit'): Promise<number> {
+    async function insertClaimRow(app = 'brigit'): Promise<number> {
       seq += 1
       const { id } = await insertClaim(ctx.db, {
         app,
@@ -91,10 +85,10 @@ for (const dialect of DIALECTS) {
 
     it('lists a claim’s matches surest first: the identical file, then the fewest bits apart', async () => {
       const [claim, farNear, identical, closeNear] = [
-        await seedClaim(),
-        await seedClaim(),
-        await seedClaim(),
-        await seedClaim(),
+        await insertClaimRow(),
+        await insertClaimRow(),
+        await insertClaimRow(),
+        await insertClaimRow(),
       ]
       await flag(claim, farNear, 9)
       await flag(claim, identical, 0)
@@ -108,7 +102,12 @@ for (const dialect of DIALECTS) {
     })
 
     it('names every claim connected to one by flags, directly or through another', async () => {
-      const [a, b, c, apart] = [await seedClaim(), await seedClaim(), await seedClaim(), await seedClaim()]
+      const [a, b, c, apart] = [
+        await insertClaimRow(),
+        await insertClaimRow(),
+        await insertClaimRow(),
+        await insertClaimRow(),
+      ]
       await flag(a, b, 4)
       await flag(b, c, 6)
 
@@ -117,7 +116,12 @@ for (const dialect of DIALECTS) {
     })
 
     it('clears every pair of a cluster decided "not duplicates" at once, on the record', async () => {
-      const [a, b, c, d] = [await seedClaim(), await seedClaim(), await seedClaim(), await seedClaim()]
+      const [a, b, c, d] = [
+        await insertClaimRow(),
+        await insertClaimRow(),
+        await insertClaimRow(),
+        await insertClaimRow(),
+      ]
       await flag(a, b, 4)
       await flag(b, c, 6)
       await flag(a, c, 8)
@@ -145,7 +149,7 @@ for (const dialect of DIALECTS) {
     })
 
     it('refuses a cluster holding a claim whose app the reviewer may not decide, changing nothing', async () => {
-      const [a, b, other] = [await seedClaim(), await seedClaim(), await seedClaim('earnin')]
+      const [a, b, other] = [await insertClaimRow(), await insertClaimRow(), await insertClaimRow('earnin')]
       await flag(a, b, 4)
       await flag(b, other, 5)
 
@@ -156,7 +160,7 @@ for (const dialect of DIALECTS) {
     })
 
     it('refuses to move a whole cluster as duplicates, or a cluster named with one other claim', async () => {
-      const [a, b] = [await seedClaim(), await seedClaim()]
+      const [a, b] = [await insertClaimRow(), await insertClaimRow()]
       await flag(a, b, 0)
 
       const moved = await decide(a, { decision: 'duplicate', cluster: true, version: 0 })

@@ -33,7 +33,7 @@ for (const dialect of DIALECTS) {
     const claimOf = new Map<number, number>()
     let seq = 0
 
-    async function seedClaim() {
+    async function insertClaimRow() {
       seq += 1
       const row = {
         app: 'brigit',
@@ -60,7 +60,7 @@ for (const dialect of DIALECTS) {
     beforeAll(async () => {
       ctx = await createTestContext(dialect)
       for (const [seed, fingerprint] of statements) {
-        const claim = await seedClaim()
+        const claim = await insertClaimRow()
         const matches = await findMatches(ctx.db, { claim, fingerprint })
         await recordCheck(ctx.db, { claimId: claim.id, fingerprint, matches })
         claimOf.set(seed, claim.id)
@@ -81,7 +81,7 @@ for (const dialect of DIALECTS) {
     it('flags each copy (the same file, re-encoded, resized, status bar cropped) with its original only', async () => {
       const found = []
       for (const { seed, how, fingerprint } of copies) {
-        const matches = await findMatches(ctx.db, { claim: await seedClaim(), fingerprint })
+        const matches = await findMatches(ctx.db, { claim: await insertClaimRow(), fingerprint })
         found.push({ how, others: matches.map((match) => match.otherClaimId), original: claimOf.get(seed) })
       }
       expect(found.map(({ how, others }) => ({ how, others }))).toEqual(

@@ -2,14 +2,8 @@ import request from 'supertest'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { ClaimReview } from '../../../src/api/review.ts'
 import { subjectOf } from '../../../server/evidence/ledger.ts'
-import {
-  createTestContext,
-  DIALECTS,
-  insertClaim,
-  loginStaff,
-  signInNewAccount,
-  type TestContext,
-} from '../support/helpers.ts'
+import { createTestContext, DIALECTS, insertClaim, type TestContext } from '../support/helpers.ts'
+import { loginStaff, signInNewAccount } from '../support/staff-sign-in.ts'
 
 const SITE = 'duplicate-decision.test'
 const SAME_SITE = { Host: SITE, Origin: `http://${SITE}` }
@@ -57,7 +51,7 @@ for (const dialect of DIALECTS) {
       await ctx?.close()
     })
 
-    async function seedClaim(app = 'brigit'): Promise<number> {
+    async function insertClaimRow(app = 'brigit'): Promise<number> {
       seq += 1
       const { id } = await insertClaim(ctx.db, {
         app,
@@ -76,8 +70,8 @@ for (const dialect of DIALECTS) {
 
     /** Two claims flagged with each other, as the screenshot check records them. */
     async function flaggedPair(otherApp = 'brigit'): Promise<[number, number]> {
-      const first = await seedClaim()
-      const second = await seedClaim(otherApp)
+      const first = await insertClaimRow()
+      const second = await insertClaimRow(otherApp)
       await ctx.db
         .insertInto('screenshot_matches')
         .values([
@@ -200,7 +194,7 @@ for (const dialect of DIALECTS) {
 
     it('refuses a reviewer without the decide right, a pair that was never flagged and bad input, storing nothing', async () => {
       const [first, second] = await flaggedPair()
-      const lone = await seedClaim()
+      const lone = await insertClaimRow()
       const [decisions, moves] = [await countOf('duplicate_decisions'), await countOf('claim_moves')]
 
       expect((await reviewOf(first, reviewer)).mayDecide).toBe(false)

@@ -8,7 +8,8 @@ import {
 import { screenshotHashThread } from '../../../server/duplicates/screenshot-hasher.ts'
 import { createLogger } from '../../../server/logger.ts'
 import { bankScreenshot, cropImage, encodeJpegImage, encodePngImage } from '../support/bank-screenshots.ts'
-import { clearClaims, createTestContext, DIALECTS, loginStaff, type TestContext } from '../support/helpers.ts'
+import { clearClaims, createTestContext, DIALECTS, type TestContext } from '../support/helpers.ts'
+import { loginStaff } from '../support/staff-sign-in.ts'
 import { fileClaim } from '../support/claims.ts'
 
 const SITE = 'duplicates.test'

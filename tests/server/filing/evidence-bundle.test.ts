@@ -11,11 +11,11 @@ import {
   ADMIN_EMAIL,
   createTestContext,
   DIALECTS,
-  loginStaff,
   makeClaimData,
   makePng,
   type TestContext,
 } from '../support/helpers.ts'
+import { loginStaff } from '../support/staff-sign-in.ts'
 
 const SITE = 'bundle.test'
 const ROOT = path.resolve(import.meta.dirname, '..', '..', '..')

@@ -13,14 +13,9 @@ import { canonicalJson } from '../../../server/evidence/canonical-json.ts'
 import { openAgreementsByLink } from '../support/agreement-link.ts'
 import { makeIntakeData } from '../support/malformed-intakes.ts'
 import { pdfText } from '../support/pdf-text.ts'
-import {
-  createTestContext,
-  DIALECTS,
-  loginStaff,
-  type TestContext,
-  signInNewAccount,
-} from '../support/helpers.ts'
-import { fileClaim } from '../support/claims.ts'
+import { createTestContext, DIALECTS, type TestContext } from '../support/helpers.ts'
+import { loginStaff, signInNewAccount } from '../support/staff-sign-in.ts'
+import { seedClaim } from '../support/claims.ts'
 import { asBuffer, sha256sum, unzip } from '../support/unzip.ts'
 
 const SITE = 'batches.test'
@@ -47,7 +42,7 @@ for (const dialect of DIALECTS) {
       admin = await loginStaff(ctx.app, { site: SITE })
       withAddress = []
       // three claimants who filed the main form (their address) and Earnin's Step 2 through its link; one
-      // who filed Step 2 only
+      // who filed Step 2 only; each claim approved
       for (const n of [1, 2, 3]) {
         const email = `filer${n}@mail.test`
         const phone = `(808) 555-010${n}`
@@ -55,29 +50,26 @@ for (const dialect of DIALECTS) {
           .post('/api/intake')
           .send(makeIntakeData({ email, phone, lastName: `Filer${n}`, cashAdvanceApps: ['earnin'] }))
           .expect(201)
-        const step2Token = (intake.body as CreatedIntake).steps[0]!.path.split('#prefill=')[1]!
         withAddress.push(
-          await fileEarninClaim({ email, phoneNumber: phone, lastName: `Filer${n}` }, step2Token),
+          await approvedEarninClaim(
+            { email, phoneNumber: phone, lastName: `Filer${n}` },
+            intake.body as CreatedIntake,
+          ),
         )
       }
-      noAddress = await fileEarninClaim({
+      noAddress = await approvedEarninClaim({
         email: 'nomain@mail.test',
         phoneNumber: '(808) 555-0199',
         lastName: 'Nomain',
       })
-      await ctx.db
-        .updateTable('claims')
-        .set({ review_status: 'approved' })
-        .where('id', 'in', [...withAddress, noAddress])
-        .execute()
     })
     afterAll(async () => {
       await ctx?.close()
       fs.rmSync(dir, { recursive: true, force: true })
     })
 
-    const fileEarninClaim = async (fields: Record<string, unknown>, journeyToken?: string) =>
-      (await fileClaim(ctx, { app: 'earnin', fields, journeyToken })).id
+    const approvedEarninClaim = async (fields: Record<string, unknown>, intake?: CreatedIntake) =>
+      (await seedClaim(ctx, { app: 'earnin', status: 'approved', fields, intake })).id
 
     const api = '/api/staff/apps/earnin/batches'
     const post = (url: string, body: unknown, cookie = admin) =>

@@ -12,10 +12,10 @@ import {
   clearClaims,
   createTestContext,
   DIALECTS,
-  loginStaff,
   makePng,
   type TestContext,
 } from '../support/helpers.ts'
+import { loginStaff } from '../support/staff-sign-in.ts'
 import { fileClaim } from '../support/claims.ts'
 
 const SCREENSHOT = makePng({ width: 30, height: 10 })

@@ -3,19 +3,15 @@ import os from 'node:os'
 import path from 'node:path'
 import request from 'supertest'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { CreatedIntake } from '../../../src/api/claims.ts'
 import type { Batch, BatchCandidates } from '../../../src/api/filing-batches.ts'
 import type { ClaimReview } from '../../../src/api/review.ts'
 import type { ErrorBody } from '../../../src/app-error.ts'
 import { linkMailsTo, mailsTo, partOf } from '../support/agreement-link.ts'
 import { makeIntakeData } from '../support/malformed-intakes.ts'
-import {
-  createTestContext,
-  DIALECTS,
-  loginStaff,
-  makeClaimData,
-  makePng,
-  type TestContext,
-} from '../support/helpers.ts'
+import { createTestContext, DIALECTS, makeClaimData, makePng, type TestContext } from '../support/helpers.ts'
+import { loginStaff } from '../support/staff-sign-in.ts'
+import { seedClaim } from '../support/claims.ts'
 import { asBuffer, unzip } from '../support/unzip.ts'
 
 // The security review's probe: an intake sent by anyone with a claimant's e-mail and phone must not put
@@ -35,17 +31,13 @@ for (const dialect of DIALECTS) {
     beforeAll(async () => {
       ctx = await createTestContext(dialect)
       admin = await loginStaff(ctx.app, { site: SITE })
-      const claim = await request(ctx.app)
-        .post('/api/forms/earnin/submissions')
-        .field('data', JSON.stringify(makeClaimData({ email: VICTIM.email, phoneNumber: VICTIM.phone })))
-        .attach('screenshot', makePng({ width: 40, height: 30 }), 'statement.png')
-        .expect(201)
-      claimId = (claim.body as { id: number }).id
-      await ctx.db
-        .updateTable('claims')
-        .set({ review_status: 'approved' })
-        .where('id', '=', claimId)
-        .execute()
+      const claim = await seedClaim(ctx, {
+        app: 'earnin',
+        status: 'approved',
+        fields: { email: VICTIM.email, phoneNumber: VICTIM.phone },
+        screenshot: makePng({ width: 40, height: 30 }),
+      })
+      claimId = claim.id
     })
     afterAll(async () => {
       await ctx?.close()
@@ -201,19 +193,13 @@ for (const dialect of DIALECTS) {
         .post('/api/intake')
         .send(makeIntakeData({ ...stranger, cashAdvanceApps: ['earnin'] }))
         .expect(201)
-      const token = (intake.body as { steps: { path: string }[] }).steps[0]!.path.split('#prefill=')[1]!
-      const filed = await request(ctx.app)
-        .post('/api/forms/earnin/submissions')
-        .field('data', JSON.stringify(makeClaimData({ email: stranger.email, phoneNumber: stranger.phone })))
-        .field('journeyToken', token)
-        .attach('screenshot', makePng({ width: 40, height: 30 }), 'statement.png')
-        .expect(201)
-      const disownedId = (filed.body as { id: number }).id
-      await ctx.db
-        .updateTable('claims')
-        .set({ review_status: 'approved' })
-        .where('id', '=', disownedId)
-        .execute()
+      const { id: disownedId } = await seedClaim(ctx, {
+        app: 'earnin',
+        status: 'approved',
+        intake: intake.body as CreatedIntake,
+        fields: { email: stranger.email, phoneNumber: stranger.phone },
+        screenshot: makePng({ width: 40, height: 30 }),
+      })
       // "This wasn't me" from the link in the claim's e-mail copy
       ctx.agreementCopies.wake()
       await ctx.agreementCopies.settled()

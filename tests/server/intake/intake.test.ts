@@ -12,13 +12,13 @@ import {
   TEMPLATES,
   addSpanishTexts,
   createTestContext,
-  loginStaff,
   DIALECTS,
   FORMS_DIR,
   pngDataUrl,
   type TestContext,
   type TestDialect,
 } from '../support/helpers.ts'
+import { loginStaff } from '../support/staff-sign-in.ts'
 
 // supertest sends no Origin; the staff routes compare Origin's host with Host, so staff calls send both
 const SITE = 'intake.test'
@@ -28,13 +28,6 @@ const DUPLICATE_MESSAGE =
 const CSV_HEADER = 'Name,Email,Phone,Apps Used,Date,Time Zone,App,Step 2 Status'
 const INTAKE_FILE = path.join(FORMS_DIR, 'intake.json')
 const SIGNATURE = pngDataUrl()
-let nextAddress = 1
-
-/** A client address of its own (trust proxy believes loopback's X-Forwarded-For), so login limits stay apart. */
-function freshAddress(): string {
-  return `203.0.113.${nextAddress++}`
-}
-
 /**
  * A valid main intake as the browser sends it. A key overridden with `undefined` is left out, as
  * JSON.stringify would; addressLine2 is left out unless given.
@@ -239,10 +232,6 @@ function postIntake(ctx: TestContext, data: unknown) {
   return request(ctx.app)
     .post('/api/intake')
     .send(data as object)
-}
-
-function login(ctx: TestContext): Promise<string> {
-  return loginStaff(ctx.app, { site: SITE, clientAddress: freshAddress() })
 }
 
 /** Makes every insert of a chime case fail inside the database; returns the undo. */
@@ -692,7 +681,7 @@ for (const dialect of DIALECTS) {
       let cookie: string
 
       beforeAll(async () => {
-        cookie = await login(ctx)
+        cookie = await loginStaff(ctx.app, { site: SITE })
       })
 
       const staffGet = (url: string) => request(ctx.app).get(url).set(SAME_SITE).set('Cookie', cookie)

@@ -23,13 +23,12 @@ import {
   createTestContext,
   DIALECTS,
   FORMS_DIR,
-  loginStaff,
   makeClaimData,
   makePng,
   pngDataUrl,
-  signInNewAccount,
   type TestContext,
 } from '../support/helpers.ts'
+import { loginStaff, signInNewAccount } from '../support/staff-sign-in.ts'
 
 // One claimant the whole way, as the firm runs a campaign: an Instagram ad, the main form and the
 // Step 2 claim in Spanish signed by typing, a deficiency cured from the e-mail, the notice of dispute,

@@ -12,8 +12,9 @@ import { mailDelivery } from '../../../server/platform/mail-delivery.ts'
 import { createLogger } from '../../../server/logger.ts'
 import { mailsTo, openAgreementsByLink, partOf } from '../support/agreement-link.ts'
 import { makeIntakeData } from '../support/malformed-intakes.ts'
-import { createTestContext, DIALECTS, FORMS_DIR, loginStaff, type TestContext } from '../support/helpers.ts'
-import { fileClaim } from '../support/claims.ts'
+import { createTestContext, DIALECTS, FORMS_DIR, type TestContext } from '../support/helpers.ts'
+import { loginStaff } from '../support/staff-sign-in.ts'
+import { fileClaim, moveClaimTo } from '../support/claims.ts'
 
 const DAY = 24 * 60 * 60 * 1000
 const HONOLULU = 'Pacific/Honolulu'
@@ -391,29 +392,9 @@ for (const dialect of DIALECTS) {
         { email: intake.email, phoneNumber: intake.phone },
         intake.token('chime'),
       )
-      // Earnin's claim approved; Chime's made deficient, its cure period open
-      await ctx.db
-        .updateTable('claims')
-        .set({ review_status: 'approved' })
-        .where('id', '=', earnin.id)
-        .execute()
-      await ctx.db
-        .updateTable('claims')
-        .set({ review_status: 'deficient' })
-        .where('id', '=', chime.id)
-        .execute()
-      const now = Date.now()
-      await ctx.db
-        .insertInto('claim_cures')
-        .values({
-          id: 900_000 + seq,
-          claim_id: chime.id,
-          app: 'chime',
-          started_at: now,
-          expires_at: now + 14 * DAY,
-          link_origin: 'http://claims.test',
-        })
-        .execute()
+      // Earnin's claim approved; Chime's made deficient, which opens its cure period
+      await moveClaimTo(ctx, { id: earnin.id, app: 'earnin', status: 'approved' })
+      await moveClaimTo(ctx, { id: chime.id, app: 'chime', status: 'deficient' })
       const { status } = await openAgreementsByLink(ctx, { email: intake.email, phone: intake.phone })
       expect(status.reference).toBe(intake.reference)
       expect(status.claims.map(({ app, state }) => [app, state])).toEqual([

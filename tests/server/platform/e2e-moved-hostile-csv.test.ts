@@ -9,13 +9,8 @@ import {
   PAYLOADS,
   parseCsv,
 } from '../../e2e/security/hostile-values.ts'
-import {
-  createTestContext,
-  loginStaff,
-  makeClaimData,
-  readFixture,
-  type TestContext,
-} from '../support/helpers.ts'
+import { createTestContext, makeClaimData, readFixture, type TestContext } from '../support/helpers.ts'
+import { loginStaff } from '../support/staff-sign-in.ts'
 import { makeIntakeData } from '../support/malformed-intakes.ts'
 
 const SITE = 'hostile.test'

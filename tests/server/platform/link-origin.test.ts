@@ -9,11 +9,11 @@ import {
   createPostgresDatabase,
   createTestContext,
   DIALECTS,
-  loginStaff,
   makeClaimData,
   makePng,
   type TestContext,
 } from '../support/helpers.ts'
+import { loginStaff } from '../support/staff-sign-in.ts'
 import { fileClaim } from '../support/claims.ts'
 import { invitationTo, linkIn, mailsTo, waitForLinkMail } from '../support/agreement-link.ts'
 import { killServerProcesses, startServerProcess } from '../support/server-process.ts'

@@ -178,6 +178,7 @@ describe('with PUBLIC_URL on HTTPS behind a proxy that rewrites Host', () => {
   // the proxy reached us over plain HTTP on an internal address, as most do
   const BEHIND_PROXY = { Host: '10.0.0.5:3000', 'X-Forwarded-For': '203.0.113.30' }
 
+  // not staffLogin: behind the proxy the Host is its internal address, not the Origin's site, and the cookie is __Host-
   function login(origin: string) {
     return request(ctx.app)
       .post('/api/staff/login')

@@ -5,7 +5,6 @@ import { createLogger } from '../../../server/logger.ts'
 import { openAgreementsByLink } from '../support/agreement-link.ts'
 import {
   ADMIN_EMAIL,
-  ADMIN_PASSWORD,
   countClaims,
   createTestContext,
   DIALECTS,
@@ -15,9 +14,10 @@ import {
   pngDataUrl,
   type TestContext,
 } from '../support/helpers.ts'
+import { loginStaff, staffLogin } from '../support/staff-sign-in.ts'
 
 const SCREENSHOT = makePng({ width: 30, height: 10 })
-const SITE = { Host: 'claims.test', Origin: 'http://claims.test' }
+const SITE = 'claims.test'
 const DUPLICATE_CLAIM =
   'A submission with this phone number already exists. Multiple submissions will not increase your chances of compensation.'
 const DUPLICATE_INTAKE =
@@ -138,14 +138,8 @@ describe('sqlite: logs', () => {
       phone: '6025550177',
     })
     expect(opened.agreements).toHaveLength(2)
-    expect(
-      (await request(ctx.app).post('/api/staff/login').set(SITE).send({ password: 'wrong' })).status,
-    ).toBe(401)
-    const login = await request(ctx.app)
-      .post('/api/staff/login')
-      .set(SITE)
-      .send({ email: ADMIN_EMAIL, password: ADMIN_PASSWORD })
-    const cookie = ([] as string[]).concat(login.headers['set-cookie'] ?? [])[0]!.split(';')[0]!
+    await staffLogin(ctx.app, { site: SITE, email: ADMIN_EMAIL, password: 'wrong' }).expect(401)
+    const cookie = await loginStaff(ctx.app, { site: SITE })
     const search = await request(ctx.app)
       .get('/api/staff/apps/brigit/submissions')
       .query({ q: 'zyskowski' })

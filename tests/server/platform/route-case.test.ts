@@ -2,7 +2,8 @@ import fs from 'node:fs'
 import path from 'node:path'
 import request from 'supertest'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createTestContext, DIALECTS, loginStaff, type TestContext } from '../support/helpers.ts'
+import { createTestContext, DIALECTS, type TestContext } from '../support/helpers.ts'
+import { loginStaff } from '../support/staff-sign-in.ts'
 
 const SITE = '127.0.0.1'
 /** Staff addresses in other letter case: each is no route, whoever asks. */

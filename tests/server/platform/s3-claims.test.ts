@@ -15,11 +15,12 @@ import {
   countClaims,
   createTestContext,
   listScreenshotFiles,
-  loginStaff,
   makeClaimData,
   makePng,
   type TestContext,
 } from '../support/helpers.ts'
+import { loginStaff } from '../support/staff-sign-in.ts'
+import { seedClaim } from '../support/claims.ts'
 import { makeIntakeData } from '../support/malformed-intakes.ts'
 import { startS3Process, type S3Process } from '../support/s3-process.ts'
 import { asBuffer } from '../support/unzip.ts'
@@ -200,17 +201,13 @@ describe('screenshots in an S3 bucket', () => {
       .send(makeIntakeData({ email, phone, lastName: 'Filer', cashAdvanceApps: ['earnin'] }))
       .expect(201)
     // through the intake's Step 2 link, so the intake's address is the claim's
-    const claim = await request(ctx.app)
-      .post('/api/forms/earnin/submissions')
-      .field('data', JSON.stringify(makeClaimData({ email, phoneNumber: phone, lastName: 'Filer' })))
-      .field('journeyToken', (intake.body as CreatedIntake).steps[0]!.path.split('#prefill=')[1]!)
-      .attach('screenshot', SCREENSHOT, 'statement.png')
-      .expect(201)
-    await ctx.db
-      .updateTable('claims')
-      .set({ review_status: 'approved' })
-      .where('id', '=', claim.body.id as number)
-      .execute()
+    await seedClaim(ctx, {
+      app: 'earnin',
+      status: 'approved',
+      intake: intake.body as CreatedIntake,
+      fields: { email, phoneNumber: phone, lastName: 'Filer' },
+      screenshot: SCREENSHOT,
+    })
     const api = '/api/staff/apps/earnin/batches'
     const started = await request(ctx.app)
       .post(api)

@@ -4,14 +4,8 @@ import path from 'node:path'
 import request from 'supertest'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { ClaimReview } from '../../../src/api/review.ts'
-import {
-  createTestContext,
-  DIALECTS,
-  FORMS_DIR,
-  insertClaim,
-  loginStaff,
-  type TestContext,
-} from '../support/helpers.ts'
+import { createTestContext, DIALECTS, FORMS_DIR, insertClaim, type TestContext } from '../support/helpers.ts'
+import { loginStaff } from '../support/staff-sign-in.ts'
 
 const SITE = 'app-review.test'
 const SAME_SITE = { Host: SITE, Origin: `http://${SITE}` }

@@ -7,15 +7,8 @@ import { subjectOf } from '../../../server/evidence/ledger.ts'
 import { createLogger } from '../../../server/logger.ts'
 import { createBulkMoves } from '../../../server/review/bulk-moves.ts'
 import { loadReviews } from '../../../server/lifecycle/load-review-config.ts'
-import { createAccount } from '../../../server/staff/staff-accounts.ts'
-import {
-  createTestContext,
-  DIALECTS,
-  FORMS_DIR,
-  insertClaim,
-  loginStaff,
-  type TestContext,
-} from '../support/helpers.ts'
+import { createTestContext, DIALECTS, FORMS_DIR, insertClaim, type TestContext } from '../support/helpers.ts'
+import { loginStaff, signInNewAccount } from '../support/staff-sign-in.ts'
 import { makeIntakeData } from '../support/malformed-intakes.ts'
 
 const NONE = { count: 0, ids: [] }
@@ -35,27 +28,22 @@ for (const dialect of DIALECTS) {
     beforeAll(async () => {
       ctx = await createTestContext(dialect)
       admin = await loginStaff(ctx.app, { site: SITE })
-      await createAccount(ctx.db, {
+      reviewer = await signInNewAccount(ctx, SITE, {
         ...REVIEWER,
         name: 'Rae Reviewer',
         role: 'staff',
         apps: [{ app: 'brigit', canExport: false }],
       })
-      await createAccount(ctx.db, {
+      decider = await signInNewAccount(ctx, SITE, {
         ...DECIDER,
         name: 'Dee Decider',
         role: 'staff',
         apps: [{ app: 'brigit', canExport: false, canDecide: true }],
       })
-      reviewer = await signIn(REVIEWER)
-      decider = await signIn(DECIDER)
     })
     afterAll(async () => {
       await ctx?.close()
     })
-
-    const signIn = (credentials: { email: string; password: string }) =>
-      loginStaff(ctx.app, { site: SITE, ...credentials })
 
     /** Claims of one surname (a search term no other test uses), in these statuses. */
     async function seedClaims(

@@ -14,12 +14,12 @@ import { bankScreenshot, encodePngImage } from '../support/bank-screenshots.ts'
 import {
   createTestContext,
   DIALECTS,
-  loginStaff,
   makeClaimData,
   makePng,
   pngDataUrl,
   type TestContext,
 } from '../support/helpers.ts'
+import { loginStaff } from '../support/staff-sign-in.ts'
 
 const SITE = 'cure.test'
 const SAME_SITE = { Host: SITE, Origin: `http://${SITE}` }

@@ -5,7 +5,8 @@ import type { StaffPage, StaffStats, StaffClaimRow } from '../../../src/api/staf
 import type { ClaimsTable } from '../../../server/db/database.ts'
 import { subjectOf } from '../../../server/evidence/ledger.ts'
 import { createAccount } from '../../../server/staff/staff-accounts.ts'
-import { createTestContext, DIALECTS, insertClaim, loginStaff, type TestContext } from '../support/helpers.ts'
+import { createTestContext, DIALECTS, insertClaim, type TestContext } from '../support/helpers.ts'
+import { loginStaff } from '../support/staff-sign-in.ts'
 
 const SITE = 'filters.test'
 const SAME_SITE = { Host: SITE, Origin: `http://${SITE}` }
@@ -41,7 +42,7 @@ for (const dialect of DIALECTS) {
     const ids: Record<string, number> = {}
     let seq = 0
 
-    async function seedClaim(overrides: Partial<Insertable<ClaimsTable>> = {}): Promise<number> {
+    async function insertClaimRow(overrides: Partial<Insertable<ClaimsTable>> = {}): Promise<number> {
       seq += 1
       const { id } = await insertClaim(ctx.db, {
         app: 'brigit',
@@ -142,16 +143,16 @@ for (const dialect of DIALECTS) {
       ana = await loginStaff(ctx.app, { site: SITE, ...ANA })
 
       // received, late on 19 November in Los Angeles (08:00 UTC on the 20th is midnight there)
-      ids.received = await seedClaim({ created_at: '2026-11-20T07:59:59.000Z', last_name: 'Lateday' })
+      ids.received = await insertClaimRow({ created_at: '2026-11-20T07:59:59.000Z', last_name: 'Lateday' })
       // in review, assigned to ana, in Spanish, the first second of 20 November in Los Angeles
-      ids.inReview = await seedClaim({ created_at: '2026-11-20T08:00:00.000Z', locale: 'es' })
+      ids.inReview = await insertClaimRow({ created_at: '2026-11-20T08:00:00.000Z', locale: 'es' })
       await move(ids.inReview, { to: 'in_review', version: 0 })
       // deficient for an unreadable screenshot, assigned to the admin
-      ids.deficient = await seedClaim({ created_at: '2026-11-21T12:00:00.000Z', last_name: 'Lateday' })
+      ids.deficient = await insertClaimRow({ created_at: '2026-11-21T12:00:00.000Z', last_name: 'Lateday' })
       await move(ids.deficient, { to: 'in_review', version: 0 })
       await move(ids.deficient, { to: 'deficient', reason: 'screenshot_unreadable', version: 1 })
       // another app's claim, in review: never in brigit's lists or counts
-      ids.cleo = await seedClaim({ app: 'cleo' })
+      ids.cleo = await insertClaimRow({ app: 'cleo' })
       await move(ids.cleo, { to: 'in_review', version: 0 })
     })
     afterAll(async () => {
@@ -206,7 +207,7 @@ for (const dialect of DIALECTS) {
     })
 
     it('unassigns with null, and lets an account assign a claim to itself', async () => {
-      const claimId = await seedClaim()
+      const claimId = await insertClaimRow()
       await assign(claimId, { accountId: anaId }, ana).expect(200)
       const res = await assign(claimId, { accountId: null }, ana)
       expect(res.status).toBe(200)
@@ -278,7 +279,7 @@ for (const dialect of DIALECTS) {
     ])(
       'refuses to assign %s with 400 naming the problem, and writes nothing',
       async (_label, body, message) => {
-        const claimId = await seedClaim()
+        const claimId = await insertClaimRow()
         // the assignments' entries: the deficiency notices of earlier moves are written meanwhile
         const assignments = () =>
           ctx.db
@@ -306,7 +307,7 @@ for (const dialect of DIALECTS) {
       ['an account that never accepted its invitation', () => invitedId, 'invited@firm.test', 'Invited'],
       ["an account that cannot see the claim's app", () => cleoOnlyId, 'cleo.only@firm.test', 'Cleo Only'],
     ])('refuses to assign %s without naming that account', async (_label, accountId, email, name) => {
-      const claimId = await seedClaim()
+      const claimId = await insertClaimRow()
       // a reviewer who may assign the claim learns only why the account was refused
       const res = await assign(claimId, { accountId: accountId() }, ana)
       expect(res.status).toBe(400)
@@ -420,7 +421,7 @@ for (const dialect of DIALECTS) {
         .execute()
       for (const { review_status, n } of counted) expect(counts[review_status]).toBe(Number(n))
 
-      const claimId = await seedClaim()
+      const claimId = await insertClaimRow()
       await move(claimId, { to: 'in_review', version: 0 })
       await move(claimId, { to: 'approved', version: 1 })
       expect(await statusCounts()).toMatchObject({
@@ -561,7 +562,7 @@ for (const dialect of DIALECTS) {
     it('lists newest or oldest first, searched, filtered or neither, and refuses another order', async () => {
       const times = ['2026-10-01T09:00:00.000Z', '2026-10-02T09:00:00.000Z', '2026-10-03T09:00:00.000Z']
       const orderly: number[] = []
-      for (const created_at of times) orderly.push(await seedClaim({ created_at, last_name: 'Orderly' }))
+      for (const created_at of times) orderly.push(await insertClaimRow({ created_at, last_name: 'Orderly' }))
       expect((await list({ q: 'Orderly' })).ids).toEqual([...orderly].reverse())
       expect((await list({ q: 'Orderly', order: 'oldest' })).ids).toEqual(orderly)
       expect((await list({ q: 'Orderly', status: 'received', order: 'oldest' })).ids).toEqual(orderly)

@@ -1,19 +1,12 @@
-import type { Insertable } from 'kysely'
 import request from 'supertest'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { ClaimReview } from '../../../src/api/review.ts'
-import type { ClaimsTable } from '../../../server/db/database.ts'
 import { subjectOf } from '../../../server/evidence/ledger.ts'
 import { loadReviewConfig } from '../../../server/lifecycle/load-review-config.ts'
 import { createAccount } from '../../../server/staff/staff-accounts.ts'
-import {
-  createTestContext,
-  DIALECTS,
-  FORMS_DIR,
-  insertClaim,
-  loginStaff,
-  type TestContext,
-} from '../support/helpers.ts'
+import { createTestContext, DIALECTS, FORMS_DIR, type TestContext } from '../support/helpers.ts'
+import { loginStaff } from '../support/staff-sign-in.ts'
+import { seedClaim } from '../support/claims.ts'
 
 const SITE = 'review.test'
 const SAME_SITE = { Host: SITE, Origin: `http://${SITE}` }
@@ -36,31 +29,26 @@ for (const dialect of DIALECTS) {
         role: 'staff',
         apps: [{ app: 'brigit', canExport: false }],
       })
-      reviewer = await signIn(REVIEWER)
+      reviewer = await loginStaff(ctx.app, { site: SITE, ...REVIEWER })
     })
     afterAll(async () => {
       await ctx?.close()
     })
 
-    const signIn = (credentials: { email: string; password: string }) =>
-      loginStaff(ctx.app, { site: SITE, ...credentials })
-
-    async function seedClaim(overrides: Partial<Insertable<ClaimsTable>> = {}): Promise<number> {
+    /** A claim of a claimant of its own, filed and moved to `status` (seedClaim): its id and review version. */
+    function claimIn(status = 'received', { app = 'brigit', lang }: { app?: string; lang?: string } = {}) {
       seq += 1
-      const { id } = await insertClaim(ctx.db, {
-        app: 'brigit',
-        created_at: new Date().toISOString(),
-        first_name: 'Rene',
-        last_name: 'Review',
-        email: `rene${seq}@mail.test`,
-        phone_number: `(212) 555-${String(seq).padStart(4, '0')}`,
-        cash_advance_count: 2,
-        membership_months: 4,
-        screenshot_key: 'brigit-screenshots/missing.png',
-        screenshot_type: 'image/png',
-        ...overrides,
+      return seedClaim(ctx, {
+        app,
+        status,
+        lang,
+        fields: {
+          firstName: 'Rene',
+          lastName: 'Review',
+          email: `rene${seq}@mail.test`,
+          phoneNumber: `(212) 555-${String(seq).padStart(4, '0')}`,
+        },
       })
-      return id
     }
 
     const reviewOf = async (claimId: number, cookie = admin) =>
@@ -85,7 +73,7 @@ for (const dialect of DIALECTS) {
       )
 
     it('starts every claim received, with the moves the config allows from there', async () => {
-      const claimId = await seedClaim()
+      const { id: claimId } = await claimIn()
       const review = await reviewOf(claimId)
       expect(review).toMatchObject({
         claimId,
@@ -111,7 +99,7 @@ for (const dialect of DIALECTS) {
     })
 
     it("previews a reason's notice in the claim's language, for the move that sends it", async () => {
-      const claimId = await seedClaim({ review_status: 'in_review', locale: 'es' })
+      const { id: claimId } = await claimIn('in_review', { lang: 'es' })
       const review = await reviewOf(claimId)
       expect(review.reasons[0]!.text).toBe(
         'No pudimos leer la captura de pantalla de su estado de cuenta. Suba una más clara.',
@@ -124,7 +112,7 @@ for (const dialect of DIALECTS) {
     })
 
     it('moves a claim into review and marks it deficient with a reason, each move with its audit and ledger entry', async () => {
-      const claimId = await seedClaim()
+      const { id: claimId } = await claimIn()
       const first = await move(claimId, { to: 'in_review', version: 0 })
       expect(first.status).toBe(200)
       expect(first.body).toEqual({ status: 'in_review', version: 1 })
@@ -190,7 +178,7 @@ for (const dialect of DIALECTS) {
     })
 
     it('refuses a move the config does not allow with 409 naming the move it lacks, and stores nothing', async () => {
-      const claimId = await seedClaim()
+      const { id: claimId } = await claimIn()
       // the test before made a claim deficient: its notice is sent, and put on record, in the background
       await ctx.claimCures.settled()
       const before = { moves: await countRows('claim_moves'), audit: await countRows('audit_log') }
@@ -202,18 +190,19 @@ for (const dialect of DIALECTS) {
     })
 
     it("refuses an admin the server's own move, approved → filed, with 409, and stores nothing", async () => {
-      const claimId = await seedClaim({ review_status: 'approved' })
-      const res = await move(claimId, { to: 'filed', version: 0 })
+      const { id: claimId, version } = await claimIn('approved')
+      const res = await move(claimId, { to: 'filed', version })
       expect(res.status).toBe(409)
       expect(res.body.error.message).toBe(
         "the review config's move from approved to filed is for the server, not a reviewer",
       )
       expect((await reviewOf(claimId)).status).toBe('approved')
-      expect(await movesOf(claimId)).toHaveLength(0)
+      // the moves that brought it to approved, one a version, and no more
+      expect(await movesOf(claimId)).toHaveLength(version)
     })
 
     it("refuses a move from a stale version with 409 and the claim's current status", async () => {
-      const claimId = await seedClaim()
+      const { id: claimId } = await claimIn()
       await move(claimId, { to: 'in_review', version: 0 }).expect(200)
       const res = await move(claimId, { to: 'in_review', version: 0 })
       expect(res.status).toBe(409)
@@ -224,7 +213,7 @@ for (const dialect of DIALECTS) {
     })
 
     it('lets one of two reviewers moving the same claim at once win; the other gets 409 and nothing is lost', async () => {
-      const claimId = await seedClaim()
+      const { id: claimId } = await claimIn()
       const [a, b] = await Promise.all([
         move(claimId, { to: 'in_review', note: 'admin', version: 0 }),
         move(claimId, { to: 'in_review', note: 'reviewer', version: 0 }, reviewer),
@@ -268,7 +257,7 @@ for (const dialect of DIALECTS) {
       ],
       ['no version', { to: 'in_review' }, '"version" must be the claim\'s review version, a whole number'],
     ])('refuses %s with 400 naming the problem, and stores nothing', async (_label, body, message) => {
-      const claimId = await seedClaim()
+      const { id: claimId } = await claimIn()
       const before = await countRows('claim_moves')
       const res = await move(claimId, body)
       expect(res.status).toBe(400)
@@ -277,7 +266,7 @@ for (const dialect of DIALECTS) {
     })
 
     it('keeps a free-text reason and a note of exactly 2,000 characters', async () => {
-      const claimId = await seedClaim()
+      const { id: claimId } = await claimIn()
       await move(claimId, { to: 'in_review', note: 'n'.repeat(2000), version: 0 }).expect(200)
       await move(claimId, {
         to: 'deficient',
@@ -294,7 +283,7 @@ for (const dialect of DIALECTS) {
     })
 
     it('lets a reviewer without the decide right move claims into review, but not approve them', async () => {
-      const claimId = await seedClaim()
+      const { id: claimId } = await claimIn()
       await move(claimId, { to: 'in_review', version: 0 }, reviewer).expect(200)
       expect((await reviewOf(claimId, reviewer)).moves.map((each) => each.to)).toEqual([])
       const refused = await move(claimId, { to: 'approved', version: 1 }, reviewer)
@@ -313,8 +302,8 @@ for (const dialect of DIALECTS) {
     ])(
       'refuses a reviewer without the decide right $from → $to with 403 and offers it only to an admin',
       async ({ from, to, reason }) => {
-        const claimId = await seedClaim({ review_status: from })
-        const sent = { to, reason, version: 0 }
+        const { id: claimId, version } = await claimIn(from)
+        const sent = { to, reason, version }
         expect((await reviewOf(claimId, reviewer)).moves.map((each) => each.to)).not.toContain(to)
         const refused = await move(claimId, sent, reviewer)
         expect(refused.status).toBe(403)
@@ -326,8 +315,8 @@ for (const dialect of DIALECTS) {
           .select(['review_status', 'review_version'])
           .where('id', '=', claimId)
           .executeTakeFirstOrThrow()
-        expect([claim.review_status, Number(claim.review_version)]).toEqual([from, 0])
-        expect(await movesOf(claimId)).toHaveLength(0)
+        expect([claim.review_status, Number(claim.review_version)]).toEqual([from, version])
+        expect(await movesOf(claimId)).toHaveLength(version)
 
         expect((await reviewOf(claimId)).moves.map((each) => each.to)).toContain(to)
         await move(claimId, sent).expect(200)
@@ -339,7 +328,7 @@ for (const dialect of DIALECTS) {
       const review = loadReviewConfig(FORMS_DIR)
       const replayed: string[] = []
       for (const from of Object.keys(review.statuses)) {
-        const claimId = await seedClaim({ review_status: from })
+        const { id: claimId, version } = await claimIn(from)
         const offered = (await reviewOf(claimId, reviewer)).moves.map((each) => each.to)
         expect(
           offered.filter((to) => review.statuses[to]!.final === true),
@@ -348,7 +337,7 @@ for (const dialect of DIALECTS) {
         if (from === 'approved' || from === 'filed') expect(offered, `${from}: moves offered`).toEqual([])
         const withheld = (await reviewOf(claimId)).moves.filter((each) => !offered.includes(each.to))
         for (const { to, needsReason } of withheld) {
-          const sent = { to, reason: needsReason ? 'screenshot_unreadable' : undefined, version: 0 }
+          const sent = { to, reason: needsReason ? 'screenshot_unreadable' : undefined, version }
           const refused = await move(claimId, sent, reviewer)
           expect(refused.status, `${from} → ${to}`).toBe(403)
           replayed.push(`${from} → ${to}`)
@@ -357,9 +346,9 @@ for (const dialect of DIALECTS) {
             .select(['review_status', 'review_version'])
             .where('id', '=', claimId)
             .executeTakeFirstOrThrow()
-          expect([claim.review_status, Number(claim.review_version)]).toEqual([from, 0])
+          expect([claim.review_status, Number(claim.review_version)]).toEqual([from, version])
         }
-        expect(await movesOf(claimId)).toHaveLength(0)
+        expect(await movesOf(claimId)).toHaveLength(version)
       }
       expect(replayed).toEqual(
         expect.arrayContaining(['approved → withdrawn', 'approved → deficient', 'filed → withdrawn']),
@@ -367,7 +356,7 @@ for (const dialect of DIALECTS) {
     })
 
     it('lets a reviewer approve once an admin grants the decide right, which the audit names', async () => {
-      const claimId = await seedClaim()
+      const { id: claimId } = await claimIn()
       await move(claimId, { to: 'in_review', version: 0 }, reviewer).expect(200)
       await request(ctx.app)
         .put(`/api/staff/accounts/${reviewerId}/access`)
@@ -382,7 +371,7 @@ for (const dialect of DIALECTS) {
         .orderBy('id', 'desc')
         .executeTakeFirstOrThrow()
       expect(access.detail).toContain('apps brigit (decide)')
-      const session = await signIn(REVIEWER)
+      const session = await loginStaff(ctx.app, { site: SITE, ...REVIEWER })
       expect((await reviewOf(claimId, session)).moves.map((each) => each.to)).toEqual([
         'approved',
         'deficient',
@@ -393,8 +382,8 @@ for (const dialect of DIALECTS) {
     })
 
     it('refuses a claim of an app the reviewer may not see with 403, one that does not exist with 404, and both without a session with 401', async () => {
-      const cleo = await seedClaim({ app: 'cleo' })
-      const reviewer = await signIn(REVIEWER)
+      const { id: cleo } = await claimIn('received', { app: 'cleo' })
+      const reviewer = await loginStaff(ctx.app, { site: SITE, ...REVIEWER })
       const view = await request(ctx.app).get(`/api/staff/claims/${cleo}/review`).set('Cookie', reviewer)
       expect(view.status).toBe(403)
       expect(view.body.error.message).toBe('your account has no access to this app')

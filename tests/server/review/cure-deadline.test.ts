@@ -5,14 +5,8 @@ import type { CureView } from '../../../src/api/cure.ts'
 import type { ClaimReview } from '../../../src/api/review.ts'
 import { mailsTo, plainTextOf } from '../support/agreement-link.ts'
 import { makeIntakeData } from '../support/malformed-intakes.ts'
-import {
-  createTestContext,
-  DIALECTS,
-  loginStaff,
-  makeClaimData,
-  makePng,
-  type TestContext,
-} from '../support/helpers.ts'
+import { createTestContext, DIALECTS, makeClaimData, makePng, type TestContext } from '../support/helpers.ts'
+import { loginStaff } from '../support/staff-sign-in.ts'
 
 const SITE = 'cure-deadline.test'
 const SAME_SITE = { Host: SITE, Origin: `http://${SITE}` }

@@ -7,15 +7,9 @@ import type { ReviewConfig } from '../../../src/review-config.ts'
 import { loadReviewConfig, loadReviews } from '../../../server/lifecycle/load-review-config.ts'
 import { recordMove } from '../../../server/lifecycle/move-claim.ts'
 import { makeIntakeData } from '../support/malformed-intakes.ts'
-import {
-  ADMIN_EMAIL,
-  createTestContext,
-  DIALECTS,
-  FORMS_DIR,
-  loginStaff,
-  type TestContext,
-} from '../support/helpers.ts'
-import { fileClaim } from '../support/claims.ts'
+import { ADMIN_EMAIL, createTestContext, DIALECTS, FORMS_DIR, type TestContext } from '../support/helpers.ts'
+import { loginStaff } from '../support/staff-sign-in.ts'
+import { seedClaim } from '../support/claims.ts'
 
 const SITE = 'filing-moves.test'
 const SAME_SITE = { Host: SITE, Origin: `http://${SITE}` }
@@ -55,12 +49,20 @@ for (const dialect of DIALECTS) {
         .post('/api/intake')
         .send(makeIntakeData({ email, phone, lastName: 'Ready', cashAdvanceApps: ['earnin'] }))
         .expect(201)
-      ready = await fileEarninClaim({ email, phoneNumber: phone, lastName: 'Ready' })
-      noAddress = await fileEarninClaim({
-        email: 'nomain@mail.test',
-        phoneNumber: '(808) 555-0399',
-        lastName: 'Nomain',
-      })
+      ready = (
+        await seedClaim(ctx, {
+          app: 'earnin',
+          status: 'approved',
+          fields: { email, phoneNumber: phone, lastName: 'Ready' },
+        })
+      ).id
+      noAddress = (
+        await seedClaim(ctx, {
+          app: 'earnin',
+          status: 'approved',
+          fields: { email: 'nomain@mail.test', phoneNumber: '(808) 555-0399', lastName: 'Nomain' },
+        })
+      ).id
       const account = await ctx.db
         .selectFrom('staff_accounts')
         .select('id')
@@ -93,24 +95,17 @@ for (const dialect of DIALECTS) {
         })
         .returning('id')
         .executeTakeFirstOrThrow()
+      // the ready claim was in that notice: a batch 61 days old is written, as no request can date one back
       await ctx.db
         .updateTable('claims')
-        .set({ review_status: 'approved', notice_batch_id: Number(notice.id) })
+        .set({ notice_batch_id: Number(notice.id) })
         .where('id', '=', ready)
-        .execute()
-      await ctx.db
-        .updateTable('claims')
-        .set({ review_status: 'approved' })
-        .where('id', '=', noAddress)
         .execute()
     })
     afterAll(async () => {
       await ctx?.close()
       fs.rmSync(path.dirname(formsDir), { recursive: true, force: true })
     })
-
-    const fileEarninClaim = async (fields: Record<string, unknown>) =>
-      (await fileClaim(ctx, { app: 'earnin', fields })).id
 
     const api = '/api/staff/apps/earnin/batches'
     const post = (url: string, body: object) =>

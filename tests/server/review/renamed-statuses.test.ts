@@ -16,11 +16,11 @@ import {
   createTestContext,
   DIALECTS,
   FORMS_DIR,
-  loginStaff,
   makeClaimData,
   makePng,
   type TestContext,
 } from '../support/helpers.ts'
+import { loginStaff } from '../support/staff-sign-in.ts'
 
 const SITE = 'renamed-statuses.test'
 const SAME_SITE = { Host: SITE, Origin: `http://${SITE}` }

@@ -8,9 +8,9 @@ import { createLogger } from '../../../server/logger.ts'
 import { SETUP_GONE_MESSAGE } from '../../../server/accounts/accept-invite.ts'
 import { SETUP_LINK_FILE } from '../../../server/staff/first-admin.ts'
 import { createTestContext, DIALECTS, type TestContext } from '../support/helpers.ts'
+import { SAME_SITE, sessionCookie, staffLogin } from '../support/staff-sign-in.ts'
 
 const SITE = 'dashboard.test'
-const SAME_SITE = { Host: SITE, Origin: `http://${SITE}` }
 const OWNER_PASSWORD = 'the owner passphrase'
 
 for (const dialect of DIALECTS) {
@@ -46,8 +46,6 @@ for (const dialect of DIALECTS) {
     }
     const accept = (body: object) =>
       request(ctx.app).post('/api/staff/invites/accept').set(SAME_SITE).send(body)
-    const login = (email: string, password: string) =>
-      request(ctx.app).post('/api/staff/login').set(SAME_SITE).send({ email, password })
 
     it('creates the admin from ADMIN_EMAIL and ADMIN_PASSWORD, printing neither', async () => {
       const printed = await startFresh({ ADMIN_EMAIL: 'Owner@Firm.test', ADMIN_PASSWORD: OWNER_PASSWORD })
@@ -55,7 +53,7 @@ for (const dialect of DIALECTS) {
       expect(printed).not.toContain(OWNER_PASSWORD)
       const accounts = await ctx.db.selectFrom('staff_accounts').select(['email', 'role']).execute()
       expect(accounts).toEqual([{ email: 'owner@firm.test', role: 'admin' }])
-      await login('owner@firm.test', OWNER_PASSWORD).expect(204)
+      await staffLogin(ctx.app, { email: 'owner@firm.test', password: OWNER_PASSWORD }).expect(204)
     })
 
     it('else writes a 0600 file with a one-time link, prints only its path, and the link makes one admin once', async () => {
@@ -80,10 +78,7 @@ for (const dialect of DIALECTS) {
       }).expect(200)
       // the set-up signs the new admin in: its cookie opens the staff API at once
       expect(accepted.body).toEqual({ signedIn: true })
-      const cookie = ([] as string[])
-        .concat(accepted.headers['set-cookie'] ?? [])
-        .find((line) => line.startsWith('staff_session='))!
-        .split(';')[0]!
+      const cookie = sessionCookie(accepted)
       const session = await request(ctx.app).get('/api/staff/session').set('Cookie', cookie).expect(200)
       expect(session.body).toMatchObject({
         authenticated: true,
@@ -95,7 +90,7 @@ for (const dialect of DIALECTS) {
       expect(again.body.error).toEqual({ code: 'LINK_EXPIRED', message: SETUP_GONE_MESSAGE })
       const accounts = await ctx.db.selectFrom('staff_accounts').select(['email', 'name', 'role']).execute()
       expect(accounts).toEqual([{ email: 'olive@firm.test', name: 'Olive Owner', role: 'admin' }])
-      await login('olive@firm.test', OWNER_PASSWORD).expect(204)
+      await staffLogin(ctx.app, { email: 'olive@firm.test', password: OWNER_PASSWORD }).expect(204)
     })
   })
 }

@@ -2,7 +2,7 @@ import request from 'supertest'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { SIGN_IN_BUSY_MESSAGE } from '../../../server/staff/scrypt-queue.ts'
 import { createTestContext, DIALECTS, makeClaimData, makePng, type TestContext } from '../support/helpers.ts'
-import { freshAddress, SAME_SITE } from '../support/staff-sign-in.ts'
+import { staffLogin } from '../support/staff-sign-in.ts'
 
 // the queue fills only while each hash outlasts the flood's arrival: N=2^14 here, about 0.15 s a hash
 // (the rest of the suite hashes at N=2^10, vitest.config.ts), set before the first hash reads it
@@ -28,12 +28,9 @@ for (const dialect of DIALECTS) {
 
     it('answers a flood of sign-ins beyond the queue 503 with Retry-After, while a claim sent meanwhile is stored', async () => {
       const signIns = Array.from({ length: 40 }, (_, i) =>
-        request(ctx.app)
-          .post('/api/staff/login')
-          .set(SAME_SITE)
-          .set('X-Forwarded-For', freshAddress())
-          .send({ email: `flood${i}@firm.test`, password: `flood guess ${i}` })
-          .then((res) => res),
+        staffLogin(ctx.app, { email: `flood${i}@firm.test`, password: `flood guess ${i}` }).then(
+          (res) => res,
+        ),
       )
       const claim = request(ctx.app)
         .post('/api/forms/brigit/submissions')
@@ -51,12 +48,7 @@ for (const dialect of DIALECTS) {
       }
       expect(answers.filter((res) => res.status !== 503).every((res) => res.status === 401)).toBe(true)
       // the queue empties again: a sign-in after the flood is checked
-      await request(ctx.app)
-        .post('/api/staff/login')
-        .set(SAME_SITE)
-        .set('X-Forwarded-For', freshAddress())
-        .send({ email: 'after@firm.test', password: 'after the flood' })
-        .expect(401)
+      await staffLogin(ctx.app, { email: 'after@firm.test', password: 'after the flood' }).expect(401)
     })
   })
 }

@@ -13,10 +13,14 @@ import {
   insertClaim,
   type TestContext,
 } from '../support/helpers.ts'
+import {
+  freshAddress,
+  SAME_SITE,
+  sessionCookie,
+  STAFF_PASSWORD,
+  staffLogin,
+} from '../support/staff-sign-in.ts'
 
-// supertest sends no Origin; the staff routes compare Origin's host with Host, so tests send both
-const SITE = 'dashboard.test'
-const SAME_SITE = { Host: SITE, Origin: `http://${SITE}` }
 const UNGUARDED = new Set([
   'POST /api/staff/login',
   'POST /api/staff/logout',
@@ -37,7 +41,8 @@ const OWN_ACCOUNT = new Set([
   'POST /api/staff/two-factor/recovery-codes',
   'POST /api/staff/two-factor/disable',
 ])
-const STAFF_PASSWORD = 'paralegal password 1'
+/** The first admin, signing in from the brigit page (the sign-in's audit entry names the app). */
+const ADMIN = { email: ADMIN_EMAIL, password: ADMIN_PASSWORD, app: 'brigit' }
 let nextAccount = 1
 
 /** A route of one app or one claim (it names :slug or :id); every other staff route is an admin's. */
@@ -54,13 +59,6 @@ const JOB_ROUTE = 'GET /api/staff/bulk-moves/:id'
 function isExportRoute(route: string): boolean {
   return /export\.csv$|evidence\.zip$|batches\/:id\/(download|evidence)$/.test(route)
 }
-let nextAddress = 1
-
-/** A client address of its own (trust proxy believes loopback's X-Forwarded-For), so rate limits stay apart. */
-function freshAddress(): string {
-  return `198.51.100.${nextAddress++}`
-}
-
 interface RouterLayer {
   route?: { path: unknown; methods: Record<string, boolean> }
   handle?: { stack?: RouterLayer[] }
@@ -96,24 +94,6 @@ function callRoute(app: Express, route: string, cookie?: string, { slug = 'brigi
   const url = path.replace(/:(\w+)/g, (_, name: string) => (name === 'slug' ? slug : String(id)))
   const req = request(app)[method.toLowerCase() as 'get'](url).set(SAME_SITE)
   return cookie ? req.set('Cookie', cookie) : req
-}
-
-function login(
-  app: Express,
-  { email = ADMIN_EMAIL, password = ADMIN_PASSWORD, address = freshAddress() } = {},
-) {
-  return request(app)
-    .post('/api/staff/login')
-    .set(SAME_SITE)
-    .set('X-Forwarded-For', address)
-    .send({ email, password, app: 'brigit' })
-}
-
-function sessionCookie(res: request.Response): string {
-  const cookies = ([] as string[]).concat(res.headers['set-cookie'] ?? [])
-  const cookie = cookies.find((line) => line.startsWith('staff_session='))
-  if (!cookie) throw new Error('login set no staff_session cookie')
-  return cookie.split(';')[0]!
 }
 
 for (const dialect of DIALECTS) {
@@ -159,7 +139,7 @@ for (const dialect of DIALECTS) {
     describe('login', () => {
       it('refuses a wrong password with the spec message and audits the failure', async () => {
         const address = freshAddress()
-        const res = await login(ctx.app, { password: 'wrong', address })
+        const res = await staffLogin(ctx.app, { ...ADMIN, password: 'wrong', address })
 
         expect(res.status).toBe(401)
         expect(res.body).toEqual({ error: { code: 'INVALID_PASSWORD', message: INVALID_PASSWORD_MESSAGE } })
@@ -173,7 +153,7 @@ for (const dialect of DIALECTS) {
       })
 
       it('accepts the right password with an HttpOnly SameSite=Strict session cookie', async () => {
-        const res = await login(ctx.app)
+        const res = await staffLogin(ctx.app, ADMIN)
 
         expect(res.status).toBe(204)
         const cookie = ([] as string[]).concat(res.headers['set-cookie'] ?? []).join('\n')
@@ -183,7 +163,7 @@ for (const dialect of DIALECTS) {
       })
 
       it('opens every staff route with that cookie', async () => {
-        const cookie = sessionCookie(await login(ctx.app).expect(204))
+        const cookie = sessionCookie(await staffLogin(ctx.app, ADMIN).expect(204))
         for (const route of staffRoutes(ctx.app)) {
           expect([route, (await callRoute(ctx.app, route, cookie)).status]).not.toEqual([route, 401])
         }
@@ -192,9 +172,9 @@ for (const dialect of DIALECTS) {
       it('answers 429 to the 11th login from one address in 15 minutes', async () => {
         const address = freshAddress()
         for (let attempt = 1; attempt <= 10; attempt++) {
-          await login(ctx.app, { password: attempt % 2 ? 'wrong' : ADMIN_PASSWORD, address })
+          await staffLogin(ctx.app, { ...ADMIN, password: attempt % 2 ? 'wrong' : ADMIN_PASSWORD, address })
         }
-        const res = await login(ctx.app, { address })
+        const res = await staffLogin(ctx.app, { ...ADMIN, address })
 
         expect(res.status).toBe(429)
         expect(res.body.error.code).toBe('RATE_LIMITED')
@@ -202,7 +182,7 @@ for (const dialect of DIALECTS) {
       })
 
       it('refuses a login posted from another site', async () => {
-        const res = await login(ctx.app).set('Origin', 'https://evil.example')
+        const res = await staffLogin(ctx.app, ADMIN).set('Origin', 'https://evil.example')
         expect(res.status).toBe(403)
         expect(res.body.error.code).toBe('CROSS_SITE_REQUEST')
       })
@@ -210,7 +190,7 @@ for (const dialect of DIALECTS) {
 
     describe('a session', () => {
       it('ends at its expiry', async () => {
-        const cookie = sessionCookie(await login(ctx.app).expect(204))
+        const cookie = sessionCookie(await staffLogin(ctx.app, ADMIN).expect(204))
         await callRoute(ctx.app, 'GET /api/staff/session', cookie).expect(200)
 
         await ctx.db
@@ -222,14 +202,14 @@ for (const dialect of DIALECTS) {
       })
 
       it('ends at logout', async () => {
-        const cookie = sessionCookie(await login(ctx.app).expect(204))
+        const cookie = sessionCookie(await staffLogin(ctx.app, ADMIN).expect(204))
         await request(ctx.app).post('/api/staff/logout').set(SAME_SITE).set('Cookie', cookie).expect(204)
 
         expect((await callRoute(ctx.app, 'GET /api/staff/apps/:slug/submissions', cookie)).status).toBe(401)
       })
 
       it('is not ended by a logout posted from another site', async () => {
-        const cookie = sessionCookie(await login(ctx.app).expect(204))
+        const cookie = sessionCookie(await staffLogin(ctx.app, ADMIN).expect(204))
         const res = await request(ctx.app)
           .post('/api/staff/logout')
           .set(SAME_SITE)
@@ -258,7 +238,7 @@ for (const dialect of DIALECTS) {
           apps: [{ app: 'brigit', canExport }],
           password: STAFF_PASSWORD,
         })
-        const cookie = sessionCookie(await login(ctx.app, { email, password: STAFF_PASSWORD }).expect(204))
+        const cookie = sessionCookie(await staffLogin(ctx.app, { email, app: 'brigit' }).expect(204))
         return { id, email, cookie }
       }
 
@@ -345,8 +325,8 @@ for (const dialect of DIALECTS) {
           password: STAFF_PASSWORD,
         })
         const cookies = [
-          sessionCookie(await login(ctx.app, { email, password: STAFF_PASSWORD }).expect(204)),
-          sessionCookie(await login(ctx.app, { email, password: STAFF_PASSWORD }).expect(204)),
+          sessionCookie(await staffLogin(ctx.app, { email, app: 'brigit' }).expect(204)),
+          sessionCookie(await staffLogin(ctx.app, { email, app: 'brigit' }).expect(204)),
         ]
         return { id, email, cookies }
       }
@@ -375,8 +355,8 @@ for (const dialect of DIALECTS) {
         const { id, email, cookies } = await signedInAccount()
         await setPassword(ctx.db, id, 'a brand new password')
         for (const cookie of cookies) expect(await isOpen(cookie)).toBe(401)
-        await login(ctx.app, { email, password: STAFF_PASSWORD }).expect(401)
-        await login(ctx.app, { email, password: 'a brand new password' }).expect(204)
+        await staffLogin(ctx.app, { email, password: STAFF_PASSWORD, app: 'brigit' }).expect(401)
+        await staffLogin(ctx.app, { email, password: 'a brand new password', app: 'brigit' }).expect(204)
       })
 
       it('all end when the role or apps change', async () => {
@@ -393,15 +373,15 @@ for (const dialect of DIALECTS) {
         const { id, email, cookies } = await signedInAccount()
         await ctx.db.transaction().execute((trx) => setDisabled(trx, id, true))
         for (const cookie of cookies) expect(await isOpen(cookie)).toBe(401)
-        const refused = await login(ctx.app, { email, password: STAFF_PASSWORD })
+        const refused = await staffLogin(ctx.app, { email, app: 'brigit' })
         expect(refused.status).toBe(401)
         expect(refused.body.error.message).toBe(INVALID_PASSWORD_MESSAGE)
         await ctx.db.transaction().execute((trx) => setDisabled(trx, id, false))
-        await login(ctx.app, { email, password: STAFF_PASSWORD }).expect(204)
+        await staffLogin(ctx.app, { email, app: 'brigit' }).expect(204)
       })
 
       it('refuses an unknown e-mail as it refuses a wrong password', async () => {
-        const res = await login(ctx.app, { email: 'nobody@firm.test' })
+        const res = await staffLogin(ctx.app, { ...ADMIN, email: 'nobody@firm.test' })
         expect(res.status).toBe(401)
         expect(res.body).toEqual({ error: { code: 'INVALID_PASSWORD', message: INVALID_PASSWORD_MESSAGE } })
       })

@@ -3,13 +3,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { INVITE_GONE_MESSAGE } from '../../../server/accounts/accept-invite.ts'
 import { createAccount } from '../../../server/staff/staff-accounts.ts'
 import { invitationTo } from '../support/agreement-link.ts'
-import { ADMIN_EMAIL, createTestContext, DIALECTS, loginStaff, type TestContext } from '../support/helpers.ts'
+import { ADMIN_EMAIL, createTestContext, DIALECTS, type TestContext } from '../support/helpers.ts'
+import { loginStaff, sessionCookie, staffLogin } from '../support/staff-sign-in.ts'
 
 const SITE = 'dashboard.test'
 const SAME_SITE = { Host: SITE, Origin: `http://${SITE}` }
 const NEW_PASSWORD = 'a paralegal passphrase'
 let nextAccount = 1
-let nextAddress = 1
 
 function freshEmail(): string {
   return `person${nextAccount++}@firm.test`
@@ -54,12 +54,6 @@ for (const dialect of DIALECTS) {
       request(ctx.app).post('/api/staff/invites/accept').set(SAME_SITE).send(body)
     const check = (token: string) =>
       request(ctx.app).post('/api/staff/invites/check').set(SAME_SITE).send({ token })
-    const login = (email: string, password: string) =>
-      request(ctx.app)
-        .post('/api/staff/login')
-        .set(SAME_SITE)
-        .set('X-Forwarded-For', `203.0.113.${nextAddress++}`)
-        .send({ email, password })
     const auditOf = (action: string) =>
       ctx.db
         .selectFrom('audit_log')
@@ -185,7 +179,7 @@ for (const dialect of DIALECTS) {
         expect(again.status).toBe(410)
         expect(again.body.error).toEqual({ code: 'LINK_EXPIRED', message: INVITE_GONE_MESSAGE })
         expect((await check(token)).status).toBe(410)
-        await login(email, NEW_PASSWORD).expect(204)
+        await staffLogin(ctx.app, { email, password: NEW_PASSWORD }).expect(204)
         expect(await auditOf('invite_accepted')).toContainEqual({
           action: 'invite_accepted',
           actor: email,
@@ -328,11 +322,7 @@ for (const dialect of DIALECTS) {
           apps: [{ app: 'brigit', canExport: true }],
           password: NEW_PASSWORD,
         })
-        const cookie = /^[^;]+/.exec(
-          ([] as string[]).concat(
-            (await login(email, NEW_PASSWORD).expect(204)).headers['set-cookie'] ?? [],
-          )[0]!,
-        )![0]
+        const cookie = await loginStaff(ctx.app, { site: SITE, email, password: NEW_PASSWORD })
         const before = await countAccounts()
         const res = await request(ctx.app)
           .post('/api/staff/accounts')
@@ -356,12 +346,7 @@ for (const dialect of DIALECTS) {
               apps: [],
               password: NEW_PASSWORD,
             })
-            const res = await login(email, NEW_PASSWORD).expect(204)
-            const cookie = ([] as string[])
-              .concat(res.headers['set-cookie'] ?? [])
-              .find((line) => line.startsWith('staff_session='))!
-              .split(';')[0]!
-            return { id, cookie }
+            return { id, cookie: await loginStaff(ctx.app, { site: SITE, email, password: NEW_PASSWORD }) }
           }),
         )
         const [bo, cy] = admins as [(typeof admins)[0], (typeof admins)[0]]
@@ -414,10 +399,8 @@ for (const dialect of DIALECTS) {
           apps: [],
           password: NEW_PASSWORD,
         })
-        const cookieOf = (res: request.Response) =>
-          /^[^;]+/.exec(([] as string[]).concat(res.headers['set-cookie'] ?? [])[0] ?? '')?.[0] ?? ''
-        const here = cookieOf(await login(email, NEW_PASSWORD).expect(204))
-        const elsewhere = cookieOf(await login(email, NEW_PASSWORD).expect(204))
+        const here = await loginStaff(ctx.app, { site: SITE, email, password: NEW_PASSWORD })
+        const elsewhere = await loginStaff(ctx.app, { site: SITE, email, password: NEW_PASSWORD })
         const change = (body: object) =>
           request(ctx.app).post('/api/staff/account/password').set(SAME_SITE).set('Cookie', here).send(body)
 
@@ -431,7 +414,7 @@ for (const dialect of DIALECTS) {
         const res = await change({ currentPassword: NEW_PASSWORD, newPassword: 'a fresh passphrase' })
 
         expect(res.status).toBe(204)
-        const fresh = cookieOf(res)
+        const fresh = sessionCookie(res)
         await request(ctx.app).get('/api/staff/session').set('Cookie', fresh).expect(200)
         expect((await request(ctx.app).get('/api/staff/session').set('Cookie', elsewhere)).status).toBe(401)
         expect((await request(ctx.app).get('/api/staff/session').set('Cookie', here)).status).toBe(401)

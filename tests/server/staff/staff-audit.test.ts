@@ -5,42 +5,13 @@ import type { AuditEntryView, AuditPage } from '../../../src/api/staff-audit.ts'
 import { verifyEvidence } from '../../../server/evidence/verify-evidence.ts'
 import { auditLog } from '../../../server/audit/audit-log.ts'
 import { createAccount } from '../../../server/staff/staff-accounts.ts'
-import {
-  ADMIN_EMAIL,
-  ADMIN_PASSWORD,
-  createTestContext,
-  DIALECTS,
-  makePng,
-  type TestContext,
-} from '../support/helpers.ts'
+import { ADMIN_EMAIL, createTestContext, DIALECTS, makePng, type TestContext } from '../support/helpers.ts'
 import { fileClaim } from '../support/claims.ts'
+import { freshAddress, loginStaff, STAFF_PASSWORD, staffLogin } from '../support/staff-sign-in.ts'
 
 const SITE = 'audit.test'
 const SAME_SITE = { Host: SITE, Origin: `http://${SITE}` }
-const PARALEGAL_PASSWORD = 'paralegal password 1'
-let nextAddress = 1
 let nextAccount = 1
-
-/** A client address of its own, so the sign-in limit (10 a quarter hour per address) never trips. */
-function freshAddress(): string {
-  return `203.0.113.${nextAddress++}`
-}
-
-function signIn(context: TestContext, email: string, password: string, address = freshAddress()) {
-  return request(context.app)
-    .post('/api/staff/login')
-    .set(SAME_SITE)
-    .set('X-Forwarded-For', address)
-    .send({ email, password, app: 'brigit' })
-}
-
-async function sessionOf(context: TestContext, email: string, password: string): Promise<string> {
-  const res = await signIn(context, email, password).expect(204)
-  const cookie = ([] as string[])
-    .concat(res.headers['set-cookie'] ?? [])
-    .find((line) => line.startsWith('staff_session='))
-  return cookie!.split(';')[0]!
-}
 
 function get(context: TestContext, url: string, cookie: string) {
   return request(context.app).get(url).set(SAME_SITE).set('Cookie', cookie)
@@ -61,9 +32,13 @@ async function paralegal(context: TestContext) {
     name: 'Pat Paralegal',
     role: 'staff',
     apps: [{ app: 'brigit', canExport: true }],
-    password: PARALEGAL_PASSWORD,
+    password: STAFF_PASSWORD,
   })
-  return { id, email, cookie: await sessionOf(context, email, PARALEGAL_PASSWORD) }
+  return {
+    id,
+    email,
+    cookie: await loginStaff(context.app, { site: SITE, email, password: STAFF_PASSWORD, app: 'brigit' }),
+  }
 }
 
 /** Reads a CSV download's text whole (supertest leaves text/csv unparsed otherwise). */
@@ -86,7 +61,7 @@ for (const dialect of DIALECTS) {
     beforeAll(async () => {
       ctx = await createTestContext(dialect)
       claimId = await fileBrigitClaim(ctx, '(555) 710-0001')
-      admin = await sessionOf(ctx, ADMIN_EMAIL, ADMIN_PASSWORD)
+      admin = await loginStaff(ctx.app, { site: SITE, app: 'brigit' })
       pat = await paralegal(ctx)
     })
     afterAll(async () => {
@@ -98,7 +73,9 @@ for (const dialect of DIALECTS) {
 
     it('records each sign-in, failed sign-in, claim view, screenshot view, export and evidence download with its person', async () => {
       const { id, email, cookie } = pat
-      await signIn(ctx, email, 'not the password').expect(401)
+      await staffLogin(ctx.app, { site: SITE, email, password: 'not the password', app: 'brigit' }).expect(
+        401,
+      )
       const claim = await get(ctx, `/api/staff/claims/${claimId}`, cookie).expect(200)
       expect(claim.body).toMatchObject({ id: claimId, app: 'brigit', email: 'c5557100001@example.com' })
       await get(ctx, `/api/staff/claims/${claimId}/screenshot`, cookie).expect(200)
@@ -144,7 +121,13 @@ for (const dialect of DIALECTS) {
 
     it('names an attempt with an unknown e-mail "unknown", and one with a known e-mail by its account', async () => {
       const address = freshAddress()
-      await signIn(ctx, 'nobody@firm.test', 'whatever it is', address).expect(401)
+      await staffLogin(ctx.app, {
+        site: SITE,
+        email: 'nobody@firm.test',
+        password: 'whatever it is',
+        address,
+        app: 'brigit',
+      }).expect(401)
       const { entries } = await auditPage('action=login_failure&pageSize=200')
       expect(entries.filter((entry) => entry.clientAddress === address)).toEqual([
         expect.objectContaining({ accountId: null, person: 'unknown', email: null, action: 'login_failure' }),

@@ -12,7 +12,13 @@ import {
 } from '../../../server/staff/two-factor/two-factor-key.ts'
 import { newTotpSecret } from '../../../server/staff/two-factor/totp.ts'
 import { createTestContext, DIALECTS, type TestContext } from '../support/helpers.ts'
-import { codeFor, SAME_SITE, STAFF_PASSWORD, staffLogin as login } from '../support/staff-sign-in.ts'
+import {
+  codeFor,
+  SAME_SITE,
+  sessionCookie,
+  STAFF_PASSWORD,
+  staffLogin as login,
+} from '../support/staff-sign-in.ts'
 
 const PASSWORD = STAFF_PASSWORD
 let nextAccount = 1
@@ -55,9 +61,7 @@ for (const dialect of DIALECTS) {
 
     it('keeps no base32 secret in the database once set up, and signs in with the code', async () => {
       const { id, email } = await newAccount()
-      const cookie = ([] as string[])
-        .concat((await login(ctx.app, { email }).expect(204)).headers['set-cookie'] ?? [])[0]!
-        .split(';')[0]!
+      const cookie = sessionCookie(await login(ctx.app, { email }).expect(204))
       const own = (route: string, body: object) =>
         request(ctx.app).post(`/api/staff/two-factor${route}`).set(SAME_SITE).set('Cookie', cookie).send(body)
       const { secret } = (await own('/setup', { password: PASSWORD }).expect(200)).body as { secret: string }

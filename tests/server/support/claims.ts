@@ -5,10 +5,9 @@ import { AGREEMENT_DATE_FIELD, DATA_FIELD, SCREENSHOT_FIELD } from '../../../src
 import { JOURNEY_TOKEN_FIELD } from '../../../src/api/journey.ts'
 import { ATTRIBUTION_FIELD } from '../../../src/attribution.ts'
 import { allowedMoves, type MoveActor, type ReviewConfig } from '../../../src/review-config.ts'
-import { loadReviewConfig, loadReviews } from '../../../server/lifecycle/load-review-config.ts'
 import { recordMove } from '../../../server/lifecycle/move-claim.ts'
 import { makeClaimData, makePng } from './claim-fixtures.ts'
-import { ADMIN_EMAIL, FORMS_DIR, type TestContext } from './helpers.ts'
+import { ADMIN_EMAIL, type TestContext } from './helpers.ts'
 
 /** The bank-statement screenshot a claim carries when a test names none. */
 export const CLAIM_SCREENSHOT = makePng({ width: 40, height: 30 })
@@ -79,14 +78,12 @@ export function journeyTokenOf(intake: CreatedIntake, app: string): string {
 }
 
 /**
- * A claim filed through the API and moved to `status` by the product's own moves (recordMove, each
- * by the actor the review config gives the move to, a reviewer with the decide right for staff moves),
- * along the shortest path the config allows from the initial status. A move into a status that needs
- * a reason takes `reason`, or the config's first reason without a free text. With `intake`, the claim
- * comes by that intake's Step 2 link.
+ * A claim filed through the API and moved to `status` by the product's own moves (see moveClaimTo)
+ * from the initial status. A move into a status that needs a reason takes `reason`, or the config's
+ * first reason without a free text. With `intake`, the claim comes by that intake's Step 2 link.
  */
 export async function seedClaim(
-  ctx: Pick<TestContext, 'app' | 'db' | 'evidenceKey' | 'forms'>,
+  ctx: Pick<TestContext, 'app' | 'db' | 'evidenceKey' | 'reviews'>,
   {
     app,
     status,
@@ -95,15 +92,36 @@ export async function seedClaim(
     ...claim
   }: Omit<ClaimPost, 'journeyToken'> & { status: string; intake?: CreatedIntake; reason?: string },
 ): Promise<{ id: number; version: number }> {
-  const review = loadReviews(FORMS_DIR, ctx.forms.keys(), loadReviewConfig(FORMS_DIR))(app)
-  const path = movesTo(review, status)
+  // a status the config cannot reach is refused before a claim is filed
+  const review = ctx.reviews(app)
+  movesBetween(review, review.initial, status)
   const { id } = await fileClaim(ctx, {
     app,
     ...claim,
     journeyToken: intake ? journeyTokenOf(intake, app) : undefined,
   })
-  let version = 0
-  for (const { from, to, mover } of path) {
+  return moveClaimTo(ctx, { id, app, status, reason })
+}
+
+/**
+ * Moves a filed claim from its current status to `status` by the product's own moves (recordMove,
+ * each by the actor the app's review config gives the move to, a reviewer with the decide right for
+ * staff moves), along the shortest path the config allows. A move into a status that needs a reason
+ * takes `reason`, or the config's first reason without a free text. Gives the claim's review version
+ * after the moves.
+ */
+export async function moveClaimTo(
+  ctx: Pick<TestContext, 'db' | 'evidenceKey' | 'reviews'>,
+  { id, app, status, reason }: { id: number; app: string; status: string; reason?: string },
+): Promise<{ id: number; version: number }> {
+  const review = ctx.reviews(app)
+  const claim = await ctx.db
+    .selectFrom('claims')
+    .select(['review_status', 'review_version'])
+    .where('id', '=', id)
+    .executeTakeFirstOrThrow()
+  let version = Number(claim.review_version)
+  for (const { from, to, mover } of movesBetween(review, claim.review_status, status)) {
     await ctx.db.transaction().execute((trx) =>
       recordMove(trx, {
         evidenceKey: ctx.evidenceKey,
@@ -123,10 +141,14 @@ export async function seedClaim(
 
 const MOVERS: MoveActor[] = ['staff', 'claimant', 'system']
 
-/** The shortest run of moves the config allows from its initial status to `status`. */
-function movesTo(review: ReviewConfig, status: string): { from: string; to: string; mover: MoveActor }[] {
-  const paths = new Map<string, { from: string; to: string; mover: MoveActor }[]>([[review.initial, []]])
-  const queue = [review.initial]
+/** The shortest run of moves the config allows from `start` to `status` (none when it is there). */
+function movesBetween(
+  review: ReviewConfig,
+  start: string,
+  status: string,
+): { from: string; to: string; mover: MoveActor }[] {
+  const paths = new Map<string, { from: string; to: string; mover: MoveActor }[]>([[start, []]])
+  const queue = [start]
   for (let from = queue.shift(); from !== undefined; from = queue.shift()) {
     if (from === status) return paths.get(from)!
     for (const mover of MOVERS) {
@@ -137,7 +159,7 @@ function movesTo(review: ReviewConfig, status: string): { from: string; to: stri
       }
     }
   }
-  throw new Error(`the review config has no way from ${review.initial} to "${status}"`)
+  throw new Error(`the review config has no way from ${start} to "${status}"`)
 }
 
 function defaultReason(review: ReviewConfig): string {

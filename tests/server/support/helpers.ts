@@ -1,4 +1,3 @@
-import { createAccount, type NewAccount } from '../../../server/staff/staff-accounts.ts'
 import { twilioSms, type SmsSettings } from '../../../server/journey/sms.ts'
 import { createClaimantJourney, type ClaimantJourney } from '../../../server/journey/claimant-journey.ts'
 import { loadJourneyConfig } from '../../../server/journey/journey-config.ts'
@@ -10,7 +9,6 @@ import path from 'node:path'
 import type { Express } from 'express'
 import type { Insertable, Kysely } from 'kysely'
 import pg from 'pg'
-import request from 'supertest'
 import { inject } from 'vitest'
 import type { FormConfig } from '../../../src/form-config.ts'
 import type { IntakeConfig } from '../../../src/intake-config.ts'
@@ -418,41 +416,6 @@ async function withAdminClient(url: string, run: (client: pg.Client) => Promise<
   } finally {
     await client.end()
   }
-}
-
-/**
- * Logs in as staff the way the dashboard does (a POST from the site's own origin, `site`), from
- * `clientAddress` when given; returns the session cookie ("staff_session=…").
- */
-export async function loginStaff(
-  app: Express,
-  {
-    site,
-    clientAddress,
-    email = ADMIN_EMAIL,
-    password = ADMIN_PASSWORD,
-  }: { site: string; clientAddress?: string; email?: string; password?: string },
-): Promise<string> {
-  let login = request(app)
-    .post('/api/staff/login')
-    .set({ Host: site, Origin: `http://${site}` })
-  if (clientAddress) login = login.set('X-Forwarded-For', clientAddress)
-  const res = await login.send({ email, password }).expect(204)
-  const cookie = ([] as string[])
-    .concat(res.headers['set-cookie'] ?? [])
-    .find((line) => line.startsWith('staff_session='))
-  if (!cookie) throw new Error('login set no staff_session cookie')
-  return cookie.split(';')[0]!
-}
-
-/** Makes a staff account and signs it in as the dashboard does; returns its session cookie. */
-export async function signInNewAccount(
-  ctx: Pick<TestContext, 'db' | 'app'>,
-  site: string,
-  account: NewAccount & { password: string },
-): Promise<string> {
-  await createAccount(ctx.db, account)
-  return loginStaff(ctx.app, { site, email: account.email, password: account.password })
 }
 
 /** Adds translations to a copy of forms/ (forms/es/config.json), as a firm does for a new text. */

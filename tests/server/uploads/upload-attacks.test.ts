@@ -11,7 +11,6 @@ import {
   clearClaims,
   countClaims,
   createTestContext,
-  loginStaff,
   DIALECTS,
   listScreenshotFiles,
   makeClaimData,
@@ -20,6 +19,7 @@ import {
   readFixture,
   type TestContext,
 } from '../support/helpers.ts'
+import { loginStaff } from '../support/staff-sign-in.ts'
 import { bankScreenshot, encodeJpegImage } from '../support/bank-screenshots.ts'
 
 // The 10 MB + 1 byte upload (413, nothing stored) and the HTML page renamed .png (422) are in claims.test.ts.

@@ -9,14 +9,8 @@ import { readServerConfig } from '../../../server/config.ts'
 import { issueConfirmationLink } from '../../../server/confirmations/confirmation-links.ts'
 import { checkWebhookUrl, isPublicAddress, resolveHost } from '../../../server/webhooks/webhook-addresses.ts'
 import { postWebhook } from '../../../server/webhooks/post-webhook.ts'
-import {
-  createTestContext,
-  DIALECTS,
-  loginStaff,
-  makePng,
-  type TestContext,
-  signInNewAccount,
-} from '../support/helpers.ts'
+import { createTestContext, DIALECTS, makePng, type TestContext } from '../support/helpers.ts'
+import { loginStaff, signInNewAccount } from '../support/staff-sign-in.ts'
 import { fileClaim } from '../support/claims.ts'
 import { makeIntakeData } from '../support/malformed-intakes.ts'
 
