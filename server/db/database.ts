@@ -57,7 +57,7 @@ export interface ClaimsTable {
   /** What the form saw as it was filled in (src/form-signals.ts), as JSON; null from a client that sent none. */
   signals: ColumnType<string | null, string | null | undefined, never>
   /** 1,000 less the fraud deductions (server/fraud/), null until scored. */
-  fraud_score: ColumnType<number | null, never, number | null>
+  fraud_score: ColumnType<number | null, number | null | undefined, number | null>
   /** When a decider cleared the claim's fraud hold ("Not fraud"), epoch ms. */
   fraud_cleared_at: ColumnType<number | null, never, number | null>
 }

@@ -2,8 +2,9 @@ import type { Insertable } from 'kysely'
 import type { RecordParts } from '../evidence/sealed-record.ts'
 import type { AgreementRecordsTable, ClaimsTable } from '../db/database.ts'
 
+/** A claim's row as the claim's path writes it; the database and the fraud score's job fill the rest. */
 export type ClaimValues = Required<
-  Omit<Insertable<ClaimsTable>, 'id' | 'legal_hold' | 'review_status' | 'review_version'>
+  Omit<Insertable<ClaimsTable>, 'id' | 'legal_hold' | 'review_status' | 'review_version' | 'fraud_score'>
 >
 export type AgreementRecordValues = Required<Omit<Insertable<AgreementRecordsTable>, 'id'>>
 
