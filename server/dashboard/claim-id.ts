@@ -4,8 +4,6 @@ import type { Database } from '../db/database.ts'
 import { assertCanSee } from '../staff/require-staff.ts'
 import { claimNotFound } from '../lifecycle/move-claim.ts'
 
-export { claimNotFound }
-
 /** A claim's id from a staff route's `:id`; anything but up to 15 digits is a claim that does not exist. */
 export function claimIdParam(param: string): number {
   if (!/^\d{1,15}$/.test(param)) throw claimNotFound(param)

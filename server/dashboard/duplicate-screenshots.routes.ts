@@ -11,7 +11,8 @@ import { assertCanSee, staffAccountOf } from '../staff/require-staff.ts'
 import { actorOf, type RecordAudit } from '../audit/audit-log.ts'
 import { findMatchesOf } from '../duplicates/screenshot-matches.repository.ts'
 import { findDuplicateCluster } from '../duplicates/duplicate-cluster.ts'
-import { claimIdParam, claimNotFound, visibleClaim } from './claim-id.ts'
+import { claimIdParam, visibleClaim } from './claim-id.ts'
+import { claimNotFound } from '../lifecycle/move-claim.ts'
 
 const NO_STORE = 'private, no-store'
 

@@ -16,9 +16,9 @@ import { sendScreenshot } from '../dashboard/send-screenshot.ts'
 import type { ScreenshotStorage } from '../uploads/screenshot-storage.ts'
 import { linkOrigin } from '../public-origin.ts'
 import { assertCanSee, staffAccountOf } from '../staff/require-staff.ts'
-import { moveClaim, parseClaimMove } from '../lifecycle/move-claim.ts'
+import { claimNotFound, moveClaim, parseClaimMove } from '../lifecycle/move-claim.ts'
 import { decideDuplicate, parseDuplicateDecision } from './duplicate-decision.ts'
-import { claimIdParam, claimNotFound, visibleClaim } from '../dashboard/claim-id.ts'
+import { claimIdParam, visibleClaim } from '../dashboard/claim-id.ts'
 
 const NO_STORE = 'private, no-store'
 
