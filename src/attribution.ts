@@ -1,4 +1,4 @@
-import { AppError } from './app-error.ts'
+import { readJsonObjectField } from './json-object-field.ts'
 
 /**
  * Where a claimant came from: the first landing's campaign parameters and the referring site's host,
@@ -55,17 +55,10 @@ export function sourceOf(attribution: Attribution | undefined): string {
 /** The "attribution" field: a JSON object, cleaned; a field that is not one is refused as any malformed field is. */
 export function readAttribution(sent: unknown): Attribution | undefined {
   if (sent === undefined) return undefined
-  let parsed: unknown
-  try {
-    parsed = typeof sent === 'string' ? JSON.parse(sent) : sent
-  } catch {
-    parsed = undefined
-  }
-  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
-    throw new AppError('BAD_REQUEST', {
-      status: 400,
-      message: `"${ATTRIBUTION_FIELD}" must be a JSON object of the landing's campaign parameters`,
-    })
-  }
-  return cleanAttribution(parsed)
+  return cleanAttribution(
+    readJsonObjectField(
+      sent,
+      `"${ATTRIBUTION_FIELD}" must be a JSON object of the landing's campaign parameters`,
+    ),
+  )
 }

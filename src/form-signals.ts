@@ -1,4 +1,5 @@
 import { AppError } from './app-error.ts'
+import { readJsonObjectField } from './json-object-field.ts'
 
 /** The multipart field (a claim) or JSON key (an intake) that carries what the form saw. */
 export const SIGNALS_FIELD = 'signals'
@@ -42,19 +43,10 @@ function fieldNames(value: unknown): string[] | undefined {
  */
 export function readFormSignals(sent: unknown): FormSignals | undefined {
   if (sent === undefined || sent === null) return undefined
-  let parsed: unknown
-  try {
-    parsed = typeof sent === 'string' ? JSON.parse(sent) : sent
-  } catch {
-    parsed = undefined
-  }
-  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
-    throw new AppError('BAD_REQUEST', {
-      status: 400,
-      message: `"${SIGNALS_FIELD}" must be a JSON object of what the form saw (device, elapsedMs, pasted, typed)`,
-    })
-  }
-  const raw = parsed as Record<string, unknown>
+  const raw = readJsonObjectField(
+    sent,
+    `"${SIGNALS_FIELD}" must be a JSON object of what the form saw (device, elapsedMs, pasted, typed)`,
+  )
   if (typeof raw.trap === 'string' && raw.trap.trim() !== '') {
     throw new AppError('BOT_SUSPECTED', { status: 400, message: BOT_REFUSED_MESSAGE })
   }
