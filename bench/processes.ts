@@ -166,7 +166,7 @@ export async function startPostgres(): Promise<{
   const settings = Object.entries(BENCH_POSTGRES_SETTINGS).map(([name, value]) => `${name}=${value}`)
   const child = spawn(
     process.execPath,
-    ['--import', 'tsx', path.join(ROOT, 'tests', 'server', 'postgres-process.ts'), ...settings],
+    ['--import', 'tsx', path.join(ROOT, 'tests', 'server', 'support', 'postgres-process.ts'), ...settings],
     { cwd: ROOT, stdio: ['pipe', 'pipe', 'inherit'] },
   )
   running.add(child)
