@@ -10,7 +10,7 @@ export const SIGNALS_FIELD = 'signals'
  * site's own pages keep in the browser's storage (no third-party fingerprinting).
  */
 export interface FormSignals {
-  /** The browser's random id (src/ on the client: device-id.ts), 22 to 64 URL-safe characters. */
+  /** The browser's random id (client/fraud-signals/device-id.ts), 22 to 64 URL-safe characters. */
   device?: string
   /** Milliseconds from the form's first paint to the send. */
   elapsedMs?: number
@@ -22,7 +22,11 @@ export interface FormSignals {
   trap?: string
 }
 
-const DEVICE = /^[A-Za-z0-9_-]{22,64}$/
+/**
+ * A device id as the browser keeps and sends it: 22 to 64 URL-safe characters (16 random bytes or more).
+ * @example DEVICE_ID_PATTERN.test('q3Vb0mXh1e_Zt9LkQp2W-A') // true
+ */
+export const DEVICE_ID_PATTERN = /^[A-Za-z0-9_-]{22,64}$/
 const FIELD_NAME = /^[A-Za-z][A-Za-z0-9_]{0,39}$/
 const MAX_ELAPSED_MS = 7 * 24 * 3600_000
 
@@ -51,7 +55,7 @@ export function readFormSignals(sent: unknown): FormSignals | undefined {
     throw new AppError('BOT_SUSPECTED', { status: 400, message: BOT_REFUSED_MESSAGE })
   }
   const signals: FormSignals = {}
-  if (typeof raw.device === 'string' && DEVICE.test(raw.device)) signals.device = raw.device
+  if (typeof raw.device === 'string' && DEVICE_ID_PATTERN.test(raw.device)) signals.device = raw.device
   if (typeof raw.elapsedMs === 'number' && Number.isInteger(raw.elapsedMs) && raw.elapsedMs >= 0) {
     signals.elapsedMs = Math.min(raw.elapsedMs, MAX_ELAPSED_MS)
   }

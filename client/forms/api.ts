@@ -3,6 +3,7 @@ import type { CreatedStep2Claim } from '../../src/api/claims.ts'
 import { claimRequest, SCREENSHOT_FIELD } from '../../src/api/claim-request.ts'
 import { landingAttribution } from '../attribution.ts'
 import type { FormConfig } from '../../src/form-config.ts'
+import type { FormSignals } from '../../src/form-signals.ts'
 import { errorFromBody, fetchJson } from '../http.ts'
 import type { Locale } from '../../src/translate.ts'
 import type { Signing } from './widgets/signing.ts'
@@ -13,8 +14,9 @@ export function fetchFormConfig(slug: string): Promise<FormConfig> {
 
 /**
  * Posts a claim as multipart (JSON `data` + the `screenshot` file) with XHR, because fetch cannot
- * report upload progress. How the claimant signed travels beside the answers (`signatureMethod`,
- * `typedSignature`), never inside them. onProgress gets 0..1 as the bytes leave the browser.
+ * report upload progress. How the claimant signed (`signatureMethod`, `typedSignature`) and what the
+ * form saw (`signals`) travel beside the answers, never inside them. onProgress gets 0..1 as the bytes
+ * leave the browser.
  */
 export function submitClaim({
   slug,
@@ -26,6 +28,7 @@ export function submitClaim({
   headers,
   locale,
   journeyToken,
+  signals,
 }: {
   slug: string
   data: Record<string, unknown>
@@ -39,6 +42,8 @@ export function submitClaim({
   locale: Locale
   /** The token of the Step 2 link the claimant came by: the claim is tied to their intake. */
   journeyToken?: string | undefined
+  /** What the form saw as it was filled in (useFormSignals). */
+  signals: FormSignals
 }): Promise<CreatedStep2Claim> {
   const { path, fields } = claimRequest({
     slug,
@@ -48,6 +53,7 @@ export function submitClaim({
     locale,
     journeyToken,
     attribution: landingAttribution(),
+    signals,
   })
   const body = new FormData()
   for (const [name, value] of fields) body.append(name, value)

@@ -19,6 +19,8 @@ import { WIDGETS } from './widgets/registry.ts'
 import { ProofOfWorkProblem, useProofOfWork } from '../proof-of-work/use-proof-of-work.tsx'
 import type { Signing, SigningReport } from './widgets/signing.ts'
 import { forgetPrefill, usePrefill } from './use-prefill.ts'
+import { useFormSignals } from '../fraud-signals/use-form-signals.ts'
+import { TrapField } from '../fraud-signals/trap-field.tsx'
 
 const INCOMPLETE_HINT =
   'Please complete all required fields, upload a screenshot, and provide your signature to enable submission'
@@ -50,6 +52,7 @@ function ClaimFormFields({ config, validator }: { config: FormConfig; validator:
   const isSubmitting = progress !== undefined
   const proofOfWork = useProofOfWork()
   const prefill = usePrefill(config.slug)
+  const formSignals = useFormSignals()
   // the main form's name and contact fill what the claimant has not typed yet; they can still change them
   useEffect(() => {
     if (!prefill) return
@@ -97,6 +100,7 @@ function ClaimFormFields({ config, validator }: { config: FormConfig; validator:
     const { screenshotFile: _name, ...answers } = formData
     // an adopted signature is the main form's, which the server takes: the field holds only a stand-in
     if (signing.current.method === 'adopted') delete answers.signature
+    const signals = formSignals.read()
     try {
       const file = screenshot.current
       const created = await proofOfWork.send((headers) =>
@@ -110,6 +114,7 @@ function ClaimFormFields({ config, validator }: { config: FormConfig; validator:
           headers,
           locale,
           journeyToken: prefill?.token,
+          signals,
         }),
       )
       forgetPrefill(config.slug)
@@ -127,7 +132,7 @@ function ClaimFormFields({ config, validator }: { config: FormConfig; validator:
   }
 
   return (
-    <div ref={formRef}>
+    <div ref={formRef} {...formSignals.listeners}>
       <Form
         className="claim-form"
         schema={config.schema}
@@ -156,6 +161,7 @@ function ClaimFormFields({ config, validator }: { config: FormConfig; validator:
           date={agreementDate}
         />
         <p className="consent">{config.agreement.consent}</p>
+        <TrapField inputRef={formSignals.trap} />
         {alertText ? (
           <div className="alert" role="alert">
             {alertText}

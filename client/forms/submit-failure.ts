@@ -12,9 +12,11 @@ export function submitFailure(
 ): string {
   const appError = error instanceof AppError ? error : undefined
   if (appError?.fields) messages.setServerErrors(appError.fields)
-  // a duplicate, a limit or the proof of work says all there is to say; anything else is named as an error
+  // a duplicate, a limit, a bot refused or the proof of work says all there is to say; anything else is
+  // named as an error
   return appError?.code === 'DUPLICATE_SUBMISSION' ||
     appError?.code === 'RATE_LIMITED' ||
+    appError?.code === 'BOT_SUSPECTED' ||
     appError?.code.startsWith('PROOF_OF_WORK_')
     ? appError.message
     : describe(appError?.message ?? String(error))

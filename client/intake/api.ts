@@ -2,6 +2,7 @@ import { intakeRequest } from '../../src/api/claim-request.ts'
 import { landingAttribution } from '../attribution.ts'
 import { currentLocale } from '../i18n/locale.ts'
 import type { IntakeConfig, IntakeData } from '../../src/intake-config.ts'
+import type { FormSignals } from '../../src/form-signals.ts'
 import type { CreatedIntake } from '../../src/api/claims.ts'
 import type { MilitaryClaimants, MilitaryFigures } from '../../src/api/staff.ts'
 import { fetchJson } from '../http.ts'
@@ -14,19 +15,23 @@ export function fetchIntakeConfig(): Promise<IntakeConfig> {
 /**
  * 201 with the new id; 422 (field messages) and 409 (duplicate) arrive as AppErrors. The date the page
  * printed in the agreement travels beside the answers, so the server signs the same words; how the
- * claimant signed (`signatureMethod`, `typedSignature`) travels with them, outside the config's schema.
+ * claimant signed (`signatureMethod`, `typedSignature`) and what the form saw (`signals`) travel with
+ * them, outside the config's schema.
  */
 export function submitIntake({
   data,
   agreementDate,
   signing,
   headers,
+  signals,
 }: {
   data: Partial<IntakeData>
   agreementDate: string
   signing: Signing
   /** The proof of work (useProofOfWork). */
   headers: Record<string, string>
+  /** What the form saw as it was filled in (useFormSignals). */
+  signals: FormSignals
 }): Promise<CreatedIntake> {
   const { path, body } = intakeRequest({
     data,
@@ -34,6 +39,7 @@ export function submitIntake({
     signing,
     locale: currentLocale(),
     attribution: landingAttribution(),
+    signals,
   })
   return fetchJson<CreatedIntake>(path, {
     method: 'POST',

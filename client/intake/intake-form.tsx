@@ -28,6 +28,8 @@ import { firstProblem, focusField } from '../forms/first-problem.ts'
 import { submitFailure } from '../forms/submit-failure.ts'
 import { WithValidator } from '../forms/with-validator.tsx'
 import { ProofOfWorkProblem, useProofOfWork } from '../proof-of-work/use-proof-of-work.tsx'
+import { useFormSignals } from '../fraud-signals/use-form-signals.ts'
+import { TrapField } from '../fraud-signals/trap-field.tsx'
 
 // RJSF answers a required boolean with false by itself; the claimant must choose Yes or No
 const DEFAULTS_BEHAVIOR: Experimental_DefaultFormStateBehavior = {
@@ -103,6 +105,7 @@ function IntakeFormFields({
   const [agreementDate] = useState(localIsoDate)
   const signing = useRef<Signing>({ method: 'drawn' })
   const proofOfWork = useProofOfWork()
+  const formSignals = useFormSignals()
   const agreementApp = useMemo(
     () =>
       intakeAgreementApp({
@@ -157,9 +160,10 @@ function IntakeFormFields({
     }
     setAlertText(undefined)
     setIsSubmitting(true)
+    const signals = formSignals.read()
     try {
       const created = await proofOfWork.send((headers) =>
-        submitIntake({ data: formData, agreementDate, signing: signing.current, headers }),
+        submitIntake({ data: formData, agreementDate, signing: signing.current, headers, signals }),
       )
       navigate('/thank-you', {
         state: { intakeId: created.id, reference: created.reference, steps: created.steps },
@@ -176,7 +180,7 @@ function IntakeFormFields({
   }
 
   return (
-    <div ref={formRef}>
+    <div ref={formRef} {...formSignals.listeners}>
       <Form
         className="claim-form intake-form"
         schema={schema}
@@ -207,6 +211,7 @@ function IntakeFormFields({
           answers={agreementAnswers}
           date={agreementDate}
         />
+        <TrapField inputRef={formSignals.trap} />
         {alertText ? (
           <div className="alert" role="alert">
             {alertText}

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { CreatedIntake } from '../../../src/api/claims.ts'
 import type { Attribution } from '../../../src/attribution.ts'
 import { isFormOpen } from '../../../src/form-config.ts'
+import type { FormSignals } from '../../../src/form-signals.ts'
 import type { SigningChoice } from '../../../src/api/claim-request.ts'
 import type { Locale } from '../../../src/translate.ts'
 import { loadLanguages } from '../../../server/forms/languages.ts'
@@ -22,6 +23,13 @@ const SIGNINGS: SigningChoice[] = [{ method: 'drawn' }, { method: 'typed', typed
 const CAMPAIGNS: (Attribution | undefined)[] = [undefined, { utm_source: 'ig', utm_campaign: 'fees-2026' }]
 const LOCALES: Locale[] = ['en', 'es']
 const BY_LINK = [false, true]
+// what both forms send beside the answers, whichever way the claimant arrived
+const SIGNALS: FormSignals = {
+  device: 'q3Vb0mXh1e_Zt9LkQp2W-A',
+  elapsedMs: 61_000,
+  pasted: [],
+  typed: ['firstName', 'email'],
+}
 
 interface Arrival {
   signing: SigningChoice
@@ -68,11 +76,12 @@ for (const dialect of DIALECTS) {
           signing: arrival.signing,
           locale: arrival.locale,
           attribution: arrival.attribution,
+          signals: SIGNALS,
         })
         expect(answer.status, `${describeArrival(arrival)}: ${JSON.stringify(answer.body)}`).toBe(201)
         const stored = await ctx.db
           .selectFrom('form_submissions')
-          .select(['locale', 'signature_method', 'typed_signature', 'source'])
+          .select(['locale', 'signature_method', 'typed_signature', 'source', 'signals'])
           .where('id', '=', (answer.body as CreatedIntake).id)
           .executeTakeFirstOrThrow()
         expect(stored).toEqual({
@@ -80,6 +89,7 @@ for (const dialect of DIALECTS) {
           signature_method: arrival.signing.method,
           typed_signature: arrival.signing.typedName ?? null,
           source: arrival.attribution?.utm_source ?? '(none)',
+          signals: JSON.stringify(SIGNALS),
         })
       }
     })
@@ -101,6 +111,7 @@ for (const dialect of DIALECTS) {
             signing: arrival.signing,
             locale: arrival.locale,
             attribution: arrival.attribution,
+            signals: SIGNALS,
           }).expect(201)
           intake = answer.body as CreatedIntake
         }
@@ -120,6 +131,7 @@ for (const dialect of DIALECTS) {
             locale: arrival.locale,
             journeyToken,
             attribution: arrival.attribution,
+            signals: SIGNALS,
           })
           const what = `${slug}, ${describeArrival(arrival)}`
           expect(answer.status, `${what}: ${JSON.stringify(answer.body)}`).toBe(201)
@@ -131,6 +143,7 @@ for (const dialect of DIALECTS) {
               'claims.locale',
               'claims.intake_id',
               'claims.source',
+              'claims.signals',
               'agreement_records.signature_method',
               'agreement_records.typed_signature',
             ])
@@ -142,6 +155,7 @@ for (const dialect of DIALECTS) {
             source: arrival.attribution?.utm_source ?? '(none)',
             signature_method: arrival.signing.method,
             typed_signature: arrival.signing.typedName ?? null,
+            signals: JSON.stringify(SIGNALS),
           })
         }
       }
