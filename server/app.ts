@@ -17,6 +17,7 @@ import type { BatchBuilder } from './filing/batch-builder.ts'
 import type { BatchStore } from './filing/batch-store.ts'
 import { filingBatchRoutes } from './filing/filing-batches.routes.ts'
 import { filingRoutes } from './filing/filing.routes.ts'
+import { respondentListRoutes } from './filing/respondent-list.routes.ts'
 import { loadFilings, type AppFiling } from './filing/load-filing-config.ts'
 import { loadFraudConfigs } from './fraud/load-fraud-config.ts'
 import type { FraudConfigs } from '../src/fraud-config.ts'
@@ -261,6 +262,7 @@ export function createApp({
   staff.use(filingRoutes({ forms, filings }))
   staff.use(funnelRoutes({ db, forms, audit }))
   staff.use(appCountsRoutes({ db, forms, reviews }))
+  staff.use(respondentListRoutes({ db, forms, reviews, evidenceKey, bulkMoves }))
   staff.use(
     filingBatchRoutes({
       db,
