@@ -148,7 +148,8 @@ try {
 }
 
 /**
- * The seeded claims as a filing batch finds them: each tied to a seeded intake (its address), approved,
+ * The seeded claims as a filing batch finds them: each tied to a seeded intake (its address) as through
+ * its Step 2 link, approved,
  * scored clear of the fraud hold (the bench times the build, not the scoring), and in one notice batch
  * sent 61 days ago, so the waiting period is over.
  */
@@ -193,6 +194,8 @@ async function readyForFiling(): Promise<void> {
           .updateTable('claims')
           .set({
             intake_id: Number(intakes[index % intakes.length]!.id),
+            // as through the intake's Step 2 link: the notice may print its address (intake-ties.ts)
+            intake_by_link: 1,
             review_status: READY,
             notice_batch_id: Number(notice.id),
             fraud_score: MAX_SCORE,
