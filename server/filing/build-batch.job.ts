@@ -28,6 +28,7 @@ import {
 import type { BatchStore } from './batch-store.ts'
 import { openBatchZip, type BatchZip } from './batch-zip.ts'
 import type { FilingPdfs } from './filing-pdfs.ts'
+import { fraudHoldProblem } from './fraud-hold.ts'
 import { fraudChecksHtml } from './fraud-statement.ts'
 import type { AppFiling } from './load-filing-config.ts'
 import { spreadsheetCsv, spreadsheetRows, writeSpreadsheetXlsx } from './provider-spreadsheet.ts'
@@ -124,6 +125,12 @@ export function buildBatchJob({
       await readBatchClaims(db, batch.app, { ids: members.map((member) => Number(member.claim_id)) })
     ).map((claim) => ({ ...claim, rowId: rowIds.get(claim.claimId)! }))
     if (batch.kind === 'filing') claims.sort((a, b) => (a.rowId < b.rowId ? -1 : 1))
+    // scored again since the batch started (a ring grew, the company's list named it): counsel's statement
+    // would no longer be true of it, so the batch fails and frees its claims for the next without it
+    const held = claims.flatMap((claim) => fraudHoldProblem(claim, fraud(batch.app).thresholds.hold) ?? [])
+    if (held.length > 0) {
+      throw new Error(`the fraud hold took claims after the batch started: ${held.join('; ')}`)
+    }
     const seals = await claimSeals(db, claims)
     const createdAt = Number(batch.created_at)
     makePrivateFolder(batchDir)

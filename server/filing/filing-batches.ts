@@ -21,7 +21,7 @@ import type { Database, FilingBatchesTable } from '../db/database.ts'
 import { retryWhileLocked } from '../db/shared-transaction.ts'
 import { writeAuditEntry } from '../audit/audit-log.ts'
 import { readBatchClaims, chunks, type BatchClaimRow } from './batch-claims.ts'
-import { countFraudHeld, isClearOfFraudHold } from './fraud-hold.ts'
+import { countFraudHeld, fraudHoldProblem, isClearOfFraudHold } from './fraud-hold.ts'
 import type { AppFiling } from './load-filing-config.ts'
 import { feeEstimate } from './fee-estimate.ts'
 import { missingForFiling } from './provider-spreadsheet.ts'
@@ -100,20 +100,8 @@ function problemsOf(
       problems: [`claim ${claim.claimId}: already in filing batch ${claim.filingBatchId}, which is open`],
     }
   }
-  if (claim.fraudScore === null) {
-    return {
-      refusal: 'held',
-      problems: [`claim ${claim.claimId}: not scored for fraud yet; it can go in once its score is in`],
-    }
-  }
-  if (claim.fraudScore <= hold && !claim.fraudCleared) {
-    return {
-      refusal: 'held',
-      problems: [
-        `claim ${claim.claimId}: held for fraud review (score ${claim.fraudScore}, at or below ${hold}) until a decider clears it`,
-      ],
-    }
-  }
+  const held = fraudHoldProblem(claim, hold)
+  if (held) return { refusal: 'held', problems: [held] }
   if (kind === 'filing') {
     if (claim.noticeSentOn === null) {
       return {

@@ -12,6 +12,23 @@ export function isClearOfFraudHold(hold: number): RawBuilder<SqlBool> {
 }
 
 /**
+ * Why the fraud hold keeps a claim out of a batch (undefined when it does not): not scored yet, or at
+ * or below `hold` with no decider's clearance.
+ */
+export function fraudHoldProblem(
+  claim: { claimId: number; fraudScore: number | null; fraudCleared: boolean },
+  hold: number,
+): string | undefined {
+  if (claim.fraudScore === null) {
+    return `claim ${claim.claimId}: not scored for fraud yet; it can go in once its score is in`
+  }
+  if (claim.fraudScore <= hold && !claim.fraudCleared) {
+    return `claim ${claim.claimId}: held for fraud review (score ${claim.fraudScore}, at or below ${hold}) until a decider clears it`
+  }
+  return undefined
+}
+
+/**
  * How many of the app's claims ready to file (in the status `ready`, not disowned) that a batch of
  * `kind` would take are kept out by the fraud hold: held (at or below `hold`, not cleared) and not
  * scored yet. Both read the claims' (app, fraud_score) index: held claims are few.

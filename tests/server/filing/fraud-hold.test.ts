@@ -218,6 +218,35 @@ for (const dialect of DIALECTS) {
       }
     })
 
+    it("fails a batch whose claim the company's list named after it started, and frees the claim", async () => {
+      const who = person('Noelani', 'Keawe')
+      const late = await fileClaimant(ctx, { who, app: APP, device: deviceId(4), from: '192.0.2.88' })
+      await moveClaimTo(ctx, { id: late, app: APP, status: 'approved' })
+      await scoreAll(ctx)
+      const started = (await post(api, { kind: 'notice', claimIds: [late] }).expect(202)).body as Batch
+      await request(ctx.app)
+        .post(`${api}/respondent-list?list=not_customer`)
+        .set(SAME_SITE)
+        .set('Cookie', admin)
+        .set('Content-Type', 'text/csv')
+        .send(`E-mail\r\n${who.email}\r\n`)
+        .expect(200)
+      await scoreAll(ctx)
+      await ctx.batchBuilder.runDue()
+      const failed = (await get(`${api}/${started.id}`).expect(200)).body as Batch
+      expect([failed.status, failed.problem]).toEqual([
+        'failed',
+        `the fraud hold took claims after the batch started: claim ${late}: held for fraud review (score ${await scoreOf(late)}, at or below 600) until a decider clears it`,
+      ])
+      const claim = await ctx.db
+        .selectFrom('claims')
+        .select('notice_batch_id')
+        .where('id', '=', late)
+        .executeTakeFirstOrThrow()
+      expect(claim.notice_batch_id).toBeNull()
+      expect((await candidates('notice')).held).toBe(10)
+    })
+
     it('verifies the clearance against its sealed audit entry, and names a clearance changed afterwards', async () => {
       const verify = (claimId?: number) =>
         verifyEvidence({ db: ctx.db, storage: ctx.storage, evidenceKey: ctx.evidenceKey, claimId })
