@@ -4,6 +4,7 @@ import os from 'node:os'
 import path from 'node:path'
 import { parseArgs } from 'node:util'
 import type { Batch } from '../src/api/filing-batches.ts'
+import { MAX_SCORE } from '../src/fraud-config.ts'
 import { createDb } from '../server/db/create-db.ts'
 import { loadReviews } from '../server/lifecycle/load-review-config.ts'
 import { makeNoisePng, makeSignaturePng, pngDataUrl } from '../scripts/seed/png.ts'
@@ -147,8 +148,10 @@ try {
 }
 
 /**
- * The seeded claims as a filing batch finds them: each tied to a seeded intake (its address), approved,
- * and in one notice batch sent 61 days ago, so the waiting period is over.
+ * The seeded claims as a filing batch finds them: each tied to a seeded intake (its address) as through
+ * its Step 2 link, approved,
+ * scored clear of the fraud hold (the bench times the build, not the scoring), and in one notice batch
+ * sent 61 days ago, so the waiting period is over.
  */
 async function readyForFiling(): Promise<void> {
   const { db } = createDb({ databaseUrl: undefined, dataDir })
@@ -191,12 +194,20 @@ async function readyForFiling(): Promise<void> {
           .updateTable('claims')
           .set({
             intake_id: Number(intakes[index % intakes.length]!.id),
+            // as through the intake's Step 2 link: the notice may print its address (intake-ties.ts)
+            intake_by_link: 1,
             review_status: READY,
             notice_batch_id: Number(notice.id),
+            fraud_score: MAX_SCORE,
           })
           .where('id', '=', id)
           .execute()
       }
+      await trx
+        .updateTable('fraud_scores')
+        .set({ reasons: '[]', scored_at: now, due_at: null })
+        .where('claim_id', 'in', trx.selectFrom('claims').select('id').where('app', '=', APP))
+        .execute()
     })
   } finally {
     await db.destroy()

@@ -17,7 +17,10 @@ import type { BatchBuilder } from './filing/batch-builder.ts'
 import type { BatchStore } from './filing/batch-store.ts'
 import { filingBatchRoutes } from './filing/filing-batches.routes.ts'
 import { filingRoutes } from './filing/filing.routes.ts'
+import { respondentListRoutes } from './filing/respondent-list.routes.ts'
 import { loadFilings, type AppFiling } from './filing/load-filing-config.ts'
+import { loadFraudConfigs } from './fraud/load-fraud-config.ts'
+import type { FraudConfigs } from '../src/fraud-config.ts'
 import { formRoutes } from './forms/form.routes.ts'
 import { createValidatorModules, type ValidatorModules } from './forms/validator-modules.ts'
 import { loadLanguages, type Languages } from './forms/languages.ts'
@@ -103,6 +106,8 @@ export interface AppDeps {
   reviews?: Reviews
   /** Each app's filing settings (loadFilings; default: the project's forms folder). */
   filings?: (app: string) => AppFiling
+  /** Each app's fraud.json (loadFraudConfigs; default: the project's forms folder). */
+  fraud?: FraudConfigs
   /** Builds the notice and filing batches' ZIPs; woken by each batch started (filing/build-batch.job.ts). */
   batchBuilder?: Pick<BatchBuilder, 'wake'>
   /** Where the batches' ZIPs are kept (createBatchStore); left out, none can be downloaded (tests without). */
@@ -158,6 +163,7 @@ export function createApp({
   languages = loadLanguages({ formsDir: DEFAULT_FORMS_DIR, forms, intake }),
   reviews = loadReviews(DEFAULT_FORMS_DIR, forms.keys()),
   filings = loadFilings(DEFAULT_FORMS_DIR, forms.keys()),
+  fraud = loadFraudConfigs(DEFAULT_FORMS_DIR, forms.keys()),
   batchBuilder,
   batchStore,
   claimCures,
@@ -256,12 +262,14 @@ export function createApp({
   staff.use(filingRoutes({ forms, filings }))
   staff.use(funnelRoutes({ db, forms, audit }))
   staff.use(appCountsRoutes({ db, forms, reviews }))
+  staff.use(respondentListRoutes({ db, forms, reviews, evidenceKey, bulkMoves }))
   staff.use(
     filingBatchRoutes({
       db,
       forms,
       filings,
       reviews,
+      fraud,
       evidenceKey,
       batchStore,
       builder: batchBuilder,

@@ -164,7 +164,16 @@ export async function startServer(
       publicUrl: config.publicUrl,
     },
     bulkMoves: { reviews, evidenceKey },
-    batchBuilder: { forms, filings, reviews, evidenceKey, pdfs: filingPdfs, batchDir, store: batchStore },
+    batchBuilder: {
+      forms,
+      filings,
+      reviews,
+      fraud,
+      evidenceKey,
+      pdfs: filingPdfs,
+      batchDir,
+      store: batchStore,
+    },
     // the e-mail after each intake and the reminders, in the claimants' daytime at the set rate
     reminders: {
       journey,
@@ -204,6 +213,7 @@ export async function startServer(
     batchStore,
     reviews,
     filings,
+    fraud,
     claimCures,
     journey,
     reminders,

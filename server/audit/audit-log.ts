@@ -39,6 +39,8 @@ export type AuditAction =
   | 'notice_batch_sent'
   | 'case_numbers_imported'
   | 'tracking_numbers_imported'
+  | 'respondent_list_imported'
+  | 'fraud_cleared'
   | 'webhook_created'
   | 'webhook_changed'
   | 'webhook_deleted'

@@ -71,6 +71,8 @@ export interface FraudScoresTable {
   cleared_by: string | null
   cleared_note: string | null
   cleared_score: number | null
+  /** The audit entry that sealed the clearance (its action 'fraud_cleared'). */
+  cleared_audit_id: ColumnType<number | null, number | null | undefined, number | null>
   due_at: ColumnType<number | null, number | null | undefined, number | null>
   lease_owner: ColumnType<string | null, string | null | undefined, string | null>
   lease_until: ColumnType<number | null, number | null | undefined, number | null>

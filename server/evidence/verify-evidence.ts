@@ -4,6 +4,7 @@ import type { Database } from '../db/database.ts'
 import { keysetPages, EXPORT_PAGE_SIZE } from '../db/keyset-pages.ts'
 import type { ScreenshotStorage } from '../uploads/screenshot-storage.ts'
 import { keyedDigest } from './evidence-key.ts'
+import { clearanceProblem } from '../fraud/fraud-clearance.ts'
 import { sha256Hex } from '../platform/token-hash.ts'
 import { anchorProblem, readAnchor } from './ledger-anchor.ts'
 import { entryText, GENESIS_HASH, LEGAL_HOLD_KINDS, sameHex, subjectOf } from './ledger.ts'
@@ -24,6 +25,8 @@ export interface EvidenceReport {
   amendments: number
   intakes: number
   auditEntries: number
+  /** Claims a decider cleared of their fraud hold, each clearance checked against its sealed audit entry. */
+  fraudClearances: number
   purged: number
   /** One line per failure, naming the claim, intake, audit entry or ledger entry and why. */
   problems: string[]
@@ -35,6 +38,7 @@ const MAX_NAMED_PROBLEMS = 1000
 /**
  * Recomputes every link, hash and HMAC of the evidence ledger, every claim's, intake's and staff
  * action's seal from their rows, and every stored screenshot's SHA-256, and names what fails and why.
+ * A claim cleared of its fraud hold must hold the clearance its 'fraud_cleared' audit entry sealed.
  * With `dataDir`, the chain must also reach the head anchored beside the key, with the same hash there
  * (newest entries removed with their rows leave no gap in the chain). With `claimId`, the whole chain
  * and that claim only. Nothing is written.
@@ -62,7 +66,7 @@ export async function verifyEvidence({
     if (problems.length < MAX_NAMED_PROBLEMS) problems.push(line)
     else unnamed += 1
   }
-  // with a claim, its amendments too: their subjects are their own
+  // with a claim, its amendments and the audit entry of its fraud clearance too: their subjects are their own
   const only =
     claimId === undefined
       ? undefined
@@ -71,6 +75,14 @@ export async function verifyEvidence({
           ...(
             await db.selectFrom('claim_amendments').select('id').where('claim_id', '=', claimId).execute()
           ).map(({ id }) => subjectOf('amendment', Number(id))),
+          ...(
+            await db
+              .selectFrom('fraud_scores')
+              .select('cleared_audit_id')
+              .where('claim_id', '=', claimId)
+              .where('cleared_audit_id', 'is not', null)
+              .execute()
+          ).map(({ cleared_audit_id }) => subjectOf('audit', Number(cleared_audit_id))),
         ])
   const anchor = dataDir === undefined ? ({ kind: 'none' } as const) : readAnchor(dataDir, evidenceKey)
   if (anchor.kind === 'unreadable') problem(anchor.problem)
@@ -92,9 +104,42 @@ export async function verifyEvidence({
       problem(`${name}: confirmation differs from the one sealed (it was changed)`)
     }
   }
+  /**
+   * Each cleared claim's clearance against the audit entry that sealed it; with a claim, that entry's
+   * own seal too (the walk of every audit entry checks it otherwise).
+   */
+  let fraudClearances = 0
+  const checkClearances = async (page: Awaited<ReturnType<typeof claimPagesQuery>>) => {
+    const cleared = page.filter((row) => row.fraud_cleared_at !== null)
+    if (cleared.length === 0) return
+    fraudClearances += cleared.length
+    const ids = cleared.flatMap((row) =>
+      row.cleared_audit_id === null ? [] : [Number(row.cleared_audit_id)],
+    )
+    const audits = new Map(
+      (ids.length === 0
+        ? []
+        : await db.selectFrom('audit_log').selectAll().where('id', 'in', ids).execute()
+      ).map((audit) => [Number(audit.id), audit]),
+    )
+    for (const row of cleared) {
+      const audit = row.cleared_audit_id === null ? undefined : audits.get(Number(row.cleared_audit_id))
+      const wrong = clearanceProblem({ ...row, id: Number(row.id) }, audit)
+      if (wrong) problem(wrong)
+      if (!audit || claimId === undefined) continue
+      const subject = subjectOf('audit', Number(audit.id))
+      ledger.seen.add(subject)
+      const sealed = ledger.seals.get(subject)
+      if (sealed === undefined) problem(`audit entry ${audit.id}: no seal in the ledger`)
+      else if (sealOf(auditRecordFromRow(audit)) !== sealed) {
+        problem(`audit entry ${audit.id}: sealed record differs (it was changed)`)
+      }
+    }
+  }
   let claims = 0
   for await (const page of claimPages(db, claimId)) {
     const hashes = await screenshotHashes(storage, page)
+    await checkClearances(page)
     for (const row of page) {
       claims += 1
       const subject = subjectOf('claim', Number(row.id))
@@ -189,6 +234,7 @@ export async function verifyEvidence({
     amendments,
     intakes,
     auditEntries,
+    fraudClearances,
     purged: ledger.purged.size,
     problems,
   }
@@ -325,8 +371,15 @@ function claimPagesQuery(db: Kysely<Database>, claimId: number | undefined, befo
   let query = db
     .selectFrom('claims')
     .leftJoin('agreement_records', 'agreement_records.claim_id', 'claims.id')
+    .leftJoin('fraud_scores', 'fraud_scores.claim_id', 'claims.id')
     .selectAll('claims')
     .select(SIGNED_RECORD_COLUMNS)
+    .select([
+      'fraud_scores.cleared_by',
+      'fraud_scores.cleared_note',
+      'fraud_scores.cleared_score',
+      'fraud_scores.cleared_audit_id',
+    ])
     .where('claims.id', '<', beforeId)
     .orderBy('claims.id', 'desc')
     .limit(EXPORT_PAGE_SIZE)

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely'
 import type { Database } from '../db/database.ts'
 import { isIntakeAddressConfirmed } from '../confirmations/intake-ties.ts'
+import { isClearOfFraudHold } from './fraud-hold.ts'
 import type { FilingClaim } from './provider-spreadsheet.ts'
 
 /** A claim as a batch reads it: what its documents print, and where it stands with notices and filings. */
@@ -17,6 +18,9 @@ export interface BatchClaimRow extends FilingClaim {
   addressUnconfirmed: boolean
   /** The owner of the claim's e-mail said "This wasn't me". */
   disowned: boolean
+  /** Its fraud score, null until scored; and whether a decider cleared it ("Not fraud"). */
+  fraudScore: number | null
+  fraudCleared: boolean
 }
 
 /** The most ids one `in (…)` list takes: well under either database's parameter limit. */
@@ -24,7 +28,8 @@ export const ID_CHUNK = 500
 
 /**
  * The claims of `app` with these ids, or (without ids) its claims ready to file (in the review's
- * readyToFile status, `ready`) that a batch of `kind` could take, oldest first, with its notice batch's sending. Each prints its intake's address only when the claimant
+ * readyToFile status, `ready`) that a batch of `kind` could take, clear of the fraud hold at `hold`
+ * (fraud-hold.ts), oldest first, with its notice batch's sending. Each prints its intake's address only when the claimant
  * confirmed it: the intake was confirmed from their e-mail (and not disowned), or the claim came through
  * that intake's Step 2 link; anyone can send an intake with another person's e-mail and phone. Otherwise
  * the address is null (an intake with an empty field gives '').
@@ -32,7 +37,7 @@ export const ID_CHUNK = 500
 export async function readBatchClaims(
   db: Kysely<Database>,
   app: string,
-  select: { ids: readonly number[] } | { kind: 'notice' | 'filing'; ready: string },
+  select: { ids: readonly number[] } | { kind: 'notice' | 'filing'; ready: string; hold: number },
 ): Promise<BatchClaimRow[]> {
   const base = db
     .selectFrom('claims')
@@ -51,6 +56,8 @@ export async function readBatchClaims(
       'claims.filing_batch_id',
       'claims.intake_by_link',
       'claims.disowned_at',
+      'claims.fraud_score',
+      'claims.fraud_cleared_at',
       'intake.id as intake_id',
       'intake.confirmed_at as intake_confirmed_at',
       'intake.disowned_at as intake_disowned_at',
@@ -72,6 +79,7 @@ export async function readBatchClaims(
       : await base
           .where('claims.review_status', '=', select.ready)
           .where('claims.disowned_at', 'is', null)
+          .where(isClearOfFraudHold(select.hold))
           .$call((query) =>
             select.kind === 'notice'
               ? query.where('claims.notice_batch_id', 'is', null)
@@ -110,6 +118,8 @@ export async function readBatchClaims(
       signedAt: row.signed_at === null ? '' : iso(row.signed_at),
       addressUnconfirmed: row.intake_id !== null && !confirmed,
       disowned: row.disowned_at !== null,
+      fraudScore: row.fraud_score === null ? null : Number(row.fraud_score),
+      fraudCleared: row.fraud_cleared_at !== null,
     }))
     .sort((a, b) => a.claimId - b.claimId)
 }

@@ -129,7 +129,8 @@ export function representativesCsv(filing: AppFiling): string {
 
 /**
  * Counsel's affirmation (AAA) or declaration (JAMS, FedArb) for a filing batch, to be signed: it names
- * the batch, its count and its hash, so the signature covers exactly the rows and demands the manifest lists.
+ * the batch, its count and its hash, so the signature covers exactly the rows and demands the manifest
+ * lists, and the fraud checks every claimant in it passed (`fraudChecks`, fraud-statement.ts).
  */
 export function statementHtml({
   batchId,
@@ -140,6 +141,7 @@ export function statementHtml({
   appName,
   filing,
   createdAt,
+  fraudChecks,
 }: {
   batchId: number
   count: number
@@ -149,6 +151,8 @@ export function statementHtml({
   appName: string
   filing: AppFiling
   createdAt: number
+  /** The section on the fraud checks, as HTML. */
+  fraudChecks: string
 }): string {
   const { attorneyName, firmName } = FIRM_SETTINGS
   const respondent = filing.settings.respondent!
@@ -165,6 +169,7 @@ export function statementHtml({
 <p><strong>Claimants:</strong> ${count.toLocaleString('en-US')}</p>
 <p><strong>Batch hash (SHA-256):</strong> ${batchHash}</p>
 <p>I, ${escape(attorneyName)}, of ${escape(firmName)}, counsel for each claimant in this batch, ${swears} that, to the best of my knowledge after reasonable inquiry, each of the ${count.toLocaleString('en-US')} rows of the batch's spreadsheet is true: each names a claimant who had an account with ${escape(appName)}, who signed an agreement for this firm to represent them, and whose notice of dispute was sent to the respondent before the waiting period ran.</p>
+${fraudChecks}
 <p>The batch hash above is the SHA-256 of the batch's manifest of files and claims (manifest.json's "batchHash"): it names exactly the spreadsheet, the demands and the claimants this statement covers.</p>
 <p>Signature: ______________________________</p>
 <p>Name: ${escape(attorneyName)}</p>

@@ -6,6 +6,7 @@ import { buffer } from 'node:stream/consumers'
 import type { Kysely, Selectable, Transaction } from 'kysely'
 import type { FormConfig } from '../../src/form-config.ts'
 import type { Reviews } from '../../src/review-config.ts'
+import type { FraudConfigs } from '../../src/fraud-config.ts'
 import type { Database, FilingBatchesTable } from '../db/database.ts'
 import { retryWhileLocked } from '../db/shared-transaction.ts'
 import { canonicalJson } from '../evidence/canonical-json.ts'
@@ -27,6 +28,8 @@ import {
 import type { BatchStore } from './batch-store.ts'
 import { openBatchZip, type BatchZip } from './batch-zip.ts'
 import type { FilingPdfs } from './filing-pdfs.ts'
+import { fraudHoldProblem } from './fraud-hold.ts'
+import { fraudChecksHtml } from './fraud-statement.ts'
 import type { AppFiling } from './load-filing-config.ts'
 import { spreadsheetCsv, spreadsheetRows, writeSpreadsheetXlsx } from './provider-spreadsheet.ts'
 
@@ -59,6 +62,7 @@ export function buildBatchJob({
   forms,
   filings,
   reviews,
+  fraud,
   evidenceKey,
   pdfs,
   batchDir,
@@ -70,6 +74,8 @@ export function buildBatchJob({
   forms: Map<string, FormConfig>
   filings: (app: string) => AppFiling
   reviews: Reviews
+  /** Each app's fraud.json: counsel's statement names its tests and hold threshold. */
+  fraud: FraudConfigs
   evidenceKey: Buffer
   pdfs: FilingPdfs
   /** DATA_DIR/batches: where each ZIP is written */
@@ -119,6 +125,12 @@ export function buildBatchJob({
       await readBatchClaims(db, batch.app, { ids: members.map((member) => Number(member.claim_id)) })
     ).map((claim) => ({ ...claim, rowId: rowIds.get(claim.claimId)! }))
     if (batch.kind === 'filing') claims.sort((a, b) => (a.rowId < b.rowId ? -1 : 1))
+    // scored again since the batch started (a ring grew, the company's list named it): counsel's statement
+    // would no longer be true of it, so the batch fails and frees its claims for the next without it
+    const held = claims.flatMap((claim) => fraudHoldProblem(claim, fraud(batch.app).thresholds.hold) ?? [])
+    if (held.length > 0) {
+      throw new Error(`the fraud hold took claims after the batch started: ${held.join('; ')}`)
+    }
     const seals = await claimSeals(db, claims)
     const createdAt = Number(batch.created_at)
     makePrivateFolder(batchDir)
@@ -235,6 +247,11 @@ export function buildBatchJob({
       appName,
       filing,
       createdAt,
+      fraudChecks: fraudChecksHtml({
+        fraud: fraud(batch.app),
+        count: claims.length,
+        cleared: claims.filter((claim) => claim.fraudCleared).length,
+      }),
     })
     zip.add(
       `counsel-${statement}.pdf`,

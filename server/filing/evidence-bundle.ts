@@ -14,6 +14,7 @@ import type { Database } from '../db/database.ts'
 import type { ScreenshotStorage } from '../uploads/screenshot-storage.ts'
 import { batchesOfClaim, type ClaimBatchColumns } from './filing-batches.ts'
 import { subjectOf } from '../evidence/ledger.ts'
+import { fraudEvidence } from '../fraud/fraud-clearance.ts'
 import {
   amendmentRecordFromRow,
   auditRecordFromRow,
@@ -31,7 +32,8 @@ export interface BundleFile {
  * What a firm hands over to prove one claimant's signing: the agreement PDF (with its audit page),
  * the stored HTML, the signature PNG, the screenshot, record.json (the sealed record, canonical),
  * ledger.json (the claim's ledger entries with the entries on either side), review.json (its review
- * status and every move, each with its sealed audit record and ledger entry), each amendment the
+ * status and every move, each with its sealed audit record and ledger entry), fraud.json (its fraud
+ * score, the deductions and a decider's clearance with its sealed audit record), each amendment the
  * claimant sent to cure it (amendment-N.json and its files) and VERIFY.txt.
  */
 export async function evidenceBundleFiles({
@@ -100,6 +102,10 @@ export async function evidenceBundleFiles({
     {
       name: 'review.json',
       bytes: Buffer.from(`${JSON.stringify(await reviewHistory(db, claim), null, 2)}\n`),
+    },
+    {
+      name: 'fraud.json',
+      bytes: Buffer.from(`${JSON.stringify(await fraudEvidence(db, claimId), null, 2)}\n`),
     },
     ...(await amendmentFiles(db, storage, claimId)),
     ...(await filingFiles(db, claim)),
@@ -343,6 +349,13 @@ Every hash below is SHA-256, written as 64 hexadecimal characters. On Linux and 
 8. filing.json, when present, says where the claim went after review: the notice of dispute's batch
    and when and how it was sent, and the filing batch, the claimant's row ID in it, the batch hash
    counsel's statement names, and the provider's case number.
+
+9. fraud.json is the claim's fraud score as the firm's tests left it (1,000 less each deduction, null
+   before it was scored), each deduction (code, points, the reason in words, the other claims that made
+   it fire) and when it was scored. When a decider cleared the claim ("Not fraud"), its "clearance"
+   says who, when, why and the score they saw; its "sealedRecord" is that decision as the firm sealed
+   it (its "detail" repeats the clearance word for word), checked against its "ledgerEntry" as in 6.
+   npm run verify-evidence -- --claim ${claimId} checks the clearance the database holds against it.
 `
 }
 

@@ -17,6 +17,7 @@ import { canDecideApp, visibleApps } from '../../src/api/staff.ts'
 import { AppError } from '../../src/app-error.ts'
 import type { FormConfig } from '../../src/form-config.ts'
 import type { Reviews } from '../../src/review-config.ts'
+import type { FraudConfigs } from '../../src/fraud-config.ts'
 import type { AgreementPdfs } from '../agreements/agreement-pdfs.ts'
 import type { Database } from '../db/database.ts'
 import { evidenceBundleFiles, zipBundle } from './evidence-bundle.ts'
@@ -58,6 +59,7 @@ export function filingBatchRoutes({
   forms,
   filings,
   reviews,
+  fraud,
   evidenceKey,
   batchStore,
   builder,
@@ -72,6 +74,8 @@ export function filingBatchRoutes({
   forms: Map<string, FormConfig>
   filings: (app: string) => AppFiling
   reviews: Reviews
+  /** Each app's fraud.json: its hold threshold keeps claims out of batches. */
+  fraud: FraudConfigs
   evidenceKey: Buffer
   /** Where the builder keeps the ZIPs (createBatchStore); left out, none can be downloaded. */
   batchStore: BatchStore | undefined
@@ -118,6 +122,7 @@ export function filingBatchRoutes({
       kind,
       filing,
       review: reviews(slug),
+      fraud: fraud(slug),
       now: now(),
     })
     res.set('Cache-Control', NO_STORE).json(candidates)
@@ -140,6 +145,7 @@ export function filingBatchRoutes({
       claimIds: parseClaimIds(body.claimIds),
       filing,
       review: reviews(slug),
+      fraud: fraud(slug),
       evidenceKey,
       by: actor(req, res),
       now: now(),

@@ -16,10 +16,12 @@ import type { ProviderProfile } from '../../src/filing-config.ts'
 import { FIRM_SETTINGS } from '../../src/firm-settings.ts'
 import type { ClaimFiling } from '../../src/api/review.ts'
 import type { ReviewConfig, Reviews } from '../../src/review-config.ts'
+import type { FraudConfig } from '../../src/fraud-config.ts'
 import type { Database, FilingBatchesTable } from '../db/database.ts'
 import { retryWhileLocked } from '../db/shared-transaction.ts'
 import { writeAuditEntry } from '../audit/audit-log.ts'
 import { readBatchClaims, chunks, type BatchClaimRow } from './batch-claims.ts'
+import { countFraudHeld, fraudHoldProblem, isClearOfFraudHold } from './fraud-hold.ts'
 import type { AppFiling } from './load-filing-config.ts'
 import { feeEstimate } from './fee-estimate.ts'
 import { missingForFiling } from './provider-spreadsheet.ts'
@@ -59,11 +61,23 @@ export function filingDay(now: number): string {
 /** What the filing page says of a claim whose main form's address its claimant has not confirmed. */
 export const ADDRESS_NOT_CONFIRMED = 'address not confirmed'
 
-/** Why a claim cannot go into a batch of `kind` now ([] when it can); `ready`: the review's readyToFile status. */
+/** What a batch's checks need: the kind, the app's filing settings, today, the readyToFile status, the hold threshold. */
+interface BatchChecks {
+  kind: BatchKind
+  filing: AppFiling
+  today: string
+  ready: string
+  hold: number
+}
+
+/**
+ * Why a claim cannot go into a batch of `kind` now ([] when it can); `ready`: the review's readyToFile
+ * status; `hold`: the app's fraud hold threshold.
+ */
 function problemsOf(
   claim: BatchClaimRow,
-  { kind, filing, today, ready }: { kind: BatchKind; filing: AppFiling; today: string; ready: string },
-): { refusal: 'lacking' | 'taken' | 'waiting' | 'status' | undefined; problems: string[] } {
+  { kind, filing, today, ready, hold }: BatchChecks,
+): { refusal: 'lacking' | 'taken' | 'waiting' | 'status' | 'held' | undefined; problems: string[] } {
   const { settings, profile } = filing
   if (claim.disowned) {
     return {
@@ -80,13 +94,15 @@ function problemsOf(
       problems: [`claim ${claim.claimId}: already in notice batch ${claim.noticeBatchId}`],
     }
   }
-  if (kind === 'filing') {
-    if (claim.filingBatchId !== null) {
-      return {
-        refusal: 'taken',
-        problems: [`claim ${claim.claimId}: already in filing batch ${claim.filingBatchId}, which is open`],
-      }
+  if (kind === 'filing' && claim.filingBatchId !== null) {
+    return {
+      refusal: 'taken',
+      problems: [`claim ${claim.claimId}: already in filing batch ${claim.filingBatchId}, which is open`],
     }
+  }
+  const held = fraudHoldProblem(claim, hold)
+  if (held) return { refusal: 'held', problems: [held] }
+  if (kind === 'filing') {
     if (claim.noticeSentOn === null) {
       return {
         refusal: 'waiting',
@@ -111,7 +127,10 @@ function problemsOf(
   return { refusal: lacking.length > 0 ? 'lacking' : undefined, problems: lacking }
 }
 
-/** The claims that could go into the app's next batch of `kind`, with what keeps the others out. */
+/**
+ * The claims that could go into the app's next batch of `kind`, with what keeps the others out: those
+ * the fraud hold keeps out are counted, not read.
+ */
 export async function batchCandidates(
   db: Kysely<Database>,
   {
@@ -119,17 +138,27 @@ export async function batchCandidates(
     kind,
     filing,
     review,
+    fraud,
     now,
-  }: { app: string; kind: BatchKind; filing: AppFiling; review: ReviewConfig; now: number },
+  }: {
+    app: string
+    kind: BatchKind
+    filing: AppFiling
+    review: ReviewConfig
+    fraud: FraudConfig
+    now: number
+  },
 ): Promise<BatchCandidates> {
   const today = filingDay(now)
   const ready = review.roles.readyToFile
-  const claims = await readBatchClaims(db, app, { kind, ready })
+  const hold = fraud.thresholds.hold
+  const claims = await readBatchClaims(db, app, { kind, ready, hold })
   const out: BatchCandidates = {
     kind,
     ready: 0,
     lacking: 0,
     waiting: 0,
+    ...(await countFraudHeld(db, { app, ready, kind, hold })),
     nextMayFileFrom: null,
     noNotice: kind === 'filing' ? await countReady(db, { app, ready, inNoticeBatch: false }) : 0,
     approved: await countReady(db, { app, ready }),
@@ -138,7 +167,8 @@ export async function batchCandidates(
   let listedReady = 0
   let listedLacking = 0
   for (const claim of claims) {
-    const { refusal, problems } = problemsOf(claim, { kind, filing, today, ready })
+    const { refusal, problems } = problemsOf(claim, { kind, filing, today, ready, hold })
+    if (refusal === 'held') continue // counted with the others the hold keeps out
     const from =
       claim.noticeSentOn === null ? null : mayFileFrom(claim.noticeSentOn, filing.settings.waitingPeriodDays)
     if (refusal === 'waiting') {
@@ -191,7 +221,8 @@ async function countReady(
 
 /**
  * Starts a batch of `kind` for the app: checks each claim (ready to file: in the review's readyToFile
- * status; not in a batch of the kind; for a filing, its notice's waiting period over; every field the notice or the provider needs), then, in one
+ * status; not in a batch of the kind; clear of the fraud hold; for a filing, its notice's waiting period
+ * over; every field the notice or the provider needs), then, in one
  * transaction, writes the batch (status building), its claims with their row IDs, each claim's batch
  * id (only where it has none: a claim put in another batch meanwhile refuses the whole batch) and the
  * audit entry. The batch builder (batch-builder.ts) makes its ZIP. Refuses with 422 naming each claim
@@ -207,6 +238,7 @@ export async function startBatch(
     claimIds,
     filing,
     review,
+    fraud,
     evidenceKey,
     by,
     now,
@@ -216,6 +248,7 @@ export async function startBatch(
     claimIds: number[] | undefined
     filing: AppFiling
     review: ReviewConfig
+    fraud: FraudConfig
     evidenceKey: Buffer
     by: BatchActor
     now: number
@@ -232,11 +265,12 @@ export async function startBatch(
     })
   }
   const limit = kind === 'notice' ? MAX_NOTICE_BATCH : MAX_FILING_BATCH
-  const today = filingDay(now)
+  const hold = fraud.thresholds.hold
+  const checks: BatchChecks = { kind, filing, today: filingDay(now), ready, hold }
   let claims: BatchClaimRow[]
   if (claimIds === undefined) {
-    claims = (await readBatchClaims(db, app, { kind, ready }))
-      .filter((claim) => problemsOf(claim, { kind, filing, today, ready }).refusal === undefined)
+    claims = (await readBatchClaims(db, app, { kind, ready, hold }))
+      .filter((claim) => problemsOf(claim, checks).refusal === undefined)
       .slice(0, limit)
     if (claims.length === 0) {
       throw new AppError('UNPROCESSABLE', {
@@ -257,7 +291,7 @@ export async function startBatch(
         message: `no claim of this app with the id ${unknown.slice(0, 20).join(', ')}`,
       })
     }
-    const checked = claims.map((claim) => problemsOf(claim, { kind, filing, today, ready }))
+    const checked = claims.map((claim) => problemsOf(claim, checks))
     const taken = checked.filter((check) => check.refusal === 'taken' || check.refusal === 'status')
     if (taken.length > 0) {
       throw new AppError('CONFLICT', {
@@ -267,14 +301,14 @@ export async function startBatch(
     }
     const refused = claims.filter((_, index) => checked[index]!.refusal !== undefined)
     if (refused.length > 0) {
-      const problems = refused.flatMap((claim) => problemsOf(claim, { kind, filing, today, ready }).problems)
+      const problems = refused.flatMap((claim) => problemsOf(claim, checks).problems)
       throw new AppError('UNPROCESSABLE', {
         status: 422,
         message: `${refused.length} of these claims cannot go into the batch:\n${problems.join('\n')}`,
         details: {
           problems,
           claimIds: refused
-            .filter((claim) => problemsOf(claim, { kind, filing, today, ready }).refusal === 'lacking')
+            .filter((claim) => problemsOf(claim, checks).refusal === 'lacking')
             .map((claim) => claim.claimId),
         },
       })
@@ -324,11 +358,14 @@ export async function startBatch(
           .where('id', 'in', part)
           .where(column, 'is', null)
           .where('review_status', '=', ready)
+          // scored again meanwhile (a ring grew, the company's list named it): held as it is now
+          .where(isClearOfFraudHold(hold))
           .executeTakeFirst()
         if (Number(taken.numUpdatedRows) !== part.length) {
           throw new AppError('CONFLICT', {
             status: 409,
-            message: 'a claim was moved or put into another batch meanwhile; build the batch again',
+            message:
+              'a claim was moved, held for fraud review or put into another batch meanwhile; build the batch again',
           })
         }
       }

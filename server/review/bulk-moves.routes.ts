@@ -1,5 +1,5 @@
 import express, { Router, type Response } from 'express'
-import { sql, type Kysely } from 'kysely'
+import type { Kysely } from 'kysely'
 import type {
   BulkMoveChoices,
   BulkMoveJob,
@@ -11,7 +11,6 @@ import { AppError } from '../../src/app-error.ts'
 import type { Reviews } from '../../src/review-config.ts'
 import type { FormConfig } from '../../src/form-config.ts'
 import type { Database } from '../db/database.ts'
-import { retryWhileLocked } from '../db/shared-transaction.ts'
 import { findFormOrThrow } from '../forms/find-form.ts'
 import { linkOrigin } from '../public-origin.ts'
 import { actorOf } from '../audit/audit-log.ts'
@@ -19,6 +18,7 @@ import { claimSearch } from '../dashboard/claim-search.ts'
 import { assertCanSee, staffAccountOf } from '../staff/require-staff.ts'
 import { bulkTargets, parseBulkMove, previewBulkMove, selectedIds } from './bulk-move-selection.ts'
 import type { BulkMoves } from './bulk-moves.ts'
+import { queueBulkMove } from './queue-bulk-move.ts'
 
 const NO_STORE = 'private, no-store'
 
@@ -104,47 +104,12 @@ export function bulkMoveRoutes({
     })
     const { clientAddress } = actorOf(req, res)
     // the selection is fixed now: the claims' ids are stored with the job, in the job's transaction
-    const started = await retryWhileLocked(() =>
-      db.transaction().execute(async (trx) => {
-        const { id } = await trx
-          .insertInto('bulk_moves')
-          .values({
-            app: slug,
-            to_status: move.to,
-            reason: move.reason ?? null,
-            reason_text: move.reasonText ?? null,
-            note: move.note ?? null,
-            account_id: account.id,
-            actor: account.email,
-            client_address: clientAddress,
-            link_origin: linkOrigin(req),
-            created_at: Date.now(),
-            status: 'queued',
-            total: 0,
-          })
-          .returning('id')
-          .executeTakeFirstOrThrow()
-        const inserted = await trx
-          .insertInto('bulk_move_claims')
-          .columns(['bulk_move_id', 'claim_id'])
-          .expression((eb) =>
-            eb
-              .selectFrom(ids.as('selected'))
-              .select([sql<number>`CAST(${Number(id)} AS bigint)`.as('bulk_move_id'), 'selected.id'])
-              .where('selected.id', 'is not', null),
-          )
-          .executeTakeFirst()
-        const total = Number(inserted.numInsertedOrUpdatedRows ?? 0)
-        if (total === 0) {
-          throw new AppError('BAD_REQUEST', {
-            status: 400,
-            message: 'no claim is selected: check rows or change the filter, then try again',
-          })
-        }
-        await trx.updateTable('bulk_moves').set({ total }).where('id', '=', id).execute()
-        return { id: Number(id), total }
-      }),
-    )
+    const started = await queueBulkMove(db, {
+      app: slug,
+      move,
+      ids,
+      by: { accountId: account.id, actor: account.email, clientAddress, linkOrigin: linkOrigin(req) },
+    })
     res.status(202).json(started satisfies BulkMoveStarted)
     bulkMoves?.wake()
   })

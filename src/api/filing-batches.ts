@@ -54,6 +54,13 @@ export interface BatchCandidates {
   noNotice: number
   /** The app's approved claims the owner of the e-mail has not disowned, in a batch or not. */
   approved: number
+  /**
+   * Approved claims the fraud hold keeps out of this kind's next batch: scored at or below the app's
+   * hold threshold and not cleared by a decider ("Not fraud"), and not scored yet. The dashboard's
+   * `?fraud=hold` filter lists them.
+   */
+  held: number
+  unscored: number
 }
 
 /**

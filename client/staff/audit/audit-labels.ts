@@ -40,6 +40,8 @@ const ACTION_LABELS: Record<string, string> = {
   notice_batch_sent: 'Marked notices of dispute sent',
   case_numbers_imported: "Imported a provider's case numbers",
   tracking_numbers_imported: 'Imported certified mail numbers',
+  respondent_list_imported: "Imported the company's list of claimants",
+  fraud_cleared: 'Cleared a claim held for fraud review',
   webhook_created: 'Added a webhook endpoint',
   webhook_changed: 'Changed a webhook endpoint',
   webhook_deleted: 'Deleted a webhook endpoint',

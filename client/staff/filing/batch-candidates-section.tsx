@@ -43,6 +43,12 @@ export function whyNone(kind: BatchKind, data: BatchCandidates): string {
     )
   }
   if (data.lacking > 0) reasons.push(`${WORDS[kind].lacking(data.lacking)} (listed below)`)
+  if (data.held + data.unscored > 0) {
+    const kept = data.held + data.unscored
+    reasons.push(
+      `${plural(kept, 'approved claim is', 'approved claims are')} kept out by the fraud hold (below)`,
+    )
+  }
   if (reasons.length === 0) {
     return `Every approved claim is in a ${kind} batch already.`
   }
@@ -53,7 +59,10 @@ export function whyNone(kind: BatchKind, data: BatchCandidates): string {
 function stepState(kind: BatchKind, data: BatchCandidates): { state: StepStateName; text: string } {
   if (data.ready > 0) return { state: 'todo', text: `${WORDS[kind].ready(data.ready)}.` }
   const isWaiting =
-    data.approved === 0 || data.lacking > 0 || (kind === 'filing' && data.waiting + data.noNotice > 0)
+    data.approved === 0 ||
+    data.lacking > 0 ||
+    data.held + data.unscored > 0 ||
+    (kind === 'filing' && data.waiting + data.noNotice > 0)
   return {
     state: isWaiting ? 'waiting' : 'done',
     text: `${WORDS[kind].ready(0)} now. ${whyNone(kind, data)}`,
@@ -125,7 +134,9 @@ export function BatchCandidatesSection({
         </p>
       ) : !data ? (
         <p>Counting the approved claims…</p>
-      ) : data.lacking > 0 ? (
+      ) : null}
+      {data && data.held + data.unscored > 0 ? <Held slug={slug} data={data} /> : null}
+      {data && data.lacking > 0 ? (
         <Lacking
           slug={slug}
           data={data}
@@ -169,6 +180,29 @@ export function BatchCandidatesSection({
         </RefusalAlert>
       ) : null}
     </BatchStep>
+  )
+}
+
+/**
+ * The approved claims the fraud hold keeps out of the batch: held (at or below the app's hold threshold,
+ * not cleared by a reviewer) and not scored yet, with the dashboard's list of them.
+ */
+function Held({ slug, data }: { slug: string; data: BatchCandidates }) {
+  const parts = [
+    ...(data.held > 0
+      ? [
+          `${plural(data.held, 'approved claim is', 'approved claims are')} held for fraud review, not cleared by a reviewer`,
+        ]
+      : []),
+    ...(data.unscored > 0
+      ? [`${plural(data.unscored, 'approved claim is', 'approved claims are')} not scored for fraud yet`]
+      : []),
+  ]
+  return (
+    <p className="batch-held">
+      {parts.join('; ')}: the batch leaves {data.held + data.unscored === 1 ? 'it' : 'them'} out.{' '}
+      <Link to={`/${slug}-admin?fraud=hold`}>Review the held claims on the dashboard</Link>
+    </p>
   )
 }
 

@@ -11,6 +11,7 @@ import { fetchBatches } from './batch-api.ts'
 import { BatchCandidatesSection } from './batch-candidates-section.tsx'
 import { CaseNumbersStep, MarkSentStep } from './batch-follow-up-steps.tsx'
 import { batchName, BatchesTable } from './batches-table.tsx'
+import { RespondentListSection } from './respondent-list-section.tsx'
 import { StaffHeader } from '../sign-in/staff-header.tsx'
 
 /** How often the list is read again while a batch is being built. */
@@ -18,8 +19,9 @@ const POLL_MS = 2_000
 
 /**
  * The app's notices of dispute and filings as four numbered steps, each with its state (build a notice
- * batch, mark it sent, build a filing batch, import case numbers), then the batches built with their
- * ZIPs and facts. Building, marking and importing need the app's decide right; the ZIPs its export right.
+ * batch, mark it sent, build a filing batch, import case numbers), the company's list (admins), then
+ * the batches built with their ZIPs and facts. Building, marking and importing need the app's decide
+ * right; the ZIPs its export right.
  */
 export function BatchesPage({
   config,
@@ -108,6 +110,9 @@ export function BatchesPage({
           <BatchCandidatesSection number={3} {...buildProps('filing')} />
           <CaseNumbersStep number={4} {...stepProps} />
         </ol>
+        {session.account.role === 'admin' ? (
+          <RespondentListSection slug={slug} onChanged={changed} onUnauthorized={session.expired} />
+        ) : null}
         <section aria-labelledby={`${id}-batches`}>
           <h2 id={`${id}-batches`}>Batches</h2>
           {list.status === 'failed' ? (

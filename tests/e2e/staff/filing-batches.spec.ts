@@ -3,11 +3,12 @@ import os from 'node:os'
 import path from 'node:path'
 import Database from 'better-sqlite3'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest'
 import { SQLITE_FILE_NAME } from '../../../server/db/create-db.ts'
 import type { CreatedIntake } from '../../../src/api/claims.ts'
 import type { BatchClaim } from '../../../src/api/filing-batches.ts'
 import { FIRM_SETTINGS } from '../../../src/firm-settings.ts'
+import { bankScreenshot, encodePngImage } from '../../server/support/bank-screenshots.ts'
 import { unzip } from '../../server/support/unzip.ts'
 import { axeViolations } from '../accessibility/axe.ts'
 import {
@@ -23,7 +24,8 @@ import { intakeBody } from '../intake/fill-intake.ts'
 import { tabTo } from '../keyboard.ts'
 import { fileClaim } from '../seed.ts'
 
-// earnin claimants with phones and e-mails no other spec uses, each with a main-form intake (the address)
+// earnin claimants with phones and e-mails no other spec uses, each with a main-form intake (the address);
+// each on a phone of their own with a screenshot of their own, so the fraud hold has nothing against them
 const APP = 'earnin'
 const CLAIMANTS = ['Kaimana', 'Leilani', 'Makoa'].map((firstName, i) => ({
   firstName,
@@ -31,6 +33,7 @@ const CLAIMANTS = ['Kaimana', 'Leilani', 'Makoa'].map((firstName, i) => ({
   email: `${firstName.toLowerCase()}.batchfiler@example.com`,
   phoneDigits: `808555071${i}`,
   phone: `(808) 555-071${i}`,
+  address: `${20 + i} Batchfiler Lane`,
 }))
 // an earnin claimant with no main-form intake: the claim has no address, so it stays out of every batch
 const ADDRESSLESS = {
@@ -42,6 +45,28 @@ const ADDRESSLESS = {
 }
 const DAY_MS = 24 * 60 * 60 * 1000
 const BUILD_MS = 90_000
+
+/** The n-th claimant's own phone: a browser id and a bank screenshot of their own. */
+function ownPhone(n: number) {
+  return {
+    screenshot: encodePngImage(bankScreenshot({ seed: 700 + n, width: 540, height: 1170 })),
+    signals: { device: `e2e-batchfiler-device-000${n}`, elapsedMs: 90_000, pasted: [], typed: ['firstName'] },
+  }
+}
+
+/** Waits until the server's fraud scoring has scored each claim: a batch takes a claim once it is scored. */
+async function scored(claimIds: number[]): Promise<void> {
+  await vi.waitFor(
+    () => {
+      const rows = queryDb<{ fraud_score: number | null }>(
+        `SELECT fraud_score FROM claims WHERE id IN (${claimIds.map(() => '?').join(',')})`,
+        ...claimIds,
+      )
+      if (rows.some((row) => row.fraud_score === null)) throw new Error('not scored yet')
+    },
+    { timeout: 60_000, interval: 500 },
+  )
+}
 
 /** The day it is in the firm's time zone, `daysBack` days ago (YYYY-MM-DD), as the server dates notices. */
 function firmDay(daysBack = 0): string {
@@ -116,6 +141,7 @@ describe('notices of dispute and a filing batch, from approved claims to case nu
             lastName: claimant.lastName,
             email: claimant.email,
             phone: claimant.phone,
+            address: claimant.address,
             cashAdvanceApps: [APP],
           }),
         ),
@@ -123,12 +149,16 @@ describe('notices of dispute and a filing batch, from approved claims to case nu
       expect(intake.status).toBe(201)
       // through the intake's Step 2 link, as from its e-mail: the intake's address is the claim's
       const { steps } = (await intake.json()) as CreatedIntake
-      const id = await fileClaim(APP, claimant, { journeyToken: steps[0]!.path.split('#prefill=')[1]! })
+      const id = await fileClaim(APP, claimant, {
+        journeyToken: steps[0]!.path.split('#prefill=')[1]!,
+        ...ownPhone(claimIds.length),
+      })
       await approve(id)
       claimIds.push(id)
     }
-    addresslessId = await fileClaim(APP, ADDRESSLESS)
+    addresslessId = await fileClaim(APP, ADDRESSLESS, ownPhone(CLAIMANTS.length))
     await approve(addresslessId)
+    await scored([...claimIds, addresslessId])
     browser = await connectBrowser()
     context = await browser.newContext({ viewport: { width: 1280, height: 900 } })
     await context.addCookies(await staffSessionCookies())

@@ -99,6 +99,7 @@ describe.each(DIALECTS)('%s: sealed records and the evidence ledger', (dialect) 
       amendments: 0,
       intakes: 1,
       auditEntries: 1,
+      fraudClearances: 0,
       purged: 0,
       problems: [],
     })

@@ -66,6 +66,7 @@ describe.each(DIALECTS)('%s: the evidence bundle of a claim', (dialect) => {
       'record.json',
       'ledger.json',
       'review.json',
+      'fraud.json',
       'VERIFY.txt',
     ])
 

@@ -43,16 +43,22 @@ for (const dialect of DIALECTS) {
       withAddress = []
       // three claimants who filed the main form (their address) and Earnin's Step 2 through its link; one
       // who filed Step 2 only; each claim approved
-      for (const n of [1, 2, 3]) {
+      // (a household: three people of their own names, not one name varied, which the fraud hold keeps out)
+      for (const [n, firstName] of [
+        [1, 'Jane'],
+        [2, 'Kai'],
+        [3, 'Lani'],
+      ] as const) {
         const email = `filer${n}@mail.test`
         const phone = `(808) 555-010${n}`
+        const lastName = `Filer${n}`
         const intake = await request(ctx.app)
           .post('/api/intake')
-          .send(makeIntakeData({ email, phone, lastName: `Filer${n}`, cashAdvanceApps: ['earnin'] }))
+          .send(makeIntakeData({ email, phone, firstName, lastName, cashAdvanceApps: ['earnin'] }))
           .expect(201)
         withAddress.push(
           await approvedEarninClaim(
-            { email, phoneNumber: phone, lastName: `Filer${n}` },
+            { email, phoneNumber: phone, firstName, lastName },
             intake.body as CreatedIntake,
           ),
         )
@@ -62,6 +68,8 @@ for (const dialect of DIALECTS) {
         phoneNumber: '(808) 555-0199',
         lastName: 'Nomain',
       })
+      // a batch takes a claim once its fraud score is in
+      await ctx.fraudScores.runDue()
     })
     afterAll(async () => {
       await ctx?.close()

@@ -38,6 +38,8 @@ for (const dialect of DIALECTS) {
         screenshot: makePng({ width: 40, height: 30 }),
       })
       claimId = claim.id
+      // a batch takes a claim once its fraud score is in
+      await ctx.fraudScores.runDue()
     })
     afterAll(async () => {
       await ctx?.close()

@@ -88,6 +88,7 @@ for (const dialect of DIALECTS) {
           forms,
           filings: unused,
           reviews,
+          fraud: ctx.fraud,
           evidenceKey: ctx.evidenceKey,
           pdfs: unused,
           batchDir: ctx.dataDir,

@@ -415,7 +415,10 @@ for (const dialect of DIALECTS) {
     })
 
     it('goes into a notice of dispute to Earnin, which is built and marked sent', async () => {
+      // the job scores the claim for fraud after it is stored: clear, it may go into a batch
+      await ctx.fraudScores.runDue()
       const found = await candidates('notice')
+      expect([found.held, found.unscored]).toEqual([0, 0])
       expect(found.claims.map((claim) => [claim.claimId, claim.missing])).toEqual([[claimId, []]])
       const started = await staffPost(batchesApi).send({ kind: 'notice' })
       expect(started.status, JSON.stringify(started.body)).toBe(202)

@@ -208,6 +208,8 @@ describe('screenshots in an S3 bucket', () => {
       fields: { email, phoneNumber: phone, lastName: 'Filer' },
       screenshot: SCREENSHOT,
     })
+    // a batch takes a claim once its fraud score is in
+    await ctx.fraudScores.runDue()
     const api = '/api/staff/apps/earnin/batches'
     const started = await request(ctx.app)
       .post(api)

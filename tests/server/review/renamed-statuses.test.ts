@@ -78,6 +78,8 @@ for (const dialect of DIALECTS) {
         .attach('screenshot', makePng({ width: 40, height: 30 }), 'statement.png')
         .expect(201)
       claimId = (claim.body as { id: number }).id
+      // a batch takes a claim once its fraud score is in
+      await ctx.fraudScores.runDue()
     })
     afterAll(async () => {
       await ctx?.close()
