@@ -14,7 +14,7 @@ const ZONE = 'America/Los_Angeles'
 const ANA = { email: 'ana@firm.test', password: 'ana reviews brigit 1' }
 const STATUSES = 'received, in_review, approved, deficient, rejected, cured, not_cured, filed, withdrawn'
 const REASONS =
-  'screenshot_unreadable, screenshot_wrong_app, name_differs, duplicate, under_18, signature_unclear, details_missing, other'
+  'screenshot_unreadable, screenshot_wrong_app, name_differs, duplicate, under_18, signature_unclear, details_missing, account_unverified, other'
 
 /** A time as the firm's wall clock reads it: 'YYYY-MM-DD HH:MM:SS' (Sweden's format). */
 function wallClock(ms: number): string {
