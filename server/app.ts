@@ -58,6 +58,8 @@ import { proofOfWorkRoutes } from './proof-of-work/proof-of-work.routes.ts'
 import { loadReviews } from './lifecycle/load-review-config.ts'
 import { reviewRoutes } from './review/review.routes.ts'
 import type { Reviews } from '../src/review-config.ts'
+import type { FraudConfigs } from '../src/fraud-config.ts'
+import { loadFraudConfigs } from './fraud/load-fraud-config.ts'
 import type { ClaimCures } from './review/claim-cures.ts'
 import { cureRoutes } from './review/cure.routes.ts'
 import { signedRecordRoutes } from './dashboard/signed-record.routes.ts'
@@ -101,6 +103,8 @@ export interface AppDeps {
   languages?: Languages
   /** Each app's review (loadReviews; default: the project's forms folder). */
   reviews?: Reviews
+  /** Each app's fraud tests and thresholds (loadFraudConfigs; default: the project's forms folder). */
+  fraud?: FraudConfigs
   /** Each app's filing settings (loadFilings; default: the project's forms folder). */
   filings?: (app: string) => AppFiling
   /** Builds the notice and filing batches' ZIPs; woken by each batch started (filing/build-batch.job.ts). */
@@ -157,6 +161,7 @@ export function createApp({
   proofOfWorkTuning,
   languages = loadLanguages({ formsDir: DEFAULT_FORMS_DIR, forms, intake }),
   reviews = loadReviews(DEFAULT_FORMS_DIR, forms.keys()),
+  fraud = loadFraudConfigs(DEFAULT_FORMS_DIR, forms.keys()),
   filings = loadFilings(DEFAULT_FORMS_DIR, forms.keys()),
   batchBuilder,
   batchStore,
@@ -247,14 +252,27 @@ export function createApp({
   staff.use('/api/staff', requireStaff(db, staffIdleTimeoutMs))
   staff.use(accountRoutes({ db, forms, audit, mailer: staffMailer }))
   staff.use(twoFactorRoutes({ db, audit, requireTwoFactor, mailer: staffMailer, twoFactorKey }))
-  staff.use(dashboardRoutes({ db, forms, intake, storage, audit, languages, agreementPdfs, reviews }))
+  staff.use(
+    dashboardRoutes({
+      db,
+      forms,
+      intake,
+      storage,
+      audit,
+      languages,
+      agreementPdfs,
+      reviews,
+      fraud,
+      evidenceKey,
+    }),
+  )
   staff.use(assigneeRoutes({ db, forms, evidenceKey }))
   staff.use(auditRoutes({ db, forms, audit }))
   staff.use(reviewRoutes({ db, reviews, evidenceKey, claimCures, storage, audit, filings }))
   staff.use(signedRecordRoutes({ db, audit }))
-  staff.use(bulkMoveRoutes({ db, forms, reviews, bulkMoves }))
+  staff.use(bulkMoveRoutes({ db, forms, reviews, fraud, bulkMoves }))
   staff.use(filingRoutes({ forms, filings }))
-  staff.use(funnelRoutes({ db, forms, audit }))
+  staff.use(funnelRoutes({ db, forms, audit, fraud }))
   staff.use(appCountsRoutes({ db, forms, reviews }))
   staff.use(
     filingBatchRoutes({

@@ -203,6 +203,7 @@ export async function startServer(
     batchBuilder,
     batchStore,
     reviews,
+    fraud,
     filings,
     claimCures,
     journey,

@@ -28,6 +28,7 @@ export type AuditAction =
   | 'claim_amended'
   | 'bulk_move'
   | 'duplicate_cleared'
+  | 'fraud_cleared'
   | 'claim_disowned'
   | 'intake_disowned'
   | 'claim_disown_undone'

@@ -12,6 +12,7 @@ import { actorOf, type RecordAudit } from '../audit/audit-log.ts'
 import { findMatchesOf } from '../duplicates/screenshot-matches.repository.ts'
 import { findDuplicateCluster } from '../duplicates/duplicate-cluster.ts'
 import { claimIdParam, claimNotFound, visibleClaim } from './claim-id.ts'
+import type { FraudConfigs } from '../../src/fraud-config.ts'
 
 const NO_STORE = 'private, no-store'
 
@@ -25,10 +26,12 @@ export function duplicateScreenshotRoutes({
   db,
   forms,
   audit,
+  fraud,
 }: {
   db: Kysely<Database>
   forms: Map<string, FormConfig>
   audit: RecordAudit
+  fraud: FraudConfigs
 }): Router {
   const router = Router({ caseSensitive: true })
 
@@ -49,7 +52,7 @@ export function duplicateScreenshotRoutes({
     await audit({ ...actorOf(req, res), app: row.app, action: 'claim_view', detail: `claim ${id}` })
     const { app, ...submission } = row
     res.set('Cache-Control', NO_STORE).json({
-      ...toStaffClaimRow({ ...submission, duplicate_of: duplicates.get(id) ?? [] }),
+      ...toStaffClaimRow({ ...submission, duplicate_of: duplicates.get(id) ?? [] }, fraud(app)),
       app,
     } satisfies StaffClaim)
   })

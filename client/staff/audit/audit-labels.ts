@@ -31,6 +31,7 @@ const ACTION_LABELS: Record<string, string> = {
   cure_link_opened: 'Opened a cure link',
   claim_amended: 'Sent corrections to a claim',
   duplicate_cleared: 'Decided a flagged claim is not a duplicate',
+  fraud_cleared: 'Decided a claim is not fraud',
   claim_disowned: 'Claim disowned by the owner of its e-mail',
   intake_disowned: 'Main-form intake disowned by the owner of its e-mail',
   batch_started: 'Started a notice or filing batch',

@@ -432,7 +432,7 @@ for (const dialect of DIALECTS) {
 
     const STATUSES = 'received, in_review, approved, deficient, rejected, cured, not_cured, filed, withdrawn'
     const REASONS =
-      'screenshot_unreadable, screenshot_wrong_app, name_differs, duplicate, under_18, signature_unclear, details_missing, other'
+      'screenshot_unreadable, screenshot_wrong_app, name_differs, duplicate, under_18, signature_unclear, details_missing, account_unverified, other'
     it.each([
       ['an unknown status', { to: 'done', filter: {} }, `unknown status "done": use one of ${STATUSES}`],
       [
@@ -488,7 +488,7 @@ for (const dialect of DIALECTS) {
       [
         'an unknown filter',
         { to: 'in_review', filter: { page: '2' } },
-        'unknown filter "page": use q, flagged, status, reason, assignee, confirmed, language, signedFrom, signedTo',
+        'unknown filter "page": use q, flagged, status, reason, assignee, confirmed, language, signedFrom, signedTo, fraud, fraudReason',
       ],
       [
         'a filter value the list refuses',

@@ -14,7 +14,7 @@ const ZONE = 'America/Los_Angeles'
 const ANA = { email: 'ana@firm.test', password: 'ana reviews brigit 1' }
 const STATUSES = 'received, in_review, approved, deficient, rejected, cured, not_cured, filed, withdrawn'
 const REASONS =
-  'screenshot_unreadable, screenshot_wrong_app, name_differs, duplicate, under_18, signature_unclear, details_missing, other'
+  'screenshot_unreadable, screenshot_wrong_app, name_differs, duplicate, under_18, signature_unclear, details_missing, account_unverified, other'
 
 /** A time as the firm's wall clock reads it: 'YYYY-MM-DD HH:MM:SS' (Sweden's format). */
 function wallClock(ms: number): string {
@@ -466,6 +466,8 @@ for (const dialect of DIALECTS) {
         'GCLID',
         'FBCLID',
         'Referrer',
+        'Fraud Score',
+        'Fraud Reasons',
       ])
       const moved = await ctx.db
         .selectFrom('claims')
@@ -494,6 +496,9 @@ for (const dialect of DIALECTS) {
           'admin@firm.test',
           '',
           ...Array<string>(8).fill(''),
+          // not scored
+          '',
+          '',
         ],
       ])
       const received = await csv({ status: 'received', signedFrom: '2026-11-19', signedTo: '2026-11-19' })
@@ -583,7 +588,7 @@ for (const dialect of DIALECTS) {
         .get('/api/staff/apps/brigit/submissions?order=name')
         .set('Cookie', admin)
       expect(refused.status).toBe(400)
-      expect(refused.body.error.message).toBe('"order" must be newest or oldest')
+      expect(refused.body.error.message).toBe('"order" must be newest, oldest or score')
     })
   })
 }

@@ -227,7 +227,7 @@ for (const dialect of DIALECTS) {
 
     const STATUSES = 'received, in_review, approved, deficient, rejected, cured, not_cured, filed, withdrawn'
     const REASONS =
-      'screenshot_unreadable, screenshot_wrong_app, name_differs, duplicate, under_18, signature_unclear, details_missing, other'
+      'screenshot_unreadable, screenshot_wrong_app, name_differs, duplicate, under_18, signature_unclear, details_missing, account_unverified, other'
     it.each([
       ['an unknown status', { to: 'done', version: 0 }, `unknown status "done": use one of ${STATUSES}`],
       [

@@ -275,6 +275,7 @@ export async function createTestContext(
     webhooksAllowPrivate,
     batchStore,
     reviews,
+    fraud,
     forms,
     intake,
     storage,
