@@ -2,6 +2,7 @@ import { Router } from 'express'
 import type { Kysely } from 'kysely'
 import type { Funnel } from '../../src/api/funnel.ts'
 import type { FormConfig } from '../../src/form-config.ts'
+import type { FraudConfigs } from '../../src/fraud-config.ts'
 import type { Database } from '../db/database.ts'
 import { actorOf, type RecordAudit } from '../audit/audit-log.ts'
 import { csvRecord, isExportCheck, sendCsv } from '../platform/csv.ts'
@@ -16,10 +17,13 @@ export function funnelRoutes({
   db,
   forms,
   audit,
+  fraud,
 }: {
   db: Kysely<Database>
   forms: Map<string, FormConfig>
   audit: RecordAudit
+  /** Each app's hold threshold, for the fraud rate. */
+  fraud: FraudConfigs
 }): Router {
   const router = Router({ caseSensitive: true })
   router.use('/api/staff/funnel', adminOnly)
@@ -27,7 +31,7 @@ export function funnelRoutes({
 
   router.get('/api/staff/funnel', async (req, res) => {
     const range = funnelRange(req.query)
-    const funnel: Funnel = await readFunnel(db, { ...range, apps: apps() })
+    const funnel: Funnel = await readFunnel(db, { ...range, apps: apps(), fraud })
     res.set('Cache-Control', 'private, no-store').json(funnel)
   })
 
@@ -37,7 +41,7 @@ export function funnelRoutes({
       res.set('Cache-Control', 'no-store').status(204).end()
       return
     }
-    const { header, rows } = funnelCsvRows(await readFunnel(db, { ...range, apps: apps() }))
+    const { header, rows } = funnelCsvRows(await readFunnel(db, { ...range, apps: apps(), fraud }))
     await sendCsv(res, {
       fileName: `funnel-${range.from}-to-${range.to}.csv`,
       header,

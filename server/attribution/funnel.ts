@@ -3,6 +3,8 @@ import { claimsPerIntake, conversion, type Funnel, type FunnelRow } from '../../
 import { AppError } from '../../src/app-error.ts'
 import type { Database } from '../db/database.ts'
 import { DAY_MS } from '../../src/durations.ts'
+import type { FraudConfigs } from '../../src/fraud-config.ts'
+import { readFraudRates } from './fraud-rates.ts'
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/
 /** The longest range the page asks for: two years of days. */
@@ -35,12 +37,18 @@ export function funnelRange(
 
 /**
  * The funnel over the days from `from` to `to`: a sum of the counters the triggers keep per source, app
- * and day (funnel_days, migration 2026_11_29_1200), never a scan of the claims. Only `apps` (those the
- * reader may see) count; intakes count for every source.
+ * and day (funnel_days, migration 2026_11_29_1200), and each source's fraud rate (readFraudRates, by
+ * `fraud`'s hold thresholds). Only `apps` (those the reader may see) count; intakes count for every
+ * source.
  */
 export async function readFunnel(
   db: Kysely<Database>,
-  { from, to, apps }: { from: string; to: string; apps: { slug: string; name: string }[] },
+  {
+    from,
+    to,
+    apps,
+    fraud,
+  }: { from: string; to: string; apps: { slug: string; name: string }[]; fraud: FraudConfigs },
 ): Promise<Funnel> {
   const rows = await db
     .selectFrom('funnel_days')
@@ -77,13 +85,25 @@ export async function readFunnel(
     }
     if (row.app !== '' && Number(row.claims) !== 0) used.add(row.app)
   }
+  const rates = await readFraudRates(db, { from, to, apps: [...visible], fraud })
+  for (const [source, { scored, held }] of rates) {
+    const line = bySource.get(source)
+    if (!line) continue // a claim counted nowhere else: a source of a day its counters left out
+    line.scored += scored
+    line.held += held
+    total.scored += scored
+    total.held += held
+  }
   const sources = [...bySource.values()]
     .filter((line) => line.intakes + line.claims > 0)
     .sort((a, b) => b.intakes - a.intakes || b.claims - a.claims || a.source.localeCompare(b.source))
   return { from, to, apps: apps.filter((app) => used.has(app.slug)), sources, total }
 }
 
-/** The funnel as CSV rows: a source a line, its steps, claims per intake and each step's share of the claims. */
+/**
+ * The funnel as CSV rows: a source a line, its steps, claims per intake and each step's share of the
+ * claims, then its scored and held claims and the fraud rate (the held of the scored).
+ */
 export function funnelCsvRows(funnel: Funnel): { header: string[]; rows: (string | number)[][] } {
   const header = [
     'Source',
@@ -95,6 +115,9 @@ export function funnelCsvRows(funnel: Funnel): { header: string[]; rows: (string
     'Confirmed of Claims',
     'Approved',
     'Approved of Claims',
+    'Scored',
+    'Held',
+    'Fraud Rate',
   ]
   const line = (row: FunnelRow) => [
     row.source,
@@ -106,12 +129,15 @@ export function funnelCsvRows(funnel: Funnel): { header: string[]; rows: (string
     conversion(row.confirmed, row.claims),
     row.approved,
     conversion(row.approved, row.claims),
+    row.scored,
+    row.held,
+    conversion(row.held, row.scored),
   ]
   return { header, rows: [...funnel.sources.map(line), line(funnel.total)] }
 }
 
 function emptyRow(source: string): FunnelRow {
-  return { source, intakes: 0, claimsByApp: {}, claims: 0, confirmed: 0, approved: 0 }
+  return { source, intakes: 0, claimsByApp: {}, claims: 0, confirmed: 0, approved: 0, scored: 0, held: 0 }
 }
 
 function badRequest(message: string): AppError {
