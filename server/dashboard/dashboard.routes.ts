@@ -103,7 +103,9 @@ export function dashboardRoutes({
   router.get('/api/staff/apps/:slug/stats', async (req, res) => {
     const { slug } = findFormOrThrow(forms, req.params.slug)
     assertCanSee(res, slug)
-    res.set('Cache-Control', NO_STORE).json(await computeClaimStats(db, { app: slug, review: reviews(slug) }))
+    res
+      .set('Cache-Control', NO_STORE)
+      .json(await computeClaimStats(db, { app: slug, review: reviews(slug), fraud: fraud(slug) }))
   })
 
   router.get('/api/staff/apps/:slug/export.csv', async (req, res) => {

@@ -5,6 +5,7 @@
  */
 import type { Attribution } from '../attribution.ts'
 import type { ClaimFraudStanding } from './fraud.ts'
+import type { FraudCode } from '../fraud-config.ts'
 import type { ClaimData } from '../form-config.ts'
 import type { SigningMethod } from '../signing.ts'
 
@@ -227,6 +228,8 @@ export interface StaffStats {
   statuses: StatusCount[]
   /** The reasons a move can give, in the config's order, for the dashboard's Reason filter. */
   reasons: { name: string; label: string }[]
+  /** The fraud tests with their labels (the app's fraud.json), for the dashboard's Fraud reason filter. */
+  fraudReasons: { code: FraudCode; label: string }[]
 }
 
 /** GET /api/staff/military: counts only, never the claimants' rows. */

@@ -394,6 +394,9 @@ for (const dialect of DIALECTS) {
           daily: [],
           statuses: expect.arrayContaining([{ status: 'received', label: 'Received', count: 0 }]),
           reasons: expect.arrayContaining([{ name: 'other', label: 'Other' }]),
+          fraudReasons: expect.arrayContaining([
+            { code: 'device_shared', label: 'Same device as other claimants' },
+          ]),
         })
       })
 
