@@ -1,6 +1,7 @@
 import fs from 'node:fs'
 import { claimRequest } from '../../src/api/claim-request.ts'
 import { formatPhone } from '../../src/phone.ts'
+import type { FormSignals } from '../../src/form-signals.ts'
 import { pngDataUrl } from '../server/support/claim-fixtures.ts'
 import { baseUrl, proofOfWorkHeaders } from './browser.ts'
 import { SCREENSHOT_PNG, type ClaimantInput } from './step2/fill-claim.ts'
@@ -9,12 +10,18 @@ import { SCREENSHOT_PNG, type ClaimantInput } from './step2/fill-claim.ts'
  * A Step 2 claim straight through the public API, as the form sends it, with the answers fillClaim
  * gives (3 cash advances, 12 months, the fixture's bank statement): for specs about what staff or the
  * claimant see after a claim. The form itself is the step2 specs' subject. With `journeyToken`, it comes
- * through the Step 2 link of the intake that gave the token. Gives the claim's id.
+ * through the Step 2 link of the intake that gave the token; with `signals`, what the form saw (its
+ * device id); with `clientAddress`, from that address (the server believes a loopback proxy's
+ * X-Forwarded-For), so the claim's network is its own. Gives the claim's id.
  */
 export async function fileClaim(
   app: string,
   claimant: ClaimantInput,
-  { journeyToken }: { journeyToken?: string } = {},
+  {
+    journeyToken,
+    signals,
+    clientAddress,
+  }: { journeyToken?: string; signals?: FormSignals; clientAddress?: string } = {},
 ): Promise<number> {
   // the form's own request builder: the same fields, in the same order, as the claim form sends
   const request = claimRequest({
@@ -32,6 +39,7 @@ export async function fileClaim(
     signing: { method: 'drawn' },
     locale: 'en',
     journeyToken,
+    signals,
   })
   const body = new FormData()
   for (const [name, value] of request.fields) body.append(name, value)
@@ -42,7 +50,11 @@ export async function fileClaim(
   )
   const response = await fetch(`${baseUrl()}${request.path}`, {
     method: 'POST',
-    headers: { Origin: baseUrl(), ...(await proofOfWorkHeaders()) },
+    headers: {
+      Origin: baseUrl(),
+      ...(await proofOfWorkHeaders()),
+      ...(clientAddress ? { 'X-Forwarded-For': clientAddress } : {}),
+    },
     body,
   })
   if (response.status !== 201)
