@@ -272,7 +272,7 @@ export function createApp({
   staff.use(signedRecordRoutes({ db, audit }))
   staff.use(bulkMoveRoutes({ db, forms, reviews, fraud, bulkMoves }))
   staff.use(filingRoutes({ forms, filings }))
-  staff.use(funnelRoutes({ db, forms, audit, fraud }))
+  staff.use(funnelRoutes({ db, forms, audit }))
   staff.use(appCountsRoutes({ db, forms, reviews }))
   staff.use(
     filingBatchRoutes({

@@ -2,7 +2,6 @@ import { Router } from 'express'
 import type { Kysely } from 'kysely'
 import type { Funnel } from '../../src/api/funnel.ts'
 import type { FormConfig } from '../../src/form-config.ts'
-import type { FraudConfigs } from '../../src/fraud-config.ts'
 import type { Database } from '../db/database.ts'
 import { actorOf, type RecordAudit } from '../audit/audit-log.ts'
 import { csvRecord, isExportCheck, sendCsv } from '../platform/csv.ts'
@@ -17,13 +16,10 @@ export function funnelRoutes({
   db,
   forms,
   audit,
-  fraud,
 }: {
   db: Kysely<Database>
   forms: Map<string, FormConfig>
   audit: RecordAudit
-  /** Each app's hold threshold, for the fraud rate. */
-  fraud: FraudConfigs
 }): Router {
   const router = Router({ caseSensitive: true })
   router.use('/api/staff/funnel', adminOnly)
@@ -31,7 +27,7 @@ export function funnelRoutes({
 
   router.get('/api/staff/funnel', async (req, res) => {
     const range = funnelRange(req.query)
-    const funnel: Funnel = await readFunnel(db, { ...range, apps: apps(), fraud })
+    const funnel: Funnel = await readFunnel(db, { ...range, apps: apps() })
     res.set('Cache-Control', 'private, no-store').json(funnel)
   })
 
@@ -41,7 +37,7 @@ export function funnelRoutes({
       res.set('Cache-Control', 'no-store').status(204).end()
       return
     }
-    const { header, rows } = funnelCsvRows(await readFunnel(db, { ...range, apps: apps(), fraud }))
+    const { header, rows } = funnelCsvRows(await readFunnel(db, { ...range, apps: apps() }))
     await sendCsv(res, {
       fileName: `funnel-${range.from}-to-${range.to}.csv`,
       header,

@@ -3,8 +3,6 @@ import { claimsPerIntake, conversion, type Funnel, type FunnelRow } from '../../
 import { AppError } from '../../src/app-error.ts'
 import type { Database } from '../db/database.ts'
 import { DAY_MS } from '../../src/durations.ts'
-import type { FraudConfigs } from '../../src/fraud-config.ts'
-import { readFraudRates } from './fraud-rates.ts'
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/
 /** The longest range the page asks for: two years of days. */
@@ -37,18 +35,12 @@ export function funnelRange(
 
 /**
  * The funnel over the days from `from` to `to`: a sum of the counters the triggers keep per source, app
- * and day (funnel_days, migration 2026_11_29_1200), and each source's fraud rate (readFraudRates, by
- * `fraud`'s hold thresholds). Only `apps` (those the reader may see) count; intakes count for every
- * source.
+ * and day (funnel_days, migrations 2026_11_29_1200 and, for the fraud rate, 2026_12_09_1500), never a
+ * scan of the claims. Only `apps` (those the reader may see) count; intakes count for every source.
  */
 export async function readFunnel(
   db: Kysely<Database>,
-  {
-    from,
-    to,
-    apps,
-    fraud,
-  }: { from: string; to: string; apps: { slug: string; name: string }[]; fraud: FraudConfigs },
+  { from, to, apps }: { from: string; to: string; apps: { slug: string; name: string }[] },
 ): Promise<Funnel> {
   const rows = await db
     .selectFrom('funnel_days')
@@ -59,6 +51,8 @@ export async function readFunnel(
       eb.fn.sum<number>('claims').as('claims'),
       eb.fn.sum<number>('confirmed').as('confirmed'),
       eb.fn.sum<number>('approved').as('approved'),
+      eb.fn.sum<number>('scored').as('scored'),
+      eb.fn.sum<number>('held').as('held'),
     ])
     .where('day', '>=', from)
     .where('day', '<=', to)
@@ -82,17 +76,10 @@ export async function readFunnel(
       target.claims += claims
       target.confirmed += Number(row.confirmed)
       target.approved += Number(row.approved)
+      target.scored += Number(row.scored)
+      target.held += Number(row.held)
     }
     if (row.app !== '' && Number(row.claims) !== 0) used.add(row.app)
-  }
-  const rates = await readFraudRates(db, { from, to, apps: [...visible], fraud })
-  for (const [source, { scored, held }] of rates) {
-    const line = bySource.get(source)
-    if (!line) continue // a claim counted nowhere else: a source of a day its counters left out
-    line.scored += scored
-    line.held += held
-    total.scored += scored
-    total.held += held
   }
   const sources = [...bySource.values()]
     .filter((line) => line.intakes + line.claims > 0)

@@ -187,6 +187,15 @@ export interface FunnelDaysTable {
   claims: ColumnType<number, never, never>
   confirmed: ColumnType<number, never, never>
   approved: ColumnType<number, never, never>
+  /** Of the claims, those with a fraud score, and of those the held (migration 2026_12_09_1500). */
+  scored: ColumnType<number, never, never>
+  held: ColumnType<number, never, never>
+}
+
+/** Each app's hold threshold (its fraud.json), written at start-up for the funnel's fraud triggers. */
+export interface FraudHoldsTable {
+  app: string
+  hold: number
 }
 
 /** Each app's review roles (src/review-config.ts REVIEW_ROLES), written at start-up for the funnel's triggers. */
@@ -734,6 +743,7 @@ export interface Database {
   filing_batches: FilingBatchesTable
   funnel_days: FunnelDaysTable
   review_roles: ReviewRolesTable
+  fraud_holds: FraudHoldsTable
   filing_batch_claims: FilingBatchClaimsTable
   bulk_moves: BulkMovesTable
   bulk_move_claims: BulkMoveClaimsTable

@@ -1,7 +1,8 @@
 import request from 'supertest'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Funnel } from '../../../src/api/funnel.ts'
-import { createTestContext, DIALECTS, type TestContext } from '../support/helpers.ts'
+import { syncFraudHolds } from '../../../server/fraud/fraud-holds.ts'
+import { clearClaims, createTestContext, DIALECTS, type TestContext } from '../support/helpers.ts'
 import { fileAsForm, fileDeviceRing, humanSignals, person, scoreAll } from '../support/fraud-claims.ts'
 import { loginStaff } from '../support/staff-sign-in.ts'
 
@@ -19,6 +20,19 @@ for (const dialect of DIALECTS) {
     afterAll(async () => {
       await ctx?.close()
     })
+
+    const today = () => new Date().toISOString().slice(0, 10)
+    const fraudOf = async (source: string) => {
+      const funnel = (
+        await request(ctx.app)
+          .get('/api/staff/funnel')
+          .query({ from: today(), to: today() })
+          .set('Cookie', admin)
+          .expect(200)
+      ).body as Funnel
+      const row = funnel.sources.find((line) => line.source === source)
+      return row && { scored: row.scored, held: row.held }
+    }
 
     it('counts per source the scored claims and the held ones, not those cleared or not scored yet', async () => {
       const ring = await fileDeviceRing(ctx, {
@@ -76,6 +90,42 @@ for (const dialect of DIALECTS) {
       expect(tail('ringads')).toEqual(['4', '3', '75.0 %'])
       expect(tail('tv')).toEqual(['2', '0', '0.0 %'])
       expect(tail('All sources')).toEqual(['6', '3', '50.0 %'])
+    })
+
+    it("counts the held again when an app's hold threshold changes, and forgets a purged claim", async () => {
+      await clearClaims(ctx)
+      await fileDeviceRing(ctx, {
+        device: 'device-ring-0000000088',
+        size: 3,
+        attribution: { utm_source: 'recount' },
+      })
+      await scoreAll(ctx)
+      expect(await fraudOf('recount')).toEqual({ scored: 3, held: 3 })
+      // a firm lowers brigit's hold below the ring's 600: on the next start, none of them is held
+      const stricter = (app: string) => {
+        const config = ctx.fraud(app)
+        return app === 'brigit' ? { ...config, thresholds: { review: 850, hold: 500 } } : config
+      }
+      expect(await syncFraudHolds({ db: ctx.db, fraud: stricter, apps: ctx.forms.keys() })).toEqual([
+        'brigit',
+      ])
+      expect(await fraudOf('recount')).toEqual({ scored: 3, held: 0 })
+      expect(await syncFraudHolds({ db: ctx.db, fraud: stricter, apps: ctx.forms.keys() })).toEqual([])
+      expect(await syncFraudHolds({ db: ctx.db, fraud: ctx.fraud, apps: ctx.forms.keys() })).toEqual([
+        'brigit',
+      ])
+      expect(await fraudOf('recount')).toEqual({ scored: 3, held: 3 })
+      await clearClaims(ctx)
+      expect(await fraudOf('recount')).toBeUndefined()
+      // the purged claims' counters are back at zero: scored and held with the claims themselves
+      const counters = await ctx.db
+        .selectFrom('funnel_days')
+        .select(['claims', 'scored', 'held'])
+        .where('source', '=', 'recount')
+        .execute()
+      expect(counters.map((row) => [Number(row.claims), Number(row.scored), Number(row.held)])).toEqual([
+        [0, 0, 0],
+      ])
     })
   })
 }
