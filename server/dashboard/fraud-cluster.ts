@@ -21,12 +21,7 @@ export interface ClusterMember {
 export async function findFraudCluster(
   db: Kysely<Database>,
   claimId: number,
-): Promise<{
-  claimApp: string | undefined
-  keys: FraudKeyKind[]
-  members: ClusterMember[]
-  isCapped: boolean
-}> {
+): Promise<{ keys: FraudKeyKind[]; members: ClusterMember[]; isCapped: boolean }> {
   const own = await db
     .selectFrom('fraud_keys')
     .select(['kind', 'value', 'at'])
@@ -74,7 +69,6 @@ export async function findFraudCluster(
     return [{ id, app, shared: FRAUD_KEY_KINDS.filter((kind) => shared.get(id)?.has(kind)) }]
   })
   return {
-    claimApp: apps.get(claimId),
     keys: FRAUD_KEY_KINDS.filter((kind) => own.some((key) => key.kind === kind)),
     members,
     isCapped,
