@@ -34,6 +34,9 @@ const FunnelRoute = lazy(async () => ({
 const FilingRoute = lazy(async () => ({
   default: (await import('./staff/filing/filing-route.tsx')).FilingRoute,
 }))
+const ClusterRoute = lazy(async () => ({
+  default: (await import('./staff/claims/cluster-route.tsx')).ClusterRoute,
+}))
 const BatchesRoute = lazy(async () => ({
   default: (await import('./staff/filing/batches-route.tsx')).BatchesRoute,
 }))
@@ -107,6 +110,9 @@ function Page() {
   // an intake's own address is the main page's admin view with it open: the same element as at /?key=…,
   // so opening and closing an intake keeps the view (its search, its page) as it is
   if (INTAKE_ADDRESS.test(pathname)) return <HomeRoute />
+  // the claims tied to a claim by its identity keys, /{app}-admin/claims/123/cluster
+  const cluster = /^\/([a-z0-9-]+)-admin\/claims\/(\d{1,15})\/cluster$/.exec(pathname)
+  if (cluster) return <ClusterRoute slug={cluster[1]!} claimId={Number(cluster[2])} />
   // a claim's own address on its dashboard, /{app}-admin/claims/123, is that dashboard with it open
   const claimPage = /^\/([^/]+-admin)\/claims\/\d{1,15}$/.exec(pathname)?.[1]
   if (claimPage !== undefined) return <AppPageRoute page={decodeURIComponent(claimPage)} />

@@ -47,6 +47,7 @@ import * as countFunnelByRoles from './2026_12_07_1630_count_funnel_by_roles.ts'
 import * as addJobLeases from './2026_12_08_1000_add_job_leases.ts'
 import * as createFraudScores from './2026_12_09_1000_create_fraud_scores.ts'
 import * as addFraudClearanceAudit from './2026_12_09_1100_add_fraud_clearance_audit.ts'
+import * as countFraudBySource from './2026_12_09_1500_count_fraud_by_source.ts'
 
 /** Every migration, by name; names sort in the order they run. */
 export const MIGRATIONS: Record<string, Migration> = {
@@ -98,4 +99,5 @@ export const MIGRATIONS: Record<string, Migration> = {
   '2026_12_08_1000_add_job_leases': addJobLeases,
   '2026_12_09_1000_create_fraud_scores': createFraudScores,
   '2026_12_09_1100_add_fraud_clearance_audit': addFraudClearanceAudit,
+  '2026_12_09_1500_count_fraud_by_source': countFraudBySource,
 }

@@ -19,8 +19,6 @@ import { filingBatchRoutes } from './filing/filing-batches.routes.ts'
 import { filingRoutes } from './filing/filing.routes.ts'
 import { respondentListRoutes } from './filing/respondent-list.routes.ts'
 import { loadFilings, type AppFiling } from './filing/load-filing-config.ts'
-import { loadFraudConfigs } from './fraud/load-fraud-config.ts'
-import type { FraudConfigs } from '../src/fraud-config.ts'
 import { formRoutes } from './forms/form.routes.ts'
 import { createValidatorModules, type ValidatorModules } from './forms/validator-modules.ts'
 import { loadLanguages, type Languages } from './forms/languages.ts'
@@ -61,6 +59,8 @@ import { proofOfWorkRoutes } from './proof-of-work/proof-of-work.routes.ts'
 import { loadReviews } from './lifecycle/load-review-config.ts'
 import { reviewRoutes } from './review/review.routes.ts'
 import type { Reviews } from '../src/review-config.ts'
+import type { FraudConfigs } from '../src/fraud-config.ts'
+import { loadFraudConfigs } from './fraud/load-fraud-config.ts'
 import type { ClaimCures } from './review/claim-cures.ts'
 import { cureRoutes } from './review/cure.routes.ts'
 import { signedRecordRoutes } from './dashboard/signed-record.routes.ts'
@@ -104,10 +104,10 @@ export interface AppDeps {
   languages?: Languages
   /** Each app's review (loadReviews; default: the project's forms folder). */
   reviews?: Reviews
+  /** Each app's fraud tests and thresholds (loadFraudConfigs; default: the project's forms folder). */
+  fraud?: FraudConfigs
   /** Each app's filing settings (loadFilings; default: the project's forms folder). */
   filings?: (app: string) => AppFiling
-  /** Each app's fraud.json (loadFraudConfigs; default: the project's forms folder). */
-  fraud?: FraudConfigs
   /** Builds the notice and filing batches' ZIPs; woken by each batch started (filing/build-batch.job.ts). */
   batchBuilder?: Pick<BatchBuilder, 'wake'>
   /** Where the batches' ZIPs are kept (createBatchStore); left out, none can be downloaded (tests without). */
@@ -162,8 +162,8 @@ export function createApp({
   proofOfWorkTuning,
   languages = loadLanguages({ formsDir: DEFAULT_FORMS_DIR, forms, intake }),
   reviews = loadReviews(DEFAULT_FORMS_DIR, forms.keys()),
-  filings = loadFilings(DEFAULT_FORMS_DIR, forms.keys()),
   fraud = loadFraudConfigs(DEFAULT_FORMS_DIR, forms.keys()),
+  filings = loadFilings(DEFAULT_FORMS_DIR, forms.keys()),
   batchBuilder,
   batchStore,
   claimCures,
@@ -253,12 +253,25 @@ export function createApp({
   staff.use('/api/staff', requireStaff(db, staffIdleTimeoutMs))
   staff.use(accountRoutes({ db, forms, audit, mailer: staffMailer }))
   staff.use(twoFactorRoutes({ db, audit, requireTwoFactor, mailer: staffMailer, twoFactorKey }))
-  staff.use(dashboardRoutes({ db, forms, intake, storage, audit, languages, agreementPdfs, reviews }))
+  staff.use(
+    dashboardRoutes({
+      db,
+      forms,
+      intake,
+      storage,
+      audit,
+      languages,
+      agreementPdfs,
+      reviews,
+      fraud,
+      evidenceKey,
+    }),
+  )
   staff.use(assigneeRoutes({ db, forms, evidenceKey }))
   staff.use(auditRoutes({ db, forms, audit }))
   staff.use(reviewRoutes({ db, reviews, evidenceKey, claimCures, storage, audit, filings }))
   staff.use(signedRecordRoutes({ db, audit }))
-  staff.use(bulkMoveRoutes({ db, forms, reviews, bulkMoves }))
+  staff.use(bulkMoveRoutes({ db, forms, reviews, fraud, bulkMoves }))
   staff.use(filingRoutes({ forms, filings }))
   staff.use(funnelRoutes({ db, forms, audit }))
   staff.use(appCountsRoutes({ db, forms, reviews }))

@@ -28,7 +28,9 @@ import { loadIntakeConfig } from './forms/load-intake-config.ts'
 import { createValidatorModules } from './forms/validator-modules.ts'
 import { loadReviews } from './lifecycle/load-review-config.ts'
 import { loadFraudConfigs } from './fraud/load-fraud-config.ts'
+import type { FraudConfigs } from '../src/fraud-config.ts'
 import { syncReviewRoles } from './lifecycle/review-roles.ts'
+import { syncFraudHolds } from './fraud/fraud-holds.ts'
 import type { Reviews } from '../src/review-config.ts'
 import { claimNextSteps } from './journey/claim-next-steps.ts'
 import { createClaimantJourney } from './journey/claimant-journey.ts'
@@ -94,7 +96,9 @@ export async function startServer(
   const { db, dialect } = createDb(config)
   const storage = createScreenshotStorage(config)
   // with several server processes, the primary has done this once before forking them
-  if (!prepared) await prepareData({ db, dialect, storage, config, logger, reviews, apps: forms.keys() })
+  if (!prepared) {
+    await prepareData({ db, dialect, storage, config, logger, reviews, fraud, apps: forms.keys() })
+  }
   // the key the evidence seals are made with, kept out of the database (made on the first start)
   const evidenceKey = await openEvidenceKey({
     db,
@@ -212,8 +216,8 @@ export async function startServer(
     batchBuilder,
     batchStore,
     reviews,
-    filings,
     fraud,
+    filings,
     claimCures,
     journey,
     reminders,
@@ -279,8 +283,9 @@ export async function startServer(
 }
 
 /**
- * What must happen once before any process serves the data: migrations, the review roles the database's
- * triggers read, the staff password, and the removal of screenshot files a crash left without a claim.
+ * What must happen once before any process serves the data: migrations, the review roles and fraud
+ * holds the database's triggers read, the staff password, and the removal of screenshot files a crash
+ * left without a claim.
  */
 export async function prepareData({
   db,
@@ -289,7 +294,8 @@ export async function prepareData({
   config,
   logger,
   reviews,
-  apps,
+  fraud,
+  apps: appsGiven,
 }: {
   db: Kysely<Database>
   dialect: Dialect
@@ -297,8 +303,11 @@ export async function prepareData({
   config: ServerConfig
   logger: Logger
   reviews: Reviews
+  /** Each app's fraud config; read from the forms folder when left out. */
+  fraud?: FraudConfigs
   apps: Iterable<string>
 }): Promise<void> {
+  const apps = [...appsGiven]
   if (config.databaseOwnerUrl) {
     // the tables' owner migrates, then grants the server's own role what it may do
     const { db: owner } = createDb(asOwner(config))
@@ -314,6 +323,8 @@ export async function prepareData({
   const recounted = await syncReviewRoles({ db, reviews, apps })
   if (recounted.length > 0)
     logger.info({ apps: recounted }, "review roles changed: the funnel's approved recounted")
+  const holds = await syncFraudHolds({ db, fraud: fraud ?? loadFraudConfigs(config.formsDir, apps), apps })
+  if (holds.length > 0) logger.info({ apps: holds }, "hold thresholds changed: the funnel's held recounted")
   const firstAdmin = await ensureFirstAdmin({
     db,
     adminEmail: config.adminEmail,

@@ -35,8 +35,8 @@ export function funnelRange(
 
 /**
  * The funnel over the days from `from` to `to`: a sum of the counters the triggers keep per source, app
- * and day (funnel_days, migration 2026_11_29_1200), never a scan of the claims. Only `apps` (those the
- * reader may see) count; intakes count for every source.
+ * and day (funnel_days, migrations 2026_11_29_1200 and, for the fraud rate, 2026_12_09_1500), never a
+ * scan of the claims. Only `apps` (those the reader may see) count; intakes count for every source.
  */
 export async function readFunnel(
   db: Kysely<Database>,
@@ -51,6 +51,8 @@ export async function readFunnel(
       eb.fn.sum<number>('claims').as('claims'),
       eb.fn.sum<number>('confirmed').as('confirmed'),
       eb.fn.sum<number>('approved').as('approved'),
+      eb.fn.sum<number>('scored').as('scored'),
+      eb.fn.sum<number>('held').as('held'),
     ])
     .where('day', '>=', from)
     .where('day', '<=', to)
@@ -74,6 +76,8 @@ export async function readFunnel(
       target.claims += claims
       target.confirmed += Number(row.confirmed)
       target.approved += Number(row.approved)
+      target.scored += Number(row.scored)
+      target.held += Number(row.held)
     }
     if (row.app !== '' && Number(row.claims) !== 0) used.add(row.app)
   }
@@ -83,7 +87,10 @@ export async function readFunnel(
   return { from, to, apps: apps.filter((app) => used.has(app.slug)), sources, total }
 }
 
-/** The funnel as CSV rows: a source a line, its steps, claims per intake and each step's share of the claims. */
+/**
+ * The funnel as CSV rows: a source a line, its steps, claims per intake and each step's share of the
+ * claims, then its scored and held claims and the fraud rate (the held of the scored).
+ */
 export function funnelCsvRows(funnel: Funnel): { header: string[]; rows: (string | number)[][] } {
   const header = [
     'Source',
@@ -95,6 +102,9 @@ export function funnelCsvRows(funnel: Funnel): { header: string[]; rows: (string
     'Confirmed of Claims',
     'Approved',
     'Approved of Claims',
+    'Scored',
+    'Held',
+    'Fraud Rate',
   ]
   const line = (row: FunnelRow) => [
     row.source,
@@ -106,12 +116,15 @@ export function funnelCsvRows(funnel: Funnel): { header: string[]; rows: (string
     conversion(row.confirmed, row.claims),
     row.approved,
     conversion(row.approved, row.claims),
+    row.scored,
+    row.held,
+    conversion(row.held, row.scored),
   ]
   return { header, rows: [...funnel.sources.map(line), line(funnel.total)] }
 }
 
 function emptyRow(source: string): FunnelRow {
-  return { source, intakes: 0, claimsByApp: {}, claims: 0, confirmed: 0, approved: 0 }
+  return { source, intakes: 0, claimsByApp: {}, claims: 0, confirmed: 0, approved: 0, scored: 0, held: 0 }
 }
 
 function badRequest(message: string): AppError {

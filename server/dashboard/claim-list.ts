@@ -34,6 +34,8 @@ export type ClaimListRow = Pick<
   | 'assignee_id'
   | 'intake_id'
   | 'attribution'
+  | 'fraud_score'
+  | 'fraud_cleared_at'
 > & {
   /** The assignee's e-mail, null when the claim is not assigned. */
   assignee_email: string | null
@@ -62,6 +64,8 @@ export const CLAIM_LIST_COLUMNS = [
   ),
   'claims.intake_id',
   'claims.attribution',
+  'claims.fraud_score',
+  'claims.fraud_cleared_at',
 ] as const
 
 /**
@@ -86,6 +90,8 @@ export type SubmissionValues = [
   assigneeEmail: ClaimListRow['assignee_email'],
   intakeId: ClaimListRow['intake_id'],
   attribution: ClaimListRow['attribution'],
+  fraudScore: ClaimListRow['fraud_score'],
+  fraudClearedAt: ClaimListRow['fraud_cleared_at'],
 ]
 
 /** A page of a dashboard's list: its rows, how many claims match, and how many the app has. */
@@ -278,7 +284,7 @@ export async function matchingPage(
   return { rows, count: Number(count), isCountCapped: false }
 }
 
-/** SQL's direction for a list's order by date or id. */
+/** SQL's direction for a list's order by date or id (withScoreOrder serves `score` before it gets here). */
 export function direction(order: ListOrder): 'asc' | 'desc' {
   return order === 'oldest' ? 'asc' : 'desc'
 }

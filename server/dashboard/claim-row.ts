@@ -7,6 +7,8 @@ import { csvCell, csvCellSql, csvCountSql, CSV_LINE_END } from '../platform/csv.
 import { CSV_TIME_ZONE, csvTime, csvTimeSql, TIME_ZONE_HEADER } from '../platform/csv-time.ts'
 import { intakeReference } from '../../src/journey-config.ts'
 import { ATTRIBUTION_KEYS, type Attribution } from '../../src/attribution.ts'
+import { claimFraudStanding } from '../../src/api/fraud.ts'
+import { MAX_SCORE, type FraudConfig } from '../../src/fraud-config.ts'
 
 /** A claim as the dashboards receive it (the contract lives in src/api/staff.ts). */
 export type Submission = StaffClaimRow
@@ -15,8 +17,10 @@ export function screenshotPath(claimId: number): string {
   return `/api/staff/claims/${claimId}/screenshot`
 }
 
-export function toStaffClaimRow(row: ClaimListRow): Submission {
+/** A claim as the dashboards receive it, its fraud standing by its app's thresholds (`fraud`). */
+export function toStaffClaimRow(row: ClaimListRow, fraud: FraudConfig): Submission {
   const id = Number(row.id)
+  const fraudScore = row.fraud_score === null ? null : Number(row.fraud_score)
   return {
     id,
     // pg gives a Date, SQLite the stored text
@@ -37,6 +41,11 @@ export function toStaffClaimRow(row: ClaimListRow): Submission {
     assignee:
       row.assignee_id === null ? null : { id: Number(row.assignee_id), email: row.assignee_email ?? '' },
     attribution: row.attribution === null ? null : (JSON.parse(row.attribution) as Attribution),
+    fraudScore,
+    fraudStanding: claimFraudStanding(fraud, {
+      score: fraudScore,
+      clearedAt: row.fraud_cleared_at === null ? null : Number(row.fraud_cleared_at),
+    }),
   }
 }
 
@@ -79,6 +88,9 @@ export const CLAIMS_CSV_HEADER = [
   'Main Form Reference',
   // where the claimant came from: the first landing's parameters (src/attribution.ts), each its column
   ...ATTRIBUTION_HEADERS,
+  // empty until scored; the reasons' codes (forms/base/fraud.json), in the codes' order, space-separated
+  'Fraud Score',
+  'Fraud Reasons',
 ] as const
 
 /** The Time Zone cell, the same in every record. */
@@ -107,15 +119,19 @@ function screenshotCellAround(origin: string): [before: string, after: string] {
 
 /**
  * Renders a claim, read as SubmissionValues, as one CSV record in CLAIMS_CSV_HEADER's order, line
- * end included, with this origin in the screenshot link and the ids of its duplicates (lowest first;
- * none when not flagged). Written straight from the values, with no object built per claim: an export
- * renders a million.
+ * end included, with this origin in the screenshot link, the ids of its duplicates (lowest first;
+ * none when not flagged) and its fraud reasons' codes (in their order; none when it has none). Written
+ * straight from the values, with no object built per claim: an export renders a million.
  */
 export function claimCsvRenderer(
   origin: string,
-): (claim: SubmissionValues, duplicateOf: readonly number[] | undefined) => string {
+): (
+  claim: SubmissionValues,
+  duplicateOf: readonly number[] | undefined,
+  fraudCodes: readonly string[] | undefined,
+) => string {
   const [linkBefore, linkAfter] = screenshotCellAround(origin)
-  return (claim, duplicateOf) => {
+  return (claim, duplicateOf, fraudCodes) => {
     const [
       claimId,
       createdAt,
@@ -134,6 +150,7 @@ export function claimCsvRenderer(
       assigneeEmail,
       intakeId,
       attribution,
+      fraudScore,
     ] = claim
     const id = Number(claimId)
     const flagged = duplicateOf !== undefined && duplicateOf.length > 0
@@ -147,7 +164,8 @@ export function claimCsvRenderer(
       `${movedAt === null ? '' : csvTime(new Date(Number(movedAt)))},` +
       `${assigneeEmail === null ? '' : csvCell(assigneeEmail)},` +
       `${intakeId === null ? '' : intakeReference(Number(intakeId))},` +
-      `${attributionCells(attribution)}${CSV_LINE_END}`
+      `${attributionCells(attribution)},` +
+      `${fraudScore === null ? '' : Number(fraudScore)},${fraudCodes?.join(' ') ?? ''}${CSV_LINE_END}`
     )
   }
 }
@@ -192,8 +210,20 @@ export function claimCsvRecordSql({
     // intakeReference: 'IN-' and the id, zero-padded to six digits (lpad would cut a longer one)
     sql`coalesce('IN-' || CASE WHEN claims.intake_id < 1000000 THEN lpad(claims.intake_id::text, 6, '0') ELSE claims.intake_id::text END, '')`,
     attributionCellsSql(),
+    sql`coalesce(claims.fraud_score::text, '')`,
+    fraudCodesSql(),
   ]
   return sql<string>`${sql.join(cells, sql` || ',' || `)} || ${CSV_LINE_END}::text`
+}
+
+/**
+ * The Fraud Reasons cell in PostgreSQL: the codes in byte order (as JavaScript sorts them, whatever the
+ * database's collation), read by fraud_reasons' primary key only for a claim with a deduction. The codes
+ * are lowercase letters and underscores: nothing to quote.
+ */
+function fraudCodesSql(): RawBuilder<string> {
+  return sql<string>`CASE WHEN claims.fraud_score < ${MAX_SCORE} THEN coalesce((SELECT string_agg(fraud_reasons.code, ' ' ORDER BY fraud_reasons.code COLLATE "C")
+    FROM fraud_reasons WHERE fraud_reasons.claim_id = claims.id), '') ELSE '' END`
 }
 
 /**

@@ -26,6 +26,8 @@ import { findDuplicateIds } from './flagged-claims.ts'
 import { duplicateScreenshotRoutes } from './duplicate-screenshots.routes.ts'
 import { CLAIMS_CSV_HEADER, toStaffClaimRow } from './claim-row.ts'
 import { visibleApps, type ClaimListPage } from '../../src/api/staff.ts'
+import type { FraudConfigs } from '../../src/fraud-config.ts'
+import { fraudRoutes } from './fraud.routes.ts'
 
 const NO_STORE = 'private, no-store'
 
@@ -42,6 +44,8 @@ export function dashboardRoutes({
   languages,
   agreementPdfs,
   reviews,
+  fraud,
+  evidenceKey,
 }: {
   db: Kysely<Database>
   forms: Map<string, FormConfig>
@@ -52,6 +56,10 @@ export function dashboardRoutes({
   agreementPdfs: AgreementPdfs
   /** Each app's review: the statuses and reasons its filters take, the labels its stats give. */
   reviews: Reviews
+  /** Each app's fraud thresholds: the Score column's standing and the ?fraud= filter. */
+  fraud: FraudConfigs
+  /** Seals "Not fraud" in the ledger with its audit entry. */
+  evidenceKey: Buffer
 }): Router {
   const router = Router({ caseSensitive: true })
   const claims = claimSearch(db)
@@ -63,6 +71,7 @@ export function dashboardRoutes({
     const filters = await parseClaimFilters(req.query, {
       db,
       review: reviews(slug),
+      fraud: fraud(slug),
       accountId: staffAccountOf(res).id,
     })
     const seen = visibleApps(staffAccountOf(res))
@@ -80,7 +89,7 @@ export function dashboardRoutes({
     res.set('Cache-Control', NO_STORE).json({
       success: true,
       data: rows.map((row) =>
-        toStaffClaimRow({ ...row, duplicate_of: duplicates.get(Number(row.id)) ?? [] }),
+        toStaffClaimRow({ ...row, duplicate_of: duplicates.get(Number(row.id)) ?? [] }, fraud(slug)),
       ),
       count,
       isCountCapped,
@@ -94,7 +103,9 @@ export function dashboardRoutes({
   router.get('/api/staff/apps/:slug/stats', async (req, res) => {
     const { slug } = findFormOrThrow(forms, req.params.slug)
     assertCanSee(res, slug)
-    res.set('Cache-Control', NO_STORE).json(await computeClaimStats(db, { app: slug, review: reviews(slug) }))
+    res
+      .set('Cache-Control', NO_STORE)
+      .json(await computeClaimStats(db, { app: slug, review: reviews(slug), fraud: fraud(slug) }))
   })
 
   router.get('/api/staff/apps/:slug/export.csv', async (req, res) => {
@@ -104,6 +115,7 @@ export function dashboardRoutes({
     const filters = await parseClaimFilters(req.query, {
       db,
       review: reviews(slug),
+      fraud: fraud(slug),
       accountId: staffAccountOf(res).id,
     })
     if (isExportCheck(req)) {
@@ -173,7 +185,8 @@ export function dashboardRoutes({
   })
 
   router.use(intakeSubmissionRoutes({ db, intake, forms, audit, reviews }))
-  router.use(duplicateScreenshotRoutes({ db, forms, audit }))
+  router.use(duplicateScreenshotRoutes({ db, forms, audit, fraud }))
+  router.use(fraudRoutes({ db, forms, reviews, fraud, evidenceKey }))
   return router
 }
 

@@ -13,6 +13,7 @@ import { findMatchesOf } from '../duplicates/screenshot-matches.repository.ts'
 import { findDuplicateCluster } from '../duplicates/duplicate-cluster.ts'
 import { claimIdParam, visibleClaim } from './claim-id.ts'
 import { claimNotFound } from '../lifecycle/move-claim.ts'
+import type { FraudConfigs } from '../../src/fraud-config.ts'
 
 const NO_STORE = 'private, no-store'
 
@@ -26,10 +27,12 @@ export function duplicateScreenshotRoutes({
   db,
   forms,
   audit,
+  fraud,
 }: {
   db: Kysely<Database>
   forms: Map<string, FormConfig>
   audit: RecordAudit
+  fraud: FraudConfigs
 }): Router {
   const router = Router({ caseSensitive: true })
 
@@ -50,7 +53,7 @@ export function duplicateScreenshotRoutes({
     await audit({ ...actorOf(req, res), app: row.app, action: 'claim_view', detail: `claim ${id}` })
     const { app, ...submission } = row
     res.set('Cache-Control', NO_STORE).json({
-      ...toStaffClaimRow({ ...submission, duplicate_of: duplicates.get(id) ?? [] }),
+      ...toStaffClaimRow({ ...submission, duplicate_of: duplicates.get(id) ?? [] }, fraud(app)),
       app,
     } satisfies StaffClaim)
   })

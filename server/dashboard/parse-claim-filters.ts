@@ -7,6 +7,9 @@ import type { Database } from '../db/database.ts'
 import { confirmedFilter, disownedFilter, statusFilter, type ClaimFilter } from './claim-filters.ts'
 import { firmDayStart } from '../platform/csv-time.ts'
 import { DAY_MS } from '../../src/durations.ts'
+import { CLAIM_FRAUD_STANDINGS, type ClaimFraudStanding } from '../../src/api/fraud.ts'
+import { FRAUD_TESTS, type FraudCode, type FraudConfig } from '../../src/fraud-config.ts'
+import { fraudReasonFilter, fraudStandingFilter } from './fraud-filters.ts'
 
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/
 
@@ -14,12 +17,18 @@ const DATE = /^(\d{4})-(\d{2})-(\d{2})$/
  * The dashboards' filters of an app's claims from the query: ?confirmed=yes|no|disowned, ?status= and ?reason=
  * (names from forms/base/review.json), ?assignee=me|none|<account id>, ?signedFrom= and ?signedTo=
  * (YYYY-MM-DD, both days included, in the firm's time zone), ?language=en|es, ?batch=<notice or filing
- * batch number> and ?case=<the provider's case number>. Absent or empty is "all";
+ * batch number>, ?case=<the provider's case number>, ?fraud=<a standing: hold, review, clear, cleared,
+ * unscored> (by the app's thresholds) and ?fraudReason=<a code of forms/base/fraud.json>. Absent or empty is "all";
  * anything else is a 400 naming the parameter and what to send.
  */
 export async function parseClaimFilters(
   query: Request['query'],
-  { db, review, accountId }: { db: Kysely<Database>; review: ReviewConfig; accountId: number },
+  {
+    db,
+    review,
+    fraud,
+    accountId,
+  }: { db: Kysely<Database>; review: ReviewConfig; fraud: FraudConfig; accountId: number },
 ): Promise<ClaimFilter[]> {
   const filters: ClaimFilter[] = []
   const confirmed = textParam(query, 'confirmed')
@@ -67,6 +76,20 @@ export async function parseClaimFilters(
     if (caseNumber.length > 64) throw badRequest('"case" is a case number of at most 64 characters')
     const holds = sql<SqlBool>`claims.case_number = ${caseNumber.trim()}`
     filters.push({ label: `case number ${caseNumber.trim()}`, holds, listed: { holds, is: true } })
+  }
+  const standing = textParam(query, 'fraud')
+  if (standing !== undefined) {
+    if (!(CLAIM_FRAUD_STANDINGS as readonly string[]).includes(standing)) {
+      throw badRequest(`unknown fraud standing "${standing}": use one of ${CLAIM_FRAUD_STANDINGS.join(', ')}`)
+    }
+    filters.push(fraudStandingFilter(standing as ClaimFraudStanding, fraud))
+  }
+  const fraudReason = textParam(query, 'fraudReason')
+  if (fraudReason !== undefined) {
+    if (!(FRAUD_TESTS as readonly string[]).includes(fraudReason)) {
+      throw badRequest(`unknown fraud reason "${fraudReason}": use one of ${FRAUD_TESTS.join(', ')}`)
+    }
+    filters.push(fraudReasonFilter(fraudReason as FraudCode))
   }
   filters.push(...signedFilters(query))
   return filters

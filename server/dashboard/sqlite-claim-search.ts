@@ -14,6 +14,7 @@ import {
   unsearchedPage,
   CLAIM_LIST_COLUMNS,
   type ClaimCondition,
+  type ClaimListRow,
   type ClaimSearch,
   type ClaimsPage,
   type SubmissionValues,
@@ -24,6 +25,8 @@ import type { VisibleApps } from '../../src/api/staff.ts'
 import type { CsvChunk } from '../platform/csv.ts'
 import { claimCsvRenderer } from './claim-row.ts'
 import { findDuplicateIdsBetween, flaggedExportPages, flaggedPage, isFlaggedIn } from './flagged-claims.ts'
+import { findFraudCodes } from './fraud-codes.ts'
+import { MAX_SCORE } from '../../src/fraud-config.ts'
 
 /**
  * SQLite: a term of three characters or more is matched in the app's partition of claims_search (an
@@ -136,7 +139,7 @@ async function indexedPage(
 
 /**
  * The pages' claims as CSV records (claimCsvRenderer), one chunk of text a page, with their
- * duplicates read by one range query a page.
+ * duplicates read by one range query a page, and the fraud reasons' codes of those with a deduction.
  */
 async function* csvChunks(
   db: Kysely<Database>,
@@ -146,19 +149,26 @@ async function* csvChunks(
   for await (const rows of pages) {
     if (rows.length === 0) continue
     // newest id first
-    const duplicates = await findDuplicateIdsBetween(db, {
-      lowest: claimId(rows.at(-1)!),
-      highest: claimId(rows[0]!),
-      apps,
-    })
+    const [duplicates, fraudCodes] = await Promise.all([
+      findDuplicateIdsBetween(db, { lowest: claimId(rows.at(-1)!), highest: claimId(rows[0]!), apps }),
+      findFraudCodes(db, rows.filter((row) => isDeducted(row)).map(claimId)),
+    ])
     let text = ''
-    for (const row of rows) text += render(row, duplicates.get(claimId(row)))
+    for (const row of rows) text += render(row, duplicates.get(claimId(row)), fraudCodes.get(claimId(row)))
     yield { text, records: rows.length }
   }
 }
 
 function claimId([id]: SubmissionValues): number {
   return Number(id)
+}
+
+const FRAUD_SCORE_AT = CLAIM_LIST_COLUMNS.indexOf('claims.fraud_score')
+
+/** Scored below the maximum: the claim has fraud reasons. */
+function isDeducted(row: SubmissionValues): boolean {
+  const score = row[FRAUD_SCORE_AT] as ClaimListRow['fraud_score']
+  return score !== null && Number(score) < MAX_SCORE
 }
 
 /**

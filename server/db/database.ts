@@ -73,6 +73,8 @@ export interface FraudScoresTable {
   cleared_score: number | null
   /** The audit entry that sealed the clearance (its action 'fraud_cleared'). */
   cleared_audit_id: ColumnType<number | null, number | null | undefined, number | null>
+  /** The reasons' codes the decider saw, space-separated, as the clearance's audit entry names them. */
+  cleared_codes: ColumnType<string | null, string | null | undefined, string | null>
   due_at: ColumnType<number | null, number | null | undefined, number | null>
   lease_owner: ColumnType<string | null, string | null | undefined, string | null>
   lease_until: ColumnType<number | null, number | null | undefined, number | null>
@@ -189,6 +191,15 @@ export interface FunnelDaysTable {
   claims: ColumnType<number, never, never>
   confirmed: ColumnType<number, never, never>
   approved: ColumnType<number, never, never>
+  /** Of the claims, those with a fraud score, and of those the held (migration 2026_12_09_1500). */
+  scored: ColumnType<number, never, never>
+  held: ColumnType<number, never, never>
+}
+
+/** Each app's hold threshold (its fraud.json), written at start-up for the funnel's fraud triggers. */
+export interface FraudHoldsTable {
+  app: string
+  hold: number
 }
 
 /** Each app's review roles (src/review-config.ts REVIEW_ROLES), written at start-up for the funnel's triggers. */
@@ -736,6 +747,7 @@ export interface Database {
   filing_batches: FilingBatchesTable
   funnel_days: FunnelDaysTable
   review_roles: ReviewRolesTable
+  fraud_holds: FraudHoldsTable
   filing_batch_claims: FilingBatchClaimsTable
   bulk_moves: BulkMovesTable
   bulk_move_claims: BulkMoveClaimsTable

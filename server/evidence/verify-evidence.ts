@@ -379,6 +379,7 @@ function claimPagesQuery(db: Kysely<Database>, claimId: number | undefined, befo
       'fraud_scores.cleared_note',
       'fraud_scores.cleared_score',
       'fraud_scores.cleared_audit_id',
+      'fraud_scores.cleared_codes',
     ])
     .where('claims.id', '<', beforeId)
     .orderBy('claims.id', 'desc')

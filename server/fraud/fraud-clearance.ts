@@ -3,6 +3,7 @@ import type { FraudReason } from '../../src/fraud-config.ts'
 import type { AuditLogTable, Database } from '../db/database.ts'
 import { subjectOf } from '../evidence/ledger.ts'
 import { auditRecordFromRow, recordText } from '../evidence/sealed-record.ts'
+import { fraudSummary } from './fraud-summary.ts'
 
 /** The audit log's action that seals a decider's "Not fraud" on a claim. */
 export const FRAUD_CLEARED = 'fraud_cleared'
@@ -17,16 +18,23 @@ export interface FraudClearance {
   note: string
   /** The score the decider saw. */
   score: number
+  /** The codes of the reasons the decider saw. */
+  codes: readonly string[]
 }
 
 /**
  * The detail of the 'fraud_cleared' audit entry: with the entry's actor, it is the whole clearance, so
  * the ledger's seal of the entry covers who cleared the claim, when, at what score and why.
- * @example fraudClearedDetail({ claimId: 12, clearedAt: 0, by: 'a@firm.test', note: 'known family', score: 540 })
- *   // 'claim 12: not fraud at score 540, cleared 1970-01-01T00:00:00.000Z: known family'
+ * @example fraudClearedDetail({ claimId: 12, clearedAt: 0, by: 'a@firm.test', note: 'known family', score: 540, codes: ['device_shared'] })
+ *   // 'claim 12: not fraud at fraud score 540 (device_shared), cleared 1970-01-01T00:00:00.000Z: known family'
  */
-export function fraudClearedDetail({ claimId, clearedAt, note, score }: FraudClearance): string {
-  return `claim ${claimId}: not fraud at score ${score}, cleared ${new Date(clearedAt).toISOString()}: ${note}`
+export function fraudClearedDetail({ claimId, clearedAt, note, score, codes }: FraudClearance): string {
+  return `claim ${claimId}: not fraud at ${fraudSummary(score, codes)}, cleared ${new Date(clearedAt).toISOString()}: ${note}`
+}
+
+/** The stored codes (fraud_scores.cleared_codes) as a list. */
+export function clearedCodes(stored: string | null): string[] {
+  return stored ? stored.split(' ') : []
 }
 
 /** A claim's score columns as the verifier and the evidence bundle read them. */
@@ -38,6 +46,7 @@ export interface ClearanceColumns {
   cleared_note: string | null
   cleared_score: number | null
   cleared_audit_id: number | null
+  cleared_codes: string | null
 }
 
 /**
@@ -68,6 +77,7 @@ export function clearanceProblem(
         by: claim.cleared_by ?? '',
         note: claim.cleared_note ?? '',
         score: Number(claim.cleared_score),
+        codes: clearedCodes(claim.cleared_codes),
       })
   return sealed
     ? undefined
@@ -94,6 +104,7 @@ export async function fraudEvidence(db: Kysely<Database>, claimId: number) {
       'fraud_scores.cleared_note',
       'fraud_scores.cleared_score',
       'fraud_scores.cleared_audit_id',
+      'fraud_scores.cleared_codes',
     ])
     .where('claims.id', '=', claimId)
     .executeTakeFirstOrThrow()
@@ -128,6 +139,7 @@ export async function fraudEvidence(db: Kysely<Database>, claimId: number) {
             at: new Date(Number(row.fraud_cleared_at)).toISOString(),
             note: row.cleared_note,
             scoreSeen: row.cleared_score === null ? null : Number(row.cleared_score),
+            reasonsSeen: clearedCodes(row.cleared_codes),
             auditEntry: auditId,
             sealedRecord: audit ? recordText(auditRecordFromRow(audit)) : null,
             ledgerEntry: entry ? { ...entry, seq: Number(entry.seq) } : null,

@@ -13,6 +13,8 @@ import { retryWhileLocked } from '../db/shared-transaction.ts'
 import { writeAuditEntry } from '../audit/audit-log.ts'
 import { queueWebhookEvent } from '../webhooks/webhook-events.ts'
 import { claimantTimeZone, cureDeadline } from './cure-deadline.ts'
+import { MAX_SCORE } from '../../src/fraud-config.ts'
+import { fraudCodesOf, fraudSummary } from '../fraud/fraud-summary.ts'
 
 /** A reviewer's move of one claim, as the dashboard sends it. */
 export interface ClaimMove {
@@ -240,8 +242,9 @@ export async function recordMove(
     .$if(claim.status === review.roles.readyToFile && to !== review.roles.filed, (query) =>
       query.where('filing_batch_id', 'is', null),
     )
+    .returning('fraud_score')
     .executeTakeFirst()
-  if (Number(updated.numUpdatedRows) !== 1) {
+  if (!updated) {
     // PostgreSQL: another transaction moved it between the read and the update
     const now = await trx
       .selectFrom('claims')
@@ -262,7 +265,9 @@ export async function recordMove(
     actor: by.actor,
     app: claim.app,
     action: 'claim_moved',
-    detail: `claim ${claim.id}: ${claim.status} → ${to}${reason ? ` (${reason})` : ''}`,
+    detail:
+      `claim ${claim.id}: ${claim.status} → ${to}${reason ? ` (${reason})` : ''}` +
+      (mover === 'staff' ? await fraudSeal(trx, claim.id, updated.fraud_score) : ''),
   })
   const { id } = await trx
     .insertInto('claim_moves')
@@ -314,6 +319,15 @@ export async function recordMove(
     at,
   )
   return { moveId }
+}
+
+/**
+ * A reviewer's move decides on the claim's fraud score too: one with deductions has its score and the
+ * reasons' codes sealed with the move's audit entry ("; fraud score 400 (device_shared)").
+ */
+async function fraudSeal(trx: Transaction<Database>, claimId: number, score: number | null): Promise<string> {
+  if (score === null || score >= MAX_SCORE) return ''
+  return `; ${fraudSummary(score, await fraudCodesOf(trx, claimId))}`
 }
 
 export function movedMeanwhile(status: string, version: number): AppError {

@@ -5,12 +5,15 @@ import { MAX_SEARCH_LENGTH, parseSearchTerm, type SearchTerm } from './search-te
 export const DEFAULT_PAGE_SIZE = 50
 export const MAX_PAGE_SIZE = 200
 
-/** A list's order by date (and id): newest first, or oldest first, as a queue is worked. */
-export type ListOrder = 'newest' | 'oldest'
+/**
+ * A list's order by date (and id): newest first, or oldest first, as a queue is worked; a claim list
+ * also takes `score`, the lowest fraud score first (server/dashboard/score-order.ts).
+ */
+export type ListOrder = 'newest' | 'oldest' | 'score'
 
 export interface ListQuery {
   term: SearchTerm | undefined
-  /** ?order=oldest: oldest first; newest first otherwise. */
+  /** ?order=oldest: oldest first; ?order=score: the lowest fraud score first; newest first otherwise. */
   order: ListOrder
   /** ?flagged=1: only claims flagged for a duplicate screenshot. */
   flagged: boolean
@@ -38,8 +41,8 @@ export function parseListQuery(query: Request['query']): ListQuery {
 
 function parseOrder(value: unknown): ListOrder {
   if (value === undefined || value === '' || value === 'newest') return 'newest'
-  if (value === 'oldest') return 'oldest'
-  throw badRequest('"order" must be newest or oldest')
+  if (value === 'oldest' || value === 'score') return value
+  throw badRequest('"order" must be newest, oldest or score')
 }
 
 function parseFlag(value: unknown, name: string): boolean {

@@ -10,6 +10,7 @@ import {
 } from '../../src/api/bulk-moves.ts'
 import type { VisibleApps } from '../../src/api/staff.ts'
 import { allowedMoves, type ReviewConfig } from '../../src/review-config.ts'
+import type { FraudConfig } from '../../src/fraud-config.ts'
 import type { Database } from '../db/database.ts'
 import { isFlaggedIn } from '../dashboard/flagged-claims.ts'
 import type { ClaimSearch } from '../dashboard/claim-list.ts'
@@ -36,6 +37,8 @@ const FILTER_KEYS = [
   'language',
   'signedFrom',
   'signedTo',
+  'fraud',
+  'fraudReason',
 ]
 
 /**
@@ -103,6 +106,7 @@ function parseSelection({ ids, filter }: Record<string, unknown>): BulkSelection
 export async function selectedIds({
   db,
   review,
+  fraud,
   claims,
   app,
   selection,
@@ -111,6 +115,7 @@ export async function selectedIds({
 }: {
   db: Kysely<Database>
   review: ReviewConfig
+  fraud: FraudConfig
   claims: ClaimSearch
   app: string
   selection: BulkSelection
@@ -119,7 +124,7 @@ export async function selectedIds({
 }): Promise<RawBuilder<{ id: number }>> {
   if ('filter' in selection) {
     const { term, flagged } = parseListQuery(selection.filter)
-    const filters = await parseClaimFilters(selection.filter, { db, review, accountId })
+    const filters = await parseClaimFilters(selection.filter, { db, review, fraud, accountId })
     return claims.matchingIds({ app, term, flagged, filters, visibleApps })
   }
   const found = await db.selectFrom('claims').select(['id', 'app']).where('id', 'in', selection.ids).execute()

@@ -9,6 +9,7 @@ import type {
 import { canDecideApp, visibleApps } from '../../src/api/staff.ts'
 import { AppError } from '../../src/app-error.ts'
 import type { Reviews } from '../../src/review-config.ts'
+import type { FraudConfigs } from '../../src/fraud-config.ts'
 import type { FormConfig } from '../../src/form-config.ts'
 import type { Database } from '../db/database.ts'
 import { findFormOrThrow } from '../forms/find-form.ts'
@@ -30,11 +31,14 @@ export function bulkMoveRoutes({
   db,
   forms,
   reviews,
+  fraud,
   bulkMoves,
 }: {
   db: Kysely<Database>
   forms: Map<string, FormConfig>
   reviews: Reviews
+  /** Each app's fraud thresholds, for a filter by fraud standing. */
+  fraud: FraudConfigs
   /** Woken by each job queued; left out, a job waits for a server process that runs them. */
   bulkMoves?: Pick<BulkMoves, 'wake'> | undefined
 }): Router {
@@ -74,6 +78,7 @@ export function bulkMoveRoutes({
       ...selection,
       db,
       review,
+      fraud: fraud(slug),
       claims,
       app: slug,
       selection: move.selection,
@@ -98,6 +103,7 @@ export function bulkMoveRoutes({
       ...selectionOf(res),
       db,
       review,
+      fraud: fraud(slug),
       claims,
       app: slug,
       selection: move.selection,

@@ -2,7 +2,8 @@
  * What the Funnel page reads (server/attribution/funnel.routes.ts): per campaign source, the main-form
  * intakes, the Step 2 claims per app, and of those the confirmed and the approved (Approved or Filed),
  * over a range of days. Confirmed and approved are each a share of the claims (the one cohort both come
- * from: an approved claim need not have been confirmed); claims per intake is an average.
+ * from: an approved claim need not have been confirmed); claims per intake is an average. The fraud
+ * rate is the held claims' share of the scored ones (a claim not scored yet is in neither).
  * @example const funnel: Funnel = await fetchJson('/api/staff/funnel?from=2026-11-01&to=2026-11-30')
  */
 export interface FunnelRow {
@@ -13,6 +14,10 @@ export interface FunnelRow {
   claims: number
   confirmed: number
   approved: number
+  /** Of the claims, those with a fraud score. */
+  scored: number
+  /** Of the scored, those at or below their app's hold threshold and not cleared as "Not fraud". */
+  held: number
 }
 
 /** GET /api/staff/funnel?from=YYYY-MM-DD&to=YYYY-MM-DD (UTC days, both included; the last 30 days by default). */

@@ -4,6 +4,8 @@
  * @example const page: StaffPage<StaffClaimRow> = await fetchJson('/api/staff/apps/brigit/submissions')
  */
 import type { Attribution } from '../attribution.ts'
+import type { ClaimFraudStanding } from './fraud.ts'
+import type { FraudCode } from '../fraud-config.ts'
 import type { ClaimData } from '../form-config.ts'
 import type { SigningMethod } from '../signing.ts'
 
@@ -89,6 +91,10 @@ export interface StaffClaimRow extends ClaimAnswers {
   assignee: StaffAssignee | null
   /** Where the claimant came from (the first landing's campaign parameters); null when nothing was kept. */
   attribution: Attribution | null
+  /** 1,000 less the fraud deductions; null until scored. */
+  fraudScore: number | null
+  /** Where the score puts it by its app's thresholds, or cleared by a decider, or not scored yet. */
+  fraudStanding: ClaimFraudStanding
 }
 
 /**
@@ -222,6 +228,8 @@ export interface StaffStats {
   statuses: StatusCount[]
   /** The reasons a move can give, in the config's order, for the dashboard's Reason filter. */
   reasons: { name: string; label: string }[]
+  /** The fraud tests with their labels (the app's fraud.json), for the dashboard's Fraud reason filter. */
+  fraudReasons: { code: FraudCode; label: string }[]
 }
 
 /** GET /api/staff/military: counts only, never the claimants' rows. */

@@ -11,7 +11,9 @@ import { SCREENSHOT_PNG, type ClaimantInput } from './step2/fill-claim.ts'
  * gives (3 cash advances, 12 months, the fixture's bank statement): for specs about what staff or the
  * claimant see after a claim. The form itself is the step2 specs' subject. With `journeyToken`, it comes
  * through the Step 2 link of the intake that gave the token; with `screenshot` (a PNG) and `signals`,
- * it carries a picture and a browser of its own, as a claimant's phone would. Gives the claim's id.
+ * it carries a picture and a browser of its own, as a claimant's phone would; with `clientAddress`, it
+ * comes from that address (the server believes a loopback proxy's X-Forwarded-For), so the claim's
+ * network is its own. Gives the claim's id.
  */
 export async function fileClaim(
   app: string,
@@ -20,7 +22,8 @@ export async function fileClaim(
     journeyToken,
     screenshot = fs.readFileSync(SCREENSHOT_PNG),
     signals,
-  }: { journeyToken?: string; screenshot?: Buffer; signals?: FormSignals } = {},
+    clientAddress,
+  }: { journeyToken?: string; screenshot?: Buffer; signals?: FormSignals; clientAddress?: string } = {},
 ): Promise<number> {
   // the form's own request builder: the same fields, in the same order, as the claim form sends
   const request = claimRequest({
@@ -45,7 +48,11 @@ export async function fileClaim(
   body.set('screenshot', new Blob([new Uint8Array(screenshot)], { type: 'image/png' }), 'bank-statement.png')
   const response = await fetch(`${baseUrl()}${request.path}`, {
     method: 'POST',
-    headers: { Origin: baseUrl(), ...(await proofOfWorkHeaders()) },
+    headers: {
+      Origin: baseUrl(),
+      ...(await proofOfWorkHeaders()),
+      ...(clientAddress ? { 'X-Forwarded-For': clientAddress } : {}),
+    },
     body,
   })
   if (response.status !== 201)

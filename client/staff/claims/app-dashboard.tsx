@@ -11,6 +11,7 @@ import { useListKeys } from '../shared/use-list-keys.ts'
 import { ClaimFilterSelects, filterParams, type ClaimFilterValues } from './claim-filters.tsx'
 import { ClaimReviewPanel } from './claim-review-panel.tsx'
 import { DuplicateScreenshots } from './duplicate-screenshots.tsx'
+import { FraudScorePanel } from './fraud-score-panel.tsx'
 import { StatCards, statsSummary } from './stat-cards.tsx'
 import { ClaimDetails } from './claim-details.tsx'
 import { ClaimsTable } from './claims-table.tsx'
@@ -341,6 +342,16 @@ export function AppDashboard({
               onUnauthorized={session.expired}
               isZoomed={zoomedId === claim.id}
               onZoom={(isZoomed) => setZoomedId(isZoomed ? claim.id : undefined)}
+              fraud={
+                <FraudScorePanel
+                  key={claim.id}
+                  claimId={claim.id}
+                  app={slug}
+                  onOpenClaim={(id) => openClaim(id)}
+                  onDecided={() => setReloadCount((count) => count + 1)}
+                  onUnauthorized={session.expired}
+                />
+              }
               decision={
                 <ClaimReviewPanel
                   key={`${claim.id}:${duplicateDecisions}`}

@@ -18,7 +18,8 @@ const POLL_MS = 500
 /**
  * "Move these claims": the checked rows, or every claim the dashboard's filter shows, moved to one
  * status with one reason and note. Preview says how many would move; Move starts the server's job and
- * follows it to its end. Shown only to accounts with the app's decide right.
+ * follows it to its end. Shown only to accounts with the app's decide right. Without a filter (a
+ * cluster's page), the checked claims are the only choice.
  */
 export function BulkMovePanel({
   slug,
@@ -30,8 +31,8 @@ export function BulkMovePanel({
 }: {
   slug: string
   checkedIds: number[]
-  /** The dashboard's search and filters, as its list's query parameters. */
-  filter: BulkMoveFilter
+  /** The dashboard's search and filters, as its list's query parameters; left out, only the checked claims move. */
+  filter?: BulkMoveFilter | undefined
   /**
    * How many claims the filter shows, as the list prints it ("1,000+" when its count is capped: the
    * preview counts them all); undefined while the list loads.
@@ -48,7 +49,8 @@ export function BulkMovePanel({
     onUnauthorized,
   })
   const [chosenScope, setScope] = useState<'checked' | 'filter'>()
-  const scope = chosenScope ?? (checkedIds.length > 0 ? 'checked' : 'filter')
+  const scope =
+    filter === undefined ? 'checked' : (chosenScope ?? (checkedIds.length > 0 ? 'checked' : 'filter'))
   // nothing is chosen for the reviewer: a move of many claims is never one key press away
   const [to, setTo] = useState('')
   const [reason, setReason] = useState('')
@@ -147,28 +149,32 @@ export function BulkMovePanel({
     <section className="staff-panel bulk-move" aria-labelledby={`${id}-title`}>
       <h2 id={`${id}-title`}>Move these claims</h2>
       <form className="move-form" onSubmit={(event) => void submit(event)}>
-        <fieldset disabled={isRunning}>
-          <legend>Which claims</legend>
-          <label className="move-choice">
-            <input
-              type="radio"
-              name={`${id}-scope`}
-              checked={scope === 'checked'}
-              disabled={checkedIds.length === 0}
-              onChange={() => setScope('checked')}
-            />
-            The checked rows ({checkedIds.length})
-          </label>
-          <label className="move-choice">
-            <input
-              type="radio"
-              name={`${id}-scope`}
-              checked={scope === 'filter'}
-              onChange={() => setScope('filter')}
-            />
-            Everything the current filter shows{filterCount === undefined ? '' : ` (${filterCount})`}
-          </label>
-        </fieldset>
+        {filter === undefined ? (
+          <p>The checked claims ({checkedIds.length}).</p>
+        ) : (
+          <fieldset disabled={isRunning}>
+            <legend>Which claims</legend>
+            <label className="move-choice">
+              <input
+                type="radio"
+                name={`${id}-scope`}
+                checked={scope === 'checked'}
+                disabled={checkedIds.length === 0}
+                onChange={() => setScope('checked')}
+              />
+              The checked rows ({checkedIds.length})
+            </label>
+            <label className="move-choice">
+              <input
+                type="radio"
+                name={`${id}-scope`}
+                checked={scope === 'filter'}
+                onChange={() => setScope('filter')}
+              />
+              Everything the current filter shows{filterCount === undefined ? '' : ` (${filterCount})`}
+            </label>
+          </fieldset>
+        )}
         <fieldset disabled={isRunning}>
           <legend>Move to</legend>
           {(choices.data?.targets ?? []).map((each) => (

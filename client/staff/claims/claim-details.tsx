@@ -7,8 +7,8 @@ import type { StaffClaimRow } from '../shared/staff-api.ts'
 
 /**
  * 'Selected Submission Details': the claim as the server answered it (the view is on record), its
- * screenshot with the decision beside it, so the evidence and the move are on screen together, then
- * the claim's fields and signed record. The screenshot zooms in place (`isZoomed`).
+ * screenshot with the decision beside it, so the evidence and the move are on screen together, its fraud
+ * score under them, then the claim's fields and signed record. The screenshot zooms in place (`isZoomed`).
  */
 export function ClaimDetails({
   claim,
@@ -16,6 +16,7 @@ export function ClaimDetails({
   onClose,
   onUnauthorized,
   decision,
+  fraud,
   isZoomed,
   onZoom,
   ref,
@@ -29,6 +30,8 @@ export function ClaimDetails({
   onUnauthorized: () => void
   /** The claim's review, beside the screenshot. */
   decision?: ReactNode
+  /** The claim's fraud score and reasons, under the screenshot and the decision. */
+  fraud?: ReactNode
   /** The screenshot at full size, scrolled within the panel. */
   isZoomed: boolean
   onZoom: (isZoomed: boolean) => void
@@ -69,6 +72,7 @@ export function ClaimDetails({
         />
         {decision}
       </div>
+      {fraud}
       <div className="details-layout">
         <dl className="details">
           <dt>Name</dt>

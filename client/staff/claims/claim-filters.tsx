@@ -1,6 +1,7 @@
 import { useId } from 'react'
 import type { DashboardColumn } from '../../../src/form-config.ts'
 import type { StaffAssignee, StaffStats } from '../shared/staff-api.ts'
+import { CLAIM_FRAUD_STANDINGS, FRAUD_STANDING_LABELS } from '../../../src/api/fraud.ts'
 
 /**
  * The dashboards' filters of an app's claims and the columns that show what they filter on, for every
@@ -24,6 +25,10 @@ export interface ClaimFilterValues {
   batch?: string
   /** The provider's case number. */
   case?: string
+  /** Where the fraud score puts the claim: 'hold', 'review', 'clear', 'cleared' or 'unscored'. */
+  fraud?: string
+  /** A fraud test's code: the claims it deducted from. */
+  fraudReason?: string
 }
 
 /** Columns every app's table shows after its config's own. */
@@ -84,6 +89,19 @@ export function ClaimFilterSelects({
         { value: 'no', label: 'Not confirmed' },
         { value: 'disowned', label: "This wasn't me" },
       ],
+    },
+    {
+      name: 'fraud',
+      label: 'Fraud score',
+      choices: CLAIM_FRAUD_STANDINGS.map((standing) => ({
+        value: standing,
+        label: standing === 'cleared' ? 'Cleared as not fraud' : FRAUD_STANDING_LABELS[standing],
+      })),
+    },
+    {
+      name: 'fraudReason',
+      label: 'Fraud reason',
+      choices: (stats?.fraudReasons ?? []).map(({ code, label }) => ({ value: code, label })),
     },
     {
       name: 'language',

@@ -5,6 +5,7 @@ import { breakableEmail } from '../shared/breakable-email.tsx'
 import { ListRow, ListTable } from '../shared/list-view.tsx'
 import { cellText } from '../shared/format.ts'
 import type { ListOrder, StaffClaimRow } from '../shared/staff-api.ts'
+import { FraudScoreCell } from './fraud-score-cell.tsx'
 
 /**
  * The config's first columns (the name and e-mail), which stay when the details open beside the list;
@@ -38,7 +39,7 @@ export function ClaimsTable({
   /** Each review status's label; a status without one shows its name. */
   statusLabels: Record<string, string>
   onKeyDown?: (event: KeyboardEvent<HTMLDivElement>) => void
-  /** The list's order by date, which the Claim and Date headings switch (the server sorts). */
+  /** The list's order by date, which the Claim and Date headings switch, or by score (the server sorts). */
   order: ListOrder
   onOrder: (order: ListOrder) => void
   /** The checked claims' ids and how to change them; left out, the table has no checkboxes. */
@@ -75,6 +76,9 @@ export function ClaimsTable({
             </th>
           ))}
           <th scope="col">Status</th>
+          <th scope="col" aria-sort={order === 'score' ? 'ascending' : undefined}>
+            <ScoreSortButton order={order} onOrder={onOrder} />
+          </th>
           <th scope="col">Flagged</th>
           <th scope="col">Actions</th>
         </tr>
@@ -117,6 +121,9 @@ export function ClaimsTable({
               </td>
             ))}
             <td data-column="status">{statusLabels[claim.reviewStatus] ?? claim.reviewStatus}</td>
+            <td data-column="fraudScore">
+              <FraudScoreCell score={claim.fraudScore} standing={claim.fraudStanding} />
+            </td>
             <td data-column="flagged">
               {/* flagged: another claimant sent the same screenshot; the count is of their claims */}
               {claim.duplicateOf.length > 0 ? (
@@ -150,7 +157,8 @@ export function ClaimsTable({
 /** The claim's date, by which (with its id) the list is sorted. */
 const DATE_COLUMN = 'createdAt'
 
-function ariaSort(order: ListOrder): 'ascending' | 'descending' {
+function ariaSort(order: ListOrder): 'ascending' | 'descending' | undefined {
+  if (order === 'score') return undefined
   return order === 'oldest' ? 'ascending' : 'descending'
 }
 
@@ -168,9 +176,31 @@ function SortButton({
   return (
     <button type="button" className="sort-button" title={`Sort ${next} first`} onClick={() => onOrder(next)}>
       {label}
-      <span className="sort-arrow" aria-hidden="true">
-        {order === 'newest' ? '↓' : '↑'}
-      </span>
+      {order === 'score' ? null : (
+        <span className="sort-arrow" aria-hidden="true">
+          {order === 'newest' ? '↓' : '↑'}
+        </span>
+      )}
+    </button>
+  )
+}
+
+/** The Score heading: the lowest score first, the worst claims on top; pressed again, newest first. */
+function ScoreSortButton({ order, onOrder }: { order: ListOrder; onOrder: (order: ListOrder) => void }) {
+  const isOn = order === 'score'
+  return (
+    <button
+      type="button"
+      className="sort-button"
+      title={isOn ? 'Sort newest first' : 'Sort lowest score first'}
+      onClick={() => onOrder(isOn ? 'newest' : 'score')}
+    >
+      Score
+      {isOn ? (
+        <span className="sort-arrow" aria-hidden="true">
+          ↑
+        </span>
+      ) : null}
     </button>
   )
 }

@@ -13,6 +13,18 @@ describe('dashboard address', () => {
     expect(readDashboardView(dashboardSearch(view))).toEqual(view)
   })
 
+  it('keeps the order by fraud score and the fraud filters', () => {
+    const view = {
+      term: '',
+      filters: { fraud: 'hold', fraudReason: 'device_shared' },
+      flagged: false,
+      order: 'score' as const,
+      page: 1,
+    }
+    expect(dashboardSearch(view)).toBe('?fraud=hold&fraudReason=device_shared&order=score')
+    expect(readDashboardView(dashboardSearch(view))).toEqual(view)
+  })
+
   it('writes nothing for the plain list', () => {
     expect(dashboardSearch(readDashboardView(''))).toBe('')
   })

@@ -20,10 +20,12 @@ const FILTER_NAMES = [
   'signedTo',
   'batch',
   'case',
+  'fraud',
+  'fraudReason',
 ] as const satisfies readonly (keyof ClaimFilterValues)[]
 
 /**
- * The view an address names: `?q=…&status=…&flagged=1&order=oldest&page=3`. A link from a filing
+ * The view an address names: `?q=…&status=…&fraud=hold&flagged=1&order=score&page=3`. A link from a filing
  * batch (`?batch=3`) or another page (`?case=…`) is one of these; a value the server would refuse
  * (a batch that is no number, a page below 1) is left out, so the address never breaks the list.
  */
@@ -41,9 +43,13 @@ export function readDashboardView(search: string): DashboardView {
     term: params.get('q') ?? '',
     filters,
     flagged: params.get('flagged') === '1',
-    order: params.get('order') === 'oldest' ? 'oldest' : 'newest',
+    order: orderOf(params.get('order')),
     page: Number.isSafeInteger(page) && page >= 1 ? page : 1,
   }
+}
+
+function orderOf(value: string | null): ListOrder {
+  return value === 'oldest' || value === 'score' ? value : 'newest'
 }
 
 /** The view's query string ('' for the plain list), each value left out at its default. */

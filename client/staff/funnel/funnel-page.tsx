@@ -45,7 +45,7 @@ export function FunnelPage({ session }: { session: StaffSession }) {
     <article className="card funnel-page">
       <StaffHeader
         title={TITLE}
-        lead="Where the claims come from: each campaign source from intake to approved claim"
+        lead="Where the claims come from: each campaign source from intake to approved claim, and its claims held for fraud"
         session={session}
       />
       <div className="card-body">
@@ -69,7 +69,8 @@ export function FunnelPage({ session }: { session: StaffSession }) {
           ))}
           <p id={`${id}-utc`} className="hint audit-utc">
             Days are UTC; both are included. A claimant who came without a campaign source counts under
-            “(none)”.
+            “(none)”. The fraud rate is the claims held (at or below their app’s hold score, not cleared) of
+            those scored.
           </p>
         </form>
         <div className="action-row">
@@ -149,6 +150,11 @@ function FunnelTable({ funnel }: { funnel: Funnel }) {
       <td>{conversion(row.confirmed, row.claims)}</td>
       <td>{row.approved.toLocaleString('en-US')}</td>
       <td>{conversion(row.approved, row.claims)}</td>
+      <td>
+        {row.held.toLocaleString('en-US')}
+        <span className="batch-by">of {row.scored.toLocaleString('en-US')} scored</span>
+      </td>
+      <td>{conversion(row.held, row.scored)}</td>
     </tr>
   )
   return (
@@ -165,6 +171,8 @@ function FunnelTable({ funnel }: { funnel: Funnel }) {
           'Confirmed of claims',
           'Approved',
           'Approved of claims',
+          'Held for fraud',
+          'Fraud rate',
         ]}
       >
         {funnel.sources.map((row) => line(row))}

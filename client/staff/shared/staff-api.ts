@@ -101,7 +101,7 @@ export function fetchAppClaims({
 }: {
   slug: string
   query: string
-  /** By date: newest first (the server's default) or oldest first. */
+  /** By date: newest first (the server's default) or oldest first; or the lowest fraud score first. */
   order?: ListOrder
   /** Each chosen filter's parameter (filterParams in claim-filters.tsx). */
   filters?: Record<string, string>
@@ -117,7 +117,7 @@ export function fetchAppClaims({
     pageSize: String(PAGE_SIZE),
   })
   if (flagged) params.set('flagged', '1')
-  if (order === 'oldest') params.set('order', 'oldest')
+  if (order !== 'newest') params.set('order', order)
   return fetchJson(`${appBase(slug)}/submissions?${params}`, { signal, cache: 'no-store' })
 }
 
@@ -269,8 +269,8 @@ export function decideDuplicate({
   })
 }
 
-/** A list's order by date (and claim id). */
-export type ListOrder = 'newest' | 'oldest'
+/** A list's order by date (and claim id), or a claim list's by fraud score, lowest first. */
+export type ListOrder = 'newest' | 'oldest' | 'score'
 
 /** The accounts an app's claims can be assigned to, for the details' picker. */
 export function fetchAssignees({

@@ -169,6 +169,7 @@ describe('staff use the Brigit dashboard', () => {
       'Date',
       'Confirmed',
       'Status',
+      'Score',
       'Flagged',
       'Actions',
     ])
@@ -277,7 +278,7 @@ describe('staff use the Brigit dashboard', () => {
       .split(/\r?\n/)
       .filter((line) => line !== '')
     expect(lines[0]).toBe(
-      'ID,Submission Date,First Name,Last Name,Email,Phone Number,Cash Advance Count,Membership Months,Screenshot URL,Time Zone,Confirmed At,Language,Flagged,Flagged Claim IDs,Status,Reason,Status Date,Assignee,Main Form Reference,UTM Source,UTM Medium,UTM Campaign,UTM Content,UTM Term,GCLID,FBCLID,Referrer',
+      'ID,Submission Date,First Name,Last Name,Email,Phone Number,Cash Advance Count,Membership Months,Screenshot URL,Time Zone,Confirmed At,Language,Flagged,Flagged Claim IDs,Status,Reason,Status Date,Assignee,Main Form Reference,UTM Source,UTM Medium,UTM Campaign,UTM Content,UTM Term,GCLID,FBCLID,Referrer,Fraud Score,Fraud Reasons',
     )
     expect(lines.length - 1).toBe(brigitFigures().total)
     const fern = lines.find((line) => line.includes('fern.staffview@example.org'))

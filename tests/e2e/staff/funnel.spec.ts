@@ -80,7 +80,8 @@ describe('claimants from two campaign sources, and the funnel that counts them',
         .filter({ has: page.getByRole('rowheader', { name: source, exact: true }) })
       expect(await shown(row)).toMatch(
         new RegExp(
-          `^${source}\\s+1\\s+1\\s*Earnin 1\\s+1\\.00 claim per intake\\s+0\\s+0\\.0 %\\s+0\\s+0\\.0 %$`,
+          // then the held and scored claims and the fraud rate, as far as the scores have come
+          `^${source}\\s+1\\s+1\\s*Earnin 1\\s+1\\.00 claim per intake\\s+0\\s+0\\.0 %\\s+0\\s+0\\.0 %\\s+[01]\\s*of [01] scored\\s+(—|\\d+\\.\\d %)$`,
         ),
       )
       await shown(page.getByRole('heading', { level: 3, name: source, exact: true }))

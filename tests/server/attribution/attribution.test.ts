@@ -86,7 +86,8 @@ for (const dialect of DIALECTS) {
         .replace(/^\ufeff/, '')
         .trim()
         .split('\r\n')
-      expect(header!.split(',').slice(-8)).toEqual([
+      // the fraud score's two columns come after them
+      expect(header!.split(',').slice(-10, -2)).toEqual([
         'UTM Source',
         'UTM Medium',
         'UTM Campaign',
@@ -96,7 +97,7 @@ for (const dialect of DIALECTS) {
         'FBCLID',
         'Referrer',
       ])
-      expect(records.map((record) => record.split(',').slice(-8).join(','))).toContain('fb,,,,,abc,,')
+      expect(records.map((record) => record.split(',').slice(-10, -2).join(','))).toContain('fb,,,,,abc,,')
     })
 
     it('refuses an attribution field that is not a JSON object, keeping nothing', async () => {
@@ -138,6 +139,9 @@ for (const dialect of DIALECTS) {
         claims: 2,
         confirmed: 1,
         approved: 1,
+        // none scored yet here (tests/server/fraud/fraud-review.test.ts counts the fraud rate)
+        scored: 0,
+        held: 0,
       })
       expect(found.sources.find((row) => row.source === 'fb')).toMatchObject({ intakes: 1, claims: 1 })
       expect(found.sources.find((row) => row.source === '(none)')).toMatchObject({ intakes: 0, claims: 1 })
@@ -172,9 +176,9 @@ for (const dialect of DIALECTS) {
         .trim()
         .split('\r\n')
       expect(lines[0]).toBe(
-        'Source,Intakes,Chime Claims,Earnin Claims,Step 2 Claims,Claims per Intake,Confirmed,Confirmed of Claims,Approved,Approved of Claims',
+        'Source,Intakes,Chime Claims,Earnin Claims,Step 2 Claims,Claims per Intake,Confirmed,Confirmed of Claims,Approved,Approved of Claims,Scored,Held,Fraud Rate',
       )
-      expect(lines).toContain('tv,1,1,1,2,2.00 claims per intake,1,50.0 %,0,0.0 %')
+      expect(lines).toContain('tv,1,1,1,2,2.00 claims per intake,1,50.0 %,0,0.0 %,0,0,—')
       expect(lines.at(-1)).toMatch(/^All sources,/)
       const bad = await request(ctx.app)
         .get('/api/staff/funnel')
@@ -197,7 +201,7 @@ for (const dialect of DIALECTS) {
         .set('Cookie', admin)
         .expect(200)
       const tv = csv.text.split('\r\n').find((line) => line.startsWith('tv,'))
-      expect(tv).toBe('tv,1,1,1,2,2.00 claims per intake,1,50.0 %,2,100.0 %')
+      expect(tv).toBe('tv,1,1,1,2,2.00 claims per intake,1,50.0 %,2,100.0 %,0,0,—')
       const total = (await funnel({ from: TODAY, to: TODAY })).total
       expect(total.approved).toBeGreaterThan(total.confirmed)
       expect(total.approved).toBeLessThanOrEqual(total.claims)

@@ -39,6 +39,8 @@ const HEADER = [
   'GCLID',
   'FBCLID',
   'Referrer',
+  'Fraud Score',
+  'Fraud Reasons',
 ].join(',')
 
 /** A time as a wall clock in the firm's zone reads it, by Intl: 'YYYY-MM-DD HH:MM:SS' (Sweden's format). */
@@ -89,6 +91,11 @@ const ATTRIBUTED = [
   { id: 7001, attribution: { gclid: '-1+1', utm_content: 'Zoë \\ ok' } },
 ]
 const ASSIGNED = { id: 7002, email: '=lead,"x"@firm.test' }
+// two claims scored (one with deductions, their codes stored out of order), the others not yet
+const SCORED = [
+  { id: 7003, score: 350, codes: ['phone_shared', 'device_shared', 'email_variant'] },
+  { id: 7004, score: 1000, codes: [] },
+]
 
 async function exportCsv(ctx: TestContext, cookie: string, query = ''): Promise<string> {
   const res = await request(ctx.app)
@@ -154,6 +161,12 @@ describe('the claims CSV', () => {
         .set({ assignee_id: assignee.id })
         .where('id', '=', ASSIGNED.id)
         .execute()
+      for (const { id, score, codes } of SCORED) {
+        await ctx.db.updateTable('claims').set({ fraud_score: score }).where('id', '=', id).execute()
+        for (const code of codes) {
+          await ctx.db.insertInto('fraud_reasons').values({ claim_id: id, code, points: 100 }).execute()
+        }
+      }
     }
   })
   afterAll(async () => {
@@ -199,11 +212,11 @@ describe('the claims CSV', () => {
         const rest = (id: number) => `c${id}@mail.test,(212) 555-${id},3,6,${link(id)},${ZONE}`
         expect(await lines()).toEqual([
           HEADER,
-          `7005,2026-11-28 14:05:09,Late,Evening,${rest(7005)},,en,Yes,7003,received,,,,IN-1234567,,,,,,,,`,
-          `7004,2026-11-01 01:30:00,"Ann, Jr.","O\nBrien",${rest(7004)},,en,No,,received,,,,,fb,,"'=spring, ""q""",,"line\nbreak",,,ex.test`,
-          `7003,2026-11-01 01:30:00,"Zoë \\ ""q""",'=1+1,${rest(7003)},,en,Yes,7001 7005,received,,,,,,,,,,,,`,
-          `7002,2026-03-08 03:00:00,Summer,After,${rest(7002)},2026-07-04 12:05:09,en,No,,received,,,"'=lead,""x""@firm.test",IN-000042,,,,,,,,`,
-          `7001,2026-03-08 01:59:59,Winter,Before,${rest(7001)},,en,No,,received,,,,,,,,Zoë \\ ok,,'-1+1,,`,
+          `7005,2026-11-28 14:05:09,Late,Evening,${rest(7005)},,en,Yes,7003,received,,,,IN-1234567,,,,,,,,,,`,
+          `7004,2026-11-01 01:30:00,"Ann, Jr.","O\nBrien",${rest(7004)},,en,No,,received,,,,,fb,,"'=spring, ""q""",,"line\nbreak",,,ex.test,1000,`,
+          `7003,2026-11-01 01:30:00,"Zoë \\ ""q""",'=1+1,${rest(7003)},,en,Yes,7001 7005,received,,,,,,,,,,,,,350,device_shared email_variant phone_shared`,
+          `7002,2026-03-08 03:00:00,Summer,After,${rest(7002)},2026-07-04 12:05:09,en,No,,received,,,"'=lead,""x""@firm.test",IN-000042,,,,,,,,,,`,
+          `7001,2026-03-08 01:59:59,Winter,Before,${rest(7001)},,en,No,,received,,,,,,,,Zoë \\ ok,,'-1+1,,,,`,
           '',
         ])
       })
@@ -216,7 +229,7 @@ describe('the claims CSV', () => {
 
       it('exports only the flagged claims with ?flagged=1, each with Yes and its matches', async () => {
         const records = (await lines('?flagged=1')).slice(1, -1)
-        expect(records.map((line) => line.split(',').slice(-15, -13))).toEqual([
+        expect(records.map((line) => line.split(',').slice(-17, -15))).toEqual([
           ['Yes', '7003'],
           ['Yes', '7001 7005'],
         ])

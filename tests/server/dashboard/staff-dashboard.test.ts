@@ -26,7 +26,7 @@ function withoutBom(text: string): string {
 }
 
 const CSV_HEADER =
-  'ID,Submission Date,First Name,Last Name,Email,Phone Number,Cash Advance Count,Membership Months,Screenshot URL,Time Zone,Confirmed At,Language,Flagged,Flagged Claim IDs,Status,Reason,Status Date,Assignee,Main Form Reference,UTM Source,UTM Medium,UTM Campaign,UTM Content,UTM Term,GCLID,FBCLID,Referrer'
+  'ID,Submission Date,First Name,Last Name,Email,Phone Number,Cash Advance Count,Membership Months,Screenshot URL,Time Zone,Confirmed At,Language,Flagged,Flagged Claim IDs,Status,Reason,Status Date,Assignee,Main Form Reference,UTM Source,UTM Medium,UTM Campaign,UTM Content,UTM Term,GCLID,FBCLID,Referrer,Fraud Score,Fraud Reasons'
 const ONE_DAY_MS = 24 * 60 * 60 * 1000
 const NOW = Date.now()
 
@@ -164,6 +164,8 @@ for (const dialect of DIALECTS) {
           reviewMovedAt: null,
           assignee: null,
           attribution: null,
+          fraudScore: null,
+          fraudStanding: 'unscored',
         })
       })
 
@@ -392,6 +394,9 @@ for (const dialect of DIALECTS) {
           daily: [],
           statuses: expect.arrayContaining([{ status: 'received', label: 'Received', count: 0 }]),
           reasons: expect.arrayContaining([{ name: 'other', label: 'Other' }]),
+          fraudReasons: expect.arrayContaining([
+            { code: 'device_shared', label: 'Same device as other claimants' },
+          ]),
         })
       })
 
@@ -537,6 +542,9 @@ for (const dialect of DIALECTS) {
             '',
             // and no campaign parameters
             ...Array<string>(8).fill(''),
+            // nor a fraud score yet
+            '',
+            '',
           ].join(','),
         )
         expect(lines[2]).toMatch(new RegExp(`^${first},`))
@@ -585,9 +593,9 @@ for (const dialect of DIALECTS) {
         const lines = withoutBom((await exportCsv()).text).split('\r\n')
 
         expect(lines.slice(1)).toEqual([
-          `${plain},2026-11-20 16:00:00,,😀 Ñandú,\\N,\\.,3,6,http://${SITE}/api/staff/claims/${plain}/screenshot,America/Los_Angeles,,en,No,,received,,,,,,,,,,,,`,
+          `${plain},2026-11-20 16:00:00,,😀 Ñandú,\\N,\\.,3,6,http://${SITE}/api/staff/claims/${plain}/screenshot,America/Los_Angeles,,en,No,,received,,,,,,,,,,,,,,`,
           `${tricky},2026-11-20 00:09:10,Zoë \\ back\\slash,tab\tinside,"a,b""c@x.test","'@home`,
-          `next",'-2,0,http://${SITE}/api/staff/claims/${tricky}/screenshot,America/Los_Angeles,,es,No,,received,,,,,,,,,,,,`,
+          `next",'-2,0,http://${SITE}/api/staff/claims/${tricky}/screenshot,America/Los_Angeles,,es,No,,received,,,,,,,,,,,,,,`,
           '',
         ])
       })
@@ -598,7 +606,7 @@ for (const dialect of DIALECTS) {
 
         expect(withoutBom(res.text).split('\r\n')[1]).toMatch(
           new RegExp(
-            `,"http://a,""b""/api/staff/claims/${id}/screenshot",America/Los_Angeles,,en,No,,received,,,,,,,,,,,,$`,
+            `,"http://a,""b""/api/staff/claims/${id}/screenshot",America/Los_Angeles,,en,No,,received,,,,,,,,,,,,,,$`,
           ),
         )
       })

@@ -488,7 +488,7 @@ for (const dialect of DIALECTS) {
       [
         'an unknown filter',
         { to: 'in_review', filter: { page: '2' } },
-        'unknown filter "page": use q, flagged, status, reason, assignee, confirmed, language, signedFrom, signedTo',
+        'unknown filter "page": use q, flagged, status, reason, assignee, confirmed, language, signedFrom, signedTo, fraud, fraudReason',
       ],
       [
         'a filter value the list refuses',

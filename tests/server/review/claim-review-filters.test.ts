@@ -466,6 +466,8 @@ for (const dialect of DIALECTS) {
         'GCLID',
         'FBCLID',
         'Referrer',
+        'Fraud Score',
+        'Fraud Reasons',
       ])
       const moved = await ctx.db
         .selectFrom('claims')
@@ -494,6 +496,9 @@ for (const dialect of DIALECTS) {
           'admin@firm.test',
           '',
           ...Array<string>(8).fill(''),
+          // not scored
+          '',
+          '',
         ],
       ])
       const received = await csv({ status: 'received', signedFrom: '2026-11-19', signedTo: '2026-11-19' })
@@ -583,7 +588,7 @@ for (const dialect of DIALECTS) {
         .get('/api/staff/apps/brigit/submissions?order=name')
         .set('Cookie', admin)
       expect(refused.status).toBe(400)
-      expect(refused.body.error.message).toBe('"order" must be newest or oldest')
+      expect(refused.body.error.message).toBe('"order" must be newest, oldest or score')
     })
   })
 }

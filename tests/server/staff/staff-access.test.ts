@@ -52,7 +52,11 @@ function isAppRoute(route: string): boolean {
 
 /** Routes that need the app's decide right, which the accounts here are not given. */
 function isDecideRoute(route: string): boolean {
-  return route.includes('/apps/:slug/bulk-moves') || (route.startsWith('POST ') && route.includes('/batches'))
+  return (
+    route.includes('/apps/:slug/bulk-moves') ||
+    (route.startsWith('POST ') && route.includes('/batches')) ||
+    route === 'POST /api/staff/claims/:id/not-fraud'
+  )
 }
 /** A route whose :id names a bulk move's job, not a claim: no job exists here, so it answers 404. */
 const JOB_ROUTE = 'GET /api/staff/bulk-moves/:id'

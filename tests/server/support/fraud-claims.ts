@@ -1,7 +1,8 @@
+import { expect } from 'vitest'
 import type { CreatedIntake } from '../../../src/api/claims.ts'
+import type { Attribution } from '../../../src/attribution.ts'
 import type { FormSignals } from '../../../src/form-signals.ts'
-import { writeAuditEntry } from '../../../server/audit/audit-log.ts'
-import { FRAUD_CLEARED, fraudClearedDetail } from '../../../server/fraud/fraud-clearance.ts'
+import { clearFraud } from '../../../server/review/clear-fraud.ts'
 import { makeClaimData, makePng } from './claim-fixtures.ts'
 import { sendClaimAsForm, sendIntakeAsForm } from './client-requests.ts'
 import { ADMIN_EMAIL, type TestContext } from './helpers.ts'
@@ -21,7 +22,8 @@ export function person(first: string, last: string) {
     firstName: first,
     lastName: last,
     email: `${first}.${last}.${seq}@mail.test`.toLowerCase(),
-    phoneNumber: `(602) 7${String(seq).padStart(2, '0')}-${String(1000 + seq).slice(-4)}`,
+    // exchanges 200 to 999, lines 0000 to 9999: valid and different for millions of claimants
+    phoneNumber: `(602) ${200 + (Math.floor(seq / 10_000) % 800)}-${String(seq % 10_000).padStart(4, '0')}`,
     street: `${100 + seq} Palm Lane`,
   }
 }
@@ -85,41 +87,110 @@ export async function fileClaimant(
   return Number(claim.body.id)
 }
 
+/** What a person's browser sends with the form: its own device, a pace a person keeps, fields typed. */
+export function humanSignals(device: string): FormSignals {
+  return { device, elapsedMs: 95_000, pasted: [], typed: ['firstName', 'email'] }
+}
+
+/**
+ * A Step 2 claim sent as the form sends it (its request builder), from `address`, with the form's
+ * signals; gives its id.
+ */
+export async function fileAsForm(
+  ctx: Pick<TestContext, 'app'>,
+  who: ReturnType<typeof person>,
+  {
+    signals,
+    address,
+    app = 'brigit',
+    attribution,
+  }: { signals: FormSignals; address: string; app?: string; attribution?: Attribution },
+): Promise<number> {
+  const res = await sendClaimAsForm(
+    ctx.app,
+    {
+      slug: app,
+      data: makeClaimData(who),
+      agreementDate: new Date().toISOString().slice(0, 10),
+      signing: { method: 'drawn' },
+      locale: 'en',
+      signals,
+      attribution,
+    },
+    PHONE_SCREENSHOT,
+  ).set('X-Forwarded-For', address)
+  expect(res.status, JSON.stringify(res.body)).toBe(201)
+  return Number(res.body.id)
+}
+
+/**
+ * Ten claimants filing from one browser under different names, each from a network of its own (a ring
+ * on one device): each is held once scored (scoreAll).
+ */
+export async function fileDeviceRing(
+  ctx: Pick<TestContext, 'app'>,
+  {
+    device,
+    app = 'brigit',
+    size = 10,
+    attribution,
+  }: { device: string; app?: string; size?: number; attribution?: Attribution },
+): Promise<number[]> {
+  const ring: number[] = []
+  for (let i = 0; i < size; i++) {
+    const who = person(`Ring${String.fromCharCode(65 + i)}`, `Member${String.fromCharCode(75 + i)}`)
+    ring.push(
+      await fileAsForm(ctx, who, {
+        signals: humanSignals(device),
+        address: `198.51.${100 + i}.${10 + (seq % 200)}`,
+        app,
+        attribution,
+      }),
+    )
+  }
+  return ring
+}
+
 /** Scores what is due until nothing is (a ring's earlier claims are scored again as it grows). */
 export async function scoreAll(ctx: Pick<TestContext, 'fraudScores'>): Promise<void> {
   for (let round = 0; round < 5; round++) await ctx.fraudScores.runDue()
 }
 
 /**
- * A decider's "Not fraud" on a claim, written as the dashboard's clearance writes it: the
- * 'fraud_cleared' audit entry (sealed on the ledger) and, in its transaction, the claim's
- * fraud_cleared_at and its fraud_scores row's cleared_* columns naming that entry.
+ * A decider's "Not fraud" on a claim, through the dashboard's own clearance (clearFraud): the sealed
+ * 'fraud_cleared' audit entry and, in its transaction, the claim's fraud_cleared_at and its fraud_scores
+ * row's cleared_* columns naming that entry.
  */
 export async function clearOfFraud(
   ctx: Pick<TestContext, 'db' | 'evidenceKey'>,
   { claimId, note, by = ADMIN_EMAIL }: { claimId: number; note: string; by?: string },
 ): Promise<{ auditId: number; clearedAt: number; score: number }> {
-  return ctx.db.transaction().execute(async (trx) => {
-    const claim = await trx
-      .selectFrom('claims')
-      .select(['app', 'fraud_score'])
-      .where('id', '=', claimId)
-      .executeTakeFirstOrThrow()
-    const score = Number(claim.fraud_score)
-    const clearedAt = Date.now()
-    const auditId = await writeAuditEntry(trx, ctx.evidenceKey, {
-      clientAddress: '127.0.0.1',
-      actor: by,
-      app: claim.app,
-      action: FRAUD_CLEARED,
-      detail: fraudClearedDetail({ claimId, clearedAt, by, note, score }),
-    })
-    await trx.updateTable('claims').set({ fraud_cleared_at: clearedAt }).where('id', '=', claimId).execute()
-    await trx
-      .updateTable('fraud_scores')
-      .set({ cleared_by: by, cleared_note: note, cleared_score: score, cleared_audit_id: auditId })
-      .where('claim_id', '=', claimId)
-      .execute()
-    return { auditId, clearedAt, score }
+  const claim = await ctx.db
+    .selectFrom('claims')
+    .select('app')
+    .where('id', '=', claimId)
+    .executeTakeFirstOrThrow()
+  const account = await ctx.db
+    .selectFrom('staff_accounts')
+    .select('id')
+    .where('email', '=', by)
+    .executeTakeFirstOrThrow()
+  await clearFraud({
+    db: ctx.db,
+    evidenceKey: ctx.evidenceKey,
+    claim: { id: claimId, app: claim.app },
+    body: { note },
+    reviewer: { clientAddress: '127.0.0.1', accountId: Number(account.id), actor: by, mayDecide: () => true },
   })
+  const row = await ctx.db
+    .selectFrom('claims')
+    .innerJoin('fraud_scores', 'fraud_scores.claim_id', 'claims.id')
+    .select(['claims.fraud_cleared_at', 'fraud_scores.cleared_score', 'fraud_scores.cleared_audit_id'])
+    .where('claims.id', '=', claimId)
+    .executeTakeFirstOrThrow()
+  return {
+    auditId: Number(row.cleared_audit_id),
+    clearedAt: Number(row.fraud_cleared_at),
+    score: Number(row.cleared_score),
+  }
 }

@@ -29,6 +29,7 @@ import { filingPdfThread } from '../../../server/filing/filing-pdfs.ts'
 import { loadFilings } from '../../../server/filing/load-filing-config.ts'
 import { loadReviewConfig, loadReviews } from '../../../server/lifecycle/load-review-config.ts'
 import { syncReviewRoles } from '../../../server/lifecycle/review-roles.ts'
+import { syncFraudHolds } from '../../../server/fraud/fraud-holds.ts'
 import type { Reviews } from '../../../src/review-config.ts'
 import { loadAgreementTemplates } from '../../../server/agreements/agreement-templates.ts'
 import { createApp } from '../../../server/app.ts'
@@ -211,6 +212,8 @@ export async function createTestContext(
   // as the server's start-up does: the funnel's triggers read the roles
   await syncReviewRoles({ db, reviews, apps: forms.keys() })
   const fraud = loadFraudConfigs(formsDir, forms.keys())
+  // as the server's start-up does: the funnel's fraud triggers read the hold thresholds
+  await syncFraudHolds({ db, fraud, apps: forms.keys() })
   const { jobs, batchBuilder, claimCures, bulkMoves, agreementCopies, webhooks, reminders, fraudScores } =
     startBackgroundJobs({
       db,
