@@ -110,7 +110,12 @@ export async function fileAsForm(
     ctx.app,
     {
       slug: app,
-      data: makeClaimData(who),
+      data: makeClaimData({
+        firstName: who.firstName,
+        lastName: who.lastName,
+        email: who.email,
+        phoneNumber: who.phoneNumber,
+      }),
       agreementDate: new Date().toISOString().slice(0, 10),
       signing: { method: 'drawn' },
       locale: 'en',
