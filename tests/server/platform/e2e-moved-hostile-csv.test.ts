@@ -101,6 +101,8 @@ describe('hostile names and e-mails in the staff CSV exports', () => {
       'GCLID',
       'FBCLID',
       'Referrer',
+      'Fraud Score',
+      'Fraud Reasons',
     ])
     expect(rows).toHaveLength(NAMES.length)
     for (let i = 0; i < NAMES.length; i++) {
