@@ -79,9 +79,11 @@ function unique(values: (string | undefined | null)[]): string[] {
 }
 
 /**
- * The other claims filed under the claim's keys: for a device or a network those of the day around it
- * (the counts are per hour and per day), for the others any; at most NEIGHBOURS_PER_KEY a key. The
- * address's neighbours come with their names, mailbox and phone.
+ * The other claims filed under the claim's keys: for a network those of the day around it (its counts
+ * are per hour and per day, and a carrier's network is shared by strangers every day), for the others
+ * any, a device's too (a ring that spreads its claims over weeks shares one browser all the same); at
+ * most NEIGHBOURS_PER_KEY a key. The address's and the device's neighbours come with their names,
+ * mailbox and phone.
  */
 export async function neighboursOf(
   db: Kysely<Database>,
@@ -92,39 +94,39 @@ export async function neighboursOf(
     for (const value of claim.keys[kind] ?? []) {
       let query = db
         .selectFrom('fraud_keys')
-        .innerJoin('claims', 'claims.id', 'fraud_keys.claim_id')
-        .select([
-          'fraud_keys.claim_id',
-          'fraud_keys.identity',
-          'fraud_keys.at',
-          'claims.first_name',
-          'claims.last_name',
-          'claims.email',
-          'claims.phone_number',
-        ])
+        .select(['fraud_keys.claim_id', 'fraud_keys.identity', 'fraud_keys.at'])
         .where('fraud_keys.kind', '=', kind)
         .where('fraud_keys.value', '=', value)
         .where('fraud_keys.claim_id', '<>', claim.id)
-      if (kind === 'device' || kind === 'network') {
+      if (kind === 'network') {
         query = query
           .where('fraud_keys.at', '>=', claim.at - DAY_MS)
           .where('fraud_keys.at', '<=', claim.at + DAY_MS)
       }
-      const rows = await query.limit(NEIGHBOURS_PER_KEY).execute()
+      if (kind !== 'address' && kind !== 'device') {
+        const rows = await query.limit(NEIGHBOURS_PER_KEY).execute()
+        for (const row of rows) {
+          found.push({ claimId: Number(row.claim_id), kind, identity: row.identity, at: Number(row.at) })
+        }
+        continue
+      }
+      // only an address's and a device's neighbours are read with their claims' names, e-mail and phone
+      // (the near duplicate): a carrier's network has its 200 every day, each a row of claims to look up
+      const rows = await query
+        .innerJoin('claims', 'claims.id', 'fraud_keys.claim_id')
+        .select(['claims.first_name', 'claims.last_name', 'claims.email', 'claims.phone_number'])
+        .limit(NEIGHBOURS_PER_KEY)
+        .execute()
       for (const row of rows) {
         found.push({
           claimId: Number(row.claim_id),
           kind,
           identity: row.identity,
           at: Number(row.at),
-          ...(kind === 'address'
-            ? {
-                firstName: row.first_name,
-                lastName: row.last_name,
-                mailbox: mailboxOf(row.email),
-                phone: row.phone_number,
-              }
-            : {}),
+          firstName: row.first_name,
+          lastName: row.last_name,
+          mailbox: mailboxOf(row.email),
+          phone: row.phone_number,
         })
       }
     }

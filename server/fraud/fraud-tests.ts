@@ -7,7 +7,7 @@ import {
 } from '../../src/fraud-config.ts'
 import type { FormSignals } from '../../src/form-signals.ts'
 import { DAY_MS, HOUR_MS } from '../../src/durations.ts'
-import { isDisposableEmail, isUnlikelyPhone, nameSimilarity } from './identity-keys.ts'
+import { isDisposableEmail, isSamePerson, isUnlikelyPhone, nameSimilarity } from './identity-keys.ts'
 import { isPhoneScreenSize, type ScreenshotFacts } from './screenshot-facts.ts'
 
 /** Related claims kept with a reason, for the details and the cluster. */
@@ -48,7 +48,7 @@ export interface Neighbour {
   kind: KeyKind
   identity: string
   at: number
-  /** For the address's neighbours: their name, mailbox and phone, to tell a near duplicate. */
+  /** For the address's and the device's neighbours: their name, mailbox and phone, to tell a near duplicate. */
   firstName?: string
   lastName?: string
   mailbox?: string
@@ -79,12 +79,21 @@ export function scoreClaim(
   const of = (kind: KeyKind) => neighbours.filter((n) => n.kind === kind)
   const within = (list: Neighbour[], ms: number) => list.filter((n) => Math.abs(n.at - claim.at) <= ms)
   const otherNames = (list: Neighbour[]) => list.filter((n) => n.identity !== claim.identity)
+  // the claimant's own name written another way (Mike for Michael on their next app) is not another person
+  const otherPeople = (list: Neighbour[]) => list.filter((n) => !isSamePerson(n.identity, claim.identity))
   const distinct = (list: Neighbour[]) => new Set(list.map((n) => n.identity)).size
   const ids = (list: Neighbour[]) => list.map((n) => n.claimId)
   const { tests } = config
+  const address = of('address')
 
   const device = of('device')
-  const deviceOthers = otherNames(device)
+  // a household's shared phone is not a ring: those who gave the claimant's address or carry the
+  // claimant's surname are left out (a family of three filing on one phone held all three)
+  const household = new Set(address.map((n) => n.claimId))
+  const surname = claim.identity.split('|')[1]
+  const deviceOthers = otherPeople(device).filter(
+    (n) => !household.has(n.claimId) && n.identity.split('|')[1] !== surname,
+  )
   if (distinct(deviceOthers) >= (tests.device_shared.atLeast ?? 2)) {
     fire('device_shared', { count: distinct(deviceOthers) }, ids(deviceOthers))
   }
@@ -103,16 +112,17 @@ export function scoreClaim(
   }
 
   if (isDisposableEmail(claim.email)) fire('email_disposable', {})
-  const emailOthers = otherNames(of('email'))
+  const emailOthers = otherPeople(of('email'))
   if (emailOthers.length > 0) fire('email_variant', { count: distinct(emailOthers) }, ids(emailOthers))
 
-  const phoneOthers = otherNames(of('phone'))
+  const phoneOthers = otherPeople(of('phone'))
   if (phoneOthers.length > 0) fire('phone_shared', { count: distinct(phoneOthers) }, ids(phoneOthers))
   if (isUnlikelyPhone(claim.phone)) fire('phone_unlikely', {})
 
-  const address = of('address')
   const similarity = tests.name_near_duplicate.similarity ?? 0.92
-  const near = otherNames(address).filter(
+  // one person filing again under a name written another way: at their address, or from the same browser
+  // (a claim without a main form has no address to compare)
+  const near = otherNames([...address, ...device]).filter(
     (n) =>
       n.firstName !== undefined &&
       n.lastName !== undefined &&

@@ -24,17 +24,67 @@ export function identityOf(firstName: string, lastName: string): string {
   return `${fold(firstName)}|${fold(lastName)}`
 }
 
-/** How alike two names sound and read: same Double Metaphone codes, or a Jaro-Winkler similarity. */
+/**
+ * How alike two names sound and read, 0 to 1: the lower of the first names' and the surnames' likeness,
+ * each its Jaro-Winkler similarity, raised to 0.95 when the two also sound alike (the same Double
+ * Metaphone code) and read close (0.8 or more). Part by part, because a household shares a surname: on
+ * the whole name one long shared surname made different first names read as one (Jason and Mason Lopez,
+ * 0.94), and sound alone made Billy and Paul one (both PL).
+ */
 export function nameSimilarity(
   a: { firstName: string; lastName: string },
   b: { firstName: string; lastName: string },
 ): number {
-  const [aFirst, aLast, bFirst, bLast] = [a.firstName, a.lastName, b.firstName, b.lastName].map(fold)
-  const soundsAlike =
-    doubleMetaphone(aLast || ' ')[0] === doubleMetaphone(bLast || ' ')[0] &&
-    doubleMetaphone(aFirst || ' ')[0] === doubleMetaphone(bFirst || ' ')[0]
-  const reads = jaroWinkler(`${aFirst} ${aLast}`, `${bFirst} ${bLast}`)
-  return soundsAlike ? Math.max(reads, 0.95) : reads
+  return Math.min(partSimilarity(a.firstName, b.firstName), partSimilarity(a.lastName, b.lastName))
+}
+
+function partSimilarity(a: string, b: string): number {
+  const [x, y] = [fold(a), fold(b)]
+  if (x === y) return 1
+  const reads = jaroWinkler(x, y)
+  const soundsAlike = x !== '' && y !== '' && doubleMetaphone(x)[0] === doubleMetaphone(y)[0]
+  return soundsAlike && reads >= 0.8 ? Math.max(reads, 0.95) : reads
+}
+
+/** Familiar forms of first names that do not start as the name does (Mike for Michael does). */
+const FAMILIAR_NAMES: Record<string, string[]> = {
+  robert: ['bob', 'bobby', 'rob'],
+  william: ['bill', 'billy', 'will', 'liam'],
+  elizabeth: ['liz', 'beth', 'betty', 'betsy'],
+  richard: ['rick', 'dick', 'rich'],
+  anthony: ['tony'],
+  margaret: ['peggy', 'maggie', 'meg'],
+  rebecca: ['becky'],
+  john: ['jack'],
+  edward: ['ted', 'ned', 'eddie'],
+  charles: ['chuck', 'charlie'],
+  henry: ['hank'],
+  james: ['jim', 'jimmy'],
+  katherine: ['kate', 'kathy', 'katie'],
+  catherine: ['kate', 'cathy', 'katie'],
+  alexander: ['alex', 'sandy'],
+  theodore: ['ted', 'teddy'],
+  francisco: ['paco', 'pancho'],
+  jose: ['pepe'],
+  guadalupe: ['lupe'],
+  patricia: ['trish', 'patty'],
+  sarah: ['sally'],
+}
+
+/**
+ * Whether two identities (identityOf) are one person's name written two ways: the same surname, and
+ * first names that start with the same letter (Mike and Michael, John and John A) or one the familiar
+ * form of the other (Bob and Robert). A claimant filing several apps writes their name so on one of
+ * them and another way on the next; that is not another person using their e-mail or phone.
+ */
+export function isSamePerson(a: string, b: string): boolean {
+  if (a === b) return true
+  const [aFirst = '', aLast] = a.split('|')
+  const [bFirst = '', bLast] = b.split('|')
+  if (aLast !== bLast || aFirst === '' || bFirst === '') return false
+  if (aFirst[0] === bFirst[0]) return true
+  const [x = '', y = ''] = [aFirst.split(' ')[0], bFirst.split(' ')[0]]
+  return FAMILIAR_NAMES[x]?.includes(y) === true || FAMILIAR_NAMES[y]?.includes(x) === true
 }
 
 /** Google's addresses ignore dots in the local part; every address here ignores a +tag. */

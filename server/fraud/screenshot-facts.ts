@@ -38,12 +38,20 @@ export async function screenshotFacts(bytes: Buffer): Promise<ScreenshotFacts | 
   const png = readPngImage(bytes)
   const size = png ? { width: png.header.width, height: png.header.height } : jpegSize(bytes)
   if (!size) return undefined
+  // the blocks that can name an editor or a date, read whole: exifr's `pick` keeps only the tags it
+  // knows by block, which drops XMP's CreatorTool and, with TIFF tags picked, the Exif IFD's dates
   const meta = (await exifr
     .parse(bytes, {
       tiff: true,
       exif: true,
       xmp: true,
-      pick: ['Software', 'CreatorTool', 'ModifyDate', 'DateTimeOriginal', 'CreateDate'],
+      ifd1: false,
+      gps: false,
+      interop: false,
+      icc: false,
+      iptc: false,
+      jfif: false,
+      ihdr: false,
     })
     .catch(() => undefined)) as Record<string, unknown> | undefined
   const software = [meta?.Software, meta?.CreatorTool].find(

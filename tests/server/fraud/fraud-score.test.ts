@@ -5,7 +5,7 @@ import type { CreatedIntake } from '../../../src/api/claims.ts'
 import { BOT_REFUSED_MESSAGE, type FormSignals } from '../../../src/form-signals.ts'
 import { fraudStanding, type FraudReason } from '../../../src/fraud-config.ts'
 import { loadFraudConfigs } from '../../../server/fraud/load-fraud-config.ts'
-import { FormConfigError } from '../../../server/forms/load-form-configs.ts'
+import { FormConfigError, loadFormConfigs } from '../../../server/forms/load-form-configs.ts'
 import { makeClaimData, makePng } from '../support/claim-fixtures.ts'
 import { sendClaimAsForm, sendIntakeAsForm } from '../support/client-requests.ts'
 import { makeIntakeData } from '../support/malformed-intakes.ts'
@@ -176,7 +176,7 @@ for (const dialect of DIALECTS) {
       await scoreAll()
       const { score, codes, reasons } = await scoreOf(id)
       expect(codes).toEqual(['all_pasted', 'email_disposable', 'too_fast'])
-      expect(score).toBe(1000 - 100 - 200 - 200)
+      expect(score).toBe(1000 - 200 - 250 - 300)
       expect(reasons.find((r) => r.code === 'too_fast')!.text).toBe(
         'The form was sent 4.2 s after it appeared.',
       )
@@ -231,13 +231,21 @@ describe('fraud.json', () => {
     fs.writeFileSync(file, JSON.stringify(config))
     expect(() => loadFraudConfigs(formsDir, [])).toThrow(FormConfigError)
     expect(() => loadFraudConfigs(formsDir, [])).toThrow(
-      /thresholds: hold \(900\) must be below review \(850\)/,
+      /thresholds: hold \(900\) must be below review \(800\)/,
     )
   })
 
-  it("lays an app's own fraud settings over the base", () => {
-    const fraud = loadFraudConfigs(FORMS_DIR, ['brigit'])
-    expect(fraud('brigit').thresholds).toEqual({ review: 850, hold: 600 })
+  it('lays an app\'s own fraud settings (under "fraud" in its file) over the base, as the server loads them', () => {
+    const formsDir = fs.mkdtempSync(path.join(os.tmpdir(), 'fraud-forms-'))
+    fs.cpSync(FORMS_DIR, formsDir, { recursive: true })
+    const file = path.join(formsDir, 'brigit.json')
+    const app = JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, unknown>
+    app.fraud = { thresholds: { hold: 550 }, tests: { network_shared: { weight: 0 } } }
+    fs.writeFileSync(file, JSON.stringify(app))
+    const fraud = loadFraudConfigs(formsDir, loadFormConfigs(formsDir).keys())
+    expect(fraud('brigit').thresholds).toEqual({ review: 800, hold: 550 })
+    expect(fraud('brigit').tests.network_shared).toMatchObject({ weight: 0, atLeast: 4 })
     expect(fraud('brigit').tests.device_shared.weight).toBe(400)
+    expect(fraud('chime').thresholds).toEqual({ review: 800, hold: 600 })
   })
 })
