@@ -9,6 +9,7 @@ import { FormConfigError, loadFormConfigs } from '../../../server/forms/load-for
 import { makeClaimData, makePng } from '../support/claim-fixtures.ts'
 import { sendClaimAsForm, sendIntakeAsForm } from '../support/client-requests.ts'
 import { makeIntakeData } from '../support/malformed-intakes.ts'
+import { RING_NAMES } from '../support/fraud-claims.ts'
 import os from 'node:os'
 import { clearClaims, createTestContext, DIALECTS, FORMS_DIR, type TestContext } from '../support/helpers.ts'
 
@@ -98,7 +99,7 @@ for (const dialect of DIALECTS) {
       const ring: number[] = []
       for (let i = 0; i < 10; i++) {
         ring.push(
-          await claim(person(`Ring${String.fromCharCode(65 + i)}`, `Member${String.fromCharCode(75 + i)}`), {
+          await claim(person(RING_NAMES[i]![0], RING_NAMES[i]![1]), {
             signals: { device: deviceId(1), elapsedMs: 95_000, pasted: [], typed: ['firstName', 'email'] },
             address: `198.51.${100 + i}.7`,
           }),

@@ -129,6 +129,23 @@ export async function fileAsForm(
 }
 
 /**
+ * Ten people's names, none like another (a ring files under unrelated names; names alike would also
+ * read as one person filing twice, name_near_duplicate).
+ */
+export const RING_NAMES = [
+  ['Olivia', 'Bennett'],
+  ['Marcus', 'Hale'],
+  ['Priya', 'Raman'],
+  ['Tomasz', 'Nowak'],
+  ['Grace', 'Okafor'],
+  ['Luis', 'Serrano'],
+  ['Hannah', 'Whitfield'],
+  ['Kenji', 'Mori'],
+  ['Fatima', 'Haddad'],
+  ['Dmitri', 'Volkov'],
+] as const
+
+/**
  * Ten claimants filing from one browser under different names, each from a network of its own (a ring
  * on one device): each is held once scored (scoreAll).
  */
@@ -143,7 +160,8 @@ export async function fileDeviceRing(
 ): Promise<number[]> {
   const ring: number[] = []
   for (let i = 0; i < size; i++) {
-    const who = person(`Ring${String.fromCharCode(65 + i)}`, `Member${String.fromCharCode(75 + i)}`)
+    const [first, last] = RING_NAMES[i % RING_NAMES.length]!
+    const who = person(first, last)
     ring.push(
       await fileAsForm(ctx, who, {
         signals: humanSignals(device),
