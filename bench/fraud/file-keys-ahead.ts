@@ -29,8 +29,8 @@ export function plannedKeys(claim: PlannedClaim): { kind: KeyKind; value: string
 }
 
 /**
- * For a sample run at a size too large to score whole: every claim but the sample is filed under its
- * keys and marked scored, as a database that has scored its claims as they came would be, so the
+ * For a run at a size too large to score whole: every claim but the sample (the newest) is filed under
+ * its keys and marked scored, as a database that has scored its claims as they came would be, so the
  * sample is scored against tables of the full size (claims, fraud_keys). Claims is ordered by id - 1.
  */
 export async function fileKeysAhead({

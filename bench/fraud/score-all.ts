@@ -1,5 +1,8 @@
+import path from 'node:path'
 import type { Kysely } from 'kysely'
-import type { Database } from '../../server/db/database.ts'
+import { SQLITE_FILE_NAME } from '../../server/db/create-db.ts'
+import type { Database, Dialect } from '../../server/db/database.ts'
+import { startWalCheckpointer } from '../../server/db/wal-checkpointer.ts'
 import type { FraudConfigs, FraudReason } from '../../src/fraud-config.ts'
 import { SCORE_CLAIM, scoreClaimJob } from '../../server/fraud/score-claim.job.ts'
 import { createJobRunner } from '../../server/jobs/job-runner.ts'
@@ -13,16 +16,19 @@ import type { PlannedClaim } from './plan.ts'
 
 /**
  * Runs the score-claim job until nothing is due, each run of its handler timed: the first run scores
- * every claim in id order and makes the related earlier ones due again; the next runs score those.
+ * every claim in id order and makes the related earlier ones due again; the next runs score those. On
+ * SQLite the WAL is checkpointed from its own thread meanwhile, as the server does.
  */
 export async function scoreEverything({
   db,
+  dialect,
   dataDir,
   fraud,
   deadline,
   log,
 }: {
   db: Kysely<Database>
+  dialect: Dialect
   dataDir: string
   fraud: FraudConfigs
   deadline: number
@@ -59,6 +65,10 @@ export async function scoreEverything({
     },
   }
   const jobs = createJobRunner({ db, handlers: [timed], logger })
+  const checkpointer =
+    dialect === 'sqlite'
+      ? await startWalCheckpointer({ db, file: path.join(dataDir, SQLITE_FILE_NAME), logger })
+      : undefined
   const started = performance.now()
   let rounds = 0
   const MAX_ROUNDS = 10
@@ -76,6 +86,7 @@ export async function scoreEverything({
     }
   } finally {
     if (!stopping) await jobs.stop()
+    await checkpointer?.stop()
     await storage.close()
   }
   return { timings, first, again, rounds, seconds: (performance.now() - started) / 1000, finished: !stopping }

@@ -177,7 +177,7 @@ for (const dialect of DIALECTS) {
       await scoreAll()
       const { score, codes, reasons } = await scoreOf(id)
       expect(codes).toEqual(['all_pasted', 'email_disposable', 'too_fast'])
-      expect(score).toBe(1000 - 200 - 250 - 300)
+      expect(score).toBe(1000 - 200 - 200 - 300)
       expect(reasons.find((r) => r.code === 'too_fast')!.text).toBe(
         'The form was sent 4.2 s after it appeared.',
       )
