@@ -39,6 +39,8 @@ export async function scoreEverything({
   again: number
   rounds: number
   seconds: number
+  /** The process's CPU time (all its threads) over the scoring, ms. */
+  cpuMs: number
   finished: boolean
 }> {
   const logger = createLogger('warn')
@@ -70,6 +72,7 @@ export async function scoreEverything({
       ? await startWalCheckpointer({ db, file: path.join(dataDir, SQLITE_FILE_NAME), logger })
       : undefined
   const started = performance.now()
+  const cpu = process.cpuUsage()
   let rounds = 0
   const MAX_ROUNDS = 10
   try {
@@ -86,10 +89,23 @@ export async function scoreEverything({
     }
   } finally {
     if (!stopping) await jobs.stop()
+    // the checkpointer's thread does not keep the process alive: without a timer of its own, the process
+    // would end while it waits for that thread to stop
+    const alive = setInterval(() => undefined, 1000)
     await checkpointer?.stop()
+    clearInterval(alive)
     await storage.close()
   }
-  return { timings, first, again, rounds, seconds: (performance.now() - started) / 1000, finished: !stopping }
+  const { user, system } = process.cpuUsage(cpu)
+  return {
+    timings,
+    first,
+    again,
+    rounds,
+    seconds: (performance.now() - started) / 1000,
+    cpuMs: (user + system) / 1000,
+    finished: !stopping,
+  }
 }
 
 /** The scores and reasons of the measured claims (ids), beside what was planted. */
