@@ -234,6 +234,7 @@ describe('fraud.json', () => {
     expect(() => loadFraudConfigs(formsDir, [])).toThrow(
       /thresholds: hold \(900\) must be below review \(800\)/,
     )
+    fs.rmSync(formsDir, { recursive: true, force: true })
   })
 
   it('lays an app\'s own fraud settings (under "fraud" in its file) over the base, as the server loads them', () => {
@@ -248,5 +249,6 @@ describe('fraud.json', () => {
     expect(fraud('brigit').tests.network_shared).toMatchObject({ weight: 0, atLeast: 4 })
     expect(fraud('brigit').tests.device_shared.weight).toBe(400)
     expect(fraud('chime').thresholds).toEqual({ review: 800, hold: 600 })
+    fs.rmSync(formsDir, { recursive: true, force: true })
   })
 })
