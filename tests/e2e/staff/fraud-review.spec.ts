@@ -13,10 +13,15 @@ const RING = Array.from({ length: 10 }, (_, i) => ({
   email: `fraud.ring${i}@example.com`,
   phoneDigits: `71955503${String(10 + i)}`,
 }))
-// three people on one shared computer: held too, one of them cleared by the reviewer
-const SHARED_PC = ['Lena', 'Omar', 'Ines'].map((firstName, i) => ({
-  firstName,
-  lastName: 'Librarypc',
+// three unrelated people on one shared computer (a household shares a surname and is not held): held
+// too, one of them cleared by the reviewer
+const SHARED_PC = [
+  ['Lena', 'Quillfeather'],
+  ['Omar', 'Brackenridge'],
+  ['Ines', 'Vantongeren'],
+].map(([firstName, lastName], i) => ({
+  firstName: firstName!,
+  lastName: lastName!,
   email: `library.pc${i}@example.com`,
   phoneDigits: `71955503${String(40 + i)}`,
 }))
@@ -196,7 +201,7 @@ describe('a reviewer works a ring of claims held for fraud, with the keyboard', 
 
   it('clears another held claim as "Not fraud" with a note, on record', async () => {
     const [cleared] = sharedPc as [number]
-    await page.goto(`${baseUrl()}/${APP}-admin/claims/${cleared}?q=Librarypc`)
+    await page.goto(`${baseUrl()}/${APP}-admin/claims/${cleared}?q=Quillfeather`)
     expect(await shown(fraudSection())).toContain('Hold.')
     await tabTo(page, '.not-fraud-form textarea')
     await typeText(page, NOTE)
