@@ -97,6 +97,13 @@ describe('allocateSettlement', () => {
     ])
   })
 
+  it('refuses a sharing rule it does not know', () => {
+    const rule = 'byAmount' as 'equal'
+    expect(() => allocateSettlement({ totalCents: 100, rule, claims: claims(1) })).toThrow(
+      'sharing rule "byAmount" is not known; use "equal" or "cashAdvanceCount"',
+    )
+  })
+
   it('refuses no claims, a claim listed twice, and a total that is not whole cents', () => {
     expect(() => allocateSettlement({ totalCents: 100, rule: 'equal', claims: [] })).toThrow(
       'there are no claims to share the total among',

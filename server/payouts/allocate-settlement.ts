@@ -31,6 +31,12 @@ export function allocateSettlement({
   claims: readonly SettlementClaim[]
 }): ClaimShare[] {
   if (rule === 'equal') return splitByWeights(totalCents, equalWeights(claims))
+  if (rule !== 'cashAdvanceCount') {
+    throw new AppError('UNPROCESSABLE', {
+      status: 422,
+      message: `sharing rule "${String(rule)}" is not known; use "equal" or "cashAdvanceCount"`,
+    })
+  }
   const unweighted = claims.filter(
     ({ cashAdvanceCount: count }) => !(typeof count === 'number' && Number.isSafeInteger(count) && count > 0),
   )
