@@ -1,4 +1,5 @@
 import crypto from 'node:crypto'
+import { decimalAmount } from './decimal-amount.ts'
 import type { PayPalApi } from './paypal-api.ts'
 
 /** PayPal takes at most this many items in one POST /v1/payments/payouts. */
@@ -82,16 +83,11 @@ export function payoutItemStatus(transactionStatus: string): PayoutItemStatus {
 }
 
 /**
- * PayPal's amount value for a whole number of cents, made from the digits alone (no division, so no
- * float can round it).
+ * PayPal's amount value for a whole number of cents.
  * @example paypalAmount(1234) // '12.34'
  */
 export function paypalAmount(cents: number): string {
-  if (!Number.isSafeInteger(cents) || cents < 0) {
-    throw new Error(`an amount must be a whole, non-negative number of cents, not ${cents}`)
-  }
-  const digits = String(cents).padStart(3, '0')
-  return `${digits.slice(0, -2)}.${digits.slice(-2)}`
+  return decimalAmount(cents)
 }
 
 /**
