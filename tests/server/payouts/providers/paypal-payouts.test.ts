@@ -1,5 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { paypalApi, type PayPalApi, PayPalError } from '../../../../server/payouts/providers/paypal-api.ts'
+import {
+  paypalApi,
+  type PayPalApi,
+  type PayPalError,
+} from '../../../../server/payouts/providers/paypal-api.ts'
 import {
   fetchPayPalBatch,
   MAX_PAYPAL_BATCH_ITEMS,
