@@ -1,4 +1,5 @@
 import { csvRecord, UTF8_BOM } from '../../platform/csv.ts'
+import { isCalendarDate } from './calendar-date.ts'
 import { decimalAmount } from './decimal-amount.ts'
 import { maskNumber } from './mask-number.ts'
 
@@ -46,7 +47,6 @@ export const POSITIVE_PAY_HEADER = [
 ] as const
 
 const ACCOUNT_NUMBER = /^\d{4,17}$/
-const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/
 
 /**
  * Numbers the checks in order from `firstCheckNumber` and writes the printable register and the
@@ -126,8 +126,7 @@ function registerProblems({
     problems.push('the first check number must be a whole number from 1')
   else if (!Number.isSafeInteger(firstCheckNumber + payments.length))
     problems.push('the check numbers run past the largest number')
-  if (!ISO_DATE.test(issueDate) || Number.isNaN(Date.parse(`${issueDate}T00:00:00Z`)))
-    problems.push(`the issue date "${issueDate}" must be a date as YYYY-MM-DD`)
+  if (!isCalendarDate(issueDate)) problems.push(`the issue date "${issueDate}" must be a date as YYYY-MM-DD`)
   if (!ACCOUNT_NUMBER.test(accountNumber))
     problems.push(`the account number ${maskNumber(accountNumber)} must be 4 to 17 digits`)
   const seen = new Set<string>()

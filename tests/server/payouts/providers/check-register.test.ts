@@ -93,7 +93,15 @@ describe('buildCheckRegister', () => {
     expect(message).not.toContain('123456789')
   })
 
-  it('refuses an issue date that is not YYYY-MM-DD', () => {
+  it('refuses an issue date that is not a day of the calendar as YYYY-MM-DD', () => {
+    expect(() =>
+      buildCheckRegister({
+        payments: [makePayment(1)],
+        firstCheckNumber: 1,
+        issueDate: '2026-02-30',
+        accountNumber: ACCOUNT,
+      }),
+    ).toThrow('the issue date "2026-02-30" must be a date as YYYY-MM-DD')
     expect(() =>
       buildCheckRegister({
         payments: [makePayment(1)],
