@@ -195,13 +195,13 @@ describe('sending payouts to PayPal', () => {
       receiver: `claimant${index}@example.com`,
       sender_item_id: `claim-${index}`,
     }))
-    const error: PayPalError = await api
-      .call({
+    const error = await refusal(
+      api.call({
         method: 'POST',
         path: '/v1/payments/payouts',
         body: JSON.stringify({ sender_batch_header: { sender_batch_id: nextBatchId() }, items }),
-      })
-      .catch((caught: PayPalError) => caught)
+      }),
+    )
     expect(error.status).toBe(400)
     expect(error.errorName).toBe('VALIDATION_ERROR')
     expect(error.message).toBe(
@@ -224,9 +224,9 @@ describe('sending payouts to PayPal', () => {
         },
       ],
     }
-    const error: PayPalError = await api
-      .call({ method: 'POST', path: '/v1/payments/payouts', body: JSON.stringify(body) })
-      .catch((caught: PayPalError) => caught)
+    const error = await refusal(
+      api.call({ method: 'POST', path: '/v1/payments/payouts', body: JSON.stringify(body) }),
+    )
     expect(error.details.map((detail) => detail.field)).toEqual([
       'items[0].amount.value',
       'items[1].recipient_type',
@@ -272,12 +272,7 @@ describe('sending payouts to PayPal', () => {
   it("names PayPal's refusal of a sender batch id used before", async () => {
     const senderBatchId = nextBatchId()
     await sendPayPalPayouts({ api, senderBatchId, items: [makeItem(1)], ...EMAIL })
-    const error: PayPalError = await sendPayPalPayouts({
-      api,
-      senderBatchId,
-      items: [makeItem(2)],
-      ...EMAIL,
-    }).catch((caught: PayPalError) => caught)
+    const error = await refusal(sendPayPalPayouts({ api, senderBatchId, items: [makeItem(2)], ...EMAIL }))
     expect(error.errorName).toBe('USER_BUSINESS_ERROR')
     expect(error.message).toContain('SENDER_BATCH_ID: Batch with given sender_batch_id already exists')
   })
@@ -333,6 +328,14 @@ describe('sending payouts to PayPal', () => {
     expect(new Set(report.items.map((item) => item.payoutItemId)).size).toBe(7)
   })
 })
+
+/** The error a call PayPal refuses rejects with. */
+async function refusal(call: Promise<unknown>): Promise<PayPalError> {
+  return call.then(
+    () => expect.fail('paypal should have refused the call'),
+    (error: PayPalError) => error,
+  )
+}
 
 function snake({ emailSubject, emailMessage }: typeof EMAIL) {
   return { email_subject: emailSubject, email_message: emailMessage }
