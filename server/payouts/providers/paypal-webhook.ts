@@ -1,5 +1,5 @@
 import type { PayPalApi } from './paypal-api.ts'
-import type { PayoutItemStatus } from './paypal-payouts.ts'
+import type { PayoutItemStatus } from './paypal-batch-status.ts'
 
 /** The headers PayPal signs a webhook with, by the names Node gives them (lowercase). */
 const TRANSMISSION_HEADERS = {

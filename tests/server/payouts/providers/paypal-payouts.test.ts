@@ -6,9 +6,11 @@ import {
 } from '../../../../server/payouts/providers/paypal-api.ts'
 import {
   fetchPayPalBatch,
+  payoutItemStatus,
+} from '../../../../server/payouts/providers/paypal-batch-status.ts'
+import {
   MAX_PAYPAL_BATCH_ITEMS,
   paypalAmount,
-  payoutItemStatus,
   planPayPalBatches,
   sendPayPalPayouts,
   type PayPalPayoutItem,
