@@ -188,6 +188,39 @@ describe('PayPal payout webhooks', () => {
   })
 })
 
+describe('a stand-in that settles each batch as it is made', () => {
+  it('sends the events of a new batch in the background, each verified by the receiver', async () => {
+    const standIn = await startPayPalStandIn({ settleOnCreate: true })
+    const api = paypalApi({
+      baseUrl: standIn.url,
+      clientId: standIn.clientId,
+      clientSecret: standIn.clientSecret,
+    })
+    const receiver = await startReceiver(api, standIn.webhookId)
+    standIn.webhookUrl = receiver.url
+    try {
+      standIn.markReceiver('gone@example.com', { status: 'FAILED', errorName: 'RECEIVER_ACCOUNT_LOCKED' })
+      await sendPayPalPayouts({
+        api,
+        senderBatchId: 'settled-at-once',
+        emailSubject: 'Your payment',
+        emailMessage: 'Your payment is on its way.',
+        items: [makeItem(1, 'here@example.com'), makeItem(2, 'gone@example.com')],
+      })
+      await standIn.idle()
+      expect(
+        receiver.accepted.map(({ senderItemId, status, errorName }) => [senderItemId, status, errorName]),
+      ).toEqual([
+        ['claim-1', 'paid', undefined],
+        ['claim-2', 'failed', 'RECEIVER_ACCOUNT_LOCKED'],
+      ])
+    } finally {
+      await receiver.close()
+      await standIn.close()
+    }
+  })
+})
+
 describe('parsePayPalPayoutEvent', () => {
   function makeEvent(eventType: string, resource: object = {}) {
     return {
