@@ -322,6 +322,73 @@ for (const dialect of DIALECTS) {
       expect((await putAward(paralegal, claimId, 1200.5)).status).toBe(400)
     })
 
+    it("refuses to correct an award once a payout item pays it, or a settlement's share on its own", async () => {
+      const paid = await earninClaim()
+      await putAward(admin, paid, '500.00').expect(200)
+      const account = await ctx.db
+        .selectFrom('staff_accounts')
+        .select('id')
+        .orderBy('id')
+        .executeTakeFirstOrThrow()
+      const { id: batchId } = await ctx.db
+        .insertInto('payout_batches')
+        .values({
+          app: 'earnin',
+          status: 'built',
+          costs_cents: 0,
+          built_by: Number(account.id),
+          built_at: Date.now(),
+          approved_by: null,
+          approved_at: null,
+          sent_at: null,
+          due_at: null,
+          lease_owner: null,
+          lease_until: null,
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow()
+      await ctx.db
+        .insertInto('payout_items')
+        .values({
+          batch_id: batchId,
+          claim_id: paid,
+          method: 'check',
+          gross_cents: 50000,
+          fee_percent: '40',
+          fee_cents: 20000,
+          costs_cents: 0,
+          withholding_cents: 0,
+          net_cents: 30000,
+          status: 'pending',
+          provider_batch_id: null,
+          provider_item_id: null,
+          check_number: null,
+          failure: null,
+          replaces_item_id: null,
+          updated_at: Date.now(),
+        })
+        .execute()
+
+      const raised = await putAward(admin, paid, '600.00')
+      expect(raised.status).toBe(409)
+      expect(raised.body.error.message).toBe(
+        `claim ${paid}'s award of $500.00 is in payout batch ${batchId} already: an award is corrected only before it is paid`,
+      )
+
+      const shared = await earninClaim()
+      await earninClaim()
+      const settlement = await settle(admin, { name: 'Pair', total: '10.01', rule: 'equal' })
+      expect(settlement.status).toBe(201)
+      // left out, the claims are every filed claim of the app: the two just filed among them
+      expect(settlement.body.shares.map(({ claimId }: { claimId: number }) => claimId)).toContain(shared)
+      const share = await putAward(admin, shared, '99.00')
+      expect(share.status).toBe(409)
+      expect(share.body.error.message).toMatch(
+        new RegExp(`^claim ${shared}'s award is its share of settlement`),
+      )
+      expect((await trustOf([paid, shared])).map((entry) => Number(entry.amount_cents))).toHaveLength(2)
+    })
+
     it('still counts an awarded claim as approved in the funnel', async () => {
       const approvedInFunnel = async () =>
         ((await request(ctx.app).get('/api/staff/funnel').set('Cookie', admin).expect(200)).body as Funnel)
