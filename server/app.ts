@@ -16,6 +16,7 @@ import { appCountsRoutes } from './dashboard/app-counts.routes.ts'
 import type { BatchBuilder } from './filing/batch-builder.ts'
 import type { BatchStore } from './filing/batch-store.ts'
 import { filingBatchRoutes } from './filing/filing-batches.routes.ts'
+import { awardRoutes } from './payouts/awards.routes.ts'
 import { filingRoutes } from './filing/filing.routes.ts'
 import { respondentListRoutes } from './filing/respondent-list.routes.ts'
 import { loadFilings, type AppFiling } from './filing/load-filing-config.ts'
@@ -293,6 +294,7 @@ export function createApp({
       agreementPdfs,
     }),
   )
+  staff.use(awardRoutes({ db, forms, reviews, evidenceKey }))
   staff.use(militaryRoutes({ db }))
   staff.use(webhookRoutes({ db, evidenceKey, allowPrivate: webhooksAllowPrivate, deliveries: webhooks }))
   app.use(staff)

@@ -45,6 +45,10 @@ export type AuditAction =
   | 'webhook_changed'
   | 'webhook_deleted'
   | 'webhook_sent_again'
+  | 'award_entered'
+  | 'award_corrected'
+  | 'awards_imported'
+  | 'settlement_allocated'
   | AccountAction
 
 /** Changes to staff accounts; the detail names the target by e-mail, never a password or a link. */
