@@ -61,8 +61,7 @@ export function claimantPayoutRoutes({
   const small = express.json({ limit: '2kb' })
   // a drawn signature is a PNG data URL
   const signed = express.json({ limit: '256kb' })
-  const appNames = (locale: Locale) => (app: string) =>
-    languages.forms(locale).get(app)?.displayName ?? app
+  const appNames = (locale: Locale) => (app: string) => languages.forms(locale).get(app)?.displayName ?? app
 
   async function answer(req: Request, claim: SignedAgreementRow): Promise<ClaimantPayout> {
     const locale = requestLocale(req)
@@ -99,7 +98,8 @@ export function claimantPayoutRoutes({
           .select('claim_id')
           .where('claim_id', '=', claim.claimId)
           .executeTakeFirst()
-        if (earlier) throw new AppError('CONFLICT', { status: 409, message: t(CONSENT_ALREADY_SIGNED_MESSAGE) })
+        if (earlier)
+          throw new AppError('CONFLICT', { status: 409, message: t(CONSENT_ALREADY_SIGNED_MESSAGE) })
         await recordConsent(trx, {
           evidenceKey,
           claimId: claim.claimId,
@@ -112,7 +112,10 @@ export function claimantPayoutRoutes({
         })
       }),
     )
-    res.status(201).set('Cache-Control', 'no-store').json({ payout: await answer(req, claim) } satisfies PayoutSaved)
+    res
+      .status(201)
+      .set('Cache-Control', 'no-store')
+      .json({ payout: await answer(req, claim) } satisfies PayoutSaved)
   })
 
   router.post(PAYOUT_CHOICE_PATH, guardPost('open'), small, async (req, res) => {
@@ -168,7 +171,10 @@ async function ownAwardedClaim(
   const contact = await contactOf(db, body)
   const { claimId } = (body ?? {}) as { claimId?: unknown }
   if (typeof claimId !== 'number' || !Number.isSafeInteger(claimId) || claimId <= 0) {
-    throw new AppError('BAD_REQUEST', { status: 400, message: 'send "claimId", the number of one of your claims' })
+    throw new AppError('BAD_REQUEST', {
+      status: 400,
+      message: 'send "claimId", the number of one of your claims',
+    })
   }
   const [claim] = (await findOwnAgreements(db, contact, { claimId })).claims
   const award =
@@ -183,5 +189,8 @@ async function ownAwardedClaim(
 }
 
 function notFound(locale: Locale): AppError {
-  return new AppError('NOT_FOUND', { status: 404, message: payoutTranslator(locale)(PAYOUT_NOT_FOUND_MESSAGE) })
+  return new AppError('NOT_FOUND', {
+    status: 404,
+    message: payoutTranslator(locale)(PAYOUT_NOT_FOUND_MESSAGE),
+  })
 }

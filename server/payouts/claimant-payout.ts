@@ -64,7 +64,10 @@ export async function readClaimantPayouts({
   // newest first: the first row seen of a claim is its latest item (a fallback replaces a failed one)
   const itemOf = new Map<number, (typeof items)[number]>()
   for (const item of items) if (!itemOf.has(Number(item.claim_id))) itemOf.set(Number(item.claim_id), item)
-  const addresses = await checkAddresses(db, claims.filter((claim) => awarded.includes(claim.claimId)))
+  const addresses = await checkAddresses(
+    db,
+    claims.filter((claim) => awarded.includes(claim.claimId)),
+  )
 
   const payouts = await Promise.all(
     awards.map(async (award): Promise<ClaimantPayout> => {
@@ -223,7 +226,12 @@ export async function checkAddresses(
   for (const row of rows) {
     const address = row.address
     if (!address || address.street.trim() === '') continue
-    const line = [address.street, address.addressLine2, address.city, `${address.state} ${address.zip}`.trim()]
+    const line = [
+      address.street,
+      address.addressLine2,
+      address.city,
+      `${address.state} ${address.zip}`.trim(),
+    ]
       .map((part) => part.trim())
       .filter((part) => part !== '')
       .join(', ')

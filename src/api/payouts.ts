@@ -59,8 +59,7 @@ export interface ClaimantPayouts {
 
 /** How the claimant signs a consent or a W-9: a drawn PNG (data URL) or their full name typed. */
 export type PayoutSigning =
-  | { signatureMethod: 'drawn'; signature: string }
-  | { signatureMethod: 'typed'; typedSignature: string }
+  { signatureMethod: 'drawn'; signature: string } | { signatureMethod: 'typed'; typedSignature: string }
 
 export type PayoutConsentRequest = { key: string; claimId: number } & PayoutSigning
 
@@ -103,6 +102,7 @@ export const CHECK_ADDRESS_MESSAGE =
   'We have no confirmed mailing address for you, so we cannot mail a check. Please choose another way, or confirm your address from the e-mail we sent you.'
 export const PAYOUT_LOCKED_MESSAGE =
   'Your payment is already being prepared, so this can no longer change. Please write to us if something is wrong.'
-export const CONSENT_NOT_NEEDED_MESSAGE = 'This award is not part of a settlement: there is nothing to consent to.'
+export const CONSENT_NOT_NEEDED_MESSAGE =
+  'This award is not part of a settlement: there is nothing to consent to.'
 export const CONSENT_ALREADY_SIGNED_MESSAGE = 'You have already signed this consent.'
 export const SIGNATURE_NEEDED_MESSAGE = 'Please sign: type your full name, or draw your signature.'
