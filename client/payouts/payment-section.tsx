@@ -21,6 +21,8 @@ export function PaymentSection({
   const { locale, t } = useLocale()
   const choiceLine = useChoiceLine()
   const money = (cents: number) => formatCents(cents, locale)
+  // what is taken from the award, with a minus; nothing taken reads as a plain $0.00
+  const less = (cents: number) => (cents === 0 ? money(0) : `-${money(cents)}`)
   const headingId = `your-payment-${payout.claimId}`
   const { amounts } = payout
   return (
@@ -32,11 +34,11 @@ export function PaymentSection({
             <dt>{t('Award')}</dt>
             <dd>{money(amounts.grossCents)}</dd>
             <dt>{t('Attorney fee ({percent}%)', { percent: amounts.feePercent })}</dt>
-            <dd>-{money(amounts.feeCents)}</dd>
+            <dd>{less(amounts.feeCents)}</dd>
             <dt>{t('Case costs')}</dt>
-            <dd>-{money(amounts.costsCents)}</dd>
+            <dd>{less(amounts.costsCents)}</dd>
             <dt>{t('Held back for the IRS')}</dt>
-            <dd>-{money(amounts.withholdingCents)}</dd>
+            <dd>{less(amounts.withholdingCents)}</dd>
             <dt className="payout-net">{amounts.isEstimate ? t('Estimated net to you') : t('Net to you')}</dt>
             <dd className="payout-net">{money(amounts.netCents)}</dd>
           </dl>
