@@ -8,6 +8,7 @@ import type { DuplicateScreenshots } from './duplicates/duplicate-screenshots.ts
 import type { AgreementLinks } from './agreements/agreement-links.ts'
 import { agreementRoutes } from './agreements/agreement.routes.ts'
 import { intakeAnswerRoutes } from './agreements/intake-answer.routes.ts'
+import { claimantPayoutRoutes } from './payouts/claimant-payout.routes.ts'
 import type { AgreementTemplates } from './agreements/agreement-templates.ts'
 import type { Database } from './db/database.ts'
 import { errorHandler, notFoundApi } from './error-handler.ts'
@@ -93,6 +94,8 @@ export interface AppDeps {
   logger: Logger
   /** The key of the evidence seals' HMACs (loadEvidenceKey): never in the database. */
   evidenceKey: Buffer
+  /** The key taxpayer and bank numbers are sealed with (loadPaymentsKey): never in the database. */
+  paymentsKey: Buffer
   /** Makes the sealed agreement PDFs, off the event loop (agreementPdfThread). */
   agreementPdfs: AgreementPdfs
   /** The limits every public POST passes (PUBLIC_LIMIT_PER_ADDRESS, PUBLIC_LIMIT_GLOBAL). */
@@ -157,6 +160,7 @@ export function createApp({
   agreementLinks,
   logger,
   evidenceKey,
+  paymentsKey,
   agreementPdfs,
   publicLimits,
   proofOfWork: isProofOfWorkOn,
@@ -337,6 +341,7 @@ export function createApp({
     }),
   )
   app.use(intakeAnswerRoutes({ db, languages, evidenceKey, guardPost }))
+  app.use(claimantPayoutRoutes({ db, languages, evidenceKey, paymentsKey, guardPost }))
   app.use(confirmationRoutes({ db, languages, evidenceKey, guardPost }))
   app.use(
     cureRoutes({

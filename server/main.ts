@@ -39,6 +39,7 @@ import { twilioSms } from './journey/sms.ts'
 import { loadLanguages, logLanguageWarnings, type Languages } from './forms/languages.ts'
 import { createLogger, type Logger } from './logger.ts'
 import { openEvidenceKey } from './evidence/open-evidence-key.ts'
+import { loadPaymentsKey } from './payouts/sealed-numbers.ts'
 import { ANCHOR_LEDGER } from './evidence/anchor-ledger.job.ts'
 import { loadPdfCertificate } from './agreements/pdf-seal.ts'
 import { agreementPdfThread } from './agreements/agreement-pdfs.ts'
@@ -234,6 +235,8 @@ export async function startServer(
     agreementLinks,
     logger,
     evidenceKey,
+    // read once here: a sealed number opens only under the key it was sealed with
+    paymentsKey: loadPaymentsKey({ setting: config.paymentsKey, dataDir: config.dataDir }),
     agreementPdfs,
     publicLimits: config.publicLimits,
     proofOfWork: config.proofOfWork,

@@ -7,6 +7,7 @@ import { keyedDigest } from './evidence-key.ts'
 import { clearanceProblem } from '../fraud/fraud-clearance.ts'
 import { sha256Hex } from '../platform/token-hash.ts'
 import { anchorProblem, readAnchor } from './ledger-anchor.ts'
+import { consentSeal, consentSubject } from '../payouts/settlement-consent.ts'
 import { entryText, GENESIS_HASH, LEGAL_HOLD_KINDS, sameHex, subjectOf } from './ledger.ts'
 import {
   amendmentRecordFromRow,
@@ -83,6 +84,7 @@ export async function verifyEvidence({
               .where('cleared_audit_id', 'is not', null)
               .execute()
           ).map(({ cleared_audit_id }) => subjectOf('audit', Number(cleared_audit_id))),
+          consentSubject(claimId),
         ])
   const anchor = dataDir === undefined ? ({ kind: 'none' } as const) : readAnchor(dataDir, evidenceKey)
   if (anchor.kind === 'unreadable') problem(anchor.problem)
@@ -192,6 +194,19 @@ export async function verifyEvidence({
       if (amendedSeal !== undefined && amendedSeal !== row.amends_seal) {
         problem(`${name}: names ${amended} with a seal the ledger does not hold`)
       }
+    }
+  }
+
+  // a settlement consent is sealed under its own subject (kind 'consent'), its row checked like a claim's
+  for await (const page of consentPages(db, claimId)) {
+    for (const row of page) {
+      const subject = consentSubject(Number(row.claim_id))
+      ledger.seen.add(subject)
+      const name = `settlement consent of claim ${row.claim_id}`
+      const sealed = ledger.seals.get(subject)
+      if (sealed === undefined) problem(`${name}: no seal in the ledger`)
+      else if (consentSeal(row) !== sealed) problem(`${name}: sealed record differs (it was changed)`)
+      else if (sha256Hex(row.html) !== row.sha256) problem(`${name}: its text's SHA-256 differs`)
     }
   }
 
@@ -360,6 +375,23 @@ function amendmentPages(db: Kysely<Database>, claimId: number | undefined) {
     if (claimId !== undefined) query = query.where('claim_id', '=', claimId)
     return query.execute()
   })
+}
+
+/** The settlement consents (one per claim), or a claim's, newest first. */
+function consentPages(db: Kysely<Database>, claimId: number | undefined) {
+  return keysetPages(
+    (beforeId) => {
+      let query = db
+        .selectFrom('settlement_consents')
+        .selectAll()
+        .where('claim_id', '<', beforeId)
+        .orderBy('claim_id', 'desc')
+        .limit(EXPORT_PAGE_SIZE)
+      if (claimId !== undefined) query = query.where('claim_id', '=', claimId)
+      return query.execute()
+    },
+    (row) => row.claim_id,
+  )
 }
 
 /** Claims with their signed records (null columns when a record is missing), newest first. */

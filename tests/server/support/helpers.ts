@@ -43,6 +43,7 @@ import { MIGRATED_TEMPLATE } from './postgres-template.ts'
 import { loadFormConfigs } from '../../../server/forms/load-form-configs.ts'
 import { loadIntakeConfig } from '../../../server/forms/load-intake-config.ts'
 import { loadEvidenceKey } from '../../../server/evidence/evidence-key.ts'
+import { loadPaymentsKey } from '../../../server/payouts/sealed-numbers.ts'
 import { loadTwoFactorKey, type TwoFactorKey } from '../../../server/staff/two-factor/two-factor-key.ts'
 import { removeSealed } from '../../../server/ops/purge-expired.ts'
 import { loadPdfCertificate } from '../../../server/agreements/pdf-seal.ts'
@@ -86,6 +87,8 @@ export interface TestContext {
   dataDir: string
   /** The key of this context's evidence seals (its DATA_DIR/evidence.key). */
   evidenceKey: Buffer
+  /** The key its taxpayer and bank numbers are sealed with (its DATA_DIR/payments.key). */
+  paymentsKey: Buffer
   /** The key its TOTP secrets are sealed with (its DATA_DIR/two-factor.key). */
   twoFactorKey: TwoFactorKey
   /** Seals this context's PDFs (its DATA_DIR/pdf-signing.p12). */
@@ -194,6 +197,7 @@ export async function createTestContext(
   })
   const languages = loadLanguages({ formsDir, forms, intake })
   const evidenceKey = loadEvidenceKey({ setting: undefined, dataDir })
+  const paymentsKey = loadPaymentsKey({ setting: undefined, dataDir })
   const twoFactorKey = loadTwoFactorKey(dataDir)
   const agreementPdfs = agreementPdfThread({
     certificate: loadPdfCertificate({ pdfSigningP12: undefined, dataDir }),
@@ -288,6 +292,7 @@ export async function createTestContext(
     agreementLinks,
     logger,
     evidenceKey,
+    paymentsKey,
     agreementPdfs,
     publicLimits,
     proofOfWork,
@@ -310,6 +315,7 @@ export async function createTestContext(
     db,
     dataDir,
     evidenceKey,
+    paymentsKey,
     twoFactorKey,
     agreementPdfs,
     storage,
