@@ -15,6 +15,7 @@ export function AwardsTable({ slug, awards }: { slug: string; awards: AwardRow[]
     <TableRegion
       label="Awards table"
       headings={['Claim', 'Claimant', 'Case number', 'Amount', 'Source', 'Settlement']}
+      cards
     >
       {awards.length === 0 ? (
         <tr>
@@ -25,14 +26,16 @@ export function AwardsTable({ slug, awards }: { slug: string; awards: AwardRow[]
       ) : (
         awards.map((award) => (
           <tr key={award.claimId} data-claim-id={award.claimId}>
-            <th scope="row">
+            <th scope="row" data-label="Claim">
               <Link to={`/${slug}-admin/claims/${award.claimId}`}>{award.claimId}</Link>
             </th>
-            <td>{award.claimantName}</td>
-            <td>{award.caseNumber ?? '—'}</td>
-            <td className="money">{formatCents(award.grossCents)}</td>
-            <td>{SOURCE_LABELS[award.source]}</td>
-            <td>{award.settlement?.name ?? '—'}</td>
+            <td data-label="Claimant">{award.claimantName}</td>
+            <td data-label="Case number">{award.caseNumber ?? '—'}</td>
+            <td data-label="Amount" className="money">
+              {formatCents(award.grossCents)}
+            </td>
+            <td data-label="Source">{SOURCE_LABELS[award.source]}</td>
+            <td data-label="Settlement">{award.settlement?.name ?? '—'}</td>
           </tr>
         ))
       )}
