@@ -48,6 +48,7 @@ import * as addJobLeases from './2026_12_08_1000_add_job_leases.ts'
 import * as createFraudScores from './2026_12_09_1000_create_fraud_scores.ts'
 import * as addFraudClearanceAudit from './2026_12_09_1100_add_fraud_clearance_audit.ts'
 import * as countFraudBySource from './2026_12_09_1500_count_fraud_by_source.ts'
+import * as indexIntakesByContact from './2026_12_09_1600_index_intakes_by_contact.ts'
 import * as createPayouts from './2026_12_10_1000_create_payouts.ts'
 
 /** Every migration, by name; names sort in the order they run. */
@@ -101,5 +102,6 @@ export const MIGRATIONS: Record<string, Migration> = {
   '2026_12_09_1000_create_fraud_scores': createFraudScores,
   '2026_12_09_1100_add_fraud_clearance_audit': addFraudClearanceAudit,
   '2026_12_09_1500_count_fraud_by_source': countFraudBySource,
+  '2026_12_09_1600_index_intakes_by_contact': indexIntakesByContact,
   '2026_12_10_1000_create_payouts': createPayouts,
 }
