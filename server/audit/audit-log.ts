@@ -45,6 +45,10 @@ export type AuditAction =
   | 'webhook_changed'
   | 'webhook_deleted'
   | 'webhook_sent_again'
+  | 'payout_batch_built'
+  | 'payout_batch_approved'
+  | 'payout_batch_sent'
+  | 'payout_file_download'
   | AccountAction
 
 /** Changes to staff accounts; the detail names the target by e-mail, never a password or a link. */
