@@ -5,6 +5,7 @@ import { Link } from '../../routing/router.tsx'
 import { StaffHeader } from '../sign-in/staff-header.tsx'
 import type { StaffSession } from '../sign-in/use-staff-session.ts'
 import { AwardsSection } from './awards-section.tsx'
+import { PayoutBatchesSection } from './payout-batches-section.tsx'
 
 /**
  * The app's payouts: the awards on its filed claims (imported from the provider's file, or shared
@@ -26,7 +27,7 @@ export function PayoutsPage({
     document.title = title
   }, [title])
   // an award set changes what a payout batch could take now
-  const [, setAwardChanges] = useState(0)
+  const [awardChanges, setAwardChanges] = useState(0)
 
   return (
     <article className="card filing-settings payouts">
@@ -41,13 +42,22 @@ export function PayoutsPage({
           <Link to={`/${slug}-admin/batches`}>Notices and filing</Link>
         </nav>
         {canDecide || canPay ? (
-          <AwardsSection
-            slug={slug}
-            displayName={displayName}
-            canDecide={canDecide}
-            onChanged={() => setAwardChanges((n) => n + 1)}
-            onUnauthorized={session.expired}
-          />
+          <>
+            <AwardsSection
+              slug={slug}
+              displayName={displayName}
+              canDecide={canDecide}
+              onChanged={() => setAwardChanges((n) => n + 1)}
+              onUnauthorized={session.expired}
+            />
+            <PayoutBatchesSection
+              slug={slug}
+              account={session.account}
+              canPay={canPay}
+              loadKey={String(awardChanges)}
+              onUnauthorized={session.expired}
+            />
+          </>
         ) : (
           <p className="alert" role="alert">
             Payouts need the app&apos;s decide right (awards) or its payments right (batches), which an admin
