@@ -262,28 +262,37 @@ function ItemsTable({ slug, name, items }: { slug: string; name: string; items: 
           'Status',
           'Statement',
         ]}
+        cards
       >
         {shown.map((item) => (
           <tr key={item.id} data-claim-id={item.claimId}>
-            <th scope="row">
+            <th scope="row" data-label="Claim">
               <Link to={`/${slug}-admin/claims/${item.claimId}`}>{item.claimId}</Link>
             </th>
-            <td>{item.claimantName}</td>
-            <td>{METHOD_LABELS[item.method]}</td>
-            <td>{paidTo(item)}</td>
-            <td>{item.tin ?? 'No W-9'}</td>
-            <td className="money">{formatCents(item.grossCents)}</td>
-            <td className="money">
+            <td data-label="Claimant">{item.claimantName}</td>
+            <td data-label="Method">{METHOD_LABELS[item.method]}</td>
+            <td data-label="Paid to">{paidTo(item)}</td>
+            <td data-label="TIN">{item.tin ?? 'No W-9'}</td>
+            <td data-label="Gross" className="money">
+              {formatCents(item.grossCents)}
+            </td>
+            <td data-label="Fee" className="money">
               {formatCents(item.feeCents)} ({item.feePercent}%)
             </td>
-            <td className="money">{formatCents(item.costsCents)}</td>
-            <td className="money">{formatCents(item.withholdingCents)}</td>
-            <td className="money">{formatCents(item.netCents)}</td>
-            <td>
+            <td data-label="Costs" className="money">
+              {formatCents(item.costsCents)}
+            </td>
+            <td data-label="Withholding" className="money">
+              {formatCents(item.withholdingCents)}
+            </td>
+            <td data-label="Net" className="money">
+              {formatCents(item.netCents)}
+            </td>
+            <td data-label="Status">
               {item.status}
               {item.failure ? <span className="batch-by">{item.failure}</span> : null}
             </td>
-            <td>
+            <td data-label="Statement">
               <a href={payoutStatementHref(item.claimId)} download>
                 PDF<span className="visually-hidden"> statement of claim {item.claimId}</span>
               </a>

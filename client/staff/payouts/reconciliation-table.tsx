@@ -24,13 +24,18 @@ export function ReconciliationTable({ label, data }: { label: string; data: Payo
       <TableRegion
         label={label}
         headings={['Figure', 'From the trust entries', 'From the awards and items', 'Difference']}
+        cards
       >
         {FIGURES.map(({ key, label: name }) => (
           <tr key={key} data-figure={key}>
             <th scope="row">{name}</th>
-            <td className="money">{formatCents(data.fromTrustEntries[key])}</td>
-            <td className="money">{formatCents(data.fromAwardsAndItems[key])}</td>
-            <td className="money">
+            <td data-label="From the trust entries" className="money">
+              {formatCents(data.fromTrustEntries[key])}
+            </td>
+            <td data-label="From the awards and items" className="money">
+              {formatCents(data.fromAwardsAndItems[key])}
+            </td>
+            <td data-label="Difference" className="money">
               {data.differences[key] === 0 ? '$0.00, balanced' : formatCents(data.differences[key])}
             </td>
           </tr>
