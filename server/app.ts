@@ -74,6 +74,10 @@ import { journeyRoutes } from './journey/journey.routes.ts'
 import type { BulkMoves } from './review/bulk-moves.ts'
 import type { WebhookDeliveries } from './webhooks/webhook-deliveries.ts'
 import { webhookRoutes } from './webhooks/webhooks.routes.ts'
+import type { PayoutSettings } from './payouts/payout-settings.ts'
+import { payoutRoutes } from './payouts/payouts.routes.ts'
+import { payoutWebhookRoutes } from './payouts/payout-webhook.routes.ts'
+import type { PayPalApi } from './payouts/providers/paypal-api.ts'
 
 export interface AppDeps {
   db: Kysely<Database>
@@ -144,6 +148,13 @@ export interface AppDeps {
   webhooks?: Pick<WebhookDeliveries, 'wake'>
   /** WEBHOOKS_ALLOW_PRIVATE: endpoints on local and private addresses are taken; false when left out. */
   webhooksAllowPrivate?: boolean
+  /** Payouts: the PAYPAL_* and ACH_* settings, PayPal's API, the send job to wake; left out, no payout batch route is served. */
+  payouts?: {
+    settings: PayoutSettings
+    /** PayPal's API and PAYPAL_WEBHOOK_ID; unset when PayPal is not set up. */
+    paypal: { api: PayPalApi; webhookId: string | undefined } | undefined
+    sender: { wake(): void }
+  }
 }
 
 /** The Express app without listen(): tests drive it through supertest. */
@@ -185,6 +196,7 @@ export function createApp({
   twoFactorKey,
   webhooks,
   webhooksAllowPrivate = false,
+  payouts,
 }: AppDeps): Express {
   const claimantJourney =
     journey ??
@@ -301,7 +313,10 @@ export function createApp({
   staff.use(awardRoutes({ db, forms, reviews, evidenceKey }))
   staff.use(militaryRoutes({ db }))
   staff.use(webhookRoutes({ db, evidenceKey, allowPrivate: webhooksAllowPrivate, deliveries: webhooks }))
+  if (payouts) staff.use(payoutRoutes({ db, forms, evidenceKey, audit, paymentsKey, ...payouts }))
   app.use(staff)
+  // PayPal posts it: no staff session, no public POST guard (its Origin check and proof of work)
+  if (payouts) app.use(payoutWebhookRoutes({ db, evidenceKey, logger, ...payouts }))
   app.use(firmLogoRoutes())
   app.use(uiTextRoutes({ languages }))
   app.use(proofOfWorkRoutes(proofOfWork))

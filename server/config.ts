@@ -6,6 +6,7 @@ import type { SmsSettings } from './journey/sms.ts'
 import type { RequireTwoFactor } from './staff/two-factor/two-factor-account.ts'
 import type { S3Settings } from './uploads/s3-client.ts'
 import type { PublicLimits } from './public-doors.ts'
+import { readPayoutSettings, type PayoutSettings } from './payouts/payout-settings.ts'
 
 export type { RequireTwoFactor, S3Settings }
 import { passwordProblem, readPasswordHashCost } from './staff/password-hash.ts'
@@ -68,6 +69,8 @@ export interface ServerConfig {
    * addresses. Unsafe: for tests with a local receiver only.
    */
   webhooksAllowPrivate: boolean
+  /** PAYPAL_*, ACH_* and PAYOUT_FIRST_CHECK_NUMBER (server/payouts/payout-settings.ts). */
+  payouts: PayoutSettings
 }
 
 /** A number of proxy hops, or the addresses, CIDRs and named ranges (loopback, linklocal, uniquelocal) to trust. */
@@ -152,6 +155,7 @@ export function readServerConfig(env: NodeJS.ProcessEnv = process.env): Readonly
     pdfSigningPassphrase: env.PDF_SIGNING_PASSPHRASE || undefined,
     tsaUrl: readTsaUrl(env.TSA_URL),
     webhooksAllowPrivate: readTrueFalse(env.WEBHOOKS_ALLOW_PRIVATE, 'WEBHOOKS_ALLOW_PRIVATE'),
+    payouts: readPayouts(env),
     mailFrom: env.MAIL_FROM ?? `${FIRM_SETTINGS.firmName} <${FIRM_SETTINGS.contactEmail}>`,
   })
 }
@@ -197,6 +201,14 @@ function readSms(env: NodeJS.ProcessEnv): SmsSettings | undefined {
     authToken: needed('TWILIO_AUTH_TOKEN'),
     from,
     apiUrl,
+  }
+}
+
+function readPayouts(env: NodeJS.ProcessEnv): PayoutSettings {
+  try {
+    return readPayoutSettings(env)
+  } catch (error) {
+    throw new SettingError((error as Error).message)
   }
 }
 

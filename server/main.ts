@@ -12,6 +12,8 @@ import { createBatchStore } from './filing/batch-store.ts'
 import { filingPdfThread } from './filing/filing-pdfs.ts'
 import { loadAgreementTemplates, type AgreementTemplates } from './agreements/agreement-templates.ts'
 import { createApp } from './app.ts'
+import { loadPaymentsKey } from './payouts/sealed-numbers.ts'
+import { paypalApi } from './payouts/providers/paypal-api.ts'
 import { startBackgroundJobs } from './background-jobs.ts'
 import { setOwnOrigin } from './public-origin.ts'
 import { ensureFirstAdmin } from './staff/first-admin.ts'
@@ -39,7 +41,6 @@ import { twilioSms } from './journey/sms.ts'
 import { loadLanguages, logLanguageWarnings, type Languages } from './forms/languages.ts'
 import { createLogger, type Logger } from './logger.ts'
 import { openEvidenceKey } from './evidence/open-evidence-key.ts'
-import { loadPaymentsKey } from './payouts/sealed-numbers.ts'
 import { ANCHOR_LEDGER } from './evidence/anchor-ledger.job.ts'
 import { loadPdfCertificate } from './agreements/pdf-seal.ts'
 import { agreementPdfThread } from './agreements/agreement-pdfs.ts'
@@ -131,6 +132,12 @@ export async function startServer(
     from: config.mailFrom,
     logger,
   })
+  // taxpayer and bank numbers are sealed under a key of their own, kept out of the database
+  const paymentsKey = loadPaymentsKey({ setting: config.paymentsKey, dataDir: config.dataDir })
+  const paypalSettings = config.payouts.paypal
+  const paypal = paypalSettings
+    ? { api: paypalApi(paypalSettings), webhookId: paypalSettings.webhookId }
+    : undefined
   const batchDir = path.join(config.dataDir, 'batches')
   const batchStore = createBatchStore({ batchDir, s3: config.s3 })
   const filingPdfs = filingPdfThread()
@@ -144,6 +151,7 @@ export async function startServer(
     webhooks,
     reminders,
     fraudScores,
+    payoutSender,
   } = startBackgroundJobs({
     db,
     logger,
@@ -194,6 +202,11 @@ export async function startServer(
     // each claim's fraud score, after it is stored
     fraudScores: { storage, fraud },
     ledgerAnchor: { evidenceKey, dataDir: config.dataDir, staffMailer },
+    payouts: {
+      evidenceKey,
+      paypal: paypal?.api,
+      firstCheckNumber: config.payouts.firstCheckNumber,
+    },
   })
   // copies queued before a restart (or that failed and came due) go out now
   agreementCopies.wake()
@@ -213,7 +226,10 @@ export async function startServer(
   batchBuilder.wake()
   // webhook deliveries queued before a restart, or due for a retry, go out
   webhooks.wake()
+  // payout batches approved before a restart, or due for a retry, are sent
+  payoutSender.wake()
   const app = createApp({
+    payouts: { settings: config.payouts, paypal, sender: payoutSender },
     batchBuilder,
     batchStore,
     reviews,
@@ -235,8 +251,7 @@ export async function startServer(
     agreementLinks,
     logger,
     evidenceKey,
-    // read once here: a sealed number opens only under the key it was sealed with
-    paymentsKey: loadPaymentsKey({ setting: config.paymentsKey, dataDir: config.dataDir }),
+    paymentsKey,
     agreementPdfs,
     publicLimits: config.publicLimits,
     proofOfWork: config.proofOfWork,

@@ -49,6 +49,10 @@ export type AuditAction =
   | 'award_corrected'
   | 'awards_imported'
   | 'settlement_allocated'
+  | 'payout_batch_built'
+  | 'payout_batch_approved'
+  | 'payout_batch_sent'
+  | 'payout_file_download'
   | AccountAction
 
 /** Changes to staff accounts; the detail names the target by e-mail, never a password or a link. */

@@ -862,6 +862,14 @@ export interface TrustEntriesTable {
   at: number
 }
 
+/** A PayPal webhook event applied to a payout item, kept so that a delivery repeated is applied once. */
+export interface PayoutEventsTable {
+  event_id: string
+  item_id: number
+  event_type: string
+  received_at: number
+}
+
 export interface Database {
   claimant_journeys: ClaimantJourneysTable
   email_suppressions: EmailSuppressionsTable
@@ -923,6 +931,7 @@ export interface Database {
   payout_batches: PayoutBatchesTable
   payout_items: PayoutItemsTable
   trust_entries: TrustEntriesTable
+  payout_events: PayoutEventsTable
 }
 
 export type Dialect = 'sqlite' | 'postgres'

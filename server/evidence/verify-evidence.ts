@@ -6,6 +6,7 @@ import type { ScreenshotStorage } from '../uploads/screenshot-storage.ts'
 import { keyedDigest } from './evidence-key.ts'
 import { clearanceProblem } from '../fraud/fraud-clearance.ts'
 import { sha256Hex } from '../platform/token-hash.ts'
+import { verifyTrustEntries } from '../payouts/verify-trust-entries.ts'
 import { anchorProblem, readAnchor } from './ledger-anchor.ts'
 import { consentSeal, consentSubject } from '../payouts/settlement-consent.ts'
 import { entryText, GENESIS_HASH, LEGAL_HOLD_KINDS, sameHex, subjectOf } from './ledger.ts'
@@ -28,6 +29,8 @@ export interface EvidenceReport {
   auditEntries: number
   /** Claims a decider cleared of their fraud hold, each clearance checked against its sealed audit entry. */
   fraudClearances: number
+  /** The trust account's entries, each against its seal; and each app's payouts reconciled to 0 cents. */
+  trustEntries: number
   purged: number
   /** One line per failure, naming the claim, intake, audit entry or ledger entry and why. */
   problems: string[]
@@ -212,7 +215,9 @@ export async function verifyEvidence({
 
   let intakes = 0
   let auditEntries = 0
+  let trustEntries = 0
   if (claimId === undefined) {
+    trustEntries = await verifyTrustEntries({ db, seals: ledger.seals, seen: ledger.seen, problem })
     const check = (name: string, subject: string, seal: string) => {
       ledger.seen.add(subject)
       const sealed = ledger.seals.get(subject)
@@ -250,6 +255,7 @@ export async function verifyEvidence({
     intakes,
     auditEntries,
     fraudClearances,
+    trustEntries,
     purged: ledger.purged.size,
     problems,
   }

@@ -54,6 +54,8 @@ import { createScreenshotStorage } from '../../../server/uploads/create-screensh
 import type { ScreenshotStorage } from '../../../server/uploads/screenshot-storage.ts'
 import type { PublicLimits } from '../../../server/public-doors.ts'
 import type { ProofOfWorkTuning } from '../../../server/proof-of-work/proof-of-work.ts'
+import { DEFAULT_FIRST_CHECK_NUMBER, type PayoutSettings } from '../../../server/payouts/payout-settings.ts'
+import type { PayPalApi } from '../../../server/payouts/providers/paypal-api.ts'
 
 export { makeClaimData, makePng, pngDataUrl } from './claim-fixtures.ts'
 
@@ -117,6 +119,8 @@ export interface TestContext {
   fraudScores: JobKinds
   /** The webhook deliveries: never woken here, runDue(now) sends what is due. */
   webhooks: WebhookDeliveries
+  /** Sends approved payout batches: never woken here, runDue(now) sends what is due. */
+  payoutSender: JobKinds
   close(): Promise<void>
 }
 
@@ -141,7 +145,13 @@ export async function createTestContext(
     sms,
     webhooksAllowPrivate = false,
     webhookTimeoutMs,
+    payouts = {},
   }: {
+    /** PayPal's API (a stand-in's) and the payout settings; PayPal not set up when left out. */
+    payouts?: {
+      paypal?: { api: PayPalApi; webhookId: string | undefined }
+      settings?: Partial<PayoutSettings>
+    }
     /** WEBHOOKS_ALLOW_PRIVATE: endpoints on 127.0.0.1 are taken and reached; off when left out. */
     webhooksAllowPrivate?: boolean
     /** How long a webhook attempt may take; the product's 10 s when left out. */
@@ -218,57 +228,77 @@ export async function createTestContext(
   const fraud = loadFraudConfigs(formsDir, forms.keys())
   // as the server's start-up does: the funnel's fraud triggers read the hold thresholds
   await syncFraudHolds({ db, fraud, apps: forms.keys() })
-  const { jobs, batchBuilder, claimCures, bulkMoves, agreementCopies, webhooks, reminders, fraudScores } =
-    startBackgroundJobs({
-      db,
-      logger,
-      agreementCopies: {
-        mailer,
-        forms,
-        agreementPdfs,
-        translators: languages.t,
-        publicUrl,
-        nextSteps: (claimId) => claimNextSteps({ db, journey, claimId, forPage: false }),
-      },
-      webhooks: {
-        evidenceKey,
-        allowPrivate: webhooksAllowPrivate,
-        timeoutMs: webhookTimeoutMs,
-        wakeOnEvents: false,
-      },
-      claimCures: {
-        reviews,
-        forms,
-        evidenceKey,
-        deliver: mailDelivery({ smtpUrl: undefined, dataDir }),
-        from: 'Claims <claims@example.com>',
-        translators: languages.t,
-        publicUrl,
-      },
-      bulkMoves: { reviews, evidenceKey },
-      batchBuilder: {
-        forms,
-        filings: loadFilings(formsDir, forms.keys()),
-        reviews,
-        fraud,
-        evidenceKey,
-        pdfs: filingPdfs,
-        batchDir,
-        store: batchStore,
-      },
-      reminders: {
-        journey,
-        config: journeyConfig,
-        languages,
-        agreementPdfs,
-        deliver: mailDelivery({ smtpUrl: undefined, dataDir }),
-        from: 'Claims <claims@example.com>',
-        publicUrl,
-        perMinute: remindersPerMinute,
-        sms: smsSender,
-      },
-      fraudScores: { storage, fraud },
-    })
+  const payoutSettings: PayoutSettings = {
+    paypal: undefined,
+    ach: { originRouting: undefined, originAccount: undefined, companyName: undefined, companyId: undefined },
+    firstCheckNumber: DEFAULT_FIRST_CHECK_NUMBER,
+    ...payouts.settings,
+  }
+  const {
+    jobs,
+    batchBuilder,
+    claimCures,
+    bulkMoves,
+    agreementCopies,
+    webhooks,
+    reminders,
+    fraudScores,
+    payoutSender,
+  } = startBackgroundJobs({
+    db,
+    logger,
+    agreementCopies: {
+      mailer,
+      forms,
+      agreementPdfs,
+      translators: languages.t,
+      publicUrl,
+      nextSteps: (claimId) => claimNextSteps({ db, journey, claimId, forPage: false }),
+    },
+    webhooks: {
+      evidenceKey,
+      allowPrivate: webhooksAllowPrivate,
+      timeoutMs: webhookTimeoutMs,
+      wakeOnEvents: false,
+    },
+    claimCures: {
+      reviews,
+      forms,
+      evidenceKey,
+      deliver: mailDelivery({ smtpUrl: undefined, dataDir }),
+      from: 'Claims <claims@example.com>',
+      translators: languages.t,
+      publicUrl,
+    },
+    bulkMoves: { reviews, evidenceKey },
+    batchBuilder: {
+      forms,
+      filings: loadFilings(formsDir, forms.keys()),
+      reviews,
+      fraud,
+      evidenceKey,
+      pdfs: filingPdfs,
+      batchDir,
+      store: batchStore,
+    },
+    reminders: {
+      journey,
+      config: journeyConfig,
+      languages,
+      agreementPdfs,
+      deliver: mailDelivery({ smtpUrl: undefined, dataDir }),
+      from: 'Claims <claims@example.com>',
+      publicUrl,
+      perMinute: remindersPerMinute,
+      sms: smsSender,
+    },
+    fraudScores: { storage, fraud },
+    payouts: {
+      evidenceKey,
+      paypal: payouts.paypal?.api,
+      firstCheckNumber: payoutSettings.firstCheckNumber,
+    },
+  })
   const agreementLinks = createAgreementLinks({ db, mailer, translators: languages.t, logger })
   const app = createApp({
     db,
@@ -309,6 +339,12 @@ export async function createTestContext(
     }),
     requireTwoFactor,
     twoFactorKey,
+    // an approval does not wake the sender: a test sends what is due with runDue
+    payouts: {
+      settings: payoutSettings,
+      paypal: payouts.paypal,
+      sender: { wake: () => undefined },
+    },
   })
   return {
     app,
@@ -332,6 +368,7 @@ export async function createTestContext(
     fraud,
     fraudScores,
     webhooks,
+    payoutSender,
     async close() {
       await filingPdfs.stop()
       await jobs.stop()
