@@ -61,6 +61,8 @@ import { reviewRoutes } from './review/review.routes.ts'
 import type { Reviews } from '../src/review-config.ts'
 import type { FraudConfigs } from '../src/fraud-config.ts'
 import { loadFraudConfigs } from './fraud/load-fraud-config.ts'
+import type { PayoutsConfigs } from '../src/payouts-config.ts'
+import { loadPayoutsConfigs } from './payouts/load-payouts-config.ts'
 import type { ClaimCures } from './review/claim-cures.ts'
 import { cureRoutes } from './review/cure.routes.ts'
 import { signedRecordRoutes } from './dashboard/signed-record.routes.ts'
@@ -92,6 +94,8 @@ export interface AppDeps {
   logger: Logger
   /** The key of the evidence seals' HMACs (loadEvidenceKey): never in the database. */
   evidenceKey: Buffer
+  /** The key taxpayer and bank numbers are sealed with (loadPaymentsKey): never in the database. */
+  paymentsKey: Buffer
   /** Makes the sealed agreement PDFs, off the event loop (agreementPdfThread). */
   agreementPdfs: AgreementPdfs
   /** The limits every public POST passes (PUBLIC_LIMIT_PER_ADDRESS, PUBLIC_LIMIT_GLOBAL). */
@@ -106,6 +110,8 @@ export interface AppDeps {
   reviews?: Reviews
   /** Each app's fraud tests and thresholds (loadFraudConfigs; default: the project's forms folder). */
   fraud?: FraudConfigs
+  /** Each app's payout settings (loadPayoutsConfigs; default: the project's forms folder). */
+  payouts?: PayoutsConfigs
   /** Each app's filing settings (loadFilings; default: the project's forms folder). */
   filings?: (app: string) => AppFiling
   /** Builds the notice and filing batches' ZIPs; woken by each batch started (filing/build-batch.job.ts). */
@@ -156,6 +162,7 @@ export function createApp({
   agreementLinks,
   logger,
   evidenceKey,
+  paymentsKey,
   agreementPdfs,
   publicLimits,
   proofOfWork: isProofOfWorkOn,
@@ -163,6 +170,7 @@ export function createApp({
   languages = loadLanguages({ formsDir: DEFAULT_FORMS_DIR, forms, intake }),
   reviews = loadReviews(DEFAULT_FORMS_DIR, forms.keys()),
   fraud = loadFraudConfigs(DEFAULT_FORMS_DIR, forms.keys()),
+  payouts = loadPayoutsConfigs(DEFAULT_FORMS_DIR, forms.keys()),
   filings = loadFilings(DEFAULT_FORMS_DIR, forms.keys()),
   batchBuilder,
   batchStore,

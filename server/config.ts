@@ -55,6 +55,8 @@ export interface ServerConfig {
   s3: S3Settings | undefined
   /** EVIDENCE_KEY, 64 hex characters; unset: DATA_DIR/evidence.key (loadEvidenceKey). */
   evidenceKey: string | undefined
+  /** PAYMENTS_KEY, 64 hex characters; unset: DATA_DIR/payments.key (loadPaymentsKey). */
+  paymentsKey: string | undefined
   /** PDF_SIGNING_P12: the firm's PKCS#12 file for sealing PDFs; unset: DATA_DIR/pdf-signing.p12. */
   pdfSigningP12: string | undefined
   /** PDF_SIGNING_PASSPHRASE: that file's passphrase. */
@@ -140,6 +142,7 @@ export function readServerConfig(env: NodeJS.ProcessEnv = process.env): Readonly
     remindersPerMinute: readCount(env.REMINDERS_PER_MINUTE, 'REMINDERS_PER_MINUTE', 60),
     sms: readSms(env),
     evidenceKey: readEvidenceKey(env.EVIDENCE_KEY),
+    paymentsKey: readHexKey(env.PAYMENTS_KEY, 'PAYMENTS_KEY'),
     publicLimits: {
       perAddress: readCount(env.PUBLIC_LIMIT_PER_ADDRESS, 'PUBLIC_LIMIT_PER_ADDRESS', DEFAULT_PER_ADDRESS),
       globalPerMinute: readCount(env.PUBLIC_LIMIT_GLOBAL, 'PUBLIC_LIMIT_GLOBAL', DEFAULT_GLOBAL_PER_MINUTE),
@@ -252,10 +255,15 @@ function readOnOff(value: string | undefined, name: string, fallback: boolean): 
 }
 
 function readEvidenceKey(value: string | undefined): string | undefined {
+  return readHexKey(value, 'EVIDENCE_KEY')
+}
+
+/** A 32-byte key written as 64 hex characters; unset (or blank) is undefined. */
+function readHexKey(value: string | undefined, name: string): string | undefined {
   const text = value?.trim()
   if (!text) return undefined
   if (!/^[0-9a-fA-F]{64}$/.test(text)) {
-    throw new SettingError('EVIDENCE_KEY must be 64 hex characters (make one with: openssl rand -hex 32)')
+    throw new SettingError(`${name} must be 64 hex characters (make one with: openssl rand -hex 32)`)
   }
   return text
 }

@@ -28,6 +28,7 @@ import { loadIntakeConfig } from './forms/load-intake-config.ts'
 import { createValidatorModules } from './forms/validator-modules.ts'
 import { loadReviews } from './lifecycle/load-review-config.ts'
 import { loadFraudConfigs } from './fraud/load-fraud-config.ts'
+import { loadPayoutsConfigs } from './payouts/load-payouts-config.ts'
 import type { FraudConfigs } from '../src/fraud-config.ts'
 import { syncReviewRoles } from './lifecycle/review-roles.ts'
 import { syncFraudHolds } from './fraud/fraud-holds.ts'
@@ -39,6 +40,7 @@ import { twilioSms } from './journey/sms.ts'
 import { loadLanguages, logLanguageWarnings, type Languages } from './forms/languages.ts'
 import { createLogger, type Logger } from './logger.ts'
 import { openEvidenceKey } from './evidence/open-evidence-key.ts'
+import { loadPaymentsKey } from './payouts/sealed-numbers.ts'
 import { ANCHOR_LEDGER } from './evidence/anchor-ledger.job.ts'
 import { loadPdfCertificate } from './agreements/pdf-seal.ts'
 import { agreementPdfThread } from './agreements/agreement-pdfs.ts'
@@ -74,9 +76,10 @@ export async function startServer(
     prepared?: boolean
   } = {},
 ): Promise<RunningServer> {
-  // a broken review, filing, journey or fraud config stops us before anything starts, as a broken form does
+  // a broken review, filing, journey, fraud or payouts config stops us before anything starts, as a broken form does
   const reviews = loadReviews(config.formsDir, forms.keys())
   const fraud = loadFraudConfigs(config.formsDir, forms.keys())
+  const payouts = loadPayoutsConfigs(config.formsDir, forms.keys())
   const filings = loadFilings(config.formsDir, forms.keys())
   const journeyConfig = loadJourneyConfig(config.formsDir)
   // the browser's validators, compiled before anything else starts: a schema that fails stops us here
@@ -217,6 +220,7 @@ export async function startServer(
     batchStore,
     reviews,
     fraud,
+    payouts,
     filings,
     claimCures,
     journey,
@@ -234,6 +238,8 @@ export async function startServer(
     agreementLinks,
     logger,
     evidenceKey,
+    // read once here: a sealed number opens only under the key it was sealed with
+    paymentsKey: loadPaymentsKey({ setting: config.paymentsKey, dataDir: config.dataDir }),
     agreementPdfs,
     publicLimits: config.publicLimits,
     proofOfWork: config.proofOfWork,

@@ -17,6 +17,8 @@ import { startBackgroundJobs } from '../../../server/background-jobs.ts'
 import type { JobKinds } from '../../../server/jobs/job-runner.ts'
 import { loadFraudConfigs } from '../../../server/fraud/load-fraud-config.ts'
 import type { FraudConfigs } from '../../../src/fraud-config.ts'
+import { loadPayoutsConfigs } from '../../../server/payouts/load-payouts-config.ts'
+import type { PayoutsConfigs } from '../../../src/payouts-config.ts'
 import { createAgreementLinks, type AgreementLinks } from '../../../server/agreements/agreement-links.ts'
 import { createAgreementMailer } from '../../../server/agreements/agreement-mailer.ts'
 import { mailDelivery } from '../../../server/platform/mail-delivery.ts'
@@ -43,6 +45,7 @@ import { MIGRATED_TEMPLATE } from './postgres-template.ts'
 import { loadFormConfigs } from '../../../server/forms/load-form-configs.ts'
 import { loadIntakeConfig } from '../../../server/forms/load-intake-config.ts'
 import { loadEvidenceKey } from '../../../server/evidence/evidence-key.ts'
+import { loadPaymentsKey } from '../../../server/payouts/sealed-numbers.ts'
 import { loadTwoFactorKey, type TwoFactorKey } from '../../../server/staff/two-factor/two-factor-key.ts'
 import { removeSealed } from '../../../server/ops/purge-expired.ts'
 import { loadPdfCertificate } from '../../../server/agreements/pdf-seal.ts'
@@ -86,6 +89,8 @@ export interface TestContext {
   dataDir: string
   /** The key of this context's evidence seals (its DATA_DIR/evidence.key). */
   evidenceKey: Buffer
+  /** The key its taxpayer and bank numbers are sealed with (its DATA_DIR/payments.key). */
+  paymentsKey: Buffer
   /** The key its TOTP secrets are sealed with (its DATA_DIR/two-factor.key). */
   twoFactorKey: TwoFactorKey
   /** Seals this context's PDFs (its DATA_DIR/pdf-signing.p12). */
@@ -112,6 +117,8 @@ export interface TestContext {
   fraud: FraudConfigs
   /** The claims' fraud scores: never woken here, runDue(now) scores what is due. */
   fraudScores: JobKinds
+  /** Each app's payouts.json (forms/base/payouts.json with the app's own). */
+  payouts: PayoutsConfigs
   /** The webhook deliveries: never woken here, runDue(now) sends what is due. */
   webhooks: WebhookDeliveries
   close(): Promise<void>
@@ -194,6 +201,7 @@ export async function createTestContext(
   })
   const languages = loadLanguages({ formsDir, forms, intake })
   const evidenceKey = loadEvidenceKey({ setting: undefined, dataDir })
+  const paymentsKey = loadPaymentsKey({ setting: undefined, dataDir })
   const twoFactorKey = loadTwoFactorKey(dataDir)
   const agreementPdfs = agreementPdfThread({
     certificate: loadPdfCertificate({ pdfSigningP12: undefined, dataDir }),
@@ -212,6 +220,7 @@ export async function createTestContext(
   // as the server's start-up does: the funnel's triggers read the roles
   await syncReviewRoles({ db, reviews, apps: forms.keys() })
   const fraud = loadFraudConfigs(formsDir, forms.keys())
+  const payouts = loadPayoutsConfigs(formsDir, forms.keys())
   // as the server's start-up does: the funnel's fraud triggers read the hold thresholds
   await syncFraudHolds({ db, fraud, apps: forms.keys() })
   const { jobs, batchBuilder, claimCures, bulkMoves, agreementCopies, webhooks, reminders, fraudScores } =
@@ -280,6 +289,7 @@ export async function createTestContext(
     batchStore,
     reviews,
     fraud,
+    payouts,
     forms,
     intake,
     storage,
@@ -288,6 +298,7 @@ export async function createTestContext(
     agreementLinks,
     logger,
     evidenceKey,
+    paymentsKey,
     agreementPdfs,
     publicLimits,
     proofOfWork,
@@ -310,6 +321,7 @@ export async function createTestContext(
     db,
     dataDir,
     evidenceKey,
+    paymentsKey,
     twoFactorKey,
     agreementPdfs,
     storage,
@@ -325,6 +337,7 @@ export async function createTestContext(
     reminders,
     fraud,
     fraudScores,
+    payouts,
     webhooks,
     async close() {
       await filingPdfs.stop()
