@@ -63,6 +63,7 @@ import type { FraudConfigs } from '../src/fraud-config.ts'
 import { loadFraudConfigs } from './fraud/load-fraud-config.ts'
 import type { PayoutsConfigs } from '../src/payouts-config.ts'
 import { loadPayoutsConfigs } from './payouts/load-payouts-config.ts'
+import { yearEndRoutes } from './payouts/year-end.routes.ts'
 import type { ClaimCures } from './review/claim-cures.ts'
 import { cureRoutes } from './review/cure.routes.ts'
 import { signedRecordRoutes } from './dashboard/signed-record.routes.ts'
@@ -301,6 +302,7 @@ export function createApp({
       agreementPdfs,
     }),
   )
+  staff.use(yearEndRoutes({ db, forms, payouts, paymentsKey, audit }))
   staff.use(militaryRoutes({ db }))
   staff.use(webhookRoutes({ db, evidenceKey, allowPrivate: webhooksAllowPrivate, deliveries: webhooks }))
   app.use(staff)

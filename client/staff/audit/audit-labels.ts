@@ -46,6 +46,7 @@ const ACTION_LABELS: Record<string, string> = {
   webhook_changed: 'Changed a webhook endpoint',
   webhook_deleted: 'Deleted a webhook endpoint',
   webhook_sent_again: 'Sent a webhook delivery again',
+  form_1099_download: 'Downloaded the 1099 file (full taxpayer numbers)',
 }
 
 export function actionLabel(action: string): string {
