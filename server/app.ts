@@ -111,8 +111,8 @@ export interface AppDeps {
   reviews?: Reviews
   /** Each app's fraud tests and thresholds (loadFraudConfigs; default: the project's forms folder). */
   fraud?: FraudConfigs
-  /** Each app's payout settings (loadPayoutsConfigs; default: the project's forms folder). */
-  payouts?: PayoutsConfigs
+  /** Each app's payouts.json: the 1099 threshold, withholding, check days (loadPayoutsConfigs; default: the project's forms folder). */
+  payoutsConfigs?: PayoutsConfigs
   /** Each app's filing settings (loadFilings; default: the project's forms folder). */
   filings?: (app: string) => AppFiling
   /** Builds the notice and filing batches' ZIPs; woken by each batch started (filing/build-batch.job.ts). */
@@ -171,7 +171,7 @@ export function createApp({
   languages = loadLanguages({ formsDir: DEFAULT_FORMS_DIR, forms, intake }),
   reviews = loadReviews(DEFAULT_FORMS_DIR, forms.keys()),
   fraud = loadFraudConfigs(DEFAULT_FORMS_DIR, forms.keys()),
-  payouts = loadPayoutsConfigs(DEFAULT_FORMS_DIR, forms.keys()),
+  payoutsConfigs = loadPayoutsConfigs(DEFAULT_FORMS_DIR, forms.keys()),
   filings = loadFilings(DEFAULT_FORMS_DIR, forms.keys()),
   batchBuilder,
   batchStore,
@@ -283,6 +283,7 @@ export function createApp({
   staff.use(bulkMoveRoutes({ db, forms, reviews, fraud, bulkMoves }))
   staff.use(filingRoutes({ forms, filings }))
   staff.use(funnelRoutes({ db, forms, audit }))
+  staff.use(yearEndRoutes({ db, forms, payoutsConfigs, paymentsKey, audit }))
   staff.use(appCountsRoutes({ db, forms, reviews }))
   staff.use(respondentListRoutes({ db, forms, reviews, evidenceKey, bulkMoves }))
   staff.use(
@@ -302,7 +303,6 @@ export function createApp({
       agreementPdfs,
     }),
   )
-  staff.use(yearEndRoutes({ db, forms, payouts, paymentsKey, audit }))
   staff.use(militaryRoutes({ db }))
   staff.use(webhookRoutes({ db, evidenceKey, allowPrivate: webhooksAllowPrivate, deliveries: webhooks }))
   app.use(staff)

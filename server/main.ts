@@ -79,7 +79,7 @@ export async function startServer(
   // a broken review, filing, journey, fraud or payouts config stops us before anything starts, as a broken form does
   const reviews = loadReviews(config.formsDir, forms.keys())
   const fraud = loadFraudConfigs(config.formsDir, forms.keys())
-  const payouts = loadPayoutsConfigs(config.formsDir, forms.keys())
+  const payoutsConfigs = loadPayoutsConfigs(config.formsDir, forms.keys())
   const filings = loadFilings(config.formsDir, forms.keys())
   const journeyConfig = loadJourneyConfig(config.formsDir)
   // the browser's validators, compiled before anything else starts: a schema that fails stops us here
@@ -220,7 +220,7 @@ export async function startServer(
     batchStore,
     reviews,
     fraud,
-    payouts,
+    payoutsConfigs,
     filings,
     claimCures,
     journey,

@@ -12,6 +12,7 @@ export type AuditAction =
   | 'login_failure'
   | 'logout'
   | 'export'
+  | 'form_1099_download'
   | 'claim_view'
   | 'intake_view'
   | 'screenshot_view'
@@ -45,7 +46,6 @@ export type AuditAction =
   | 'webhook_changed'
   | 'webhook_deleted'
   | 'webhook_sent_again'
-  | 'form_1099_download'
   | AccountAction
 
 /** Changes to staff accounts; the detail names the target by e-mail, never a password or a link. */

@@ -24,14 +24,14 @@ const FIRST_YEAR = 2000
 export function yearEndRoutes({
   db,
   forms,
-  payouts,
+  payoutsConfigs,
   paymentsKey,
   audit,
   now = Date.now,
 }: {
   db: Kysely<Database>
   forms: Map<string, FormConfig>
-  payouts: PayoutsConfigs
+  payoutsConfigs: PayoutsConfigs
   paymentsKey: Buffer
   audit: RecordAudit
   now?: () => number
@@ -53,7 +53,13 @@ export function yearEndRoutes({
       res.set('Cache-Control', 'no-store').status(204).end()
       return
     }
-    const { csv, rows } = await form1099File({ db, app: slug, year, config: payouts(slug), paymentsKey })
+    const { csv, rows } = await form1099File({
+      db,
+      app: slug,
+      year,
+      config: payoutsConfigs(slug),
+      paymentsKey,
+    })
     const sha256 = crypto.createHash('sha256').update(csv, 'utf8').digest('hex')
     // on record before a byte is sent: nobody takes the taxpayer numbers unlogged
     await audit({
@@ -67,7 +73,12 @@ export function yearEndRoutes({
 
   router.get('/api/staff/apps/:slug/payouts/unclaimed.json', async (req, res) => {
     const { slug } = appOf(req, res)
-    const report: UnclaimedFunds = await unclaimedFunds({ db, app: slug, config: payouts(slug), now: now() })
+    const report: UnclaimedFunds = await unclaimedFunds({
+      db,
+      app: slug,
+      config: payoutsConfigs(slug),
+      now: now(),
+    })
     res.set('Cache-Control', NO_STORE).json(report)
   })
 
@@ -78,7 +89,7 @@ export function yearEndRoutes({
       return
     }
     const at = now()
-    const { csv, rows } = await unclaimedFundsCsv({ db, app: slug, config: payouts(slug), now: at })
+    const { csv, rows } = await unclaimedFundsCsv({ db, app: slug, config: payoutsConfigs(slug), now: at })
     await audit({
       ...actorOf(req, res),
       app: slug,

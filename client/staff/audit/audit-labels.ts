@@ -10,6 +10,7 @@ const ACTION_LABELS: Record<string, string> = {
   intake_view: "Viewed a main-form submission's details",
   screenshot_view: 'Viewed a screenshot',
   export: 'Exported a CSV',
+  form_1099_download: 'Downloaded the 1099 file (full taxpayer numbers)',
   evidence_download: 'Downloaded evidence',
   account_invited: 'Invited an account',
   invite_resent: 'Re-sent an invitation',
@@ -46,7 +47,6 @@ const ACTION_LABELS: Record<string, string> = {
   webhook_changed: 'Changed a webhook endpoint',
   webhook_deleted: 'Deleted a webhook endpoint',
   webhook_sent_again: 'Sent a webhook delivery again',
-  form_1099_download: 'Downloaded the 1099 file (full taxpayer numbers)',
 }
 
 export function actionLabel(action: string): string {

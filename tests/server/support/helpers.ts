@@ -118,7 +118,7 @@ export interface TestContext {
   /** The claims' fraud scores: never woken here, runDue(now) scores what is due. */
   fraudScores: JobKinds
   /** Each app's payouts.json (forms/base/payouts.json with the app's own). */
-  payouts: PayoutsConfigs
+  payoutsConfigs: PayoutsConfigs
   /** The webhook deliveries: never woken here, runDue(now) sends what is due. */
   webhooks: WebhookDeliveries
   close(): Promise<void>
@@ -220,7 +220,7 @@ export async function createTestContext(
   // as the server's start-up does: the funnel's triggers read the roles
   await syncReviewRoles({ db, reviews, apps: forms.keys() })
   const fraud = loadFraudConfigs(formsDir, forms.keys())
-  const payouts = loadPayoutsConfigs(formsDir, forms.keys())
+  const payoutsConfigs = loadPayoutsConfigs(formsDir, forms.keys())
   // as the server's start-up does: the funnel's fraud triggers read the hold thresholds
   await syncFraudHolds({ db, fraud, apps: forms.keys() })
   const { jobs, batchBuilder, claimCures, bulkMoves, agreementCopies, webhooks, reminders, fraudScores } =
@@ -289,7 +289,7 @@ export async function createTestContext(
     batchStore,
     reviews,
     fraud,
-    payouts,
+    payoutsConfigs,
     forms,
     intake,
     storage,
@@ -337,7 +337,7 @@ export async function createTestContext(
     reminders,
     fraud,
     fraudScores,
-    payouts,
+    payoutsConfigs,
     webhooks,
     async close() {
       await filingPdfs.stop()
