@@ -63,6 +63,9 @@ import { reviewRoutes } from './review/review.routes.ts'
 import type { Reviews } from '../src/review-config.ts'
 import type { FraudConfigs } from '../src/fraud-config.ts'
 import { loadFraudConfigs } from './fraud/load-fraud-config.ts'
+import type { PayoutsConfigs } from '../src/payouts-config.ts'
+import { loadPayoutsConfigs } from './payouts/load-payouts-config.ts'
+import { yearEndRoutes } from './payouts/year-end.routes.ts'
 import type { ClaimCures } from './review/claim-cures.ts'
 import { cureRoutes } from './review/cure.routes.ts'
 import { signedRecordRoutes } from './dashboard/signed-record.routes.ts'
@@ -114,6 +117,8 @@ export interface AppDeps {
   reviews?: Reviews
   /** Each app's fraud tests and thresholds (loadFraudConfigs; default: the project's forms folder). */
   fraud?: FraudConfigs
+  /** Each app's payouts.json: the 1099 threshold, withholding, check days (loadPayoutsConfigs; default: the project's forms folder). */
+  payoutsConfigs?: PayoutsConfigs
   /** Each app's filing settings (loadFilings; default: the project's forms folder). */
   filings?: (app: string) => AppFiling
   /** Builds the notice and filing batches' ZIPs; woken by each batch started (filing/build-batch.job.ts). */
@@ -148,9 +153,8 @@ export interface AppDeps {
   webhooks?: Pick<WebhookDeliveries, 'wake'>
   /** WEBHOOKS_ALLOW_PRIVATE: endpoints on local and private addresses are taken; false when left out. */
   webhooksAllowPrivate?: boolean
-  /** Payouts: the payments key, the PAYPAL_* and ACH_* settings, PayPal's API, the send job to wake; left out, no payout route is served. */
+  /** Payouts: the PAYPAL_* and ACH_* settings, PayPal's API, the send job to wake; left out, no payout batch route is served. */
   payouts?: {
-    paymentsKey: Buffer
     settings: PayoutSettings
     /** PayPal's API and PAYPAL_WEBHOOK_ID; unset when PayPal is not set up. */
     paypal: { api: PayPalApi; webhookId: string | undefined } | undefined
@@ -180,6 +184,7 @@ export function createApp({
   languages = loadLanguages({ formsDir: DEFAULT_FORMS_DIR, forms, intake }),
   reviews = loadReviews(DEFAULT_FORMS_DIR, forms.keys()),
   fraud = loadFraudConfigs(DEFAULT_FORMS_DIR, forms.keys()),
+  payoutsConfigs = loadPayoutsConfigs(DEFAULT_FORMS_DIR, forms.keys()),
   filings = loadFilings(DEFAULT_FORMS_DIR, forms.keys()),
   batchBuilder,
   batchStore,
@@ -292,6 +297,7 @@ export function createApp({
   staff.use(bulkMoveRoutes({ db, forms, reviews, fraud, bulkMoves }))
   staff.use(filingRoutes({ forms, filings }))
   staff.use(funnelRoutes({ db, forms, audit }))
+  staff.use(yearEndRoutes({ db, forms, payoutsConfigs, paymentsKey, audit }))
   staff.use(appCountsRoutes({ db, forms, reviews }))
   staff.use(respondentListRoutes({ db, forms, reviews, evidenceKey, bulkMoves }))
   staff.use(
@@ -314,7 +320,7 @@ export function createApp({
   staff.use(awardRoutes({ db, forms, reviews, evidenceKey }))
   staff.use(militaryRoutes({ db }))
   staff.use(webhookRoutes({ db, evidenceKey, allowPrivate: webhooksAllowPrivate, deliveries: webhooks }))
-  if (payouts) staff.use(payoutRoutes({ db, forms, evidenceKey, audit, ...payouts }))
+  if (payouts) staff.use(payoutRoutes({ db, forms, evidenceKey, audit, paymentsKey, ...payouts }))
   app.use(staff)
   // PayPal posts it: no staff session, no public POST guard (its Origin check and proof of work)
   if (payouts) app.use(payoutWebhookRoutes({ db, evidenceKey, logger, ...payouts }))

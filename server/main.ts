@@ -30,6 +30,7 @@ import { loadIntakeConfig } from './forms/load-intake-config.ts'
 import { createValidatorModules } from './forms/validator-modules.ts'
 import { loadReviews } from './lifecycle/load-review-config.ts'
 import { loadFraudConfigs } from './fraud/load-fraud-config.ts'
+import { loadPayoutsConfigs } from './payouts/load-payouts-config.ts'
 import type { FraudConfigs } from '../src/fraud-config.ts'
 import { syncReviewRoles } from './lifecycle/review-roles.ts'
 import { syncFraudHolds } from './fraud/fraud-holds.ts'
@@ -76,9 +77,10 @@ export async function startServer(
     prepared?: boolean
   } = {},
 ): Promise<RunningServer> {
-  // a broken review, filing, journey or fraud config stops us before anything starts, as a broken form does
+  // a broken review, filing, journey, fraud or payouts config stops us before anything starts, as a broken form does
   const reviews = loadReviews(config.formsDir, forms.keys())
   const fraud = loadFraudConfigs(config.formsDir, forms.keys())
+  const payoutsConfigs = loadPayoutsConfigs(config.formsDir, forms.keys())
   const filings = loadFilings(config.formsDir, forms.keys())
   const journeyConfig = loadJourneyConfig(config.formsDir)
   // the browser's validators, compiled before anything else starts: a schema that fails stops us here
@@ -229,11 +231,12 @@ export async function startServer(
   // payout batches approved before a restart, or due for a retry, are sent
   payoutSender.wake()
   const app = createApp({
-    payouts: { paymentsKey, settings: config.payouts, paypal, sender: payoutSender },
+    payouts: { settings: config.payouts, paypal, sender: payoutSender },
     batchBuilder,
     batchStore,
     reviews,
     fraud,
+    payoutsConfigs,
     filings,
     claimCures,
     journey,

@@ -12,6 +12,7 @@ export type AuditAction =
   | 'login_failure'
   | 'logout'
   | 'export'
+  | 'form_1099_download'
   | 'claim_view'
   | 'intake_view'
   | 'screenshot_view'

@@ -1,9 +1,9 @@
 /**
- * What the payout endpoints answer: awards on claims and the settlements shared among them
- * (server/payouts/awards.routes.ts), then the payout batches that pay claimants
- * (server/payouts/payouts.routes.ts). Money is integer cents everywhere; the pages write it with
- * formatCents (src/money.ts). Bank and taxpayer numbers come by their last four only.
- * @example const list: AwardList = await fetchJson('/api/staff/apps/brigit/awards?page=1')
+ * What the staff's payout endpoints answer: awards on claims and the settlements shared among them
+ * (server/payouts/awards.routes.ts), and payout batches (server/payouts/payouts.routes.ts). Money is
+ * integer cents everywhere, written with formatCents (src/money.ts); bank and taxpayer numbers by
+ * their last four only.
+ * @example const page: PayoutsPage = await fetchJson('/api/staff/apps/brigit/payouts')
  */
 import type { PayoutMethod } from '../payout-details.ts'
 

@@ -10,6 +10,7 @@ const ACTION_LABELS: Record<string, string> = {
   intake_view: "Viewed a main-form submission's details",
   screenshot_view: 'Viewed a screenshot',
   export: 'Exported a CSV',
+  form_1099_download: 'Downloaded the 1099 file (full taxpayer numbers)',
   evidence_download: 'Downloaded evidence',
   account_invited: 'Invited an account',
   invite_resent: 'Re-sent an invitation',

@@ -17,6 +17,8 @@ import { startBackgroundJobs } from '../../../server/background-jobs.ts'
 import type { JobKinds } from '../../../server/jobs/job-runner.ts'
 import { loadFraudConfigs } from '../../../server/fraud/load-fraud-config.ts'
 import type { FraudConfigs } from '../../../src/fraud-config.ts'
+import { loadPayoutsConfigs } from '../../../server/payouts/load-payouts-config.ts'
+import type { PayoutsConfigs } from '../../../src/payouts-config.ts'
 import { createAgreementLinks, type AgreementLinks } from '../../../server/agreements/agreement-links.ts'
 import { createAgreementMailer } from '../../../server/agreements/agreement-mailer.ts'
 import { mailDelivery } from '../../../server/platform/mail-delivery.ts'
@@ -117,6 +119,8 @@ export interface TestContext {
   fraud: FraudConfigs
   /** The claims' fraud scores: never woken here, runDue(now) scores what is due. */
   fraudScores: JobKinds
+  /** Each app's payouts.json (forms/base/payouts.json with the app's own). */
+  payoutsConfigs: PayoutsConfigs
   /** The webhook deliveries: never woken here, runDue(now) sends what is due. */
   webhooks: WebhookDeliveries
   /** Sends approved payout batches: never woken here, runDue(now) sends what is due. */
@@ -226,6 +230,7 @@ export async function createTestContext(
   // as the server's start-up does: the funnel's triggers read the roles
   await syncReviewRoles({ db, reviews, apps: forms.keys() })
   const fraud = loadFraudConfigs(formsDir, forms.keys())
+  const payoutsConfigs = loadPayoutsConfigs(formsDir, forms.keys())
   // as the server's start-up does: the funnel's fraud triggers read the hold thresholds
   await syncFraudHolds({ db, fraud, apps: forms.keys() })
   const payoutSettings: PayoutSettings = {
@@ -314,6 +319,7 @@ export async function createTestContext(
     batchStore,
     reviews,
     fraud,
+    payoutsConfigs,
     forms,
     intake,
     storage,
@@ -341,7 +347,6 @@ export async function createTestContext(
     twoFactorKey,
     // an approval does not wake the sender: a test sends what is due with runDue
     payouts: {
-      paymentsKey,
       settings: payoutSettings,
       paypal: payouts.paypal,
       sender: { wake: () => undefined },
@@ -368,6 +373,7 @@ export async function createTestContext(
     reminders,
     fraud,
     fraudScores,
+    payoutsConfigs,
     webhooks,
     payoutSender,
     async close() {
