@@ -64,7 +64,7 @@ export function payoutRoutes({
     clientAddress: clientAddress(req),
   })
   const appOf = (req: Request, res: Response) => {
-    const { slug } = findFormOrThrow(forms, String(req.params.app))
+    const { slug } = findFormOrThrow(forms, String(req.params.slug))
     assertCanSee(res, slug)
     return slug
   }
@@ -100,7 +100,7 @@ export function payoutRoutes({
       .send(body)
   }
 
-  router.get('/api/staff/apps/:app/payouts', async (req, res) => {
+  router.get('/api/staff/apps/:slug/payouts', async (req, res) => {
     const app = appOf(req, res)
     const page: PayoutsPage = {
       isPayPalSetUp: settings.paypal !== undefined,
@@ -110,7 +110,7 @@ export function payoutRoutes({
     res.set('Cache-Control', NO_STORE).json(page)
   })
 
-  router.post('/api/staff/apps/:app/payouts', json, async (req, res) => {
+  router.post('/api/staff/apps/:slug/payouts', json, async (req, res) => {
     const app = appOf(req, res)
     const costs = (req.body as { costs?: unknown } | undefined)?.costs ?? '0'
     if (typeof costs !== 'string') throw badRequest('"costs" must be a dollar amount as text, like "12.50"')
@@ -125,12 +125,12 @@ export function payoutRoutes({
     res.status(201).json(built)
   })
 
-  router.get('/api/staff/apps/:app/payouts/reconciliation', async (req, res) => {
+  router.get('/api/staff/apps/:slug/payouts/reconciliation', async (req, res) => {
     const app = appOf(req, res)
     res.set('Cache-Control', NO_STORE).json(await reconcilePayouts(db, { app }))
   })
 
-  router.get('/api/staff/apps/:app/payouts/uncashed-checks', async (req, res) => {
+  router.get('/api/staff/apps/:slug/payouts/uncashed-checks', async (req, res) => {
     const app = appOf(req, res)
     res.set('Cache-Control', NO_STORE).json({ checks: await uncashedChecks(db, { app, now: now() }) })
   })
