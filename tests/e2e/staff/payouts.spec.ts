@@ -468,7 +468,9 @@ describe('payouts: awards imported and shared, a payout batch built by one accou
   it('shows the sent batch tidily on a phone, with no axe violations', async () => {
     await checker.setViewportSize({ width: 390, height: 844 })
     await checker.reload()
-    await tabTo(checker, `#open-payout-batch-${batchId}`)
+    // the page's forms, the awards and the batches come first: tabbed through as a keyboard user would
+    await shown(checker.locator(`#open-payout-batch-${batchId}`))
+    await tabTo(checker, `#open-payout-batch-${batchId}`, { maxTabs: 120 })
     await checker.keyboard.press('Enter')
     await shown(checker.getByText('Balanced: the trust entries and the awards and items agree to the cent.'))
     const overflow = await checker.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)
