@@ -40,6 +40,9 @@ const ClusterRoute = lazy(async () => ({
 const BatchesRoute = lazy(async () => ({
   default: (await import('./staff/filing/batches-route.tsx')).BatchesRoute,
 }))
+const PayoutsRoute = lazy(async () => ({
+  default: (await import('./staff/payouts/payouts-route.tsx')).PayoutsRoute,
+}))
 
 const StaffHome = lazy(async () => ({
   default: (await import('./staff/accounts/staff-home.tsx')).StaffHome,
@@ -122,6 +125,9 @@ function Page() {
   // its notices of dispute and filing batches, /{app}-admin/batches
   const batchesPage = /^\/([a-z0-9-]+)-admin\/batches$/.exec(pathname)?.[1]
   if (batchesPage !== undefined) return <BatchesRoute slug={batchesPage} />
+  // its awards and payout batches, /{app}-admin/payouts
+  const payoutsPage = /^\/([a-z0-9-]+)-admin\/payouts$/.exec(pathname)?.[1]
+  if (payoutsPage !== undefined) return <PayoutsRoute slug={payoutsPage} />
   // /{app}, /{app}-success and /{app}-admin are one segment; AppPageRoute tells them apart
   const page = /^\/([^/]+)$/.exec(pathname)?.[1]
   return page === undefined ? <NotFoundRoute /> : <AppPageRoute page={decodeURIComponent(page)} />

@@ -15,17 +15,32 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('status', 'text', (col) => col.notNull())
     .addPrimaryKeyConstraint('review_roles_pk', ['app', 'role'])
     .execute()
-  await dropClaimTriggers(db)
-  if (isPostgresDb(db)) await createPostgresTriggers(db, APPROVED)
-  else await createSqliteTriggers(db, APPROVED)
+  await replaceClaimTriggers(db, APPROVED)
 }
 
-type Approved = (row: string) => string
+/** SQL that is 1 while the claim `row` ('new', 'old', a table alias) counts as approved, else 0. */
+export type Approved = (row: string) => string
 
-/** 1 while the claim's status is one of its app's approved roles (src/review-config.ts approvedStatuses). */
-const APPROVED: Approved = (row) => `CASE WHEN EXISTS (SELECT 1 FROM review_roles role_of
-  WHERE role_of.app = ${row}.app AND role_of.role IN ('readyToFile', 'filed')
+/**
+ * 1 while the claim's status is its app's status for one of `roles` (src/review-config.ts
+ * approvedStatuses names the same roles).
+ */
+export function approvedByRoles(roles: readonly string[]): Approved {
+  const listed = roles.map((role) => `'${role}'`).join(', ')
+  return (row) => `CASE WHEN EXISTS (SELECT 1 FROM review_roles role_of
+  WHERE role_of.app = ${row}.app AND role_of.role IN (${listed})
     AND role_of.status = ${row}.review_status) THEN 1 ELSE 0 END`
+}
+
+/** This migration's approved: ready to file, or filed. */
+export const APPROVED = approvedByRoles(['readyToFile', 'filed'])
+
+/** Drops the funnel's claim triggers and makes them again, counting `approved` as approved. */
+export async function replaceClaimTriggers(db: Kysely<unknown>, approved: Approved): Promise<void> {
+  await dropClaimTriggers(db)
+  if (isPostgresDb(db)) await createPostgresTriggers(db, approved)
+  else await createSqliteTriggers(db, approved)
+}
 
 /** As migration 2026_11_29_1200 had it: down() puts its triggers back. */
 const APPROVED_BEFORE: Approved = (row) =>
@@ -116,8 +131,6 @@ async function createPostgresTriggers(db: Kysely<unknown>, approved: Approved): 
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
-  await dropClaimTriggers(db)
-  if (isPostgresDb(db)) await createPostgresTriggers(db, APPROVED_BEFORE)
-  else await createSqliteTriggers(db, APPROVED_BEFORE)
+  await replaceClaimTriggers(db, APPROVED_BEFORE)
   await db.schema.dropTable('review_roles').execute()
 }

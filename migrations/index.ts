@@ -49,6 +49,9 @@ import * as createFraudScores from './2026_12_09_1000_create_fraud_scores.ts'
 import * as addFraudClearanceAudit from './2026_12_09_1100_add_fraud_clearance_audit.ts'
 import * as countFraudBySource from './2026_12_09_1500_count_fraud_by_source.ts'
 import * as indexIntakesByContact from './2026_12_09_1600_index_intakes_by_contact.ts'
+import * as createPayouts from './2026_12_10_1000_create_payouts.ts'
+import * as countAwardedAsApproved from './2026_12_10_1100_count_awarded_as_approved.ts'
+import * as addPayoutEvents from './2026_12_10_1200_add_payout_events.ts'
 
 /** Every migration, by name; names sort in the order they run. */
 export const MIGRATIONS: Record<string, Migration> = {
@@ -102,4 +105,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '2026_12_09_1100_add_fraud_clearance_audit': addFraudClearanceAudit,
   '2026_12_09_1500_count_fraud_by_source': countFraudBySource,
   '2026_12_09_1600_index_intakes_by_contact': indexIntakesByContact,
+  '2026_12_10_1000_create_payouts': createPayouts,
+  '2026_12_10_1100_count_awarded_as_approved': countAwardedAsApproved,
+  '2026_12_10_1200_add_payout_events': addPayoutEvents,
 }

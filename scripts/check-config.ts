@@ -7,6 +7,7 @@ import { loadLanguages } from '../server/forms/languages.ts'
 import { loadReviewConfig, loadReviews, REVIEW_CONFIG_FILE } from '../server/lifecycle/load-review-config.ts'
 import { loadFilings } from '../server/filing/load-filing-config.ts'
 import { loadJourneyConfig } from '../server/journey/journey-config.ts'
+import { loadPayoutsConfigs } from '../server/payouts/load-payouts-config.ts'
 import type { ReviewConfig } from '../src/review-config.ts'
 import { LOCALES } from '../src/translate.ts'
 
@@ -22,6 +23,7 @@ try {
   const reviews = loadReviews(formsDir, forms.keys(), base)
   loadJourneyConfig(formsDir)
   loadFilings(formsDir, forms.keys())
+  loadPayoutsConfigs(formsDir, forms.keys())
   const folder = path.basename(formsDir)
   // the base's reasons, and each app's whose review differs from it (under its "review")
   const reviewed: [string, ReviewConfig][] = [

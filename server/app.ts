@@ -8,6 +8,7 @@ import type { DuplicateScreenshots } from './duplicates/duplicate-screenshots.ts
 import type { AgreementLinks } from './agreements/agreement-links.ts'
 import { agreementRoutes } from './agreements/agreement.routes.ts'
 import { intakeAnswerRoutes } from './agreements/intake-answer.routes.ts'
+import { claimantPayoutRoutes } from './payouts/claimant-payout.routes.ts'
 import type { AgreementTemplates } from './agreements/agreement-templates.ts'
 import type { Database } from './db/database.ts'
 import { errorHandler, notFoundApi } from './error-handler.ts'
@@ -16,6 +17,7 @@ import { appCountsRoutes } from './dashboard/app-counts.routes.ts'
 import type { BatchBuilder } from './filing/batch-builder.ts'
 import type { BatchStore } from './filing/batch-store.ts'
 import { filingBatchRoutes } from './filing/filing-batches.routes.ts'
+import { awardRoutes } from './payouts/awards.routes.ts'
 import { filingRoutes } from './filing/filing.routes.ts'
 import { respondentListRoutes } from './filing/respondent-list.routes.ts'
 import { loadFilings, type AppFiling } from './filing/load-filing-config.ts'
@@ -61,6 +63,9 @@ import { reviewRoutes } from './review/review.routes.ts'
 import type { Reviews } from '../src/review-config.ts'
 import type { FraudConfigs } from '../src/fraud-config.ts'
 import { loadFraudConfigs } from './fraud/load-fraud-config.ts'
+import type { PayoutsConfigs } from '../src/payouts-config.ts'
+import { loadPayoutsConfigs } from './payouts/load-payouts-config.ts'
+import { yearEndRoutes } from './payouts/year-end.routes.ts'
 import type { ClaimCures } from './review/claim-cures.ts'
 import { cureRoutes } from './review/cure.routes.ts'
 import { signedRecordRoutes } from './dashboard/signed-record.routes.ts'
@@ -72,6 +77,10 @@ import { journeyRoutes } from './journey/journey.routes.ts'
 import type { BulkMoves } from './review/bulk-moves.ts'
 import type { WebhookDeliveries } from './webhooks/webhook-deliveries.ts'
 import { webhookRoutes } from './webhooks/webhooks.routes.ts'
+import type { PayoutSettings } from './payouts/payout-settings.ts'
+import { payoutRoutes } from './payouts/payouts.routes.ts'
+import { payoutWebhookRoutes } from './payouts/payout-webhook.routes.ts'
+import type { PayPalApi } from './payouts/providers/paypal-api.ts'
 
 export interface AppDeps {
   db: Kysely<Database>
@@ -92,6 +101,8 @@ export interface AppDeps {
   logger: Logger
   /** The key of the evidence seals' HMACs (loadEvidenceKey): never in the database. */
   evidenceKey: Buffer
+  /** The key taxpayer and bank numbers are sealed with (loadPaymentsKey): never in the database. */
+  paymentsKey: Buffer
   /** Makes the sealed agreement PDFs, off the event loop (agreementPdfThread). */
   agreementPdfs: AgreementPdfs
   /** The limits every public POST passes (PUBLIC_LIMIT_PER_ADDRESS, PUBLIC_LIMIT_GLOBAL). */
@@ -106,6 +117,8 @@ export interface AppDeps {
   reviews?: Reviews
   /** Each app's fraud tests and thresholds (loadFraudConfigs; default: the project's forms folder). */
   fraud?: FraudConfigs
+  /** Each app's payouts.json: the 1099 threshold, withholding, check days (loadPayoutsConfigs; default: the project's forms folder). */
+  payoutsConfigs?: PayoutsConfigs
   /** Each app's filing settings (loadFilings; default: the project's forms folder). */
   filings?: (app: string) => AppFiling
   /** Builds the notice and filing batches' ZIPs; woken by each batch started (filing/build-batch.job.ts). */
@@ -140,6 +153,13 @@ export interface AppDeps {
   webhooks?: Pick<WebhookDeliveries, 'wake'>
   /** WEBHOOKS_ALLOW_PRIVATE: endpoints on local and private addresses are taken; false when left out. */
   webhooksAllowPrivate?: boolean
+  /** Payouts: the PAYPAL_* and ACH_* settings, PayPal's API, the send job to wake; left out, no payout batch route is served. */
+  payouts?: {
+    settings: PayoutSettings
+    /** PayPal's API and PAYPAL_WEBHOOK_ID; unset when PayPal is not set up. */
+    paypal: { api: PayPalApi; webhookId: string | undefined } | undefined
+    sender: { wake(): void }
+  }
 }
 
 /** The Express app without listen(): tests drive it through supertest. */
@@ -156,6 +176,7 @@ export function createApp({
   agreementLinks,
   logger,
   evidenceKey,
+  paymentsKey,
   agreementPdfs,
   publicLimits,
   proofOfWork: isProofOfWorkOn,
@@ -163,6 +184,7 @@ export function createApp({
   languages = loadLanguages({ formsDir: DEFAULT_FORMS_DIR, forms, intake }),
   reviews = loadReviews(DEFAULT_FORMS_DIR, forms.keys()),
   fraud = loadFraudConfigs(DEFAULT_FORMS_DIR, forms.keys()),
+  payoutsConfigs = loadPayoutsConfigs(DEFAULT_FORMS_DIR, forms.keys()),
   filings = loadFilings(DEFAULT_FORMS_DIR, forms.keys()),
   batchBuilder,
   batchStore,
@@ -180,6 +202,7 @@ export function createApp({
   twoFactorKey,
   webhooks,
   webhooksAllowPrivate = false,
+  payouts,
 }: AppDeps): Express {
   const claimantJourney =
     journey ??
@@ -274,6 +297,7 @@ export function createApp({
   staff.use(bulkMoveRoutes({ db, forms, reviews, fraud, bulkMoves }))
   staff.use(filingRoutes({ forms, filings }))
   staff.use(funnelRoutes({ db, forms, audit }))
+  staff.use(yearEndRoutes({ db, forms, payoutsConfigs, paymentsKey, audit }))
   staff.use(appCountsRoutes({ db, forms, reviews }))
   staff.use(respondentListRoutes({ db, forms, reviews, evidenceKey, bulkMoves }))
   staff.use(
@@ -293,9 +317,13 @@ export function createApp({
       agreementPdfs,
     }),
   )
+  staff.use(awardRoutes({ db, forms, reviews, evidenceKey }))
   staff.use(militaryRoutes({ db }))
   staff.use(webhookRoutes({ db, evidenceKey, allowPrivate: webhooksAllowPrivate, deliveries: webhooks }))
+  if (payouts) staff.use(payoutRoutes({ db, forms, evidenceKey, audit, paymentsKey, ...payouts }))
   app.use(staff)
+  // PayPal posts it: no staff session, no public POST guard (its Origin check and proof of work)
+  if (payouts) app.use(payoutWebhookRoutes({ db, evidenceKey, logger, ...payouts }))
   app.use(firmLogoRoutes())
   app.use(uiTextRoutes({ languages }))
   app.use(proofOfWorkRoutes(proofOfWork))
@@ -335,6 +363,7 @@ export function createApp({
     }),
   )
   app.use(intakeAnswerRoutes({ db, languages, evidenceKey, guardPost }))
+  app.use(claimantPayoutRoutes({ db, languages, evidenceKey, paymentsKey, guardPost }))
   app.use(confirmationRoutes({ db, languages, evidenceKey, guardPost }))
   app.use(
     cureRoutes({

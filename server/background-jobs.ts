@@ -19,6 +19,7 @@ import { SEND_CURE_NOTICE, sendCureNoticeJob } from './review/send-cure-notice.j
 import { DELIVER_WEBHOOK, deliverWebhookJob } from './webhooks/deliver-webhook.job.ts'
 import { SEND_REMINDER, sendReminderJob } from './journey/send-reminder.job.ts'
 import { SCORE_CLAIM, scoreClaimJob } from './fraud/score-claim.job.ts'
+import { SEND_PAYOUT, sendPayoutJob } from './payouts/send-payout.job.ts'
 import type { WebhookDeliveries } from './webhooks/webhook-deliveries.ts'
 
 type Deps<F extends (deps: never) => unknown> = Omit<Parameters<F>[0], 'db' | 'logger'>
@@ -40,6 +41,7 @@ export function startBackgroundJobs({
   batchBuilder,
   reminders,
   fraudScores,
+  payouts,
   ledgerAnchor,
 }: {
   db: Kysely<Database>
@@ -55,6 +57,8 @@ export function startBackgroundJobs({
   batchBuilder: Deps<typeof buildBatchJob>
   reminders: Deps<typeof sendReminderJob>
   fraudScores: Deps<typeof scoreClaimJob>
+  /** Sends the approved payout batches (payouts/send-payout.job.ts). */
+  payouts: Deps<typeof sendPayoutJob>
   /** Left out (tests), the ledger's head is not anchored in the background. */
   ledgerAnchor?: Deps<typeof anchorLedgerJob> | undefined
 }): {
@@ -67,6 +71,7 @@ export function startBackgroundJobs({
   batchBuilder: BatchBuilder
   reminders: JobKinds
   fraudScores: JobKinds
+  payoutSender: JobKinds
 } {
   const copies = sendAgreementCopyJob({ db, logger, ...agreementCopies })
   const cureKinds = [SEND_CURE_NOTICE, END_CURE_PERIOD]
@@ -87,6 +92,7 @@ export function startBackgroundJobs({
     buildBatchJob({ db, logger, ...batchBuilder }),
     sendReminderJob({ db, logger, ...reminders }),
     scoreClaimJob({ db, logger, ...fraudScores }),
+    sendPayoutJob({ db, logger, ...payouts }),
     ...(ledgerAnchor ? [anchorLedgerJob({ db, logger, ...ledgerAnchor })] : []),
   ]
   const jobs = createJobRunner({ db, handlers, logger, requests })
@@ -100,5 +106,6 @@ export function startBackgroundJobs({
     batchBuilder: jobKinds(jobs, BUILD_BATCH),
     reminders: jobKinds(jobs, SEND_REMINDER),
     fraudScores: jobKinds(jobs, SCORE_CLAIM),
+    payoutSender: jobKinds(jobs, SEND_PAYOUT),
   }
 }

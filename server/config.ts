@@ -6,6 +6,7 @@ import type { SmsSettings } from './journey/sms.ts'
 import type { RequireTwoFactor } from './staff/two-factor/two-factor-account.ts'
 import type { S3Settings } from './uploads/s3-client.ts'
 import type { PublicLimits } from './public-doors.ts'
+import { readPayoutSettings, type PayoutSettings } from './payouts/payout-settings.ts'
 
 export type { RequireTwoFactor, S3Settings }
 import { passwordProblem, readPasswordHashCost } from './staff/password-hash.ts'
@@ -55,6 +56,8 @@ export interface ServerConfig {
   s3: S3Settings | undefined
   /** EVIDENCE_KEY, 64 hex characters; unset: DATA_DIR/evidence.key (loadEvidenceKey). */
   evidenceKey: string | undefined
+  /** PAYMENTS_KEY, 64 hex characters; unset: DATA_DIR/payments.key (loadPaymentsKey). */
+  paymentsKey: string | undefined
   /** PDF_SIGNING_P12: the firm's PKCS#12 file for sealing PDFs; unset: DATA_DIR/pdf-signing.p12. */
   pdfSigningP12: string | undefined
   /** PDF_SIGNING_PASSPHRASE: that file's passphrase. */
@@ -66,6 +69,8 @@ export interface ServerConfig {
    * addresses. Unsafe: for tests with a local receiver only.
    */
   webhooksAllowPrivate: boolean
+  /** PAYPAL_*, ACH_* and PAYOUT_FIRST_CHECK_NUMBER (server/payouts/payout-settings.ts). */
+  payouts: PayoutSettings
 }
 
 /** A number of proxy hops, or the addresses, CIDRs and named ranges (loopback, linklocal, uniquelocal) to trust. */
@@ -140,6 +145,7 @@ export function readServerConfig(env: NodeJS.ProcessEnv = process.env): Readonly
     remindersPerMinute: readCount(env.REMINDERS_PER_MINUTE, 'REMINDERS_PER_MINUTE', 60),
     sms: readSms(env),
     evidenceKey: readEvidenceKey(env.EVIDENCE_KEY),
+    paymentsKey: readHexKey(env.PAYMENTS_KEY, 'PAYMENTS_KEY'),
     publicLimits: {
       perAddress: readCount(env.PUBLIC_LIMIT_PER_ADDRESS, 'PUBLIC_LIMIT_PER_ADDRESS', DEFAULT_PER_ADDRESS),
       globalPerMinute: readCount(env.PUBLIC_LIMIT_GLOBAL, 'PUBLIC_LIMIT_GLOBAL', DEFAULT_GLOBAL_PER_MINUTE),
@@ -149,6 +155,7 @@ export function readServerConfig(env: NodeJS.ProcessEnv = process.env): Readonly
     pdfSigningPassphrase: env.PDF_SIGNING_PASSPHRASE || undefined,
     tsaUrl: readTsaUrl(env.TSA_URL),
     webhooksAllowPrivate: readTrueFalse(env.WEBHOOKS_ALLOW_PRIVATE, 'WEBHOOKS_ALLOW_PRIVATE'),
+    payouts: readPayouts(env),
     mailFrom: env.MAIL_FROM ?? `${FIRM_SETTINGS.firmName} <${FIRM_SETTINGS.contactEmail}>`,
   })
 }
@@ -194,6 +201,14 @@ function readSms(env: NodeJS.ProcessEnv): SmsSettings | undefined {
     authToken: needed('TWILIO_AUTH_TOKEN'),
     from,
     apiUrl,
+  }
+}
+
+function readPayouts(env: NodeJS.ProcessEnv): PayoutSettings {
+  try {
+    return readPayoutSettings(env)
+  } catch (error) {
+    throw new SettingError((error as Error).message)
   }
 }
 
@@ -252,10 +267,15 @@ function readOnOff(value: string | undefined, name: string, fallback: boolean): 
 }
 
 function readEvidenceKey(value: string | undefined): string | undefined {
+  return readHexKey(value, 'EVIDENCE_KEY')
+}
+
+/** A 32-byte key written as 64 hex characters; unset (or blank) is undefined. */
+function readHexKey(value: string | undefined, name: string): string | undefined {
   const text = value?.trim()
   if (!text) return undefined
   if (!/^[0-9a-fA-F]{64}$/.test(text)) {
-    throw new SettingError('EVIDENCE_KEY must be 64 hex characters (make one with: openssl rand -hex 32)')
+    throw new SettingError(`${name} must be 64 hex characters (make one with: openssl rand -hex 32)`)
   }
   return text
 }

@@ -12,6 +12,8 @@ import { createBatchStore } from './filing/batch-store.ts'
 import { filingPdfThread } from './filing/filing-pdfs.ts'
 import { loadAgreementTemplates, type AgreementTemplates } from './agreements/agreement-templates.ts'
 import { createApp } from './app.ts'
+import { loadPaymentsKey } from './payouts/sealed-numbers.ts'
+import { paypalApi } from './payouts/providers/paypal-api.ts'
 import { startBackgroundJobs } from './background-jobs.ts'
 import { setOwnOrigin } from './public-origin.ts'
 import { ensureFirstAdmin } from './staff/first-admin.ts'
@@ -28,6 +30,7 @@ import { loadIntakeConfig } from './forms/load-intake-config.ts'
 import { createValidatorModules } from './forms/validator-modules.ts'
 import { loadReviews } from './lifecycle/load-review-config.ts'
 import { loadFraudConfigs } from './fraud/load-fraud-config.ts'
+import { loadPayoutsConfigs } from './payouts/load-payouts-config.ts'
 import type { FraudConfigs } from '../src/fraud-config.ts'
 import { syncReviewRoles } from './lifecycle/review-roles.ts'
 import { syncFraudHolds } from './fraud/fraud-holds.ts'
@@ -74,9 +77,10 @@ export async function startServer(
     prepared?: boolean
   } = {},
 ): Promise<RunningServer> {
-  // a broken review, filing, journey or fraud config stops us before anything starts, as a broken form does
+  // a broken review, filing, journey, fraud or payouts config stops us before anything starts, as a broken form does
   const reviews = loadReviews(config.formsDir, forms.keys())
   const fraud = loadFraudConfigs(config.formsDir, forms.keys())
+  const payoutsConfigs = loadPayoutsConfigs(config.formsDir, forms.keys())
   const filings = loadFilings(config.formsDir, forms.keys())
   const journeyConfig = loadJourneyConfig(config.formsDir)
   // the browser's validators, compiled before anything else starts: a schema that fails stops us here
@@ -130,6 +134,12 @@ export async function startServer(
     from: config.mailFrom,
     logger,
   })
+  // taxpayer and bank numbers are sealed under a key of their own, kept out of the database
+  const paymentsKey = loadPaymentsKey({ setting: config.paymentsKey, dataDir: config.dataDir })
+  const paypalSettings = config.payouts.paypal
+  const paypal = paypalSettings
+    ? { api: paypalApi(paypalSettings), webhookId: paypalSettings.webhookId }
+    : undefined
   const batchDir = path.join(config.dataDir, 'batches')
   const batchStore = createBatchStore({ batchDir, s3: config.s3 })
   const filingPdfs = filingPdfThread()
@@ -143,6 +153,7 @@ export async function startServer(
     webhooks,
     reminders,
     fraudScores,
+    payoutSender,
   } = startBackgroundJobs({
     db,
     logger,
@@ -193,6 +204,11 @@ export async function startServer(
     // each claim's fraud score, after it is stored
     fraudScores: { storage, fraud },
     ledgerAnchor: { evidenceKey, dataDir: config.dataDir, staffMailer },
+    payouts: {
+      evidenceKey,
+      paypal: paypal?.api,
+      firstCheckNumber: config.payouts.firstCheckNumber,
+    },
   })
   // copies queued before a restart (or that failed and came due) go out now
   agreementCopies.wake()
@@ -212,11 +228,15 @@ export async function startServer(
   batchBuilder.wake()
   // webhook deliveries queued before a restart, or due for a retry, go out
   webhooks.wake()
+  // payout batches approved before a restart, or due for a retry, are sent
+  payoutSender.wake()
   const app = createApp({
+    payouts: { settings: config.payouts, paypal, sender: payoutSender },
     batchBuilder,
     batchStore,
     reviews,
     fraud,
+    payoutsConfigs,
     filings,
     claimCures,
     journey,
@@ -234,6 +254,7 @@ export async function startServer(
     agreementLinks,
     logger,
     evidenceKey,
+    paymentsKey,
     agreementPdfs,
     publicLimits: config.publicLimits,
     proofOfWork: config.proofOfWork,

@@ -27,7 +27,7 @@ export type PageAnswer = { status: 200 } | { status: 301; location: string } | {
 
 /**
  * What a page address gets: 200 for a page of the site (the fixed ones, /staff/intake/{id}, and /{app},
- * /{app}-success, /{app}-admin, /{app}-admin/claims/{id} and its /cluster, /{app}-admin/filing and /{app}-admin/batches of a known app), a redirect to its canonical lowercase address when only the letter case
+ * /{app}-success, /{app}-admin, /{app}-admin/claims/{id} and its /cluster, /{app}-admin/filing, /{app}-admin/batches and /{app}-admin/payouts of a known app), a redirect to its canonical lowercase address when only the letter case
  * differs (`/Brigit` → `/brigit`, query kept), and 404 for anything else.
  * @example pageAnswer('/Brigit', '?lang=es', slugs) // { status: 301, location: '/brigit?lang=es' }
  */
@@ -37,10 +37,11 @@ export function pageAnswer(pathname: string, search: string, slugs: ReadonlySet<
     // an intake's own address in the main page's admin view
     if (/^\/staff\/intake\/\d{1,15}$/.test(path)) return true
     // a claim's own address on its app's dashboard: /{app}-admin/claims/123, and its cluster's, …/123/cluster
-    // its filing settings, /{app}-admin/filing, and its notices and filing batches, /{app}-admin/batches
+    // its filing settings, /{app}-admin/filing, its notices and filing batches, /{app}-admin/batches,
+    // and its awards and payout batches, /{app}-admin/payouts
     const page = path
       .slice(1)
-      .replace(/^([^/]+-admin)\/(?:claims\/\d{1,15}(?:\/cluster)?|filing|batches)$/, '$1')
+      .replace(/^([^/]+-admin)\/(?:claims\/\d{1,15}(?:\/cluster)?|filing|batches|payouts)$/, '$1')
     const slug = page.replace(/-(success|admin)$/, '')
     return !page.includes('/') && (slugs.has(slug) || slugs.has(page))
   }

@@ -16,7 +16,7 @@ export interface ReviewStatus {
 }
 
 /** A claim's state as its claimant sees it: never the review's own status, reason or note. */
-export const CLAIMANT_STATES = ['received', 'attention', 'approved', 'filed', 'closed'] as const
+export const CLAIMANT_STATES = ['received', 'attention', 'approved', 'filed', 'awarded', 'closed'] as const
 export type ClaimantState = (typeof CLAIMANT_STATES)[number]
 
 /** What a cure page can ask a claimant for: a new screenshot, their name, a new signature, their age. */
@@ -50,9 +50,11 @@ export interface ReviewMove {
  * - readyToFile: an approved claim; notice and filing batches take claims in it.
  * - filed: where a built filing batch moves its claims (the server's move from readyToFile).
  * - cure: where a cure request from the filing page moves a claim that lacks a field (a reviewer's move).
- * The funnel counts a claim in readyToFile or filed as approved.
+ * - awarded: where an award, entered, imported or a settlement's share, moves a filed claim (the
+ *   server's move from filed); payouts pay claims in it.
+ * The funnel counts a claim in readyToFile, filed or awarded as approved.
  */
-export const REVIEW_ROLES = ['readyToFile', 'filed', 'cure'] as const
+export const REVIEW_ROLES = ['readyToFile', 'filed', 'cure', 'awarded'] as const
 export type ReviewRole = (typeof REVIEW_ROLES)[number]
 
 /** forms/base/review.json: the statuses of a claim's review, the moves between them, and their reasons. */
@@ -64,7 +66,10 @@ export interface ReviewConfig {
   statuses: Record<string, ReviewStatus>
   moves: ReviewMove[]
   reasons: Record<string, ReviewReason>
-  /** The status each role is, e.g. `{ readyToFile: 'approved', filed: 'filed', cure: 'deficient' }`. */
+  /**
+   * The status each role is, e.g.
+   * `{ readyToFile: 'approved', filed: 'filed', cure: 'deficient', awarded: 'awarded' }`.
+   */
   roles: Record<ReviewRole, string>
   /**
    * The move a reviewer's "Duplicate" decision on a flagged claim makes; without it the dashboard offers
@@ -103,13 +108,13 @@ export function moveNeedsDecide(config: ReviewConfig, from: string, to: string):
 }
 
 /**
- * The statuses whose claims are approved: ready to file, or filed. Moving a claim out of one undoes a
- * decision, and the funnel counts a claim in one as approved.
+ * The statuses whose claims are approved: ready to file, filed, or awarded. Moving a claim out of one
+ * undoes a decision, and the funnel counts a claim in one as approved.
  *
- * @example approvedStatuses(review) // ['approved', 'filed'] with forms/base/review.json
+ * @example approvedStatuses(review) // ['approved', 'filed', 'awarded'] with forms/base/review.json
  */
 export function approvedStatuses(config: ReviewConfig): string[] {
-  return [config.roles.readyToFile, config.roles.filed]
+  return [config.roles.readyToFile, config.roles.filed, config.roles.awarded]
 }
 
 /**

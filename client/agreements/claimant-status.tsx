@@ -11,6 +11,10 @@ const STATE_TEXTS: Record<ClaimantState, { label: string; detail: string }> = {
   attention: { label: 'Needs your attention', detail: 'Your claim needs a correction before it can go on.' },
   approved: { label: 'Approved', detail: 'Your claim was approved. We will write when it is filed.' },
   filed: { label: 'Filed', detail: 'Your claim was filed in arbitration.' },
+  awarded: {
+    label: 'Awarded',
+    detail: 'Your claim won an award. We will ask you how you want to be paid.',
+  },
   closed: { label: 'Closed', detail: 'This claim is closed. Write to us with any questions.' },
 }
 

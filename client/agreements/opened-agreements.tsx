@@ -5,6 +5,7 @@ import { ClaimantStatusPanel } from './claimant-status.tsx'
 import { FoundAgreementCard } from './found-agreement-card.tsx'
 import { IntakeAnswerPanel, type IntakeAnswerChange } from './intake-answer-panel.tsx'
 import { keepOpening } from './kept-opening.ts'
+import { YourPayments } from '../payouts/your-payments.tsx'
 
 /**
  * What an opened link shows: where the claims stand, then each agreement with its downloads; a main-form
@@ -28,6 +29,7 @@ export function OpenedAgreements({ opened }: { opened: OpenedAgreementLink }) {
   return (
     <div className="found">
       <ClaimantStatusPanel status={opened.status} />
+      <YourPayments downloadKey={opened.downloadKey} />
       <h2 className="found-heading">{t('Agreement Found!')}</h2>
       <p className="hint">
         {t('You can download these agreements until {time}. After that, ask for a new link.', {

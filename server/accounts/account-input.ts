@@ -42,20 +42,27 @@ export function parseAccess(body: unknown, slugs: ReadonlySet<string>): Pick<Acc
   const role = input.role
   if (role !== 'admin' && role !== 'staff') throw badRequest('"role" must be "admin" or "staff"')
   const apps = input.apps ?? []
-  if (!Array.isArray(apps)) throw badRequest('"apps" must be a list of { app, canExport, canDecide }')
+  if (!Array.isArray(apps)) throw badRequest('"apps" must be a list of { app, canExport, canDecide, canPay }')
   const parsed: StaffAppAccess[] = []
   for (const access of apps as unknown[]) {
     const {
       app,
       canExport = false,
       canDecide = false,
-    } = (access ?? {}) as { app?: unknown; canExport?: unknown; canDecide?: unknown }
+      canPay = false,
+    } = (access ?? {}) as { app?: unknown; canExport?: unknown; canDecide?: unknown; canPay?: unknown }
     if (typeof app !== 'string' || !slugs.has(app))
       throw badRequest(`unknown app "${String(app)}": use one of ${[...slugs].join(', ')}`)
     if (typeof canExport !== 'boolean') throw badRequest(`"canExport" of "${app}" must be true or false`)
     if (typeof canDecide !== 'boolean') throw badRequest(`"canDecide" of "${app}" must be true or false`)
+    if (typeof canPay !== 'boolean') throw badRequest(`"canPay" of "${app}" must be true or false`)
     if (parsed.some((each) => each.app === app)) throw badRequest(`app "${app}" is listed twice`)
-    parsed.push({ app, canExport, ...(canDecide ? { canDecide: true } : {}) })
+    parsed.push({
+      app,
+      canExport,
+      ...(canDecide ? { canDecide: true } : {}),
+      ...(canPay ? { canPay: true } : {}),
+    })
   }
   return { role, apps: role === 'admin' ? [] : parsed.sort((a, b) => a.app.localeCompare(b.app)) }
 }

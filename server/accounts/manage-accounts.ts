@@ -44,7 +44,7 @@ export async function listAccounts(db: Kysely<Database>): Promise<StaffAccountSu
     .execute()
   const apps = await db
     .selectFrom('staff_account_apps')
-    .select(['account_id', 'app', 'can_export', 'can_decide'])
+    .select(['account_id', 'app', 'can_export', 'can_decide', 'can_pay'])
     .execute()
   return rows.map((row) => ({
     id: Number(row.id),
@@ -215,8 +215,8 @@ async function assertNotLastAdmin(trx: Transaction<Database>, accountId: number)
 export function describeAccess({ role, apps }: { role: string; apps: StaffAppAccess[] }): string {
   if (role === 'admin') return 'role admin'
   const list = apps
-    .map(({ app, canExport, canDecide }) => {
-      const rights = [canExport && 'export', canDecide && 'decide'].filter(Boolean)
+    .map(({ app, canExport, canDecide, canPay }) => {
+      const rights = [canExport && 'export', canDecide && 'decide', canPay && 'payments'].filter(Boolean)
       return rights.length > 0 ? `${app} (${rights.join(', ')})` : app
     })
     .join(', ')

@@ -12,6 +12,7 @@ export type AuditAction =
   | 'login_failure'
   | 'logout'
   | 'export'
+  | 'form_1099_download'
   | 'claim_view'
   | 'intake_view'
   | 'screenshot_view'
@@ -45,6 +46,14 @@ export type AuditAction =
   | 'webhook_changed'
   | 'webhook_deleted'
   | 'webhook_sent_again'
+  | 'award_entered'
+  | 'award_corrected'
+  | 'awards_imported'
+  | 'settlement_allocated'
+  | 'payout_batch_built'
+  | 'payout_batch_approved'
+  | 'payout_batch_sent'
+  | 'payout_file_download'
   | AccountAction
 
 /** Changes to staff accounts; the detail names the target by e-mail, never a password or a link. */

@@ -447,6 +447,8 @@ export interface StaffAccountAppsTable {
   can_export: number
   /** 1: may decide the app's claims (approve, reject) and move them in bulk. */
   can_decide: Generated<number>
+  /** 1: may approve the app's payout batches (the payments right); never one the account built. */
+  can_pay: Generated<number>
 }
 
 export interface StaffRecoveryCodesTable {
@@ -735,6 +737,139 @@ export interface WebhookDeliveriesTable {
   due_at: ColumnType<number | null, number | null | undefined, number | null>
 }
 
+/** Money columns: integer cents; PostgreSQL's bigint comes back as a string, read with Number(). */
+type Cents = ColumnType<number, number, number>
+
+/** A sum the company pays for many claims, shared by a rule (server/payouts/allocate-settlement.ts). */
+export interface SettlementsTable {
+  id: Generated<number>
+  app: string
+  total_cents: Cents
+  rule: 'equal' | 'cashAdvanceCount'
+  name: string
+  created_at: number
+  created_by: string
+}
+
+/** A claim's gross award or settlement share. */
+export interface ClaimAwardsTable {
+  claim_id: number
+  app: string
+  gross_cents: Cents
+  source: 'entered' | 'imported' | 'settlement'
+  settlement_id: number | null
+  set_at: number
+  set_by: string
+}
+
+/** The claimant's signed consent to a settlement's allocation (ABA Model Rule 1.8(g)), as shown. */
+export interface SettlementConsentsTable {
+  claim_id: number
+  settlement_id: number
+  html: string
+  sha256: string
+  signature_method: string
+  signature: string
+  locale: string
+  signed_at: number
+  ip_address: string
+  user_agent: string
+}
+
+export type PayoutMethod = 'paypal' | 'venmo' | 'ach' | 'check'
+
+/** How the claimant is paid; the bank account number sealed (server/payouts/sealed-numbers.ts). */
+export interface PayoutChoicesTable {
+  claim_id: number
+  method: PayoutMethod
+  receiver: string | null
+  receiver_type: 'email' | 'phone' | null
+  routing_number: string | null
+  account_sealed: string | null
+  account_last4: string | null
+  account_type: 'checking' | 'savings' | null
+  chosen_at: number
+}
+
+/** The claimant's W-9, its taxpayer number sealed. */
+export interface TaxFormsTable {
+  claim_id: number
+  legal_name: string
+  tin_type: 'ssn' | 'ein'
+  tin_sealed: string
+  tin_last4: string
+  address: string
+  city: string
+  state: string
+  zip_code: string
+  signature_method: string
+  signature: string
+  certified_at: number
+  ip_address: string
+  user_agent: string
+}
+
+/** A payout batch: built by one account, approved by another, then sent (its lease the send job's). */
+export interface PayoutBatchesTable {
+  id: Generated<number>
+  app: string
+  status: 'built' | 'approved' | 'sent' | 'closed'
+  costs_cents: Cents
+  built_by: number
+  built_at: number
+  approved_by: number | null
+  approved_at: number | null
+  sent_at: number | null
+  due_at: number | null
+  lease_owner: string | null
+  lease_until: number | null
+  attempts: Generated<number>
+}
+
+export type PayoutItemStatus = 'pending' | 'sent' | 'paid' | 'failed' | 'unclaimed' | 'returned'
+
+/** One claim's payment in a batch: its split and the payment's state. */
+export interface PayoutItemsTable {
+  id: Generated<number>
+  batch_id: number
+  claim_id: number
+  method: PayoutMethod
+  gross_cents: Cents
+  fee_percent: string
+  fee_cents: Cents
+  costs_cents: Cents
+  withholding_cents: Cents
+  net_cents: Cents
+  status: PayoutItemStatus
+  provider_batch_id: string | null
+  provider_item_id: string | null
+  check_number: number | null
+  failure: string | null
+  replaces_item_id: number | null
+  updated_at: number
+}
+
+export type TrustEntryKind = 'received' | 'fee' | 'costs' | 'withholding' | 'net' | 'returned'
+
+/** A cent into (+) or out of (-) the firm's trust account, sealed on the evidence chain. */
+export interface TrustEntriesTable {
+  id: Generated<number>
+  app: string
+  batch_id: number | null
+  claim_id: number | null
+  kind: TrustEntryKind
+  amount_cents: Cents
+  at: number
+}
+
+/** A PayPal webhook event applied to a payout item, kept so that a delivery repeated is applied once. */
+export interface PayoutEventsTable {
+  event_id: string
+  item_id: number
+  event_type: string
+  received_at: number
+}
+
 export interface Database {
   claimant_journeys: ClaimantJourneysTable
   email_suppressions: EmailSuppressionsTable
@@ -788,6 +923,15 @@ export interface Database {
   duplicate_decisions: DuplicateDecisionsTable
   webhook_endpoints: WebhookEndpointsTable
   webhook_deliveries: WebhookDeliveriesTable
+  settlements: SettlementsTable
+  claim_awards: ClaimAwardsTable
+  settlement_consents: SettlementConsentsTable
+  payout_choices: PayoutChoicesTable
+  tax_forms: TaxFormsTable
+  payout_batches: PayoutBatchesTable
+  payout_items: PayoutItemsTable
+  trust_entries: TrustEntriesTable
+  payout_events: PayoutEventsTable
 }
 
 export type Dialect = 'sqlite' | 'postgres'

@@ -11,7 +11,9 @@ import { sha256Hex } from '../platform/token-hash.ts'
  * What an entry records: a signing sealed, a staff action, a claimant's confirmation from the e-mail's
  * link (its subject is the claim's), a claimant's amendment curing a claim (its own subject, its detail
  * naming the record it amends), a purge (the tombstone of a removed record), or a legal hold set on
- * or lifted from a claim or intake (legal-hold.ts; its seal is the held record's).
+ * or lifted from a claim or intake (legal-hold.ts; its seal is the held record's), or a movement of
+ * money into or out of the firm's trust account (server/payouts/trust-ledger.ts), or a claimant's
+ * signed consent to a settlement's allocation (server/payouts/settlement-consent.ts).
  */
 export type LedgerKind =
   | 'claim'
@@ -22,6 +24,8 @@ export type LedgerKind =
   | 'purge'
   | 'legal_hold_set'
   | 'legal_hold_lifted'
+  | 'trust'
+  | 'consent'
 
 export const LEGAL_HOLD_KINDS = ['legal_hold_set', 'legal_hold_lifted'] as const
 

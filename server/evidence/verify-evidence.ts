@@ -6,7 +6,9 @@ import type { ScreenshotStorage } from '../uploads/screenshot-storage.ts'
 import { keyedDigest } from './evidence-key.ts'
 import { clearanceProblem } from '../fraud/fraud-clearance.ts'
 import { sha256Hex } from '../platform/token-hash.ts'
+import { verifyTrustEntries } from '../payouts/verify-trust-entries.ts'
 import { anchorProblem, readAnchor } from './ledger-anchor.ts'
+import { consentSeal, consentSubject } from '../payouts/settlement-consent.ts'
 import { entryText, GENESIS_HASH, LEGAL_HOLD_KINDS, sameHex, subjectOf } from './ledger.ts'
 import {
   amendmentRecordFromRow,
@@ -27,6 +29,8 @@ export interface EvidenceReport {
   auditEntries: number
   /** Claims a decider cleared of their fraud hold, each clearance checked against its sealed audit entry. */
   fraudClearances: number
+  /** The trust account's entries, each against its seal; and each app's payouts reconciled to 0 cents. */
+  trustEntries: number
   purged: number
   /** One line per failure, naming the claim, intake, audit entry or ledger entry and why. */
   problems: string[]
@@ -83,6 +87,7 @@ export async function verifyEvidence({
               .where('cleared_audit_id', 'is not', null)
               .execute()
           ).map(({ cleared_audit_id }) => subjectOf('audit', Number(cleared_audit_id))),
+          consentSubject(claimId),
         ])
   const anchor = dataDir === undefined ? ({ kind: 'none' } as const) : readAnchor(dataDir, evidenceKey)
   if (anchor.kind === 'unreadable') problem(anchor.problem)
@@ -195,9 +200,24 @@ export async function verifyEvidence({
     }
   }
 
+  // a settlement consent is sealed under its own subject (kind 'consent'), its row checked like a claim's
+  for await (const page of consentPages(db, claimId)) {
+    for (const row of page) {
+      const subject = consentSubject(Number(row.claim_id))
+      ledger.seen.add(subject)
+      const name = `settlement consent of claim ${row.claim_id}`
+      const sealed = ledger.seals.get(subject)
+      if (sealed === undefined) problem(`${name}: no seal in the ledger`)
+      else if (consentSeal(row) !== sealed) problem(`${name}: sealed record differs (it was changed)`)
+      else if (sha256Hex(row.html) !== row.sha256) problem(`${name}: its text's SHA-256 differs`)
+    }
+  }
+
   let intakes = 0
   let auditEntries = 0
+  let trustEntries = 0
   if (claimId === undefined) {
+    trustEntries = await verifyTrustEntries({ db, seals: ledger.seals, seen: ledger.seen, problem })
     const check = (name: string, subject: string, seal: string) => {
       ledger.seen.add(subject)
       const sealed = ledger.seals.get(subject)
@@ -235,6 +255,7 @@ export async function verifyEvidence({
     intakes,
     auditEntries,
     fraudClearances,
+    trustEntries,
     purged: ledger.purged.size,
     problems,
   }
@@ -360,6 +381,23 @@ function amendmentPages(db: Kysely<Database>, claimId: number | undefined) {
     if (claimId !== undefined) query = query.where('claim_id', '=', claimId)
     return query.execute()
   })
+}
+
+/** The settlement consents (one per claim), or a claim's, newest first. */
+function consentPages(db: Kysely<Database>, claimId: number | undefined) {
+  return keysetPages(
+    (beforeId) => {
+      let query = db
+        .selectFrom('settlement_consents')
+        .selectAll()
+        .where('claim_id', '<', beforeId)
+        .orderBy('claim_id', 'desc')
+        .limit(EXPORT_PAGE_SIZE)
+      if (claimId !== undefined) query = query.where('claim_id', '=', claimId)
+      return query.execute()
+    },
+    (row) => row.claim_id,
+  )
 }
 
 /** Claims with their signed records (null columns when a record is missing), newest first. */

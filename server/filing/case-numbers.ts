@@ -10,8 +10,8 @@ import type { BatchActor } from './filing-batches.ts'
 /** The longest case number kept; a provider's are far shorter. */
 const MAX_CASE_NUMBER = 64
 /** How a provider's file may head its columns: AAA writes "Unique Claimant ID", a firm "Row ID". */
-const ROW_ID_HEADER = /^(row id|unique claimant id|claimant id|unique id)$/i
-const CASE_HEADER = /^((aaa |jams |fedarb )?case (number|no\.?|#|id))$/i
+export const ROW_ID_HEADER = /^(row id|unique claimant id|claimant id|unique id)$/i
+export const CASE_HEADER = /^((aaa |jams |fedarb )?case (number|no\.?|#|id))$/i
 /** The most problems a refusal lists: a file of thousands of bad lines would otherwise answer megabytes. */
 const MAX_PROBLEMS_ANSWERED = 100
 

@@ -82,13 +82,14 @@ export function loadFormConfigs(
       }
       continue
     }
-    // the app's review and filing are read with their configs (server/lifecycle/load-review-config.ts,
-    // server/filing/load-filing-config.ts), not served to claimants
+    // the app's review, filing and payouts are read with their configs (server/lifecycle/load-review-config.ts,
+    // server/filing/load-filing-config.ts, server/payouts/load-payouts-config.ts), not served to claimants
     const {
       review: _review,
       filing: _filing,
+      payouts: _payouts,
       ...config
-    } = merged as FormConfig & { review?: unknown; filing?: unknown }
+    } = merged as FormConfig & { review?: unknown; filing?: unknown; payouts?: unknown }
     ownValues.set(config, parsed.value)
     const expectedSlug = name.slice(0, -'.json'.length)
     if (config.slug !== expectedSlug) {

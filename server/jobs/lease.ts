@@ -16,6 +16,7 @@ export const JOB_TABLES = {
   claim_cures: { key: 'id' },
   claimant_journeys: { key: 'intake_id' },
   fraud_scores: { key: 'claim_id' },
+  payout_batches: { key: 'id' },
 } as const
 
 export type JobTable = keyof typeof JOB_TABLES

@@ -40,7 +40,7 @@ describe('loadReviewConfig', () => {
       [
         'invalid form config:',
         `  ${path.basename(dir)}/base/review.json: /initial: unknown status "new"`,
-        `  ${path.basename(dir)}/base/review.json: /moves/13/to: unknown status "archived"`,
+        `  ${path.basename(dir)}/base/review.json: /moves/14/to: unknown status "archived"`,
         `  ${path.basename(dir)}/base/review.json: /reasons/mystery: needs an English text for the claimant, or "freeText": true`,
       ].join('\n'),
     )

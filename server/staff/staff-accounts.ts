@@ -57,23 +57,25 @@ export async function loadAccountView(db: Db, id: number): Promise<StaffAccountV
 export async function accountApps(db: Db, accountId: number): Promise<StaffAppAccess[]> {
   const rows = await db
     .selectFrom('staff_account_apps')
-    .select(['app', 'can_export', 'can_decide'])
+    .select(['app', 'can_export', 'can_decide', 'can_pay'])
     .where('account_id', '=', accountId)
     .orderBy('app')
     .execute()
   return rows.map(appAccessFromRow)
 }
 
-/** An app access as the pages see it: canDecide only where granted. */
+/** An app access as the pages see it: canDecide and canPay only where granted. */
 export function appAccessFromRow(row: {
   app: string
   can_export: number
   can_decide: number
+  can_pay: number
 }): StaffAppAccess {
   return {
     app: row.app,
     canExport: Number(row.can_export) === 1,
     ...(Number(row.can_decide) === 1 ? { canDecide: true } : {}),
+    ...(Number(row.can_pay) === 1 ? { canPay: true } : {}),
   }
 }
 
@@ -230,6 +232,7 @@ async function replaceApps(
         app: access.app,
         can_export: access.canExport ? 1 : 0,
         can_decide: access.canDecide === true ? 1 : 0,
+        can_pay: access.canPay === true ? 1 : 0,
       })),
     )
     .execute()

@@ -18,6 +18,8 @@ export interface StaffAppAccess {
   canExport: boolean
   /** May decide the app's claims (approve, reject) and move them in bulk; left out: may not. */
   canDecide?: boolean
+  /** May approve the app's payout batches (the payments right); left out: may not. */
+  canPay?: boolean
 }
 
 /** A signed-in staff member as the pages see them. */
@@ -64,6 +66,17 @@ export function canExportApp(account: Pick<StaffAccountView, 'role' | 'apps'>, a
 export function canDecideApp(account: Pick<StaffAccountView, 'role' | 'apps'>, app: string): boolean {
   return (
     account.role === 'admin' || account.apps.some((access) => access.app === app && access.canDecide === true)
+  )
+}
+
+/**
+ * Whether the account holds the app's payments right: approving a payout batch that another account
+ * built. An admin has it for every app.
+ * @example canPayApp({ role: 'staff', apps: [{ app: 'brigit', canExport: false, canPay: true }] }, 'brigit') // true
+ */
+export function canPayApp(account: Pick<StaffAccountView, 'role' | 'apps'>, app: string): boolean {
+  return (
+    account.role === 'admin' || account.apps.some((access) => access.app === app && access.canPay === true)
   )
 }
 

@@ -46,6 +46,11 @@ export async function setup({ provide }: TestProject): Promise<void> {
       ADMIN_EMAIL,
       ADMIN_PASSWORD,
       PASSWORD_HASH_COST,
+      // the firm's bank, as payout batches name it in the ACH file and the checks' files
+      ACH_ORIGIN_ROUTING: '021000021',
+      ACH_ORIGIN_ACCOUNT: '5550001112',
+      ACH_COMPANY_NAME: 'Example Firm LLP',
+      ACH_COMPANY_ID: '1234567890',
     }),
   )
   browserServer = await browserStarted

@@ -4,15 +4,16 @@ const MAX_TABS = 60
 
 /**
  * Presses Tab (as a keyboard user does) until the focused element matches the CSS selector; fails if
- * it never gets there, which is what a keyboard trap or an unreachable control looks like.
+ * it never gets there, which is what a keyboard trap or an unreachable control looks like. A page of
+ * many controls (a staff page's forms and tables) may allow more presses.
  */
-export async function tabTo(page: Page, selector: string): Promise<void> {
-  for (let presses = 0; presses < MAX_TABS; presses++) {
+export async function tabTo(page: Page, selector: string, { maxTabs = MAX_TABS } = {}): Promise<void> {
+  for (let presses = 0; presses < maxTabs; presses++) {
     if (await page.evaluate((wanted) => document.activeElement?.matches(wanted) ?? false, selector)) return
     await page.keyboard.press('Tab')
   }
   const focused = await page.evaluate(() => document.activeElement?.outerHTML.slice(0, 200) ?? 'nothing')
-  throw new Error(`Tab never reached ${selector} in ${MAX_TABS} presses; focus is on ${focused}`)
+  throw new Error(`Tab never reached ${selector} in ${maxTabs} presses; focus is on ${focused}`)
 }
 
 /** The accessible description of the focused element: the texts its aria-describedby names. */

@@ -7,7 +7,7 @@ export interface Access {
   apps: StaffAppAccess[]
 }
 
-/** Role, and for a staff account a checkbox per app with its own export checkbox. */
+/** Role, and for a staff account a checkbox per app with its own export, decide and payments checkboxes. */
 export function AccessFields({
   value,
   onChange,
@@ -43,8 +43,8 @@ export function AccessFields({
         <fieldset className="form-group" aria-describedby={appsHelpId}>
           <legend className="control-label">Apps</legend>
           <p id={appsHelpId} className="field-help">
-            The dashboards this person may see, and whether they may export each one&apos;s claims and decide
-            them (approve or reject).
+            The dashboards this person may see, and whether they may export each one&apos;s claims, decide
+            them (approve or reject) and approve its payout batches.
           </p>
           <ul className="access-apps">
             {apps.map((app) => {
@@ -67,6 +67,14 @@ export function AccessFields({
                   </label>
                   <RightBox app={app} access={access} right="canExport" label="Export" onChange={setApp} />
                   <RightBox app={app} access={access} right="canDecide" label="Decide" onChange={setApp} />
+                  <RightBox
+                    app={app}
+                    access={access}
+                    right="canPay"
+                    name="payments"
+                    label="Payments: approve payout batches"
+                    onChange={setApp}
+                  />
                 </li>
               )
             })}
@@ -77,25 +85,30 @@ export function AccessFields({
   )
 }
 
-/** One right of a granted app (export, decide): a box beside the app's, off until the app is granted. */
+/**
+ * One right of a granted app (export, decide, payments): a box beside the app's, off until the app is
+ * granted. `name` is the input's name stem when the label is longer than a word.
+ */
 function RightBox({
   app,
   access,
   right,
   label,
+  name = label.toLowerCase(),
   onChange,
 }: {
   app: { slug: string; name: string }
   access: StaffAppAccess | undefined
-  right: 'canExport' | 'canDecide'
+  right: 'canExport' | 'canDecide' | 'canPay'
   label: string
+  name?: string
   onChange: (slug: string, access: StaffAppAccess) => void
 }) {
   return (
     <label className="check-option export">
       <input
         type="checkbox"
-        name={`${label.toLowerCase()}-${app.slug}`}
+        name={`${name}-${app.slug}`}
         disabled={access === undefined}
         checked={access?.[right] ?? false}
         onChange={(event) => onChange(app.slug, { ...access!, [right]: event.target.checked })}

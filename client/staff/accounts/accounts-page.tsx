@@ -62,8 +62,12 @@ function Accounts({ session, actions }: { session: StaffSession; actions: AdminA
                   {account.role === 'admin'
                     ? 'All apps'
                     : account.apps
-                        .map(({ app, canExport, canDecide }) => {
-                          const rights = [canExport && 'export', canDecide && 'decide'].filter(Boolean)
+                        .map(({ app, canExport, canDecide, canPay }) => {
+                          const rights = [
+                            canExport && 'export',
+                            canDecide && 'decide',
+                            canPay && 'payments',
+                          ].filter(Boolean)
                           return `${appName(app)}${rights.length > 0 ? ` (${rights.join(', ')})` : ''}`
                         })
                         .join(', ') || 'None'}

@@ -1,5 +1,11 @@
 import { Link, useNavigate } from '../../routing/router.tsx'
-import { canDecideApp, canExportApp, matchCountText, type StaffAccountView } from '../../../src/api/staff.ts'
+import {
+  canDecideApp,
+  canExportApp,
+  canPayApp,
+  matchCountText,
+  type StaffAccountView,
+} from '../../../src/api/staff.ts'
 import { useEffect, useId, useLayoutEffect, useRef, useState } from 'react'
 import type { FormConfig } from '../../../src/form-config.ts'
 import { DailyChart } from './daily-chart.tsx'
@@ -268,6 +274,9 @@ export function AppDashboard({
         <nav aria-label={`${displayName} pages`} className="staff-user-links app-links">
           <Link to={`/${slug}-admin/filing`}>Filing settings</Link>
           <Link to={`/${slug}-admin/batches`}>Notices and filing</Link>
+          {canDecide || canPayApp(session.account, slug) ? (
+            <Link to={`/${slug}-admin/payouts`}>Payouts</Link>
+          ) : null}
         </nav>
       </StaffHeader>
       <div className="card-body">

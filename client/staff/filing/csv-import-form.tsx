@@ -1,4 +1,4 @@
-import { useId, useRef, useState, type FormEvent, type ReactNode } from 'react'
+import { useEffect, useId, useRef, useState, type FormEvent, type ReactNode } from 'react'
 import { isUnauthorized } from '../shared/staff-api.ts'
 import { RefusalAlert, refusalOf, type Refusal } from './batch-refusal.tsx'
 
@@ -6,12 +6,16 @@ import { RefusalAlert, refusalOf, type Refusal } from './batch-refusal.tsx'
  * One of a batch's CSV imports (the provider's case numbers, the post office's certified mail numbers),
  * the file sent as it is. The server keeps nothing of a file with a faulty line; its refusal names the
  * first 100 such lines and ends "… and 2,400 more" when there are others, each line an item of the alert.
+ * With `focusOutcome`, the line that says what came of it (or the refusal) takes the focus, for a page
+ * whose import is one step among others and a keyboard user would otherwise hunt for the answer.
  */
-export function CsvImportForm({
+export function CsvImportForm<T extends { imported: number }>({
   title,
   fileLabel,
   unit,
   send,
+  doneText,
+  focusOutcome = false,
   onImported,
   onUnauthorized,
 }: {
@@ -20,7 +24,10 @@ export function CsvImportForm({
   fileLabel: ReactNode
   /** What one line brings, singular: "case number". */
   unit: string
-  send: (csv: string) => Promise<{ imported: number }>
+  send: (csv: string) => Promise<T>
+  /** What the answer says, when more than "3 case numbers imported.". */
+  doneText?: (answer: T) => string
+  focusOutcome?: boolean
   onImported: () => void
   onUnauthorized: () => void
 }) {
@@ -29,6 +36,11 @@ export function CsvImportForm({
   const [isSending, setIsSending] = useState(false)
   const [done, setDone] = useState('')
   const [refusal, setRefusal] = useState<Refusal>()
+  const outcomeRef = useRef<HTMLDivElement>(null)
+  const [answered, setAnswered] = useState(0)
+  useEffect(() => {
+    if (focusOutcome && answered > 0) outcomeRef.current?.focus()
+  }, [focusOutcome, answered])
 
   async function submit(event: FormEvent) {
     event.preventDefault()
@@ -38,8 +50,12 @@ export function CsvImportForm({
     setDone('')
     setRefusal(undefined)
     try {
-      const { imported } = await send(await file.text())
-      setDone(`${imported.toLocaleString('en-US')} ${unit}${imported === 1 ? '' : 's'} imported.`)
+      const answer = await send(await file.text())
+      const { imported } = answer
+      setDone(
+        doneText?.(answer) ??
+          `${imported.toLocaleString('en-US')} ${unit}${imported === 1 ? '' : 's'} imported.`,
+      )
       if (fileRef.current) fileRef.current.value = ''
       onImported()
     } catch (error) {
@@ -47,6 +63,7 @@ export function CsvImportForm({
       setRefusal(refusalOf(`The ${unit}s were not imported`, error))
     } finally {
       setIsSending(false)
+      setAnswered((n) => n + 1)
     }
   }
 
@@ -64,10 +81,12 @@ export function CsvImportForm({
       <button type="submit" className="primary" disabled={isSending}>
         {isSending ? 'Importing…' : title.button}
       </button>
-      <p className="move-outcome" role="status">
-        {done}
-      </p>
-      {refusal ? <RefusalAlert refusal={refusal} /> : null}
+      <div ref={outcomeRef} tabIndex={focusOutcome ? -1 : undefined}>
+        <p className="move-outcome" role="status">
+          {done}
+        </p>
+        {refusal ? <RefusalAlert refusal={refusal} /> : null}
+      </div>
     </form>
   )
 }

@@ -186,6 +186,7 @@ for (const dialect of DIALECTS) {
         agreementLinks,
         logger,
         evidenceKey: ctx.evidenceKey,
+        paymentsKey: ctx.paymentsKey,
         agreementPdfs: ctx.agreementPdfs,
         publicLimits: { ...TEST_PUBLIC_LIMITS, perAddress },
         proofOfWork: false,

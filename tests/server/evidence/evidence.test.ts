@@ -100,6 +100,7 @@ describe.each(DIALECTS)('%s: sealed records and the evidence ledger', (dialect) 
       intakes: 1,
       auditEntries: 1,
       fraudClearances: 0,
+      trustEntries: 0,
       purged: 0,
       problems: [],
     })

@@ -104,6 +104,7 @@ for (const dialect of DIALECTS) {
         agreementCopies: ctx.agreementCopies,
         logger: createLogger('silent'),
         evidenceKey: ctx.evidenceKey,
+        paymentsKey: ctx.paymentsKey,
         agreementPdfs: ctx.agreementPdfs,
         agreementLinks: ctx.agreementLinks,
         publicLimits: TEST_PUBLIC_LIMITS,

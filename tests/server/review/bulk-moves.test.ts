@@ -430,7 +430,8 @@ for (const dialect of DIALECTS) {
       expect(res.body.statusLabels.received).toBe('Received')
     })
 
-    const STATUSES = 'received, in_review, approved, deficient, rejected, cured, not_cured, filed, withdrawn'
+    const STATUSES =
+      'received, in_review, approved, deficient, rejected, cured, not_cured, filed, awarded, withdrawn'
     const REASONS =
       'screenshot_unreadable, screenshot_wrong_app, name_differs, duplicate, under_18, signature_unclear, details_missing, account_unverified, other'
     it.each([

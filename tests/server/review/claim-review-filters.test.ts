@@ -12,7 +12,8 @@ const SITE = 'filters.test'
 const SAME_SITE = { Host: SITE, Origin: `http://${SITE}` }
 const ZONE = 'America/Los_Angeles'
 const ANA = { email: 'ana@firm.test', password: 'ana reviews brigit 1' }
-const STATUSES = 'received, in_review, approved, deficient, rejected, cured, not_cured, filed, withdrawn'
+const STATUSES =
+  'received, in_review, approved, deficient, rejected, cured, not_cured, filed, awarded, withdrawn'
 const REASONS =
   'screenshot_unreadable, screenshot_wrong_app, name_differs, duplicate, under_18, signature_unclear, details_missing, account_unverified, other'
 
@@ -406,6 +407,7 @@ for (const dialect of DIALECTS) {
         ['cured', 'Cured'],
         ['not_cured', 'Not cured'],
         ['filed', 'Filed'],
+        ['awarded', 'Awarded'],
         ['withdrawn', 'Withdrawn'],
       ])
       expect(before.reasons[0]).toEqual({ name: 'screenshot_unreadable', label: 'Screenshot unreadable' })

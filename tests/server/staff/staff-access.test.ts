@@ -50,18 +50,24 @@ function isAppRoute(route: string): boolean {
   return /:(slug|id)\b/.test(route)
 }
 
-/** Routes that need the app's decide right, which the accounts here are not given. */
+/** Routes that need the app's decide or payments right, which the accounts here are not given. */
 function isDecideRoute(route: string): boolean {
   return (
     route.includes('/apps/:slug/bulk-moves') ||
+    /\/(awards|settlements)\b|\/award$|\/1099\.csv$/.test(route) ||
+    route === 'POST /api/staff/apps/:slug/payouts' ||
     (route.startsWith('POST ') && route.includes('/batches')) ||
     route === 'POST /api/staff/claims/:id/not-fraud'
   )
 }
-/** A route whose :id names a bulk move's job, not a claim: no job exists here, so it answers 404. */
+/**
+ * Routes whose :id names a bulk move's job or a payout batch, not a claim: none exists here, so they
+ * answer 404 (a payout batch's own app is checked once it is found: payout-batches.test.ts).
+ */
 const JOB_ROUTE = 'GET /api/staff/bulk-moves/:id'
+const isJobRoute = (route: string) => route === JOB_ROUTE || route.includes('/payout-batches/:id')
 function isExportRoute(route: string): boolean {
-  return /export\.csv$|evidence\.zip$|batches\/:id\/(download|evidence)$/.test(route)
+  return /export\.csv$|evidence\.zip$|batches\/:id\/(download|evidence)$|unclaimed\.(csv|json)$/.test(route)
 }
 interface RouterLayer {
   route?: { path: unknown; methods: Record<string, boolean> }
@@ -250,7 +256,7 @@ for (const dialect of DIALECTS) {
         const { cookie } = await brigitStaff({ canExport: true })
         const answers: Record<string, number> = {}
         for (const route of staffRoutes(ctx.app).filter(
-          (route) => !OWN_ACCOUNT.has(route) && route !== JOB_ROUTE,
+          (route) => !OWN_ACCOUNT.has(route) && !isJobRoute(route),
         )) {
           answers[route] = (
             await callRoute(ctx.app, route, cookie, { slug: 'earnin', id: earninClaim })
@@ -272,9 +278,7 @@ for (const dialect of DIALECTS) {
       it("opens brigit's routes to a brigit account, and the export ones only with export rights", async () => {
         const exporter = await brigitStaff({ canExport: true })
         const viewer = await brigitStaff({ canExport: false })
-        for (const route of staffRoutes(ctx.app).filter(
-          (route) => isAppRoute(route) && route !== JOB_ROUTE,
-        )) {
+        for (const route of staffRoutes(ctx.app).filter((route) => isAppRoute(route) && !isJobRoute(route))) {
           const asExporter = await callRoute(ctx.app, route, exporter.cookie, { id: brigitClaim })
           const asViewer = await callRoute(ctx.app, route, viewer.cookie, { id: brigitClaim })
           if (isDecideRoute(route)) {

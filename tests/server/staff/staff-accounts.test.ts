@@ -78,7 +78,7 @@ for (const dialect of DIALECTS) {
           role: 'staff',
           apps: [
             { app: 'brigit', canExport: true },
-            { app: 'earnin', canExport: false },
+            { app: 'earnin', canExport: false, canPay: true },
           ],
         })
 
@@ -92,7 +92,7 @@ for (const dialect of DIALECTS) {
             role: 'staff',
             apps: [
               { app: 'brigit', canExport: true },
-              { app: 'earnin', canExport: false },
+              { app: 'earnin', canExport: false, canPay: true },
             ],
             twoFactor: false,
             disabled: false,
@@ -109,7 +109,7 @@ for (const dialect of DIALECTS) {
         expect(entry).toEqual({
           action: 'account_invited',
           actor: ADMIN_EMAIL,
-          detail: `${email}: role staff, apps brigit (export), earnin`,
+          detail: `${email}: role staff, apps brigit (export), earnin (payments)`,
         })
         expect(JSON.stringify(await ctx.db.selectFrom('audit_log').select('detail').execute())).not.toContain(
           token,
@@ -127,6 +127,10 @@ for (const dialect of DIALECTS) {
 
       it.each([
         [{ role: 'staff', apps: [{ app: 'nosuchapp', canExport: false }] }, /unknown app "nosuchapp"/],
+        [
+          { role: 'staff', apps: [{ app: 'brigit', canExport: false, canPay: 'yes' }] },
+          /"canPay" of "brigit" must be true or false/,
+        ],
         [{ role: 'owner', apps: [] }, /"role" must be "admin" or "staff"/],
         [{ email: 'not an address', role: 'staff', apps: [] }, /"email" must be an e-mail address/],
         [{ name: '', role: 'staff', apps: [] }, /"name" must be/],

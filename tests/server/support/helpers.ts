@@ -17,6 +17,8 @@ import { startBackgroundJobs } from '../../../server/background-jobs.ts'
 import type { JobKinds } from '../../../server/jobs/job-runner.ts'
 import { loadFraudConfigs } from '../../../server/fraud/load-fraud-config.ts'
 import type { FraudConfigs } from '../../../src/fraud-config.ts'
+import { loadPayoutsConfigs } from '../../../server/payouts/load-payouts-config.ts'
+import type { PayoutsConfigs } from '../../../src/payouts-config.ts'
 import { createAgreementLinks, type AgreementLinks } from '../../../server/agreements/agreement-links.ts'
 import { createAgreementMailer } from '../../../server/agreements/agreement-mailer.ts'
 import { mailDelivery } from '../../../server/platform/mail-delivery.ts'
@@ -43,6 +45,7 @@ import { MIGRATED_TEMPLATE } from './postgres-template.ts'
 import { loadFormConfigs } from '../../../server/forms/load-form-configs.ts'
 import { loadIntakeConfig } from '../../../server/forms/load-intake-config.ts'
 import { loadEvidenceKey } from '../../../server/evidence/evidence-key.ts'
+import { loadPaymentsKey } from '../../../server/payouts/sealed-numbers.ts'
 import { loadTwoFactorKey, type TwoFactorKey } from '../../../server/staff/two-factor/two-factor-key.ts'
 import { removeSealed } from '../../../server/ops/purge-expired.ts'
 import { loadPdfCertificate } from '../../../server/agreements/pdf-seal.ts'
@@ -53,6 +56,8 @@ import { createScreenshotStorage } from '../../../server/uploads/create-screensh
 import type { ScreenshotStorage } from '../../../server/uploads/screenshot-storage.ts'
 import type { PublicLimits } from '../../../server/public-doors.ts'
 import type { ProofOfWorkTuning } from '../../../server/proof-of-work/proof-of-work.ts'
+import { DEFAULT_FIRST_CHECK_NUMBER, type PayoutSettings } from '../../../server/payouts/payout-settings.ts'
+import type { PayPalApi } from '../../../server/payouts/providers/paypal-api.ts'
 
 export { makeClaimData, makePng, pngDataUrl } from './claim-fixtures.ts'
 
@@ -86,6 +91,8 @@ export interface TestContext {
   dataDir: string
   /** The key of this context's evidence seals (its DATA_DIR/evidence.key). */
   evidenceKey: Buffer
+  /** The key its taxpayer and bank numbers are sealed with (its DATA_DIR/payments.key). */
+  paymentsKey: Buffer
   /** The key its TOTP secrets are sealed with (its DATA_DIR/two-factor.key). */
   twoFactorKey: TwoFactorKey
   /** Seals this context's PDFs (its DATA_DIR/pdf-signing.p12). */
@@ -112,8 +119,12 @@ export interface TestContext {
   fraud: FraudConfigs
   /** The claims' fraud scores: never woken here, runDue(now) scores what is due. */
   fraudScores: JobKinds
+  /** Each app's payouts.json (forms/base/payouts.json with the app's own). */
+  payoutsConfigs: PayoutsConfigs
   /** The webhook deliveries: never woken here, runDue(now) sends what is due. */
   webhooks: WebhookDeliveries
+  /** Sends approved payout batches: never woken here, runDue(now) sends what is due. */
+  payoutSender: JobKinds
   close(): Promise<void>
 }
 
@@ -138,7 +149,13 @@ export async function createTestContext(
     sms,
     webhooksAllowPrivate = false,
     webhookTimeoutMs,
+    payouts = {},
   }: {
+    /** PayPal's API (a stand-in's) and the payout settings; PayPal not set up when left out. */
+    payouts?: {
+      paypal?: { api: PayPalApi; webhookId: string | undefined }
+      settings?: Partial<PayoutSettings>
+    }
     /** WEBHOOKS_ALLOW_PRIVATE: endpoints on 127.0.0.1 are taken and reached; off when left out. */
     webhooksAllowPrivate?: boolean
     /** How long a webhook attempt may take; the product's 10 s when left out. */
@@ -194,6 +211,7 @@ export async function createTestContext(
   })
   const languages = loadLanguages({ formsDir, forms, intake })
   const evidenceKey = loadEvidenceKey({ setting: undefined, dataDir })
+  const paymentsKey = loadPaymentsKey({ setting: undefined, dataDir })
   const twoFactorKey = loadTwoFactorKey(dataDir)
   const agreementPdfs = agreementPdfThread({
     certificate: loadPdfCertificate({ pdfSigningP12: undefined, dataDir }),
@@ -212,59 +230,80 @@ export async function createTestContext(
   // as the server's start-up does: the funnel's triggers read the roles
   await syncReviewRoles({ db, reviews, apps: forms.keys() })
   const fraud = loadFraudConfigs(formsDir, forms.keys())
+  const payoutsConfigs = loadPayoutsConfigs(formsDir, forms.keys())
   // as the server's start-up does: the funnel's fraud triggers read the hold thresholds
   await syncFraudHolds({ db, fraud, apps: forms.keys() })
-  const { jobs, batchBuilder, claimCures, bulkMoves, agreementCopies, webhooks, reminders, fraudScores } =
-    startBackgroundJobs({
-      db,
-      logger,
-      agreementCopies: {
-        mailer,
-        forms,
-        agreementPdfs,
-        translators: languages.t,
-        publicUrl,
-        nextSteps: (claimId) => claimNextSteps({ db, journey, claimId, forPage: false }),
-      },
-      webhooks: {
-        evidenceKey,
-        allowPrivate: webhooksAllowPrivate,
-        timeoutMs: webhookTimeoutMs,
-        wakeOnEvents: false,
-      },
-      claimCures: {
-        reviews,
-        forms,
-        evidenceKey,
-        deliver: mailDelivery({ smtpUrl: undefined, dataDir }),
-        from: 'Claims <claims@example.com>',
-        translators: languages.t,
-        publicUrl,
-      },
-      bulkMoves: { reviews, evidenceKey },
-      batchBuilder: {
-        forms,
-        filings: loadFilings(formsDir, forms.keys()),
-        reviews,
-        fraud,
-        evidenceKey,
-        pdfs: filingPdfs,
-        batchDir,
-        store: batchStore,
-      },
-      reminders: {
-        journey,
-        config: journeyConfig,
-        languages,
-        agreementPdfs,
-        deliver: mailDelivery({ smtpUrl: undefined, dataDir }),
-        from: 'Claims <claims@example.com>',
-        publicUrl,
-        perMinute: remindersPerMinute,
-        sms: smsSender,
-      },
-      fraudScores: { storage, fraud },
-    })
+  const payoutSettings: PayoutSettings = {
+    paypal: undefined,
+    ach: { originRouting: undefined, originAccount: undefined, companyName: undefined, companyId: undefined },
+    firstCheckNumber: DEFAULT_FIRST_CHECK_NUMBER,
+    ...payouts.settings,
+  }
+  const {
+    jobs,
+    batchBuilder,
+    claimCures,
+    bulkMoves,
+    agreementCopies,
+    webhooks,
+    reminders,
+    fraudScores,
+    payoutSender,
+  } = startBackgroundJobs({
+    db,
+    logger,
+    agreementCopies: {
+      mailer,
+      forms,
+      agreementPdfs,
+      translators: languages.t,
+      publicUrl,
+      nextSteps: (claimId) => claimNextSteps({ db, journey, claimId, forPage: false }),
+    },
+    webhooks: {
+      evidenceKey,
+      allowPrivate: webhooksAllowPrivate,
+      timeoutMs: webhookTimeoutMs,
+      wakeOnEvents: false,
+    },
+    claimCures: {
+      reviews,
+      forms,
+      evidenceKey,
+      deliver: mailDelivery({ smtpUrl: undefined, dataDir }),
+      from: 'Claims <claims@example.com>',
+      translators: languages.t,
+      publicUrl,
+    },
+    bulkMoves: { reviews, evidenceKey },
+    batchBuilder: {
+      forms,
+      filings: loadFilings(formsDir, forms.keys()),
+      reviews,
+      fraud,
+      evidenceKey,
+      pdfs: filingPdfs,
+      batchDir,
+      store: batchStore,
+    },
+    reminders: {
+      journey,
+      config: journeyConfig,
+      languages,
+      agreementPdfs,
+      deliver: mailDelivery({ smtpUrl: undefined, dataDir }),
+      from: 'Claims <claims@example.com>',
+      publicUrl,
+      perMinute: remindersPerMinute,
+      sms: smsSender,
+    },
+    fraudScores: { storage, fraud },
+    payouts: {
+      evidenceKey,
+      paypal: payouts.paypal?.api,
+      firstCheckNumber: payoutSettings.firstCheckNumber,
+    },
+  })
   const agreementLinks = createAgreementLinks({ db, mailer, translators: languages.t, logger })
   const app = createApp({
     db,
@@ -280,6 +319,7 @@ export async function createTestContext(
     batchStore,
     reviews,
     fraud,
+    payoutsConfigs,
     forms,
     intake,
     storage,
@@ -288,6 +328,7 @@ export async function createTestContext(
     agreementLinks,
     logger,
     evidenceKey,
+    paymentsKey,
     agreementPdfs,
     publicLimits,
     proofOfWork,
@@ -304,12 +345,19 @@ export async function createTestContext(
     }),
     requireTwoFactor,
     twoFactorKey,
+    // an approval does not wake the sender: a test sends what is due with runDue
+    payouts: {
+      settings: payoutSettings,
+      paypal: payouts.paypal,
+      sender: { wake: () => undefined },
+    },
   })
   return {
     app,
     db,
     dataDir,
     evidenceKey,
+    paymentsKey,
     twoFactorKey,
     agreementPdfs,
     storage,
@@ -325,7 +373,9 @@ export async function createTestContext(
     reminders,
     fraud,
     fraudScores,
+    payoutsConfigs,
     webhooks,
+    payoutSender,
     async close() {
       await filingPdfs.stop()
       await jobs.stop()

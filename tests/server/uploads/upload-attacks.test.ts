@@ -1,3 +1,4 @@
+import { PAYMENTS_KEY_FILE } from '../../../server/payouts/sealed-numbers.ts'
 import fs from 'node:fs'
 import path from 'node:path'
 import zlib from 'node:zlib'
@@ -217,8 +218,8 @@ for (const dialect of DIALECTS) {
             ? walk(full)
             : [path.relative(ctx.dataDir, full).split(path.sep).join('/')]
         })
-      // the database, the two keys and the PDF certificate are the server's own files
-      const ownFiles = new Set([EVIDENCE_KEY_FILE, TWO_FACTOR_KEY_FILE, PDF_SIGNING_FILE])
+      // the database, the three keys and the PDF certificate are the server's own files
+      const ownFiles = new Set([EVIDENCE_KEY_FILE, TWO_FACTOR_KEY_FILE, PAYMENTS_KEY_FILE, PDF_SIGNING_FILE])
       const files = walk(ctx.dataDir).filter(
         (file) => !file.startsWith(SQLITE_FILE_NAME) && !ownFiles.has(file),
       )

@@ -1,0 +1,70 @@
+import { useEffect, useState } from 'react'
+import { canDecideApp, canPayApp, type StaffAccountView } from '../../../src/api/staff.ts'
+import type { FormConfig } from '../../../src/form-config.ts'
+import { Link } from '../../routing/router.tsx'
+import { StaffHeader } from '../sign-in/staff-header.tsx'
+import type { StaffSession } from '../sign-in/use-staff-session.ts'
+import { AwardsSection } from './awards-section.tsx'
+import { PayoutBatchesSection } from './payout-batches-section.tsx'
+
+/**
+ * The app's payouts: the awards on its filed claims (imported from the provider's file, or shared
+ * from a settlement), then the payout batches that pay each claimant their net. Setting awards needs
+ * the app's decide right (a paralegal); the batches need its payments right (an accountant).
+ */
+export function PayoutsPage({
+  config,
+  session,
+}: {
+  config: FormConfig
+  session: StaffSession & { account: StaffAccountView }
+}) {
+  const { slug, displayName } = config
+  const canDecide = canDecideApp(session.account, slug)
+  const canPay = canPayApp(session.account, slug)
+  const title = `${displayName} Payouts`
+  useEffect(() => {
+    document.title = title
+  }, [title])
+  // an award set changes what a payout batch could take now
+  const [awardChanges, setAwardChanges] = useState(0)
+
+  return (
+    <article className="card filing-settings payouts">
+      <StaffHeader
+        title={title}
+        lead="Awards on filed claims, then the payments to claimants"
+        session={session}
+      />
+      <div className="card-body">
+        <nav aria-label={`${displayName} pages`} className="batch-nav">
+          <Link to={`/${slug}-admin`}>Back to the {displayName} dashboard</Link>
+          <Link to={`/${slug}-admin/batches`}>Notices and filing</Link>
+        </nav>
+        {canDecide || canPay ? (
+          <>
+            <AwardsSection
+              slug={slug}
+              displayName={displayName}
+              canDecide={canDecide}
+              onChanged={() => setAwardChanges((n) => n + 1)}
+              onUnauthorized={session.expired}
+            />
+            <PayoutBatchesSection
+              slug={slug}
+              account={session.account}
+              canPay={canPay}
+              loadKey={String(awardChanges)}
+              onUnauthorized={session.expired}
+            />
+          </>
+        ) : (
+          <p className="alert" role="alert">
+            Payouts need the app&apos;s decide right (awards) or its payments right (batches), which an admin
+            grants.
+          </p>
+        )}
+      </div>
+    </article>
+  )
+}

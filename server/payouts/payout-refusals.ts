@@ -1,0 +1,34 @@
+import type { Kysely } from 'kysely'
+import { AppError, type FieldErrors } from '../../src/app-error.ts'
+import { PAYOUT_LOCKED_MESSAGE } from '../../src/api/claimant-payouts.ts'
+import type { PayoutFieldErrors } from '../../src/payout-details.ts'
+import type { Translator } from '../../src/translate.ts'
+import type { Database } from '../db/database.ts'
+
+/** A claimant's form refused as the claim form is: 422, every message keyed by its field. */
+export function fieldRefusal(errors: PayoutFieldErrors): AppError {
+  const fields: FieldErrors = {}
+  for (const [field, messages] of Object.entries(errors)) fields[field] = { __errors: messages }
+  return new AppError('VALIDATION_FAILED', {
+    status: 422,
+    message: Object.values(errors).flat().join(' '),
+    fields,
+  })
+}
+
+/**
+ * Refuses (409) a change to a claim's payment choice or W-9 once a payout batch holds an item for it:
+ * the batch was built, and may be approved and sent, with the ones on file then.
+ */
+export async function assertPayoutOpen(
+  db: Kysely<Database>,
+  { claimId, t }: { claimId: number; t: Translator },
+): Promise<void> {
+  const item = await db
+    .selectFrom('payout_items')
+    .select('id')
+    .where('claim_id', '=', claimId)
+    .limit(1)
+    .executeTakeFirst()
+  if (item) throw new AppError('CONFLICT', { status: 409, message: t(PAYOUT_LOCKED_MESSAGE) })
+}

@@ -1,0 +1,131 @@
+import type { Kysely } from 'kysely'
+import type { PayoutBatchView, PayoutItemView, UncashedCheck } from '../../src/api/payouts.ts'
+import { mask, maskEmail } from '../../src/payout-details.ts'
+import type { Database } from '../db/database.ts'
+import { totalsOf } from './payout-batches.ts'
+
+/** A check not cashed this many days after it was sent is reported (and, in time, escheated). */
+export const UNCASHED_AFTER_DAYS = 90
+const DAY_MS = 86_400_000
+
+const iso = (ms: number | null) => (ms === null ? null : new Date(Number(ms)).toISOString())
+
+/** An app's payout batches, newest first, with their maker, checker, totals and items by status. */
+export async function listPayoutBatches(db: Kysely<Database>, app: string): Promise<PayoutBatchView[]> {
+  const batches = await db
+    .selectFrom('payout_batches as batch')
+    .innerJoin('staff_accounts as maker', 'maker.id', 'batch.built_by')
+    .leftJoin('staff_accounts as checker', 'checker.id', 'batch.approved_by')
+    .selectAll('batch')
+    .select(['maker.email as maker', 'checker.email as checker'])
+    .where('batch.app', '=', app)
+    .orderBy('batch.id', 'desc')
+    .execute()
+  if (batches.length === 0) return []
+  const items = await db
+    .selectFrom('payout_items')
+    .selectAll()
+    .where(
+      'batch_id',
+      'in',
+      batches.map((batch) => Number(batch.id)),
+    )
+    .execute()
+  return batches.map((batch) => {
+    const own = items.filter((item) => Number(item.batch_id) === Number(batch.id))
+    const itemStatuses: Record<string, number> = {}
+    for (const item of own) itemStatuses[item.status] = (itemStatuses[item.status] ?? 0) + 1
+    return {
+      id: Number(batch.id),
+      status: batch.status,
+      costsCents: Number(batch.costs_cents),
+      builtBy: batch.maker,
+      builtAt: iso(batch.built_at)!,
+      approvedBy: batch.checker,
+      approvedAt: iso(batch.approved_at),
+      sentAt: iso(batch.sent_at),
+      // a fallback repeats the split of the item it replaces: counted once
+      totals: totalsOf(own.filter((item) => item.replaces_item_id === null)),
+      itemStatuses,
+    }
+  })
+}
+
+/** A batch's items with each claim's split and status; receivers, accounts and TINs masked. */
+export async function payoutItemViews(db: Kysely<Database>, batchId: number): Promise<PayoutItemView[]> {
+  const rows = await db
+    .selectFrom('payout_items as item')
+    .innerJoin('claims', 'claims.id', 'item.claim_id')
+    .leftJoin('payout_choices as choice', 'choice.claim_id', 'item.claim_id')
+    .leftJoin('tax_forms as w9', 'w9.claim_id', 'item.claim_id')
+    .selectAll('item')
+    .select([
+      'claims.first_name',
+      'claims.last_name',
+      'choice.receiver',
+      'choice.receiver_type',
+      'choice.account_last4',
+      'w9.tin_last4',
+    ])
+    .where('item.batch_id', '=', batchId)
+    .orderBy('item.id')
+    .execute()
+  return rows.map((row) => ({
+    id: Number(row.id),
+    claimId: Number(row.claim_id),
+    claimantName: `${row.first_name} ${row.last_name}`,
+    method: row.method,
+    grossCents: Number(row.gross_cents),
+    feePercent: row.fee_percent,
+    feeCents: Number(row.fee_cents),
+    costsCents: Number(row.costs_cents),
+    withholdingCents: Number(row.withholding_cents),
+    netCents: Number(row.net_cents),
+    status: row.status,
+    receiver:
+      (row.method === 'paypal' || row.method === 'venmo') && row.receiver
+        ? row.receiver_type === 'email'
+          ? maskEmail(row.receiver)
+          : mask(row.receiver)
+        : null,
+    account: row.method === 'ach' && row.account_last4 ? mask(`0000${row.account_last4}`) : null,
+    tin: row.tin_last4 ? mask(`0000${row.tin_last4}`) : null,
+    checkNumber: row.check_number === null ? null : Number(row.check_number),
+    failure: row.failure,
+    replacesItemId: row.replaces_item_id === null ? null : Number(row.replaces_item_id),
+  }))
+}
+
+/** An app's checks sent over 90 days ago and not marked paid (cashed), oldest first. */
+export async function uncashedChecks(
+  db: Kysely<Database>,
+  { app, now = Date.now() }: { app: string; now?: number },
+): Promise<UncashedCheck[]> {
+  const rows = await db
+    .selectFrom('payout_items as item')
+    .innerJoin('payout_batches as batch', 'batch.id', 'item.batch_id')
+    .select([
+      'item.id',
+      'item.batch_id',
+      'item.claim_id',
+      'item.check_number',
+      'item.net_cents',
+      'item.updated_at',
+    ])
+    .where('batch.app', '=', app)
+    .where('item.method', '=', 'check')
+    .where('item.status', '=', 'sent')
+    .where('item.check_number', 'is not', null)
+    .where('item.updated_at', '<', now - UNCASHED_AFTER_DAYS * DAY_MS)
+    .orderBy('item.updated_at')
+    .execute()
+  return rows.map((row) => ({
+    itemId: Number(row.id),
+    batchId: Number(row.batch_id),
+    claimId: Number(row.claim_id),
+    checkNumber: Number(row.check_number),
+    netCents: Number(row.net_cents),
+    sentAt: iso(Number(row.updated_at))!,
+    daysOut: Math.floor((now - Number(row.updated_at)) / DAY_MS),
+  }))
+}

@@ -1,0 +1,108 @@
+import type { PayoutMethod } from '../../../server/db/database.ts'
+import { ACCOUNT_NUMBER_PURPOSE } from '../../../server/payouts/payout-files.ts'
+import { sealNumber } from '../../../server/payouts/sealed-numbers.ts'
+import { recordTrustEntries } from '../../../server/payouts/trust-ledger.ts'
+import type { TestContext } from './helpers.ts'
+
+/** How the claimant chose to be paid, numbers in the clear (sealed here as the claimant's API seals them). */
+export interface TestPayoutChoice {
+  method: PayoutMethod
+  receiver?: string
+  receiverType?: 'email' | 'phone'
+  routingNumber?: string
+  accountNumber?: string
+  accountType?: 'checking' | 'savings'
+}
+
+/** A W-9 as the claimant certified it, the TIN in the clear. */
+export interface TestTaxForm {
+  legalName: string
+  tinType: 'ssn' | 'ein'
+  tin: string
+  address: string
+  city: string
+  state: string
+  zip: string
+}
+
+/**
+ * Puts a filed claim in the state "awarded with a choice" by writing the rows the award import and the
+ * claimant's payment choice write: the award (and its money received into trust, sealed), the payment
+ * choice with the account number sealed under the payments key, and the W-9 with its TIN sealed (or
+ * none: backup withholding).
+ */
+export async function awardClaim(
+  ctx: Pick<TestContext, 'db' | 'evidenceKey' | 'paymentsKey'>,
+  {
+    claimId,
+    app,
+    grossCents,
+    choice,
+    taxForm,
+    now = Date.now(),
+  }: {
+    claimId: number
+    app: string
+    grossCents: number
+    choice: TestPayoutChoice
+    taxForm: TestTaxForm | null
+    now?: number
+  },
+): Promise<void> {
+  const key = ctx.paymentsKey
+  const last4 = (value: string) => value.replace(/\D/g, '').slice(-4)
+  await ctx.db.transaction().execute(async (trx) => {
+    await trx
+      .insertInto('claim_awards')
+      .values({
+        claim_id: claimId,
+        app,
+        gross_cents: grossCents,
+        source: 'entered',
+        settlement_id: null,
+        set_at: now,
+        set_by: 'admin@firm.test',
+      })
+      .execute()
+    await recordTrustEntries(trx, ctx.evidenceKey, [
+      { app, batch_id: null, claim_id: claimId, kind: 'received', amount_cents: grossCents, at: now },
+    ])
+    await trx
+      .insertInto('payout_choices')
+      .values({
+        claim_id: claimId,
+        method: choice.method,
+        receiver: choice.receiver ?? null,
+        receiver_type: choice.receiverType ?? null,
+        routing_number: choice.routingNumber ?? null,
+        account_sealed: choice.accountNumber
+          ? sealNumber({ key, value: choice.accountNumber, purpose: ACCOUNT_NUMBER_PURPOSE })
+          : null,
+        account_last4: choice.accountNumber ? last4(choice.accountNumber) : null,
+        account_type: choice.accountType ?? null,
+        chosen_at: now,
+      })
+      .execute()
+    if (taxForm) {
+      await trx
+        .insertInto('tax_forms')
+        .values({
+          claim_id: claimId,
+          legal_name: taxForm.legalName,
+          tin_type: taxForm.tinType,
+          tin_sealed: sealNumber({ key, value: taxForm.tin, purpose: 'tin' }),
+          tin_last4: last4(taxForm.tin),
+          address: taxForm.address,
+          city: taxForm.city,
+          state: taxForm.state,
+          zip_code: taxForm.zip,
+          signature_method: 'typed',
+          signature: taxForm.legalName,
+          certified_at: now,
+          ip_address: '127.0.0.1',
+          user_agent: 'test',
+        })
+        .execute()
+    }
+  })
+}
