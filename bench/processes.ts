@@ -105,12 +105,15 @@ export function startProductServer({
   adminPassword,
   logFile,
   compiledStart,
+  env = {},
 }: {
   dataDir: string
   databaseUrl: string | undefined
   adminPassword: string
   logFile: string
   compiledStart?: string
+  /** Settings of the bench's own (PAYPAL_BASE_URL…), over the ones every bench's server gets. */
+  env?: Record<string, string>
 }): Promise<RunningProcess> {
   return startNodeServer({
     script: compiledStart ?? 'server/start.ts',
@@ -122,6 +125,7 @@ export function startProductServer({
       // the load generator sends claims far faster than it could solve a challenge for each
       PROOF_OF_WORK: 'off',
       ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+      ...env,
     },
     logFile,
     readyPath: '/api/forms/brigit',
