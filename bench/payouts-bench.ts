@@ -153,6 +153,7 @@ try {
   json(await send('POST', `/api/staff/payout-batches/${built.batchId}/approve`, checker), 200, 'the approval')
   let sentSeconds: number | undefined
   let statuses: Record<string, number> = {}
+  let settledPolls = 0
   for (;;) {
     if (Date.now() > deadline) {
       throw new Error(`not paid after --max-minutes ${maxMinutes}: items ${JSON.stringify(statuses)}`)
@@ -169,8 +170,13 @@ try {
       sentSeconds = (performance.now() - approvedAt) / 1000
     }
     if (sentSeconds !== undefined && (statuses.paid ?? 0) >= paidByPayPal) break
+    // every webhook answered and still items unpaid: the server set aside events that came before the
+    // send job recorded their item sent; waiting longer changes nothing
+    const isAnswered = standIn.webhooks.length >= paidByPayPal && standIn.webhooks.every((w) => w.status)
+    if (sentSeconds !== undefined && isAnswered && (settledPolls += 1) > 2) break
   }
   const paidSeconds = (performance.now() - approvedAt) / 1000
+  const paid = statuses.paid ?? 0
   const totalSeconds = (performance.now() - began) / 1000
   clearInterval(sampler)
   const reconciliation = json<PayoutReconciliation>(
@@ -196,15 +202,19 @@ try {
     },
     {
       benchmark: `approval to every PayPal and Venmo payment paid (${count(paidByPayPal)} webhooks, ${webhookFailures} not answered 200)`,
-      figure: `${paidSeconds.toFixed(1)} s`,
-      budget: 'information',
+      figure:
+        paid === paidByPayPal
+          ? `${paidSeconds.toFixed(1)} s`
+          : `${count(paid)} of ${count(paidByPayPal)} paid after ${paidSeconds.toFixed(1)} s: the webhooks of the others came before the send job recorded their item sent, and were set aside`,
+      budget: 'every one paid',
+      isWithinBudget: paid === paidByPayPal,
     },
     {
       benchmark: 'build to every payment paid, in all',
       figure: `${totalSeconds.toFixed(1)} s`,
       // the budget is for 10,000 claimants; a smaller run is held to its share
       budget: `≤ ${(TOTAL_BUDGET_S * scale).toFixed(scale < 1 ? 1 : 0)} s`,
-      isWithinBudget: totalSeconds <= TOTAL_BUDGET_S * scale,
+      isWithinBudget: paid === paidByPayPal && totalSeconds <= TOTAL_BUDGET_S * scale,
     },
     {
       benchmark: `server resident memory from the build to the last payment (all its processes, ${compiledStart ? 'compiled' : 'from source'})`,
