@@ -66,6 +66,7 @@ const postgres = values.postgres ? await startPostgres() : undefined
 const databaseUrl = postgres?.url
 const standIn = await startPayPalStandIn({ settleOnCreate: true })
 let stopServer: (() => Promise<void>) | undefined
+let sampler: NodeJS.Timeout | undefined
 try {
   await runSeed({ claims: claimants, dataDir, databaseUrl, hotApp: APP, hotShare: 1, agreementEvery: 1 })
   const accounts = { maker: 'payments.maker@firm.test', checker: 'payments.checker@firm.test' }
@@ -131,7 +132,7 @@ try {
   console.log(`one payout batch of ${count(claimants)} claimants, built by A, approved by B…`)
   const baseRss = readRss(server.pid)
   let peakRss = baseRss
-  const sampler = setInterval(() => (peakRss = Math.max(peakRss, readRss(server.pid))), 250)
+  sampler = setInterval(() => (peakRss = Math.max(peakRss, readRss(server.pid))), 250)
   const began = performance.now()
   const built = json<PayoutBatchBuilt>(
     await send(
@@ -231,6 +232,8 @@ try {
   ]
   console.log(`\n${formatTable(rows)}`)
 } finally {
+  // a stopped server has no /proc entry left to sample
+  clearInterval(sampler)
   await stopServer?.()
   await standIn.close()
   await postgres?.stop()
