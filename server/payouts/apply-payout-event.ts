@@ -6,9 +6,12 @@ import { recordTrustEntries } from './trust-ledger.ts'
 
 const SENDER_ITEM_ID = /^item-(\d{1,15})$/
 
-/** What an event did: nothing (not ours, or seen before), or the item's move and its fallback check. */
+/**
+ * What an event did: nothing (not ours, or seen before), not yet (the item's send has not committed),
+ * or the item's move and its fallback check.
+ */
 export type AppliedPayoutEvent =
-  | { outcome: 'unknown-item' | 'repeated' | 'no-change' }
+  | { outcome: 'unknown-item' | 'repeated' | 'no-change' | 'not-sent-yet' }
   | { outcome: 'moved'; itemId: number; status: string; fallbackItemId?: number }
 
 /**
@@ -43,6 +46,9 @@ export async function applyPayoutEvent({
         .where('payout_items.id', '=', itemId)
         .executeTakeFirst()
       if (!item) return { outcome: 'unknown-item' }
+      // PayPal can settle an item before the send job's transaction marking it sent has committed: the
+      // event is left unrecorded, and the route asks PayPal to deliver it again
+      if (item.status === 'pending') return { outcome: 'not-sent-yet' }
       const inserted = await trx
         .insertInto('payout_events')
         .values({ event_id: event.eventId, item_id: itemId, event_type: event.eventType, received_at: now })

@@ -57,6 +57,19 @@ export function payoutWebhookRoutes({
     const event = parsePayPalPayoutEvent(JSON.parse(rawBody))
     if (event) {
       const applied = await applyPayoutEvent({ db, evidenceKey, event })
+      if (applied.outcome === 'not-sent-yet') {
+        // PayPal delivers a webhook again when it is not answered 2xx (up to 25 times over 3 days)
+        res
+          .status(503)
+          .set('Retry-After', '10')
+          .json({
+            error: {
+              code: 'NOT_SENT_YET',
+              message: 'the payout item is still being sent: deliver the event again',
+            },
+          })
+        return
+      }
       if (applied.outcome === 'unknown-item') {
         logger.warn({ eventType: event.eventType }, 'paypal event for no payout item of ours')
       }

@@ -161,7 +161,21 @@ export function sendPayoutJob({
   const run = async (ctx: JobContext<'payout_batches'>): Promise<JobOutcome> => {
     const batch = ctx.row
     const batchId = Number(batch.id)
-    const items = await pendingItems(batchId)
+    const pending = await pendingItems(batchId)
+    // an award the fee and costs took whole leaves nothing to send (PayPal refuses $0.00, and with it
+    // the whole PayPal batch): settled at once, its fee and costs taken out of the trust account
+    const nothingToPay = pending.filter((item) => Number(item.net_cents) === 0)
+    if (nothingToPay.length > 0) {
+      await transaction((trx) =>
+        markSent(trx, {
+          app: batch.app,
+          items: nothingToPay,
+          now: ctx.now,
+          fields: () => ({ status: 'paid' }),
+        }),
+      )
+    }
+    const items = pending.filter((item) => Number(item.net_cents) > 0)
     const byMethod = (methods: readonly string[]) => items.filter((item) => methods.includes(item.method))
     await sendChecks(batch.app, byMethod(['check']), ctx.now)
     const ach = byMethod(['ach'])

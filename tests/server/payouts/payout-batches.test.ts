@@ -265,6 +265,48 @@ for (const dialect of DIALECTS) {
       expect(itemOf(list, claims.check)[0]).toMatchObject({ status: 'sent', checkNumber: 5001 })
       expect(itemOf(list, claims.ach)[0]!.status).toBe('sent')
       expect(itemOf(list, claims.paypal)[0]!.status).toBe('pending')
+      // PayPal settles an item before its send is recorded: asked to deliver it again, and nothing kept
+      const paypalItem = itemOf(list, claims.paypal)[0]!
+      const early = standIn.signWebhook({
+        id: 'WH-EARLY-0000000001',
+        event_version: '1.0',
+        create_time: new Date().toISOString(),
+        resource_type: 'payouts_item',
+        event_type: 'PAYMENT.PAYOUTS-ITEM.SUCCEEDED',
+        summary: 'Payout item succeeded',
+        resource: {
+          payout_item_id: 'EARLYITEM0000001',
+          transaction_status: 'SUCCESS',
+          payout_item_fee: { currency: 'USD', value: '0.00' },
+          payout_batch_id: 'EARLYBATCH000001',
+          sender_batch_id: 'early',
+          payout_item: {
+            recipient_type: 'EMAIL',
+            amount: { value: '1.00', currency: 'USD' },
+            receiver: 'early@example.com',
+            sender_item_id: `item-${paypalItem.id}`,
+            recipient_wallet: 'PAYPAL',
+          },
+        },
+      })
+      const notYet = await request(ctx.app)
+        .post('/api/payouts/paypal/webhook')
+        .set(early.headers)
+        .set('Content-Type', 'application/json')
+        .send(early.body)
+      expect([notYet.status, notYet.headers['retry-after'], notYet.body.error.code]).toEqual([
+        503,
+        '10',
+        'NOT_SENT_YET',
+      ])
+      expect(itemOf(await items(batchId), claims.paypal)[0]!.status).toBe('pending')
+      expect(
+        await ctx.db
+          .selectFrom('payout_events')
+          .select('event_id')
+          .where('event_id', '=', 'WH-EARLY-0000000001')
+          .execute(),
+      ).toEqual([])
       // the first retry a minute later: PayPal made the batch but its answer was lost
       now += 61_000
       await ctx.payoutSender.runDue(now)

@@ -94,6 +94,10 @@ export interface PayPalStandIn {
   close(): Promise<void>
 }
 
+/** How often, and how far apart, the stand-in delivers an event not answered 2xx. */
+const WEBHOOK_ATTEMPTS = 8
+const WEBHOOK_RETRY_MS = 250
+
 interface StoredItem {
   payout_item_id: string
   transaction_id?: string
@@ -438,16 +442,23 @@ export async function startPayPalStandIn(options: PayPalStandInOptions = {}): Pr
       webhooks.push(webhook)
       made.push(webhook)
       if (!standIn.webhookUrl) continue
-      try {
-        const response = await fetch(standIn.webhookUrl, {
-          method: 'POST',
-          headers: { ...webhook.headers, 'Content-Type': 'application/json' },
-          body: webhook.body,
-        })
-        await response.body?.cancel()
-        webhook.status = response.status
-      } catch (error) {
-        webhook.error = (error as Error).message
+      // PayPal delivers an event again while it is not answered 2xx (up to 25 times over 3 days); the
+      // stand-in tries a few times within seconds
+      for (let attempt = 1; attempt <= WEBHOOK_ATTEMPTS; attempt++) {
+        try {
+          const response = await fetch(standIn.webhookUrl, {
+            method: 'POST',
+            headers: { ...webhook.headers, 'Content-Type': 'application/json' },
+            body: webhook.body,
+          })
+          await response.body?.cancel()
+          webhook.status = response.status
+          webhook.error = undefined
+          if (response.ok) break
+        } catch (error) {
+          webhook.error = (error as Error).message
+        }
+        await new Promise((resolve) => setTimeout(resolve, WEBHOOK_RETRY_MS * attempt))
       }
     }
     return made
