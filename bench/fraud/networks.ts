@@ -1,5 +1,5 @@
 import type { Random } from './random.ts'
-import { HOUR } from './plan.ts'
+import { HOUR_MS } from '../../src/durations.ts'
 
 /**
  * Where claims come from. A home's connection is a /24 of a residential ISP (a household shares its
@@ -43,7 +43,7 @@ export function createNetworks(random: Random): Networks {
       if (!burst) {
         burst = {
           base: random.pickSkewed(random.pick(pools), 1.6),
-          start: random.between(span.start, span.end - 2 * HOUR),
+          start: random.between(span.start, span.end - 2 * HOUR_MS),
           minutes: random.int(BURST_MINUTES.min, BURST_MINUTES.max),
           left: Math.round(random.logNormal(BURST_SIZE, 0.5)),
         }
