@@ -54,6 +54,8 @@ export type AuditAction =
   | 'payout_batch_approved'
   | 'payout_batch_sent'
   | 'payout_file_download'
+  | 'payout_choice_saved'
+  | 'tax_form_filed'
   | AccountAction
 
 /** Changes to staff accounts; the detail names the target by e-mail, never a password or a link. */

@@ -128,6 +128,7 @@ export function claimantPayoutRoutes({
       claimId: claim.claimId,
       input,
       hasCheckAddress: (await checkAddresses(db, [claim])).has(claim.claimId),
+      audit: { evidenceKey, clientAddress: signerOf(req).ipAddress, app: claim.app },
       t: payoutTranslator(locale),
     })
     res.set('Cache-Control', 'no-store').json({ payout: await answer(req, claim) } satisfies PayoutSaved)
@@ -143,6 +144,7 @@ export function claimantPayoutRoutes({
       claimId: claim.claimId,
       input,
       signer: signerOf(req),
+      audit: { evidenceKey, clientAddress: signerOf(req).ipAddress, app: claim.app },
       t: payoutTranslator(locale),
     })
     res.set('Cache-Control', 'no-store').json({ payout: await answer(req, claim) } satisfies PayoutSaved)

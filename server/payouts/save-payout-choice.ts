@@ -1,3 +1,4 @@
+import { writeAuditEntry } from '../audit/audit-log.ts'
 import type { Kysely } from 'kysely'
 import { CHECK_ADDRESS_MESSAGE } from '../../src/api/claimant-payouts.ts'
 import { checkPayoutChoice, mask, type PayoutChoice } from '../../src/payout-details.ts'
@@ -20,6 +21,7 @@ export async function savePayoutChoice({
   claimId,
   input,
   hasCheckAddress,
+  audit,
   t,
   now = Date.now(),
 }: {
@@ -29,6 +31,8 @@ export async function savePayoutChoice({
   input: Partial<Record<keyof PayoutChoice, unknown>>
   /** Whether the claim has a confirmed mailing address (claimant-payout.ts checkAddresses). */
   hasCheckAddress: boolean
+  /** The claim's app, where the claimant wrote from, and the evidence key the audit entry is sealed with. */
+  audit: ClaimantAudit
   t: Translator
   now?: number
 }): Promise<void> {
@@ -45,8 +49,23 @@ export async function savePayoutChoice({
         .values(row)
         .onConflict((conflict) => conflict.column('claim_id').doUpdateSet(changes))
         .execute()
+      // the method only: the receiver and account stay out of the audit log
+      await writeAuditEntry(trx, audit.evidenceKey, {
+        clientAddress: audit.clientAddress,
+        actor: 'claimant',
+        app: audit.app,
+        action: 'payout_choice_saved',
+        detail: `claim ${claimId}: paid by ${row.method}`,
+      })
     }),
   )
+}
+
+/** What the audit entry of a claimant's payout step names, and the key it is sealed with. */
+export interface ClaimantAudit {
+  evidenceKey: Buffer
+  clientAddress: string
+  app: string
 }
 
 /** The row of a checked choice: only the columns its method uses, the rest null. */

@@ -1,3 +1,5 @@
+import { writeAuditEntry } from '../audit/audit-log.ts'
+import type { ClaimantAudit } from './save-payout-choice.ts'
 import type { Kysely } from 'kysely'
 import { checkW9, plainTin, type W9Details } from '../../src/payout-details.ts'
 import type { Translator } from '../../src/translate.ts'
@@ -21,6 +23,7 @@ export async function saveTaxForm({
   claimId,
   input,
   signer,
+  audit,
   t,
   now = Date.now(),
 }: {
@@ -29,6 +32,7 @@ export async function saveTaxForm({
   claimId: number
   input: Partial<Record<keyof W9Details | 'signatureMethod' | 'typedSignature' | 'signature', unknown>>
   signer: SignerInfo
+  audit: ClaimantAudit
   t: Translator
   now?: number
 }): Promise<void> {
@@ -64,6 +68,14 @@ export async function saveTaxForm({
         .values(row)
         .onConflict((conflict) => conflict.column('claim_id').doUpdateSet(changes))
         .execute()
+      // the kind of number only: the taxpayer number stays out of the audit log
+      await writeAuditEntry(trx, audit.evidenceKey, {
+        clientAddress: audit.clientAddress,
+        actor: 'claimant',
+        app: audit.app,
+        action: 'tax_form_filed',
+        detail: `claim ${claimId}: W-9 certified (${row.tin_type.toUpperCase()})`,
+      })
     }),
   )
 }

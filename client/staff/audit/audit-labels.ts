@@ -51,6 +51,8 @@ const ACTION_LABELS: Record<string, string> = {
   award_corrected: "Corrected a claim's award",
   awards_imported: "Imported a provider's awards",
   settlement_allocated: 'Shared a settlement among claims',
+  payout_choice_saved: 'A claimant chose how to be paid',
+  tax_form_filed: 'A claimant filed a W-9',
   webhook_created: 'Added a webhook endpoint',
   webhook_changed: 'Changed a webhook endpoint',
   webhook_deleted: 'Deleted a webhook endpoint',

@@ -133,6 +133,17 @@ describe.each(DIALECTS)('%s: the claimant chooses how an award is paid', (dialec
       'ana.lopez@example.com',
       'email',
     ])
+    // each choice on the sealed audit log, by its method only
+    const audit = await ctx.db
+      .selectFrom('audit_log')
+      .select(['actor', 'detail'])
+      .where('action', '=', 'payout_choice_saved')
+      .orderBy('id')
+      .execute()
+    expect(audit.slice(-2)).toEqual([
+      { actor: 'claimant', detail: `claim ${anaClaim}: paid by venmo` },
+      { actor: 'claimant', detail: `claim ${anaClaim}: paid by paypal` },
+    ])
   })
 
   it('refuses a bank transfer with a routing number whose check digit is wrong, under its field', async () => {
@@ -235,6 +246,14 @@ describe.each(DIALECTS)('%s: the claimant chooses how an award is paid', (dialec
     const logged = logLines.slice(before).join('')
     expect(logged).toContain('/api/payouts/w9')
     expect(logged).not.toMatch(/123-?45-?6789|6789/)
+    const [audit] = await ctx.db
+      .selectFrom('audit_log')
+      .select(['actor', 'detail'])
+      .where('action', '=', 'tax_form_filed')
+      .orderBy('id', 'desc')
+      .limit(1)
+      .execute()
+    expect(audit).toEqual({ actor: 'claimant', detail: `claim ${anaClaim}: W-9 certified (SSN)` })
   })
 
   it("neither shows nor changes another claimant's claim", async () => {
