@@ -9,7 +9,7 @@ import { paypalApi } from '../../../server/payouts/providers/paypal-api.ts'
 import { seedClaim } from '../support/claims.ts'
 import { createTestContext, DIALECTS, type TestContext } from '../support/helpers.ts'
 import { parseNacha } from '../support/parse-nacha.ts'
-import { awardClaim, type TestTaxForm } from '../support/payout-fixtures.ts'
+import { awardClaim, signInMakerAndChecker, type TestTaxForm } from '../support/payout-fixtures.ts'
 import { startPayPalStandIn, type PayPalStandIn } from '../support/paypal-stand-in.ts'
 import { loginStaff, SAME_SITE, signInNewAccount } from '../support/staff-sign-in.ts'
 
@@ -146,21 +146,7 @@ for (const dialect of DIALECTS) {
         taxForm: w9('Pat Failing'),
       })
       standIn.markReceiver('pat.failing@mail.test', { status: 'FAILED', errorName: 'RECEIVER_UNREGISTERED' })
-      const pay = [{ app: APP, canExport: false, canPay: true }]
-      maker = await signInNewAccount(ctx, SITE, {
-        email: 'maker@firm.test',
-        password: 'maker password 12',
-        name: 'Mae Maker',
-        role: 'staff',
-        apps: pay,
-      })
-      checker = await signInNewAccount(ctx, SITE, {
-        email: 'checker@firm.test',
-        password: 'checker password 12',
-        name: 'Cy Checker',
-        role: 'staff',
-        apps: pay,
-      })
+      ;({ maker, checker } = await signInMakerAndChecker(ctx, { site: SITE, app: APP }))
     })
     afterAll(async () => {
       await ctx?.close()

@@ -6,10 +6,10 @@ import type { PayoutMethod } from '../../../server/db/database.ts'
 import { paypalApi } from '../../../server/payouts/providers/paypal-api.ts'
 import { seedClaim } from '../support/claims.ts'
 import { createTestContext, DIALECTS, type TestContext } from '../support/helpers.ts'
-import { awardClaim, type TestPayoutChoice } from '../support/payout-fixtures.ts'
+import { awardClaim, signInMakerAndChecker, type TestPayoutChoice } from '../support/payout-fixtures.ts'
 import { startPayPalStandIn, type PayPalStandIn } from '../support/paypal-stand-in.ts'
 import { pdfText } from '../support/pdf-text.ts'
-import { SAME_SITE, signInNewAccount } from '../support/staff-sign-in.ts'
+import { SAME_SITE } from '../support/staff-sign-in.ts'
 
 const APP = 'brigit'
 const SITE = 'dashboard.test'
@@ -203,21 +203,7 @@ for (const dialect of DIALECTS) {
         })
         claimants.push({ claimId: id, grossCents, method, hasTaxForm, lang })
       }
-      const pay = [{ app: APP, canExport: false, canPay: true }]
-      maker = await signInNewAccount(ctx, SITE, {
-        email: 'maker@firm.test',
-        password: 'maker password 12',
-        name: 'Mae Maker',
-        role: 'staff',
-        apps: pay,
-      })
-      checker = await signInNewAccount(ctx, SITE, {
-        email: 'checker@firm.test',
-        password: 'checker password 12',
-        name: 'Cy Checker',
-        role: 'staff',
-        apps: pay,
-      })
+      ;({ maker, checker } = await signInMakerAndChecker(ctx, { site: SITE, app: APP }))
 
       // the batch, as staff make it: built by one account, approved by another, sent, and paid
       const built = await request(ctx.app)

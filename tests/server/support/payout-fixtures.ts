@@ -3,6 +3,7 @@ import { ACCOUNT_NUMBER_PURPOSE } from '../../../server/payouts/payout-files.ts'
 import { sealNumber } from '../../../server/payouts/sealed-numbers.ts'
 import { recordTrustEntries } from '../../../server/payouts/trust-ledger.ts'
 import type { TestContext } from './helpers.ts'
+import { signInNewAccount } from './staff-sign-in.ts'
 
 /** How the claimant chose to be paid, numbers in the clear (sealed here as the claimant's API seals them). */
 export interface TestPayoutChoice {
@@ -105,4 +106,30 @@ export async function awardClaim(
         .execute()
     }
   })
+}
+
+/**
+ * Two staff accounts with the app's payments right, signed in: the maker who builds a payout batch and
+ * the checker who approves it (the same account never may). Resolves to their session cookies.
+ */
+export async function signInMakerAndChecker(
+  ctx: Pick<TestContext, 'db' | 'app'>,
+  { site, app }: { site: string; app: string },
+): Promise<{ maker: string; checker: string }> {
+  const apps = [{ app, canExport: false, canPay: true }]
+  const maker = await signInNewAccount(ctx, site, {
+    email: 'maker@firm.test',
+    password: 'maker password 12',
+    name: 'Mae Maker',
+    role: 'staff',
+    apps,
+  })
+  const checker = await signInNewAccount(ctx, site, {
+    email: 'checker@firm.test',
+    password: 'checker password 12',
+    name: 'Cy Checker',
+    role: 'staff',
+    apps,
+  })
+  return { maker, checker }
 }
