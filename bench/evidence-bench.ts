@@ -4,7 +4,7 @@ import path from 'node:path'
 import { parseArgs } from 'node:util'
 import { createDb } from '../server/db/create-db.ts'
 import { loadEvidenceKey } from '../server/evidence/evidence-key.ts'
-import { verifyEvidence } from '../server/evidence/verify-evidence.ts'
+import { verifyEvidence } from '../server/ops/verify-evidence.ts'
 import { createScreenshotStorage } from '../server/uploads/create-screenshot-storage.ts'
 import { runSeed } from '../scripts/seed/run-seed.ts'
 

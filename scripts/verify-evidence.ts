@@ -2,7 +2,7 @@ import { readServerConfig } from '../server/config.ts'
 import { createDb } from '../server/db/create-db.ts'
 import { migrateToLatest } from '../server/db/migrate.ts'
 import { loadEvidenceKey } from '../server/evidence/evidence-key.ts'
-import { verifyEvidence } from '../server/evidence/verify-evidence.ts'
+import { verifyEvidence } from '../server/ops/verify-evidence.ts'
 import { createScreenshotStorage } from '../server/uploads/create-screenshot-storage.ts'
 
 // npm run verify-evidence [-- --claim ID]: every seal, HMAC, chain link and screenshot hash recomputed,

@@ -1,4 +1,5 @@
 /** The confirmation page's and endpoint's texts; the Spanish ones are in forms/es/ui/confirmation.json. */
+import { DAY_MS } from './durations.ts'
 export const CONFIRMATION_LINK_TEXT = 'Confirm it was you'
 export const CONFIRMATION_EMAIL_TEXT =
   'Did you file this claim yourself? Please confirm it by opening this link: {link}'
@@ -13,7 +14,7 @@ export const DISOWN_UNDO_TAKEN_MESSAGE =
   'This can no longer be taken back: a newer claim form was sent with the same e-mail address and phone number since. Please write to us if it was you after all.'
 
 /** How long "This wasn't me" can be taken back after it was pressed: a day. */
-export const DISOWN_UNDO_MS = 24 * 60 * 60 * 1000
+export const DISOWN_UNDO_MS = DAY_MS
 
 /** A link's token: 32 random bytes, base64url (43 characters). */
 export const CONFIRMATION_TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/

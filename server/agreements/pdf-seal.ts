@@ -8,6 +8,7 @@ import { FIRM_SETTINGS } from '../../src/firm-settings.ts'
 import { renderAgreementPdf } from './agreement-pdf.ts'
 import { MAX_TIMESTAMP_TOKEN_BYTES, timestampSignature } from './timestamp-signature.ts'
 import { makePrivateFolder, PRIVATE_FILE_MODE } from '../private-files.ts'
+import { DAY_MS } from '../../src/durations.ts'
 
 /** The certificate file made on first start when the firm gives none (PDF_SIGNING_P12). */
 export const PDF_SIGNING_FILE = 'pdf-signing.p12'
@@ -194,7 +195,7 @@ function selfSignedP12(dataDir: string): Buffer {
   )
   certificate.serialNumber = `01${crypto.randomBytes(15).toString('hex')}`
   certificate.validity.notBefore = new Date()
-  certificate.validity.notAfter = new Date(Date.now() + 20 * 365 * 24 * 60 * 60 * 1000)
+  certificate.validity.notAfter = new Date(Date.now() + 20 * 365 * DAY_MS)
   const name = [
     { name: 'commonName', value: `${FIRM_SETTINGS.firmName} signed agreements` },
     { name: 'organizationName', value: FIRM_SETTINGS.firmName },

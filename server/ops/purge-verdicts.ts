@@ -4,7 +4,7 @@ import { isoTimestamp } from '../db/timestamp.ts'
 import { legalHolds, type HeldKind } from '../evidence/legal-hold.ts'
 import { entriesAbout, isAuthenticEntry } from '../evidence/ledger.ts'
 import { claimRecordFromRows, intakeRecordFromRow, sealOf } from '../evidence/sealed-record.ts'
-import { SIGNED_RECORD_COLUMNS, signedRecordOf } from '../evidence/verify-evidence.ts'
+import { SIGNED_RECORD_COLUMNS, signedRecordOf } from './verify-evidence.ts'
 
 /** A record purge-expired may delete: its rows match its seal, its sealed signing time is past retention, no hold. */
 export interface Expired {

@@ -8,6 +8,7 @@ import { buildCheckRegister, type CheckPayment } from './providers/check-registe
 import { buildNachaFile, type NachaFile } from './providers/nacha-file.ts'
 import { openNumber } from './sealed-numbers.ts'
 import { senderItemId } from './send-payout.job.ts'
+import { DAY_MS } from '../../src/durations.ts'
 
 /** What a bank account number is sealed as in payout_choices.account_sealed. */
 export const ACCOUNT_NUMBER_PURPOSE = 'accountNumber'
@@ -91,7 +92,7 @@ export async function achFileOf({
       amountCents: Number(item.net_cents),
     })),
     entryDescription: 'SETTLEMENT',
-    effectiveDate: firmDay(now + 86_400_000),
+    effectiveDate: firmDay(now + DAY_MS),
     createdAt: new Date(now),
     timeZone: FIRM_SETTINGS.timeZone,
   })

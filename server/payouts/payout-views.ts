@@ -2,11 +2,11 @@ import type { Kysely } from 'kysely'
 import type { PayoutBatchView, PayoutItemView, UncashedCheck } from '../../src/api/payouts.ts'
 import { mask, maskEmail } from '../../src/payout-details.ts'
 import type { Database } from '../db/database.ts'
+import { DAY_MS } from '../../src/durations.ts'
 import { totalsOf } from './payout-batches.ts'
 
 /** A check not cashed this many days after it was sent is reported (and, in time, escheated). */
 export const UNCASHED_AFTER_DAYS = 90
-const DAY_MS = 86_400_000
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(Number(ms)).toISOString())
 

@@ -1,5 +1,6 @@
 import { sql, type Kysely } from 'kysely'
 import { AppError } from '../../src/app-error.ts'
+import { DAY_MS } from '../../src/durations.ts'
 import type { Database } from '../db/database.ts'
 import type { StaffMailer } from './staff-mailer.ts'
 import { sha256Hex } from '../platform/token-hash.ts'
@@ -14,7 +15,7 @@ export const PAUSE_AFTER_FAILURES = 5
 export const FIRST_PAUSE_MS = 60 * 1000
 export const MAX_PAUSE_MS = 60 * 60 * 1000
 /** A day with no failure forgets the count: old typos do not add up to a pause. */
-const FAILURES_KEPT_MS = 24 * 60 * 60 * 1000
+const FAILURES_KEPT_MS = DAY_MS
 /** Rows of addresses quiet for longer are deleted, at most this often per process. */
 const PRUNE_EVERY_MS = 60 * 60 * 1000
 const lastPruned = new WeakMap<Kysely<Database>, number>()

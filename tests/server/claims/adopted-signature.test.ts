@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { CreatedIntake } from '../../../src/api/claims.ts'
 import type { ErrorBody } from '../../../src/app-error.ts'
-import { verifyEvidence } from '../../../server/evidence/verify-evidence.ts'
+import { verifyEvidence } from '../../../server/ops/verify-evidence.ts'
 import { sendClaimAsForm, sendIntakeAsForm } from '../support/client-requests.ts'
 import { pngDataUrl } from '../support/claim-fixtures.ts'
 import { createTestContext, DIALECTS, makeClaimData, makePng, type TestContext } from '../support/helpers.ts'

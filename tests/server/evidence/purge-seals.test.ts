@@ -6,7 +6,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { FIRM_SETTINGS } from '../../../src/firm-settings.ts'
 import { isPostgresDb } from '../../../server/db/dialect.ts'
 import { setLegalHold } from '../../../server/evidence/legal-hold.ts'
-import { verifyEvidence } from '../../../server/evidence/verify-evidence.ts'
+import { verifyEvidence } from '../../../server/ops/verify-evidence.ts'
 import { purgeExpired } from '../../../server/ops/purge-expired.ts'
 import {
   clearClaims,

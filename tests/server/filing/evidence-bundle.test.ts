@@ -4,7 +4,7 @@ import os from 'node:os'
 import path from 'node:path'
 import request from 'supertest'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { verifyEvidence } from '../../../server/evidence/verify-evidence.ts'
+import { verifyEvidence } from '../../../server/ops/verify-evidence.ts'
 import { productScript } from '../support/compiled-product.ts'
 import { sha256sum, unzip } from '../support/unzip.ts'
 import {

@@ -4,7 +4,7 @@ import { Migrator, type Kysely } from 'kysely'
 import request from 'supertest'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { MIGRATIONS } from '../../../migrations/index.ts'
-import { verifyEvidence } from '../../../server/evidence/verify-evidence.ts'
+import { verifyEvidence } from '../../../server/ops/verify-evidence.ts'
 import { ensureFirstAdmin } from '../../../server/staff/first-admin.ts'
 import {
   ADMIN_EMAIL,

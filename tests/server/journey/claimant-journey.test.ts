@@ -5,7 +5,7 @@ import { createClaimantJourney } from '../../../server/journey/claimant-journey.
 import { SEND_REMINDER, sendReminderJob } from '../../../server/journey/send-reminder.job.ts'
 import { createJobRunner } from '../../../server/jobs/job-runner.ts'
 import { withinSendHours } from '../../../server/journey/claimant-day.ts'
-import { verifyEvidence } from '../../../server/evidence/verify-evidence.ts'
+import { verifyEvidence } from '../../../server/ops/verify-evidence.ts'
 import { loadJourneyConfig } from '../../../server/journey/journey-config.ts'
 import { loadLanguages } from '../../../server/forms/languages.ts'
 import { mailDelivery } from '../../../server/platform/mail-delivery.ts'

@@ -8,7 +8,7 @@ import { screenshotHashThread } from '../../../server/duplicates/screenshot-hash
 import { subjectOf } from '../../../server/evidence/ledger.ts'
 import { contentThreadRequestCount } from '../../../server/claim-content/claim-content.ts'
 import { createLogger } from '../../../server/logger.ts'
-import { verifyEvidence } from '../../../server/evidence/verify-evidence.ts'
+import { verifyEvidence } from '../../../server/ops/verify-evidence.ts'
 import { mailsTo, plainTextOf } from '../support/agreement-link.ts'
 import { bankScreenshot, encodePngImage } from '../support/bank-screenshots.ts'
 import {

@@ -3,13 +3,13 @@ import type { Kysely, Selectable } from 'kysely'
 import type { Database } from '../db/database.ts'
 import { keysetPages, EXPORT_PAGE_SIZE } from '../db/keyset-pages.ts'
 import type { ScreenshotStorage } from '../uploads/screenshot-storage.ts'
-import { keyedDigest } from './evidence-key.ts'
+import { keyedDigest } from '../evidence/evidence-key.ts'
 import { clearanceProblem } from '../fraud/fraud-clearance.ts'
 import { sha256Hex } from '../platform/token-hash.ts'
 import { verifyTrustEntries } from '../payouts/verify-trust-entries.ts'
-import { anchorProblem, readAnchor } from './ledger-anchor.ts'
+import { anchorProblem, readAnchor } from '../evidence/ledger-anchor.ts'
 import { consentSeal, consentSubject } from '../payouts/settlement-consent.ts'
-import { entryText, GENESIS_HASH, LEGAL_HOLD_KINDS, sameHex, subjectOf } from './ledger.ts'
+import { entryText, GENESIS_HASH, LEGAL_HOLD_KINDS, sameHex, subjectOf } from '../evidence/ledger.ts'
 import {
   amendmentRecordFromRow,
   auditRecordFromRow,
@@ -18,7 +18,7 @@ import {
   intakeRecordFromRow,
   sealOf,
   type ConfirmationRecord,
-} from './sealed-record.ts'
+} from '../evidence/sealed-record.ts'
 
 export interface EvidenceReport {
   ledgerEntries: number
