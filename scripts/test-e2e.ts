@@ -1,17 +1,17 @@
-import { spawn } from 'node:child_process'
 import fs from 'node:fs'
 import path from 'node:path'
-import readline from 'node:readline'
 import { ensureClientBuild } from '../server/client-build.ts'
 import { CLIENT_DIR } from '../server/main.ts'
 import { PROJECT_ROOT } from '../server/project-root.ts'
 import { prepareChromium } from '../tests/e2e/chromium.ts'
+import { labelledRun } from './labelled-run.ts'
 
 // `npm run test:e2e`: the browser tests in three vitest runs at once, each with its own server, DATA_DIR
 // and Chromium (tests/e2e/global-setup.ts), so no spec sees another run's claims or sign-ins. A spec
 // waits on its page, the server and the browser in turn: one run alone leaves a third of this machine's
 // two cores idle, two runs still a fifth. `npm run test:e2e -- <files or filters>` runs what it names in
-// one run.
+// one run; `npm run test:e2e -- --prepare` only builds the client and unpacks Chromium (scripts/check.ts
+// does it while the other checks run).
 
 const SPEC_DIR = path.join(PROJECT_ROOT, 'tests', 'e2e')
 const VITEST = path.join(PROJECT_ROOT, 'node_modules', 'vitest', 'vitest.mjs')
@@ -51,14 +51,7 @@ function runs(files: string[]): string[][] {
 
 /** One vitest run over `args`, its output line by line behind `label`; resolves to its exit code. */
 function vitestRun(args: string[], label: string): Promise<number> {
-  const child = spawn(process.execPath, [VITEST, 'run', '--config', 'vitest.e2e.config.ts', ...args], {
-    cwd: PROJECT_ROOT,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  })
-  for (const stream of [child.stdout, child.stderr]) {
-    readline.createInterface({ input: stream }).on('line', (line) => console.log(`${label}${line}`))
-  }
-  return new Promise((resolve) => child.once('exit', (code, signal) => resolve(code ?? (signal ? 1 : 0))))
+  return labelledRun(process.execPath, [VITEST, 'run', '--config', 'vitest.e2e.config.ts', ...args], label)
 }
 
 // built and unpacked once here: on a fresh clone each run's global set-up would otherwise build the client
@@ -71,6 +64,7 @@ const [, chromiumExecutable] = await Promise.all([
 process.env.CHROMIUM_PATH = chromiumExecutable
 
 const passed = process.argv.slice(2)
+if (passed.length === 1 && passed[0] === '--prepare') process.exit(0)
 const codes =
   passed.length > 0
     ? [await vitestRun(passed, '')]

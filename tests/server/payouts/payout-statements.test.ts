@@ -15,6 +15,12 @@ const APP = 'brigit'
 const SITE = 'dashboard.test'
 const CLAIMANTS = 110
 const PICKED = 100
+/**
+ * Statement PDFs read per database: all the drawn claimants' on SQLite; on PostgreSQL, where only the
+ * reads behind the statement differ, the first 20 of the draw (each PDF takes a third of a second to
+ * render and read).
+ */
+const STATEMENTS_READ = { sqlite: PICKED, postgres: 20 } as const
 // PAYOUT_STATEMENTS_SEED=<n> repeats a run: the seed picks the awards, the choices and the claimants checked
 const SEED = Number(process.env.PAYOUT_STATEMENTS_SEED ?? crypto.randomInt(2 ** 31))
 console.log(`payout statements: random seed ${SEED} (PAYOUT_STATEMENTS_SEED=${SEED} repeats this run)`)
@@ -119,7 +125,7 @@ const LABELS = {
 } as const
 
 for (const dialect of DIALECTS) {
-  describe(`${dialect}: payout statements of ${PICKED} claimants drawn at random (seed ${SEED})`, () => {
+  describe(`${dialect}: payouts of ${PICKED} claimants drawn at random (seed ${SEED})`, () => {
     let ctx: TestContext
     let standIn: PayPalStandIn
     let maker: string
@@ -252,7 +258,7 @@ for (const dialect of DIALECTS) {
       )
     })
 
-    it('gives each drawn claimant the fee, costs, withholding and net worked out from the award, the signed percent and the batch costs, in the item and the statement', async () => {
+    it(`gives each drawn claimant the fee, costs, withholding and net worked out from the award, the signed percent and the batch costs, in the item and (for ${STATEMENTS_READ[dialect]} of them) the statement`, async () => {
       const shares = costShares(
         costsTotalCents,
         claimants.map((claimant) => claimant.claimId),
@@ -265,7 +271,7 @@ for (const dialect of DIALECTS) {
       }
       const picked = order.slice(0, PICKED).map((index) => claimants[index]!)
       console.log(`${dialect}: claims checked: ${picked.map((claimant) => claimant.claimId).join(', ')}`)
-      for (const claimant of picked) {
+      for (const [drawn, claimant] of picked.entries()) {
         const records = await ctx.db
           .selectFrom('agreement_records')
           .select('html')
@@ -290,6 +296,7 @@ for (const dialect of DIALECTS) {
           },
           `claim ${claimant.claimId}'s item`,
         ).toEqual(expected)
+        if (drawn >= STATEMENTS_READ[dialect]) continue
 
         const pdf = await request(ctx.app)
           .get(`/api/staff/claims/${claimant.claimId}/payout-statement.pdf`)
