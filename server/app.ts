@@ -320,7 +320,9 @@ export function createApp({
   staff.use(awardRoutes({ db, forms, reviews, evidenceKey }))
   staff.use(militaryRoutes({ db }))
   staff.use(webhookRoutes({ db, evidenceKey, allowPrivate: webhooksAllowPrivate, deliveries: webhooks }))
-  if (payouts) staff.use(payoutRoutes({ db, forms, evidenceKey, audit, paymentsKey, ...payouts }))
+  if (payouts) {
+    staff.use(payoutRoutes({ db, forms, evidenceKey, audit, paymentsKey, payoutsConfigs, ...payouts }))
+  }
   app.use(staff)
   // PayPal posts it: no staff session, no public POST guard (its Origin check and proof of work)
   if (payouts) app.use(payoutWebhookRoutes({ db, evidenceKey, logger, ...payouts }))

@@ -10,6 +10,7 @@ import {
   isValidSsn,
   mask,
   maskEmail,
+  maskName,
   plainTin,
   type W9Details,
 } from './payout-details.ts'
@@ -256,6 +257,12 @@ describe('mask', () => {
   it('hides the name of an e-mail address but its first letter', () => {
     expect(maskEmail('ana.lopez@example.com')).toBe('a••••@example.com')
     expect(maskEmail('not-an-address')).toBe('••••ress')
+  })
+
+  it("cuts each word of a payee's name to its first letter, accented and all", () => {
+    expect(maskName(' Rosa  María Mendez ')).toBe('R•••• M•••• M••••')
+    expect(maskName('Łukasz Nguyễn')).toBe('Ł•••• N••••')
+    expect(maskName('')).toBe('')
   })
 })
 

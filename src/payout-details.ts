@@ -240,6 +240,20 @@ export function maskEmail(value: string): string {
   return `${value.slice(0, 1)}••••${value.slice(at)}`
 }
 
+/**
+ * A person's name with each word cut to its first letter, as a report others may read shows a payee:
+ * enough to match a check on the claim, not to name the person.
+ * @example maskName('Rosa  María Mendez') // 'R•••• M•••• M••••'
+ */
+export function maskName(value: string): string {
+  return value
+    .trim()
+    .split(/\s+/u)
+    .filter((word) => word !== '')
+    .map((word) => `${[...word][0]}••••`)
+    .join(' ')
+}
+
 function text(value: unknown): string {
   return typeof value === 'string' ? value.trim() : ''
 }

@@ -1,11 +1,12 @@
 import { useState, type FormEvent } from 'react'
 import { useLocale } from '../i18n/use-text.ts'
 import { signPayoutConsent, type ClaimantPayout } from './api.ts'
-import { FormFailure, PayoutField, usePayoutForm } from './payout-fields.tsx'
+import { FormFailure, usePayoutForm } from './payout-fields.tsx'
+import { PayoutSignature, UNSIGNED } from './payout-signature.tsx'
 
 /**
  * The settlement's Rule 1.8(g) disclosure as the server wrote it (the same text it stores when signed),
- * and a typed signature under it; once signed, when.
+ * and a signature under it, drawn or typed; once signed, when.
  */
 export function ConsentForm({
   payout,
@@ -20,7 +21,7 @@ export function ConsentForm({
 }) {
   const { locale, t } = useLocale()
   const id = `consent-${payout.claimId}`
-  const [typedSignature, setTypedSignature] = useState('')
+  const [signing, setSigning] = useState(UNSIGNED)
   const form = usePayoutForm(id)
   const submit = (event: FormEvent) => {
     event.preventDefault()
@@ -28,8 +29,7 @@ export function ConsentForm({
       const { payout: saved } = await signPayoutConsent({
         key: downloadKey,
         claimId: payout.claimId,
-        signatureMethod: 'typed',
-        typedSignature,
+        ...signing,
       })
       onSaved(saved)
     })
@@ -48,17 +48,13 @@ export function ConsentForm({
         </p>
       ) : (
         <form className="payout-form" onSubmit={submit} noValidate aria-label={t('Sign the consent')}>
-          <PayoutField
-            id={`${id}-typedSignature`}
-            label={t('Sign by typing your full name')}
-            value={typedSignature}
-            onChange={(value) => {
-              setTypedSignature(value)
-              form.clear('typedSignature')
+          <PayoutSignature
+            formId={id}
+            errors={form.errors.signature}
+            onChange={(next) => {
+              setSigning(next)
+              form.clear('signature')
             }}
-            errors={form.errors.typedSignature}
-            autoComplete="off"
-            maxLength={200}
           />
           <FormFailure message={form.failure} />
           <button type="submit" className="submit" disabled={form.isSending}>

@@ -6,6 +6,12 @@ import { useText } from '../i18n/use-text.ts'
 export type FieldMessages = Record<string, string[]>
 
 /**
+ * The server keys a typed signature's message `typedSignature` and a drawn one's `signature`; both are
+ * about the one pad (PayoutSignature), whose control is `<prefix>-signature`.
+ */
+const SHOWN_UNDER: Record<string, string> = { typedSignature: 'signature' }
+
+/**
  * A payout form's sending: its field messages from a 422, one message for anything else, and focus
  * moved to the first field with a message, so a keyboard or screen reader user lands on what to fix.
  */
@@ -24,7 +30,7 @@ export function usePayoutForm(idPrefix: string) {
       const fields = error instanceof AppError ? error.fields : undefined
       if (fields) {
         const found = Object.fromEntries(
-          Object.entries(fields).map(([field, { __errors }]) => [field, __errors]),
+          Object.entries(fields).map(([field, { __errors }]) => [SHOWN_UNDER[field] ?? field, __errors]),
         )
         setErrors(found)
         setFailure(t('Please correct what is marked below.'))

@@ -2,6 +2,7 @@ import { useState, type FormEvent } from 'react'
 import { useText } from '../i18n/use-text.ts'
 import { saveW9, type ClaimantPayout } from './api.ts'
 import { FieldErrors, FormFailure, PayoutField, RadioGroup, usePayoutForm } from './payout-fields.tsx'
+import { PayoutSignature, UNSIGNED } from './payout-signature.tsx'
 
 /** The W-9's certification in plain words (the IRS form's Part II), each line a promise the claimant makes. */
 const CERTIFICATION = [
@@ -13,7 +14,8 @@ const CERTIFICATION = [
 
 /**
  * The claimant's W-9: the name on their tax return, their SSN or EIN, the address, the certification
- * (never ticked for them) and a typed signature. The number is sent once and never shown back whole.
+ * (never ticked for them) and a signature, drawn or typed. The number is sent once and never shown back
+ * whole; once saved, the form starts again blank for a new W-9.
  */
 export function W9Form({
   payout,
@@ -35,7 +37,9 @@ export function W9Form({
   const [state, setState] = useState('')
   const [zip, setZip] = useState('')
   const [isCertified, setIsCertified] = useState(false)
-  const [typedSignature, setTypedSignature] = useState('')
+  const [signing, setSigning] = useState(UNSIGNED)
+  // a new W-9 is signed anew: the pad is drawn afresh once one is saved
+  const [saves, setSaves] = useState(0)
   const form = usePayoutForm(id)
 
   const submit = (event: FormEvent) => {
@@ -53,12 +57,12 @@ export function W9Form({
         state,
         zip,
         isCertified,
-        signatureMethod: 'typed',
-        typedSignature,
+        ...signing,
       })
       setTin('')
       setIsCertified(false)
-      setTypedSignature('')
+      setSigning(UNSIGNED)
+      setSaves((n) => n + 1)
       onSaved(saved)
     })
   }
@@ -177,12 +181,14 @@ export function W9Form({
         </div>
         <FieldErrors id={`${id}-isCertified-error`} errors={form.errors.isCertified} />
       </section>
-      <PayoutField
-        {...field('typedSignature', setTypedSignature)}
-        label={t('Sign by typing your full name')}
-        value={typedSignature}
-        autoComplete="off"
-        maxLength={200}
+      <PayoutSignature
+        key={saves}
+        formId={id}
+        errors={form.errors.signature}
+        onChange={(next) => {
+          setSigning(next)
+          form.clear('signature')
+        }}
       />
       <FormFailure message={form.failure} />
       <button type="submit" className="submit" disabled={form.isSending}>

@@ -1,8 +1,10 @@
-import { useEffect, useState } from 'react'
+import { lazy, Suspense, useEffect, useState } from 'react'
 import { AppError } from '../../src/app-error.ts'
 import { useText } from '../i18n/use-text.ts'
 import { loadClaimantPayouts, type ClaimantPayout } from './api.ts'
-import { PaymentSection } from './payment-section.tsx'
+
+// its forms and signature pad are fetched only for a claimant with an award, most opening no payment
+const PaymentSection = lazy(async () => ({ default: (await import('./payment-section.tsx')).PaymentSection }))
 
 /**
  * The opened page's payments: one "Your payment" section per claim with an award, read with the page's
@@ -42,10 +44,10 @@ export function YourPayments({ downloadKey }: { downloadKey: string }) {
     )
   }
   return (
-    <>
+    <Suspense fallback={null}>
       {payouts.map((payout) => (
         <PaymentSection key={payout.claimId} payout={payout} downloadKey={downloadKey} onSaved={saved} />
       ))}
-    </>
+    </Suspense>
   )
 }

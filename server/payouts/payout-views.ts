@@ -1,12 +1,10 @@
 import type { Kysely } from 'kysely'
-import type { PayoutBatchView, PayoutItemView, UncashedCheck } from '../../src/api/payouts.ts'
-import { mask, maskEmail } from '../../src/payout-details.ts'
-import type { Database } from '../db/database.ts'
+import type { PayoutBatchView, PayoutItemPage, UncashedCheck } from '../../src/api/payouts.ts'
 import { DAY_MS } from '../../src/durations.ts'
+import { mask, maskEmail, maskName, PAYOUT_METHODS } from '../../src/payout-details.ts'
+import type { Database } from '../db/database.ts'
+import type { ListPage } from '../platform/list-query.ts'
 import { totalsOf } from './payout-batches.ts'
-
-/** A check not cashed this many days after it was sent is reported (and, in time, escheated). */
-export const UNCASHED_AFTER_DAYS = 90
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(Number(ms)).toISOString())
 
@@ -47,12 +45,24 @@ export async function listPayoutBatches(db: Kysely<Database>, app: string): Prom
       // a fallback repeats the split of the item it replaces: counted once
       totals: totalsOf(own.filter((item) => item.replaces_item_id === null)),
       itemStatuses,
+      methods: PAYOUT_METHODS.filter((method) => own.some((item) => item.method === method)),
     }
   })
 }
 
-/** A batch's items with each claim's split and status; receivers, accounts and TINs masked. */
-export async function payoutItemViews(db: Kysely<Database>, batchId: number): Promise<PayoutItemView[]> {
+/**
+ * A page of a batch's items in the order they were made, each claim's split and status; receivers,
+ * accounts and TINs masked. A batch may hold PayPal's 15,000: the page is read by the batch's index.
+ */
+export async function payoutItemPage(
+  db: Kysely<Database>,
+  { batchId, page, pageSize }: { batchId: number } & ListPage,
+): Promise<PayoutItemPage> {
+  const { count } = await db
+    .selectFrom('payout_items')
+    .select((eb) => eb.fn.countAll<number | string>().as('count'))
+    .where('batch_id', '=', batchId)
+    .executeTakeFirstOrThrow()
   const rows = await db
     .selectFrom('payout_items as item')
     .innerJoin('claims', 'claims.id', 'item.claim_id')
@@ -69,8 +79,10 @@ export async function payoutItemViews(db: Kysely<Database>, batchId: number): Pr
     ])
     .where('item.batch_id', '=', batchId)
     .orderBy('item.id')
+    .limit(pageSize)
+    .offset((page - 1) * pageSize)
     .execute()
-  return rows.map((row) => ({
+  const items = rows.map((row) => ({
     id: Number(row.id),
     claimId: Number(row.claim_id),
     claimantName: `${row.first_name} ${row.last_name}`,
@@ -94,16 +106,22 @@ export async function payoutItemViews(db: Kysely<Database>, batchId: number): Pr
     failure: row.failure,
     replacesItemId: row.replaces_item_id === null ? null : Number(row.replaces_item_id),
   }))
+  return { items, page, pageSize, count: Number(count) }
 }
 
-/** An app's checks sent over 90 days ago and not marked paid (cashed), oldest first. */
+/**
+ * An app's checks sent more than `days` ago (the app's uncashedCheckDays) and not marked paid (cashed),
+ * the oldest first, each with its payee masked: the W-9's legal name, else the claim's.
+ */
 export async function uncashedChecks(
   db: Kysely<Database>,
-  { app, now = Date.now() }: { app: string; now?: number },
+  { app, days, now = Date.now() }: { app: string; days: number; now?: number },
 ): Promise<UncashedCheck[]> {
   const rows = await db
     .selectFrom('payout_items as item')
     .innerJoin('payout_batches as batch', 'batch.id', 'item.batch_id')
+    .innerJoin('claims', 'claims.id', 'item.claim_id')
+    .leftJoin('tax_forms as w9', 'w9.claim_id', 'item.claim_id')
     .select([
       'item.id',
       'item.batch_id',
@@ -111,18 +129,23 @@ export async function uncashedChecks(
       'item.check_number',
       'item.net_cents',
       'item.updated_at',
+      'w9.legal_name',
+      'claims.first_name',
+      'claims.last_name',
     ])
     .where('batch.app', '=', app)
     .where('item.method', '=', 'check')
     .where('item.status', '=', 'sent')
     .where('item.check_number', 'is not', null)
-    .where('item.updated_at', '<', now - UNCASHED_AFTER_DAYS * DAY_MS)
+    .where('item.updated_at', '<', now - days * DAY_MS)
     .orderBy('item.updated_at')
+    .orderBy('item.id')
     .execute()
   return rows.map((row) => ({
     itemId: Number(row.id),
     batchId: Number(row.batch_id),
     claimId: Number(row.claim_id),
+    payee: maskName(row.legal_name ?? `${row.first_name} ${row.last_name}`),
     checkNumber: Number(row.check_number),
     netCents: Number(row.net_cents),
     sentAt: iso(Number(row.updated_at))!,

@@ -1,16 +1,18 @@
 import express, { Router, type Request, type Response } from 'express'
 import type { Kysely } from 'kysely'
-import type { PayoutBatchBuilt, PayoutsPage } from '../../src/api/payouts.ts'
+import type { PayoutBatchBuilt, PayoutsPage, UncashedChecks } from '../../src/api/payouts.ts'
 import { canPayApp } from '../../src/api/staff.ts'
 import { AppError } from '../../src/app-error.ts'
 import type { FormConfig } from '../../src/form-config.ts'
 import { parseCents } from '../../src/money.ts'
 import type { PayoutChoice } from '../../src/payout-details.ts'
+import type { PayoutsConfigs } from '../../src/payouts-config.ts'
 import { LOCALES, type Locale } from '../../src/translate.ts'
 import type { Database } from '../db/database.ts'
 import { actorOf, type RecordAudit } from '../audit/audit-log.ts'
 import { clientAddress } from '../client-address.ts'
 import { findFormOrThrow } from '../forms/find-form.ts'
+import { parseListPage } from '../platform/list-query.ts'
 import { assertCanSee, staffAccountOf } from '../staff/require-staff.ts'
 import {
   approvePayoutBatch,
@@ -24,7 +26,7 @@ import { achFileOf, checkFilesOf, firmDay } from './payout-files.ts'
 import type { PayoutSettings } from './payout-settings.ts'
 import { splitPayout } from './payout-split.ts'
 import { renderPayoutStatementPdf } from './payout-statement-pdf.ts'
-import { listPayoutBatches, payoutItemViews, uncashedChecks } from './payout-views.ts'
+import { listPayoutBatches, payoutItemPage, uncashedChecks } from './payout-views.ts'
 import { reconcilePayouts } from './reconciliation.ts'
 
 const NO_STORE = 'private, no-store'
@@ -42,6 +44,7 @@ export function payoutRoutes({
   evidenceKey,
   paymentsKey,
   settings,
+  payoutsConfigs,
   sender,
   audit,
   now = Date.now,
@@ -51,6 +54,8 @@ export function payoutRoutes({
   evidenceKey: Buffer
   paymentsKey: Buffer
   settings: PayoutSettings
+  /** Each app's payouts.json: how many days make a check uncashed. */
+  payoutsConfigs: PayoutsConfigs
   /** The send job, woken by each approval. */
   sender: { wake(): void }
   audit: RecordAudit
@@ -132,7 +137,12 @@ export function payoutRoutes({
 
   router.get('/api/staff/apps/:slug/payouts/uncashed-checks', async (req, res) => {
     const app = appOf(req, res)
-    res.set('Cache-Control', NO_STORE).json({ checks: await uncashedChecks(db, { app, now: now() }) })
+    const days = payoutsConfigs(app).uncashedCheckDays
+    const answer: UncashedChecks = {
+      uncashedCheckDays: days,
+      checks: await uncashedChecks(db, { app, days, now: now() }),
+    }
+    res.set('Cache-Control', NO_STORE).json(answer)
   })
 
   router.post('/api/staff/payout-batches/:id/approve', async (req, res) => {
@@ -145,7 +155,8 @@ export function payoutRoutes({
 
   router.get('/api/staff/payout-batches/:id/items', async (req, res) => {
     const batch = await batchOf(req, res)
-    res.set('Cache-Control', NO_STORE).json({ items: await payoutItemViews(db, batch.id) })
+    const page = parseListPage(req.query)
+    res.set('Cache-Control', NO_STORE).json(await payoutItemPage(db, { batchId: batch.id, ...page }))
   })
 
   router.get('/api/staff/payout-batches/:id/reconciliation', async (req, res) => {

@@ -11,14 +11,18 @@ export const MAX_PAGE_SIZE = 200
  */
 export type ListOrder = 'newest' | 'oldest' | 'score'
 
-export interface ListQuery {
+/** ?page=&pageSize= of a staff list: the page from 1, and its size, at most MAX_PAGE_SIZE. */
+export interface ListPage {
+  page: number
+  pageSize: number
+}
+
+export interface ListQuery extends ListPage {
   term: SearchTerm | undefined
   /** ?order=oldest: oldest first; ?order=score: the lowest fraud score first; newest first otherwise. */
   order: ListOrder
   /** ?flagged=1: only claims flagged for a duplicate screenshot. */
   flagged: boolean
-  page: number
-  pageSize: number
 }
 
 /** ?q=&page=&pageSize= of a staff list; a pageSize above the maximum is cut to it. */
@@ -34,6 +38,13 @@ export function parseListQuery(query: Request['query']): ListQuery {
     term: parseSearchTerm(q),
     order: parseOrder(query.order),
     flagged: parseFlag(query.flagged, 'flagged'),
+    ...parseListPage(query),
+  }
+}
+
+/** ?page=&pageSize= of a staff list with no search; a pageSize above the maximum is cut to it. */
+export function parseListPage(query: Request['query']): ListPage {
+  return {
     page: positiveInteger(query.page, 'page', 1),
     pageSize: Math.min(positiveInteger(query.pageSize, 'pageSize', DEFAULT_PAGE_SIZE), MAX_PAGE_SIZE),
   }

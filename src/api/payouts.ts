@@ -121,6 +121,8 @@ export interface PayoutBatchView {
   totals: PayoutTotals
   /** Items by their status: pending, sent, paid, failed, unclaimed, returned. */
   itemStatuses: Record<string, number>
+  /** How its items are paid, in PAYOUT_METHODS' order: which files for the bank it has. */
+  methods: PayoutMethod[]
 }
 
 /** GET /api/staff/apps/:app/payouts */
@@ -162,6 +164,17 @@ export interface PayoutItemView {
   replacesItemId: number | null
 }
 
+/**
+ * GET /api/staff/payout-batches/:id/items?page=&pageSize=: a page of a batch's items in the order they
+ * were made (pageSize 50 unless asked, at most 200), and how many it has in all.
+ */
+export interface PayoutItemPage {
+  items: PayoutItemView[]
+  page: number
+  pageSize: number
+  count: number
+}
+
 /** The trust account's figures for a batch or an app, from its entries and again from the awards and items. */
 export interface PayoutFigures {
   receivedCents: number
@@ -183,13 +196,23 @@ export interface PayoutReconciliation {
   differenceCents: number
 }
 
-/** GET /api/staff/apps/:app/payouts/uncashed-checks */
+/** A check sent and not cashed (paid) within the app's uncashedCheckDays. */
 export interface UncashedCheck {
   itemId: number
   batchId: number
   claimId: number
+  /** Whom the check is made out to (the W-9's legal name, else the claim's), masked: "R•••• M••••". */
+  payee: string
   checkNumber: number
   netCents: number
   sentAt: string
+  /** Whole days since it was sent. */
   daysOut: number
+}
+
+/** GET /api/staff/apps/:app/payouts/uncashed-checks: the oldest first. */
+export interface UncashedChecks {
+  /** payouts.json's uncashedCheckDays for the app: a check not cashed this many days after it was sent. */
+  uncashedCheckDays: number
+  checks: UncashedCheck[]
 }

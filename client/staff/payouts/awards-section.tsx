@@ -1,4 +1,4 @@
-import { useId, useState } from 'react'
+import { useId, useState, type Ref } from 'react'
 import type { AwardsImported } from '../../../src/api/payouts.ts'
 import { formatCents } from '../../../src/money.ts'
 import { Loading } from '../../ui/loading.tsx'
@@ -21,19 +21,23 @@ const plural = (n: number, one: string, many: string) =>
  * `onChanged` tells the page.
  */
 export function AwardsSection({
+  id,
+  headingRef,
   slug,
   displayName,
   canDecide,
   onChanged,
   onUnauthorized,
 }: {
+  id: string
+  headingRef: Ref<HTMLHeadingElement>
   slug: string
   displayName: string
   canDecide: boolean
   onChanged: () => void
   onUnauthorized: () => void
 }) {
-  const id = useId()
+  const formsId = useId()
   const [page, setPage] = useState(1)
   const [changes, setChanges] = useState(0)
   const list = useStaffResource({
@@ -49,8 +53,10 @@ export function AwardsSection({
   const data = list.data
 
   return (
-    <section className="payouts-part" aria-labelledby={`${id}-awards`}>
-      <h2 id={`${id}-awards`}>Awards</h2>
+    <section id={id} className="payouts-part" aria-labelledby={`${id}-heading`}>
+      <h2 id={`${id}-heading`} ref={headingRef} tabIndex={-1}>
+        Awards
+      </h2>
       {data ? (
         <p className="payouts-totals">
           {data.totals.count === 0
@@ -60,8 +66,8 @@ export function AwardsSection({
       ) : null}
       {canDecide ? (
         <div className="payouts-forms">
-          <section aria-labelledby={`${id}-import`}>
-            <h3 id={`${id}-import`}>Import an award file</h3>
+          <section aria-labelledby={`${formsId}-import`}>
+            <h3 id={`${formsId}-import`}>Import an award file</h3>
             <CsvImportForm<AwardsImported>
               title={{ form: 'Import an award file', button: 'Import awards' }}
               fileLabel="Award CSV (Case Number or Row ID, and Award)"
@@ -75,8 +81,8 @@ export function AwardsSection({
               onUnauthorized={onUnauthorized}
             />
           </section>
-          <section aria-labelledby={`${id}-settlement`}>
-            <h3 id={`${id}-settlement`}>Share a settlement</h3>
+          <section aria-labelledby={`${formsId}-settlement`}>
+            <h3 id={`${formsId}-settlement`}>Share a settlement</h3>
             <SettlementForm
               slug={slug}
               displayName={displayName}

@@ -15,6 +15,7 @@ export function AwardsTable({ slug, awards }: { slug: string; awards: AwardRow[]
     <TableRegion
       label="Awards table"
       headings={['Claim', 'Claimant', 'Case number', 'Amount', 'Source', 'Settlement']}
+      moneyHeadings={['Amount']}
       cards
     >
       {awards.length === 0 ? (

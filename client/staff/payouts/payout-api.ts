@@ -3,11 +3,12 @@ import type {
   AwardsImported,
   PayoutBatchBuilt,
   PayoutBatchView,
-  PayoutItemView,
+  PayoutItemPage,
   PayoutReconciliation,
   PayoutsPage,
   SettlementCreated,
   SettlementRequest,
+  UncashedChecks,
 } from '../../../src/api/payouts.ts'
 import { fetchJson } from '../../http.ts'
 
@@ -83,19 +84,33 @@ export function approvePayoutBatch(batchId: number): Promise<PayoutBatchView> {
   })
 }
 
-/** A batch's items, each claim's split and status, numbers masked. */
-export async function fetchPayoutItems({
+/** A page of a batch's items, each claim's split and status, numbers masked, with the count of all. */
+export function fetchPayoutItems({
   batchId,
+  page,
+  pageSize,
   signal,
 }: {
   batchId: number
+  page: number
+  pageSize: number
   signal?: AbortSignal
-}): Promise<PayoutItemView[]> {
-  const { items } = await fetchJson<{ items: PayoutItemView[] }>(`${batchBase(batchId)}/items`, {
+}): Promise<PayoutItemPage> {
+  return fetchJson(`${batchBase(batchId)}/items?page=${page}&pageSize=${pageSize}`, {
     signal,
     cache: 'no-store',
   })
-  return items
+}
+
+/** The app's checks not cashed within its uncashedCheckDays, the oldest first, payees masked. */
+export function fetchUncashedChecks({
+  slug,
+  signal,
+}: {
+  slug: string
+  signal?: AbortSignal
+}): Promise<UncashedChecks> {
+  return fetchJson(`${appBase(slug)}/payouts/uncashed-checks`, { signal, cache: 'no-store' })
 }
 
 /** A batch's trust figures, from the trust entries and again from the awards and items. */

@@ -1,32 +1,20 @@
 import { useEffect, useRef, useState } from 'react'
-import type { PayoutBatchView, PayoutItemView } from '../../../src/api/payouts.ts'
-import { formatCents } from '../../../src/money.ts'
-import { Link } from '../../routing/router.tsx'
+import type { PayoutBatchView } from '../../../src/api/payouts.ts'
 import { Loading } from '../../ui/loading.tsx'
 import { RefusalAlert, refusalOf, type Refusal } from '../filing/batch-refusal.tsx'
 import { isUnauthorized } from '../shared/staff-api.ts'
-import { TableRegion } from '../shared/table-region.tsx'
 import { useStaffResource } from '../shared/use-staff-resource.ts'
-import {
-  approvePayoutBatch,
-  fetchBatchReconciliation,
-  fetchPayoutItems,
-  PAYOUT_FILES,
-  payoutFileHref,
-  payoutStatementHref,
-} from './payout-api.ts'
-import { METHOD_LABELS, payoutBatchName, totalsText } from './payout-words.ts'
+import { approvePayoutBatch, fetchBatchReconciliation, PAYOUT_FILES, payoutFileHref } from './payout-api.ts'
+import { PayoutItemsSection } from './payout-items-section.tsx'
+import { payoutBatchName, totalsText } from './payout-words.ts'
 import { ReconciliationTable } from './reconciliation-table.tsx'
-
-/** The items a panel lists; a batch of PayPal's 15,000 is read in the files, not on a page. */
-const SHOWN_ITEMS = 200
 
 export const MAKER_NOTE = 'You built this batch: another person with the payments right approves it.'
 
 /**
  * One payout batch opened below the table: "Approve and send" (the checker's step, for an account with
- * the payments right other than the maker's), the files for the bank once it is sent, its items with
- * numbers masked, and its reconciliation. Opening it, and each answer, moves the focus to what changed.
+ * the payments right other than the maker's), the files for the bank once it is sent, its items a page
+ * at a time with numbers masked, and its reconciliation. Opening it, and each answer, moves the focus to what changed.
  */
 export function PayoutBatchPanel({
   slug,
@@ -70,11 +58,6 @@ export function PayoutBatchPanel({
           : `${name} approved and sent.`
   // the items and the figures move as the send job and the provider's answers move the items
   const key = `${batch.id}:${batch.status}:${JSON.stringify(batch.itemStatuses)}`
-  const items = useStaffResource({
-    key,
-    load: (signal) => fetchPayoutItems({ batchId: batch.id, signal }),
-    onUnauthorized,
-  })
   const reconciliation = useStaffResource({
     key,
     load: (signal) => fetchBatchReconciliation({ batchId: batch.id, signal }),
@@ -105,19 +88,17 @@ export function PayoutBatchPanel({
       <p ref={newsRef} tabIndex={-1} className="move-outcome" role="status">
         {news}
       </p>
-      {canPay && batch.status !== 'built' && items.data ? (
-        <BankFiles batch={batch} items={items.data} />
-      ) : null}
+      {canPay && batch.status !== 'built' ? <BankFiles batch={batch} /> : null}
       <h4>Items</h4>
-      {items.status === 'failed' ? (
-        <p className="alert" role="alert">
-          The items could not be loaded: {items.message}. Reload the page to try again.
-        </p>
-      ) : !items.data ? (
-        <Loading label="Loading the items..." />
-      ) : (
-        <ItemsTable slug={slug} name={name} items={items.data} />
-      )}
+      <PayoutItemsSection
+        // another batch opens on its first page
+        key={batch.id}
+        slug={slug}
+        batchId={batch.id}
+        name={name.toLowerCase()}
+        reloadKey={key}
+        onUnauthorized={onUnauthorized}
+      />
       <h4>Reconciliation</h4>
       {reconciliation.status === 'failed' ? (
         <p className="alert" role="alert">
@@ -207,11 +188,10 @@ function ApproveStep({
 }
 
 /** The files for the bank, each a download: the ACH credits, and the checks' register and positive pay. */
-function BankFiles({ batch, items }: { batch: PayoutBatchView; items: PayoutItemView[] }) {
-  const has = (method: PayoutItemView['method']) => items.some((item) => item.method === method)
+function BankFiles({ batch }: { batch: PayoutBatchView }) {
   const files = [
-    ...(has('ach') ? (['ach'] as const) : []),
-    ...(has('check') ? (['checks', 'positivePay'] as const) : []),
+    ...(batch.methods.includes('ach') ? (['ach'] as const) : []),
+    ...(batch.methods.includes('check') ? (['checks', 'positivePay'] as const) : []),
   ]
   if (files.length === 0) return null
   const name = payoutBatchName(batch).toLowerCase()
@@ -226,80 +206,6 @@ function BankFiles({ batch, items }: { batch: PayoutBatchView; items: PayoutItem
           </a>
         ))}
       </p>
-    </>
-  )
-}
-
-/** Where an item's money goes, masked: the wallet's receiver, the bank account's last four, or the check. */
-function paidTo(item: PayoutItemView): string {
-  if (item.method === 'check') return item.checkNumber === null ? 'Check' : `Check ${item.checkNumber}`
-  return item.receiver ?? item.account ?? '—'
-}
-
-function ItemsTable({ slug, name, items }: { slug: string; name: string; items: PayoutItemView[] }) {
-  const shown = items.slice(0, SHOWN_ITEMS)
-  return (
-    <>
-      {items.length > shown.length ? (
-        <p className="batch-note">
-          The first {shown.length} of {items.length.toLocaleString('en-US')} items; the files for the bank
-          list them all.
-        </p>
-      ) : null}
-      <TableRegion
-        label={`Items of ${name.toLowerCase()}`}
-        headings={[
-          'Claim',
-          'Claimant',
-          'Method',
-          'Paid to',
-          'TIN',
-          'Gross',
-          'Fee',
-          'Costs',
-          'Withholding',
-          'Net',
-          'Status',
-          'Statement',
-        ]}
-        cards
-      >
-        {shown.map((item) => (
-          <tr key={item.id} data-claim-id={item.claimId}>
-            <th scope="row" data-label="Claim">
-              <Link to={`/${slug}-admin/claims/${item.claimId}`}>{item.claimId}</Link>
-            </th>
-            <td data-label="Claimant">{item.claimantName}</td>
-            <td data-label="Method">{METHOD_LABELS[item.method]}</td>
-            <td data-label="Paid to">{paidTo(item)}</td>
-            <td data-label="TIN">{item.tin ?? 'No W-9'}</td>
-            <td data-label="Gross" className="money">
-              {formatCents(item.grossCents)}
-            </td>
-            <td data-label="Fee" className="money">
-              {formatCents(item.feeCents)} ({item.feePercent}%)
-            </td>
-            <td data-label="Costs" className="money">
-              {formatCents(item.costsCents)}
-            </td>
-            <td data-label="Withholding" className="money">
-              {formatCents(item.withholdingCents)}
-            </td>
-            <td data-label="Net" className="money">
-              {formatCents(item.netCents)}
-            </td>
-            <td data-label="Status">
-              {item.status}
-              {item.failure ? <span className="batch-by">{item.failure}</span> : null}
-            </td>
-            <td data-label="Statement">
-              <a href={payoutStatementHref(item.claimId)} download>
-                PDF<span className="visually-hidden"> statement of claim {item.claimId}</span>
-              </a>
-            </td>
-          </tr>
-        ))}
-      </TableRegion>
     </>
   )
 }

@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, useState, type FormEvent } from 'react'
+import { useEffect, useId, useRef, useState, type FormEvent, type Ref } from 'react'
 import type { PayoutBatchBuilt, PayoutCandidates } from '../../../src/api/payouts.ts'
 import { formatCents } from '../../../src/money.ts'
 import { PAYOUT_METHODS } from '../../../src/payout-details.ts'
@@ -19,12 +19,16 @@ const POLL_MS = 2_000
  * costs (the maker's step, with the payments right), the batches, and the one opened below them.
  */
 export function PayoutBatchesSection({
+  id,
+  headingRef,
   slug,
   account,
   canPay,
   loadKey,
   onUnauthorized,
 }: {
+  id: string
+  headingRef: Ref<HTMLHeadingElement>
   slug: string
   account: { email: string }
   canPay: boolean
@@ -32,7 +36,6 @@ export function PayoutBatchesSection({
   loadKey: string
   onUnauthorized: () => void
 }) {
-  const id = useId()
   const [changes, setChanges] = useState(0)
   const [polls, setPolls] = useState(0)
   const [openId, setOpenId] = useState<number>()
@@ -59,8 +62,10 @@ export function PayoutBatchesSection({
   }
 
   return (
-    <section className="payouts-part" aria-labelledby={`${id}-batches`}>
-      <h2 id={`${id}-batches`}>Payout batches</h2>
+    <section id={id} className="payouts-part" aria-labelledby={`${id}-heading`}>
+      <h2 id={`${id}-heading`} ref={headingRef} tabIndex={-1}>
+        Payout batches
+      </h2>
       {page.data && !page.data.isPayPalSetUp ? (
         <p className="batch-note">
           PayPal is not set up (PAYPAL_CLIENT_ID and PAYPAL_CLIENT_SECRET): PayPal and Venmo payments wait in

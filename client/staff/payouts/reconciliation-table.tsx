@@ -24,6 +24,7 @@ export function ReconciliationTable({ label, data }: { label: string; data: Payo
       <TableRegion
         label={label}
         headings={['Figure', 'From the trust entries', 'From the awards and items', 'Difference']}
+        moneyHeadings={['From the trust entries', 'From the awards and items', 'Difference']}
         cards
       >
         {FIGURES.map(({ key, label: name }) => (

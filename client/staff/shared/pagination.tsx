@@ -7,18 +7,21 @@ export function Pagination({
   pageSize,
   count,
   isCountCapped = false,
+  label = 'Pages',
   onPage,
 }: {
   page: number
   pageSize: number
   count: number
   isCountCapped?: boolean
+  /** The navigation's name: a page with two paged lists names each one's pages. */
+  label?: string
   onPage: (page: number) => void
 }) {
   const pageCount = Math.max(1, Math.ceil(count / pageSize))
   if (count <= pageSize && !isCountCapped) return null
   return (
-    <nav className="pagination" aria-label="Pages">
+    <nav className="pagination" aria-label={label}>
       <button type="button" className="secondary" disabled={page <= 1} onClick={() => onPage(page - 1)}>
         Previous
       </button>

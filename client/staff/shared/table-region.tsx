@@ -7,11 +7,14 @@ import type { ReactNode } from 'react'
 export function TableRegion({
   label,
   headings,
+  moneyHeadings = [],
   cards = false,
   children,
 }: {
   label: string
   headings: string[]
+  /** The headings over amounts (cells of class "money"): set right, over the cents they head. */
+  moneyHeadings?: string[]
   /** For rows whose actions a phone must keep in view: a few rows, each read top to bottom. */
   cards?: boolean
   children: ReactNode
@@ -27,7 +30,7 @@ export function TableRegion({
         <thead>
           <tr>
             {headings.map((heading) => (
-              <th key={heading} scope="col">
+              <th key={heading} scope="col" className={moneyHeadings.includes(heading) ? 'money' : undefined}>
                 {heading}
               </th>
             ))}

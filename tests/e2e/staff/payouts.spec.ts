@@ -12,6 +12,8 @@ import { loadReviews } from '../../../server/lifecycle/load-review-config.ts'
 import { SAME_ACCOUNT_MESSAGE } from '../../../server/payouts/payout-batches.ts'
 import { ACCOUNT_NUMBER_PURPOSE } from '../../../server/payouts/payout-files.ts'
 import { loadPaymentsKey, sealNumber } from '../../../server/payouts/sealed-numbers.ts'
+import { DAY_MS } from '../../../src/durations.ts'
+import { FIRM_SETTINGS } from '../../../src/firm-settings.ts'
 import type { PayoutMethod } from '../../../src/payout-details.ts'
 import { moveClaimTo } from '../../server/support/claims.ts'
 import { FORMS_DIR } from '../../server/support/helpers.ts'
@@ -35,6 +37,9 @@ const MAKER = { email: 'avery.accountant@e2e.test', name: 'Avery Accountant', ad
 const CHECKER = { email: 'blake.bookkeeper@e2e.test', name: 'Blake Bookkeeper', address: '203.0.113.62' }
 const ACCOUNT_NUMBER = '4455667788'
 const SSNS = ['234-56-7891', '234-56-7892']
+/** A day as staff pages show it: in the firm's time zone. */
+const firmDate = (at: number) =>
+  new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeZone: FIRM_SETTINGS.timeZone }).format(at)
 /** The provider's case number of the n-th claimant's claim. */
 const caseNumberOf = (n: number) => `01-26-0054-000${n + 1}`
 
@@ -477,6 +482,120 @@ describe('payouts: awards imported and shared, a payout batch built by one accou
     expect(overflow).toBeLessThanOrEqual(0)
     expect(await axeViolations(checker)).toEqual([])
     await keepScreenshot(checker, 'payouts-batch-390')
+    expect(pageErrors).toEqual([])
+  }, 60_000)
+  it("reports the check not cashed after 90 days with its payee masked, reached by the page's own links", async () => {
+    // the check went out 95 days ago, as the send job dates a check it sends
+    const sentAt = Date.now() - 95 * DAY_MS
+    await withDb((db) =>
+      db
+        .updateTable('payout_items')
+        .set({ updated_at: sentAt })
+        .where('claim_id', '=', claimIds[1]!)
+        .where('method', '=', 'check')
+        .execute(),
+    )
+    await checker.setViewportSize({ width: 1280, height: 900 })
+    await checker.reload()
+    await shown(checker.getByRole('heading', { level: 1, name: 'DailyPay Payouts' }))
+    const parts = checker.getByRole('navigation', { name: 'On this page' })
+    expect(await parts.getByRole('link').allInnerTexts()).toEqual([
+      'Awards',
+      'Payout batches',
+      'Checks not cashed',
+    ])
+    await tabTo(checker, 'nav[aria-label="On this page"] a[href="#payouts-uncashed"]')
+    await checker.keyboard.press('Enter')
+    expect(await focusedText(checker)).toBe('Checks not cashed')
+    await shown(checker.getByText('1 check sent more than 90 days ago is not cashed: $500.30.'))
+    const table = checker.getByRole('region', { name: 'Checks not cashed table' })
+    // $850.50 less the 40% fee and $10.00 of the costs; Noelani Payee's W-9 names the payee
+    expect(
+      await table.locator(`tr[data-claim-id="${claimIds[1]}"]`).locator('th, td').allInnerTexts(),
+    ).toEqual([String(claimIds[1]), 'N•••• P••••', '1001', '$500.30', firmDate(sentAt), '95'])
+    expect(await table.locator('tbody tr').count()).toBe(1)
+    expect(await table.innerText()).not.toContain('Noelani')
+    expect(await axeViolations(checker)).toEqual([])
+    await keepScreenshot(checker, 'payouts-uncashed-1280')
+
+    await checker.setViewportSize({ width: 390, height: 844 })
+    await checker.reload()
+    await shown(checker.getByRole('heading', { level: 1, name: 'DailyPay Payouts' }))
+    await tabTo(checker, 'nav[aria-label="On this page"] a[href="#payouts-uncashed"]')
+    await checker.keyboard.press('Enter')
+    expect(await focusedText(checker)).toBe('Checks not cashed')
+    const overflow = await checker.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)
+    expect(overflow).toBeLessThanOrEqual(0)
+    expect(await axeViolations(checker)).toEqual([])
+    await keepScreenshot(checker, 'payouts-uncashed-390')
+    expect(pageErrors).toEqual([])
+  }, 60_000)
+
+  it("pages through a batch's items a hundred at a time, the focus on the line saying which", async () => {
+    // a batch of 105 items written straight in, over this spec's own claims: the panel's paging is
+    // what is shown here (tests/server/payouts/payout-batch-items.test.ts pages through 205)
+    const big = await withDb(async (db) => {
+      const maker = await db
+        .selectFrom('staff_accounts')
+        .select('id')
+        .where('email', '=', MAKER.email)
+        .executeTakeFirstOrThrow()
+      const now = Date.now()
+      const batch = await db
+        .insertInto('payout_batches')
+        .values({
+          app: APP,
+          status: 'sent',
+          costs_cents: 0,
+          built_by: Number(maker.id),
+          built_at: now,
+          sent_at: now,
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow()
+      await db
+        .insertInto('payout_items')
+        .values(
+          Array.from({ length: 105 }, (_, n) => ({
+            batch_id: Number(batch.id),
+            claim_id: claimIds[n % claimIds.length]!,
+            method: 'venmo' as const,
+            gross_cents: 10_000 + n,
+            fee_percent: '40',
+            fee_cents: 4_000,
+            costs_cents: 0,
+            withholding_cents: 0,
+            net_cents: 6_000 + n,
+            status: 'paid' as const,
+            updated_at: now,
+          })),
+        )
+        .execute()
+      return Number(batch.id)
+    })
+    await checker.setViewportSize({ width: 1280, height: 900 })
+    await checker.reload()
+    await tabTo(checker, `#open-payout-batch-${big}`, { maxTabs: 120 })
+    await checker.keyboard.press('Enter')
+    const panel = checker.locator('#payout-batch-panel')
+    await shown(panel.getByText('Items 1–100 of 105'))
+    const items = panel.getByRole('region', { name: `Items of payout batch ${big}` })
+    expect(await items.locator('tbody tr').count()).toBe(100)
+    const pages = panel.getByRole('navigation', { name: `Pages of the items of payout batch ${big}` })
+    expect(await pages.innerText()).toContain('Page 1 of 2')
+    await tabTo(checker, `nav[aria-label="Pages of the items of payout batch ${big}"] button:not([disabled])`)
+    expect(await focusedText(checker)).toBe('Next')
+    await checker.keyboard.press('Enter')
+    await shown(panel.getByText('Items 101–105 of 105'))
+    expect(await focusedText(checker)).toBe('Items 101–105 of 105')
+    expect(await items.locator('tbody tr').count()).toBe(5)
+    expect(await items.locator('tbody tr').last().locator('td').nth(8).innerText()).toBe('$61.04')
+    expect(await axeViolations(checker)).toEqual([])
+    await keepScreenshot(checker, 'payouts-batch-pages-1280')
+    await checker.setViewportSize({ width: 390, height: 844 })
+    const overflow = await checker.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)
+    expect(overflow).toBeLessThanOrEqual(0)
+    await keepScreenshot(checker, 'payouts-batch-pages-390')
     expect(pageErrors).toEqual([])
   }, 60_000)
 })

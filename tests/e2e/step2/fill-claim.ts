@@ -1,5 +1,5 @@
 import path from 'node:path'
-import type { Page } from 'playwright-core'
+import type { Locator, Page } from 'playwright-core'
 
 export const SCREENSHOT_PNG = path.resolve('tests/fixtures/bank-statement.png')
 
@@ -32,7 +32,12 @@ export async function drawSignature(
   page: Page,
   { padName, captured }: SignaturePadText = { padName: /signature pad/i, captured: 'Signature captured' },
 ): Promise<void> {
-  const pad = page.getByRole('img', { name: padName })
+  await drawStrokes(page, page.getByRole('img', { name: padName }))
+  await page.getByText(captured).waitFor({ timeout: 5_000 })
+}
+
+/** A zigzag drawn on the pad with the mouse, pressed down once, as a person signs. */
+export async function drawStrokes(page: Page, pad: Locator): Promise<void> {
   await pad.scrollIntoViewIfNeeded()
   const box = await pad.boundingBox()
   if (!box) throw new Error('the signature pad is not on screen')
@@ -44,7 +49,6 @@ export async function drawSignature(
     })
   }
   await page.mouse.up()
-  await page.getByText(captured).waitFor({ timeout: 5_000 })
 }
 
 export function submitButton(page: Page, appName: string) {

@@ -440,8 +440,16 @@ for (const dialect of DIALECTS) {
         .where('claim_id', '=', claims.check)
         .execute()
       const uncashed = (await get(`/api/staff/apps/${APP}/payouts/uncashed-checks`, checker).expect(200)).body
+      // payouts.json's uncashedCheckDays; the payee is the W-9's legal name, masked
+      expect(uncashed.uncashedCheckDays).toBe(90)
       expect(uncashed.checks).toEqual([
-        expect.objectContaining({ claimId: claims.check, checkNumber: 5001, netCents: 17_750, daysOut: 91 }),
+        expect.objectContaining({
+          claimId: claims.check,
+          payee: 'P•••• C••••',
+          checkNumber: 5001,
+          netCents: 17_750,
+          daysOut: 91,
+        }),
       ])
       const pdf = await get(`/api/staff/claims/${claims.ach}/payout-statement.pdf`, checker)
         .buffer(true)

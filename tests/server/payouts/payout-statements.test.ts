@@ -236,7 +236,7 @@ for (const dialect of DIALECTS) {
       }
       items = (
         await request(ctx.app)
-          .get(`/api/staff/payout-batches/${batchId}/items`)
+          .get(`/api/staff/payout-batches/${batchId}/items?pageSize=200`)
           .set(SAME_SITE)
           .set('Cookie', checker)
           .expect(200)
