@@ -62,7 +62,7 @@ describe.each(DIALECTS)('%s: the claimant chooses how an award is paid', (dialec
     benClaim = (await fileClaim(ctx, { app: 'brigit', fields: BEN })).id
     await giveAward(ctx.db, { claimId: anaClaim, app: 'brigit', grossCents: 100_000 })
     await giveAward(ctx.db, { claimId: anaNoFee, app: 'earnin', grossCents: 10_000 })
-    await giveAward(ctx.db, { claimId: benClaim, app: 'brigit', grossCents: 50_000 })
+    await giveAward(ctx.db, { claimId: benClaim, app: 'brigit', grossCents: 50_000, costsCents: 2_500 })
     await addSettlement(ctx.db, {
       app: 'cleo',
       name: 'Cleo fee settlement',
@@ -88,6 +88,9 @@ describe.each(DIALECTS)('%s: the claimant chooses how an award is paid', (dialec
       feePercent: '40',
       feeCents: 40_000,
       costsCents: 0,
+      claimCostsCents: 0,
+      sharedCostsCents: 0,
+      costsWaivedCents: 0,
       isBackupWithholding: true,
       withholdingCents: 14_400,
       netCents: 45_600,
@@ -256,6 +259,23 @@ describe.each(DIALECTS)('%s: the claimant chooses how an award is paid', (dialec
     expect(audit).toEqual({ actor: 'claimant', detail: `claim ${anaClaim}: W-9 certified (SSN)` })
   })
 
+  it('counts the costs the firm advanced on the claim in the estimate, and tells them apart', async () => {
+    // 40% of $500.00, then the $25.00 advanced on the claim; 24% of the $275.00 left while no W-9
+    expect((await payoutOf(benKey, benClaim))?.amounts).toEqual({
+      grossCents: 50_000,
+      feePercent: '40',
+      feeCents: 20_000,
+      costsCents: 2_500,
+      claimCostsCents: 2_500,
+      sharedCostsCents: 0,
+      costsWaivedCents: 0,
+      isBackupWithholding: true,
+      withholdingCents: 6_600,
+      netCents: 20_900,
+      isEstimate: true,
+    })
+  })
+
   it("neither shows nor changes another claimant's claim", async () => {
     expect(await payoutOf(benKey, anaClaim)).toBeUndefined()
     expect((await payoutOf(benKey, benClaim))?.amounts?.grossCents).toBe(50_000)
@@ -334,7 +354,14 @@ describe.each(DIALECTS)('%s: the claimant chooses how an award is paid', (dialec
     await addPayoutItem(ctx.db, { claimId: benClaim, app: 'brigit' })
     const payout = (await payoutOf(benKey, benClaim))!
     expect(payout.canChange).toBe(false)
-    expect(payout.amounts).toMatchObject({ costsCents: 1_000, netCents: 59_000, isEstimate: false })
+    expect(payout.amounts).toMatchObject({
+      costsCents: 1_000,
+      claimCostsCents: 600,
+      sharedCostsCents: 400,
+      costsWaivedCents: 0,
+      netCents: 59_000,
+      isEstimate: false,
+    })
     const res = await post('/api/payouts/choice', {
       key: benKey,
       claimId: benClaim,
