@@ -52,6 +52,7 @@ import * as indexIntakesByContact from './2026_12_09_1600_index_intakes_by_conta
 import * as createPayouts from './2026_12_10_1000_create_payouts.ts'
 import * as countAwardedAsApproved from './2026_12_10_1100_count_awarded_as_approved.ts'
 import * as addPayoutEvents from './2026_12_10_1200_add_payout_events.ts'
+import * as addAwardCosts from './2026_12_11_1000_add_award_costs.ts'
 
 /** Every migration, by name; names sort in the order they run. */
 export const MIGRATIONS: Record<string, Migration> = {
@@ -108,4 +109,5 @@ export const MIGRATIONS: Record<string, Migration> = {
   '2026_12_10_1000_create_payouts': createPayouts,
   '2026_12_10_1100_count_awarded_as_approved': countAwardedAsApproved,
   '2026_12_10_1200_add_payout_events': addPayoutEvents,
+  '2026_12_11_1000_add_award_costs': addAwardCosts,
 }

@@ -35,7 +35,8 @@ try {
     `checked ${count(report.ledgerEntries)} ledger entries, ${count(report.claims)} claims, ` +
       `${count(report.amendments)} amendments, ` +
       `${count(report.intakes)} intakes, ${count(report.auditEntries)} audit entries, ` +
-      `${count(report.fraudClearances)} fraud clearances, ${count(report.trustEntries)} trust entries ` +
+      `${count(report.fraudClearances)} fraud clearances, ${count(report.trustEntries)} trust entries, ` +
+      `${count(report.taxForms)} W-9s ` +
       `(${count(report.purged)} purged) in ${((performance.now() - started) / 1000).toFixed(1)} s: ` +
       (report.problems.length === 0 ? 'all verify' : `${count(report.problems.length)} problems`),
   )

@@ -5,8 +5,9 @@
  */
 export interface PayoutsConfig {
   /**
-   * A payee paid this much or more in a calendar year (net plus withholding) is in the year's 1099 file:
-   * $2,000.00 for payments made from 2026 (it was $600 before).
+   * A payee (one taxpayer number) paid this much or more in a calendar year, net plus withholding over
+   * all their claims of every app, is in the year's 1099 file: $2,000.00 for payments made from 2026 (it
+   * was $600 before). The firm's alone: an app's file may not change it.
    */
   form1099ThresholdCents: number
   /** A check not paid this many days after it was sent is listed as unclaimed funds. */
@@ -18,5 +19,8 @@ export interface PayoutsConfig {
   dormancyYears: number
 }
 
-/** Each app's payout settings: the base with the app's own "payouts" laid over it. */
-export type PayoutsConfigs = (app: string) => PayoutsConfig
+/**
+ * Each app's payout settings: the base with the app's own "payouts" laid over it; `firm`, the base
+ * alone, for what spans every app (the 1099 file).
+ */
+export type PayoutsConfigs = ((app: string) => PayoutsConfig) & { firm: PayoutsConfig }

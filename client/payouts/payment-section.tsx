@@ -42,6 +42,7 @@ export function PaymentSection({
             <dt className="payout-net">{amounts.isEstimate ? t('Estimated net to you') : t('Net to you')}</dt>
             <dd className="payout-net">{money(amounts.netCents)}</dd>
           </dl>
+          <CostsParts amounts={amounts} money={money} />
           {amounts.isEstimate ? (
             <p className="field-help">
               {t('An estimate: case costs may still be taken from the award, as your agreement allows.')}
@@ -76,5 +77,40 @@ export function PaymentSection({
         <p>{t('Your payment is being prepared, so how you are paid can no longer change.')}</p>
       )}
     </section>
+  )
+}
+
+/**
+ * Where the case costs come from, under the amounts, once the firm advanced costs on the claim: the
+ * costs the firm advanced on this claim, its share of costs shared among the claims paid together, and
+ * what the award could not cover (the claimant does not owe it).
+ */
+function CostsParts({
+  amounts,
+  money,
+}: {
+  amounts: NonNullable<ClaimantPayout['amounts']>
+  money: (cents: number) => string
+}) {
+  const { t } = useLocale()
+  if (amounts.claimCostsCents === 0) return null
+  return (
+    <ul className="payout-costs" aria-label={t('Case costs')}>
+      <li>{t('Advanced by the firm on your claim: {amount}', { amount: money(amounts.claimCostsCents) })}</li>
+      {amounts.sharedCostsCents > 0 ? (
+        <li>
+          {t('Your share of costs shared among the claims paid with yours: {amount}', {
+            amount: money(amounts.sharedCostsCents),
+          })}
+        </li>
+      ) : null}
+      {amounts.costsWaivedCents > 0 ? (
+        <li>
+          {t('More than the award left after the fee, which you do not owe: {amount}', {
+            amount: money(amounts.costsWaivedCents),
+          })}
+        </li>
+      ) : null}
+    </ul>
   )
 }

@@ -48,6 +48,7 @@ export type AuditAction =
   | 'webhook_sent_again'
   | 'award_entered'
   | 'award_corrected'
+  | 'award_costs_set'
   | 'awards_imported'
   | 'settlement_allocated'
   | 'payout_batch_built'

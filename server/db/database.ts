@@ -756,6 +756,8 @@ export interface ClaimAwardsTable {
   claim_id: number
   app: string
   gross_cents: Cents
+  /** Case costs the firm advanced on this claim alone; at most the award. */
+  costs_cents: ColumnType<number, number | undefined, number>
   source: 'entered' | 'imported' | 'settlement'
   settlement_id: number | null
   set_at: number
@@ -837,7 +839,12 @@ export interface PayoutItemsTable {
   gross_cents: Cents
   fee_percent: string
   fee_cents: Cents
+  /** The costs charged: claim_costs_cents + batch_costs_cents, capped at what the fee left. */
   costs_cents: Cents
+  /** The costs advanced on the claim alone, as asked. */
+  claim_costs_cents: ColumnType<number, number | undefined, number>
+  /** The claim's share of the batch's costs, as asked. */
+  batch_costs_cents: ColumnType<number, number | undefined, number>
   withholding_cents: Cents
   net_cents: Cents
   status: PayoutItemStatus

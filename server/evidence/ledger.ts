@@ -13,7 +13,8 @@ import { sha256Hex } from '../platform/token-hash.ts'
  * naming the record it amends), a purge (the tombstone of a removed record), or a legal hold set on
  * or lifted from a claim or intake (legal-hold.ts; its seal is the held record's), or a movement of
  * money into or out of the firm's trust account (server/payouts/trust-ledger.ts), or a claimant's
- * signed consent to a settlement's allocation (server/payouts/settlement-consent.ts).
+ * signed consent to a settlement's allocation (server/payouts/settlement-consent.ts), or a claimant's
+ * signed W-9, its taxpayer number sealed (server/payouts/tax-form-seal.ts).
  */
 export type LedgerKind =
   | 'claim'
@@ -26,6 +27,7 @@ export type LedgerKind =
   | 'legal_hold_lifted'
   | 'trust'
   | 'consent'
+  | 'tax_form'
 
 export const LEGAL_HOLD_KINDS = ['legal_hold_set', 'legal_hold_lifted'] as const
 

@@ -9,6 +9,8 @@ import { sha256Hex } from '../platform/token-hash.ts'
 import { verifyTrustEntries } from '../payouts/verify-trust-entries.ts'
 import { anchorProblem, readAnchor } from '../evidence/ledger-anchor.ts'
 import { consentSeal, consentSubject } from '../payouts/settlement-consent.ts'
+import { taxFormSubject } from '../payouts/tax-form-seal.ts'
+import { verifyTaxForms } from '../payouts/verify-tax-forms.ts'
 import { entryText, GENESIS_HASH, LEGAL_HOLD_KINDS, sameHex, subjectOf } from '../evidence/ledger.ts'
 import {
   amendmentRecordFromRow,
@@ -31,6 +33,8 @@ export interface EvidenceReport {
   fraudClearances: number
   /** The trust account's entries, each against its seal; and each app's payouts reconciled to 0 cents. */
   trustEntries: number
+  /** Claimants' signed W-9s, each against its seal. */
+  taxForms: number
   purged: number
   /** One line per failure, naming the claim, intake, audit entry or ledger entry and why. */
   problems: string[]
@@ -42,7 +46,8 @@ const MAX_NAMED_PROBLEMS = 1000
 /**
  * Recomputes every link, hash and HMAC of the evidence ledger, every claim's, intake's and staff
  * action's seal from their rows, and every stored screenshot's SHA-256, and names what fails and why.
- * A claim cleared of its fraud hold must hold the clearance its 'fraud_cleared' audit entry sealed.
+ * A claim cleared of its fraud hold must hold the clearance its 'fraud_cleared' audit entry sealed; a
+ * settlement consent and a W-9 each the seal of their own subject.
  * With `dataDir`, the chain must also reach the head anchored beside the key, with the same hash there
  * (newest entries removed with their rows leave no gap in the chain). With `claimId`, the whole chain
  * and that claim only. Nothing is written.
@@ -88,6 +93,7 @@ export async function verifyEvidence({
               .execute()
           ).map(({ cleared_audit_id }) => subjectOf('audit', Number(cleared_audit_id))),
           consentSubject(claimId),
+          taxFormSubject(claimId),
         ])
   const anchor = dataDir === undefined ? ({ kind: 'none' } as const) : readAnchor(dataDir, evidenceKey)
   if (anchor.kind === 'unreadable') problem(anchor.problem)
@@ -213,6 +219,9 @@ export async function verifyEvidence({
     }
   }
 
+  // a W-9 likewise (kind 'tax_form'), its taxpayer number sealed in the row and in the seal
+  const taxForms = await verifyTaxForms({ db, claimId, seals: ledger.seals, seen: ledger.seen, problem })
+
   let intakes = 0
   let auditEntries = 0
   let trustEntries = 0
@@ -256,6 +265,7 @@ export async function verifyEvidence({
     auditEntries,
     fraudClearances,
     trustEntries,
+    taxForms,
     purged: ledger.purged.size,
     problems,
   }

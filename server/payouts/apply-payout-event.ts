@@ -103,6 +103,8 @@ export async function applyPayoutEvent({
           fee_percent: item.fee_percent,
           fee_cents: item.fee_cents,
           costs_cents: item.costs_cents,
+          claim_costs_cents: item.claim_costs_cents,
+          batch_costs_cents: item.batch_costs_cents,
           withholding_cents: item.withholding_cents,
           net_cents: item.net_cents,
           status: 'pending',

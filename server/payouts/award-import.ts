@@ -12,12 +12,16 @@ import { readClaimsToAward, writeAwards, type AwardActor } from './awards.ts'
 
 /** How a provider's or a firm's award file may head its amount column. */
 const AMOUNT_HEADER = /^(award|amount|award amount|gross award)( \(\$\)| \(usd\))?$/i
+/** How a firm's award file may head the costs it advanced on each claim (an optional column). */
+const COSTS_HEADER = /^(costs|case costs|costs advanced)( \(\$\)| \(usd\))?$/i
 
-/** One line of an award file: the claim it names (by case number or row ID) and its award. */
+/** One line of an award file: the claim it names (by case number or row ID), its award and costs. */
 export interface AwardLine {
   line: number
   key: string
   cents: number
+  /** The costs the firm advanced on the claim; 0 when the file has no costs column or the cell is empty. */
+  costsCents: number
 }
 
 /** Which column names the claims: the provider's case number, or the row ID of the filing batch. */
@@ -31,9 +35,11 @@ interface LineProblem {
 
 /**
  * The lines of an award CSV: a header naming a case number column ("Case Number") or a row ID column
- * ("Row ID", "Unique Claimant ID"), the case number taken when both are there, and an amount column
- * ("Award", "Amount", "Award Amount"); any other column is passed over. Each line's faults are
- * collected (no claim named, an amount unreadable or $0.00, a claim named on an earlier line too).
+ * ("Row ID", "Unique Claimant ID"), the case number taken when both are there, an amount column
+ * ("Award", "Amount", "Award Amount"), and optionally the costs advanced on each claim ("Costs", "Case
+ * Costs"; an empty cell is none); any other column is passed over. Each line's faults are collected
+ * (no claim named, an amount unreadable or $0.00, costs unreadable or above the award, a claim named on
+ * an earlier line too).
  */
 export function parseAwardFile(text: string): { key: AwardKey; lines: AwardLine[]; problems: LineProblem[] } {
   const [header, ...rest] = parseCsv(text.replace(/^\ufeff/, ''))
@@ -41,6 +47,7 @@ export function parseAwardFile(text: string): { key: AwardKey; lines: AwardLine[
   const caseColumn = cells.findIndex((cell) => CASE_HEADER.test(cell))
   const keyColumn = caseColumn >= 0 ? caseColumn : cells.findIndex((cell) => ROW_ID_HEADER.test(cell))
   const amountColumn = cells.findIndex((cell) => AMOUNT_HEADER.test(cell))
+  const costsColumn = cells.findIndex((cell) => COSTS_HEADER.test(cell))
   if (keyColumn < 0 || amountColumn < 0) {
     throw refusedFile('award', [
       'line 1: the header must name a case number column ("Case Number") or a row ID column ("Row ID"), and an amount column ("Award", "Amount" or "Award Amount")',
@@ -66,18 +73,45 @@ export function parseAwardFile(text: string): { key: AwardKey; lines: AwardLine[
       if (!(error instanceof AppError)) throw error
       problems.push({ line, text: error.message })
     }
-    if (value !== '' && cents !== undefined) lines.push({ line, key: value, cents })
+    const costs = lineCosts({ cell: costsColumn < 0 ? '' : (fields[costsColumn] ?? ''), cents })
+    if ('problem' in costs) problems.push({ line, text: costs.problem })
+    else if (value !== '' && cents !== undefined) lines.push({ line, key: value, cents, ...costs })
   }
   if (lines.length === 0 && problems.length === 0)
     problems.push({ line: 0, text: 'the file has no line after its header' })
   return { key, lines, problems }
 }
 
+/** A line's costs cell in cents (empty: none), or what is wrong with it; never above the line's award. */
+function lineCosts({
+  cell,
+  cents,
+}: {
+  cell: string
+  cents: number | undefined
+}): { costsCents: number } | { problem: string } {
+  if (cell.trim() === '') return { costsCents: 0 }
+  let costsCents: number
+  try {
+    costsCents = parseCents(cell, 'the costs')
+  } catch (error) {
+    if (!(error instanceof AppError)) throw error
+    return { problem: error.message }
+  }
+  if (cents !== undefined && costsCents > cents) {
+    return {
+      problem: `the costs (${formatCents(costsCents)}) are more than the award (${formatCents(cents)}): the costs advanced on a claim are at most its award`,
+    }
+  }
+  return { costsCents }
+}
+
 /**
  * Imports an award file for one app, all or nothing: every line must name a filed claim of the app
- * that no other line names, with a readable amount above $0.00. Any fault refuses the whole file with
- * a 400 listing each by line (refusedFile). Otherwise, in one transaction, each claim is awarded (see
- * writeAwards) and one audit entry names the count, the total and the file's SHA-256. A claim awarded
+ * that no other line names, with a readable amount above $0.00 and costs, if any, no more than it. Any
+ * fault refuses the whole file with a 400 listing each by line (refusedFile). Otherwise, in one
+ * transaction, each claim is awarded with its costs (see writeAwards) and one audit entry, sealed on
+ * the evidence chain, names the count, the total, the costs and the file's SHA-256. A claim awarded
  * already is a fault like any other, so the same file imported twice is refused the second time.
  */
 export async function importAwards(
@@ -126,16 +160,21 @@ export async function importAwards(
             .map(({ line, text }) => (line === 0 ? text : `line ${line}: ${text}`)),
         )
       }
-      const awards = named.map(({ line, claimId }) => ({ claim: claims.get(claimId)!, cents: line.cents }))
+      const awards = named.map(({ line, claimId }) => ({
+        claim: claims.get(claimId)!,
+        cents: line.cents,
+        costsCents: line.costsCents,
+      }))
       const totalCents = awards.reduce((sum, { cents }) => sum + cents, 0)
+      const costsCents = awards.reduce((sum, award) => sum + award.costsCents, 0)
       await writeAwards(trx, { app, review, evidenceKey, by, awards, source: 'imported' })
       await writeAuditEntry(trx, evidenceKey, {
         ...by,
         app,
         action: 'awards_imported',
-        detail: `${awards.length} awards, ${formatCents(totalCents)} in all (file SHA-256 ${sha256})`,
+        detail: `${awards.length} awards, ${formatCents(totalCents)} in all${costsCents > 0 ? `, ${formatCents(costsCents)} costs advanced` : ''} (file SHA-256 ${sha256})`,
       })
-      return { imported: awards.length, totalCents, sha256 }
+      return { imported: awards.length, totalCents, costsCents, sha256 }
     }),
   )
 }

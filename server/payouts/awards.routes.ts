@@ -18,6 +18,7 @@ import type { Database } from '../db/database.ts'
 import { findFormOrThrow } from '../forms/find-form.ts'
 import { assertCanSee, staffAccountOf } from '../staff/require-staff.ts'
 import { importAwards } from './award-import.ts'
+import { setAwardCosts } from './award-costs.ts'
 import { setAward, type AwardActor } from './awards.ts'
 import { listAwards } from './list-awards.ts'
 import { createSettlement } from './settlements.ts'
@@ -28,9 +29,10 @@ const MAX_SETTLEMENT_CLAIMS = 100_000
 const MAX_SETTLEMENT_NAME = 200
 
 /**
- * Awards on an app's claims: one claim's award typed, a provider's award file imported, a settlement
- * shared among filed claims, and the list. Setting awards needs the app's decide right (an admin has
- * it); the list needs the decide or the payments right. Mounted after requireStaff and sameOriginOnly.
+ * Awards on an app's claims: one claim's award typed (with the costs the firm advanced on it), a
+ * provider's award file imported, a settlement shared among filed claims, and the list. Setting awards
+ * needs the app's decide right (an admin has it); the costs advanced on an award alone, and the list,
+ * the decide or the payments right. Mounted after requireStaff and sameOriginOnly.
  */
 export function awardRoutes({
   db,
@@ -63,12 +65,34 @@ export function awardRoutes({
   router.put('/api/staff/claims/:id/award', json, async (req, res) => {
     const claim = await visibleClaim(db, res, String(req.params.id))
     assertMaySet(res, claim.app)
-    const { amount } = (req.body ?? {}) as { amount?: unknown }
+    const { amount, costs } = (req.body ?? {}) as { amount?: unknown; costs?: unknown }
     const award: AwardSet = await setAward(db, {
       claimId: claim.id,
       app: claim.app,
       cents: awardCents(amount, '"amount"'),
+      ...(costs === undefined ? {} : { costsCents: costsCents(costs) }),
       review: reviews(claim.app),
+      evidenceKey,
+      by: by(req, res),
+    })
+    res.json(award)
+  })
+
+  // costs are the firm's money as much as the award's: a payments account enters them too
+  router.put('/api/staff/claims/:id/award/costs', json, async (req, res) => {
+    const claim = await visibleClaim(db, res, String(req.params.id))
+    assertCanSee(res, claim.app)
+    const account = staffAccountOf(res)
+    if (!canDecideApp(account, claim.app) && !canPayApp(account, claim.app)) {
+      throw forbidden(
+        "the costs advanced on an award need the app's decide or payments right, which an admin grants",
+      )
+    }
+    const { costs } = (req.body ?? {}) as { costs?: unknown }
+    const award: AwardSet = await setAwardCosts(db, {
+      claimId: claim.id,
+      app: claim.app,
+      costsCents: costsCents(costs),
       evidenceKey,
       by: by(req, res),
     })
@@ -142,6 +166,18 @@ function awardCents(value: unknown, name: string): number {
   }
   if (cents === 0) throw badRequest(`${name} is $0.00: an award is more than nothing`)
   return cents
+}
+
+/** Typed costs advanced on a claim, in cents ("" is none); 422 naming "costs" and what is wrong. */
+function costsCents(value: unknown): number {
+  if (typeof value !== 'string') {
+    throw new AppError('VALIDATION_FAILED', {
+      status: 422,
+      message: '"costs" must be a dollar amount written as text, like "75.00" ("" or "0" for none)',
+    })
+  }
+  // parseCents refuses a negative, unreadable or over-precise amount with a 422 that names the field
+  return value.trim() === '' ? 0 : parseCents(value, '"costs"')
 }
 
 function parseName(value: unknown): string {

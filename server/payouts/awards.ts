@@ -7,6 +7,7 @@ import { writeAuditEntry } from '../audit/audit-log.ts'
 import type { Database } from '../db/database.ts'
 import { retryWhileLocked } from '../db/shared-transaction.ts'
 import { recordMove } from '../lifecycle/move-claim.ts'
+import { assertCostsWithinAward, changeAwardCosts, payoutItemOf, readAward } from './award-costs.ts'
 import { recordTrustEntries } from './trust-ledger.ts'
 
 /** The staff account that sets an award, as the audit log and the claim's moves name it. */
@@ -96,7 +97,8 @@ export async function writeAwards(
     review: ReviewConfig
     evidenceKey: Buffer
     by: AwardActor
-    awards: readonly { claim: ClaimToAward; cents: number }[]
+    /** Each claim's award and the costs the firm advanced on it (0 when left out). */
+    awards: readonly { claim: ClaimToAward; cents: number; costsCents?: number }[]
     source: AwardSource
     settlementId?: number | null
     at?: number
@@ -118,10 +120,11 @@ export async function writeAwards(
     await trx
       .insertInto('claim_awards')
       .values(
-        awards.slice(start, start + ID_CHUNK).map(({ claim, cents }) => ({
+        awards.slice(start, start + ID_CHUNK).map(({ claim, cents, costsCents = 0 }) => ({
           claim_id: claim.id,
           app,
           gross_cents: cents,
+          costs_cents: costsCents,
           source,
           settlement_id: settlementId,
           set_at: at,
@@ -145,12 +148,15 @@ export async function writeAwards(
 }
 
 /**
- * Sets one claim's award as staff typed it. A filed claim is awarded (see writeAwards). A claim awarded
- * already is corrected, upward only and only while no payout item pays it: its award was recorded as
- * received into the trust account, and the trust ledger has no entry that takes money out other than a
- * payment (TRUST_SIGN), so a raise records the difference received and a lower amount is refused rather
- * than leave the account's sum above what it holds. A settlement's share is not corrected on its own
- * (the shares would no longer add up to the settlement). The same amount again changes nothing.
+ * Sets one claim's award as staff typed it, with the costs the firm advanced on the claim (left out: 0
+ * on a new award, unchanged on an existing one; never more than the award, else 422). A filed claim is
+ * awarded (see writeAwards). A claim awarded already is corrected, upward only and only while no payout
+ * item pays it: its award was recorded as received into the trust account, and the trust ledger has no
+ * entry that takes money out other than a payment (TRUST_SIGN), so a raise records the difference
+ * received and a lower amount is refused rather than leave the account's sum above what it holds. A
+ * settlement's share is not corrected on its own (the shares would no longer add up to the
+ * settlement), though its costs are (setAwardCosts). The same amounts again change nothing. The audit
+ * entry, sealed on the evidence chain, names the award and the costs.
  */
 export async function setAward(
   db: Kysely<Database>,
@@ -158,6 +164,7 @@ export async function setAward(
     claimId,
     app,
     cents,
+    costsCents,
     review,
     evidenceKey,
     by,
@@ -165,6 +172,7 @@ export async function setAward(
     claimId: number
     app: string
     cents: number
+    costsCents?: number
     review: ReviewConfig
     evidenceKey: Buffer
     by: AwardActor
@@ -176,12 +184,14 @@ export async function setAward(
       const { claims, problems } = await readClaimsToAward(trx, { app, review, claimIds: [claimId] })
       const claim = claims.get(claimId)
       if (claim) {
+        const costs = costsCents ?? 0
+        assertCostsWithinAward({ claimId, costsCents: costs, grossCents: cents })
         await writeAwards(trx, {
           app,
           review,
           evidenceKey,
           by,
-          awards: [{ claim, cents }],
+          awards: [{ claim, cents, costsCents: costs }],
           source: 'entered',
           at,
         })
@@ -189,25 +199,29 @@ export async function setAward(
           ...by,
           app,
           action: 'award_entered',
-          detail: `claim ${claimId}: 1 award, ${formatCents(cents)} in all`,
+          detail: `claim ${claimId}: 1 award, ${formatCents(cents)} in all${costs > 0 ? `, ${formatCents(costs)} costs advanced` : ''}`,
         })
-        return { claimId, grossCents: cents, status: review.roles.awarded, changed: true }
+        return { claimId, grossCents: cents, costsCents: costs, status: review.roles.awarded, changed: true }
       }
-      const award = await trx
-        .selectFrom('claim_awards')
-        .innerJoin('claims', 'claims.id', 'claim_awards.claim_id')
-        .select(['claim_awards.gross_cents', 'claim_awards.settlement_id', 'claims.review_status'])
-        .where('claim_awards.claim_id', '=', claimId)
-        .where('claim_awards.app', '=', app)
-        .executeTakeFirst()
+      const award = await readAward(trx, { claimId, app })
       if (!award)
         throw conflict(`${problems.get(claimId) ?? `claim ${claimId}`}: only a filed claim is awarded`)
-      const was = Number(award.gross_cents)
-      if (cents === was) return { claimId, grossCents: was, status: award.review_status, changed: false }
-      await assertCorrectable(trx, { claimId, was, cents, settlementId: award.settlement_id })
+      const was = award.grossCents
+      if (cents === was) {
+        return changeAwardCosts(trx, {
+          award,
+          costsCents: costsCents ?? award.costsCents,
+          evidenceKey,
+          by,
+          at,
+        })
+      }
+      const costs = costsCents ?? award.costsCents
+      assertCostsWithinAward({ claimId, costsCents: costs, grossCents: cents })
+      await assertCorrectable(trx, { claimId, was, cents, settlementId: award.settlementId })
       const corrected = await trx
         .updateTable('claim_awards')
-        .set({ gross_cents: cents, source: 'entered', set_at: at, set_by: by.actor })
+        .set({ gross_cents: cents, costs_cents: costs, source: 'entered', set_at: at, set_by: by.actor })
         .where('claim_id', '=', claimId)
         .where('gross_cents', '=', was)
         .executeTakeFirst()
@@ -217,13 +231,17 @@ export async function setAward(
       await recordTrustEntries(trx, evidenceKey, [
         { app, batch_id: null, claim_id: claimId, kind: 'received', amount_cents: cents - was, at },
       ])
+      const costsChange =
+        costs === award.costsCents
+          ? ''
+          : `; costs advanced ${formatCents(award.costsCents)} → ${formatCents(costs)}`
       await writeAuditEntry(trx, evidenceKey, {
         ...by,
         app,
         action: 'award_corrected',
-        detail: `claim ${claimId}: ${formatCents(was)} → ${formatCents(cents)} (${formatCents(cents - was)} more received)`,
+        detail: `claim ${claimId}: ${formatCents(was)} → ${formatCents(cents)} (${formatCents(cents - was)} more received)${costsChange}`,
       })
-      return { claimId, grossCents: cents, status: award.review_status, changed: true }
+      return { claimId, grossCents: cents, costsCents: costs, status: award.status, changed: true }
     }),
   )
 }
@@ -238,11 +256,7 @@ async function assertCorrectable(
     settlementId,
   }: { claimId: number; was: number; cents: number; settlementId: number | null },
 ): Promise<void> {
-  const item = await trx
-    .selectFrom('payout_items')
-    .select('batch_id')
-    .where('claim_id', '=', claimId)
-    .executeTakeFirst()
+  const item = await payoutItemOf(trx, claimId)
   if (item) {
     throw conflict(
       `claim ${claimId}'s award of ${formatCents(was)} is in payout batch ${item.batch_id} already: an award is corrected only before it is paid`,

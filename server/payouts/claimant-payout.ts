@@ -12,7 +12,8 @@ import { readSettlementFacts, renderConsentDisclosure } from './settlement-conse
 /**
  * What the claimant's page shows of each of their claims with an award (a claim_awards row): the award
  * and its split (the batch's figures once a batch took the claim, else an estimate from the fee in the
- * signed agreement, no costs yet, and backup withholding while no W-9 is on file), the settlement
+ * signed agreement, the costs advanced on the claim so far, and backup withholding while no W-9 is on
+ * file), the settlement
  * consent to sign when the award is a settlement's share, the payment choice and the W-9 with every
  * number masked, and whether they can still change.
  */
@@ -32,7 +33,7 @@ export async function readClaimantPayouts({
   if (ids.length === 0) return []
   const awards = await db
     .selectFrom('claim_awards')
-    .select(['claim_id', 'gross_cents', 'settlement_id'])
+    .select(['claim_id', 'gross_cents', 'costs_cents', 'settlement_id'])
     .where('claim_id', 'in', ids)
     .execute()
   if (awards.length === 0) return []
@@ -82,6 +83,12 @@ export async function readClaimantPayouts({
             feePercent: item.fee_percent,
             feeCents: Number(item.fee_cents),
             costsCents: Number(item.costs_cents),
+            claimCostsCents: Number(item.claim_costs_cents),
+            sharedCostsCents: Number(item.batch_costs_cents),
+            costsWaivedCents: Math.max(
+              0,
+              Number(item.claim_costs_cents) + Number(item.batch_costs_cents) - Number(item.costs_cents),
+            ),
             isBackupWithholding: Number(item.withholding_cents) > 0,
             withholdingCents: Number(item.withholding_cents),
             netCents: Number(item.net_cents),
@@ -90,6 +97,7 @@ export async function readClaimantPayouts({
         : estimate({
             claim,
             grossCents: Number(award.gross_cents),
+            claimCostsCents: Number(award.costs_cents),
             isBackupWithholding: taxForm === undefined,
           })
       const address = addresses.get(claimId)
@@ -150,16 +158,19 @@ async function consentToShow({
 }
 
 /**
- * The split before a batch: the fee the signed agreement states, no costs yet. An agreement whose fee
- * cannot be read gives no estimate rather than a guessed one.
+ * The split before a batch: the fee the signed agreement states and the costs advanced on the claim
+ * so far; a batch's shared costs are not known yet. An agreement whose fee cannot be read gives no
+ * estimate rather than a guessed one.
  */
 function estimate({
   claim,
   grossCents,
+  claimCostsCents,
   isBackupWithholding,
 }: {
   claim: SignedAgreementRow
   grossCents: number
+  claimCostsCents: number
   isBackupWithholding: boolean
 }): PayoutAmounts | undefined {
   let percent: string
@@ -168,12 +179,21 @@ function estimate({
   } catch {
     return undefined
   }
-  const split = splitPayout({ grossCents, fee: { percent }, costsCents: 0, isBackupWithholding })
+  const split = splitPayout({
+    grossCents,
+    fee: { percent },
+    costsCents: claimCostsCents,
+    claimCostsCents,
+    isBackupWithholding,
+  })
   return {
     grossCents: split.grossCents,
     feePercent: split.feePercent,
     feeCents: split.feeCents,
     costsCents: split.costsCents,
+    claimCostsCents: split.claimCostsCents,
+    sharedCostsCents: split.batchCostsCents,
+    costsWaivedCents: split.costsWaivedCents,
     isBackupWithholding: split.isBackupWithholding,
     withholdingCents: split.withholdingCents,
     netCents: split.netCents,

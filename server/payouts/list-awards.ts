@@ -17,6 +17,7 @@ export async function listAwards(
       'claims.last_name',
       'claims.case_number',
       'award.gross_cents',
+      'award.costs_cents',
       'award.source',
       'award.settlement_id',
       'settlement.name as settlement_name',
@@ -33,6 +34,7 @@ export async function listAwards(
     .select((eb) => [
       eb.fn.countAll<number | string>().as('count'),
       eb.fn.sum<number | string>('gross_cents').as('sum'),
+      eb.fn.sum<number | string>('costs_cents').as('costs'),
     ])
     .where('app', '=', app)
     .executeTakeFirstOrThrow()
@@ -42,6 +44,7 @@ export async function listAwards(
       claimantName: `${row.first_name} ${row.last_name}`.trim(),
       caseNumber: row.case_number,
       grossCents: Number(row.gross_cents),
+      costsCents: Number(row.costs_cents),
       source: row.source,
       settlement:
         row.settlement_id === null
@@ -52,6 +55,10 @@ export async function listAwards(
     })),
     page,
     pageSize,
-    totals: { count: Number(totals.count), grossCents: Number(totals.sum ?? 0) },
+    totals: {
+      count: Number(totals.count),
+      grossCents: Number(totals.sum ?? 0),
+      costsCents: Number(totals.costs ?? 0),
+    },
   }
 }

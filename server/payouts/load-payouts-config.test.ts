@@ -54,14 +54,22 @@ describe('loadPayoutsConfigs', () => {
     ])
   })
 
-  it("names a bad threshold in an app's override, and every other problem with it", () => {
+  it("names each bad setting in an app's override", () => {
     const dir = formsWith(BASE, {
-      earnin: { payouts: { form1099ThresholdCents: -1, uncashedCheckDays: '90' } },
+      earnin: { payouts: { dormancyYears: 0, uncashedCheckDays: '90' } },
     })
     expect(problemsOf(() => loadPayoutsConfigs(dir, ['earnin']))).toEqual([
-      `${path.basename(dir)}/earnin.json: /payouts/form1099ThresholdCents must be >= 1`,
       `${path.basename(dir)}/earnin.json: /payouts/uncashedCheckDays must be integer`,
+      `${path.basename(dir)}/earnin.json: /payouts/dormancyYears must be >= 1`,
     ])
+  })
+
+  it("refuses a 1099 threshold in an app's override: it counts a payee's payments from every app", () => {
+    const dir = formsWith(BASE, { earnin: { payouts: { form1099ThresholdCents: 60_000 } } })
+    expect(problemsOf(() => loadPayoutsConfigs(dir, ['earnin']))).toEqual([
+      `${path.basename(dir)}/earnin.json: /payouts/form1099ThresholdCents is the firm's, not an app's: a payee's payments from every app count together, so set it in ${path.basename(dir)}/base/payouts.json`,
+    ])
+    expect(loadPayoutsConfigs(formsWith(BASE), []).firm.form1099ThresholdCents).toBe(200_000)
   })
 
   it("lays an app's override over the base, key by key", () => {

@@ -35,10 +35,14 @@ function checkPayoutsConfig(config: unknown, file: string, at: string): string[]
   })
 }
 
+/** Settings that span every app, which an app's own file may not change. */
+const FIRM_ONLY = ['form1099ThresholdCents'] as const
+
 /**
  * Each app's payout settings: forms/base/payouts.json, with what an app's own file (forms/<slug>.json)
- * sets under "payouts" laid over it, each checked as the base is. A broken file stops the server at
- * start-up with every problem named.
+ * sets under "payouts" laid over it, each checked as the base is. The 1099 threshold stays the base's:
+ * it applies to a payee's payments from every app together. A broken file stops the server at start-up
+ * with every problem named.
  */
 export function loadPayoutsConfigs(formsDir: string, apps: Iterable<string>): PayoutsConfigs {
   const baseFile = path.join(path.basename(formsDir), PAYOUTS_CONFIG_FILE)
@@ -55,12 +59,19 @@ export function loadPayoutsConfigs(formsDir: string, apps: Iterable<string>): Pa
     const own = readJson(path.join(formsDir, `${app}.json`))
     const override = own.ok ? (own.value as { payouts?: unknown }).payouts : undefined
     if (override === undefined) continue
+    const file = path.join(path.basename(formsDir), `${app}.json`)
     const merged = mergeConfig(base, override)
-    problems.push(
-      ...checkPayoutsConfig(merged, path.join(path.basename(formsDir), `${app}.json`), '/payouts'),
-    )
+    problems.push(...checkPayoutsConfig(merged, file, '/payouts'))
+    for (const key of FIRM_ONLY) {
+      if (typeof override === 'object' && override !== null && Object.hasOwn(override, key)) {
+        problems.push(
+          `${file}: /payouts/${key} is the firm's, not an app's: a payee's payments from every app count together, so set it in ${baseFile}`,
+        )
+      }
+    }
     byApp.set(app, merged as PayoutsConfig)
   }
   if (problems.length > 0) throw new FormConfigError(problems)
-  return (app) => byApp.get(app) ?? (base as PayoutsConfig)
+  const firm = base as PayoutsConfig
+  return Object.assign((app: string) => byApp.get(app) ?? firm, { firm })
 }

@@ -26,6 +26,8 @@ export const UNPAID_ITEM_STATUSES = ['failed', 'unclaimed', 'returned'] as const
 interface CandidateRow {
   claimId: number
   grossCents: number
+  /** Costs the firm advanced on this claim alone (its award's). */
+  claimCostsCents: number
   method: PayoutMethod
   hasTaxForm: boolean
 }
@@ -51,7 +53,13 @@ async function candidateRows(db: Db, app: string): Promise<CandidateRow[]> {
         .onRef('consent.settlement_id', '=', 'award.settlement_id'),
     )
     .leftJoin('tax_forms as w9', 'w9.claim_id', 'award.claim_id')
-    .select(['award.claim_id', 'award.gross_cents', 'choice.method', 'w9.claim_id as w9_claim_id'])
+    .select([
+      'award.claim_id',
+      'award.gross_cents',
+      'award.costs_cents',
+      'choice.method',
+      'w9.claim_id as w9_claim_id',
+    ])
     .where('award.app', '=', app)
     .where('claims.disowned_at', 'is', null)
     .where((eb) => eb.or([eb('award.settlement_id', 'is', null), eb('consent.claim_id', 'is not', null)]))
@@ -70,6 +78,7 @@ async function candidateRows(db: Db, app: string): Promise<CandidateRow[]> {
   return rows.map((row) => ({
     claimId: Number(row.claim_id),
     grossCents: Number(row.gross_cents),
+    claimCostsCents: Number(row.costs_cents),
     method: row.method,
     hasTaxForm: row.w9_claim_id !== null,
   }))
@@ -94,7 +103,8 @@ export async function payoutCandidates(db: Kysely<Database>, app: string): Promi
 
 /**
  * Builds a payout batch of every claim of `app` that can be paid (the maker's step): each claim's split
- * from the fee its signed agreement states, the batch's costs spread equally, backup withholding where
+ * from the fee its signed agreement states, the costs advanced on the claim (its award's) and its equal
+ * part of the batch's costs, backup withholding where
  * the claimant gave no W-9. A claim whose agreement states no fee (or two) is left out and named. The
  * batch, its items and the audit entry commit together. Needs the app's payments right.
  */
@@ -162,7 +172,8 @@ export async function buildPayoutBatch({
           splitPayout({
             grossCents: row.grossCents,
             fee: { percent: fees.get(row.claimId)! },
-            costsCents: shares.get(row.claimId) ?? 0,
+            costsCents: row.claimCostsCents + (shares.get(row.claimId) ?? 0),
+            claimCostsCents: row.claimCostsCents,
             isBackupWithholding: !row.hasTaxForm,
           })
         return {
@@ -173,6 +184,8 @@ export async function buildPayoutBatch({
           fee_percent: split.feePercent,
           fee_cents: split.feeCents,
           costs_cents: split.costsCents,
+          claim_costs_cents: split.claimCostsCents,
+          batch_costs_cents: split.batchCostsCents,
           withholding_cents: split.withholdingCents,
           net_cents: split.netCents,
           status: 'pending' as const,
@@ -328,6 +341,8 @@ async function latestUnpaidItems(db: Db, claimIds: readonly number[]) {
       feePercent: string
       feeCents: number
       costsCents: number
+      claimCostsCents: number
+      batchCostsCents: number
       withholdingCents: number
       netCents: number
     }
@@ -347,6 +362,8 @@ async function latestUnpaidItems(db: Db, claimIds: readonly number[]) {
         feePercent: item.fee_percent,
         feeCents: Number(item.fee_cents),
         costsCents: Number(item.costs_cents),
+        claimCostsCents: Number(item.claim_costs_cents),
+        batchCostsCents: Number(item.batch_costs_cents),
         withholdingCents: Number(item.withholding_cents),
         netCents: Number(item.net_cents),
       })

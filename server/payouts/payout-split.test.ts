@@ -97,6 +97,61 @@ describe('splitPayout', () => {
     )
   })
 
+  it("counts the costs advanced on the claim with its share of the batch's, and says which is which", () => {
+    const split = splitPayout({
+      grossCents: 100000,
+      fee: { percent: '40' },
+      costsCents: 7500 + 250,
+      claimCostsCents: 7500,
+      ...noWithholding,
+    })
+    expect(split).toMatchObject({
+      costsCents: 7750,
+      claimCostsCents: 7500,
+      batchCostsCents: 250,
+      costsWaivedCents: 0,
+      netCents: 52250,
+    })
+    expect(split.explanation.en[2]).toBe(
+      'Case costs: $75.00 the firm advanced on your claim + $2.50, your share of the costs shared among the claims paid with yours = $77.50',
+    )
+    expect(split.explanation.es[2]).toBe(
+      'Gastos del caso: $75.00 que la firma adelantó en su reclamo + $2.50, su parte de los gastos compartidos entre los reclamos pagados con el suyo = $77.50',
+    )
+    const alone = splitPayout({
+      grossCents: 100000,
+      fee: { percent: '40' },
+      costsCents: 7500,
+      claimCostsCents: 7500,
+      ...noWithholding,
+    })
+    expect(alone.explanation.en[2]).toBe('Case costs the firm advanced on your claim: $75.00')
+  })
+
+  it('caps the costs advanced on a claim with its batch share at what the fee leaves, the rest not owed', () => {
+    const split = splitPayout({
+      grossCents: 10000,
+      fee: { percent: '40' },
+      costsCents: 5000 + 2000,
+      claimCostsCents: 5000,
+      ...noWithholding,
+    })
+    expect(split).toMatchObject({ costsCents: 6000, costsWaivedCents: 1000, netCents: 0 })
+    expect(split.explanation.en.slice(2, 4)).toEqual([
+      'Case costs: $50.00 the firm advanced on your claim + $20.00, your share of the costs shared among the claims paid with yours = $70.00',
+      'Of these costs, $60.00 is charged; the other $10.00 is more than what remained after the fee, and you do not owe it',
+    ])
+    expect(() =>
+      splitPayout({
+        grossCents: 100,
+        fee: { percent: '40' },
+        costsCents: 5,
+        claimCostsCents: 6,
+        ...noWithholding,
+      }),
+    ).toThrow('costs advanced on the claim (6) are more than its costs (5)')
+  })
+
   it('withholds 24% of what is left for the claimant when backup withholding applies', () => {
     const split = splitPayout({
       grossCents: 100000,
@@ -168,16 +223,31 @@ describe('splitPayout', () => {
     )
     const cents = fc.oneof(fc.integer({ min: 0, max: 1000 }), fc.integer({ min: 0, max: MAX_CENTS }))
     fc.assert(
-      fc.property(cents, fee, cents, fc.boolean(), (grossCents, rate, costsCents, isBackupWithholding) => {
-        const split = splitPayout({ grossCents, fee: rate, costsCents, isBackupWithholding })
-        const parts = [split.feeCents, split.costsCents, split.withholdingCents, split.netCents]
-        for (const part of [...parts, split.costsWaivedCents]) {
-          expect(Number.isSafeInteger(part) && part >= 0).toBe(true)
-        }
-        expect(parts.reduce((sum, part) => sum + part, 0)).toBe(grossCents)
-        expect(split.costsCents + split.costsWaivedCents).toBe(costsCents)
-        if (!isBackupWithholding) expect(split.withholdingCents).toBe(0)
-      }),
+      fc.property(
+        cents,
+        fee,
+        cents,
+        fc.double({ min: 0, max: 1, noNaN: true }),
+        fc.boolean(),
+        (grossCents, rate, costsCents, ownPart, isBackupWithholding) => {
+          const claimCostsCents = Math.floor(costsCents * ownPart)
+          const split = splitPayout({
+            grossCents,
+            fee: rate,
+            costsCents,
+            claimCostsCents,
+            isBackupWithholding,
+          })
+          const parts = [split.feeCents, split.costsCents, split.withholdingCents, split.netCents]
+          for (const part of [...parts, split.costsWaivedCents]) {
+            expect(Number.isSafeInteger(part) && part >= 0).toBe(true)
+          }
+          expect(parts.reduce((sum, part) => sum + part, 0)).toBe(grossCents)
+          expect(split.costsCents + split.costsWaivedCents).toBe(costsCents)
+          expect(split.claimCostsCents + split.batchCostsCents).toBe(costsCents)
+          if (!isBackupWithholding) expect(split.withholdingCents).toBe(0)
+        },
+      ),
       { numRuns: 5000 },
     )
   })

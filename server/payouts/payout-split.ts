@@ -1,6 +1,6 @@
 import { AppError } from '../../src/app-error.ts'
 import { formatCents, isCents } from '../../src/money.ts'
-import { LOCALES, type Locale } from '../../src/translate.ts'
+import { LOCALES, type Locale, type Translator } from '../../src/translate.ts'
 import { equalWeights, splitByWeights, type ClaimShare } from './allocate-settlement.ts'
 import { payoutTranslator } from './payout-texts.ts'
 
@@ -18,6 +18,10 @@ export interface PayoutSplit {
   feeCents: number
   /** The costs charged to this claim: those spent on it, at most what the award leaves after the fee. */
   costsCents: number
+  /** Of the costs asked, those the firm advanced on this claim alone. */
+  claimCostsCents: number
+  /** Of the costs asked, this claim's share of the costs a batch spread over its claims. */
+  batchCostsCents: number
   /** Costs spent on the claim that the award could not cover; the firm bears them, not the claimant. */
   costsWaivedCents: number
   isBackupWithholding: boolean
@@ -35,8 +39,9 @@ const PERCENT = /^(\d{1,3})(?:\.(\d{1,6}))?$/
  * A claim's award split into the firm's fee, its case costs, backup withholding and the claimant's net,
  * in integer cents:
  * 1. fee = gross × percent / 100, rounded half up (exact: computed in BigInt from the written percent);
- * 2. costs = those spent on the claim, capped at gross - fee: the agreement repays costs only out of a
- *    recovery, so the claimant never owes more than the award and the net is never below 0;
+ * 2. costs = those spent on the claim (advanced on it alone, and its share of a batch's), capped at
+ *    gross - fee: the agreement repays costs only out of a recovery, so the claimant never owes more
+ *    than the award and the net is never below 0;
  * 3. withholding, when backup withholding applies: 24% of what is left for the claimant
  *    (gross - fee - costs, the payment reported for them), rounded half up;
  * 4. net = gross - fee - costs - withholding.
@@ -46,16 +51,23 @@ export function splitPayout({
   grossCents,
   fee,
   costsCents,
+  claimCostsCents = 0,
   isBackupWithholding,
 }: {
   grossCents: number
   fee: FeeRate
   /** The case costs spent on this claim (its own, plus its part of a batch's: spreadCosts). */
   costsCents: number
+  /** The part of costsCents advanced on this claim alone (its award's costs); the rest is the batch's. */
+  claimCostsCents?: number
   isBackupWithholding: boolean
 }): PayoutSplit {
   assertCents(grossCents, 'award')
   assertCents(costsCents, 'costs')
+  assertCents(claimCostsCents, 'costs advanced on the claim')
+  if (claimCostsCents > costsCents) {
+    throw refusal(`costs advanced on the claim (${claimCostsCents}) are more than its costs (${costsCents})`)
+  }
   const { percent, numerator, denominator } = feeFraction(fee)
   const feeCents = roundHalfUp(BigInt(grossCents) * numerator, denominator)
   const chargedCosts = Math.min(costsCents, grossCents - feeCents)
@@ -68,6 +80,8 @@ export function splitPayout({
     feePercent: percent,
     feeCents,
     costsCents: chargedCosts,
+    claimCostsCents,
+    batchCostsCents: costsCents - claimCostsCents,
     costsWaivedCents: costsCents - chargedCosts,
     isBackupWithholding,
     withholdingCents,
@@ -126,7 +140,6 @@ function explainSplit(split: Omit<PayoutSplit, 'explanation'>, locale: Locale): 
   const t = payoutTranslator(locale)
   const money = (cents: number) => formatCents(cents, locale)
   const gross = money(split.grossCents)
-  const costsAsked = split.costsCents + split.costsWaivedCents
   const base = split.grossCents - split.feeCents - split.costsCents
   return [
     t('Award (gross recovery): {gross}', { gross }),
@@ -135,18 +148,7 @@ function explainSplit(split: Omit<PayoutSplit, 'explanation'>, locale: Locale): 
       gross,
       fee: money(split.feeCents),
     }),
-    costsAsked === 0
-      ? t('Case costs: none')
-      : split.costsWaivedCents === 0
-        ? t('Case costs: {costs}', { costs: money(split.costsCents) })
-        : t(
-            'Case costs: {costs} of the {asked} spent on your claim; the other {waived} is more than what remained after the fee, and you do not owe it',
-            {
-              costs: money(split.costsCents),
-              asked: money(costsAsked),
-              waived: money(split.costsWaivedCents),
-            },
-          ),
+    ...explainCosts(split, t, money),
     split.isBackupWithholding
       ? t(
           'Backup withholding: {rate}% of {base} (the award less the fee and costs) = {withholding}, paid to the IRS for you because we do not have a correct taxpayer identification number for you',
@@ -160,5 +162,41 @@ function explainSplit(split: Omit<PayoutSplit, 'explanation'>, locale: Locale): 
       withholding: money(split.withholdingCents),
       net: money(split.netCents),
     }),
+  ]
+}
+
+/** The costs' lines: what was asked (the claim's own and its share of a batch's) and what was charged. */
+function explainCosts(
+  split: Omit<PayoutSplit, 'explanation'>,
+  t: Translator,
+  money: (cents: number) => string,
+): string[] {
+  const asked = split.costsCents + split.costsWaivedCents
+  if (asked === 0) return [t('Case costs: none')]
+  if (split.claimCostsCents === 0) {
+    return [
+      split.costsWaivedCents === 0
+        ? t('Case costs: {costs}', { costs: money(split.costsCents) })
+        : t(
+            'Case costs: {costs} of the {asked} spent on your claim; the other {waived} is more than what remained after the fee, and you do not owe it',
+            { costs: money(split.costsCents), asked: money(asked), waived: money(split.costsWaivedCents) },
+          ),
+    ]
+  }
+  return [
+    split.batchCostsCents === 0
+      ? t('Case costs the firm advanced on your claim: {claim}', { claim: money(split.claimCostsCents) })
+      : t(
+          'Case costs: {claim} the firm advanced on your claim + {batch}, your share of the costs shared among the claims paid with yours = {asked}',
+          { claim: money(split.claimCostsCents), batch: money(split.batchCostsCents), asked: money(asked) },
+        ),
+    ...(split.costsWaivedCents === 0
+      ? []
+      : [
+          t(
+            'Of these costs, {costs} is charged; the other {waived} is more than what remained after the fee, and you do not owe it',
+            { costs: money(split.costsCents), waived: money(split.costsWaivedCents) },
+          ),
+        ]),
   ]
 }

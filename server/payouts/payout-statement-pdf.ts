@@ -52,8 +52,8 @@ function readFonts(): Record<keyof typeof FONT_FILES, Buffer> {
 
 /**
  * A claimant's payment statement as a Letter PDF in their language: the firm, the claimant, the app and
- * claim; the award, the fee with its percent and the signed agreement it comes from, the costs, the
- * backup withholding and the net; how the net is paid (masked) and how each amount was computed.
+ * claim; the award, the fee with its percent and the signed agreement it comes from, the costs (and,
+ * when the firm advanced costs on the claim itself, their parts), the backup withholding and the net; how the net is paid (masked) and how each amount was computed.
  */
 export async function renderPayoutStatementPdf({
   statement,
@@ -120,6 +120,12 @@ export async function renderPayoutStatementPdf({
   amountLine(t('Award (gross recovery)'), split.grossCents)
   amountLine(t('Attorney fee ({percent}%)', { percent: split.feePercent }), split.feeCents)
   amountLine(t('Case costs'), split.costsCents)
+  // the costs' parts when the firm advanced costs on this claim itself; a batch's share alone is the whole
+  if (split.claimCostsCents > 0) {
+    amountLine(t('Costs advanced on your claim'), split.claimCostsCents)
+    if (split.batchCostsCents > 0) amountLine(t('Your share of shared costs'), split.batchCostsCents)
+    if (split.costsWaivedCents > 0) amountLine(t('Costs you do not owe'), split.costsWaivedCents)
+  }
   amountLine(t('Backup withholding'), split.withholdingCents)
   amountLine(t('Net to you'), split.netCents, true)
   doc.y += 6

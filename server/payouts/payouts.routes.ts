@@ -234,18 +234,33 @@ export function payoutRoutes({
     const locale: Locale = (LOCALES as readonly string[]).includes(claim.locale)
       ? (claim.locale as Locale)
       : 'en'
+    // computed again from what the item was asked, so the statement can show how the costs came about
+    const split = splitPayout({
+      grossCents: Number(item.gross_cents),
+      fee: { percent: item.fee_percent },
+      costsCents: Number(item.claim_costs_cents) + Number(item.batch_costs_cents),
+      claimCostsCents: Number(item.claim_costs_cents),
+      isBackupWithholding: Number(item.withholding_cents) > 0,
+    })
+    if (
+      split.feeCents !== Number(item.fee_cents) ||
+      split.costsCents !== Number(item.costs_cents) ||
+      split.withholdingCents !== Number(item.withholding_cents) ||
+      split.netCents !== Number(item.net_cents)
+    ) {
+      // a statement must say what was paid: an item that no longer adds up was changed after its batch
+      throw new AppError('CONFLICT', {
+        status: 409,
+        message: `payout item ${item.id} of claim ${claimId} does not add up to the split of its award, fee and costs; run verify-evidence before sending a statement`,
+      })
+    }
     const pdf = await renderPayoutStatementPdf({
       locale,
       statement: {
         claimantName: `${claim.first_name} ${claim.last_name}`,
         appName: forms.get(claim.app)?.displayName ?? claim.app,
         claimId,
-        split: splitPayout({
-          grossCents: Number(item.gross_cents),
-          fee: { percent: item.fee_percent },
-          costsCents: Number(item.costs_cents),
-          isBackupWithholding: Number(item.withholding_cents) > 0,
-        }),
+        split,
         agreement: {
           templateName: signed?.template ?? '',
           templateVersion: signed?.template_version ?? '',

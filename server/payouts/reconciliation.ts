@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely'
-import type { PayoutFigures, PayoutReconciliation } from '../../src/api/payouts.ts'
+import type { PayoutCostsApart, PayoutFigures, PayoutReconciliation } from '../../src/api/payouts.ts'
 import type { Database, TrustEntryKind } from '../db/database.ts'
 import { chunks } from '../filing/batch-claims.ts'
 
@@ -10,10 +10,13 @@ const CAME_BACK_STATUSES = ['failed', 'unclaimed', 'returned'] as const
 /**
  * The trust account's figures for one batch or one app, twice: summed from trust_entries, and computed
  * apart from them from the awards (claim_awards) and the items (payout_items). Received is the awards
- * of the claims in scope; fee, costs and withholding those of the items sent (a fallback's were taken
- * with the item it replaces); net paid out every sent item's net; returned the net of every item that
- * did not reach its claimant; held what is left: awards not yet in a sent item, and returns not yet sent
- * again. Each difference must be 0 cents: a changed entry, or an item moved without its entries, shows.
+ * of the claims in scope; fee and withholding those of the items sent (a fallback's were taken with the
+ * item it replaces); costs each such item's claim's costs advanced (its award's) plus its share of its
+ * batch's, capped at what its award left after the fee; net paid out every sent item's net; returned the
+ * net of every item that did not reach its claimant; held what is left: awards not yet in a sent item,
+ * and returns not yet sent again. Each difference must be 0 cents: a changed entry, an award's costs
+ * changed after its payment, or an item moved without its entries, shows. `costs` tells the costs
+ * charged apart: advanced on claims, shared by batches, and what the awards could not cover.
  */
 export async function reconcilePayouts(
   db: Kysely<Database>,
@@ -21,7 +24,7 @@ export async function reconcilePayouts(
 ): Promise<PayoutReconciliation> {
   const claimIds = await claimsInScope(db, scope)
   const trust = await trustFigures(db, scope, claimIds)
-  const independent = await independentFigures(db, scope, claimIds)
+  const { figures: independent, costs } = await independentFigures(db, scope, claimIds)
   const differences = Object.fromEntries(
     Object.keys(trust).map((key) => [
       key,
@@ -33,6 +36,7 @@ export async function reconcilePayouts(
     fromAwardsAndItems: independent,
     differences,
     differenceCents: Object.values(differences).reduce((sum, cents) => sum + Math.abs(cents), 0),
+    costs,
   }
 }
 
@@ -93,7 +97,7 @@ async function independentFigures(
   db: Kysely<Database>,
   scope: { app: string } | { batchId: number },
   claimIds: readonly number[],
-): Promise<PayoutFigures> {
+): Promise<{ figures: PayoutFigures; costs: PayoutCostsApart }> {
   let receivedCents = 0
   for (const ids of chunks(claimIds)) {
     const row = await db
@@ -106,13 +110,18 @@ async function independentFigures(
   const items = await db
     .selectFrom('payout_items')
     .innerJoin('payout_batches', 'payout_batches.id', 'payout_items.batch_id')
+    .leftJoin('claim_awards', 'claim_awards.claim_id', 'payout_items.claim_id')
     .select([
       'payout_items.status',
       'payout_items.replaces_item_id',
+      'payout_items.gross_cents',
       'payout_items.fee_cents',
       'payout_items.costs_cents',
+      'payout_items.claim_costs_cents',
+      'payout_items.batch_costs_cents',
       'payout_items.withholding_cents',
       'payout_items.net_cents',
+      'claim_awards.costs_cents as award_costs_cents',
     ])
     .$call((query) =>
       'app' in scope
@@ -124,17 +133,35 @@ async function independentFigures(
   const sum = (pick: (item: (typeof items)[number]) => unknown, only = items) =>
     only.reduce((total, item) => total + Number(pick(item)), 0)
   const originals = items.filter((item) => item.replaces_item_id === null)
-  return figures({
-    receivedCents,
-    feeCents: sum((item) => item.fee_cents, originals),
-    costsCents: sum((item) => item.costs_cents, originals),
-    withholdingCents: sum((item) => item.withholding_cents, originals),
-    netPaidCents: sum((item) => item.net_cents),
-    returnedCents: sum(
-      (item) => item.net_cents,
-      items.filter((item) => (CAME_BACK_STATUSES as readonly string[]).includes(item.status)),
-    ),
-  })
+  // the costs as the awards say they were advanced, capped as the split caps them
+  const costsCents = sum(
+    (item) =>
+      Math.min(
+        Number(item.award_costs_cents ?? 0) + Number(item.batch_costs_cents),
+        Number(item.gross_cents) - Number(item.fee_cents),
+      ),
+    originals,
+  )
+  const advancedOnClaimsCents = sum((item) => item.claim_costs_cents, originals)
+  const sharedCents = sum((item) => item.batch_costs_cents, originals)
+  return {
+    figures: figures({
+      receivedCents,
+      feeCents: sum((item) => item.fee_cents, originals),
+      costsCents,
+      withholdingCents: sum((item) => item.withholding_cents, originals),
+      netPaidCents: sum((item) => item.net_cents),
+      returnedCents: sum(
+        (item) => item.net_cents,
+        items.filter((item) => (CAME_BACK_STATUSES as readonly string[]).includes(item.status)),
+      ),
+    }),
+    costs: {
+      advancedOnClaimsCents,
+      sharedCents,
+      waivedCents: advancedOnClaimsCents + sharedCents - sum((item) => item.costs_cents, originals),
+    },
+  }
 }
 
 function figures(parts: Omit<PayoutFigures, 'heldCents'>): PayoutFigures {

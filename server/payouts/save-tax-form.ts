@@ -9,13 +9,15 @@ import type { SignerInfo } from '../platform/signer.ts'
 import { assertPayoutOpen, fieldRefusal } from './payout-refusals.ts'
 import { readPayoutSignature } from './payout-signature.ts'
 import { sealNumber } from './sealed-numbers.ts'
+import { recordTaxForm } from './tax-form-seal.ts'
 
 /**
  * Stores the claimant's W-9 for a claim, replacing an earlier one:
  * 1. check its fields (checkW9) and its signature, every problem in one 422;
  * 2. seal the taxpayer number as the W-9 writes it; only its last four stay readable;
  * 3. in one transaction, refuse once a batch holds the claim (its withholding was reckoned with the
- *    W-9 then on file), then write the form with when, from where and how it was signed.
+ *    W-9 then on file), then write the form with when, from where and how it was signed, sealed on the
+ *    evidence chain (recordTaxForm), and the audit entry.
  */
 export async function saveTaxForm({
   db,
@@ -62,12 +64,7 @@ export async function saveTaxForm({
   await retryWhileLocked(() =>
     db.transaction().execute(async (trx) => {
       await assertPayoutOpen(trx, { claimId, t })
-      const { claim_id: _key, ...changes } = row
-      await trx
-        .insertInto('tax_forms')
-        .values(row)
-        .onConflict((conflict) => conflict.column('claim_id').doUpdateSet(changes))
-        .execute()
+      await recordTaxForm(trx, audit.evidenceKey, row)
       // the kind of number only: the taxpayer number stays out of the audit log
       await writeAuditEntry(trx, audit.evidenceKey, {
         clientAddress: audit.clientAddress,

@@ -10,16 +10,17 @@ import { actorOf, type RecordAudit } from '../audit/audit-log.ts'
 import type { Database } from '../db/database.ts'
 import { findFormOrThrow } from '../forms/find-form.ts'
 import { isExportCheck } from '../platform/csv.ts'
-import { assertCanExport, assertCanSee, staffAccountOf } from '../staff/require-staff.ts'
-import { form1099File, unclaimedFunds, unclaimedFundsCsv } from './year-end.ts'
+import { assertCanExport, staffAccountOf } from '../staff/require-staff.ts'
+import { form1099File } from './form-1099.ts'
+import { unclaimedFunds, unclaimedFundsCsv } from './year-end.ts'
 
 const NO_STORE = 'private, no-store'
 const FIRST_YEAR = 2000
 
 /**
- * An app's year-end files: the 1099 data file (full taxpayer numbers: the payments right, each download
- * on record with its row count and SHA-256) and the unclaimed funds by state for escheat (the export
- * right). Mounted after requireStaff.
+ * The year-end files: the firm's 1099 data file, one row per payee over every app (full taxpayer
+ * numbers: the payments right on every app, each download on record with its row count and SHA-256),
+ * and an app's unclaimed funds by state for escheat (the app's export right). Mounted after requireStaff.
  */
 export function yearEndRoutes({
   db,
@@ -38,14 +39,14 @@ export function yearEndRoutes({
 }): Router {
   const router = Router({ caseSensitive: true })
 
-  router.get('/api/staff/apps/:slug/payouts/1099.csv', async (req, res) => {
-    const { slug } = findFormOrThrow(forms, String(req.params.slug))
-    assertCanSee(res, slug)
-    if (!canPayApp(staffAccountOf(res), slug)) {
+  router.get('/api/staff/payouts/1099.csv', async (req, res) => {
+    const account = staffAccountOf(res)
+    // it adds up each payee's payments from every app and lists their taxpayer numbers: every app's right
+    const without = [...forms.keys()].filter((app) => !canPayApp(account, app)).sort()
+    if (without.length > 0) {
       throw new AppError('FORBIDDEN', {
         status: 403,
-        message:
-          "the 1099 file holds full taxpayer numbers: it needs the app's payments right, which an admin grants",
+        message: `the 1099 file holds full taxpayer numbers and each payee's payments from every app: it needs the payments right on every app, which an admin grants (missing: ${without.join(', ')})`,
       })
     }
     const year = parseYear(req.query.year, now())
@@ -53,22 +54,15 @@ export function yearEndRoutes({
       res.set('Cache-Control', 'no-store').status(204).end()
       return
     }
-    const { csv, rows } = await form1099File({
-      db,
-      app: slug,
-      year,
-      config: payoutsConfigs(slug),
-      paymentsKey,
-    })
+    const { csv, rows } = await form1099File({ db, year, config: payoutsConfigs.firm, paymentsKey })
     const sha256 = crypto.createHash('sha256').update(csv, 'utf8').digest('hex')
     // on record before a byte is sent: nobody takes the taxpayer numbers unlogged
     await audit({
       ...actorOf(req, res),
-      app: slug,
       action: 'form_1099_download',
       detail: `1099 file for ${year}: ${rows} rows, SHA-256 ${sha256}`,
     })
-    sendCsvText(res, `${slug}-1099-${year}.csv`, csv)
+    sendCsvText(res, `1099-${year}.csv`, csv)
   })
 
   router.get('/api/staff/apps/:slug/payouts/unclaimed.json', async (req, res) => {

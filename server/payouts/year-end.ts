@@ -1,6 +1,5 @@
 import { sql, type Kysely } from 'kysely'
 import type { UnclaimedFunds, UnclaimedState } from '../../src/api/payouts-year-end.ts'
-import { FIRM_SETTINGS } from '../../src/firm-settings.ts'
 import { mask, maskEmail } from '../../src/payout-details.ts'
 import type { PayoutsConfig } from '../../src/payouts-config.ts'
 import { startOfZonedDay, zonedDay } from '../../src/zoned-day.ts'
@@ -10,25 +9,6 @@ import { chunks, readBatchClaims } from '../filing/batch-claims.ts'
 import { csvRecord, UTF8_BOM } from '../platform/csv.ts'
 import { CSV_TIME_ZONE } from '../platform/csv-time.ts'
 import { decimalAmount } from './providers/decimal-amount.ts'
-import { openNumber } from './sealed-numbers.ts'
-
-/** The columns a firm's 1099 software maps on import: payer, recipient, boxes 3 and 4 of a 1099-MISC. */
-export const FORM_1099_HEADER = [
-  'Payer Name',
-  'Payer Address',
-  'Recipient TIN Type',
-  'Recipient TIN',
-  'Recipient Name',
-  'Recipient Address',
-  'Recipient Address Line 2',
-  'Recipient City',
-  'Recipient State',
-  'Recipient ZIP',
-  'Account Number',
-  'Box 3 Other Income',
-  'Box 4 Federal Income Tax Withheld',
-  'Note',
-] as const
 
 export const UNCLAIMED_HEADER = [
   'State',
@@ -46,88 +26,16 @@ export const UNCLAIMED_HEADER = [
   'Reportable From',
 ] as const
 
-export const NO_W9_NOTE = 'No W-9 on file: backup withholding applied; ask the payee for a W-9 before filing'
-
 /** A payee as the year-end files name them: the W-9's legal name and address, else the claim's. */
-interface Payee {
+export interface Payee {
   name: string
   street: string
   addressLine2: string
   city: string
   state: string
   zip: string
-  tax: { tinType: 'ssn' | 'ein'; tinSealed: string } | undefined
-}
-
-/**
- * The year's 1099 data file for an app, as CSV text (UTF-8 with a byte-order mark): one record per
- * claim paid in the calendar `year` of the firm's zone (its payout items marked paid then) whose
- * reportable amount (net plus withholding: what went to the claimant or to the IRS for them) reaches
- * the threshold, and every claim with backup withholding whatever its amount, as the IRS asks. The
- * taxpayer number is opened here, the one place a full TIN leaves the server; a payee without a W-9
- * has an empty TIN and a note.
- */
-export async function form1099File({
-  db,
-  app,
-  year,
-  config,
-  paymentsKey,
-}: {
-  db: Kysely<Database>
-  app: string
-  year: number
-  config: Pick<PayoutsConfig, 'form1099ThresholdCents'>
-  paymentsKey: Buffer
-}): Promise<{ csv: string; rows: number }> {
-  const from = startOfZonedDay({ year, month: 1, day: 1 }, CSV_TIME_ZONE)
-  const to = startOfZonedDay({ year: year + 1, month: 1, day: 1 }, CSV_TIME_ZONE)
-  const paid = (
-    await db
-      .selectFrom('payout_items as item')
-      .innerJoin('payout_batches as batch', 'batch.id', 'item.batch_id')
-      .select((eb) => [
-        'item.claim_id',
-        eb.fn.sum<number | string>('item.net_cents').as('net'),
-        eb.fn.sum<number | string>('item.withholding_cents').as('withheld'),
-      ])
-      .where('batch.app', '=', app)
-      .where('item.status', '=', 'paid')
-      .where('item.updated_at', '>=', from)
-      .where('item.updated_at', '<', to)
-      .groupBy('item.claim_id')
-      .orderBy('item.claim_id')
-      .execute()
-  )
-    .map((row) => ({ claimId: Number(row.claim_id), net: Number(row.net), withheld: Number(row.withheld) }))
-    .filter(({ net, withheld }) => net + withheld >= config.form1099ThresholdCents || withheld > 0)
-  const payees = await readPayees(
-    db,
-    app,
-    paid.map(({ claimId }) => claimId),
-  )
-  let csv = UTF8_BOM + csvRecord(FORM_1099_HEADER)
-  for (const { claimId, net, withheld } of paid) {
-    const payee = payees.get(claimId)!
-    const tin = payee.tax ? openNumber({ key: paymentsKey, sealed: payee.tax.tinSealed, purpose: 'tin' }) : ''
-    csv += csvRecord([
-      FIRM_SETTINGS.firmName,
-      FIRM_SETTINGS.postalAddress,
-      payee.tax ? payee.tax.tinType.toUpperCase() : '',
-      tin,
-      payee.name,
-      payee.street,
-      payee.addressLine2,
-      payee.city,
-      payee.state,
-      payee.zip,
-      String(claimId),
-      decimalAmount(net + withheld),
-      decimalAmount(withheld),
-      payee.tax ? '' : NO_W9_NOTE,
-    ])
-  }
-  return { csv, rows: paid.length }
+  /** The W-9's taxpayer number as stored (sealed), and when the W-9 was certified. */
+  tax: { tinType: 'ssn' | 'ein'; tinSealed: string; certifiedAt: number } | undefined
 }
 
 /** One payment owed to a claimant that never reached them. */
@@ -312,7 +220,7 @@ export async function unclaimedFundsCsv({
  * The payees of these claims: the W-9's legal name and address where the claimant filed one, else the
  * claim's name and the address its claimant confirmed (readBatchClaims), else no address.
  */
-async function readPayees(
+export async function readPayees(
   db: Kysely<Database>,
   app: string,
   claimIds: number[],
@@ -334,6 +242,7 @@ async function readPayees(
                 'city',
                 'state',
                 'zip_code',
+                'certified_at',
               ])
               .where('claim_id', 'in', ids)
               .execute(),
@@ -353,7 +262,7 @@ async function readPayees(
         city: form.city,
         state: form.state,
         zip: form.zip_code,
-        tax: { tinType: form.tin_type, tinSealed: form.tin_sealed },
+        tax: { tinType: form.tin_type, tinSealed: form.tin_sealed, certifiedAt: Number(form.certified_at) },
       })
       continue
     }

@@ -23,7 +23,14 @@ export interface PayoutAmounts {
   /** The fee percent as the signed agreement states it: '40', '33.33'. */
   feePercent: string
   feeCents: number
+  /** The case costs taken from the award: the two parts below, less what the award could not cover. */
   costsCents: number
+  /** Costs the firm advanced on this claim itself. */
+  claimCostsCents: number
+  /** The claim's share of costs spread over the claims paid together; 0 until a payout batch takes it. */
+  sharedCostsCents: number
+  /** Costs above what the award left after the fee: the firm bears them, the claimant does not owe them. */
+  costsWaivedCents: number
   isBackupWithholding: boolean
   withholdingCents: number
   netCents: number

@@ -21,6 +21,8 @@ export interface AwardRow {
   /** The provider's case number; null for a claim filed without one. */
   caseNumber: string | null
   grossCents: number
+  /** Case costs the firm advanced on this claim alone, repaid from its award before the claimant's net. */
+  costsCents: number
   source: AwardSource
   /** The settlement the award is a share of; null for an award entered or imported. */
   settlement: { id: number; name: string } | null
@@ -35,31 +37,42 @@ export interface AwardList {
   page: number
   pageSize: number
   /** Every award of the app, not only this page's. */
-  totals: { count: number; grossCents: number }
+  totals: { count: number; grossCents: number; costsCents: number }
 }
 
 /** The most awards a page of the list holds. */
 export const MAX_AWARD_PAGE_SIZE = 500
 
 /**
- * PUT /api/staff/claims/:id/award takes `{ amount: "1,234.56" }` and answers this: the claim's award,
- * its review status after the award (the app's awarded status), and whether anything changed (the
- * same amount again changes nothing).
+ * PUT /api/staff/claims/:id/award takes `{ amount: "1,234.56", costs?: "75.00" }` (the decide right),
+ * and PUT /api/staff/claims/:id/award/costs takes `{ costs: "75.00" }` (the decide or the payments
+ * right); both answer this: the claim's award and the costs advanced on it, its review status after
+ * the award (the app's awarded status), and whether anything changed (the same amounts again change
+ * nothing). Costs above the award, negative or not in whole cents are refused with 422.
  */
 export interface AwardSet {
   claimId: number
   grossCents: number
+  costsCents: number
   status: string
   changed: boolean
 }
 
+/** What the award form sends: the award's amount and, when there are any, the costs advanced. */
+export interface AwardRequest {
+  amount: string
+  costs?: string
+}
+
 /**
- * POST /api/staff/apps/:slug/awards/import (a text/csv body, headed "Case Number" or "Row ID" and
- * "Award"): how many claims were awarded and for how much in all.
+ * POST /api/staff/apps/:slug/awards/import (a text/csv body, headed "Case Number" or "Row ID",
+ * "Award", and optionally "Costs"): how many claims were awarded and for how much in all.
  */
 export interface AwardsImported {
   imported: number
   totalCents: number
+  /** The costs advanced the file entered on its claims, in all. */
+  costsCents: number
   /** The file's SHA-256, as the audit log names it. */
   sha256: string
 }
@@ -194,6 +207,18 @@ export interface PayoutReconciliation {
   differences: PayoutFigures
   /** The sum of the differences' sizes: 0 when the two agree. */
   differenceCents: number
+  /** The costs of the payments sent, apart: charged = advanced on claims + shared - waived. */
+  costs: PayoutCostsApart
+}
+
+/** Where the costs charged to claimants come from, from the payments sent (each claim counted once). */
+export interface PayoutCostsApart {
+  /** Costs the firm advanced on the claims themselves (entered on their awards). */
+  advancedOnClaimsCents: number
+  /** The claims' shares of costs their batches spread over them. */
+  sharedCents: number
+  /** Costs above what an award left after the fee: not charged, the firm bears them. */
+  waivedCents: number
 }
 
 /** A check sent and not cashed (paid) within the app's uncashedCheckDays. */

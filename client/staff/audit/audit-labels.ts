@@ -49,6 +49,7 @@ const ACTION_LABELS: Record<string, string> = {
   respondent_list_imported: "Imported the company's list of claimants",
   award_entered: "Entered a claim's award",
   award_corrected: "Corrected a claim's award",
+  award_costs_set: "Set the costs advanced on a claim's award",
   awards_imported: "Imported a provider's awards",
   settlement_allocated: 'Shared a settlement among claims',
   payout_choice_saved: 'A claimant chose how to be paid',

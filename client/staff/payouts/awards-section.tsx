@@ -5,6 +5,7 @@ import { Loading } from '../../ui/loading.tsx'
 import { CsvImportForm } from '../filing/csv-import-form.tsx'
 import { Pagination } from '../shared/pagination.tsx'
 import { useStaffResource } from '../shared/use-staff-resource.ts'
+import { AwardForm } from './award-form.tsx'
 import { AwardsTable } from './awards-table.tsx'
 import { fetchAwards, importAwards } from './payout-api.ts'
 import { SettlementForm } from './settlement-form.tsx'
@@ -14,11 +15,14 @@ export const AWARD_PAGE_SIZE = 50
 
 const plural = (n: number, one: string, many: string) =>
   `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`
+/** The costs advanced beside a total, when there are any. */
+const costsText = (cents: number) => (cents === 0 ? '' : `, with ${formatCents(cents)} of costs advanced`)
 
 /**
- * The app's awards: their count and total, the provider's award file and a settlement (with the
- * decide right), and the list a page at a time. An award changes what a payout batch could take:
- * `onChanged` tells the page.
+ * The app's awards: their count, total and costs advanced, one claim's award typed, the provider's
+ * award file and a settlement (with the decide right; with the payments right alone, the costs
+ * advanced on an award), and the list a page at a time. An award changes what a payout batch could
+ * take: `onChanged` tells the page.
  */
 export function AwardsSection({
   id,
@@ -26,6 +30,7 @@ export function AwardsSection({
   slug,
   displayName,
   canDecide,
+  canPay,
   onChanged,
   onUnauthorized,
 }: {
@@ -34,6 +39,7 @@ export function AwardsSection({
   slug: string
   displayName: string
   canDecide: boolean
+  canPay: boolean
   onChanged: () => void
   onUnauthorized: () => void
 }) {
@@ -61,20 +67,24 @@ export function AwardsSection({
         <p className="payouts-totals">
           {data.totals.count === 0
             ? 'No claim has an award yet.'
-            : `${plural(data.totals.count, 'award', 'awards')}, ${formatCents(data.totals.grossCents)} in all.`}
+            : `${plural(data.totals.count, 'award', 'awards')}, ${formatCents(data.totals.grossCents)} in all${costsText(data.totals.costsCents)}.`}
         </p>
       ) : null}
       {canDecide ? (
         <div className="payouts-forms">
+          <section aria-labelledby={`${formsId}-one`}>
+            <h3 id={`${formsId}-one`}>Enter a claim&apos;s award</h3>
+            <AwardForm canDecide onSaved={awarded} onUnauthorized={onUnauthorized} />
+          </section>
           <section aria-labelledby={`${formsId}-import`}>
             <h3 id={`${formsId}-import`}>Import an award file</h3>
             <CsvImportForm<AwardsImported>
               title={{ form: 'Import an award file', button: 'Import awards' }}
-              fileLabel="Award CSV (Case Number or Row ID, and Award)"
+              fileLabel="Award CSV (Case Number or Row ID, Award, and optionally Costs)"
               unit="award"
               send={(csv) => importAwards({ slug, csv })}
-              doneText={({ imported, totalCents }) =>
-                `${plural(imported, 'award', 'awards')} imported, ${formatCents(totalCents)} in all.`
+              doneText={({ imported, totalCents, costsCents }) =>
+                `${plural(imported, 'award', 'awards')} imported, ${formatCents(totalCents)} in all${costsText(costsCents)}.`
               }
               focusOutcome
               onImported={awarded}
@@ -92,9 +102,18 @@ export function AwardsSection({
           </section>
         </div>
       ) : (
-        <p className="batch-note">
-          Importing awards and sharing settlements needs the app&apos;s decide right, which an admin grants.
-        </p>
+        <>
+          <p className="batch-note">
+            Entering and importing awards and sharing settlements needs the app&apos;s decide right, which an
+            admin grants.
+          </p>
+          {canPay ? (
+            <section aria-labelledby={`${id}-costs`}>
+              <h3 id={`${id}-costs`}>Enter the costs advanced on a claim</h3>
+              <AwardForm canDecide={false} onSaved={awarded} onUnauthorized={onUnauthorized} />
+            </section>
+          ) : null}
+        </>
       )}
       <h3>The awards</h3>
       {list.status === 'failed' ? (

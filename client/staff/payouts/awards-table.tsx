@@ -9,18 +9,18 @@ const SOURCE_LABELS: Record<AwardSource, string> = {
   settlement: 'Settlement share',
 }
 
-/** A page of the app's awards: each claim linked to its review, its amount, where it came from. */
+/** A page of the app's awards: each claim linked to its review, its amount and costs, where it came from. */
 export function AwardsTable({ slug, awards }: { slug: string; awards: AwardRow[] }) {
   return (
     <TableRegion
       label="Awards table"
-      headings={['Claim', 'Claimant', 'Case number', 'Amount', 'Source', 'Settlement']}
-      moneyHeadings={['Amount']}
+      headings={['Claim', 'Claimant', 'Case number', 'Amount', 'Costs advanced', 'Source', 'Settlement']}
+      moneyHeadings={['Amount', 'Costs advanced']}
       cards
     >
       {awards.length === 0 ? (
         <tr>
-          <td colSpan={6} className="empty-row">
+          <td colSpan={7} className="empty-row">
             No claim has an award yet.
           </td>
         </tr>
@@ -34,6 +34,9 @@ export function AwardsTable({ slug, awards }: { slug: string; awards: AwardRow[]
             <td data-label="Case number">{award.caseNumber ?? '—'}</td>
             <td data-label="Amount" className="money">
               {formatCents(award.grossCents)}
+            </td>
+            <td data-label="Costs advanced" className="money">
+              {formatCents(award.costsCents)}
             </td>
             <td data-label="Source">{SOURCE_LABELS[award.source]}</td>
             <td data-label="Settlement">{award.settlement?.name ?? '—'}</td>

@@ -1,5 +1,7 @@
 import type {
   AwardList,
+  AwardRequest,
+  AwardSet,
   AwardsImported,
   PayoutBatchBuilt,
   PayoutBatchView,
@@ -42,6 +44,24 @@ export function importAwards({ slug, csv }: { slug: string; csv: string }): Prom
     method: 'POST',
     headers: { Accept: 'application/json', 'Content-Type': 'text/csv' },
     body: csv,
+  })
+}
+
+const JSON_PUT = {
+  method: 'PUT',
+  headers: { Accept: 'application/json', 'Content-Type': 'application/json' },
+}
+
+/** One claim's award as typed, with the costs the firm advanced on it (the decide right). */
+export function setAward({ claimId, award }: { claimId: number; award: AwardRequest }): Promise<AwardSet> {
+  return fetchJson(`/api/staff/claims/${claimId}/award`, { ...JSON_PUT, body: JSON.stringify(award) })
+}
+
+/** The costs the firm advanced on an awarded claim, the award left as it is (decide or payments right). */
+export function setAwardCosts({ claimId, costs }: { claimId: number; costs: string }): Promise<AwardSet> {
+  return fetchJson(`/api/staff/claims/${claimId}/award/costs`, {
+    ...JSON_PUT,
+    body: JSON.stringify({ costs }),
   })
 }
 

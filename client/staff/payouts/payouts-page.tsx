@@ -79,6 +79,7 @@ export function PayoutsPage({
               slug={slug}
               displayName={displayName}
               canDecide={canDecide}
+              canPay={canPay}
               onChanged={() => setAwardChanges((n) => n + 1)}
               onUnauthorized={session.expired}
             />

@@ -1,4 +1,4 @@
-import type { PayoutFigures, PayoutReconciliation } from '../../../src/api/payouts.ts'
+import type { PayoutCostsApart, PayoutFigures, PayoutReconciliation } from '../../../src/api/payouts.ts'
 import { formatCents } from '../../../src/money.ts'
 import { TableRegion } from '../shared/table-region.tsx'
 
@@ -42,11 +42,28 @@ export function ReconciliationTable({ label, data }: { label: string; data: Payo
           </tr>
         ))}
       </TableRegion>
+      <CostsApart costs={data.costs} />
       <p className={isBalanced ? 'reconciled' : 'alert'}>
         {isBalanced
           ? 'Balanced: the trust entries and the awards and items agree to the cent.'
           : `Not balanced: the figures differ by ${formatCents(data.differenceCents)} in all. Tell the firm's administrator: verify-evidence names the trust entry that changed.`}
       </p>
     </>
+  )
+}
+
+/** Where the costs charged come from: advanced on the claims, shared by batches, less what the awards could not cover. */
+function CostsApart({ costs }: { costs: PayoutCostsApart }) {
+  if (costs.advancedOnClaimsCents === 0 && costs.sharedCents === 0) return null
+  const charged = costs.advancedOnClaimsCents + costs.sharedCents - costs.waivedCents
+  return (
+    <p className="batch-note">
+      Costs: {formatCents(costs.advancedOnClaimsCents)} advanced on claims + {formatCents(costs.sharedCents)}{' '}
+      shared by batches
+      {costs.waivedCents > 0
+        ? ` − ${formatCents(costs.waivedCents)} more than the awards left after the fee (the firm bears it)`
+        : ''}{' '}
+      = {formatCents(charged)} charged.
+    </p>
   )
 }

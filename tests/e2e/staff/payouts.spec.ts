@@ -263,6 +263,7 @@ describe('payouts: awards imported and shared, a payout batch built by one accou
       'Noelani Payee',
       caseNumberOf(1),
       '$850.50',
+      '$0.00',
       'Imported',
       '—',
     ])
@@ -296,6 +297,7 @@ describe('payouts: awards imported and shared, a payout batch built by one accou
       'Malia Payee',
       caseNumberOf(3),
       '$1,500.00',
+      '$0.00',
       'Settlement share',
       'DailyPay class settlement',
     ])

@@ -101,6 +101,7 @@ describe.each(DIALECTS)('%s: sealed records and the evidence ledger', (dialect) 
       auditEntries: 1,
       fraudClearances: 0,
       trustEntries: 0,
+      taxForms: 0,
       purged: 0,
       problems: [],
     })

@@ -79,6 +79,12 @@ for (const dialect of DIALECTS) {
         .set(SAME_SITE)
         .set('Cookie', cookie)
         .send({ amount })
+    const putCosts = (cookie: string, claimId: number, costs: unknown) =>
+      request(ctx.app)
+        .put(`/api/staff/claims/${claimId}/award/costs`)
+        .set(SAME_SITE)
+        .set('Cookie', cookie)
+        .send({ costs })
     const settle = (cookie: string, body: Record<string, unknown>) =>
       request(ctx.app)
         .post('/api/staff/apps/earnin/settlements')
@@ -125,7 +131,12 @@ for (const dialect of DIALECTS) {
 
       expect(res.status).toBe(200)
       const sha256 = crypto.createHash('sha256').update(file).digest('hex')
-      expect(res.body).toEqual({ imported: 3, totalCents: 173500, sha256 } satisfies AwardsImported)
+      expect(res.body).toEqual({
+        imported: 3,
+        totalCents: 173500,
+        costsCents: 0,
+        sha256,
+      } satisfies AwardsImported)
       for (const claimId of claims) expect(await statusOf(claimId)).toBe('awarded')
       const trust = await trustOf(claims)
       expect(trust.map((entry) => [Number(entry.claim_id), entry.kind, Number(entry.amount_cents)])).toEqual([
@@ -301,6 +312,7 @@ for (const dialect of DIALECTS) {
       expect(set.body).toEqual({
         claimId,
         grossCents: 100000,
+        costsCents: 0,
         status: 'awarded',
         changed: true,
       } satisfies AwardSet)
@@ -322,9 +334,8 @@ for (const dialect of DIALECTS) {
       expect((await putAward(paralegal, claimId, 1200.5)).status).toBe(400)
     })
 
-    it("refuses to correct an award once a payout item pays it, or a settlement's share on its own", async () => {
-      const paid = await earninClaim()
-      await putAward(admin, paid, '500.00').expect(200)
+    /** A built payout batch of Earnin's holding a pending item for the claim; gives the batch's id. */
+    async function pendingItem(claimId: number): Promise<number> {
       const account = await ctx.db
         .selectFrom('staff_accounts')
         .select('id')
@@ -351,7 +362,7 @@ for (const dialect of DIALECTS) {
         .insertInto('payout_items')
         .values({
           batch_id: batchId,
-          claim_id: paid,
+          claim_id: claimId,
           method: 'check',
           gross_cents: 50000,
           fee_percent: '40',
@@ -368,6 +379,13 @@ for (const dialect of DIALECTS) {
           updated_at: Date.now(),
         })
         .execute()
+      return Number(batchId)
+    }
+
+    it("refuses to correct an award once a payout item pays it, or a settlement's share on its own", async () => {
+      const paid = await earninClaim()
+      await putAward(admin, paid, '500.00').expect(200)
+      const batchId = await pendingItem(paid)
 
       const raised = await putAward(admin, paid, '600.00')
       expect(raised.status).toBe(409)
@@ -387,6 +405,160 @@ for (const dialect of DIALECTS) {
         new RegExp(`^claim ${shared}'s award is its share of settlement`),
       )
       expect((await trustOf([paid, shared])).map((entry) => Number(entry.amount_cents))).toHaveLength(2)
+    })
+
+    it('enters the costs advanced on a claim with its award, in the sealed audit entry and the list; a payments account changes them', async () => {
+      const claimId = await earninClaim()
+      const set = await request(ctx.app)
+        .put(`/api/staff/claims/${claimId}/award`)
+        .set(SAME_SITE)
+        .set('Cookie', paralegal)
+        .send({ amount: '1,000.00', costs: '$75.25' })
+      expect(set.status).toBe(200)
+      expect(set.body).toEqual({
+        claimId,
+        grossCents: 100000,
+        costsCents: 7525,
+        status: 'awarded',
+        changed: true,
+      } satisfies AwardSet)
+      const audit = await ctx.db
+        .selectFrom('audit_log')
+        .select(['id', 'detail'])
+        .where('action', '=', 'award_entered')
+        .orderBy('id', 'desc')
+        .executeTakeFirstOrThrow()
+      expect(audit.detail).toBe(`claim ${claimId}: 1 award, $1,000.00 in all, $75.25 costs advanced`)
+      const sealed = await ctx.db
+        .selectFrom('evidence_ledger')
+        .select('kind')
+        .where('subject', '=', `audit:${audit.id}`)
+        .execute()
+      expect(sealed).toEqual([{ kind: 'audit' }])
+      // the award's money in trust is the award: the costs go out of it only when it is paid
+      expect((await trustOf([claimId])).map((entry) => Number(entry.amount_cents))).toEqual([100000])
+
+      const payer = await signInNewAccount(ctx, SITE, {
+        email: 'payer@firm.test',
+        name: 'Pay Er',
+        role: 'staff',
+        apps: [{ app: 'earnin', canExport: false, canPay: true }],
+        password: PASSWORD,
+      })
+      const changed = await putCosts(payer, claimId, '120.00')
+      expect(changed.status).toBe(200)
+      expect(changed.body).toMatchObject({ grossCents: 100000, costsCents: 12000, changed: true })
+      expect((await auditDetails('award_costs_set')).at(-1)).toEqual({
+        detail: `claim ${claimId}: costs advanced $75.25 → $120.00`,
+        actor: 'payer@firm.test',
+      })
+      expect((await putCosts(payer, claimId, '120')).body).toMatchObject({ changed: false })
+      // the payments right sets the costs, never the award itself
+      expect((await putAward(payer, claimId, '2,000.00')).status).toBe(403)
+      expect((await putCosts(viewer, claimId, '1.00')).status).toBe(403)
+      const list = (
+        await request(ctx.app).get('/api/staff/apps/earnin/awards').set('Cookie', payer).expect(200)
+      ).body as AwardList
+      expect(list.awards.find((row) => row.claimId === claimId)).toMatchObject({
+        grossCents: 100000,
+        costsCents: 12000,
+      })
+      expect(list.totals.costsCents).toBeGreaterThanOrEqual(12000)
+    })
+
+    it.each([
+      ['-5.00', '"costs" "-5.00" is negative; an amount here is never below 0'],
+      ['12.345', '"costs" "12.345" has more than two decimals; round it to whole cents'],
+      ['lots', '"costs" "lots" is not a dollar amount; write it like 1,234.56 or $12'],
+      [12.5, '"costs" must be a dollar amount written as text, like "75.00" ("" or "0" for none)'],
+      [
+        '1,000.01',
+        "is more than claim CLAIM's award ($1,000.00): the costs advanced on a claim are at most its award",
+      ],
+    ])('refuses costs of %j with a 422 naming "costs", and stores nothing', async (costs, message) => {
+      const claimId = await earninClaim()
+      const res = await request(ctx.app)
+        .put(`/api/staff/claims/${claimId}/award`)
+        .set(SAME_SITE)
+        .set('Cookie', paralegal)
+        .send({ amount: '1,000.00', costs })
+      expect(res.status).toBe(422)
+      expect(res.body.error.message).toContain(message.replace('CLAIM', String(claimId)))
+      expect(await awardsOf([claimId])).toEqual([])
+      expect(await trustOf([claimId])).toEqual([])
+      expect(await statusOf(claimId)).toBe('filed')
+
+      await putAward(paralegal, claimId, '1,000.00').expect(200)
+      const later = await putCosts(paralegal, claimId, costs)
+      expect(later.status).toBe(422)
+      expect(later.body.error.message).toContain(message.replace('CLAIM', String(claimId)))
+      const stored = await ctx.db
+        .selectFrom('claim_awards')
+        .select('costs_cents')
+        .where('claim_id', '=', claimId)
+        .executeTakeFirstOrThrow()
+      expect(Number(stored.costs_cents)).toBe(0)
+    })
+
+    it('refuses costs on a claim without an award, and once a payout item pays it', async () => {
+      const filed = await earninClaim()
+      const none = await putCosts(admin, filed, '10.00')
+      expect(none.status).toBe(409)
+      expect(none.body.error.message).toBe(
+        `claim ${filed} has no award: the costs advanced on a claim are entered on its award`,
+      )
+      const paid = await earninClaim()
+      await putAward(admin, paid, '500.00').expect(200)
+      const batchId = await pendingItem(paid)
+      const refused = await putCosts(admin, paid, '10.00')
+      expect(refused.status).toBe(409)
+      expect(refused.body.error.message).toBe(
+        `claim ${paid}'s award is in payout batch ${batchId} already: the costs advanced on it are set only before it is paid`,
+      )
+    })
+
+    it('imports the costs of an optional Costs column, and names each line whose costs are wrong', async () => {
+      const claims = [
+        await earninClaim({ caseNumber: '01-26-0010-0001' }),
+        await earninClaim({ caseNumber: '01-26-0010-0002' }),
+        await earninClaim({ caseNumber: '01-26-0010-0003' }),
+      ]
+      const faulty = [
+        'Case Number,Award,Costs',
+        '01-26-0010-0001,"1,000.00",50.00',
+        '01-26-0010-0002,200.00,-3.00',
+        '01-26-0010-0003,100.00,100.01',
+      ].join('\n')
+      const refused = await importFile(paralegal, faulty)
+      expect(refused.status).toBe(400)
+      expect(refused.body.error.message).toBe(
+        [
+          'the award file was not imported:',
+          'line 3: the costs "-3.00" is negative; an amount here is never below 0',
+          'line 4: the costs ($100.01) are more than the award ($100.00): the costs advanced on a claim are at most its award',
+        ].join('\n'),
+      )
+      expect(await awardsOf(claims)).toEqual([])
+
+      const good = [
+        'Case Number,Award,Costs',
+        '01-26-0010-0001,"1,000.00",50.00',
+        '01-26-0010-0002,200.00,',
+        '01-26-0010-0003,100.00,$100',
+      ].join('\n')
+      const res = await importFile(paralegal, good)
+      expect(res.status).toBe(200)
+      expect(res.body).toMatchObject({ imported: 3, totalCents: 130000, costsCents: 15000 })
+      const stored = await ctx.db
+        .selectFrom('claim_awards')
+        .select(['claim_id', 'costs_cents'])
+        .where('claim_id', 'in', claims)
+        .orderBy('claim_id')
+        .execute()
+      expect(stored.map((row) => Number(row.costs_cents))).toEqual([5000, 0, 10000])
+      expect((await auditDetails('awards_imported')).at(-1)?.detail).toMatch(
+        /^3 awards, \$1,300\.00 in all, \$150\.00 costs advanced \(file SHA-256 [0-9a-f]{64}\)$/,
+      )
     })
 
     it('still counts an awarded claim as approved in the funnel', async () => {

@@ -5,7 +5,8 @@ import type { ClaimantPayout } from '../../../src/api/claimant-payouts.ts'
 import { verifyEvidence } from '../../../server/ops/verify-evidence.ts'
 import { createLogger } from '../../../server/logger.ts'
 import { consentSeal } from '../../../server/payouts/settlement-consent.ts'
-import { openNumber } from '../../../server/payouts/sealed-numbers.ts'
+import { openNumber, sealNumber } from '../../../server/payouts/sealed-numbers.ts'
+import { taxFormSeal } from '../../../server/payouts/tax-form-seal.ts'
 import { sha256Hex } from '../../../server/platform/token-hash.ts'
 import { ANA, ANA_CONTACT, openAgreementsByLink } from '../support/agreement-link.ts'
 import { fileClaim } from '../support/claims.ts'
@@ -62,7 +63,7 @@ describe.each(DIALECTS)('%s: the claimant chooses how an award is paid', (dialec
     benClaim = (await fileClaim(ctx, { app: 'brigit', fields: BEN })).id
     await giveAward(ctx.db, { claimId: anaClaim, app: 'brigit', grossCents: 100_000 })
     await giveAward(ctx.db, { claimId: anaNoFee, app: 'earnin', grossCents: 10_000 })
-    await giveAward(ctx.db, { claimId: benClaim, app: 'brigit', grossCents: 50_000 })
+    await giveAward(ctx.db, { claimId: benClaim, app: 'brigit', grossCents: 50_000, costsCents: 2_500 })
     await addSettlement(ctx.db, {
       app: 'cleo',
       name: 'Cleo fee settlement',
@@ -88,6 +89,9 @@ describe.each(DIALECTS)('%s: the claimant chooses how an award is paid', (dialec
       feePercent: '40',
       feeCents: 40_000,
       costsCents: 0,
+      claimCostsCents: 0,
+      sharedCostsCents: 0,
+      costsWaivedCents: 0,
       isBackupWithholding: true,
       withholdingCents: 14_400,
       netCents: 45_600,
@@ -256,6 +260,74 @@ describe.each(DIALECTS)('%s: the claimant chooses how an award is paid', (dialec
     expect(audit).toEqual({ actor: 'claimant', detail: `claim ${anaClaim}: W-9 certified (SSN)` })
   })
 
+  it('seals each signed W-9 on the evidence chain without its number, and verify-evidence names one changed after', async () => {
+    const sealsOf = () =>
+      ctx.db
+        .selectFrom('evidence_ledger')
+        .select(['kind', 'seal', 'detail'])
+        .where('subject', '=', `w9:${anaClaim}`)
+        .orderBy('seq')
+        .execute()
+    const before = (await sealsOf()).length
+    const res = await post('/api/payouts/w9', {
+      ...W9,
+      key: anaKey,
+      claimId: anaClaim,
+      legalName: 'Ana M. Lopez',
+    })
+    expect(res.status).toBe(200)
+    const row = await ctx.db
+      .selectFrom('tax_forms')
+      .selectAll()
+      .where('claim_id', '=', anaClaim)
+      .executeTakeFirstOrThrow()
+    const seals = await sealsOf()
+    // one seal a signing: the W-9 filed earlier and this one that replaced it, the latest the row's
+    expect(seals).toHaveLength(before + 1)
+    expect(seals.at(-1)).toEqual({ kind: 'tax_form', seal: taxFormSeal(row), detail: '{"tinType":"ssn"}' })
+    const ledgerText = JSON.stringify(seals)
+    for (const number of ['123-45-6789', '123456789']) expect(ledgerText).not.toContain(number)
+
+    const verify = () =>
+      verifyEvidence({ db: ctx.db, storage: ctx.storage, evidenceKey: ctx.evidenceKey, claimId: anaClaim })
+    expect((await verify()).problems).toEqual([])
+    expect((await verify()).taxForms).toBe(1)
+    // the number swapped for another one sealed under the same key: it opens, but it is not the one signed
+    await ctx.db
+      .updateTable('tax_forms')
+      .set({ tin_sealed: sealNumber({ key: ctx.paymentsKey, value: '234-56-7890', purpose: 'tin' }) })
+      .where('claim_id', '=', anaClaim)
+      .execute()
+    expect((await verify()).problems).toEqual([
+      `W-9 of claim ${anaClaim}: sealed record differs (it was changed)`,
+    ])
+    const whole = await verifyEvidence({ db: ctx.db, storage: ctx.storage, evidenceKey: ctx.evidenceKey })
+    expect(whole.problems).toContain(`W-9 of claim ${anaClaim}: sealed record differs (it was changed)`)
+    await ctx.db
+      .updateTable('tax_forms')
+      .set({ tin_sealed: row.tin_sealed })
+      .where('claim_id', '=', anaClaim)
+      .execute()
+    expect((await verify()).problems).toEqual([])
+  })
+
+  it('counts the costs the firm advanced on the claim in the estimate, and tells them apart', async () => {
+    // 40% of $500.00, then the $25.00 advanced on the claim; 24% of the $275.00 left while no W-9
+    expect((await payoutOf(benKey, benClaim))?.amounts).toEqual({
+      grossCents: 50_000,
+      feePercent: '40',
+      feeCents: 20_000,
+      costsCents: 2_500,
+      claimCostsCents: 2_500,
+      sharedCostsCents: 0,
+      costsWaivedCents: 0,
+      isBackupWithholding: true,
+      withholdingCents: 6_600,
+      netCents: 20_900,
+      isEstimate: true,
+    })
+  })
+
   it("neither shows nor changes another claimant's claim", async () => {
     expect(await payoutOf(benKey, anaClaim)).toBeUndefined()
     expect((await payoutOf(benKey, benClaim))?.amounts?.grossCents).toBe(50_000)
@@ -334,7 +406,14 @@ describe.each(DIALECTS)('%s: the claimant chooses how an award is paid', (dialec
     await addPayoutItem(ctx.db, { claimId: benClaim, app: 'brigit' })
     const payout = (await payoutOf(benKey, benClaim))!
     expect(payout.canChange).toBe(false)
-    expect(payout.amounts).toMatchObject({ costsCents: 1_000, netCents: 59_000, isEstimate: false })
+    expect(payout.amounts).toMatchObject({
+      costsCents: 1_000,
+      claimCostsCents: 600,
+      sharedCostsCents: 400,
+      costsWaivedCents: 0,
+      netCents: 59_000,
+      isEstimate: false,
+    })
     const res = await post('/api/payouts/choice', {
       key: benKey,
       claimId: benClaim,

@@ -1,7 +1,7 @@
 import crypto from 'node:crypto'
 import request from 'supertest'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { PayoutBatchBuilt, PayoutItemView } from '../../../src/api/payouts.ts'
+import type { PayoutBatchBuilt, PayoutItemView, PayoutReconciliation } from '../../../src/api/payouts.ts'
 import type { PayoutMethod } from '../../../server/db/database.ts'
 import { paypalApi } from '../../../server/payouts/providers/paypal-api.ts'
 import { seedClaim } from '../support/claims.ts'
@@ -40,6 +40,8 @@ function randomFrom(seed: number): () => number {
 interface Claimant {
   claimId: number
   grossCents: number
+  /** Costs the firm advanced on this claim, entered on its award by a payments account; 0 for none. */
+  claimCostsCents: number
   method: PayoutMethod
   hasTaxForm: boolean
   lang: 'en' | 'es'
@@ -53,6 +55,8 @@ interface Expected {
   costsCents: number
   withholdingCents: number
   netCents: number
+  /** Costs asked but more than the award left after the fee: not charged. */
+  waivedCents: number
 }
 
 /** The percent as the signed agreement renders it, in English or Spanish. */
@@ -84,21 +88,33 @@ function costShares(totalCents: number, claimIds: readonly number[]): Map<number
 function expectedSplit({
   grossCents,
   percent,
+  claimCostsCents,
   costsShareCents,
   hasTaxForm,
 }: {
   grossCents: number
   percent: string
+  claimCostsCents: number
   costsShareCents: number
   hasTaxForm: boolean
 }): Expected {
   const feeCents = feeOf(grossCents, percent)
-  // costs come only out of what the fee leaves: the claimant never owes the firm
-  const costsCents = Math.min(costsShareCents, grossCents - feeCents)
+  // the claim's own costs and its share of the batch's, only out of what the fee leaves: the claimant
+  // never owes the firm
+  const askedCents = claimCostsCents + costsShareCents
+  const costsCents = Math.min(askedCents, grossCents - feeCents)
   const left = grossCents - feeCents - costsCents
   // backup withholding, 24 %, half a cent up
   const withholdingCents = hasTaxForm ? 0 : Math.floor((left * 24 * 2 + 100) / 200)
-  return { percent, grossCents, feeCents, costsCents, withholdingCents, netCents: left - withholdingCents }
+  return {
+    percent,
+    grossCents,
+    feeCents,
+    costsCents,
+    withholdingCents,
+    netCents: left - withholdingCents,
+    waivedCents: askedCents - costsCents,
+  }
 }
 
 /** "$1,234.56", written out here rather than by the product's formatter. */
@@ -112,6 +128,9 @@ const LABELS = {
     gross: 'Award (gross recovery)',
     fee: (percent: string) => `Attorney fee (${percent}%)`,
     costs: 'Case costs',
+    claimCosts: 'Costs advanced on your claim',
+    sharedCosts: 'Your share of shared costs',
+    waived: 'Costs you do not owe',
     withholding: 'Backup withholding',
     net: 'Net to you',
   },
@@ -119,6 +138,9 @@ const LABELS = {
     gross: 'Monto otorgado (recuperación bruta)',
     fee: (percent: string) => `Honorarios de abogados (${percent}%)`,
     costs: 'Gastos del caso',
+    claimCosts: 'Gastos adelantados en su reclamo',
+    sharedCosts: 'Su parte de los gastos compartidos',
+    waived: 'Gastos que usted no debe',
     withholding: 'Retención adicional',
     net: 'Neto para usted',
   },
@@ -134,6 +156,7 @@ for (const dialect of DIALECTS) {
     const random = randomFrom(SEED)
     const costsTotalCents = 1 + Math.floor(random() * 2_000_000)
     let items: PayoutItemView[] = []
+    let reconciliation: PayoutReconciliation
 
     beforeAll(async () => {
       standIn = await startPayPalStandIn()
@@ -174,6 +197,9 @@ for (const dialect of DIALECTS) {
         // a few tiny awards, so that the costs are capped at what the fee leaves
         const isTiny = random() < 0.1
         const grossCents = isTiny ? 1 + Math.floor(random() * 3_000) : 10_000 + Math.floor(random() * 990_000)
+        // half the claims had costs advanced on them, at most their award (a tiny one's often past the fee)
+        const claimCostsCents =
+          random() < 0.5 ? 1 + Math.floor(random() * Math.min(grossCents, isTiny ? 3_000 : 60_000)) : 0
         // a tiny award may net $0.00: settled with nothing sent, whatever the method
         const method: PayoutMethod = methods[Math.floor(random() * methods.length)]!
         const hasTaxForm = random() >= 0.15
@@ -207,9 +233,21 @@ for (const dialect of DIALECTS) {
               }
             : null,
         })
-        claimants.push({ claimId: id, grossCents, method, hasTaxForm, lang })
+        claimants.push({ claimId: id, grossCents, claimCostsCents, method, hasTaxForm, lang })
       }
       ;({ maker, checker } = await signInMakerAndChecker(ctx, { site: SITE, app: APP }))
+
+      // the costs advanced on each claim, entered on its award as a payments account does
+      for (const { claimId, claimCostsCents } of claimants) {
+        if (claimCostsCents === 0) continue
+        const set = await request(ctx.app)
+          .put(`/api/staff/claims/${claimId}/award/costs`)
+          .set(SAME_SITE)
+          .set('Cookie', maker)
+          .send({ costs: dollars(claimCostsCents) })
+          .expect(200)
+        expect(set.body).toMatchObject({ claimId, costsCents: claimCostsCents, changed: true })
+      }
 
       // the batch, as staff make it: built by one account, approved by another, sent, and paid
       const built = await request(ctx.app)
@@ -241,6 +279,13 @@ for (const dialect of DIALECTS) {
           .set('Cookie', checker)
           .expect(200)
       ).body.items as PayoutItemView[]
+      reconciliation = (
+        await request(ctx.app)
+          .get(`/api/staff/payout-batches/${batchId}/reconciliation`)
+          .set(SAME_SITE)
+          .set('Cookie', checker)
+          .expect(200)
+      ).body as PayoutReconciliation
     }, 300_000)
     afterAll(async () => {
       await ctx?.close()
@@ -258,7 +303,24 @@ for (const dialect of DIALECTS) {
       )
     })
 
-    it(`gives each drawn claimant the fee, costs, withholding and net worked out from the award, the signed percent and the batch costs, in the item and (for ${STATEMENTS_READ[dialect]} of them) the statement`, async () => {
+    it("reconciles the batch to the cent, with the costs advanced on claims and the batch's shared costs told apart", () => {
+      const shares = costShares(
+        costsTotalCents,
+        claimants.map((claimant) => claimant.claimId),
+      )
+      const advancedCents = claimants.reduce((sum, claimant) => sum + claimant.claimCostsCents, 0)
+      const chargedCents = items.reduce((sum, item) => sum + item.costsCents, 0)
+      expect(reconciliation.differenceCents).toBe(0)
+      expect(reconciliation.fromAwardsAndItems.costsCents).toBe(chargedCents)
+      expect(reconciliation.costs).toEqual({
+        advancedOnClaimsCents: advancedCents,
+        sharedCents: costsTotalCents,
+        waivedCents:
+          advancedCents + [...shares.values()].reduce((sum, cents) => sum + cents, 0) - chargedCents,
+      })
+    })
+
+    it(`gives each drawn claimant the fee, costs, withholding and net worked out from the award, the signed percent, the costs advanced on the claim and the batch costs, in the item and (for ${STATEMENTS_READ[dialect]} of them) the statement`, async () => {
       const shares = costShares(
         costsTotalCents,
         claimants.map((claimant) => claimant.claimId),
@@ -277,14 +339,17 @@ for (const dialect of DIALECTS) {
           .select('html')
           .where('claim_id', '=', claimant.claimId)
           .execute()
+        const costsShareCents = shares.get(claimant.claimId)!
         const expected = expectedSplit({
           grossCents: claimant.grossCents,
           percent: signedPercent(records.map((record) => record.html).join('\n')),
-          costsShareCents: shares.get(claimant.claimId)!,
+          claimCostsCents: claimant.claimCostsCents,
+          costsShareCents,
           hasTaxForm: claimant.hasTaxForm,
         })
         const item = items.find((each) => each.claimId === claimant.claimId)
         expect(item, `claim ${claimant.claimId}'s item`).toBeDefined()
+        const { waivedCents, ...amounts } = expected
         expect(
           {
             percent: item!.feePercent,
@@ -295,7 +360,7 @@ for (const dialect of DIALECTS) {
             netCents: item!.netCents,
           },
           `claim ${claimant.claimId}'s item`,
-        ).toEqual(expected)
+        ).toEqual(amounts)
         if (drawn >= STATEMENTS_READ[dialect]) continue
 
         const pdf = await request(ctx.app)
@@ -312,15 +377,26 @@ for (const dialect of DIALECTS) {
           .expect('Content-Type', 'application/pdf')
         const text = await pdfText(pdf.body as Buffer)
         const label = LABELS[claimant.lang]
+        // the costs' parts are told when the firm advanced costs on the claim itself
+        const parts =
+          claimant.claimCostsCents === 0
+            ? []
+            : [
+                `${label.claimCosts} ${dollars(claimant.claimCostsCents)}`,
+                ...(costsShareCents > 0 ? [`${label.sharedCosts} ${dollars(costsShareCents)}`] : []),
+                ...(waivedCents > 0 ? [`${label.waived} ${dollars(waivedCents)}`] : []),
+              ]
         for (const line of [
           `${label.gross} ${dollars(expected.grossCents)}`,
           `${label.fee(expected.percent)} ${dollars(expected.feeCents)}`,
           `${label.costs} ${dollars(expected.costsCents)}`,
+          ...parts,
           `${label.withholding} ${dollars(expected.withholdingCents)}`,
           `${label.net} ${dollars(expected.netCents)}`,
         ]) {
           expect(text, `claim ${claimant.claimId}'s statement (${claimant.lang})`).toContain(line)
         }
+        if (claimant.claimCostsCents === 0) expect(text).not.toContain(label.claimCosts)
       }
     }, 300_000)
   })

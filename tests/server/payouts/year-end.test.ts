@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { CreatedIntake } from '../../../src/api/claims.ts'
 import type { UnclaimedFunds } from '../../../src/api/payouts-year-end.ts'
 import type { ErrorBody } from '../../../src/app-error.ts'
-import { NO_W9_NOTE } from '../../../server/payouts/year-end.ts'
+import { NO_W9_NOTE } from '../../../server/payouts/form-1099.ts'
 import { seedClaim } from '../support/claims.ts'
 import { createTestContext, DIALECTS, type TestContext } from '../support/helpers.ts'
 import { makeIntakeData } from '../support/malformed-intakes.ts'
@@ -72,15 +72,27 @@ for (const dialect of DIALECTS) {
     let fay: number
     /** Came by the main form's link (Honolulu, HI): a check sent 91 days ago not paid. */
     let gus: number
+    /** One taxpayer (Dee Twice): $1,200.00 on an Earnin claim and $1,200.00 on a Brigit claim in 2026. */
+    let dee: [number, number]
+    /** Two people each paid $1,200.00 on one claim in 2026, each under the threshold. */
+    let eli: number
+    let flo: number
 
     const get = (url: string, cookie = admin) =>
       request(ctx.app).get(url).set({ Host: SITE }).set('Cookie', cookie)
     const api = `/api/staff/apps/${APP}/payouts`
-    const claimOf = async (n: number, firstName: string, lastName: string, intake?: CreatedIntake) =>
+    const form1099 = '/api/staff/payouts/1099.csv'
+    const claimOf = async (
+      n: number,
+      firstName: string,
+      lastName: string,
+      intake?: CreatedIntake,
+      app = APP,
+    ) =>
       (
         await seedClaim(ctx, {
-          app: APP,
-          status: ctx.reviews(APP).initial,
+          app,
+          status: ctx.reviews(app).initial,
           intake,
           fields: {
             firstName,
@@ -112,11 +124,31 @@ for (const dialect of DIALECTS) {
         )
         .expect(201)
       gus = await claimOf(5, 'Gus', 'Island', intake.body as CreatedIntake)
+      dee = [await claimOf(6, 'Dee', 'Twice'), await claimOf(7, 'Dee', 'Twice', undefined, 'brigit')]
+      eli = await claimOf(8, 'Eli', 'Under')
+      flo = await claimOf(9, 'Flo', 'Under', undefined, 'brigit')
 
       await insertTaxForm(ctx, { claimId: ana, legalName: 'Ana Full', tin: '123-45-6789', state: 'CA' })
       await insertTaxForm(ctx, { claimId: ben, legalName: 'Ben Short', tin: '234-56-7890', state: 'TX' })
       await insertTaxForm(ctx, { claimId: fay, legalName: 'Fay Bank', tin: '345-67-8901', state: 'CA' })
       await insertAchChoice(ctx, { claimId: fay, accountNumber: ACCOUNT_NUMBER })
+      // the same SSN typed two ways on two claims' W-9s; the later one (Brigit's) names her
+      await insertTaxForm(ctx, {
+        claimId: dee[0],
+        legalName: 'Dee Twice',
+        tin: '456-78-9012',
+        state: 'NV',
+        certifiedAt: MID_2026 - DAY_MS,
+      })
+      await insertTaxForm(ctx, {
+        claimId: dee[1],
+        legalName: 'Dee Twice-Moved',
+        tin: '456789012',
+        state: 'OR',
+        certifiedAt: MID_2026,
+      })
+      await insertTaxForm(ctx, { claimId: eli, legalName: 'Eli Under', tin: '567-89-0123', state: 'CA' })
+      await insertTaxForm(ctx, { claimId: flo, legalName: 'Flo Under', tin: '678-90-1234', state: 'CA' })
 
       const item = (fields: Parameters<typeof insertPayoutItem>[1]) => insertPayoutItem(ctx, fields)
       // the 1099 file
@@ -132,6 +164,14 @@ for (const dialect of DIALECTS) {
         status: 'paid',
         at: MID_2026,
       })
+      for (const [claimId, app] of [
+        [dee[0], APP],
+        [dee[1], 'brigit'],
+        [eli, APP],
+        [flo, 'brigit'],
+      ] as const) {
+        await item({ app, claimId, netCents: 120_000, status: 'paid', at: MID_2026 })
+      }
       // the unclaimed funds: Ana's PayPal payment left unclaimed four years ago (past the dormancy)
       await item({
         app: APP,
@@ -196,10 +236,10 @@ for (const dialect of DIALECTS) {
     })
 
     it('lists a payee paid $2,000.00 in 2026 (the firm’s year) with the full TIN, and not one paid $1,999.99', async () => {
-      const res = await asBuffer(get(`${api}/1099.csv?year=2026`)).expect(200)
-      expect(res.headers['content-disposition']).toContain('earnin-1099-2026.csv')
+      const res = await asBuffer(get(`${form1099}?year=2026`)).expect(200)
+      expect(res.headers['content-disposition']).toContain('1099-2026.csv')
       const rows = records((res.body as Buffer).toString('utf8'))
-      expect(rows.map((row) => row['Account Number'])).toEqual([String(ana), String(cal)])
+      expect(rows.map((row) => row['Account Number'])).toEqual([String(ana), String(cal), String(dee[0])])
       expect(rows[0]).toEqual({
         'Payer Name': 'Cash Advance Claims Law Group',
         'Payer Address': '100 Example Plaza, Suite 400, Los Angeles, CA 90012',
@@ -215,11 +255,36 @@ for (const dialect of DIALECTS) {
         'Box 3 Other Income': '2000.00',
         'Box 4 Federal Income Tax Withheld': '0.00',
         Note: '',
+        'Claim IDs': String(ana),
       })
     })
 
+    it('adds up one taxpayer’s claims of every app into one row, and lists no one whose own total is under the threshold', async () => {
+      const rows = records((await get(`${form1099}?year=2026`).expect(200)).text)
+      const dees = rows.filter((row) => row['Recipient TIN'] === '456-78-9012')
+      // $1,200.00 from Earnin and $1,200.00 from Brigit: one payee, $2,400.00, named by her later W-9
+      expect(dees).toEqual([
+        expect.objectContaining({
+          'Recipient TIN Type': 'SSN',
+          'Recipient Name': 'Dee Twice-Moved',
+          'Recipient State': 'OR',
+          'Account Number': String(dee[0]),
+          'Box 3 Other Income': '2400.00',
+          'Box 4 Federal Income Tax Withheld': '0.00',
+          'Claim IDs': `${dee[0]} ${dee[1]}`,
+        }),
+      ])
+      // Eli and Flo were paid $2,400.00 between them, but each only $1,200.00
+      for (const claimId of [eli, flo]) {
+        expect(rows.some((row) => (row['Claim IDs'] ?? '').split(' ').includes(String(claimId)))).toBe(false)
+      }
+      for (const tin of ['567-89-0123', '678-90-1234']) {
+        expect(rows.some((row) => row['Recipient TIN'] === tin)).toBe(false)
+      }
+    })
+
     it('puts backup withholding in box 4 and lists its payee under the threshold, with an empty TIN and a note', async () => {
-      const res = await get(`${api}/1099.csv?year=2026`).expect(200)
+      const res = await get(`${form1099}?year=2026`).expect(200)
       const row = records(res.text).find((record) => record['Account Number'] === String(cal))
       expect(row).toMatchObject({
         'Recipient TIN': '',
@@ -231,13 +296,13 @@ for (const dialect of DIALECTS) {
     })
 
     it('puts a payment in the year of the firm’s zone: 00:30 on January 1 is next year', async () => {
-      const res = await get(`${api}/1099.csv?year=2027`).expect(200)
+      const res = await get(`${form1099}?year=2027`).expect(200)
       // Ana's $999.99 of 2027 is under the threshold; nobody else was paid in 2027
       expect(records(res.text)).toEqual([])
     })
 
     it('puts each download on record with its row count and the SHA-256 of the file sent', async () => {
-      const res = await asBuffer(get(`${api}/1099.csv?year=2026`)).expect(200)
+      const res = await asBuffer(get(`${form1099}?year=2026`)).expect(200)
       const sha256 = crypto
         .createHash('sha256')
         .update(res.body as Buffer)
@@ -248,10 +313,10 @@ for (const dialect of DIALECTS) {
         .where('action', '=', 'form_1099_download')
         .orderBy('id', 'desc')
         .executeTakeFirstOrThrow()
-      expect(entry).toEqual({ app: APP, detail: `1099 file for 2026: 2 rows, SHA-256 ${sha256}` })
+      expect(entry).toEqual({ app: null, detail: `1099 file for 2026: 3 rows, SHA-256 ${sha256}` })
     })
 
-    it('refuses the 1099 file to an account without the payments right, and gives it to one with it', async () => {
+    it('refuses the 1099 file to an account without the payments right on every app, and gives it to one with it', async () => {
       const exporter = await signInNewAccount(ctx, SITE, {
         email: 'exporter@firm.test',
         password: 'exporter password 1',
@@ -259,25 +324,36 @@ for (const dialect of DIALECTS) {
         role: 'staff',
         apps: [{ app: APP, canExport: true, canDecide: true }],
       })
-      const res = await get(`${api}/1099.csv?year=2026`, exporter).expect(403)
-      expect((res.body as ErrorBody).error.message).toMatch(/payments right/)
+      const res = await get(`${form1099}?year=2026`, exporter).expect(403)
+      expect((res.body as ErrorBody).error.message).toMatch(/payments right on every app/)
       await get(`${api}/unclaimed.csv`, exporter).expect(200)
 
-      const payer = await signInNewAccount(ctx, SITE, {
+      // one app's payments right is not enough: the file adds up and lists every app's payees
+      const onePayer = await signInNewAccount(ctx, SITE, {
         email: 'payer@firm.test',
         password: 'payer password 1',
         name: 'Pay Er',
         role: 'staff',
         apps: [{ app: APP, canExport: false, canPay: true }],
       })
-      await get(`${api}/1099.csv?year=2026`, payer).expect(200)
-      await get(`${api}/unclaimed.csv`, payer).expect(403)
+      const partial = await get(`${form1099}?year=2026`, onePayer).expect(403)
+      expect((partial.body as ErrorBody).error.message).toContain('brigit')
+      await get(`${api}/unclaimed.csv`, onePayer).expect(403)
+
+      const payer = await signInNewAccount(ctx, SITE, {
+        email: 'all.payer@firm.test',
+        password: 'payer password 2',
+        name: 'All Payer',
+        role: 'staff',
+        apps: [...ctx.forms.keys()].map((app) => ({ app, canExport: false, canPay: true })),
+      })
+      await get(`${form1099}?year=2026`, payer).expect(200)
     })
 
     it('refuses a year like "20x6" with a 400 that names it', async () => {
-      const res = await get(`${api}/1099.csv?year=20x6`).expect(400)
+      const res = await get(`${form1099}?year=20x6`).expect(400)
       expect((res.body as ErrorBody).error.message).toMatch(/"year" must be a calendar year .*"20x6" is not/)
-      await get(`${api}/1099.csv`).expect(400)
+      await get(form1099).expect(400)
     })
 
     it('groups the unclaimed funds by the claimant’s state with exact totals', async () => {

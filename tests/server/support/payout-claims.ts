@@ -11,8 +11,16 @@ export async function giveAward(
     claimId,
     app,
     grossCents,
+    costsCents = 0,
     settlementId = null,
-  }: { claimId: number; app: string; grossCents: number; settlementId?: number | null },
+  }: {
+    claimId: number
+    app: string
+    grossCents: number
+    /** Costs the firm advanced on the claim. */
+    costsCents?: number
+    settlementId?: number | null
+  },
 ): Promise<void> {
   await db
     .insertInto('claim_awards')
@@ -20,6 +28,7 @@ export async function giveAward(
       claim_id: claimId,
       app,
       gross_cents: grossCents,
+      costs_cents: costsCents,
       source: settlementId === null ? 'entered' : 'settlement',
       settlement_id: settlementId,
       set_at: Date.now(),
@@ -81,6 +90,8 @@ export async function addPayoutItem(
       fee_percent: '40',
       fee_cents: 40_000,
       costs_cents: 1_000,
+      claim_costs_cents: 600,
+      batch_costs_cents: 400,
       withholding_cents: 0,
       net_cents: 59_000,
       status: 'pending',

@@ -1,6 +1,7 @@
 import type { PayoutMethod } from '../../../server/db/database.ts'
 import { ACCOUNT_NUMBER_PURPOSE } from '../../../server/payouts/payout-files.ts'
 import { sealNumber } from '../../../server/payouts/sealed-numbers.ts'
+import { recordTaxForm } from '../../../server/payouts/tax-form-seal.ts'
 import { recordTrustEntries } from '../../../server/payouts/trust-ledger.ts'
 import type { TestContext } from './helpers.ts'
 import { signInNewAccount } from './staff-sign-in.ts'
@@ -29,8 +30,8 @@ export interface TestTaxForm {
 /**
  * Puts a filed claim in the state "awarded with a choice" by writing the rows the award import and the
  * claimant's payment choice write: the award (and its money received into trust, sealed), the payment
- * choice with the account number sealed under the payments key, and the W-9 with its TIN sealed (or
- * none: backup withholding).
+ * choice with the account number sealed under the payments key, and the W-9 with its TIN sealed, the
+ * form sealed on the evidence chain as the claimant's page seals it (or none: backup withholding).
  */
 export async function awardClaim(
   ctx: Pick<TestContext, 'db' | 'evidenceKey' | 'paymentsKey'>,
@@ -85,25 +86,22 @@ export async function awardClaim(
       })
       .execute()
     if (taxForm) {
-      await trx
-        .insertInto('tax_forms')
-        .values({
-          claim_id: claimId,
-          legal_name: taxForm.legalName,
-          tin_type: taxForm.tinType,
-          tin_sealed: sealNumber({ key, value: taxForm.tin, purpose: 'tin' }),
-          tin_last4: last4(taxForm.tin),
-          address: taxForm.address,
-          city: taxForm.city,
-          state: taxForm.state,
-          zip_code: taxForm.zip,
-          signature_method: 'typed',
-          signature: taxForm.legalName,
-          certified_at: now,
-          ip_address: '127.0.0.1',
-          user_agent: 'test',
-        })
-        .execute()
+      await recordTaxForm(trx, ctx.evidenceKey, {
+        claim_id: claimId,
+        legal_name: taxForm.legalName,
+        tin_type: taxForm.tinType,
+        tin_sealed: sealNumber({ key, value: taxForm.tin, purpose: 'tin' }),
+        tin_last4: last4(taxForm.tin),
+        address: taxForm.address,
+        city: taxForm.city,
+        state: taxForm.state,
+        zip_code: taxForm.zip,
+        signature_method: 'typed',
+        signature: taxForm.legalName,
+        certified_at: now,
+        ip_address: '127.0.0.1',
+        user_agent: 'test',
+      })
     }
   })
 }

@@ -1,27 +1,38 @@
 import { sealNumber } from '../../../server/payouts/sealed-numbers.ts'
+import { recordTaxForm } from '../../../server/payouts/tax-form-seal.ts'
 import type { PayoutItemStatus } from '../../../server/db/database.ts'
 import type { PayoutMethod } from '../../../src/payout-details.ts'
 import type { TestContext } from './helpers.ts'
 
-type Ctx = Pick<TestContext, 'db' | 'paymentsKey'>
+type Ctx = Pick<TestContext, 'db' | 'paymentsKey' | 'evidenceKey'>
 
 // Payout rows written straight into the tables for the year-end tests: the claimant's page writes W-9s
 // and choices, and the batches write items, in the product. Numbers are sealed as the product seals them.
 
-/** The claimant's W-9: the TIN sealed under the context's payments key, its last four beside it. */
+/**
+ * The claimant's W-9: the TIN sealed under the context's payments key, its last four beside it, the
+ * form sealed on the evidence chain. `certifiedAt` tells which of one person's W-9s is the latest.
+ */
 export async function insertTaxForm(
-  { db, paymentsKey }: Ctx,
+  { db, paymentsKey, evidenceKey }: Ctx,
   {
     claimId,
     legalName,
     tin,
     tinType = 'ssn',
     state,
-  }: { claimId: number; legalName: string; tin: string; tinType?: 'ssn' | 'ein'; state: string },
+    certifiedAt = Date.now(),
+  }: {
+    claimId: number
+    legalName: string
+    tin: string
+    tinType?: 'ssn' | 'ein'
+    state: string
+    certifiedAt?: number
+  },
 ): Promise<void> {
-  await db
-    .insertInto('tax_forms')
-    .values({
+  await db.transaction().execute((trx) =>
+    recordTaxForm(trx, evidenceKey, {
       claim_id: claimId,
       legal_name: legalName,
       tin_type: tinType,
@@ -33,11 +44,11 @@ export async function insertTaxForm(
       zip_code: '90001',
       signature_method: 'typed',
       signature: legalName,
-      certified_at: Date.now(),
+      certified_at: certifiedAt,
       ip_address: '127.0.0.1',
       user_agent: 'test',
-    })
-    .execute()
+    }),
+  )
 }
 
 /** The claimant's bank account for ACH: the account number sealed, its last four beside it. */
