@@ -1,6 +1,6 @@
 /**
  * The widgets a form config may name in its uiSchema ("ui:widget"). Ours are drawn by the components of
- * client/forms/widgets/registry.ts, which must have one for each; the built-in ones are RJSF's own.
+ * client/forms/widgets/claim-widgets.ts, which must have one for each; the built-in ones are RJSF's own.
  * forms/form-config.schema.json lists the same names (src/widget-names.test.ts holds them equal).
  */
 export const OWN_WIDGETS = [

@@ -15,7 +15,7 @@ import { SubmitProgress } from './submit-progress.tsx'
 import { WithValidator } from './with-validator.tsx'
 import { formValidatorUrl } from './validator-module.ts'
 import type { ScreenshotContext } from './widgets/screenshot-widget.tsx'
-import { WIDGETS } from './widgets/registry.ts'
+import { CLAIM_WIDGETS } from './widgets/claim-widgets.ts'
 import { ProofOfWorkProblem, useProofOfWork } from '../proof-of-work/use-proof-of-work.tsx'
 import type { Signing, SigningReport } from './widgets/signing.ts'
 import { forgetPrefill, usePrefill } from './use-prefill.ts'
@@ -138,7 +138,7 @@ function ClaimFormFields({ config, validator }: { config: FormConfig; validator:
         schema={config.schema}
         uiSchema={config.uiSchema}
         validator={validator}
-        widgets={WIDGETS}
+        widgets={CLAIM_WIDGETS}
         formData={formData}
         formContext={formContext}
         extraErrors={messages.extraErrors}

@@ -18,7 +18,7 @@ import type { Signing, SigningReport } from '../forms/widgets/signing.ts'
 import { submitIntake } from './api.ts'
 import { AgreementBox } from '../forms/agreement-box.tsx'
 import { AgreementSlotProvider } from '../forms/agreement-slot.tsx'
-import { WIDGETS } from '../forms/widgets/registry.ts'
+import { INTAKE_WIDGETS } from '../forms/widgets/registry.ts'
 import { localIsoDate } from '../../src/agreement-context.ts'
 import { intakeAgreementApp } from '../../src/intake-config.ts'
 import { useFormStrings } from '../i18n/use-form-strings.ts'
@@ -186,7 +186,7 @@ function IntakeFormFields({
         schema={schema}
         uiSchema={uiSchema}
         validator={validator}
-        widgets={WIDGETS}
+        widgets={INTAKE_WIDGETS}
         fields={FIELDS}
         formContext={formContext}
         translateString={translateString}

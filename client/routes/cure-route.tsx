@@ -22,8 +22,7 @@ import { fetchJson } from '../http.ts'
 import { useLocale } from '../i18n/use-text.ts'
 import { RefusedScreenshot } from '../cure/refused-screenshot.tsx'
 import { ScreenshotWidget, type ScreenshotContext } from '../forms/widgets/screenshot-widget.tsx'
-import { SignatureWidget } from '../forms/widgets/signature-widget.tsx'
-import type { Signing } from '../forms/widgets/signing.ts'
+import { SignatureField, type FieldSignature } from '../signature/signature-field.tsx'
 
 type PageState =
   | { status: 'loading' }
@@ -120,8 +119,11 @@ function CureForm({ token, view, onDone }: { token: string; view: CureView; onDo
   const [lastName, setLastName] = useState(view.lastName)
   const [over18, setOver18] = useState(false)
   const [file, setFile] = useState<File | undefined>()
-  const [signature, setSignature] = useState<string | undefined>()
-  const signingRef = useRef<Signing>({ method: 'drawn' })
+  // the cure page offers no main-form signature to adopt: drawn or typed
+  const [signed, setSigned] = useState<{ method: 'drawn' | 'typed'; image: string | undefined }>({
+    method: 'drawn',
+    image: undefined,
+  })
   const [sending, setSending] = useState(false)
   const [problem, setProblem] = useState<string | undefined>()
   const problemRef = useRef<HTMLParagraphElement>(null)
@@ -144,7 +146,7 @@ function CureForm({ token, view, onDone }: { token: string; view: CureView; onDo
             ? t(CURE_NAME_REQUIRED_MESSAGE)
             : asks('age') && !over18
               ? t(CURE_AGE_REQUIRED_MESSAGE)
-              : asks('signature') && !signature
+              : asks('signature') && !signed.image
                 ? t('Please sign in the box.')
                 : undefined
     if (missing) {
@@ -155,10 +157,7 @@ function CureForm({ token, view, onDone }: { token: string; view: CureView; onDo
       token,
       ...(asks('name') ? { firstName, lastName } : {}),
       ...(asks('age') ? { over18 } : {}),
-      // the cure page offers no main-form signature to adopt (no canAdopt): drawn or typed
-      ...(asks('signature')
-        ? { signature, signatureMethod: signingRef.current.method === 'typed' ? 'typed' : 'drawn' }
-        : {}),
+      ...(asks('signature') ? { signature: signed.image, signatureMethod: signed.method } : {}),
     }
     const body = new FormData()
     body.append('data', JSON.stringify(data))
@@ -251,17 +250,10 @@ function CureForm({ token, view, onDone }: { token: string; view: CureView; onDo
           <p id="cure-signature-label" className="field-label">
             {t('Sign again: your signature confirms the agreement you already signed.')}
           </p>
-          <SignatureWidget
-            {...({
-              id: 'cure-signature',
-              value: signature,
-              onChange: (value: string | undefined) => setSignature(value),
-              disabled: sending,
-              readonly: false,
-              registry: {
-                formContext: { signing: { report: (next: Signing) => (signingRef.current = next) } },
-              },
-            } as unknown as WidgetProps)}
+          <SignatureField
+            id="cure-signature"
+            isDisabled={sending}
+            onChange={(signature) => setSigned((last) => cureSignature(signature, last))}
           />
         </div>
       ) : null}
@@ -284,4 +276,19 @@ function CureForm({ token, view, onDone }: { token: string; view: CureView; onDo
       </button>
     </form>
   )
+}
+
+/**
+ * What the cure sends for a signature: the drawing, or the typed name's image; the last image stays
+ * until the image of the name now typed is drawn, so what is sent as typed is what the page shows.
+ */
+function cureSignature(
+  signature: FieldSignature,
+  last: { method: 'drawn' | 'typed'; image: string | undefined },
+): { method: 'drawn' | 'typed'; image: string | undefined } {
+  if (signature.method === 'adopted') return last
+  if (signature.method === 'typed' && signature.typedName !== '' && signature.image === undefined) {
+    return last
+  }
+  return { method: signature.method, image: signature.image }
 }

@@ -15,6 +15,16 @@ export type FieldSignature =
   | { method: 'typed'; typedName: string; image: string | undefined }
   | { method: 'adopted' }
 
+export interface SignatureFieldProps {
+  /** The id of the control shown: the pad, the name's input, or the adopted line. */
+  id: string
+  isDisabled?: boolean
+  canAdopt?: boolean
+  /** The id of a message about the signature, shown by the page. */
+  errorId?: string
+  onChange: (signature: FieldSignature) => void
+}
+
 /**
  * Sign by drawing (finger, mouse or pen) or, for anyone who cannot draw, by typing the full name,
  * which is shown and drawn in a signature style; with `canAdopt`, also by the main form's signature,
@@ -28,15 +38,7 @@ export function SignatureField({
   canAdopt = false,
   errorId,
   onChange,
-}: {
-  /** The id of the control shown: the pad, the name's input, or the adopted line. */
-  id: string
-  isDisabled?: boolean
-  canAdopt?: boolean
-  /** The id of a message about the signature, shown by the page. */
-  errorId?: string
-  onChange: (signature: FieldSignature) => void
-}) {
+}: SignatureFieldProps) {
   const t = useText()
   const [method, setMethod] = useState<ClaimSigningMethod>('drawn')
   const [drawnImage, setDrawnImage] = useState<string>()

@@ -1,10 +1,11 @@
 import type { WidgetProps } from '@rjsf/utils'
-import { SignatureField, type FieldSignature } from '../../signature/signature-field.tsx'
+import { LazySignatureField } from '../../signature/lazy-signature-field.tsx'
+import type { FieldSignature } from '../../signature/signature-field.tsx'
 import { AgreementSlot } from '../agreement-slot.tsx'
 import { ADOPTED_SIGNATURE_PLACEHOLDER, type SigningReport } from './signing.ts'
 
 /**
- * A form's signature field: SignatureField, whose PNG is the field's value; the form hears how the
+ * A form's signature field: SignatureField (fetched as it comes near), whose PNG is the field's value; the form hears how the
  * claimant signed through formContext.signing. A page opened by a Step 2 link also offers the main
  * form's signature. On a form with an agreement it stands first (AgreementSlot), then the field's
  * label: the config hides the label RJSF would put above both ("ui:label": false) and it is shown here.
@@ -45,7 +46,7 @@ export function SignatureWidget({
           {required ? <span className="required">*</span> : null}
         </label>
       ) : null}
-      <SignatureField
+      <LazySignatureField
         id={id}
         isDisabled={disabled || readonly}
         canAdopt={signing?.canAdopt === true}
