@@ -54,7 +54,7 @@ function isAppRoute(route: string): boolean {
 function isDecideRoute(route: string): boolean {
   return (
     route.includes('/apps/:slug/bulk-moves') ||
-    /\/(awards|settlements)\b|\/award$|\/1099\.csv$/.test(route) ||
+    /\/(awards|settlements)\b|\/award(\/costs)?$|\/1099\.csv$/.test(route) ||
     route === 'POST /api/staff/apps/:slug/payouts' ||
     (route.startsWith('POST ') && route.includes('/batches')) ||
     route === 'POST /api/staff/claims/:id/not-fraud'
