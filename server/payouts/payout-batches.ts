@@ -8,6 +8,7 @@ import { retryWhileLocked } from '../db/shared-transaction.ts'
 import { writeAuditEntry } from '../audit/audit-log.ts'
 import { chunks } from '../filing/batch-claims.ts'
 import { readFeeTerms } from './fee-terms.ts'
+import { lockAppPayouts } from './payout-lock.ts'
 import { splitPayout, spreadCosts, type PayoutSplit } from './payout-split.ts'
 
 /** Who builds or approves a batch: the signed-in account, from where. */
@@ -96,7 +97,8 @@ export async function payoutCandidates(db: Kysely<Database>, app: string): Promi
  * Builds a payout batch of every claim of `app` that can be paid (the maker's step): each claim's split
  * from the fee its signed agreement states, the batch's costs spread equally, backup withholding where
  * the claimant gave no W-9. A claim whose agreement states no fee (or two) is left out and named. The
- * batch, its items and the audit entry commit together. Needs the app's payments right.
+ * batch, its items and the audit entry commit together, and the app's other builds, award corrections
+ * and claimants' changes wait for them (lockAppPayouts). Needs the app's payments right.
  */
 export async function buildPayoutBatch({
   db,
@@ -116,6 +118,7 @@ export async function buildPayoutBatch({
   if (!canPayApp(by.account, app)) throw forbidden(PAYMENTS_RIGHT_MESSAGE)
   return retryWhileLocked(() =>
     db.transaction().execute(async (trx) => {
+      await lockAppPayouts(trx, app)
       const rows = await candidateRows(trx, app)
       const leftOut: PayoutLeftOut[] = []
       const fees = await feePercents(trx, rows, leftOut)

@@ -61,7 +61,7 @@ export async function saveTaxForm({
   }
   await retryWhileLocked(() =>
     db.transaction().execute(async (trx) => {
-      await assertPayoutOpen(trx, { claimId, t })
+      await assertPayoutOpen(trx, { app: audit.app, claimId, t })
       const { claim_id: _key, ...changes } = row
       await trx
         .insertInto('tax_forms')
