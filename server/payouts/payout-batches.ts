@@ -10,6 +10,7 @@ import { chunks } from '../filing/batch-claims.ts'
 import { readFeeTerms } from './fee-terms.ts'
 import { lockAppPayouts } from './payout-lock.ts'
 import { splitPayout, spreadCosts, type PayoutSplit } from './payout-split.ts'
+import { sumPayoutItems, totalsOf } from './payout-totals.ts'
 
 /** Who builds or approves a batch: the signed-in account, from where. */
 export interface PayoutActor {
@@ -235,9 +236,7 @@ export async function approvePayoutBatch({
           message: `payout batch ${batchId} is ${batch.status}, not built: only a built batch can be approved`,
         })
       }
-      const totals = totalsOf(
-        await trx.selectFrom('payout_items').selectAll().where('batch_id', '=', batchId).execute(),
-      )
+      const totals = (await sumPayoutItems(trx, [batchId])).get(batchId) ?? totalsOf([])
       await writeAuditEntry(trx, evidenceKey, {
         clientAddress: by.clientAddress,
         accountId: by.account.id,
@@ -260,43 +259,27 @@ export async function findPayoutBatch(db: Db, batchId: number): Promise<Selectab
   return batch
 }
 
-/** Count and sums of items in integer cents. */
-export function totalsOf(
-  items: readonly {
-    gross_cents: number
-    fee_cents: number
-    costs_cents: number
-    withholding_cents: number
-    net_cents: number
-  }[],
-): PayoutTotals {
-  const sum = (pick: (item: (typeof items)[number]) => number) =>
-    items.reduce((total, item) => total + Number(pick(item)), 0)
-  return {
-    count: items.length,
-    grossCents: sum((item) => item.gross_cents),
-    feeCents: sum((item) => item.fee_cents),
-    costsCents: sum((item) => item.costs_cents),
-    withholdingCents: sum((item) => item.withholding_cents),
-    netCents: sum((item) => item.net_cents),
-  }
-}
-
 function describeTotals(totals: PayoutTotals): string {
   return `${totals.count} claims; gross ${formatCents(totals.grossCents)}, fee ${formatCents(totals.feeCents)}, costs ${formatCents(totals.costsCents)}, withholding ${formatCents(totals.withholdingCents)}, net ${formatCents(totals.netCents)}`
 }
 
 /**
  * Each claim's fee percent as its signed agreement states it; a claim whose agreements state none (or
- * differing ones) goes to `leftOut` with readFeeTerms's reason.
+ * differing ones) goes to `leftOut` with readFeeTerms's reason. The agreements are read a page of
+ * claims at a time and dropped once read: every claim's signed HTML at once would be most of a build's
+ * memory.
  */
 async function feePercents(
   db: Db,
   rows: readonly CandidateRow[],
   leftOut: PayoutLeftOut[],
 ): Promise<Map<number, string>> {
-  const html = new Map<number, string[]>()
-  for (const ids of chunks(rows.map((row) => row.claimId))) {
+  const fees = new Map<number, string>()
+  for (const ids of chunks(
+    rows.map((row) => row.claimId),
+    AGREEMENT_PAGE,
+  )) {
+    const html = new Map<number, string[]>()
     const records = await db
       .selectFrom('agreement_records')
       .select(['claim_id', 'html'])

@@ -3,7 +3,8 @@ import type { PayoutBatchView, PayoutItemView, UncashedCheck } from '../../src/a
 import { mask, maskEmail } from '../../src/payout-details.ts'
 import type { Database } from '../db/database.ts'
 import { DAY_MS } from '../../src/durations.ts'
-import { totalsOf } from './payout-batches.ts'
+import { chunks } from '../filing/batch-claims.ts'
+import { sumPayoutItems, totalsOf } from './payout-totals.ts'
 
 /** A check not cashed this many days after it was sent is reported (and, in time, escheated). */
 export const UNCASHED_AFTER_DAYS = 90
@@ -22,33 +23,35 @@ export async function listPayoutBatches(db: Kysely<Database>, app: string): Prom
     .orderBy('batch.id', 'desc')
     .execute()
   if (batches.length === 0) return []
-  const items = await db
-    .selectFrom('payout_items')
-    .selectAll()
-    .where(
-      'batch_id',
-      'in',
-      batches.map((batch) => Number(batch.id)),
-    )
-    .execute()
-  return batches.map((batch) => {
-    const own = items.filter((item) => Number(item.batch_id) === Number(batch.id))
-    const itemStatuses: Record<string, number> = {}
-    for (const item of own) itemStatuses[item.status] = (itemStatuses[item.status] ?? 0) + 1
-    return {
-      id: Number(batch.id),
-      status: batch.status,
-      costsCents: Number(batch.costs_cents),
-      builtBy: batch.maker,
-      builtAt: iso(batch.built_at)!,
-      approvedBy: batch.checker,
-      approvedAt: iso(batch.approved_at),
-      sentAt: iso(batch.sent_at),
-      // a fallback repeats the split of the item it replaces: counted once
-      totals: totalsOf(own.filter((item) => item.replaces_item_id === null)),
-      itemStatuses,
+  const batchIds = batches.map((batch) => Number(batch.id))
+  // a fallback repeats the split of the item it replaces: counted once
+  const totals = await sumPayoutItems(db, batchIds, { originalsOnly: true })
+  const itemStatuses = new Map<number, Record<string, number>>()
+  for (const ids of chunks(batchIds)) {
+    const counts = await db
+      .selectFrom('payout_items')
+      .select((eb) => ['batch_id', 'status', eb.fn.countAll<number | string>().as('count')])
+      .where('batch_id', 'in', ids)
+      .groupBy(['batch_id', 'status'])
+      .execute()
+    for (const { batch_id: batchId, status, count } of counts) {
+      const own = itemStatuses.get(Number(batchId)) ?? {}
+      own[status] = Number(count)
+      itemStatuses.set(Number(batchId), own)
     }
-  })
+  }
+  return batches.map((batch) => ({
+    id: Number(batch.id),
+    status: batch.status,
+    costsCents: Number(batch.costs_cents),
+    builtBy: batch.maker,
+    builtAt: iso(batch.built_at)!,
+    approvedBy: batch.checker,
+    approvedAt: iso(batch.approved_at),
+    sentAt: iso(batch.sent_at),
+    totals: totals.get(Number(batch.id)) ?? totalsOf([]),
+    itemStatuses: itemStatuses.get(Number(batch.id)) ?? {},
+  }))
 }
 
 /** A batch's items with each claim's split and status; receivers, accounts and TINs masked. */
