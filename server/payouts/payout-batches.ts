@@ -20,6 +20,9 @@ export interface PayoutActor {
 
 type Db = Kysely<Database> | Transaction<Database>
 
+/** How many claims' signed agreements (some 17 KB of HTML each) a build reads at once. */
+const AGREEMENT_PAGE = 50
+
 /** An item that is (or may still be) paying its claim: such a claim is not paid again. */
 const LIVE_ITEM_STATUSES = ['pending', 'sent', 'paid'] as const
 /** Items whose money did not reach the claimant: the claim may be paid again. */
@@ -290,15 +293,14 @@ async function feePercents(
       const claimId = Number(record.claim_id)
       html.set(claimId, [...(html.get(claimId) ?? []), record.html])
     }
-  }
-  const fees = new Map<number, string>()
-  for (const { claimId } of rows) {
-    try {
-      // a claim signs several agreements; the one with the fee section states it
-      fees.set(claimId, readFeeTerms({ html: (html.get(claimId) ?? []).join('\n'), claimId }).percent)
-    } catch (error) {
-      if (!(error instanceof AppError)) throw error
-      leftOut.push({ claimId, reason: error.message })
+    for (const claimId of ids) {
+      try {
+        // a claim signs several agreements; the one with the fee section states it
+        fees.set(claimId, readFeeTerms({ html: (html.get(claimId) ?? []).join('\n'), claimId }).percent)
+      } catch (error) {
+        if (!(error instanceof AppError)) throw error
+        leftOut.push({ claimId, reason: error.message })
+      }
     }
   }
   return fees
