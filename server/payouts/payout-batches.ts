@@ -11,6 +11,7 @@ import { readFeeTerms } from './fee-terms.ts'
 import { lockAppPayouts } from './payout-lock.ts'
 import { splitPayout, spreadCosts, type PayoutSplit } from './payout-split.ts'
 import { sumPayoutItems, totalsOf } from './payout-totals.ts'
+import { signedAgreements } from './signed-agreements.ts'
 
 /** Who builds or approves a batch: the signed-in account, from where. */
 export interface PayoutActor {
@@ -19,9 +20,6 @@ export interface PayoutActor {
 }
 
 type Db = Kysely<Database> | Transaction<Database>
-
-/** How many claims' signed agreements (some 17 KB of HTML each) a build reads at once. */
-const AGREEMENT_PAGE = 50
 
 /** An item that is (or may still be) paying its claim: such a claim is not paid again. */
 const LIVE_ITEM_STATUSES = ['pending', 'sent', 'paid'] as const
@@ -125,7 +123,7 @@ export async function buildPayoutBatch({
       await lockAppPayouts(trx, app)
       const rows = await candidateRows(trx, app)
       const leftOut: PayoutLeftOut[] = []
-      const fees = await feePercents(trx, rows, leftOut)
+      const fees = await feePercents({ db, trx, rows, leftOut })
       const paying = rows.filter((row) => fees.has(row.claimId))
       if (paying.length === 0) {
         throw new AppError('CONFLICT', {
@@ -268,39 +266,28 @@ function describeTotals(totals: PayoutTotals): string {
 
 /**
  * Each claim's fee percent as its signed agreement states it; a claim whose agreements state none (or
- * differing ones) goes to `leftOut` with readFeeTerms's reason. The agreements are read a page of
- * claims at a time and dropped once read: every claim's signed HTML at once would be most of a build's
- * memory.
+ * differing ones) goes to `leftOut` with readFeeTerms's reason. The agreements are read one claim at a
+ * time (signedAgreements): every claim's HTML at once was most of a build's memory.
  */
-async function feePercents(
-  db: Db,
-  rows: readonly CandidateRow[],
-  leftOut: PayoutLeftOut[],
-): Promise<Map<number, string>> {
+async function feePercents({
+  db,
+  trx,
+  rows,
+  leftOut,
+}: {
+  db: Kysely<Database>
+  trx: Transaction<Database>
+  rows: readonly CandidateRow[]
+  leftOut: PayoutLeftOut[]
+}): Promise<Map<number, string>> {
   const fees = new Map<number, string>()
-  for (const ids of chunks(
-    rows.map((row) => row.claimId),
-    AGREEMENT_PAGE,
-  )) {
-    const html = new Map<number, string[]>()
-    const records = await db
-      .selectFrom('agreement_records')
-      .select(['claim_id', 'html'])
-      .where('claim_id', 'in', ids)
-      .orderBy('id')
-      .execute()
-    for (const record of records) {
-      const claimId = Number(record.claim_id)
-      html.set(claimId, [...(html.get(claimId) ?? []), record.html])
-    }
-    for (const claimId of ids) {
-      try {
-        // a claim signs several agreements; the one with the fee section states it
-        fees.set(claimId, readFeeTerms({ html: (html.get(claimId) ?? []).join('\n'), claimId }).percent)
-      } catch (error) {
-        if (!(error instanceof AppError)) throw error
-        leftOut.push({ claimId, reason: error.message })
-      }
+  const claimIds = rows.map((row) => row.claimId)
+  for await (const { claimId, html } of signedAgreements({ db, trx, claimIds })) {
+    try {
+      fees.set(claimId, readFeeTerms({ html, claimId }).percent)
+    } catch (error) {
+      if (!(error instanceof AppError)) throw error
+      leftOut.push({ claimId, reason: error.message })
     }
   }
   return fees
