@@ -27,7 +27,8 @@ import { count, formatTable, mib, type ResultRow } from './report.ts'
 // webhooks have marked every PayPal and Venmo payment paid. Reports the build, approval-to-sent and
 // total seconds, the server's peak resident memory, and the reconciliation's difference. Every request
 // goes to 127.0.0.1; the bench stops itself after --max-minutes. Started from source (tsx), the server
-// idles near 700 MB of the 500 MB budget; --compiled runs it as `npm run start:prod` does, as bench:filing.
+// holds 70-120 MB more before the build than compiled; --compiled runs it as `npm run start:prod` does,
+// as bench:filing.
 const { values } = parseArgs({
   options: {
     claimants: { type: 'string', default: '10000' },

@@ -97,9 +97,10 @@ async function startNodeServer({
 
 /**
  * The real product, as `npm start` runs it (server/start.ts), on its own DATA_DIR; or, given
- * `compiledStart` (the compiled server/start.js), as `npm run start:prod` runs it.
+ * `compiledStart` (the compiled server/start.js), as `npm run start:prod` runs it, with the client
+ * built first as `npm run build` would (the compiled server refuses to start without it).
  */
-export function startProductServer({
+export async function startProductServer({
   dataDir,
   databaseUrl,
   adminPassword,
@@ -115,6 +116,14 @@ export function startProductServer({
   /** Settings of the bench's own (PAYPAL_BASE_URL…), over the ones every bench's server gets. */
   env?: Record<string, string>
 }): Promise<RunningProcess> {
+  if (compiledStart) {
+    // loaded only here: the server's modules are many, and most benches start it from source
+    const [{ ensureClientBuild }, { CLIENT_DIR }] = await Promise.all([
+      import('../server/client-build.ts'),
+      import('../server/main.ts'),
+    ])
+    await ensureClientBuild(CLIENT_DIR, (message) => console.log(message))
+  }
   return startNodeServer({
     script: compiledStart ?? 'server/start.ts',
     env: {

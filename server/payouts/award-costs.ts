@@ -4,6 +4,7 @@ import { AppError } from '../../src/app-error.ts'
 import { formatCents } from '../../src/money.ts'
 import { writeAuditEntry } from '../audit/audit-log.ts'
 import type { Database } from '../db/database.ts'
+import { lockAppPayouts } from './payout-lock.ts'
 import { retryWhileLocked } from '../db/shared-transaction.ts'
 
 /** A claim's award as read in the transaction that changes it. */
@@ -149,6 +150,8 @@ export async function setAwardCosts(
 ): Promise<AwardSet> {
   return retryWhileLocked(() =>
     db.transaction().execute(async (trx) => {
+      // a build under way takes the costs as it reads them: a change waits for it, then sees its item
+      await lockAppPayouts(trx, app)
       const award = await readAward(trx, { claimId, app })
       if (!award) {
         throw conflict(

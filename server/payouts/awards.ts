@@ -8,6 +8,7 @@ import type { Database } from '../db/database.ts'
 import { retryWhileLocked } from '../db/shared-transaction.ts'
 import { recordMove } from '../lifecycle/move-claim.ts'
 import { assertCostsWithinAward, changeAwardCosts, payoutItemOf, readAward } from './award-costs.ts'
+import { lockAppPayouts } from './payout-lock.ts'
 import { recordTrustEntries } from './trust-ledger.ts'
 
 /** The staff account that sets an award, as the audit log and the claim's moves name it. */
@@ -180,6 +181,8 @@ export async function setAward(
 ): Promise<AwardSet> {
   return retryWhileLocked(() =>
     db.transaction().execute(async (trx) => {
+      // a build under way takes the award as it reads it: a correction waits for it, then sees its item
+      await lockAppPayouts(trx, app)
       const at = Date.now()
       const { claims, problems } = await readClaimsToAward(trx, { app, review, claimIds: [claimId] })
       const claim = claims.get(claimId)

@@ -1,3 +1,4 @@
+import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { agreementContext, type AgreementContext } from '../../src/agreement-context.ts'
 import type { Locale } from '../../src/translate.ts'
@@ -135,5 +136,25 @@ describe('readFeeTerms', () => {
     expect(() =>
       readFeeTerms({ html: '<p>Interest of 10% of the gross recovery may apply.</p>', claimId: 6 }),
     ).toThrow('claim 6: its signed agreement states no fee percent')
+  })
+
+  it('reads the fee and quotes it with single spaces however white space is written between its words', () => {
+    // runs of any white space, line breaks, tabs and no-break spaces included, as an edited agreement has
+    const space = fc
+      .array(fc.constantFrom(' ', '\n', '\t', '\r\n', '\u00a0', '\u2003', '\u3000'), {
+        minLength: 1,
+        maxLength: 4,
+      })
+      .map((parts) => parts.join(''))
+    const words = ['The', "firm's", 'fee', 'is', '40%', 'of', 'the', 'gross', 'recovery']
+    fc.assert(
+      fc.property(fc.array(space, { minLength: words.length + 1, maxLength: words.length + 1 }), (gaps) => {
+        const sentence = words.map((word, i) => `${gaps[i]}${word}`).join('') + gaps[words.length]
+        expect(readFeeTerms({ html: `<p>${sentence}</p>`, claimId: 7 })).toEqual({
+          percent: '40',
+          statedAs: "The firm's fee is 40% of the gross recovery",
+        })
+      }),
+    )
   })
 })

@@ -8,7 +8,10 @@ import { retryWhileLocked } from '../db/shared-transaction.ts'
 import { writeAuditEntry } from '../audit/audit-log.ts'
 import { chunks } from '../filing/batch-claims.ts'
 import { readFeeTerms } from './fee-terms.ts'
+import { lockAppPayouts } from './payout-lock.ts'
 import { splitPayout, spreadCosts, type PayoutSplit } from './payout-split.ts'
+import { sumPayoutItems, totalsOf } from './payout-totals.ts'
+import { signedAgreements } from './signed-agreements.ts'
 
 /** Who builds or approves a batch: the signed-in account, from where. */
 export interface PayoutActor {
@@ -106,7 +109,8 @@ export async function payoutCandidates(db: Kysely<Database>, app: string): Promi
  * from the fee its signed agreement states, the costs advanced on the claim (its award's) and its equal
  * part of the batch's costs, backup withholding where
  * the claimant gave no W-9. A claim whose agreement states no fee (or two) is left out and named. The
- * batch, its items and the audit entry commit together. Needs the app's payments right.
+ * batch, its items and the audit entry commit together, and the app's other builds, award corrections
+ * and claimants' changes wait for them (lockAppPayouts). Needs the app's payments right.
  */
 export async function buildPayoutBatch({
   db,
@@ -126,9 +130,10 @@ export async function buildPayoutBatch({
   if (!canPayApp(by.account, app)) throw forbidden(PAYMENTS_RIGHT_MESSAGE)
   return retryWhileLocked(() =>
     db.transaction().execute(async (trx) => {
+      await lockAppPayouts(trx, app)
       const rows = await candidateRows(trx, app)
       const leftOut: PayoutLeftOut[] = []
-      const fees = await feePercents(trx, rows, leftOut)
+      const fees = await feePercents({ db, trx, rows, leftOut })
       const paying = rows.filter((row) => fees.has(row.claimId))
       if (paying.length === 0) {
         throw new AppError('CONFLICT', {
@@ -245,9 +250,7 @@ export async function approvePayoutBatch({
           message: `payout batch ${batchId} is ${batch.status}, not built: only a built batch can be approved`,
         })
       }
-      const totals = totalsOf(
-        await trx.selectFrom('payout_items').selectAll().where('batch_id', '=', batchId).execute(),
-      )
+      const totals = (await sumPayoutItems(trx, [batchId])).get(batchId) ?? totalsOf([])
       await writeAuditEntry(trx, evidenceKey, {
         clientAddress: by.clientAddress,
         accountId: by.account.id,
@@ -270,59 +273,31 @@ export async function findPayoutBatch(db: Db, batchId: number): Promise<Selectab
   return batch
 }
 
-/** Count and sums of items in integer cents. */
-export function totalsOf(
-  items: readonly {
-    gross_cents: number
-    fee_cents: number
-    costs_cents: number
-    withholding_cents: number
-    net_cents: number
-  }[],
-): PayoutTotals {
-  const sum = (pick: (item: (typeof items)[number]) => number) =>
-    items.reduce((total, item) => total + Number(pick(item)), 0)
-  return {
-    count: items.length,
-    grossCents: sum((item) => item.gross_cents),
-    feeCents: sum((item) => item.fee_cents),
-    costsCents: sum((item) => item.costs_cents),
-    withholdingCents: sum((item) => item.withholding_cents),
-    netCents: sum((item) => item.net_cents),
-  }
-}
-
 function describeTotals(totals: PayoutTotals): string {
   return `${totals.count} claims; gross ${formatCents(totals.grossCents)}, fee ${formatCents(totals.feeCents)}, costs ${formatCents(totals.costsCents)}, withholding ${formatCents(totals.withholdingCents)}, net ${formatCents(totals.netCents)}`
 }
 
 /**
  * Each claim's fee percent as its signed agreement states it; a claim whose agreements state none (or
- * differing ones) goes to `leftOut` with readFeeTerms's reason.
+ * differing ones) goes to `leftOut` with readFeeTerms's reason. The agreements are read one claim at a
+ * time (signedAgreements): every claim's HTML at once was most of a build's memory.
  */
-async function feePercents(
-  db: Db,
-  rows: readonly CandidateRow[],
-  leftOut: PayoutLeftOut[],
-): Promise<Map<number, string>> {
-  const html = new Map<number, string[]>()
-  for (const ids of chunks(rows.map((row) => row.claimId))) {
-    const records = await db
-      .selectFrom('agreement_records')
-      .select(['claim_id', 'html'])
-      .where('claim_id', 'in', ids)
-      .orderBy('id')
-      .execute()
-    for (const record of records) {
-      const claimId = Number(record.claim_id)
-      html.set(claimId, [...(html.get(claimId) ?? []), record.html])
-    }
-  }
+async function feePercents({
+  db,
+  trx,
+  rows,
+  leftOut,
+}: {
+  db: Kysely<Database>
+  trx: Transaction<Database>
+  rows: readonly CandidateRow[]
+  leftOut: PayoutLeftOut[]
+}): Promise<Map<number, string>> {
   const fees = new Map<number, string>()
-  for (const { claimId } of rows) {
+  const claimIds = rows.map((row) => row.claimId)
+  for await (const { claimId, html } of signedAgreements({ db, trx, claimIds })) {
     try {
-      // a claim signs several agreements; the one with the fee section states it
-      fees.set(claimId, readFeeTerms({ html: (html.get(claimId) ?? []).join('\n'), claimId }).percent)
+      fees.set(claimId, readFeeTerms({ html, claimId }).percent)
     } catch (error) {
       if (!(error instanceof AppError)) throw error
       leftOut.push({ claimId, reason: error.message })

@@ -3,8 +3,9 @@ import type { PayoutBatchView, PayoutItemPage, UncashedCheck } from '../../src/a
 import { DAY_MS } from '../../src/durations.ts'
 import { mask, maskEmail, maskName, PAYOUT_METHODS } from '../../src/payout-details.ts'
 import type { Database } from '../db/database.ts'
+import { chunks } from '../filing/batch-claims.ts'
 import type { ListPage } from '../platform/list-query.ts'
-import { totalsOf } from './payout-batches.ts'
+import { sumPayoutItems, totalsOf } from './payout-totals.ts'
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(Number(ms)).toISOString())
 
@@ -20,34 +21,38 @@ export async function listPayoutBatches(db: Kysely<Database>, app: string): Prom
     .orderBy('batch.id', 'desc')
     .execute()
   if (batches.length === 0) return []
-  const items = await db
-    .selectFrom('payout_items')
-    .selectAll()
-    .where(
-      'batch_id',
-      'in',
-      batches.map((batch) => Number(batch.id)),
-    )
-    .execute()
-  return batches.map((batch) => {
-    const own = items.filter((item) => Number(item.batch_id) === Number(batch.id))
-    const itemStatuses: Record<string, number> = {}
-    for (const item of own) itemStatuses[item.status] = (itemStatuses[item.status] ?? 0) + 1
-    return {
-      id: Number(batch.id),
-      status: batch.status,
-      costsCents: Number(batch.costs_cents),
-      builtBy: batch.maker,
-      builtAt: iso(batch.built_at)!,
-      approvedBy: batch.checker,
-      approvedAt: iso(batch.approved_at),
-      sentAt: iso(batch.sent_at),
-      // a fallback repeats the split of the item it replaces: counted once
-      totals: totalsOf(own.filter((item) => item.replaces_item_id === null)),
-      itemStatuses,
-      methods: PAYOUT_METHODS.filter((method) => own.some((item) => item.method === method)),
+  const batchIds = batches.map((batch) => Number(batch.id))
+  // a fallback repeats the split of the item it replaces: counted once
+  const totals = await sumPayoutItems(db, batchIds, { originalsOnly: true })
+  const itemStatuses = new Map<number, Record<string, number>>()
+  const methods = new Map<number, Set<string>>()
+  for (const ids of chunks(batchIds)) {
+    const counts = await db
+      .selectFrom('payout_items')
+      .select((eb) => ['batch_id', 'status', 'method', eb.fn.countAll<number | string>().as('count')])
+      .where('batch_id', 'in', ids)
+      .groupBy(['batch_id', 'status', 'method'])
+      .execute()
+    for (const { batch_id: batchId, status, method, count } of counts) {
+      const own = itemStatuses.get(Number(batchId)) ?? {}
+      own[status] = (own[status] ?? 0) + Number(count)
+      itemStatuses.set(Number(batchId), own)
+      methods.set(Number(batchId), (methods.get(Number(batchId)) ?? new Set()).add(method))
     }
-  })
+  }
+  return batches.map((batch) => ({
+    id: Number(batch.id),
+    status: batch.status,
+    costsCents: Number(batch.costs_cents),
+    builtBy: batch.maker,
+    builtAt: iso(batch.built_at)!,
+    approvedBy: batch.checker,
+    approvedAt: iso(batch.approved_at),
+    sentAt: iso(batch.sent_at),
+    totals: totals.get(Number(batch.id)) ?? totalsOf([]),
+    itemStatuses: itemStatuses.get(Number(batch.id)) ?? {},
+    methods: PAYOUT_METHODS.filter((method) => methods.get(Number(batch.id))?.has(method)),
+  }))
 }
 
 /**

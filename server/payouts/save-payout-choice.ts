@@ -42,7 +42,7 @@ export async function savePayoutChoice({
   const row = choiceRow({ input: input as PayoutChoice, paymentsKey, claimId, now })
   await retryWhileLocked(() =>
     db.transaction().execute(async (trx) => {
-      await assertPayoutOpen(trx, { claimId, t })
+      await assertPayoutOpen(trx, { app: audit.app, claimId, t })
       const { claim_id: _key, ...changes } = row
       await trx
         .insertInto('payout_choices')

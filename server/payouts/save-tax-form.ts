@@ -63,7 +63,7 @@ export async function saveTaxForm({
   }
   await retryWhileLocked(() =>
     db.transaction().execute(async (trx) => {
-      await assertPayoutOpen(trx, { claimId, t })
+      await assertPayoutOpen(trx, { app: audit.app, claimId, t })
       await recordTaxForm(trx, audit.evidenceKey, row)
       // the kind of number only: the taxpayer number stays out of the audit log
       await writeAuditEntry(trx, audit.evidenceKey, {

@@ -4,6 +4,7 @@ import type { Database, PayoutItemsTable } from '../db/database.ts'
 import { retryWhileLocked } from '../db/shared-transaction.ts'
 import { writeAuditEntry } from '../audit/audit-log.ts'
 import type { JobContext, JobOutcome, RowJobHandler } from '../jobs/job-handler.ts'
+import { chunks } from '../filing/batch-claims.ts'
 import { errorCode, type Logger } from '../logger.ts'
 import type { PayPalApi } from './providers/paypal-api.ts'
 import { sendPayPalPayouts, type PayPalPayoutItem } from './providers/paypal-payouts.ts'
@@ -17,6 +18,9 @@ type ItemRow = Selectable<PayoutItemsTable>
 export function senderItemId(itemId: number): string {
   return `item-${itemId}`
 }
+
+/** Items marked sent between two writes of their trust entries (up to four entries an item). */
+const MARK_SENT_PAGE = 250
 
 /** PayPal not set up: its items wait, and the batch is looked at again this much later. */
 const WAIT_FOR_PAYPAL_MS = 3600_000
@@ -58,7 +62,11 @@ export function sendPayoutJob({
       .orderBy('id')
       .execute()
 
-  /** Marks the items sent, with the provider's fields, and records their trust entries, in `trx`. */
+  /**
+   * Marks the items sent, with the provider's fields, and records their trust entries, in `trx`: a
+   * page of items at a time, so that a batch's tens of thousands of trust entries and their seals are
+   * never all held at once.
+   */
   const markSent = async (
     trx: Transaction<Database>,
     {
@@ -68,19 +76,30 @@ export function sendPayoutJob({
       fields,
     }: { app: string; items: ItemRow[]; now: number; fields?: (item: ItemRow) => Partial<ItemRow> },
   ) => {
-    for (const item of items) {
-      await trx
-        .updateTable('payout_items')
-        .set({ status: 'sent', updated_at: now, ...(fields?.(item) ?? {}) })
-        .where('id', '=', item.id)
-        .where('status', '=', 'pending')
-        .execute()
+    for (const page of chunks(items, MARK_SENT_PAGE)) {
+      // one statement for the items that get the same fields (all of a page's ACH credits, or of one
+      // PayPal batch); a check has a number of its own
+      const alike = new Map<string, { changes: Partial<ItemRow>; ids: number[] }>()
+      for (const item of page) {
+        const changes = { status: 'sent' as const, updated_at: now, ...(fields?.(item) ?? {}) }
+        const key = JSON.stringify(changes)
+        const group = alike.get(key) ?? alike.set(key, { changes, ids: [] }).get(key)!
+        group.ids.push(Number(item.id))
+      }
+      for (const { changes, ids } of alike.values()) {
+        await trx
+          .updateTable('payout_items')
+          .set(changes)
+          .where('id', 'in', ids)
+          .where('status', '=', 'pending')
+          .execute()
+      }
+      await recordTrustEntries(
+        trx,
+        evidenceKey,
+        page.flatMap((item) => trustEntriesOf(item, app, now)),
+      )
     }
-    await recordTrustEntries(
-      trx,
-      evidenceKey,
-      items.flatMap((item) => trustEntriesOf(item, app, now)),
-    )
   }
 
   const sendChecks = async (app: string, items: ItemRow[], now: number) => {

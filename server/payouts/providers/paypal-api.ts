@@ -1,3 +1,5 @@
+import { requestPayPal, type PayPalAnswer } from './paypal-http.ts'
+
 /** PayPal's REST API origins; tests point the client at a stand-in on 127.0.0.1 instead. */
 export const PAYPAL_LIVE_URL = 'https://api-m.paypal.com'
 export const PAYPAL_SANDBOX_URL = 'https://api-m.sandbox.paypal.com'
@@ -97,9 +99,9 @@ export function paypalApi(options: PayPalApiOptions): PayPalApi {
   // calls that need a token at the same moment share one token request
   let pendingToken: Promise<string> | undefined
 
-  async function send(label: string, attempt: () => Promise<Response>): Promise<Response> {
+  async function send(label: string, attempt: () => Promise<PayPalAnswer>): Promise<PayPalAnswer> {
     for (let tries = 1; ; tries++) {
-      let response: Response
+      let response: PayPalAnswer
       try {
         response = await attempt()
       } catch (error) {
@@ -115,18 +117,15 @@ export function paypalApi(options: PayPalApiOptions): PayPalApi {
       }
       const retryable = response.status === 429 || response.status >= 500
       if (!retryable || tries >= maxAttempts) return response
-      await response.body?.cancel()
-      await sleep(delayBefore(tries + 1, response.headers.get('retry-after')))
+      await sleep(delayBefore(tries + 1, response.header('retry-after')))
     }
-  }
-
-  function attemptOnce(url: string, init: RequestInit): Promise<Response> {
-    return fetch(url, { ...init, redirect: 'error', signal: AbortSignal.timeout(timeoutMs) })
   }
 
   async function fetchToken(): Promise<string> {
     const response = await send('POST /v1/oauth2/token', () =>
-      attemptOnce(`${baseUrl}/v1/oauth2/token`, {
+      requestPayPal({
+        url: `${baseUrl}/v1/oauth2/token`,
+        timeoutMs,
         method: 'POST',
         headers: {
           Authorization: `Basic ${basic}`,
@@ -136,8 +135,8 @@ export function paypalApi(options: PayPalApiOptions): PayPalApi {
         body: 'grant_type=client_credentials',
       }),
     )
-    const body = await readJson(response)
-    if (!response.ok) throw refusal({ label: 'POST /v1/oauth2/token', status: response.status, body })
+    const body = readJson(response)
+    if (!isOk(response)) throw refusal({ label: 'POST /v1/oauth2/token', status: response.status, body })
     const { access_token: value, expires_in: expiresIn } = (body ?? {}) as {
       access_token?: unknown
       expires_in?: unknown
@@ -169,7 +168,9 @@ export function paypalApi(options: PayPalApiOptions): PayPalApi {
       for (let renewed = false; ; renewed = true) {
         const bearer = await accessToken()
         const response = await send(label, () =>
-          attemptOnce(url.href, {
+          requestPayPal({
+            url: url.href,
+            timeoutMs,
             method,
             headers: {
               Authorization: `Bearer ${bearer}`,
@@ -181,12 +182,11 @@ export function paypalApi(options: PayPalApiOptions): PayPalApi {
           }),
         )
         if (response.status === 401 && !renewed) {
-          await response.body?.cancel()
           if (token?.value === bearer) token = undefined
           continue
         }
-        const answer = await readJson(response)
-        if (!response.ok) throw refusal({ label, status: response.status, body: answer })
+        const answer = readJson(response)
+        if (!isOk(response)) throw refusal({ label, status: response.status, body: answer })
         return answer as T
       }
     },
@@ -200,11 +200,14 @@ function delayBefore(tries: number, retryAfter?: string | null): number {
   return Math.min(delay, MAX_DELAY_MS)
 }
 
-async function readJson(response: Response): Promise<unknown> {
-  const text = await response.text()
-  if (!text) return undefined
+function isOk(response: PayPalAnswer): boolean {
+  return response.status >= 200 && response.status < 300
+}
+
+function readJson(response: PayPalAnswer): unknown {
+  if (!response.text) return undefined
   try {
-    return JSON.parse(text) as unknown
+    return JSON.parse(response.text) as unknown
   } catch {
     // a proxy's HTML error page: the status says enough
     return undefined
@@ -246,7 +249,7 @@ function text(value: unknown): string | undefined {
 
 function networkReason(error: unknown): string {
   if (error instanceof Error && error.name === 'TimeoutError') return 'no answer in time'
-  const cause = (error as { cause?: { code?: unknown; message?: unknown } } | undefined)?.cause
-  if (typeof cause?.code === 'string') return cause.code
+  const code = (error as { code?: unknown } | undefined)?.code
+  if (typeof code === 'string') return code
   return error instanceof Error ? error.message : String(error)
 }

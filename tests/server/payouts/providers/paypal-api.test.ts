@@ -161,4 +161,35 @@ describe('the PayPal REST client', () => {
     )
     expect(sleeps).toEqual([500, 1000])
   })
+
+  it('gives up on a try that gets no answer in time, and on a redirect, which it does not follow', async () => {
+    const silent = http.createServer(() => undefined) // reads the request and never answers
+    const moved = http.createServer((_req, res) =>
+      res.writeHead(302, { Location: 'http://127.0.0.1:9/elsewhere' }).end(),
+    )
+    const urlOf = async (server: http.Server) => {
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+      return `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+    }
+    try {
+      const quiet = makeApi({ baseUrl: await urlOf(silent), maxAttempts: 2, timeoutMs: 200 })
+      const late = await getMissingBatch(quiet.api)
+      expect([late.status, late.errorName, late.message]).toEqual([
+        0,
+        'NETWORK_ERROR',
+        'paypal could not be reached for POST /v1/oauth2/token after 2 tries: no answer in time',
+      ])
+      expect(quiet.sleeps).toEqual([500])
+      const elsewhere = await getMissingBatch(makeApi({ baseUrl: await urlOf(moved), maxAttempts: 1 }).api)
+      expect([elsewhere.status, elsewhere.errorName, elsewhere.message]).toEqual([
+        0,
+        'NETWORK_ERROR',
+        'paypal could not be reached for POST /v1/oauth2/token after 1 tries: paypal answered 302 with a redirect, which is not followed',
+      ])
+    } finally {
+      silent.closeAllConnections()
+      await new Promise((resolve) => silent.close(resolve))
+      await new Promise((resolve) => moved.close(resolve))
+    }
+  })
 })
