@@ -18,11 +18,12 @@ const VITEST = path.join(PROJECT_ROOT, 'node_modules', 'vitest', 'vitest.mjs')
 /**
  * The spec folders (or spec files, by their path under tests/e2e) of each run but the last, which takes
  * every other spec file, in about equal shares of time: the claimant forms (every way a claimant
- * arrives among them); the accessibility scans, the intake, the agreements, the hostile texts and proof
- * of work; staff (the funnel among them), the other security specs, the routes and the rest.
+ * arrives among them) and the claimant's payment; the accessibility scans, the intake, the agreements,
+ * the hostile texts and proof of work; staff (the funnel among them), the other security specs, the
+ * routes and the rest.
  */
 const RUNS = [
-  ['step2'],
+  ['step2', 'payouts'],
   [
     'accessibility',
     'intake',
