@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely'
 import type { Database, PayoutMethod } from '../server/db/database.ts'
-import { chunks } from '../server/filing/batch-claims.ts'
+import { chunks } from '../server/db/id-chunks.ts'
 import { ACCOUNT_NUMBER_PURPOSE } from '../server/payouts/payout-files.ts'
 import { sealNumber } from '../server/payouts/sealed-numbers.ts'
 

@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely'
 import type { Database } from '../db/database.ts'
 import { isIntakeAddressConfirmed } from '../confirmations/intake-ties.ts'
 import { isClearOfFraudHold } from './fraud-hold.ts'
+import { chunks } from '../db/id-chunks.ts'
 import type { FilingClaim } from './provider-spreadsheet.ts'
 
 /** A claim as a batch reads it: what its documents print, and where it stands with notices and filings. */
@@ -22,9 +23,6 @@ export interface BatchClaimRow extends FilingClaim {
   fraudScore: number | null
   fraudCleared: boolean
 }
-
-/** The most ids one `in (…)` list takes: well under either database's parameter limit. */
-export const ID_CHUNK = 500
 
 /**
  * The claims of `app` with these ids, or (without ids) its claims ready to file (in the review's
@@ -122,12 +120,6 @@ export async function readBatchClaims(
       fraudCleared: row.fraud_cleared_at !== null,
     }))
     .sort((a, b) => a.claimId - b.claimId)
-}
-
-export function chunks<T>(items: readonly T[], size = ID_CHUNK): T[][] {
-  const out: T[][] = []
-  for (let start = 0; start < items.length; start += size) out.push(items.slice(start, start + size))
-  return out
 }
 
 function iso(value: Date | string): string {

@@ -16,7 +16,8 @@ import { makePrivateFolder } from '../private-files.ts'
 import type { JobContext, RowJobHandler } from '../jobs/job-handler.ts'
 import { recordMove } from '../lifecycle/move-claim.ts'
 import { writeAuditEntry } from '../audit/audit-log.ts'
-import { chunks, readBatchClaims, type BatchClaimRow } from './batch-claims.ts'
+import { chunks } from '../db/id-chunks.ts'
+import { readBatchClaims, type BatchClaimRow } from './batch-claims.ts'
 import {
   compileFilingTemplate,
   documentContext,

@@ -4,7 +4,7 @@ import { AppError } from '../../src/app-error.ts'
 import type { Database, FilingBatchesTable } from '../db/database.ts'
 import { retryWhileLocked } from '../db/shared-transaction.ts'
 import { writeAuditEntry } from '../audit/audit-log.ts'
-import { chunks } from './batch-claims.ts'
+import { chunks } from '../db/id-chunks.ts'
 import type { BatchActor } from './filing-batches.ts'
 
 /** The longest case number kept; a provider's are far shorter. */

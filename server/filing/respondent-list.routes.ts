@@ -17,7 +17,7 @@ import { parseBulkMove } from '../review/bulk-move-selection.ts'
 import type { BulkMoves } from '../review/bulk-moves.ts'
 import { queueBulkMove } from '../review/queue-bulk-move.ts'
 import { staffAccountOf } from '../staff/require-staff.ts'
-import { chunks } from './batch-claims.ts'
+import { chunks } from '../db/id-chunks.ts'
 import { importRespondentList } from './respondent-list.ts'
 
 /** The reason whose cure asks the claimant for proof of an account (forms/base/review.json). */

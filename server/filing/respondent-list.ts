@@ -11,7 +11,7 @@ import type { Database } from '../db/database.ts'
 import { retryWhileLocked } from '../db/shared-transaction.ts'
 import { writeAuditEntry } from '../audit/audit-log.ts'
 import { wakeScores } from '../fraud/fraud-repository.ts'
-import { chunks } from './batch-claims.ts'
+import { chunks } from '../db/id-chunks.ts'
 import { parseCsv, refusedFile } from './case-numbers.ts'
 import type { BatchActor } from './filing-batches.ts'
 

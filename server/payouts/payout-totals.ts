@@ -1,7 +1,7 @@
 import type { Kysely, Transaction } from 'kysely'
 import type { PayoutTotals } from '../../src/api/payouts.ts'
 import type { Database } from '../db/database.ts'
-import { chunks } from '../filing/batch-claims.ts'
+import { chunks } from '../db/id-chunks.ts'
 
 /** Count and sums of items in integer cents. */
 export function totalsOf(

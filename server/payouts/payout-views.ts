@@ -3,7 +3,7 @@ import type { PayoutBatchView, PayoutItemPage, UncashedCheck } from '../../src/a
 import { DAY_MS } from '../../src/durations.ts'
 import { mask, maskEmail, maskName, PAYOUT_METHODS } from '../../src/payout-details.ts'
 import type { Database } from '../db/database.ts'
-import { chunks } from '../filing/batch-claims.ts'
+import { chunks } from '../db/id-chunks.ts'
 import type { ListPage } from '../platform/list-query.ts'
 import { sumPayoutItems, totalsOf } from './payout-totals.ts'
 

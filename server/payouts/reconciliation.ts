@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely'
 import type { PayoutCostsApart, PayoutFigures, PayoutReconciliation } from '../../src/api/payouts.ts'
 import type { Database, TrustEntryKind } from '../db/database.ts'
-import { chunks } from '../filing/batch-claims.ts'
+import { chunks } from '../db/id-chunks.ts'
 
 /** Item statuses whose money left the trust account (and, for the unpaid ones, came back). */
 const SENT_STATUSES = ['sent', 'paid', 'failed', 'unclaimed', 'returned'] as const

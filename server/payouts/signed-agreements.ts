@@ -2,7 +2,7 @@ import { sql, type Kysely, type Transaction } from 'kysely'
 import type { Database } from '../db/database.ts'
 import { copyColumnOut } from '../db/copy-out.ts'
 import { isPostgresDb } from '../db/dialect.ts'
-import { chunks } from '../filing/batch-claims.ts'
+import { chunks } from '../db/id-chunks.ts'
 
 /** A claim's signed agreement HTML ('' for a claim without one; several joined in the order signed). */
 export interface SignedAgreement {
