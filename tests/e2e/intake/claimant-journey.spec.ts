@@ -3,7 +3,7 @@ import Database from 'better-sqlite3'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 import { SQLITE_FILE_NAME } from '../../../server/db/create-db.ts'
-import { mailsTo } from '../../server/support/agreement-link.ts'
+import { mailsTo, plainTextOf } from '../../server/support/agreement-link.ts'
 import { requestAgreementLink } from '../agreements/agreement-link.ts'
 import {
   baseUrl,
@@ -32,20 +32,9 @@ async function mailWithSubject(subject: string): Promise<string> {
   throw new Error(`no e-mail "${subject}" in the outbox`)
 }
 
-/** The text part of an e-mail, as the claimant's mail program shows it. */
-function textOf(eml: string): string {
-  const part = /Content-Type: text\/plain[^\n]*\n((?:[^\n]+\n)*)\n([\s\S]*?)\n--\S{8,}/i.exec(eml)
-  const [, headers = '', body = ''] = part ?? []
-  return /base64/i.test(headers)
-    ? Buffer.from(body.replace(/\s+/g, ''), 'base64').toString('utf8')
-    : body
-        .replace(/=\r?\n/g, '')
-        .replace(/=([0-9A-F]{2})/g, (_m, hex: string) => String.fromCharCode(parseInt(hex, 16)))
-}
-
 /** The Step 2 link for `app` in an e-mail. */
 function step2Link(eml: string, appName: string): string {
-  const link = new RegExp(`File your ${appName} claim: (\\S+#prefill=\\S+)`).exec(textOf(eml))?.[1]
+  const link = new RegExp(`File your ${appName} claim: (\\S+#prefill=\\S+)`).exec(plainTextOf(eml))?.[1]
   if (!link) throw new Error(`no ${appName} link in the e-mail`)
   return link
 }
@@ -99,12 +88,12 @@ describe('a claimant on a phone, from the main form through each Step 2 claim to
     await keepScreenshot(page, 'journey-thank-you-390')
 
     const copy = await mailWithSubject('Your signed agreement and your next steps')
-    expect(textOf(copy)).toContain(reference)
+    expect(plainTextOf(copy)).toContain(reference)
     expect(copy).toMatch(/Content-Type: application\/pdf/)
     expect(step2Link(copy, 'Chime')).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/chime#prefill=/)
 
     // "Confirm it was you": the page names the intake before the button is pressed
-    const confirmLink = /Please confirm it by opening this link: (\S+)/.exec(textOf(copy))?.[1]
+    const confirmLink = /Please confirm it by opening this link: (\S+)/.exec(plainTextOf(copy))?.[1]
     await page.goto(confirmLink!)
     await shown(
       page.getByText(
@@ -155,8 +144,8 @@ describe('a claimant on a phone, from the main form through each Step 2 claim to
     })
     expect(other.status).toBe(201)
     const reminder = await mailWithSubject('Reminder: your claim is not finished')
-    expect(textOf(reminder)).toContain('You told us you used Chime, but')
-    expect(textOf(reminder)).not.toContain('File your Earnin claim')
+    expect(plainTextOf(reminder)).toContain('You told us you used Chime, but')
+    expect(plainTextOf(reminder)).not.toContain('File your Earnin claim')
     expect(reminder).toMatch(/List-Unsubscribe-Post: List-Unsubscribe=One-Click/)
 
     await page.goto(step2Link(reminder, 'Chime'))

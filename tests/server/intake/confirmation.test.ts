@@ -16,32 +16,16 @@ import {
   type TestContext,
 } from '../support/helpers.ts'
 import { loginStaff } from '../support/staff-sign-in.ts'
+import { partOf } from '../support/agreement-link.ts'
 import { fileClaim } from '../support/claims.ts'
 
 const SCREENSHOT = makePng({ width: 30, height: 10 })
 const SITE = '127.0.0.1'
 const BROWSER = 'Mozilla/5.0 (confirmation test)'
 
-/** The text (or HTML) part of an .eml, its quoted-printable soft breaks and escapes undone. */
-function textOf(eml: string, type = 'plain'): string {
-  const part = new RegExp(
-    `Content-Type: text/${type}[^\\n]*\\n((?:[^\\n]+\\n)*)\\n([\\s\\S]*?)\\n--`,
-    'i',
-  ).exec(eml)
-  if (!part) throw new Error(`the message has no text/${type} part`)
-  const [, headers = '', body = ''] = part
-  if (!/quoted-printable/i.test(headers)) return body
-  return Buffer.from(
-    body.replace(/=\n/g, '').replace(/=([0-9A-F]{2})/g, (_, hex: string) => `%${hex}`),
-    'latin1',
-  )
-    .toString('latin1')
-    .replace(/(%[0-9A-F]{2})+/g, (escaped) => decodeURIComponent(escaped))
-}
-
 /** The confirmation link of a message, and its token. */
 function linkOf(eml: string): { url: URL; token: string } {
-  const found = /(\S+\/confirm(?:\?lang=\w+)?#token=[A-Za-z0-9_-]+)/.exec(textOf(eml))?.[1]
+  const found = /(\S+\/confirm(?:\?lang=\w+)?#token=[A-Za-z0-9_-]+)/.exec(partOf(eml, 'text/plain'))?.[1]
   if (!found) throw new Error('the message has no confirmation link')
   const url = new URL(found)
   return { url, token: url.hash.replace('#token=', '') }
@@ -107,14 +91,14 @@ for (const dialect of DIALECTS) {
       expect(url.origin).not.toBe(`http://${SITE}:4000`)
       expect(url.pathname).toBe('/confirm')
       expect(token).toMatch(/^[A-Za-z0-9_-]{43}$/)
-      expect(textOf(eml, 'html')).toContain(`<a href="${url.href}">Confirm it was you</a>`)
+      expect(partOf(eml, 'text/html')).toContain(`<a href="${url.href}">Confirm it was you</a>`)
     })
 
     it("writes the link's words in the claimant's language", async () => {
       const id = await fileClaimNo(2, 'es')
       const eml = await emailOf(id)
-      expect(textOf(eml)).toContain('Confírmelo abriendo este enlace')
-      expect(textOf(eml, 'html')).toMatch(
+      expect(partOf(eml, 'text/plain')).toContain('Confírmelo abriendo este enlace')
+      expect(partOf(eml, 'text/html')).toMatch(
         /<a href="[^"]+\/confirm\?lang=es#token=[^"]+">Confirme que fue usted<\/a>/,
       )
       expect(linkOf(eml).url.search).toBe('?lang=es')

@@ -14,7 +14,7 @@ import type { StaffPage, StaffClaimRow } from '../../../src/api/staff.ts'
 import type { Attribution } from '../../../src/attribution.ts'
 import { FIRM_SETTINGS } from '../../../src/firm-settings.ts'
 import { landingAttribution, rememberLanding } from '../../../client/attribution.ts'
-import { mailsTo } from '../support/agreement-link.ts'
+import { mailsTo, plainTextOf } from '../support/agreement-link.ts'
 import { sendClaimAsForm, sendIntakeAsForm } from '../support/client-requests.ts'
 import { makeIntakeData } from '../support/malformed-intakes.ts'
 import { pdfText } from '../support/pdf-text.ts'
@@ -107,21 +107,6 @@ const today = () => new Intl.DateTimeFormat('en-CA', { timeZone: CLAIMANT_ZONE }
 /** A day as the firm's staff pages give it (firm.json's time zone). */
 const firmDay = (at: number) =>
   new Intl.DateTimeFormat('en-CA', { timeZone: FIRM_SETTINGS.timeZone }).format(at)
-/**
- * The message's text/plain part, wherever it sits (the journey's first e-mail nests it beside the
- * agreement's PDF), decoded from quoted-printable or base64.
- */
-function plainTextOf(eml: string): string {
-  const match = /Content-Type: text\/plain[^\n]*\n((?:[^\n]+\n)*)\n([\s\S]*?)\n--\S{8,}/i.exec(eml)
-  if (!match) return ''
-  const [, headers = '', body = ''] = match
-  if (/base64/i.test(headers)) return Buffer.from(body.replace(/\s+/g, ''), 'base64').toString('utf8')
-  if (!/quoted-printable/i.test(headers)) return body
-  const bytes = body
-    .replace(/=\r?\n/g, '')
-    .replace(/=([0-9A-F]{2})/g, (_match, hex: string) => String.fromCharCode(parseInt(hex, 16)))
-  return Buffer.from(bytes, 'latin1').toString('utf8')
-}
 const subjectOf = (eml: string) => {
   const header = eml.split('\n\n')[0]!.replace(/\n[ \t]+/g, ' ')
   const subject = /^Subject: (.*)$/m.exec(header)?.[1] ?? ''

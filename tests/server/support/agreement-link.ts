@@ -63,22 +63,7 @@ export function linkMailsTo(dataDir: string, address: string): OutboxMail[] {
 
 /** The message's text/plain part, decoded from quoted-printable or base64. */
 export function plainTextOf(eml: string): string {
-  const boundary = /boundary="?([^";\n]+)"?/.exec(eml)?.[1]
-  const parts = boundary ? eml.split(`--${boundary}`) : [eml]
-  const part = parts.find((section) => /content-type: text\/plain/i.test(section.split('\n\n')[0] ?? ''))
-  if (!part) return ''
-  const [headers = '', ...rest] = part.replace(/^\n/, '').split('\n\n')
-  const body = rest.join('\n\n')
-  if (/Content-Transfer-Encoding: base64/i.test(headers)) {
-    return Buffer.from(body.replace(/\s+/g, ''), 'base64').toString('utf8')
-  }
-  if (/Content-Transfer-Encoding: quoted-printable/i.test(headers)) {
-    const bytes = body
-      .replace(/=\r?\n/g, '')
-      .replace(/=([0-9A-F]{2})/g, (_match, hex: string) => String.fromCharCode(parseInt(hex, 16)))
-    return Buffer.from(bytes, 'latin1').toString('utf8')
-  }
-  return body
+  return partOf(eml, 'text/plain')
 }
 
 /** The link the message carries, whole: `http://…/view-agreement#link=…`. */
@@ -155,17 +140,32 @@ export async function findAgreementsByLink(
   return (await openAgreementsByLink(ctx, contact, options)).agreements
 }
 
-/** A message's part of `type` at any depth (beside attachments too), decoded (nodemailer writes quoted-printable or base64). */
+/**
+ * A message's part of `type` at any depth (beside attachments too), decoded (nodemailer writes
+ * quoted-printable or base64). Parts are cut at the boundaries the message declares, never at any line
+ * that starts with "--": a link's token can start a quoted-printable line with two dashes.
+ */
 export function partOf(eml: string, type: 'text/plain' | 'text/html'): string {
-  const match = new RegExp(
-    `Content-Type: ${type}[^\\n]*\\n((?:[^\\n]+\\n)*)\\n([\\s\\S]*?)\\n--\\S{8,}`,
-    'i',
-  ).exec(eml)
-  if (!match) return ''
-  const [, headers = '', body = ''] = match
-  if (/base64/i.test(headers)) return Buffer.from(body.replace(/\s+/g, ''), 'base64').toString('utf8')
-  const bytes = body
-    .replace(/=\r?\n/g, '')
-    .replace(/=([0-9A-F]{2})/g, (_match, hex: string) => String.fromCharCode(parseInt(hex, 16)))
-  return Buffer.from(bytes, 'latin1').toString('utf8')
+  const boundaries = [...eml.matchAll(/boundary="?([^";\s]+)"?/gi)].map(([, boundary]) => boundary!)
+  const sections =
+    boundaries.length === 0
+      ? [eml]
+      : eml.split(new RegExp(`\\r?\\n--(?:${boundaries.map(escapeRegExp).join('|')})(?:--)?`))
+  for (const section of sections) {
+    const [headers = '', ...rest] = section.replace(/^\r?\n/, '').split(/\r?\n\r?\n/)
+    if (!new RegExp(`^Content-Type: ${type}\\b`, 'im').test(headers)) continue
+    const body = rest.join('\n\n')
+    if (/^Content-Transfer-Encoding: base64/im.test(headers))
+      return Buffer.from(body.replace(/\s+/g, ''), 'base64').toString('utf8')
+    if (!/^Content-Transfer-Encoding: quoted-printable/im.test(headers)) return body
+    const bytes = body
+      .replace(/=\r?\n/g, '')
+      .replace(/=([0-9A-F]{2})/g, (_match, hex: string) => String.fromCharCode(parseInt(hex, 16)))
+    return Buffer.from(bytes, 'latin1').toString('utf8')
+  }
+  return ''
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
 }
