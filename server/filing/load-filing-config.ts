@@ -1,6 +1,7 @@
 import fs from 'node:fs'
 import path from 'node:path'
-import { Ajv, type ValidateFunction } from 'ajv'
+import type { ValidateFunction } from 'ajv'
+import { compileConfigSchema } from '../forms/config-schemas.ts'
 import type { FeeTier, FilingSettings, ProviderProfile } from '../../src/filing-config.ts'
 import { FormConfigError, readJson } from '../forms/load-form-configs.ts'
 import { hasPointer, mergeConfig } from '../forms/merge-config.ts'
@@ -28,7 +29,7 @@ function compileSchema(formsDir: string, name: string, problems: string[]): Vali
     return null
   }
   try {
-    return new Ajv({ allErrors: true }).compile(schema.value as object)
+    return compileConfigSchema('settings', schema.value)
   } catch (error) {
     problems.push(`${file}: ${(error as Error).message}`)
     return null

@@ -1,7 +1,8 @@
 import fs from 'node:fs'
 import path from 'node:path'
-import { Ajv, type ErrorObject } from 'ajv'
+import type { ErrorObject } from 'ajv'
 import type { FormConfig } from '../../src/form-config.ts'
+import { compileConfigSchema } from './config-schemas.ts'
 import { hasPointer, mergeConfig } from './merge-config.ts'
 
 export const META_SCHEMA_FILE = 'form-config.schema.json'
@@ -51,11 +52,7 @@ export function loadFormConfigs(
   const metaSchemaPath = path.join(formsDir, META_SCHEMA_FILE)
   const metaSchema = readJson(metaSchemaPath)
   if (!metaSchema.ok) throw new FormConfigError([`${metaSchemaPath}: ${metaSchema.reason}`])
-  const metaAjv = new Ajv({ allErrors: true, strict: false })
-  const checkConfig = metaAjv.compile(metaSchema.value as object)
-  // a form's own schema must compile too; strict mode catches typos such as "maxLenght"
-  const formAjv = new Ajv({ allErrors: true, strict: true })
-  formAjv.addKeyword('errorMessage')
+  const checkConfig = compileConfigSchema('meta', metaSchema.value)
 
   const base = readJson(path.join(formsDir, BASE_CONFIG_FILE))
   if (!base.ok) {
@@ -95,8 +92,9 @@ export function loadFormConfigs(
     if (config.slug !== expectedSlug) {
       problems.push(`${file}: /slug: "${config.slug}" must equal the file name "${expectedSlug}"`)
     }
+    // a form's own schema must compile too, in strict mode
     try {
-      formAjv.compile(config.schema)
+      compileConfigSchema('form', config.schema)
     } catch (error) {
       problems.push(`${file}: /schema: ${(error as Error).message}`)
     }

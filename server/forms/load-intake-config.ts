@@ -1,6 +1,6 @@
 import path from 'node:path'
-import { Ajv } from 'ajv'
 import type { IntakeConfig } from '../../src/intake-config.ts'
+import { compileConfigSchema } from './config-schemas.ts'
 import { describeErrors, FormConfigError, INTAKE_CONFIG_FILE, readJson } from './load-form-configs.ts'
 
 const INTAKE_META_SCHEMA_FILE = 'intake-config.schema.json'
@@ -15,7 +15,7 @@ export function loadIntakeConfig(
   if (!meta.ok) throw new FormConfigError([`${path.join(formsDir, INTAKE_META_SCHEMA_FILE)}: ${meta.reason}`])
   const parsed = readJson(path.join(formsDir, INTAKE_CONFIG_FILE))
   if (!parsed.ok) throw new FormConfigError([`${file}: ${parsed.reason}`])
-  const check = new Ajv({ allErrors: true, strict: false }).compile(meta.value as object)
+  const check = compileConfigSchema('meta', meta.value)
   if (!check(parsed.value)) throw new FormConfigError(describeErrors(file, check.errors ?? []))
   const config = parsed.value as IntakeConfig
   if (agreementTemplates && !agreementTemplates.has(config.agreement.template)) {
@@ -23,10 +23,8 @@ export function loadIntakeConfig(
       `${file}: /agreement/template: no agreements/${config.agreement.template}.hbs`,
     ])
   }
-  const formAjv = new Ajv({ allErrors: true, strict: true })
-  formAjv.addKeyword('errorMessage')
   try {
-    formAjv.compile(config.schema)
+    compileConfigSchema('form', config.schema)
   } catch (error) {
     throw new FormConfigError([`${file}: /schema: ${(error as Error).message}`])
   }

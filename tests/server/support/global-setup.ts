@@ -1,8 +1,11 @@
 import { spawn } from 'node:child_process'
+import fs from 'node:fs'
+import os from 'node:os'
 import path from 'node:path'
 import readline from 'node:readline'
 import pg from 'pg'
 import type { TestProject } from 'vitest/node'
+import { loadPdfCertificate } from '../../../server/agreements/pdf-seal.ts'
 import { createDb } from '../../../server/db/create-db.ts'
 import { migrateToLatest } from '../../../server/db/migrate.ts'
 import { compileProductForTests } from './compiled-product.ts'
@@ -12,6 +15,8 @@ declare module 'vitest' {
   export interface ProvidedContext {
     /** Admin URL of the one PostgreSQL server of this run; each test file creates its own database on it. */
     postgresUrl: string
+    /** A DATA_DIR made once for the run (seedDataDir): what a test's new DATA_DIR starts as a copy of. */
+    seedDataDir: string
   }
 }
 
@@ -40,6 +45,25 @@ async function createMigratedTemplate(adminUrl: string): Promise<void> {
 }
 
 /**
+ * What every test context's DATA_DIR starts with, made once for the run: the SQLite database with every
+ * migration run, and the self-signed PDF certificate a server makes on its first start. Each costs a
+ * tenth to a fifth of a second of CPU (an RSA key, a hundred migrations), and the suite makes a context
+ * some two hundred times. A test of the first start itself uses a DATA_DIR of its own.
+ */
+async function seedDataDir(): Promise<string> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'claims-seed-'))
+  const { db } = createDb({ dataDir })
+  try {
+    await migrateToLatest(db)
+  } finally {
+    // closing checkpoints the write-ahead log into the file, so a copy of the file alone is whole
+    await db.destroy()
+  }
+  loadPdfCertificate({ pdfSigningP12: undefined, dataDir })
+  return dataDir
+}
+
+/**
  * Starts one throw-away PostgreSQL (in a child process) for the whole run and hands its URL to the tests;
  * meanwhile compiles the product the tests start as processes (compiled-product.ts).
  */
@@ -64,9 +88,12 @@ export default async function setup({ provide }: TestProject): Promise<() => Pro
   })
   await createMigratedTemplate(url)
   provide('postgresUrl', url)
+  const seeded = await seedDataDir()
+  provide('seedDataDir', seeded)
   await compiled
 
   return async () => {
+    fs.rmSync(seeded, { recursive: true, force: true })
     child.stdin.end()
     const timer = setTimeout(() => child.kill('SIGKILL'), 20_000)
     await exited

@@ -38,7 +38,7 @@ import { createApp } from '../../../server/app.ts'
 import type { RequireTwoFactor, S3Settings, TrustProxy } from '../../../server/config.ts'
 import { ensureFirstAdmin } from '../../../server/staff/first-admin.ts'
 import { createStaffMailer } from '../../../server/staff/staff-mailer.ts'
-import { createDb } from '../../../server/db/create-db.ts'
+import { createDb, SQLITE_FILE_NAME } from '../../../server/db/create-db.ts'
 import type { ClaimsTable, Database } from '../../../server/db/database.ts'
 import { migrateToLatest } from '../../../server/db/migrate.ts'
 import { MIGRATED_TEMPLATE } from './postgres-template.ts'
@@ -48,7 +48,7 @@ import { loadEvidenceKey } from '../../../server/evidence/evidence-key.ts'
 import { loadPaymentsKey } from '../../../server/payouts/sealed-numbers.ts'
 import { loadTwoFactorKey, type TwoFactorKey } from '../../../server/staff/two-factor/two-factor-key.ts'
 import { removeSealed } from '../../../server/ops/purge-expired.ts'
-import { loadPdfCertificate } from '../../../server/agreements/pdf-seal.ts'
+import { loadPdfCertificate, PDF_SIGNING_FILE } from '../../../server/agreements/pdf-seal.ts'
 import { agreementPdfThread, type AgreementPdfs } from '../../../server/agreements/agreement-pdfs.ts'
 import { loadLanguages } from '../../../server/forms/languages.ts'
 import { createLogger, type Logger } from '../../../server/logger.ts'
@@ -184,7 +184,7 @@ export async function createTestContext(
 ): Promise<TestContext> {
   const forms = loadFormConfigs(formsDir)
   const intake = loadIntakeConfig(formsDir)
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'claims-data-'))
+  const dataDir = seededDataDir(dialect)
   const database = dialect === 'postgres' ? await createPostgresDatabase() : undefined
   const { db } = createDb({ databaseUrl: database?.url, dataDir })
   try {
@@ -446,6 +446,19 @@ export function listScreenshotFiles(dataDir: string): string[] {
  * A new database on the run's PostgreSQL, migrated (a copy of the run's template, global-setup.ts) unless
  * `migrated: false` asks for an empty one, for a test of what the server does to a database it migrates.
  */
+/**
+ * A new DATA_DIR holding copies of the run's migrated SQLite database (for SQLite) and PDF certificate
+ * (global-setup.ts, seedDataDir): what the server would make on its first start, made once. The copies
+ * keep the source's private file mode.
+ */
+function seededDataDir(dialect: TestDialect): string {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'claims-data-'))
+  const seed = inject('seedDataDir')
+  const files = dialect === 'sqlite' ? [SQLITE_FILE_NAME, PDF_SIGNING_FILE] : [PDF_SIGNING_FILE]
+  for (const file of files) fs.copyFileSync(path.join(seed, file), path.join(dataDir, file))
+  return dataDir
+}
+
 export async function createPostgresDatabase({ migrated = true }: { migrated?: boolean } = {}): Promise<{
   url: string
   drop(): Promise<void>
