@@ -1,4 +1,4 @@
-import { useState, type ReactNode } from 'react'
+import { useEffect, useRef, useState, type ReactNode } from 'react'
 import { AppError } from '../../../src/app-error.ts'
 import { isUnauthorized } from '../shared/staff-api.ts'
 import { sendCureRequests } from './batch-api.ts'
@@ -17,6 +17,43 @@ export function refusalOf(what: string, error: unknown): Refusal {
     message: error instanceof Error ? error.message : String(error),
     claimIds: error instanceof AppError ? (error.details?.claimIds ?? []) : [],
   }
+}
+
+/**
+ * A staff form's one request at a time: whether it is on its way, the server's refusal for a
+ * RefusalAlert, and the outcome's element (`outcomeRef`), which takes the focus once the request is
+ * answered either way, so a keyboard or screen-reader user is told what came of it. `send` runs the
+ * request; what it throws is shown as `refusedAs` ("The award was not set: …"), and a lost session
+ * goes to `onUnauthorized`.
+ */
+export function useRefusableSend({
+  onUnauthorized,
+  focusOutcome = true,
+}: {
+  onUnauthorized: () => void
+  focusOutcome?: boolean
+}) {
+  const [isSending, setIsSending] = useState(false)
+  const [refusal, setRefusal] = useState<Refusal>()
+  const outcomeRef = useRef<HTMLDivElement>(null)
+  const [answered, setAnswered] = useState(0)
+  useEffect(() => {
+    if (focusOutcome && answered > 0) outcomeRef.current?.focus()
+  }, [focusOutcome, answered])
+  async function send(refusedAs: string, request: () => Promise<void>): Promise<void> {
+    setIsSending(true)
+    setRefusal(undefined)
+    try {
+      await request()
+    } catch (error) {
+      if (isUnauthorized(error)) return onUnauthorized()
+      setRefusal(refusalOf(refusedAs, error))
+    } finally {
+      setIsSending(false)
+      setAnswered((n) => n + 1)
+    }
+  }
+  return { isSending, refusal, outcomeRef, send }
 }
 
 /**

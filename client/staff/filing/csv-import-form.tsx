@@ -1,6 +1,5 @@
-import { useEffect, useId, useRef, useState, type FormEvent, type ReactNode } from 'react'
-import { isUnauthorized } from '../shared/staff-api.ts'
-import { RefusalAlert, refusalOf, type Refusal } from './batch-refusal.tsx'
+import { useId, useRef, useState, type FormEvent, type ReactNode } from 'react'
+import { RefusalAlert, useRefusableSend } from './batch-refusal.tsx'
 
 /**
  * One of a batch's CSV imports (the provider's case numbers, the post office's certified mail numbers),
@@ -13,7 +12,7 @@ export function CsvImportForm<T extends { imported: number }>({
   title,
   fileLabel,
   unit,
-  send,
+  send: importFile,
   doneText,
   focusOutcome = false,
   onImported,
@@ -33,24 +32,16 @@ export function CsvImportForm<T extends { imported: number }>({
 }) {
   const id = useId()
   const fileRef = useRef<HTMLInputElement>(null)
-  const [isSending, setIsSending] = useState(false)
   const [done, setDone] = useState('')
-  const [refusal, setRefusal] = useState<Refusal>()
-  const outcomeRef = useRef<HTMLDivElement>(null)
-  const [answered, setAnswered] = useState(0)
-  useEffect(() => {
-    if (focusOutcome && answered > 0) outcomeRef.current?.focus()
-  }, [focusOutcome, answered])
+  const { isSending, refusal, outcomeRef, send } = useRefusableSend({ onUnauthorized, focusOutcome })
 
   async function submit(event: FormEvent) {
     event.preventDefault()
     const file = fileRef.current?.files?.[0]
     if (!file) return
-    setIsSending(true)
     setDone('')
-    setRefusal(undefined)
-    try {
-      const answer = await send(await file.text())
+    await send(`The ${unit}s were not imported`, async () => {
+      const answer = await importFile(await file.text())
       const { imported } = answer
       setDone(
         doneText?.(answer) ??
@@ -58,13 +49,7 @@ export function CsvImportForm<T extends { imported: number }>({
       )
       if (fileRef.current) fileRef.current.value = ''
       onImported()
-    } catch (error) {
-      if (isUnauthorized(error)) return onUnauthorized()
-      setRefusal(refusalOf(`The ${unit}s were not imported`, error))
-    } finally {
-      setIsSending(false)
-      setAnswered((n) => n + 1)
-    }
+    })
   }
 
   return (

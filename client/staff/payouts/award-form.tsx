@@ -1,8 +1,7 @@
-import { useEffect, useId, useRef, useState, type FormEvent } from 'react'
+import { useId, useState, type FormEvent } from 'react'
 import type { AwardSet } from '../../../src/api/payouts.ts'
 import { formatCents } from '../../../src/money.ts'
-import { RefusalAlert, refusalOf, type Refusal } from '../filing/batch-refusal.tsx'
-import { isUnauthorized } from '../shared/staff-api.ts'
+import { RefusalAlert, useRefusableSend } from '../filing/batch-refusal.tsx'
 import { setAward, setAwardCosts } from './payout-api.ts'
 
 /**
@@ -24,22 +23,14 @@ export function AwardForm({
   const [claimId, setClaimId] = useState('')
   const [amount, setAmount] = useState('')
   const [costs, setCosts] = useState('')
-  const [isSending, setIsSending] = useState(false)
   const [done, setDone] = useState('')
-  const [refusal, setRefusal] = useState<Refusal>()
-  const outcomeRef = useRef<HTMLDivElement>(null)
-  const [answered, setAnswered] = useState(0)
-  useEffect(() => {
-    if (answered > 0) outcomeRef.current?.focus()
-  }, [answered])
+  const { isSending, refusal, outcomeRef, send } = useRefusableSend({ onUnauthorized })
   const what = canDecide ? 'The award was not set' : 'The costs were not set'
 
   async function submit(event: FormEvent) {
     event.preventDefault()
-    setIsSending(true)
     setDone('')
-    setRefusal(undefined)
-    try {
+    await send(what, async () => {
       const claim = Number(claimId.trim())
       if (!Number.isSafeInteger(claim) || claim < 1) throw new Error(`"${claimId}" is not a claim ID`)
       const saved = canDecide
@@ -47,13 +38,7 @@ export function AwardForm({
         : await setAwardCosts({ claimId: claim, costs })
       setDone(doneText(saved))
       if (saved.changed) onSaved()
-    } catch (error) {
-      if (isUnauthorized(error)) return onUnauthorized()
-      setRefusal(refusalOf(what, error))
-    } finally {
-      setIsSending(false)
-      setAnswered((n) => n + 1)
-    }
+    })
   }
 
   return (

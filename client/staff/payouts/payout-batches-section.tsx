@@ -1,10 +1,9 @@
-import { useEffect, useId, useRef, useState, type FormEvent, type Ref } from 'react'
+import { useEffect, useId, useState, type FormEvent, type Ref } from 'react'
 import type { PayoutBatchBuilt, PayoutCandidates } from '../../../src/api/payouts.ts'
 import { formatCents } from '../../../src/money.ts'
 import { PAYOUT_METHODS } from '../../../src/payout-details.ts'
 import { Loading } from '../../ui/loading.tsx'
-import { RefusalAlert, refusalOf, type Refusal } from '../filing/batch-refusal.tsx'
-import { isUnauthorized } from '../shared/staff-api.ts'
+import { RefusalAlert, useRefusableSend } from '../filing/batch-refusal.tsx'
 import { useStaffResource } from '../shared/use-staff-resource.ts'
 import { buildPayoutBatch, fetchPayouts } from './payout-api.ts'
 import { PayoutBatchPanel } from './payout-batch-panel.tsx'
@@ -180,32 +179,18 @@ function BuildForm({
 }) {
   const id = useId()
   const [costs, setCosts] = useState('')
-  const [isBuilding, setIsBuilding] = useState(false)
   const [built, setBuilt] = useState<PayoutBatchBuilt>()
-  const [refusal, setRefusal] = useState<Refusal>()
-  const outcomeRef = useRef<HTMLDivElement>(null)
-  const [answered, setAnswered] = useState(0)
-  useEffect(() => {
-    if (answered > 0) outcomeRef.current?.focus()
-  }, [answered])
+  const { isSending: isBuilding, refusal, outcomeRef, send } = useRefusableSend({ onUnauthorized })
 
   async function submit(event: FormEvent) {
     event.preventDefault()
-    setIsBuilding(true)
     setBuilt(undefined)
-    setRefusal(undefined)
-    try {
+    await send('The payout batch was not built', async () => {
       const answer = await buildPayoutBatch({ slug, costs: costs.trim() || '0' })
       setBuilt(answer)
       setCosts('')
       onBuilt(answer)
-    } catch (error) {
-      if (isUnauthorized(error)) return onUnauthorized()
-      setRefusal(refusalOf('The payout batch was not built', error))
-    } finally {
-      setIsBuilding(false)
-      setAnswered((n) => n + 1)
-    }
+    })
   }
 
   return (

@@ -1,8 +1,7 @@
-import { useEffect, useId, useRef, useState, type FormEvent } from 'react'
+import { useId, useState, type FormEvent } from 'react'
 import type { SettlementRule } from '../../../src/api/payouts.ts'
 import { formatCents } from '../../../src/money.ts'
-import { RefusalAlert, refusalOf, type Refusal } from '../filing/batch-refusal.tsx'
-import { isUnauthorized } from '../shared/staff-api.ts'
+import { RefusalAlert, useRefusableSend } from '../filing/batch-refusal.tsx'
 import { createSettlement } from './payout-api.ts'
 
 const RULES: { rule: SettlementRule; label: string }[] = [
@@ -30,21 +29,13 @@ export function SettlementForm({
   const [name, setName] = useState('')
   const [total, setTotal] = useState('')
   const [rule, setRule] = useState<SettlementRule>('equal')
-  const [isSending, setIsSending] = useState(false)
   const [done, setDone] = useState('')
-  const [refusal, setRefusal] = useState<Refusal>()
-  const outcomeRef = useRef<HTMLDivElement>(null)
-  const [answered, setAnswered] = useState(0)
-  useEffect(() => {
-    if (answered > 0) outcomeRef.current?.focus()
-  }, [answered])
+  const { isSending, refusal, outcomeRef, send } = useRefusableSend({ onUnauthorized })
 
   async function submit(event: FormEvent) {
     event.preventDefault()
-    setIsSending(true)
     setDone('')
-    setRefusal(undefined)
-    try {
+    await send('The settlement was not shared', async () => {
       const created = await createSettlement({ slug, settlement: { name, total, rule } })
       const count = created.shares.length
       setDone(
@@ -53,13 +44,7 @@ export function SettlementForm({
       setName('')
       setTotal('')
       onCreated()
-    } catch (error) {
-      if (isUnauthorized(error)) return onUnauthorized()
-      setRefusal(refusalOf('The settlement was not shared', error))
-    } finally {
-      setIsSending(false)
-      setAnswered((n) => n + 1)
-    }
+    })
   }
 
   return (
