@@ -306,6 +306,38 @@ describe('payouts: awards imported and shared, a payout batch built by one accou
     expect(pageErrors).toEqual([])
   }, 60_000)
 
+  it("enters one claim's award by its claim ID with the keyboard: a bad ID is refused, the same amounts change nothing", async () => {
+    const form = `form[aria-label="Enter a claim's award"]`
+    await tabTo(page, `${form} input[id$="-claim"]`)
+    await typeText(page, 'abc')
+    await page.keyboard.press('Tab')
+    await typeText(page, '850.50')
+    await tabTo(page, `${form} button[type="submit"]`)
+    await page.keyboard.press('Enter')
+    const refused = 'The award was not set: "abc" is not a claim ID.'
+    await shown(page.locator(form).getByRole('alert').getByText(refused))
+    expect(await focusedText(page)).toBe(refused)
+
+    await tabTo(page, `${form} input[id$="-claim"]`)
+    await page.keyboard.press('Control+A')
+    await typeText(page, String(claimIds[1]))
+    await tabTo(page, `${form} button[type="submit"]`)
+    await page.keyboard.press('Enter')
+    const unchanged = `Claim ${claimIds[1]} already has these amounts (award $850.50, costs advanced $0.00); nothing changed.`
+    await shown(page.getByText(unchanged))
+    expect(await focusedText(page)).toBe(unchanged)
+    expect(await page.locator(form).getByRole('alert').count()).toBe(0)
+    expect(await awardRow(claimIds[1]!).locator('td').allInnerTexts()).toEqual([
+      'Noelani Payee',
+      caseNumberOf(1),
+      '$850.50',
+      '$0.00',
+      'Imported',
+      '—',
+    ])
+    expect(pageErrors).toEqual([])
+  }, 60_000)
+
   it('fits a phone screen and passes the axe scan there', async () => {
     await page.setViewportSize({ width: 390, height: 844 })
     await page.reload()
